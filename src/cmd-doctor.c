@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ftr doctor: what this kernel lets ftr do, and what ftr does instead. */
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "features.h"
+#include "ftr.h"
+#include "session.h"
+
+static const char doctor_usage[] =
+	"usage: ftr doctor [--json]\n\n"
+	"Probe this kernel's tracing features and say, for each one missing, what ftr\n"
+	"does instead.\n\n"
+	"  -j, --json   one JSON object instead of the table\n"
+	"  -h, --help   this help\n";
+
+static const char *tracefs_how(const struct features *f)
+{
+	switch (f->tfs.how) {
+	case TRACEFS_FOUND:
+		return "already mounted";
+	case TRACEFS_MOUNTED:
+		return "was not mounted: mounted by ftr";
+	default:
+		return "absent";
+	}
+}
+
+/* Word-wrap text at width, every line indented by indent columns. */
+static void print_wrapped(const char *lead, const char *text, int indent, int width)
+{
+	int col = printf("%*s%s", indent, "", lead);
+	const char *p = text;
+
+	while (*p) {
+		const char *sp = strchr(p, ' ');
+		int n = sp ? (int)(sp - p) : (int)strlen(p);
+
+		if (col + n + 1 > width && col > indent + (int)strlen(lead))
+			col = printf("\n%*s", indent + (int)strlen(lead), "") - 1;
+		col += printf("%s%.*s", col > indent + (int)strlen(lead) ? " " : "", n, p);
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	putchar('\n');
+}
+
+static void print_text(const struct features *f)
+{
+	printf("kernel      %s %s\n", f->kernel, f->arch);
+	if (f->tfs.how != TRACEFS_ABSENT)
+		printf("tracefs     %s (%s)\n", f->tfs.path, tracefs_how(f));
+	else
+		printf("tracefs     none: %s\n", f->tfs.why);
+	printf("lockdown    %s%s\n", f->lockdown,
+	       f->tracing_locked ? " (tracefs is empty: kernel lockdown forbids tracing)" :
+	       f->lockdown_inferred ? " (securityfs not mounted; tracefs is readable)" : "");
+	printf("user        %s\n\n", f->root ? "root" : "not root: tracing needs root");
+	if (f->tracing_locked) {
+		printf("Kernel lockdown (confidentiality) forbids tracing: tracefs, kprobes and\n"
+		       "tracepoints are closed to every tool.  ftr cannot trace on this boot; a kernel\n"
+		       "booted with lockdown=integrity or without lockdown can.\n\n");
+	}
+	for (int i = 0; i < F_NR; i++) {
+		const struct feature *ft = &f->f[i];
+
+		printf("%-4s %-24s %s\n", ft->yes ? "yes" : "no", feature_info[i].label, ft->detail);
+		if (!ft->yes && !f->tracing_locked)
+			print_wrapped("instead: ", features_instead(f, i), 30, 96);
+	}
+}
+
+static void print_json(const struct features *f)
+{
+	char mods[256];
+
+	printf("{\"kernel\":");
+	json_str(stdout, f->kernel);
+	printf(",\"arch\":");
+	json_str(stdout, f->arch);
+	printf(",\"tracefs\":{\"path\":");
+	json_str(stdout, f->tfs.how != TRACEFS_ABSENT ? f->tfs.path : "");
+	printf(",\"how\":\"%s\"", f->tfs.how == TRACEFS_FOUND ? "found" :
+	       f->tfs.how == TRACEFS_MOUNTED ? "mounted" : "absent");
+	if (f->tfs.how == TRACEFS_ABSENT) {
+		printf(",\"why\":");
+		json_str(stdout, f->tfs.why);
+	}
+	printf("},\"lockdown\":");
+	json_str(stdout, f->lockdown);
+	printf(",\"tracing_locked\":%s,\"root\":%s", f->tracing_locked ? "true" : "false",
+	       f->root ? "true" : "false");
+	if (f->paranoid != INT_MIN)
+		printf(",\"perf_event_paranoid\":%d", f->paranoid);
+	printf(",\"kptr_restrict\":%d", f->kptr_restrict);
+	features_hist_mods_str(f->hist_mods, mods, sizeof(mods));
+	printf(",\"hist_modifiers\":");
+	json_str(stdout, mods);
+	printf(",\"hist_common_stacktrace\":%s",
+	       f->hist_mods & HM_COMMON_STACKTRACE ? "true" : "false");
+	printf(",\"features\":{");
+	for (int i = 0; i < F_NR; i++) {
+		printf("%s\"%s\":{\"available\":%s,\"detail\":", i ? "," : "", feature_info[i].key,
+		       f->f[i].yes ? "true" : "false");
+		json_str(stdout, f->f[i].detail);
+		if (!f->f[i].yes) {
+			printf(",\"instead\":");
+			json_str(stdout, features_instead(f, i));
+		}
+		printf("}");
+	}
+	printf("}}\n");
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct session *s = NULL;
+	struct features f;
+	bool json = false;
+	int c, err;
+
+	while ((c = cmd_getopt("doctor", argc, argv, "jh", longopts)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			fputs(doctor_usage, stdout);
+			return FTR_EXIT_OK;
+		default:
+			return FTR_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error("doctor", "unexpected argument '%s'", argv[optind]);
+
+	/*
+	 * The session is only for the eprobe check; without one (not root, no
+	 * tracefs) doctor still reports what it can see.
+	 */
+	if (session_open(&s, 0) < 0)
+		s = NULL;
+	err = features_probe(&f, s);
+	session_close(s);
+	if (json)
+		print_json(&f);
+	else
+		print_text(&f);
+	/* 1 when this kernel cannot trace at all: scripts can test for it. */
+	return err ? FTR_EXIT_FAIL : FTR_EXIT_OK;
+}

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ftr reset: remove what a killed ftr left behind, and nothing else. */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cmd.h"
+#include "ftr.h"
+#include "session.h"
+
+static const char reset_usage[] =
+	"usage: ftr reset [-n]\n\n"
+	"Remove the tracefs instances and dynamic events that an ftr run killed with\n"
+	"SIGKILL (or crashed) left behind: those named ftr_<pid> whose pid no longer\n"
+	"runs an ftr.  Nothing that ftr did not create is touched.\n\n"
+	"  -n, --dry-run   say what would be removed, remove nothing\n"
+	"  -h, --help      this help\n";
+
+int cmd_reset(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ftr_tracefs t;
+	bool dry = false;
+	int c, n;
+
+	while ((c = cmd_getopt("reset", argc, argv, "nh", longopts)) != -1) {
+		switch (c) {
+		case 'n':
+			dry = true;
+			break;
+		case 'h':
+			fputs(reset_usage, stdout);
+			return FTR_EXIT_OK;
+		default:
+			return FTR_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return cmd_usage_error("reset", "unexpected argument '%s'", argv[optind]);
+
+	/* Nothing can be left in a tracefs that is not mounted: never mount
+	 * it just to find that out. */
+	if (tracefs_locate(&t, false) < 0) {
+		printf("nothing to clean up (%s)\n", t.why);
+		return FTR_EXIT_OK;
+	}
+	n = session_reset(&t, dry, stdout);
+	if (n == 0)
+		printf("nothing to clean up\n");
+	return n < 0 ? FTR_EXIT_FAIL : FTR_EXIT_OK;
+}

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The command table: one cmd-<x>.c per subcommand, each exposing cmd_<x>(). */
+#ifndef FTR_CMD_H
+#define FTR_CMD_H
+
+struct option;
+
+struct ftr_cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+int cmd_doctor(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_reset(int argc, char **argv);
+
+/* The usage error every command shares: message, hint, exit code 2. */
+int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* getopt_long with ftr's conventions (leading '+', ':' for missing args):
+ * reports unknown options and missing arguments itself, returning '?'. */
+int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
+
+#endif

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What this kernel lets ftr do, probed once per run from tracefs itself, from
+ * /sys/kernel/security/lockdown, /proc/sys/kernel/{perf_event_paranoid,
+ * kptr_restrict} and perf_event_open.  Never assumed from a version number.
+ */
+#ifndef FTR_FEATURES_H
+#define FTR_FEATURES_H
+
+#include <stdbool.h>
+
+#include "session.h"
+
+enum feat_id {
+	F_TRACEPOINTS,
+	F_SYSCALLS,
+	F_FILTERS,
+	F_KPROBE,
+	F_UPROBE,
+	F_FPROBE,
+	F_EPROBE,
+	F_HIST,
+	F_SYNTH,
+	F_FUNCTION,
+	F_FUNCTION_GRAPH,
+	F_ERROR_LOG,
+	F_PERF,
+	F_PERF_CPU_CLOCK,
+	F_PERF_HW,
+	F_KALLSYMS,
+	F_NR
+};
+
+/* hist trigger modifiers, as listed in the tracefs README */
+enum {
+	HM_HEX = 1 << 0,
+	HM_SYM = 1 << 1,
+	HM_SYM_OFFSET = 1 << 2,
+	HM_EXECNAME = 1 << 3,
+	HM_SYSCALL = 1 << 4,
+	HM_LOG2 = 1 << 5,
+	HM_BUCKETS = 1 << 6,
+	HM_USECS = 1 << 7,
+	HM_PERCENT = 1 << 8,
+	HM_GRAPH = 1 << 9,
+	HM_STACKTRACE = 1 << 10,	/* .stacktrace modifier */
+	HM_COMMON_STACKTRACE = 1 << 11,	/* key `common_stacktrace` (else `stacktrace`) */
+};
+
+/* probe fetch syntax, from the README */
+enum {
+	PS_ARGN = 1 << 0,	/* $arg<N> */
+	PS_RETVAL = 1 << 1,
+	PS_COMM = 1 << 2,
+	PS_USTRING = 1 << 3,
+	PS_SYMSTR = 1 << 4,
+	PS_RETURN_SUFFIX = 1 << 5,	/* uprobe place%return */
+	PS_FPROBE_LINE = 1 << 6,	/* "f[:[<group>/][<event>]]" */
+	PS_EPROBE_LINE = 1 << 7,	/* "e[:[<group>/][<event>]]" — not proof (LIBS.md §13) */
+};
+
+struct feature {
+	bool yes;
+	char detail[192];
+};
+
+struct features {
+	struct ftr_tracefs tfs;
+	char kernel[128];	/* uname -r */
+	char arch[65];		/* uname -m */
+	char lockdown[32];	/* none, integrity, confidentiality, unknown */
+	bool lockdown_inferred;
+	bool tracing_locked;	/* lockdown forbids tracing: tracefs is empty */
+	bool root;
+	int paranoid;		/* INT_MIN when unreadable */
+	int kptr_restrict;	/* -1 when unreadable */
+	int nr_systems, nr_events;
+	unsigned hist_mods;
+	unsigned probe_syntax;
+	struct feature f[F_NR];
+};
+
+struct feature_info {
+	const char *key;	/* JSON key */
+	const char *label;	/* text label */
+};
+extern const struct feature_info feature_info[F_NR];
+
+/* What ftr does instead when feature id is missing (depends on the rest). */
+const char *features_instead(const struct features *f, enum feat_id id);
+
+/* Pure: what the tracefs README says (hist modifiers, probe syntax). */
+void features_parse_readme(const char *readme, unsigned *hist_mods, unsigned *probe_syntax);
+/* Pure: the bracketed word of /sys/kernel/security/lockdown. */
+int features_parse_lockdown(const char *text, char *out, size_t len);
+/* Pure: true when every address in a /proc/kallsyms extract is zero. */
+bool features_kallsyms_hidden(const char *text);
+/* Names of hist modifiers set in mask, space-separated (".log2 .execname"). */
+void features_hist_mods_str(unsigned mask, char *buf, size_t len);
+
+/* Probe everything.  A session is used only for eprobe support, which the
+ * README cannot prove: one throwaway eprobe in the session's own group.
+ * session may be NULL (then eprobe support is inferred from the README).  */
+int features_probe(struct features *f, struct session *s);
+
+#endif

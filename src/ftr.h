@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ftr — common declarations: exit codes, messages, small helpers.
+ *
+ * Modules return 0 or -errno and never exit; only main.c and cmd-*.c decide
+ * to end the program.  Messages follow git's shape: lowercase, what failed
+ * first, the subject quoted ("ftr: cannot enable 'sched:sched_switch': ...").
+ */
+#ifndef FTR_H
+#define FTR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#ifndef FTR_VERSION
+#define FTR_VERSION "0.0.0"
+#endif
+#ifndef FTR_DATADIR
+#define FTR_DATADIR "/usr/local/share/ftr"
+#endif
+
+/* Exit codes a script can rely on; documented in ftr(1). */
+enum {
+	FTR_EXIT_OK = 0,
+	FTR_EXIT_FAIL = 1,
+	FTR_EXIT_USAGE = 2,
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* util.c */
+extern const char *ftr_progname;
+extern int ftr_verbose;
+void ftr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ftr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void ftr_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print a multi-line kernel error_log entry, indented, after an error line. */
+void ftr_err_kernel_log(const char *log);
+
+char *read_file(const char *path, size_t *len);	/* malloc'd, NUL-terminated; NULL+errno */
+int write_file(const char *path, const char *s);	/* 0 / -errno */
+bool path_exists(const char *path);
+bool str_has_prefix(const char *s, const char *prefix);
+char *str_trim(char *s);
+void json_str(FILE *f, const char *s);	/* a quoted, escaped JSON string */
+bool pid_alive(int pid);
+int stdout_check(void);			/* after a command: report stdout write errors */
+
+#endif

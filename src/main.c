@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftr — a tracer for Linux kernels where BPF is absent, forbidden or too heavy.
+ *
+ * main() only dispatches: global options, then one command from the table.
+ * Exit codes: 0 success, 1 failure, 2 usage error (ftr(1)).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "ftr.h"
+
+static const struct ftr_cmd commands[] = {
+	{ "doctor", cmd_doctor, "what this kernel lets ftr do, and what ftr does instead" },
+	{ "list", cmd_list, "list tracepoints, dynamic events and probeable functions" },
+	{ "reset", cmd_reset, "remove what a killed ftr left in tracefs" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ftr [-v] [--version] [--help] <command> [<args>]\n\n"
+		   "A tracer for kernels without BPF: tracefs, tracepoints, kprobe/uprobe\n"
+		   "events, in-kernel filters, hist triggers and perf_event_open.\n\n"
+		   "commands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'ftr <command> -h' shows a command's options; man ftr-<command> says more.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *name;
+	int c, ret;
+
+	/* A closed stdout pipe is an EPIPE error to handle, not a death that
+	 * would skip cleanup of tracefs. */
+	signal(SIGPIPE, SIG_IGN);
+
+	while ((c = cmd_getopt(NULL, argc, argv, "+hVv", longopts)) != -1) {
+		switch (c) {
+		case 'h':
+			usage(stdout);
+			return stdout_check() ? FTR_EXIT_FAIL : FTR_EXIT_OK;
+		case 'V':
+			printf("ftr %s\n", FTR_VERSION);
+			return stdout_check() ? FTR_EXIT_FAIL : FTR_EXIT_OK;
+		case 'v':
+			ftr_verbose++;
+			break;
+		default:
+			return FTR_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return FTR_EXIT_USAGE;
+	}
+	name = argv[optind];
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (strcmp(name, commands[i].name) != 0)
+			continue;
+		argc -= optind;
+		argv += optind;
+		optind = 0;	/* full getopt reinitialisation for the command */
+		ret = commands[i].fn(argc, argv);
+		if (stdout_check() && ret == FTR_EXIT_OK)
+			ret = FTR_EXIT_FAIL;
+		return ret;
+	}
+	fprintf(stderr, "ftr: '%s' is not an ftr command (see 'ftr --help')\n", name);
+	return FTR_EXIT_USAGE;
+}

@@ -1,0 +1,755 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The session: tracefs location and mounting, the private instance, the undo
+ * log, signals, and `ftr reset`.  See session.h for the contract.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "ftr.h"
+#include "session.h"
+
+/* ---- locating tracefs ------------------------------------------------------ */
+
+/* /proc/mounts escapes space, tab, newline and backslash as \ooo. */
+static void unescape_octal(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*w++ = (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) | (s[3] - '0'));
+			s += 3;
+		} else {
+			*w++ = *s;
+		}
+	}
+	*w = '\0';
+}
+
+int mounts_find_tracefs(const char *mounts, char *out, size_t outlen)
+{
+	char first[PATH_MAX] = "";
+	const char *line = mounts;
+
+	while (line && *line) {
+		char dev[256], dir[PATH_MAX], type[64];
+		const char *nl = strchr(line, '\n');
+
+		if (sscanf(line, "%255s %4095s %63s", dev, dir, type) == 3 &&
+		    strcmp(type, "tracefs") == 0) {
+			unescape_octal(dir);
+			if (strcmp(dir, TRACEFS_DEFAULT_PATH) == 0) {
+				snprintf(out, outlen, "%s", dir);
+				return 0;
+			}
+			if (!first[0])
+				snprintf(first, sizeof(first), "%s", dir);
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	if (!first[0])
+		return -ENOENT;
+	snprintf(out, outlen, "%s", first);
+	return 0;
+}
+
+static bool kernel_has_fs(const char *fs)
+{
+	char *text = read_file("/proc/filesystems", NULL);
+	bool found = false;
+
+	if (!text)
+		return true;	/* cannot tell: let mount(2) answer */
+	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+		char *t = strrchr(line, '\t');
+
+		if (t && strcmp(t + 1, fs) == 0)
+			found = true;
+	}
+	free(text);
+	return found;
+}
+
+int tracefs_locate(struct ftr_tracefs *t, bool may_mount)
+{
+	char *mounts = read_file("/proc/mounts", NULL);
+	struct stat st;
+
+	memset(t, 0, sizeof(*t));
+	if (mounts && mounts_find_tracefs(mounts, t->path, sizeof(t->path)) == 0) {
+		free(mounts);
+		t->how = TRACEFS_FOUND;
+		goto found;
+	}
+	free(mounts);
+
+	if (!kernel_has_fs("tracefs")) {
+		t->err = -ENODEV;
+		snprintf(t->why, sizeof(t->why),
+			 "this kernel has no tracefs (built without CONFIG_TRACING)");
+		return t->err;
+	}
+	if (!may_mount) {
+		t->err = -ENOENT;
+		snprintf(t->why, sizeof(t->why), "tracefs is not mounted");
+		return t->err;
+	}
+	if (stat(TRACEFS_DEFAULT_PATH, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		t->err = -ENOENT;
+		snprintf(t->why, sizeof(t->why),
+			 "tracefs is not mounted and %s does not exist (is sysfs mounted?)",
+			 TRACEFS_DEFAULT_PATH);
+		return t->err;
+	}
+	if (mount("nodev", TRACEFS_DEFAULT_PATH, "tracefs", 0, NULL) != 0) {
+		t->err = -errno;
+		if (errno == EPERM || errno == EACCES)
+			snprintf(t->why, sizeof(t->why),
+				 "tracefs is not mounted, and mounting it at %s needs "
+				 "CAP_SYS_ADMIN: run ftr as root", TRACEFS_DEFAULT_PATH);
+		else
+			snprintf(t->why, sizeof(t->why), "cannot mount tracefs at %s: %s",
+				 TRACEFS_DEFAULT_PATH, strerror(errno));
+		return t->err;
+	}
+	snprintf(t->path, sizeof(t->path), "%s", TRACEFS_DEFAULT_PATH);
+	t->how = TRACEFS_MOUNTED;
+found:
+	/* Point libtracefs at it, so it never goes looking for debugfs itself. */
+	tracefs_set_tracing_dir(t->path);
+	return 0;
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+void ftr_name(char *buf, size_t len, int pid)
+{
+	snprintf(buf, len, FTR_NAME_PREFIX "%d", pid);
+}
+
+int ftr_name_pid(const char *name)
+{
+	const char *p;
+	long pid = 0;
+
+	if (!name || !str_has_prefix(name, FTR_NAME_PREFIX))
+		return -1;
+	p = name + strlen(FTR_NAME_PREFIX);
+	if (!*p || *p == '0')
+		return -1;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		pid = pid * 10 + (*p - '0');
+		if (pid > INT_MAX)
+			return -1;
+	}
+	return (int)pid;
+}
+
+bool ftr_pid_is_live(int pid)
+{
+	char path[64], *comm;
+	bool ftr;
+
+	if (!pid_alive(pid))
+		return false;
+	/*
+	 * The pid runs; is it still an ftr, or was the pid reused?  The
+	 * comm of every ftr build starts with "ftr" (ftr, ftr-static).  When
+	 * comm cannot be read, assume it is live: leaving a leftover is
+	 * harmless, removing a running trace's instance is not.
+	 */
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	comm = read_file(path, NULL);
+	if (!comm)
+		return true;
+	ftr = str_has_prefix(comm, "ftr");
+	free(comm);
+	return ftr;
+}
+
+/* ---- the undo log ----------------------------------------------------------- */
+
+int undo_push(struct undo_log *log, const struct undo *u)
+{
+	struct undo *e;
+
+	if (log->n == log->cap) {
+		size_t cap = log->cap ? log->cap * 2 : 16;
+		struct undo *v = realloc(log->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		log->v = v;
+		log->cap = cap;
+	}
+	e = &log->v[log->n];
+	*e = *u;
+	e->path = u->path ? strdup(u->path) : NULL;
+	e->data = u->data ? strdup(u->data) : NULL;
+	if ((u->path && !e->path) || (u->data && !e->data)) {
+		free(e->path);
+		free(e->data);
+		return -ENOMEM;
+	}
+	log->n++;
+	return 0;
+}
+
+void undo_replay(struct undo_log *log, int (*run)(struct undo *, void *), void *ctx)
+{
+	while (log->n > 0) {
+		struct undo *u = &log->v[--log->n];
+
+		run(u, ctx);
+		free(u->path);
+		free(u->data);
+	}
+	free(log->v);
+	log->v = NULL;
+	log->cap = 0;
+}
+
+/* ---- the session ------------------------------------------------------------- */
+
+struct session {
+	unsigned flags;
+	struct ftr_tracefs tfs;
+	char name[32];
+	char inst_dir[PATH_MAX];
+	struct tracefs_instance *inst;
+	bool inst_tried;
+	struct undo_log undo;
+	int sigfd;
+	sigset_t oldmask;
+	FILE *explain;
+	bool closed;
+	bool quiet;		/* probing: failures are answers, not errors */
+};
+
+static struct session *live_session;
+
+/* Shell-quote for --explain, so the lines can be pasted into sh. */
+static void sh_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else if (*s != '\n')
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static void explain_write(struct session *s, const char *path, const char *val, bool append,
+			  bool at_exit)
+{
+	if (!s->explain)
+		return;
+	fprintf(s->explain, "%secho ", at_exit ? "  " : "");
+	sh_quote(s->explain, val);
+	fprintf(s->explain, " %s %s\n", append ? ">>" : ">", path);
+}
+
+static int run_undo(struct undo *u, void *ctx)
+{
+	struct session *s = ctx;
+	bool dry = s->flags & SESSION_DRY_RUN;
+	int fd, err = 0;
+
+	switch (u->kind) {
+	case UNDO_CLOSE:
+		if (!dry)
+			close(u->fd);
+		break;
+	case UNDO_FUNC:
+		if (!dry)
+			u->fn(u->obj);
+		break;
+	case UNDO_WRITE:
+		explain_write(s, u->path, u->data, false, true);
+		if (!dry)
+			err = write_file(u->path, u->data);
+		break;
+	case UNDO_APPEND:
+		explain_write(s, u->path, u->data, true, true);
+		if (dry)
+			break;
+		fd = open(u->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+		if (fd < 0 || write(fd, u->data, strlen(u->data)) < 0)
+			err = -errno;
+		if (fd >= 0)
+			close(fd);
+		break;
+	case UNDO_DYNEVENT:
+		if (s->explain)
+			fprintf(s->explain, "  echo '%s' >> %s/dynamic_events\n", u->data, s->tfs.path);
+		if (dry)
+			break;
+		/* EBUSY while still enabled somewhere: force disables it in
+		 * every instance first (the group name is ours alone). */
+		if (tracefs_dynevent_destroy(u->obj, false) < 0 &&
+		    tracefs_dynevent_destroy(u->obj, true) < 0)
+			err = -(errno ? errno : EBUSY);
+		tracefs_dynevent_free(u->obj);
+		break;
+	case UNDO_RMDIR_INSTANCE:
+		if (s->explain)
+			fprintf(s->explain, "  rmdir %s\n", u->path);
+		if (dry)
+			break;
+		if (tracefs_instance_destroy(u->obj) < 0)
+			err = -errno;
+		tracefs_instance_free(u->obj);
+		break;
+	}
+	if (err)
+		ftr_warn("cleanup: cannot undo change to '%s': %s (run 'ftr reset')",
+			 u->path ? u->path : "?", strerror(-err));
+	return err;
+}
+
+static void session_atexit(void)
+{
+	/* A safety net: a command that exits without closing still cleans up. */
+	if (live_session)
+		session_close(live_session);
+}
+
+int session_open(struct session **sp, unsigned flags)
+{
+	static bool atexit_done;
+	struct session *s;
+	sigset_t set;
+	int err;
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->flags = flags;
+	s->sigfd = -1;
+	if (flags & SESSION_DRY_RUN)
+		s->explain = stdout;
+	else if (flags & SESSION_EXPLAIN)
+		s->explain = stderr;
+	ftr_name(s->name, sizeof(s->name), getpid());
+
+	err = tracefs_locate(&s->tfs, !(flags & (SESSION_NO_MOUNT | SESSION_DRY_RUN)));
+	if (err && (flags & SESSION_DRY_RUN)) {
+		/* A plan can be printed for a machine where tracefs is not
+		 * mounted yet: spell it with the default path. */
+		snprintf(s->tfs.path, sizeof(s->tfs.path), "%s", TRACEFS_DEFAULT_PATH);
+		err = 0;
+	}
+	if (err) {
+		ftr_err("%s", s->tfs.why);
+		free(s);
+		return err;
+	}
+	if (!(flags & SESSION_DRY_RUN) && access(s->tfs.path, R_OK | W_OK | X_OK) != 0) {
+		err = -errno;
+		ftr_err("cannot use tracefs at '%s': %s%s", s->tfs.path, strerror(errno),
+			geteuid() ? " (tracing needs root)" : "");
+		free(s);
+		return err;
+	}
+	snprintf(s->inst_dir, sizeof(s->inst_dir), "%s/instances/%s", s->tfs.path, s->name);
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, &s->oldmask);
+	s->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (s->sigfd < 0) {
+		err = -errno;
+		sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
+		ftr_err("cannot create signalfd: %s", strerror(errno));
+		free(s);
+		return err;
+	}
+	live_session = s;
+	if (!atexit_done) {
+		atexit(session_atexit);
+		atexit_done = true;
+	}
+	*sp = s;
+	return 0;
+}
+
+void session_close(struct session *s)
+{
+	if (!s || s->closed)
+		return;
+	s->closed = true;
+	if (s->explain && s->undo.n)
+		fprintf(s->explain, "# at exit, in reverse order:\n");
+	undo_replay(&s->undo, run_undo, s);
+	if (s->sigfd >= 0)
+		close(s->sigfd);
+	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
+	if (live_session == s)
+		live_session = NULL;
+	if (s->explain)
+		fflush(s->explain);
+	free(s);
+}
+
+const struct ftr_tracefs *session_tracefs(const struct session *s)
+{
+	return &s->tfs;
+}
+
+const char *session_name(const struct session *s)
+{
+	return s->name;
+}
+
+bool session_dry_run(const struct session *s)
+{
+	return s->flags & SESSION_DRY_RUN;
+}
+
+static void warn_leftovers(void)
+{
+	char **names = tracefs_instances("^" FTR_NAME_PREFIX);
+
+	for (int i = 0; names && names[i]; i++) {
+		int pid = ftr_name_pid(names[i]);
+
+		if (pid > 0 && pid != getpid() && !ftr_pid_is_live(pid))
+			ftr_warn("tracefs still holds instance '%s' of a killed ftr run; "
+				 "'ftr reset' removes it", names[i]);
+	}
+	tracefs_list_free(names);
+}
+
+int session_instance_ready(struct session *s)
+{
+	struct tracefs_instance *inst;
+	struct undo u = { .kind = UNDO_RMDIR_INSTANCE };
+	int err;
+
+	if (s->inst || (s->flags & SESSION_DRY_RUN && s->inst_tried))
+		return 0;
+	if (s->inst_tried)
+		return -EIO;
+	s->inst_tried = true;
+	if (s->explain)
+		fprintf(s->explain, "mkdir %s\n", s->inst_dir);
+	if (s->flags & SESSION_DRY_RUN) {
+		char path[PATH_MAX + 16];
+
+		snprintf(path, sizeof(path), "%s/tracing_on", s->inst_dir);
+		explain_write(s, path, "0", false, false);
+		return 0;
+	}
+	warn_leftovers();
+	inst = tracefs_instance_create(s->name);
+	if (inst && !tracefs_instance_is_new(inst)) {
+		/* Our own name, but we did not make it: a killed earlier run
+		 * with the same pid.  Start from a fresh one. */
+		tracefs_instance_destroy(inst);
+		tracefs_instance_free(inst);
+		inst = tracefs_instance_create(s->name);
+	}
+	if (!inst) {
+		err = -errno;
+		ftr_err("cannot create tracefs instance '%s': %s", s->inst_dir, strerror(errno));
+		return err ? err : -EIO;
+	}
+	u.obj = inst;
+	u.path = s->inst_dir;
+	err = undo_push(&s->undo, &u);
+	if (err) {
+		tracefs_instance_destroy(inst);
+		tracefs_instance_free(inst);
+		return err;
+	}
+	/* A new instance starts with tracing on; configure it switched off
+	 * and turn it on only once everything is in place (rtla's order). */
+	if (tracefs_trace_off(inst) < 0) {
+		err = -errno;
+		ftr_err("cannot turn tracing off in '%s': %s", s->inst_dir, strerror(errno));
+		return err;
+	}
+	s->inst = inst;
+	return 0;
+}
+
+struct tracefs_instance *session_instance(struct session *s)
+{
+	if (session_instance_ready(s) < 0)
+		return NULL;
+	return s->inst;
+}
+
+static int do_write(struct session *s, const char *rel, const char *val, const char *restore)
+{
+	char path[PATH_MAX + 256];
+	int ret, saved;
+
+	ret = session_instance_ready(s);
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/%s", s->inst_dir, rel);
+	explain_write(s, path, val, false, false);
+	if (restore) {
+		struct undo u = { .kind = UNDO_WRITE, .path = path, .data = (char *)restore };
+
+		/* Recorded before the write: a write that half-succeeded is
+		 * restored too (restoring an unchanged value is harmless). */
+		ret = undo_push(&s->undo, &u);
+		if (ret)
+			return ret;
+	}
+	if (s->flags & SESSION_DRY_RUN)
+		return 0;
+	tracefs_error_clear(s->inst);
+	if (tracefs_instance_file_write(s->inst, rel, val) < 0) {
+		char *log;
+
+		saved = errno ? errno : EIO;
+		log = tracefs_error_last(s->inst);
+		ftr_err("cannot write '%s' to '%s': %s", val, path, strerror(saved));
+		ftr_err_kernel_log(log);
+		free(log);
+		return -saved;
+	}
+	return 0;
+}
+
+int session_write(struct session *s, const char *file, const char *val, const char *restore)
+{
+	return do_write(s, file, val, restore);
+}
+
+int session_event_write(struct session *s, const char *sys, const char *ev, const char *file,
+			const char *val, const char *restore)
+{
+	char rel[512];
+
+	snprintf(rel, sizeof(rel), "events/%s/%s/%s", sys, ev, file);
+	return do_write(s, rel, val, restore);
+}
+
+int session_trigger_add(struct session *s, const char *sys, const char *ev, const char *spec)
+{
+	char rel[512], path[PATH_MAX + 512], *undo_spec;
+	struct undo u = { .kind = UNDO_APPEND };
+	int ret, saved;
+
+	ret = session_instance_ready(s);
+	if (ret)
+		return ret;
+	snprintf(rel, sizeof(rel), "events/%s/%s/trigger", sys, ev);
+	snprintf(path, sizeof(path), "%s/%s", s->inst_dir, rel);
+	/* Append, never truncate: O_TRUNC on a trigger file removes every
+	 * hist trigger of the event (the kernel's unreg_all). */
+	explain_write(s, path, spec, true, false);
+	if (!(s->flags & SESSION_DRY_RUN)) {
+		tracefs_error_clear(s->inst);
+		if (tracefs_instance_file_append(s->inst, rel, spec) < 0) {
+			char *log;
+
+			saved = errno ? errno : EIO;
+			log = tracefs_error_last(s->inst);
+			ftr_err("cannot add trigger '%s' to '%s:%s': %s", spec, sys, ev,
+				strerror(saved));
+			ftr_err_kernel_log(log);
+			free(log);
+			return -saved;
+		}
+	}
+	if (asprintf(&undo_spec, "!%s", spec) < 0)
+		return -ENOMEM;
+	u.path = path;
+	u.data = undo_spec;
+	ret = undo_push(&s->undo, &u);
+	free(undo_spec);
+	return ret;
+}
+
+int session_dynevent_create(struct session *s, struct tracefs_dynevent *dyn)
+{
+	char *sys = NULL, *ev = NULL, *prefix = NULL, *addr = NULL, *fmt = NULL, *del = NULL;
+	struct undo u = { .kind = UNDO_DYNEVENT, .obj = dyn };
+	int ret = 0, saved;
+
+	tracefs_dynevent_info(dyn, &sys, &ev, &prefix, &addr, &fmt);
+	if (!sys || strcmp(sys, s->name) != 0) {
+		/* Only ftr_<pid> groups can be found again by `ftr reset`. */
+		ftr_err("internal: dynamic event '%s/%s' is not in group '%s'", sys, ev, s->name);
+		ret = -EINVAL;
+		goto out;
+	}
+	if (s->explain)
+		fprintf(s->explain, "echo '%s:%s/%s %s %s' >> %s/dynamic_events\n", prefix, sys, ev,
+			addr ? addr : "", fmt ? fmt : "", s->tfs.path);
+	if (asprintf(&del, "-:%s/%s", sys, ev) < 0) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (!(s->flags & SESSION_DRY_RUN)) {
+		tracefs_error_clear(NULL);
+		if (tracefs_dynevent_create(dyn) < 0) {
+			char *log;
+
+			saved = errno ? errno : EINVAL;
+			/* Probe definition errors go to the top-level log. */
+			log = tracefs_error_last(NULL);
+			if (s->quiet) {
+				free(log);
+				ret = -saved;
+				goto out;
+			}
+			ftr_err("cannot create %s '%s' at '%s': %s",
+				prefix && prefix[0] == 'r' ? "return probe" : "probe", ev,
+				addr ? addr : "?", strerror(saved));
+			ftr_err_kernel_log(log);
+			free(log);
+			ret = -saved;
+			goto out;
+		}
+	}
+	u.data = del;
+	u.path = del;
+	ret = undo_push(&s->undo, &u);
+out:
+	free(sys);
+	free(ev);
+	free(prefix);
+	free(addr);
+	free(fmt);
+	free(del);
+	return ret;
+}
+
+void session_track_fd(struct session *s, int fd)
+{
+	struct undo u = { .kind = UNDO_CLOSE, .fd = fd };
+
+	if (undo_push(&s->undo, &u) < 0)
+		close(fd);
+}
+
+int session_on_close(struct session *s, void (*fn)(void *), void *arg)
+{
+	struct undo u = { .kind = UNDO_FUNC, .fn = fn, .obj = arg };
+
+	return undo_push(&s->undo, &u);
+}
+
+int session_start(struct session *s)
+{
+	return session_write(s, "tracing_on", "1", "0");
+}
+
+int session_stop(struct session *s)
+{
+	if (s->flags & SESSION_DRY_RUN || !s->inst)
+		return 0;
+	return tracefs_trace_off(s->inst) < 0 ? -errno : 0;
+}
+
+void session_set_quiet(struct session *s, bool quiet)
+{
+	s->quiet = quiet;
+}
+
+int session_signal_fd(const struct session *s)
+{
+	return s->sigfd;
+}
+
+int session_pending_signal(struct session *s)
+{
+	struct signalfd_siginfo si;
+
+	if (read(s->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		return (int)si.ssi_signo;
+	return 0;
+}
+
+void session_child_signals(const struct session *s)
+{
+	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
+}
+
+/* ---- ftr reset ---------------------------------------------------------------- */
+
+static bool stale(const char *name)
+{
+	int pid = ftr_name_pid(name);
+
+	return pid > 0 && pid != getpid() && !ftr_pid_is_live(pid);
+}
+
+int session_reset(const struct ftr_tracefs *t, bool dry_run, FILE *report)
+{
+	struct tracefs_dynevent **dyns;
+	char **names;
+	int removed = 0, failed = 0;
+
+	/* Instances first: a dynamic event cannot be deleted while an
+	 * instance still has it enabled, and removing an instance drops its
+	 * events, filters and triggers with it. */
+	names = tracefs_instances("^" FTR_NAME_PREFIX);
+	for (int i = 0; names && names[i]; i++) {
+		struct tracefs_instance *inst;
+
+		if (!stale(names[i]))
+			continue;
+		fprintf(report, "%s instance %s/instances/%s\n", dry_run ? "would remove" : "removed",
+			t->path, names[i]);
+		if (dry_run) {
+			removed++;
+			continue;
+		}
+		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (inst && tracefs_instance_destroy(inst) == 0) {
+			removed++;
+		} else {
+			ftr_err("cannot remove instance '%s': %s", names[i], strerror(errno));
+			failed++;
+		}
+		tracefs_instance_free(inst);
+	}
+	tracefs_list_free(names);
+
+	dyns = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_ALL, NULL);
+	for (int i = 0; dyns && dyns[i]; i++) {
+		char *sys = NULL, *ev = NULL;
+
+		tracefs_dynevent_info(dyns[i], &sys, &ev, NULL, NULL, NULL);
+		if (sys && stale(sys)) {
+			fprintf(report, "%s dynamic event %s/%s\n",
+				dry_run ? "would remove" : "removed", sys, ev);
+			if (dry_run || tracefs_dynevent_destroy(dyns[i], true) == 0) {
+				removed++;
+			} else {
+				ftr_err("cannot remove dynamic event '%s/%s': %s", sys, ev,
+					strerror(errno));
+				failed++;
+			}
+		}
+		free(sys);
+		free(ev);
+	}
+	tracefs_dynevent_list_free(dyns);
+	return failed ? -EIO : removed;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The session: the only code in ftr that changes kernel state.
+ *
+ * Every change (the private instance, files written in it, triggers, dynamic
+ * events, open buffer fds) goes through here and is recorded in an undo log
+ * that session_close() replays in reverse, on normal exit, on every error
+ * path and after SIGINT/SIGTERM/SIGHUP (delivered through a signalfd, so
+ * cleanup runs in ordinary code, never in a handler).  What a SIGKILLed run
+ * leaves is found by its name, ftr_<pid>, and removed by session_reset().
+ */
+#ifndef FTR_SESSION_H
+#define FTR_SESSION_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+struct tracefs_instance;
+struct tracefs_dynevent;
+
+/* ---- where tracefs is ---------------------------------------------------- */
+
+enum tracefs_how {
+	TRACEFS_ABSENT = 0,	/* not mounted and could not be mounted */
+	TRACEFS_FOUND,		/* already mounted (path from /proc/mounts) */
+	TRACEFS_MOUNTED,	/* ftr mounted it at /sys/kernel/tracing */
+};
+
+struct ftr_tracefs {
+	char path[PATH_MAX];
+	enum tracefs_how how;
+	int err;		/* -errno when absent */
+	char why[256];		/* when absent: why, in words */
+};
+
+#define TRACEFS_DEFAULT_PATH "/sys/kernel/tracing"
+
+/* Pure: first tracefs mount point in a /proc/mounts text (octal escapes
+ * decoded), preferring TRACEFS_DEFAULT_PATH.  0, or -ENOENT. */
+int mounts_find_tracefs(const char *mounts, char *out, size_t outlen);
+
+/* Find tracefs by filesystem type, never by path: an empty unmounted
+ * /sys/kernel/tracing is not tracefs.  Mount it when absent and may_mount.
+ * Points libtracefs at the result.  0 or -errno (t->why says why). */
+int tracefs_locate(struct ftr_tracefs *t, bool may_mount);
+
+/* ---- names ---------------------------------------------------------------- */
+
+#define FTR_NAME_PREFIX "ftr_"
+/* "ftr_<pid>" for instances and dynamic-event groups. */
+void ftr_name(char *buf, size_t len, int pid);
+/* The pid in a name ftr made ("ftr_123" → 123), else -1. */
+int ftr_name_pid(const char *name);
+/* True when pid runs and is an ftr (guards against pid reuse). */
+bool ftr_pid_is_live(int pid);
+
+/* ---- the undo log (pure data; exposed for unit tests) ---------------------- */
+
+enum undo_kind {
+	UNDO_RMDIR_INSTANCE,	/* tracefs_instance_destroy + free */
+	UNDO_WRITE,		/* write data to file (restores a saved value) */
+	UNDO_APPEND,		/* append data to file (e.g. "!hist:..." ) */
+	UNDO_DYNEVENT,		/* tracefs_dynevent_destroy + free */
+	UNDO_CLOSE,		/* close an fd that pins the instance */
+	UNDO_FUNC,		/* call a function (commands' own cleanup) */
+};
+
+struct undo {
+	enum undo_kind kind;
+	char *path;		/* absolute path, for messages and --explain */
+	char *data;
+	int fd;
+	void *obj;
+	void (*fn)(void *);
+};
+
+struct undo_log {
+	struct undo *v;
+	size_t n, cap;
+};
+
+int undo_push(struct undo_log *log, const struct undo *u);	/* copies strings */
+/* Replays in reverse order, calling run() on each entry; frees the log. */
+void undo_replay(struct undo_log *log, int (*run)(struct undo *, void *), void *ctx);
+
+/* ---- the session ---------------------------------------------------------- */
+
+enum {
+	SESSION_EXPLAIN = 1 << 0,	/* print each change as a shell command */
+	SESSION_DRY_RUN = 1 << 1,	/* print, do not change anything */
+	SESSION_NO_MOUNT = 1 << 2,	/* do not mount tracefs when absent */
+};
+
+struct session;
+
+/* Locate (mount) tracefs and arm signal handling.  Prints its own errors. */
+int session_open(struct session **sp, unsigned flags);
+void session_close(struct session *s);
+
+const struct ftr_tracefs *session_tracefs(const struct session *s);
+const char *session_name(const struct session *s);	/* "ftr_<pid>" */
+bool session_dry_run(const struct session *s);
+
+/* The private instance, created on first use with tracing off.  NULL on
+ * error (printed) and in dry-run mode. */
+struct tracefs_instance *session_instance(struct session *s);
+int session_instance_ready(struct session *s);		/* create it; 0/-errno */
+
+/* Write FILE (relative to the instance) and, if restore is not NULL, record
+ * writing restore back at close.  Kernel error_log text is printed on
+ * failure. */
+int session_write(struct session *s, const char *file, const char *val, const char *restore);
+/* The same for events/SYS/EV/FILE of the instance. */
+int session_event_write(struct session *s, const char *sys, const char *ev,
+			const char *file, const char *val, const char *restore);
+/* Append a trigger; its removal ("!spec") is recorded. */
+int session_trigger_add(struct session *s, const char *sys, const char *ev, const char *spec);
+/* Create a dynamic event (group must be session_name()); destroyed at close. */
+int session_dynevent_create(struct session *s, struct tracefs_dynevent *dyn);
+/* Record an fd opened on the instance; closed before the instance goes. */
+void session_track_fd(struct session *s, int fd);
+/* Record a function to call at close, in undo order. */
+int session_on_close(struct session *s, void (*fn)(void *), void *arg);
+/* Turn tracing on in the instance once it is fully configured. */
+int session_start(struct session *s);
+int session_stop(struct session *s);
+
+/* While quiet, a failed dynamic event creation prints nothing (probing). */
+void session_set_quiet(struct session *s, bool quiet);
+
+/* Signals: SIGINT, SIGTERM, SIGHUP arrive on this fd (poll it). */
+int session_signal_fd(const struct session *s);
+/* Reads a pending signal without blocking: its number, or 0. */
+int session_pending_signal(struct session *s);
+/* For a forked child before exec: restore the signal mask ftr started with. */
+void session_child_signals(const struct session *s);
+
+/* Remove what killed ftr runs left: instances and dynamic events named
+ * ftr_<pid> whose pid no longer runs an ftr.  Returns the number removed or
+ * -errno; each removal is reported on `report`. */
+int session_reset(const struct ftr_tracefs *t, bool dry_run, FILE *report);
+
+#endif

@@ -1,0 +1,285 @@
+#!/bin/bash
+# fetch-kernels.sh — fill the kernel-matrix cache, once.
+#
+# Usage: tests/matrix/fetch-kernels.sh [KVER...]      (default: 5.10 6.1 6.12)
+#
+# For each kernel version it fetches Debian's cloud kernel of the matching
+# release and keeps only its compressed image:
+#
+#     5.10 <- bullseye   6.1 <- bookworm   6.12 <- trixie
+#
+#     $FTR_CACHE/vmlinuz-KVER          the kernel image booted by run.sh
+#     $FTR_CACHE/vmlinuz-KVER.version  "uname -r" and package version, for reports
+#     $FTR_CACHE/busybox               static x86-64 busybox, the guest's userland
+#
+# FTR_CACHE defaults to /var/cache/ftr-matrix: the images are 8-10 MB each and
+# their packages 60-100 MB, which must never land in the repository.
+#
+# Idempotent: whatever is already in the cache is not fetched again, and a run
+# with everything cached touches neither the network nor apt.
+#
+# Nothing here touches the system's apt state: each release gets a private apt
+# tree under $FTR_CACHE/apt/SUITE (sources list, lists, cache, an empty dpkg
+# status file), selected with -c/-o options.  The system's apt.conf.d is still
+# read, so a proxy configured there keeps working; its update hooks are cleared.
+#
+# Mirror: no host is named in this file.  The Debian mirror URI is read at run
+# time from the machine's own apt configuration (deb822 "URIs:" in
+# /etc/apt/sources.list.d/*.sources, or one-line /etc/apt/sources.list) and the
+# suite is substituted.  FTR_DEBIAN_MIRROR=URI overrides it.
+#
+# Signatures: every private sources entry says
+#     Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+# i.e. apt verifies each InRelease against the system's Debian keyring, nothing
+# is marked trusted=yes.  Bookworm's debian-archive-keyring 2023.3+deb12u2 (a
+# bookworm point release) already carries the bullseye, bookworm AND trixie
+# keys.  An older bookworm keyring (2023.3, 2023.3+deb12u1) has no trixie key;
+# the correct fix is not to bypass the check but to upgrade
+# debian-archive-keyring from the host's own, already-trusted release
+# (`apt-get install debian-archive-keyring`), which this script does when it
+# finds /usr/share/keyrings/debian-archive-SUITE-automatic.gpg missing.
+set -euo pipefail
+
+CACHE=${FTR_CACHE:-/var/cache/ftr-matrix}
+ALL_KVERS="5.10 6.1 6.12"
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+
+die()  { echo "fetch-kernels: error: $*" >&2; exit 1; }
+note() { echo "fetch-kernels: $*" >&2; }
+
+suite_of() {
+	case $1 in
+	5.10) echo bullseye ;;
+	6.1)  echo bookworm ;;
+	6.12) echo trixie ;;
+	*)    die "unknown kernel version '$1' (known: $ALL_KVERS)" ;;
+	esac
+}
+
+# Host tools the matrix needs.  Installed with the system's apt (as the brief
+# allows) only when missing, so a warm machine does no network access here.
+ensure_host_pkg() { # COMMAND-PATH PACKAGE
+	[ -e "$1" ] && return 0
+	[ "$(id -u)" = 0 ] || die "$1 is missing: install package $2 (needs root)"
+	note "installing $2 (for $1)"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$2" >&2 ||
+		{ apt-get update -q >&2 &&
+		  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$2" >&2; } ||
+		die "could not install $2: is the network up?"
+	[ -e "$1" ] || die "$2 is installed but $1 is still missing"
+}
+
+# Print the Debian mirror URI from the host's apt configuration.  We look for
+# an enabled "deb" entry whose suite is a plain Debian codename/alias (so not
+# NAME-security or NAME-updates, which live on other paths or are partial) and
+# whose components include main.  Third-party repos use their own suite names.
+debian_mirror() {
+	if [ -n "${FTR_DEBIAN_MIRROR:-}" ]; then echo "$FTR_DEBIAN_MIRROR"; return; fi
+	local codenames='^(buster|bullseye|bookworm|trixie|forky|duke|sid|oldoldstable|oldstable|stable|testing|unstable)$'
+	local f uri=
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -r "$f" ] || continue
+		# deb822: paragraphs separated by blank lines; continuation lines
+		# start with white space; '#' lines are comments.
+		uri=$(awk -v re="$codenames" '
+			function flush(   n, i, s, ok) {
+				if (types ~ /(^|[ \t])deb([ \t]|$)/ && enabled !~ /^[ \t]*no/ &&
+				    comps ~ /(^|[ \t])main([ \t]|$)/ && uris != "") {
+					n = split(suites, s, /[ \t]+/); ok = 0
+					for (i = 1; i <= n; i++) if (s[i] ~ re) ok = 1
+					if (ok) { split(uris, s, /[ \t]+/); print s[1]; found = 1; exit }
+				}
+				types = suites = comps = uris = enabled = ""
+			}
+			/^#/ { next }
+			/^[ \t]*$/ { flush(); next }
+			/^[ \t]/ { if (last == "uris") uris = uris " " $0; next }
+			{
+				key = tolower($0); sub(/:.*/, "", key)
+				val = $0; sub(/^[^:]*:[ \t]*/, "", val)
+				last = key
+				if (key == "types") types = val
+				else if (key == "suites") suites = val
+				else if (key == "components") comps = val
+				else if (key == "uris") uris = val
+				else if (key == "enabled") enabled = val
+			}
+			END { if (!found) flush() }' "$f")
+		uri=${uri# }
+		[ -n "$uri" ] && { echo "$uri"; return; }
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -r "$f" ] || continue
+		# one-line format: deb [options] URI SUITE COMPONENT...
+		uri=$(awk -v re="$codenames" '
+			$1 != "deb" { next }
+			{ i = 2
+			  if ($i ~ /^\[/) { while (i <= NF && $i !~ /\]$/) i++; i++ }
+			  u = $i; s = $(i + 1); m = 0
+			  for (j = i + 2; j <= NF; j++) if ($j == "main") m = 1
+			  if (s ~ re && m) { print u; exit } }' "$f")
+		[ -n "$uri" ] && { echo "$uri"; return; }
+	done
+	die "no Debian mirror found in /etc/apt/sources.list{,.d/*}; set FTR_DEBIAN_MIRROR=URI"
+}
+
+# Make sure the system keyring can verify SUITE's Release file (see header).
+ensure_keyring() { # SUITE
+	[ -r "$KEYRING" ] || ensure_host_pkg "$KEYRING" debian-archive-keyring
+	[ -e "/usr/share/keyrings/debian-archive-$1-automatic.gpg" ] && return 0
+	note "the system keyring has no key for $1: upgrading debian-archive-keyring"
+	[ "$(id -u)" = 0 ] || die "debian-archive-keyring lacks the $1 key; upgrade it (needs root)"
+	{ apt-get update -q >&2 &&
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q debian-archive-keyring >&2; } ||
+		die "could not upgrade debian-archive-keyring: is the network up?"
+	[ -e "/usr/share/keyrings/debian-archive-$1-automatic.gpg" ] ||
+		die "debian-archive-keyring still has no key for $1"
+}
+
+# Run apt-get/apt-cache on the private tree of SUITE.
+papt() { # SUITE apt-get|apt-cache ARGS...
+	local suite=$1 tool=$2; shift 2
+	"$tool" -c "$CACHE/apt/$suite/apt.conf" "$@"
+}
+
+setup_private_apt() { # SUITE
+	local suite=$1 d="$CACHE/apt/$1" mirror
+	mirror=$(debian_mirror)
+	mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/state" "$d/etc"
+	: >"$d/state/status"          # private, empty dpkg status
+	cat >"$d/etc/debian.sources" <<-EOF
+		Types: deb
+		URIs: $mirror
+		Suites: $suite
+		Components: main
+		Architectures: amd64
+		Signed-By: $KEYRING
+	EOF
+	# Read after /etc/apt/apt.conf.d (via -c), so it wins.  The #clear lines
+	# drop the system's update/dpkg hooks (PackageKit, AppStream refresh),
+	# which would otherwise act on the *system's* state after our update.
+	cat >"$d/apt.conf" <<-EOF
+		#clear APT::Update::Pre-Invoke;
+		#clear APT::Update::Post-Invoke;
+		#clear APT::Update::Post-Invoke-Success;
+		#clear DPkg::Pre-Invoke;
+		#clear DPkg::Post-Invoke;
+		Dir::Etc::SourceList "$d/etc/debian.sources";
+		Dir::Etc::SourceParts "/dev/null";
+		Dir::Etc::Preferences "/dev/null";
+		Dir::Etc::PreferencesParts "/dev/null";
+		Dir::State "$d/state";
+		Dir::State::Lists "$d/lists";
+		Dir::State::status "$d/state/status";
+		Dir::Cache "$d/cache";
+		Dir::Cache::pkgcache "";
+		Dir::Cache::srcpkgcache "";
+		APT::Architecture "amd64";
+		APT::Architectures { "amd64"; };
+		Acquire::Languages "none";
+		Acquire::Retries "2";
+		Acquire::http::Timeout "30";
+		// the download directory is a root-only mktemp dir; do not switch
+		// to the _apt user just to be refused access to it
+		APT::Sandbox::User "root";
+	EOF
+}
+
+fetch_kernel() { # KVER
+	local kver=$1 suite meta dep pkg tmp img ver
+	suite=$(suite_of "$kver")
+	ensure_keyring "$suite"
+	setup_private_apt "$suite"
+	note "$kver: apt-get update ($suite, private lists under $CACHE/apt/$suite)"
+	# apt-get update may exit 0 after failing to reach the mirror ("Some
+	# index files failed to download"), so also check that a Packages index
+	# actually arrived.  Errors go to the terminal: they say what failed.
+	if ! papt "$suite" apt-get -q -o APT::Update::Error-Mode=any update >&2 ||
+	   ! ls "$CACHE/apt/$suite/lists/"*_dists_"${suite}"_main_binary-amd64_Packages* >/dev/null 2>&1; then
+		die "cannot fetch the $suite package lists (network unavailable?) and $CACHE/vmlinuz-$kver is not cached"
+	fi
+	# linux-image-cloud-amd64 is the metapackage; its Depends names the
+	# current ABI's image package, e.g. linux-image-6.1.0-37-cloud-amd64.
+	meta=$(papt "$suite" apt-cache show --no-all-versions linux-image-cloud-amd64) ||
+		die "$suite: no linux-image-cloud-amd64 in the lists"
+	dep=$(printf '%s\n' "$meta" | sed -n 's/^Depends: //p' | tr ',|' '\n\n' |
+		sed 's/^ *//; s/ .*//' | grep -E '^linux-image-[0-9].*-cloud-amd64(-unsigned)?$' | head -n1)
+	[ -n "$dep" ] || die "$suite: cannot resolve linux-image-cloud-amd64's image package"
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ftr-fetch.XXXXXX")
+	TMPDIRS+=("$tmp")
+	# The signed image (the metapackage's choice) and the -unsigned one both
+	# carry boot/vmlinuz-*; try the metapackage's first.
+	for pkg in "$dep" "${dep%-unsigned}-unsigned"; do
+		note "$kver: apt-get download $pkg"
+		if ! (cd "$tmp" && papt "$suite" apt-get -q download "$pkg" >&2); then
+			# the metapackage's own dependency must exist: failing to get
+			# it means the mirror is unreachable, not a missing twin
+			[ "$pkg" = "$dep" ] && die "cannot download $pkg (network unavailable?)"
+			continue
+		fi
+		mkdir -p "$tmp/x"
+		dpkg-deb -x "$tmp"/"$pkg"_*.deb "$tmp/x"
+		img=$(ls "$tmp"/x/boot/vmlinuz-* 2>/dev/null | head -n1) || true
+		[ -n "$img" ] && break
+		rm -rf "$tmp/x" "$tmp"/*.deb
+	done
+	[ -n "${img:-}" ] || die "$suite: no boot/vmlinuz-* in $dep or its -unsigned twin"
+	ver=$(dpkg-deb -f "$tmp"/"$pkg"_*.deb Version)
+	case ${img##*/vmlinuz-} in
+	"$kver".*) ;;
+	*) die "$suite gave kernel ${img##*/vmlinuz-}, expected $kver.*" ;;
+	esac
+	# Write under a temporary name, then rename: an interrupted fetch never
+	# leaves a truncated image that a later run would take as cached.
+	cp "$img" "$CACHE/vmlinuz-$kver.tmp"
+	echo "${img##*/vmlinuz-} ($pkg $ver)" >"$CACHE/vmlinuz-$kver.version"
+	mv "$CACHE/vmlinuz-$kver.tmp" "$CACHE/vmlinuz-$kver"
+	# The private lists (~20 MB a suite) are only needed to resolve and
+	# download; a later fetch of a missing kernel updates them anew.
+	rm -rf "$tmp" "$CACHE/apt/$suite"
+	note "$kver: cached $CACHE/vmlinuz-$kver = $(cat "$CACHE/vmlinuz-$kver.version")"
+}
+
+is_static_elf() { # FILE: an ELF with no program interpreter
+	local h
+	h=$(LC_ALL=C readelf -l "$1" 2>/dev/null) || return 1
+	case $h in *"Requesting program interpreter"*) return 1 ;; esac
+}
+
+fetch_busybox() {
+	local bb=/bin/busybox
+	# busybox-static ships a static /bin/busybox; the plain "busybox"
+	# package ships a dynamic one, useless inside an initramfs with no libc.
+	if ! dpkg-query -W -f '${Status}' busybox-static 2>/dev/null | grep -q 'ok installed'; then
+		[ "$(id -u)" = 0 ] || die "package busybox-static is not installed (needs root)"
+		note "installing busybox-static"
+		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -q busybox-static >&2 ||
+		  { apt-get update -q >&2 &&
+		    DEBIAN_FRONTEND=noninteractive apt-get install -y -q busybox-static >&2; }; } ||
+			die "could not install busybox-static: is the network up?"
+	fi
+	is_static_elf "$bb" || die "$bb is not a static binary"
+	cp "$bb" "$CACHE/busybox.tmp" && mv "$CACHE/busybox.tmp" "$CACHE/busybox"
+	note "cached $CACHE/busybox ($(dpkg-query -W -f '${Version}' busybox-static))"
+}
+
+# Scratch directories (the .deb files, 60-100 MB each) go when we exit,
+# however we exit.
+TMPDIRS=()
+cleanup() { local d; for d in "${TMPDIRS[@]}"; do rm -rf "$d"; done; }
+trap cleanup EXIT
+
+main() {
+	local kvers=("$@") k
+	[ ${#kvers[@]} -gt 0 ] || read -r -a kvers <<<"$ALL_KVERS"
+	for k in "${kvers[@]}"; do suite_of "$k" >/dev/null; done
+	mkdir -p "$CACHE" || die "cannot create $CACHE (set FTR_CACHE)"
+	ensure_host_pkg /usr/bin/readelf binutils
+	ensure_host_pkg /usr/bin/dpkg-deb dpkg
+	[ -x "$CACHE/busybox" ] || fetch_busybox
+	for k in "${kvers[@]}"; do
+		[ -s "$CACHE/vmlinuz-$k" ] || fetch_kernel "$k"
+	done
+}
+
+main "$@"

@@ -1,0 +1,343 @@
+#!/bin/bash
+# run.sh — run ftr's live tests on each kernel of the matrix, under qemu.
+#
+# Usage: tests/matrix/run.sh [--rows NAME,NAME...] [-j N] [--timeout SEC] [-k] [--list]
+#
+#   --rows     run only these rows (default: all; see --list)
+#   -j N       boot up to N guests at once (default 2: one per host core)
+#   --timeout  seconds one guest may run before it is killed and counted as a
+#              failure (default 300, or $FTR_MATRIX_TIMEOUT)
+#   -k         keep the work directory (initramfs, serial logs) and say where
+#   --list     print the rows and exit
+#
+# Environment: FTR_STATIC (default build/ftr-static), FTR_CACHE (default
+# /var/cache/ftr-matrix, filled by fetch-kernels.sh, which this script calls
+# first: it does nothing when the cache is complete), FTR_LIVE_DIR (default
+# tests/live), FTR_TESTS_BIN (default build/tests-static).
+#
+# For each row it boots the row's kernel with an initramfs holding busybox,
+# /bin/ftr, /tests/live and /tests/bin, whose /init runs
+# `sh /tests/live/run.sh` with FTR=/bin/ftr.  The guest writes that output,
+# between ==FTR-BEGIN== and ==FTR-END rc=N== markers, to a serial port of its
+# own (ttyS1 on x86), which is NOT the kernel console (ttyS0): kernel messages,
+# even with `quiet`, may be printed in the middle of a line on the console, and
+# a dedicated port makes that impossible.  The console is logged too and its
+# tail is shown when a guest does not report.
+#
+# Output: each guest line prefixed with "[ROW] ", then per row
+#   matrix ROW: N passed, N failed, N skipped
+# and last
+#   matrix: N passed, N failed, N skipped
+# Exit status: non-zero if any row had a failed test, a non-zero runner
+# status, or did not report (timeout, panic, no END marker).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+CACHE=${FTR_CACHE:-/var/cache/ftr-matrix}
+FTR_STATIC=${FTR_STATIC:-$REPO/build/ftr-static}
+LIVE_DIR=${FTR_LIVE_DIR:-$REPO/tests/live}
+TESTS_BIN=${FTR_TESTS_BIN:-$REPO/build/tests-static}
+TIMEOUT=${FTR_MATRIX_TIMEOUT:-300}
+JOBS=2
+KEEP=0
+SELECT=
+
+# ---------------------------------------------------------------------------
+# The matrix.  A row is: NAME | ARCH | KERNEL | APPEND-EXTRA
+#   KERNEL        selects the image $CACHE/vmlinuz-KERNEL (fetch-kernels.sh)
+#   APPEND-EXTRA  added to the kernel command line
+# ARCH selects a profile (arch_ARCH below) that supplies the qemu command,
+# the console device, the guest's result port and the guest binaries.
+#
+# To add arm64 later: teach fetch-kernels.sh an image such as "6.1-arm64"
+# (linux-image-*-cloud-arm64 + busybox-static:arm64), write arch_aarch64
+# (qemu-system-aarch64 -M virt -cpu max -m 1024 ..., console ttyAMA0; virt
+# has one UART, so OUTDEV=ttyAMA0 and the markers alone delimit the output;
+# FTR_BIN/BUSYBOX pointing at arm64 builds) and add a row
+# "6.1-arm64|aarch64|6.1-arm64|".
+ROWS=(
+	"5.10|x86_64|5.10|"
+	"6.1|x86_64|6.1|"
+	"6.12|x86_64|6.12|"
+	"6.1-lockdown-integrity|x86_64|6.1|lockdown=integrity"
+	"6.12-lockdown-confidentiality|x86_64|6.12|lockdown=confidentiality"
+)
+
+# Arch profile: sets QEMU (array: the command without -kernel/-initrd/-append
+# and without the serial ports), CONSOLE (kernel console device), OUTDEV (the
+# guest's result port), SERIAL_OPTS (function: qemu options wiring the ports
+# to CONSOLE_LOG/RESULT_LOG files), BUSYBOX, FTR_BIN, TESTS_BIN_DIR.
+arch_x86_64() {
+	# -accel kvm does not work on this project's machines (the guest hangs
+	# or dies with an emulation failure): TCG.  -nic none: the guest needs no
+	# network and gets none.  -monitor none: no monitor on stdio.
+	QEMU=(qemu-system-x86_64 -accel tcg -cpu max -m 512 -smp 2
+	      -nographic -monitor none -no-reboot -nic none)
+	CONSOLE=ttyS0
+	OUTDEV=ttyS1
+	BUSYBOX=$CACHE/busybox
+	FTR_BIN=$FTR_STATIC
+	TESTS_BIN_DIR=$TESTS_BIN
+}
+# First -serial is ttyS0 (console), second ttyS1 (results).
+serial_opts_x86_64() { # CONSOLE_LOG RESULT_LOG
+	echo "-serial file:$1 -serial file:$2"
+}
+
+# ---------------------------------------------------------------------------
+die()  { echo "matrix: error: $*" >&2; exit 2; }
+note() { echo "matrix: $*" >&2; }
+
+usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--rows)     SELECT=${2:?--rows needs a list}; shift 2 ;;
+	--rows=*)   SELECT=${1#--rows=}; shift ;;
+	-j)         JOBS=${2:?-j needs a number}; shift 2 ;;
+	-j*)        JOBS=${1#-j}; shift ;;
+	--timeout)  TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
+	-k|--keep)  KEEP=1; shift ;;
+	--list)     for r in "${ROWS[@]}"; do IFS='|' read -r n a k x <<<"$r"
+	                printf '%-32s %-7s vmlinuz-%-6s %s\n' "$n" "$a" "$k" "$x"; done
+	            exit 0 ;;
+	-h|--help)  usage; exit 0 ;;
+	*)          usage >&2; exit 2 ;;
+	esac
+done
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "-j wants a positive number"
+[[ $TIMEOUT =~ ^[1-9][0-9]*$ ]] || die "--timeout wants seconds"
+
+# Select rows, in matrix order; an unknown name is an error, not a silent skip.
+SEL=()
+if [ -n "$SELECT" ]; then
+	IFS=, read -r -a want <<<"$SELECT"
+	for w in "${want[@]}"; do
+		found=0
+		for r in "${ROWS[@]}"; do [ "${r%%|*}" = "$w" ] && found=1; done
+		[ $found = 1 ] || die "unknown row '$w' (see --list)"
+	done
+	for r in "${ROWS[@]}"; do
+		for w in "${want[@]}"; do [ "${r%%|*}" = "$w" ] && SEL+=("$r"); done
+	done
+else
+	SEL=("${ROWS[@]}")
+fi
+
+# ---------------------------------------------------------------------------
+# Preconditions, checked before any guest boots.
+is_static_elf() { # FILE: an ELF with no program interpreter
+	local h
+	h=$(LC_ALL=C readelf -l "$1" 2>/dev/null) || return 1
+	case $h in *"Requesting program interpreter"*) return 1 ;; esac
+}
+
+for t in cpio gzip timeout readelf; do
+	command -v $t >/dev/null || die "$t is missing"
+done
+[ -f "$FTR_STATIC" ] || die "$FTR_STATIC is missing: run 'make static' (or set FTR_STATIC)"
+is_static_elf "$FTR_STATIC" ||
+	die "$FTR_STATIC is not a static ELF: the guest has no libc"
+[ -f "$LIVE_DIR/run.sh" ] || die "$LIVE_DIR/run.sh is missing (or set FTR_LIVE_DIR)"
+
+kernels=()
+for r in "${SEL[@]}"; do
+	IFS='|' read -r _ _ k _ <<<"$r"
+	[[ " ${kernels[*]} " == *" $k "* ]] || kernels+=("$k")
+done
+FTR_CACHE=$CACHE "$HERE/fetch-kernels.sh" "${kernels[@]}" ||
+	die "kernel cache incomplete (see above)"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ftr-matrix.XXXXXX")
+cleanup() {
+	# a killed run must not leave guests behind
+	local p
+	for p in "$WORK"/row*/pid; do
+		[ -f "$p" ] && kill "$(cat "$p")" 2>/dev/null || true
+	done
+	wait 2>/dev/null || true
+	if [ $KEEP = 1 ]; then note "work directory kept: $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---------------------------------------------------------------------------
+# The guest's /init.  Runs as PID 1 under busybox sh.  busybox ash waits for
+# its foreground job with waitpid(-1), so orphans reparented to PID 1 are
+# reaped while the tests run (no zombie stays "alive" for kill -0).
+write_init() { # DEST
+	cat >"$1" <<'EOF'
+#!/bin/sh
+export PATH=/tests/bin:/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TERM=dumb TMPDIR=/tmp
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+# Not tracefs (nor debugfs, which automounts it on old kernels): ftr must
+# find and mount it itself.
+# Applet symlinks are made on the host; this is a fallback should that fail.
+[ -e /bin/ls ] || /bin/busybox --install -s
+up=$(cut -d' ' -f1 /proc/uptime)
+
+# ftr.out=DEV on the kernel command line names the result port.
+out=console
+for a in $(cat /proc/cmdline); do
+	case $a in ftr.out=*) out=${a#ftr.out=} ;; esac
+done
+[ -c /dev/$out ] || out=console
+stty -F /dev/$out raw -echo 2>/dev/null  # no \n -> \r\n, no echo of input
+
+{
+	echo "==FTR-BEGIN=="
+	echo "# kernel $(uname -r), boot-to-init ${up}s, cmdline: $(cat /proc/cmdline)"
+	cd /tmp
+	FTR=/bin/ftr sh /tests/live/run.sh </dev/null
+	rc=$?
+	echo "# guest uptime at end $(cut -d' ' -f1 /proc/uptime)s"
+	echo "==FTR-END rc=$rc=="
+} >/dev/$out 2>&1
+# The last close of the tty above waits until its output is sent; then off.
+sync
+poweroff -f
+EOF
+	chmod 755 "$1"
+}
+
+# Build ARCH's gzip'd newc initramfs once (rows of one arch share it).
+build_initramfs() { # ARCH -> prints path
+	local arch=$1 root="$WORK/root-$1" img="$WORK/initramfs-$1.cpio.gz" a
+	[ -f "$img" ] && { echo "$img"; return; }
+	"arch_$arch"
+	is_static_elf "$BUSYBOX" || die "$BUSYBOX is not a static ELF"
+	mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,proc,sys,dev,tmp,root,run,tests/bin}
+	chmod 1777 "$root/tmp"
+	install -m 755 "$BUSYBOX" "$root/bin/busybox"
+	install -m 755 "$FTR_BIN" "$root/bin/ftr"
+	# One symlink per applet, at the path busybox itself would install it.
+	# (Needs a busybox that runs on the host; for a foreign arch /init's
+	# `busybox --install -s` does it at boot.)
+	if "$BUSYBOX" --list-full >"$WORK/applets-$arch" 2>/dev/null; then
+		while read -r a; do
+			[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
+		done <"$WORK/applets-$arch"
+	fi
+	ln -sf busybox "$root/bin/sh"
+	cp -R "$LIVE_DIR" "$root/tests/live"
+	if [ -d "$TESTS_BIN_DIR" ]; then
+		cp -R "$TESTS_BIN_DIR"/. "$root/tests/bin/"
+	fi
+	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$root/etc/passwd"
+	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
+	write_init "$root/init"
+	# The kernel opens /dev/console before /init runs; its built-in
+	# initramfs has the node, but ship one too (mknod needs root).
+	mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
+	(cd "$root" && find . -print | LC_ALL=C sort |
+		cpio -o -H newc -R 0:0 --quiet) | gzip -1 >"$img"
+	echo "$img"
+}
+
+# Boot one row; leaves ROWDIR/{console.log,result.log,qemu.log,status,wall}.
+boot_row() { # ROW-SPEC ROWDIR INITRD
+	local name arch kernel extra dir=$2 initrd=$3 t0 rc
+	IFS='|' read -r name arch kernel extra <<<"$1"
+	"arch_$arch"
+	mkdir -p "$dir"
+	local append="console=$CONSOLE quiet panic=-1 ftr.out=$OUTDEV${extra:+ $extra}"
+	# shellcheck disable=SC2046  # serial options are plain words
+	local cmd=("${QEMU[@]}" $("serial_opts_$arch" "$dir/console.log" "$dir/result.log")
+	           -kernel "$CACHE/vmlinuz-$kernel" -initrd "$initrd" -append "$append")
+	printf '%q ' "${cmd[@]}" >"$dir/cmdline"
+	t0=$(date +%s.%N)
+	rc=0
+	# GNU timeout puts itself in its own process group, so a ^C on our
+	# terminal does not reach it: remember its pid for cleanup().  It
+	# passes a TERM on to qemu.
+	timeout -k 10 "$TIMEOUT" "${cmd[@]}" </dev/null >"$dir/qemu.log" 2>&1 &
+	echo $! >"$dir/pid"
+	wait $! || rc=$?
+	rm -f "$dir/pid"
+	awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f\n", b - a }' >"$dir/wall"
+	echo "$rc" >"$dir/status"
+}
+
+# Report one row from its logs; prints lines, returns counts via globals.
+report_row() { # ROW-SPEC ROWDIR
+	local name dir=$2 qrc wall p=0 f=0 s=0 endrc= why=
+	name=${1%%|*}
+	qrc=$(cat "$dir/status" 2>/dev/null || echo 255)
+	wall=$(cat "$dir/wall" 2>/dev/null || echo "?")
+	# Only what lies between the markers counts; \r from any tty post-
+	# processing is dropped.  A missing END means the guest did not report.
+	local body
+	body=$(tr -d '\r' <"$dir/result.log" 2>/dev/null | awk '
+		/^==FTR-BEGIN==$/ { on = 1; next }
+		/^==FTR-END rc=[0-9]+==$/ { if (on) { sub(/^==FTR-END rc=/, ""); sub(/==$/, "");
+		                                      print "\001END " $0; exit } }
+		on { print }') || true
+	while IFS= read -r line; do
+		case $line in
+		$'\001END '*) endrc=${line#$'\001END '}; continue ;;
+		"ok "*)       p=$((p + 1)) ;;
+		"not ok "*)   f=$((f + 1)) ;;
+		"skip "*)     s=$((s + 1)) ;;
+		esac
+		printf '[%s] %s\n' "$name" "$line"
+	done <<<"$body"
+	if [ -z "$endrc" ]; then
+		if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
+			why="did not report: killed after ${TIMEOUT}s"
+		else
+			why="did not report: qemu exited with status $qrc"
+		fi
+	elif [ "$endrc" != 0 ] && [ $f = 0 ]; then
+		why="live runner exited with status $endrc but reported no failure"
+	elif [ $((p + f + s)) = 0 ]; then
+		why="live runner ran no test"
+	fi
+	if [ -n "$why" ]; then
+		f=$((f + 1))
+		printf '[%s] not ok matrix-row: %s\n' "$name" "$why"
+		printf '[%s] # last console lines:\n' "$name"
+		tr -d '\r' <"$dir/console.log" 2>/dev/null | tail -n 15 | sed "s/^/[$name] #   /"
+		grep -v '^$' "$dir/qemu.log" 2>/dev/null | tail -n 5 | sed "s/^/[$name] # qemu: /" || true
+	fi
+	printf '[%s] # wall %ss\n' "$name" "$wall"
+	printf 'matrix %s: %d passed, %d failed, %d skipped\n' "$name" $p $f $s
+	TP=$((TP + p)) TF=$((TF + f)) TS=$((TS + s))
+	[ $f = 0 ]
+}
+
+# ---------------------------------------------------------------------------
+T0=$(date +%s)
+# Build the initramfs of every arch involved before starting guests (a build
+# error should stop us before any boot).
+declare -A INITRD
+for r in "${SEL[@]}"; do
+	IFS='|' read -r _ arch _ _ <<<"$r"
+	[ -n "${INITRD[$arch]:-}" ] || INITRD[$arch]=$(build_initramfs "$arch")
+done
+
+# Boot the rows, at most JOBS at a time; each writes only to its own dir.
+i=0
+for r in "${SEL[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
+	IFS='|' read -r name arch _ _ <<<"$r"
+	note "booting $name"
+	boot_row "$r" "$WORK/row$i" "${INITRD[$arch]}" &
+	i=$((i + 1))
+done
+wait || true
+
+# Report in matrix order.
+TP=0 TF=0 TS=0 bad=0 i=0
+for r in "${SEL[@]}"; do
+	report_row "$r" "$WORK/row$i" || bad=1
+	i=$((i + 1))
+done
+note "${#SEL[@]} rows in $(( $(date +%s) - T0 ))s"
+echo "matrix: $TP passed, $TF failed, $TS skipped"
+exit $bad

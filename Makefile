@@ -33,7 +33,7 @@ Q :=
 msg = @true
 else
 Q := @
-msg = @printf '  %-7s %s\n' $(1) $(2);
+msg = @printf '  %-7s %s\n' '$(1)' '$(2)';
 endif
 
 B := build

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #ifndef FTR_VERSION
@@ -45,6 +46,12 @@ bool str_has_prefix(const char *s, const char *prefix);
 char *str_trim(char *s);
 void json_str(FILE *f, const char *s);	/* a quoted, escaped JSON string */
 bool pid_alive(int pid);
-int stdout_check(void);			/* after a command: report stdout write errors */
+int stdout_check(void);
+
+/* Pure parsers for command-line values: 0 or -EINVAL/-ERANGE. */
+int parse_duration_ns(const char *s, uint64_t *ns);	/* "5", "5s", "200ms", "2m", "1h" */
+int parse_u64(const char *s, uint64_t *out);
+int parse_cpulist(const char *s, bool *mask, int n);	/* "0,2-3" */
+void cpumask_hex(const bool *mask, int n, char *buf, size_t len);	/* tracing_cpumask text */			/* after a command: report stdout write errors */
 
 #endif

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -193,4 +194,102 @@ int stdout_check(void)
 		return -EIO;
 	}
 	return 0;
+}
+
+int parse_duration_ns(const char *s, uint64_t *ns)
+{
+	static const struct {
+		const char *unit;
+		double mult;
+	} units[] = {
+		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "", 1e9 },
+		{ "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
+	};
+	char *end;
+	double v;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v != v || v < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		if (strcmp(end, units[i].unit) == 0) {
+			double r = v * units[i].mult;
+
+			if (r > 1e18)
+				return -ERANGE;
+			*ns = (uint64_t)r;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	return 0;
+}
+
+int parse_cpulist(const char *s, bool *mask, int n)
+{
+	const char *p = s;
+	int any = 0;
+
+	if (!s || !*s)
+		return -EINVAL;
+	memset(mask, 0, n * sizeof(*mask));
+	while (*p) {
+		char *end;
+		long a, b;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		a = strtol(p, &end, 10);
+		b = a;
+		if (*end == '-') {
+			if (end[1] < '0' || end[1] > '9')
+				return -EINVAL;
+			b = strtol(end + 1, &end, 10);
+		}
+		if (b < a || b >= n)
+			return -ERANGE;
+		for (long c = a; c <= b; c++)
+			mask[c] = true;
+		any = 1;
+		if (*end == ',')
+			end++;
+		else if (*end)
+			return -EINVAL;
+		p = end;
+	}
+	return any ? 0 : -EINVAL;
+}
+
+void cpumask_hex(const bool *mask, int n, char *buf, size_t len)
+{
+	/* tracefs cpumask format: 32-bit hex groups, most significant first,
+	 * separated by commas. */
+	int groups = (n + 31) / 32;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int g = groups - 1; g >= 0; g--) {
+		uint32_t w = 0;
+
+		for (int b = 0; b < 32 && g * 32 + b < n; b++)
+			if (mask[g * 32 + b])
+				w |= 1u << b;
+		off += snprintf(buf + off, off < len ? len - off : 0, g == groups - 1 ? "%x" : ",%08x",
+				w);
+	}
 }

@@ -12,6 +12,9 @@
 #     $FTR_CACHE/vmlinuz-KVER.version  "uname -r" and package version, for reports
 #     $FTR_CACHE/busybox               static x86-64 busybox, the guest's userland
 #
+# It also installs the host tools run.sh needs when they are missing (cpio,
+# qemu-system-x86, binutils for readelf, busybox-static), with the system's apt.
+#
 # FTR_CACHE defaults to /var/cache/ftr-matrix: the images are 8-10 MB each and
 # their packages 60-100 MB, which must never land in the repository.
 #
@@ -20,7 +23,8 @@
 #
 # Nothing here touches the system's apt state: each release gets a private apt
 # tree under $FTR_CACHE/apt/SUITE (sources list, lists, cache, an empty dpkg
-# status file), selected with -c/-o options.  The system's apt.conf.d is still
+# status file), selected with apt's -c option, and removed once its kernel is
+# cached.  The system's apt.conf.d is still
 # read, so a proxy configured there keeps working; its update hooks are cleared.
 #
 # Mirror: no host is named in this file.  The Debian mirror URI is read at run
@@ -56,15 +60,16 @@ suite_of() {
 	esac
 }
 
-# Host tools the matrix needs.  Installed with the system's apt (as the brief
+# Host tools the matrix needs (run.sh calls us first).  Installed with the system's apt (as the brief
 # allows) only when missing, so a warm machine does no network access here.
 ensure_host_pkg() { # COMMAND-PATH PACKAGE
 	[ -e "$1" ] && return 0
 	[ "$(id -u)" = 0 ] || die "$1 is missing: install package $2 (needs root)"
 	note "installing $2 (for $1)"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$2" >&2 ||
+	# A fresh machine may never have run apt-get update: retry after one.
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$2" >&2 ||
 		{ apt-get update -q >&2 &&
-		  DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$2" >&2; } ||
+		  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$2" >&2; } ||
 		die "could not install $2: is the network up?"
 	[ -e "$1" ] || die "$2 is installed but $1 is still missing"
 }
@@ -202,7 +207,7 @@ fetch_kernel() { # KVER
 	# current ABI's image package, e.g. linux-image-6.1.0-37-cloud-amd64.
 	meta=$(papt "$suite" apt-cache show --no-all-versions linux-image-cloud-amd64) ||
 		die "$suite: no linux-image-cloud-amd64 in the lists"
-	dep=$(printf '%s\n' "$meta" | sed -n 's/^Depends: //p' | tr ',|' '\n\n' |
+	dep=$(printf '%s\n' "$meta" | sed -n 's/^Depends: //p' | tr ',|' '\n' |
 		sed 's/^ *//; s/ .*//' | grep -E '^linux-image-[0-9].*-cloud-amd64(-unsigned)?$' | head -n1)
 	[ -n "$dep" ] || die "$suite: cannot resolve linux-image-cloud-amd64's image package"
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ftr-fetch.XXXXXX")
@@ -219,7 +224,7 @@ fetch_kernel() { # KVER
 		fi
 		mkdir -p "$tmp/x"
 		dpkg-deb -x "$tmp"/"$pkg"_*.deb "$tmp/x"
-		img=$(ls "$tmp"/x/boot/vmlinuz-* 2>/dev/null | head -n1) || true
+		img=$(find "$tmp/x/boot" -name 'vmlinuz-*' 2>/dev/null | head -n1) || true
 		[ -n "$img" ] && break
 		rm -rf "$tmp/x" "$tmp"/*.deb
 	done
@@ -276,6 +281,8 @@ main() {
 	mkdir -p "$CACHE" || die "cannot create $CACHE (set FTR_CACHE)"
 	ensure_host_pkg /usr/bin/readelf binutils
 	ensure_host_pkg /usr/bin/dpkg-deb dpkg
+	ensure_host_pkg /usr/bin/cpio cpio
+	ensure_host_pkg /usr/bin/qemu-system-x86_64 qemu-system-x86
 	[ -x "$CACHE/busybox" ] || fetch_busybox
 	for k in "${kvers[@]}"; do
 		[ -s "$CACHE/vmlinuz-$k" ] || fetch_kernel "$k"

@@ -30,6 +30,7 @@
 #   matrix: N passed, N failed, N skipped
 # Exit status: non-zero if any row had a failed test, a non-zero runner
 # status, or did not report (timeout, panic, no END marker).
+# shellcheck disable=SC2317  # arch_*, serial_*, cleanup are called by name
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -64,10 +65,11 @@ ROWS=(
 	"6.12-lockdown-confidentiality|x86_64|6.12|lockdown=confidentiality"
 )
 
-# Arch profile: sets QEMU (array: the command without -kernel/-initrd/-append
-# and without the serial ports), CONSOLE (kernel console device), OUTDEV (the
-# guest's result port), SERIAL_OPTS (function: qemu options wiring the ports
-# to CONSOLE_LOG/RESULT_LOG files), BUSYBOX, FTR_BIN, TESTS_BIN_DIR.
+# Arch profile arch_ARCH sets QEMU (array: the command without -kernel,
+# -initrd, -append and serial ports), CONSOLE (the kernel's console device),
+# OUTDEV (the guest's result port), BUSYBOX, FTR_BIN, TESTS_BIN_DIR; and
+# serial_ARCH CONSOLE_LOG RESULT_LOG sets SERIAL (array: qemu options that
+# wire the console and the result port to those files).
 arch_x86_64() {
 	# -accel kvm does not work on this project's machines (the guest hangs
 	# or dies with an emulation failure): TCG.  -nic none: the guest needs no
@@ -81,15 +83,15 @@ arch_x86_64() {
 	TESTS_BIN_DIR=$TESTS_BIN
 }
 # First -serial is ttyS0 (console), second ttyS1 (results).
-serial_opts_x86_64() { # CONSOLE_LOG RESULT_LOG
-	echo "-serial file:$1 -serial file:$2"
+serial_x86_64() { # CONSOLE_LOG RESULT_LOG
+	SERIAL=(-serial "file:$1" -serial "file:$2")
 }
 
 # ---------------------------------------------------------------------------
 die()  { echo "matrix: error: $*" >&2; exit 2; }
 note() { echo "matrix: $*" >&2; }
 
-usage() { sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; }
+usage() { sed -n '2,/^# shellcheck/{/^# shellcheck/d;s/^# \{0,1\}//;p}' "$0"; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -133,9 +135,7 @@ is_static_elf() { # FILE: an ELF with no program interpreter
 	case $h in *"Requesting program interpreter"*) return 1 ;; esac
 }
 
-for t in cpio gzip timeout readelf; do
-	command -v $t >/dev/null || die "$t is missing"
-done
+command -v readelf >/dev/null || die "readelf is missing (package binutils)"
 [ -f "$FTR_STATIC" ] || die "$FTR_STATIC is missing: run 'make static' (or set FTR_STATIC)"
 is_static_elf "$FTR_STATIC" ||
 	die "$FTR_STATIC is not a static ELF: the guest has no libc"
@@ -146,18 +146,27 @@ for r in "${SEL[@]}"; do
 	IFS='|' read -r _ _ k _ <<<"$r"
 	[[ " ${kernels[*]} " == *" $k "* ]] || kernels+=("$k")
 done
+# Fills the cache and installs missing host tools; a no-op when all is there.
 FTR_CACHE=$CACHE "$HERE/fetch-kernels.sh" "${kernels[@]}" ||
 	die "kernel cache incomplete (see above)"
+for t in cpio gzip timeout; do
+	command -v $t >/dev/null || die "$t is missing"
+done
+for r in "${SEL[@]}"; do
+	IFS='|' read -r _ arch _ _ <<<"$r"
+	"arch_$arch"
+	command -v "${QEMU[0]}" >/dev/null || die "${QEMU[0]} is missing"
+done
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ftr-matrix.XXXXXX")
 cleanup() {
 	# a killed run must not leave guests behind
 	local p
 	for p in "$WORK"/row*/pid; do
-		[ -f "$p" ] && kill "$(cat "$p")" 2>/dev/null || true
+		if [ -f "$p" ]; then kill "$(cat "$p")" 2>/dev/null || true; fi
 	done
 	wait 2>/dev/null || true
-	if [ $KEEP = 1 ]; then note "work directory kept: $WORK"; else rm -rf "$WORK"; fi
+	if [ "$KEEP" = 1 ]; then note "work directory kept: $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -247,9 +256,8 @@ boot_row() { # ROW-SPEC ROWDIR INITRD
 	"arch_$arch"
 	mkdir -p "$dir"
 	local append="console=$CONSOLE quiet panic=-1 ftr.out=$OUTDEV${extra:+ $extra}"
-	# shellcheck disable=SC2046  # serial options are plain words
-	local cmd=("${QEMU[@]}" $("serial_opts_$arch" "$dir/console.log" "$dir/result.log")
-	           -kernel "$CACHE/vmlinuz-$kernel" -initrd "$initrd" -append "$append")
+	"serial_$arch" "$dir/console.log" "$dir/result.log"
+	local cmd=("${QEMU[@]}" "${SERIAL[@]}" -kernel "$CACHE/vmlinuz-$kernel" -initrd "$initrd" -append "$append")
 	printf '%q ' "${cmd[@]}" >"$dir/cmdline"
 	t0=$(date +%s.%N)
 	rc=0
@@ -266,7 +274,7 @@ boot_row() { # ROW-SPEC ROWDIR INITRD
 
 # Report one row from its logs; prints lines, returns counts via globals.
 report_row() { # ROW-SPEC ROWDIR
-	local name dir=$2 qrc wall p=0 f=0 s=0 endrc= why=
+	local name dir=$2 qrc wall p=0 f=0 s=0 endrc='' why=''
 	name=${1%%|*}
 	qrc=$(cat "$dir/status" 2>/dev/null || echo 255)
 	wall=$(cat "$dir/wall" 2>/dev/null || echo "?")
@@ -301,9 +309,14 @@ report_row() { # ROW-SPEC ROWDIR
 	if [ -n "$why" ]; then
 		f=$((f + 1))
 		printf '[%s] not ok matrix-row: %s\n' "$name" "$why"
+		# The console log starts with SeaBIOS's terminal escapes and may
+		# lack a final newline: strip the escapes, let awk end each line.
 		printf '[%s] # last console lines:\n' "$name"
-		tr -d '\r' <"$dir/console.log" 2>/dev/null | tail -n 15 | sed "s/^/[$name] #   /"
-		grep -v '^$' "$dir/qemu.log" 2>/dev/null | tail -n 5 | sed "s/^/[$name] # qemu: /" || true
+		tr -d '\r' <"$dir/console.log" 2>/dev/null |
+			sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g' | grep -v '^$' |
+			tail -n 15 | awk -v p="[$name] #   " '{ print p $0 }' || true
+		grep -v '^$' "$dir/qemu.log" 2>/dev/null | tail -n 5 |
+			awk -v p="[$name] # qemu: " '{ print p $0 }' || true
 	fi
 	printf '[%s] # wall %ss\n' "$name" "$wall"
 	printf 'matrix %s: %d passed, %d failed, %d skipped\n' "$name" $p $f $s

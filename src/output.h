@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Output: a buffered writer for the hot path (no stdio locking, no printf
+ * per field) and the event printers: text shaped like trace-cmd report, and
+ * one JSON object per line with typed fields.
+ */
+#ifndef FTR_OUTPUT_H
+#define FTR_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tep_event;
+struct tep_format_field;
+struct tep_record;
+
+struct outbuf {
+	int fd;
+	int err;		/* first write error (-errno), sticky */
+	size_t len;
+	char buf[1 << 16];
+};
+
+void ob_init(struct outbuf *ob, int fd);
+int ob_flush(struct outbuf *ob);
+void ob_write(struct outbuf *ob, const char *s, size_t n);
+void ob_puts(struct outbuf *ob, const char *s);
+void ob_putc(struct outbuf *ob, char c);
+void ob_u64(struct outbuf *ob, uint64_t v);
+void ob_s64(struct outbuf *ob, int64_t v);
+void ob_hex(struct outbuf *ob, uint64_t v);
+void ob_json_str(struct outbuf *ob, const char *s, size_t maxlen);
+
+/* Pure helpers for field values (shared with the filter evaluator's
+ * users): the value of a numeric field, sign-extended when signed. */
+int64_t field_signed(const struct tep_format_field *f, const void *data);
+uint64_t field_unsigned(const struct tep_format_field *f, const void *data);
+/* A string field (char[N], __data_loc or __rel_loc char[]): pointer and
+ * length (not NUL-terminated; stops at the first NUL). */
+const char *field_string(const struct tep_format_field *f, const void *data, int size,
+			 size_t *len);
+
+enum out_mode { OUT_TEXT, OUT_JSON };
+
+/* How one event type prints: which fields, in which order. */
+struct evfmt {
+	struct tep_event *ev;
+	char name[192];			/* "system:event" */
+	struct tep_format_field *pid;	/* common_pid */
+	struct tep_format_field **fields;
+	int nfields;
+};
+
+/* only: NULL for every non-common field, else the names to print (those
+ * the event lacks are skipped).  0 or -ENOMEM. */
+int evfmt_init(struct evfmt *f, struct tep_event *ev, char *const *only, int nonly);
+void evfmt_free(struct evfmt *f);
+int evfmt_pid(const struct evfmt *f, const struct tep_record *rec);
+void evfmt_print(struct outbuf *ob, enum out_mode mode, const struct evfmt *f,
+		 const struct tep_record *rec, const char *comm, int pid);
+
+#endif

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Per-CPU raw buffer reading: see stream.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <tracefs.h>
+
+#include "ftr.h"
+#include "session.h"
+#include "stream.h"
+
+struct scpu {
+	int cpu, fd;
+	void *page;
+	struct kbuffer *kb;
+	void *data;		/* current record in the loaded page, or NULL */
+	unsigned long long ts;
+	bool eof;		/* nothing more to read in this drain */
+	struct stream_cpu_stats st;
+};
+
+struct stream {
+	struct session *s;
+	struct tep_handle *tep;
+	struct scpu *c;
+	int n;
+	size_t pagesize;
+	struct pollfd *pfd;
+};
+
+int stream_parse_stats(const char *text, uint64_t *overrun, uint64_t *dropped)
+{
+	const char *p;
+	int found = 0;
+
+	*overrun = 0;
+	*dropped = 0;
+	/* "overrun:" counts events overwritten (overwrite mode), "commit
+	 * overrun:" events lost inside a nested commit, "dropped events:"
+	 * events refused when the buffer is full (non-overwrite mode). */
+	p = strstr(text, "\noverrun: ");
+	if (!p && str_has_prefix(text, "overrun: "))
+		p = text - 1;
+	if (p) {
+		*overrun += strtoull(p + 10, NULL, 10);
+		found++;
+	}
+	p = strstr(text, "commit overrun: ");
+	if (p) {
+		*overrun += strtoull(p + 16, NULL, 10);
+		found++;
+	}
+	p = strstr(text, "dropped events: ");
+	if (p) {
+		*dropped = strtoull(p + 16, NULL, 10);
+		found++;
+	}
+	return found ? 0 : -EINVAL;
+}
+
+int stream_open(struct stream **out, struct session *s, struct tep_handle *tep, const bool *cpus,
+		int ncpus_mask)
+{
+	struct tracefs_instance *inst = session_instance(s);
+	long nconf = sysconf(_SC_NPROCESSORS_CONF);
+	struct stream *st;
+	int err;
+
+	if (!inst)
+		return -EIO;
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	st->s = s;
+	st->tep = tep;
+	st->pagesize = getpagesize();
+	st->c = calloc(nconf, sizeof(*st->c));
+	st->pfd = calloc(nconf + 1, sizeof(*st->pfd));
+	if (!st->c || !st->pfd) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	for (int cpu = 0; cpu < nconf; cpu++) {
+		char file[64];
+		struct scpu *c;
+		int fd;
+
+		if (cpus && (cpu >= ncpus_mask || !cpus[cpu]))
+			continue;
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+		if (!tracefs_file_exists(inst, file))
+			continue;	/* possible but not present CPU */
+		fd = tracefs_instance_file_open(inst, file, O_RDONLY | O_NONBLOCK);
+		if (fd < 0) {
+			err = -errno;
+			ftr_err("cannot open '%s' of instance '%s': %s", file, session_name(s),
+				strerror(errno));
+			goto fail;
+		}
+		session_track_fd(s, fd);
+		c = &st->c[st->n++];
+		c->cpu = cpu;
+		c->fd = fd;
+		c->page = malloc(st->pagesize);
+		c->kb = tep_kbuffer(tep);
+		if (!c->page || !c->kb) {
+			err = -ENOMEM;
+			goto fail;
+		}
+	}
+	if (st->n == 0) {
+		ftr_err("no CPU buffer to read in instance '%s'", session_name(s));
+		err = -ENOENT;
+		goto fail;
+	}
+	*out = st;
+	return 0;
+fail:
+	stream_free(st);
+	return err;
+}
+
+void stream_free(struct stream *st)
+{
+	if (!st)
+		return;
+	for (int i = 0; st->c && i < st->n; i++) {
+		free(st->c[i].page);
+		kbuffer_free(st->c[i].kb);
+	}
+	free(st->c);
+	free(st->pfd);
+	free(st);
+}
+
+int stream_wait(struct stream *st, int extra_fd, int timeout_ms)
+{
+	int n = 0, r;
+
+	for (int i = 0; i < st->n; i++) {
+		st->pfd[n].fd = st->c[i].fd;
+		st->pfd[n].events = POLLIN;
+		st->pfd[n].revents = 0;
+		n++;
+	}
+	if (extra_fd >= 0) {
+		st->pfd[n].fd = extra_fd;
+		st->pfd[n].events = POLLIN;
+		st->pfd[n].revents = 0;
+		n++;
+	}
+	r = poll(st->pfd, n, timeout_ms);
+	if (r < 0)
+		return errno == EINTR ? 0 : -errno;
+	return extra_fd >= 0 && (st->pfd[n - 1].revents & POLLIN) ? 1 : 0;
+}
+
+/* Load the next page of a CPU; false when its buffer is empty now. */
+static bool load_page(struct stream *st, struct scpu *c, stream_lost_fn lost, void *arg)
+{
+	ssize_t r;
+	int missed;
+
+	c->data = NULL;
+	if (c->eof)
+		return false;
+	for (;;) {
+		r = read(c->fd, c->page, st->pagesize);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			/* EAGAIN: empty for now.  Other errors end this CPU's
+			 * drain; the next one retries. */
+			c->eof = true;
+			return false;
+		}
+		if (kbuffer_load_subbuffer(c->kb, c->page) < 0)
+			continue;
+		c->data = kbuffer_read_event(c->kb, &c->ts);
+		/* The page header says whether events were lost before this
+		 * page: a count, or -1 for "some". */
+		missed = kbuffer_missed_events(c->kb);
+		if (missed) {
+			if (missed > 0)
+				c->st.lost_inline += missed;
+			else
+				c->st.lost_unknown = true;
+			if (lost)
+				lost(c->cpu, missed, c->ts, arg);
+		}
+		if (c->data)
+			return true;
+	}
+}
+
+int stream_drain(struct stream *st, stream_record_fn fn, stream_lost_fn lost, void *arg)
+{
+	struct tep_record rec;
+	int ret;
+
+	for (int i = 0; i < st->n; i++) {
+		st->c[i].eof = false;
+		if (!st->c[i].data)
+			load_page(st, &st->c[i], lost, arg);
+	}
+	for (;;) {
+		struct scpu *best = NULL;
+
+		/* k-way merge by timestamp; CPUs are few, a scan is cheapest. */
+		for (int i = 0; i < st->n; i++) {
+			struct scpu *c = &st->c[i];
+
+			if (c->data && (!best || c->ts < best->ts))
+				best = c;
+		}
+		if (!best)
+			return 0;
+		memset(&rec, 0, sizeof(rec));
+		rec.ts = best->ts;
+		rec.data = best->data;
+		rec.size = kbuffer_event_size(best->kb);
+		rec.record_size = kbuffer_curr_size(best->kb);
+		rec.cpu = best->cpu;
+		rec.ref_count = 1;
+		best->st.delivered++;
+		ret = fn(&rec, arg);
+		best->data = kbuffer_next_event(best->kb, &best->ts);
+		if (!best->data)
+			load_page(st, best, lost, arg);
+		if (ret)
+			return ret;
+	}
+}
+
+int stream_ncpus(const struct stream *st)
+{
+	return st->n;
+}
+
+int stream_cpu(const struct stream *st, int i, struct stream_cpu_stats *stats)
+{
+	if (stats)
+		*stats = st->c[i].st;
+	return st->c[i].cpu;
+}
+
+int stream_read_stats(struct stream *st)
+{
+	struct tracefs_instance *inst = session_instance(st->s);
+
+	for (int i = 0; i < st->n; i++) {
+		char file[64], *text;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", st->c[i].cpu);
+		text = tracefs_instance_file_read(inst, file, NULL);
+		if (!text)
+			return -errno;
+		stream_parse_stats(text, &st->c[i].st.overrun, &st->c[i].st.dropped);
+		free(text);
+	}
+	return 0;
+}
+
+uint64_t stream_lost_total(const struct stream *st, bool *unknown)
+{
+	uint64_t total = 0;
+
+	if (unknown)
+		*unknown = false;
+	for (int i = 0; i < st->n; i++) {
+		const struct stream_cpu_stats *c = &st->c[i].st;
+		uint64_t k = c->overrun + c->dropped;
+
+		/* The kernel's counters are exact; page headers may only say
+		 * "some" — take whichever knows more. */
+		total += k > c->lost_inline ? k : c->lost_inline;
+		if (unknown && c->lost_unknown && !k)
+			*unknown = true;
+	}
+	return total;
+}

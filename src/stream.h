@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reading the session instance's per-CPU raw ring buffers (trace_pipe_raw,
+ * never the text trace_pipe), parsing pages with libtraceevent's kbuffer,
+ * merging CPUs by timestamp, and accounting for every lost event.
+ */
+#ifndef FTR_STREAM_H
+#define FTR_STREAM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct session;
+struct tep_handle;
+struct tep_record;
+
+/* Called for each record in timestamp order; non-zero stops the drain. */
+typedef int (*stream_record_fn)(struct tep_record *rec, void *arg);
+/* Called where the kernel reports lost events on a CPU: n > 0 is a count,
+ * n < 0 means "some, number unknown". */
+typedef void (*stream_lost_fn)(int cpu, long long n, unsigned long long ts, void *arg);
+
+struct stream_cpu_stats {
+	uint64_t delivered;	/* records handed to the callback */
+	uint64_t lost_inline;	/* counts seen in page headers */
+	bool lost_unknown;	/* a page said "lost, count unknown" */
+	uint64_t overrun;	/* from per_cpu/cpuN/stats at the end */
+	uint64_t dropped;
+};
+
+struct stream;
+
+/* Open the instance's buffers for the CPUs in cpus (NULL: all).  The fds
+ * belong to the session, which closes them before removing the instance. */
+int stream_open(struct stream **out, struct session *s, struct tep_handle *tep,
+		const bool *cpus, int ncpus_mask);
+void stream_free(struct stream *st);
+
+/* Wait for data (or extra_fd readable, or timeout).  Returns 1 when
+ * extra_fd is readable, 0 otherwise, -errno on error. */
+int stream_wait(struct stream *st, int extra_fd, int timeout_ms);
+/* Read everything available now and deliver it.  Returns the callback's
+ * non-zero value when it stopped early, else 0 or -errno. */
+int stream_drain(struct stream *st, stream_record_fn fn, stream_lost_fn lost, void *arg);
+
+int stream_ncpus(const struct stream *st);
+/* Per CPU (index into the opened list): cpu number and statistics;
+ * stream_read_stats() refreshes overrun/dropped from tracefs. */
+int stream_cpu(const struct stream *st, int i, struct stream_cpu_stats *stats);
+int stream_read_stats(struct stream *st);
+/* Total lost: max of inline counts and the kernel's stats per CPU. */
+uint64_t stream_lost_total(const struct stream *st, bool *unknown);
+
+/* Pure, for tests: parse the overrun, commit overrun and dropped-events
+ * counts of a per_cpu stats file. */
+int stream_parse_stats(const char *text, uint64_t *overrun, uint64_t *dropped);
+
+#endif

@@ -1,0 +1,63 @@
+# Shared by the live tests (sourced; POSIX sh, busybox-compatible).
+
+ok() { echo "ok $1"; }
+fail() { echo "not ok $1: $2"; FAILED=1; }
+skip() { echo "skip $1: $2"; }
+# check NAME CONDITION-COMMAND... : ok when the command succeeds
+check() {
+	n=$1; shift
+	if "$@"; then ok "$n"; else fail "$n" "failed: $*"; fi
+}
+
+tracefs_path() { awk '$3 == "tracefs" { print $2; exit }' /proc/mounts; }
+
+# The tests need tracefs; ftr mounts it, so mount it here the same way when a
+# test runs first and finds it absent.
+T=$(tracefs_path)
+if [ -z "$T" ]; then
+	"$FTR" doctor >/dev/null 2>&1
+	T=$(tracefs_path)
+fi
+
+# Lockdown=confidentiality leaves tracefs mounted but empty.
+tracing_locked() { [ -n "$T" ] && [ ! -e "$T/README" ]; }
+require_tracing() {
+	if [ -z "$T" ]; then skip "$1" "no tracefs on this kernel"; exit 0; fi
+	if tracing_locked; then skip "$1" "kernel lockdown forbids tracing on this boot"; exit 0; fi
+}
+has_kprobes() { [ -e "$T/kprobe_events" ]; }
+has_uprobes() { [ -e "$T/uprobe_events" ]; }
+has_hist() { [ -e "$T/events/sched/sched_switch/hist" ]; }
+
+# A canonical description of what tracefs holds, compared before and after a
+# run: instances, dynamic events, and at the top level the enabled events,
+# filters, triggers, tracer and tracing_on.
+snapshot() {
+	echo "instances: $(ls "$T/instances" 2>/dev/null | sort | tr '\n' ' ')"
+	for f in dynamic_events kprobe_events uprobe_events synthetic_events; do
+		[ -r "$T/$f" ] && sed "s|^|$f: |" "$T/$f"
+	done
+	grep -l '^1' "$T"/events/*/*/enable 2>/dev/null | sed 's|^|enabled: |'
+	grep -H -v '^none$' "$T"/events/*/*/filter 2>/dev/null | sed 's|^|filter: |'
+	grep -H -v '^#' "$T"/events/*/*/trigger 2>/dev/null | sed 's|^|trigger: |'
+	echo "tracer: $(cat "$T/current_tracer")"
+	echo "tracing_on: $(cat "$T/tracing_on")"
+	echo "set_event_pid: $(cat "$T/set_event_pid" 2>/dev/null)"
+}
+
+# same_as_before NAME SNAPSHOTFILE: ok when tracefs is as it was.
+same_as_before() {
+	snapshot > "$TMP/after"
+	if cmp -s "$2" "$TMP/after"; then
+		ok "$1"
+	else
+		fail "$1" "tracefs changed: $(diff "$2" "$TMP/after" | grep '^[-+][^-+]' | head -3 | tr '\n' ' ')"
+	fi
+}
+
+# A pid that does not run (a child that has exited and been reaped).
+dead_pid() { sh -c 'exit 0' & p=$!; wait $p; echo $p; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ftr-live.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+FAILED=0

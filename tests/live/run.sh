@@ -1,0 +1,42 @@
+#!/bin/sh
+# Live tests on the running kernel.  POSIX sh: the same scripts run on the
+# host and inside the qemu guests under busybox.
+#
+#   FTR=/path/to/ftr tests/live/run.sh [t-name ...]
+#
+# Each t-*.sh prints `ok NAME`, `not ok NAME: why` or `skip NAME: why`; this
+# runner sums them up into `live: N passed, N failed, N skipped`.
+dir=$(cd "$(dirname "$0")" && pwd)
+: "${FTR:?set FTR to the ftr binary}"
+export FTR LIVE_DIR="$dir"
+
+pass=0 fail=0 skipped=0
+if [ $# -gt 0 ]; then
+	tests=""
+	for n in "$@"; do tests="$tests $dir/t-$n.sh"; done
+else
+	tests=$(ls "$dir"/t-*.sh | sort)
+fi
+for t in $tests; do
+	name=$(basename "$t" .sh)
+	out=$(sh "$t" 2>&1)
+	rc=$?
+	lines=0
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*) pass=$((pass + 1)); lines=$((lines + 1)); echo "$line" ;;
+		"not ok "*) fail=$((fail + 1)); lines=$((lines + 1)); echo "$line" ;;
+		"skip "*) skipped=$((skipped + 1)); lines=$((lines + 1)); echo "$line" ;;
+		*) [ -n "$LIVE_VERBOSE" ] && echo "  | $line" ;;
+		esac
+	done <<EOT
+$out
+EOT
+	if [ $lines -eq 0 ] || { [ $rc -ne 0 ] && ! printf '%s\n' "$out" | grep -q '^not ok '; }; then
+		echo "not ok $name: the script exited $rc without a verdict"
+		printf '%s\n' "$out" | tail -5 | sed 's/^/  | /'
+		fail=$((fail + 1))
+	fi
+done
+echo "live: $pass passed, $fail failed, $skipped skipped"
+[ $fail -eq 0 ]

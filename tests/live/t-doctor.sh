@@ -1,0 +1,46 @@
+# ftr doctor's verdicts match what the kernel really does.
+. "$LIVE_DIR/lib.sh"
+require_tracing doctor
+
+snapshot > "$TMP/before"
+"$FTR" doctor > "$TMP/out" 2>&1
+rc=$?
+check doctor-exit-0 [ $rc -eq 0 ]
+
+verdict() { grep -E "^(yes|no) +$1 " "$TMP/out" | awk '{print $1}'; }
+
+if has_kprobes; then want=yes; else want=no; fi
+check doctor-kprobe-verdict [ "$(verdict 'kprobe events')" = $want ]
+if ! has_kprobes; then
+	# It says no: a kprobe really cannot be created here.
+	f=$T/dynamic_events
+	[ -e "$f" ] || f=$T/kprobe_events
+	if echo 'p:ftrtest_chk/vfs_w vfs_write' >> "$f" 2>/dev/null; then
+		echo '-:ftrtest_chk/vfs_w' >> "$f"
+		fail doctor-kprobe-really-absent "a kprobe could be created"
+	else
+		ok doctor-kprobe-really-absent
+	fi
+	grep -A1 '^no  *kprobe events' "$TMP/out" | grep -q 'instead:' &&
+		ok doctor-kprobe-instead || fail doctor-kprobe-instead "no fallback named"
+fi
+if has_uprobes; then want=yes; else want=no; fi
+check doctor-uprobe-verdict [ "$(verdict 'uprobe events')" = $want ]
+if has_hist; then want=yes; else want=no; fi
+check doctor-hist-verdict [ "$(verdict 'histogram triggers')" = $want ]
+if has_hist; then
+	# The modifiers ftr relies on are read from this kernel's README.
+	grep '^yes  *histogram triggers' "$TMP/out" | grep -q '\.log2' &&
+		ok doctor-hist-modifiers || fail doctor-hist-modifiers "no .log2 listed"
+else
+	grep -A2 '^no  *histogram triggers' "$TMP/out" | grep -q 'user space' &&
+		ok doctor-hist-fallback || fail doctor-hist-fallback "fallback not named"
+fi
+if grep -qw function "$T/available_tracers"; then want=yes; else want=no; fi
+check doctor-function-tracer [ "$(verdict 'function tracer')" = $want ]
+
+"$FTR" doctor --json > "$TMP/json" 2>&1
+if has_hist; then want=true; else want=false; fi
+grep -q "\"hist_triggers\":{\"available\":$want" "$TMP/json" &&
+	ok doctor-json || fail doctor-json "$(head -c 200 "$TMP/json")"
+same_as_before doctor-leaves-tracefs "$TMP/before"

@@ -1,0 +1,30 @@
+# Bad input: usage errors exit 2, failures exit 1, help exits 0; no permission
+# is named as such.
+. "$LIVE_DIR/lib.sh"
+
+"$FTR" > /dev/null 2> "$TMP/e"; rc=$?
+[ $rc -eq 2 ] && grep -q usage "$TMP/e" && ok usage-no-command || fail usage-no-command "rc=$rc"
+"$FTR" frobnicate > /dev/null 2> "$TMP/e"; rc=$?
+check usage-unknown-command [ $rc -eq 2 ]
+grep -q "'frobnicate' is not an ftr command" "$TMP/e" && ok usage-unknown-command-message ||
+	fail usage-unknown-command-message "$(cat "$TMP/e")"
+"$FTR" doctor --frob > /dev/null 2> "$TMP/e"; rc=$?
+check usage-unknown-option [ $rc -eq 2 ]
+"$FTR" list a b > /dev/null 2>&1; rc=$?
+check usage-extra-argument [ $rc -eq 2 ]
+for c in doctor list reset; do
+	"$FTR" $c -h > "$TMP/o" 2>&1; rc=$?
+	if [ $rc -eq 0 ] && grep -q "usage: ftr $c" "$TMP/o"; then ok "usage-help-$c"
+	else fail "usage-help-$c" "rc=$rc"; fi
+done
+"$FTR" --version | grep -q '^ftr [0-9]' && ok usage-version || fail usage-version "no version"
+
+# Not root: says tracing needs root, exits 1, and leaves nothing.
+if [ "$(id -u)" = 0 ] && command -v asuser >/dev/null 2>&1 && [ -n "$T" ] && ! tracing_locked; then
+	asuser 65534 "$FTR" list sched:sched_switch > /dev/null 2> "$TMP/e"; rc=$?
+	check usage-not-root-exit [ $rc -eq 1 ]
+	grep -q 'needs root' "$TMP/e" && ok usage-not-root-message ||
+		fail usage-not-root-message "$(cat "$TMP/e")"
+else
+	skip usage-not-root "needs root and the asuser helper"
+fi

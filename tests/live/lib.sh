@@ -14,7 +14,7 @@ tracefs_path() { awk '$3 == "tracefs" { print $2; exit }' /proc/mounts; }
 # The tests need tracefs; ftr mounts it, so mount it here the same way when a
 # test runs first and finds it absent.
 T=$(tracefs_path)
-if [ -z "$T" ]; then
+if [ -z "$T" ] && [ -z "$NO_AUTOMOUNT" ]; then
 	"$FTR" doctor >/dev/null 2>&1
 	T=$(tracefs_path)
 fi

@@ -4,9 +4,12 @@ NO_AUTOMOUNT=1
 
 mounted=$(tracefs_path)
 if [ -n "$mounted" ]; then
-	# Only unmount what nobody uses: no instances, nothing enabled.
-	if [ -z "$(ls "$mounted/instances" 2>/dev/null)" ] && [ "$(cat "$mounted/tracing_on")" = 1 ] &&
-	   ! grep -q '^1' "$mounted/events/enable" 2>/dev/null && umount "$mounted" 2>/dev/null; then
+	# Only unmount what nobody uses: no instances, nothing enabled (or,
+	# under lockdown, an empty tracefs).
+	if [ -z "$(ls "$mounted/instances" 2>/dev/null)" ] &&
+	   { [ ! -e "$mounted/README" ] || { [ "$(cat "$mounted/tracing_on")" = 1 ] &&
+	     ! grep -q '^1' "$mounted/events/enable" 2>/dev/null; }; } &&
+	   umount "$mounted" 2>/dev/null; then
 		mounted=""
 	else
 		skip mount-when-absent "tracefs is mounted and in use; not unmounting it"

@@ -242,6 +242,7 @@ fetch_kernel() { # KVER
 	# The private lists (~20 MB a suite) are only needed to resolve and
 	# download; a later fetch of a missing kernel updates them anew.
 	rm -rf "$tmp" "$CACHE/apt/$suite"
+	rmdir "$CACHE/apt" 2>/dev/null || true
 	note "$kver: cached $CACHE/vmlinuz-$kver = $(cat "$CACHE/vmlinuz-$kver.version")"
 }
 

@@ -274,8 +274,8 @@ boot_row() { # ROW-SPEC ROWDIR INITRD
 
 # Report one row from its logs; prints lines, returns counts via globals.
 report_row() { # ROW-SPEC ROWDIR
-	local name dir=$2 qrc wall p=0 f=0 s=0 endrc='' why=''
-	name=${1%%|*}
+	local name arch kernel dir=$2 qrc wall p=0 f=0 s=0 endrc='' why=''
+	IFS='|' read -r name arch kernel _ <<<"$1"
 	qrc=$(cat "$dir/status" 2>/dev/null || echo 255)
 	wall=$(cat "$dir/wall" 2>/dev/null || echo "?")
 	# Only what lies between the markers counts; \r from any tty post-
@@ -318,7 +318,8 @@ report_row() { # ROW-SPEC ROWDIR
 		grep -v '^$' "$dir/qemu.log" 2>/dev/null | tail -n 5 |
 			awk -v p="[$name] # qemu: " '{ print p $0 }' || true
 	fi
-	printf '[%s] # wall %ss\n' "$name" "$wall"
+	printf '[%s] # wall %ss, %s vmlinuz-%s = %s\n' "$name" "$wall" "$arch" "$kernel" \
+		"$(cat "$CACHE/vmlinuz-$kernel.version" 2>/dev/null || echo '?')"
 	printf 'matrix %s: %d passed, %d failed, %d skipped\n' "$name" $p $f $s
 	TP=$((TP + p)) TF=$((TF + f)) TS=$((TS + s))
 	[ $f = 0 ]

@@ -63,6 +63,50 @@ static void test_readme_618(void **state)
 	free(t);
 }
 
+static void test_readme_510(void **state)
+{
+	char *t = fixture("readme-5.10.txt");
+	unsigned hm, ps;
+
+	/* Debian's 5.10 cloud kernel: kprobes with $arg<N>, no hist triggers,
+	 * no eprobes or fprobes in its syntax. */
+	features_parse_readme(t, &hm, &ps);
+	assert_int_equal(hm, 0);
+	assert_true(ps & PS_ARGN);
+	assert_false(ps & PS_EPROBE_LINE);
+	assert_false(ps & PS_FPROBE_LINE);
+	free(t);
+}
+
+static void test_readme_61(void **state)
+{
+	char *t = fixture("readme-6.1.txt");
+	unsigned hm, ps;
+
+	features_parse_readme(t, &hm, &ps);
+	assert_int_equal(hm, HM_HEX | HM_SYM | HM_SYM_OFFSET | HM_EXECNAME | HM_SYSCALL |
+			 HM_LOG2 | HM_BUCKETS | HM_USECS | HM_PERCENT | HM_GRAPH);
+	assert_true(ps & PS_EPROBE_LINE);
+	assert_false(ps & PS_FPROBE_LINE);
+	free(t);
+}
+
+static void test_readme_612(void **state)
+{
+	char *t = fixture("readme-6.12.txt");
+	unsigned hm, ps;
+
+	/* 6.12 adds .percent and .graph, names the stack key
+	 * common_stacktrace, and has fprobe events. */
+	features_parse_readme(t, &hm, &ps);
+	assert_int_equal(hm, HM_HEX | HM_SYM | HM_SYM_OFFSET | HM_EXECNAME | HM_SYSCALL |
+			 HM_LOG2 | HM_BUCKETS | HM_USECS | HM_PERCENT | HM_GRAPH |
+			 HM_COMMON_STACKTRACE);
+	assert_true(ps & PS_FPROBE_LINE);
+	assert_true(ps & PS_ARGN);
+	free(t);
+}
+
 static void test_readme_hist_synthetic(void **state)
 {
 	unsigned hm, ps;
@@ -129,6 +173,9 @@ int main(void)
 		cmocka_unit_test(test_readme_empty),
 		cmocka_unit_test(test_readme_dots_outside_hist),
 		cmocka_unit_test(test_readme_618),
+		cmocka_unit_test(test_readme_510),
+		cmocka_unit_test(test_readme_61),
+		cmocka_unit_test(test_readme_612),
 		cmocka_unit_test(test_readme_hist_synthetic),
 		cmocka_unit_test(test_hist_mods_str),
 		cmocka_unit_test(test_lockdown),

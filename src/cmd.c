@@ -28,9 +28,10 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 
 	/* ':' first: a missing argument comes back as ':' so the message is
 	 * ours.  A leading '+' in shortopts (main's) stops at the first
-	 * non-option; commands permute, so 'ftr list GLOB -v' works. */
-	if (shortopts[0] == '+')
-		snprintf(opts, sizeof(opts), "+:%s", shortopts + 1);
+	 * non-option; commands permute, so 'ftr list GLOB -v' works; a leading
+	 * '-' returns non-options in order as option 1 (ftr trace). */
+	if (shortopts[0] == '+' || shortopts[0] == '-')
+		snprintf(opts, sizeof(opts), "%c:%s", shortopts[0], shortopts + 1);
 	else
 		snprintf(opts, sizeof(opts), ":%s", shortopts);
 	opterr = 0;

@@ -18,6 +18,7 @@
 static const struct ftr_cmd commands[] = {
 	{ "doctor", cmd_doctor, "what this kernel lets ftr do, and what ftr does instead" },
 	{ "list", cmd_list, "list tracepoints, dynamic events and probeable functions" },
+	{ "trace", cmd_trace, "stream events, filtered in the kernel, from the raw buffers" },
 	{ "reset", cmd_reset, "remove what a killed ftr left in tracefs" },
 };
 

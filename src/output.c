@@ -221,6 +221,12 @@ int evfmt_pid(const struct evfmt *f, const struct tep_record *rec)
 	return f->pid ? (int)field_signed(f->pid, rec->data) : -1;
 }
 
+static bool is_int_type(const char *t)
+{
+	return !strcmp(t, "int") || !strcmp(t, "pid_t") || !strcmp(t, "int32_t") ||
+	       !strcmp(t, "s32") || !strcmp(t, "const int");
+}
+
 static void print_value(struct outbuf *ob, enum out_mode mode, const struct tep_format_field *fl,
 			const struct tep_record *rec)
 {
@@ -256,6 +262,12 @@ static void print_value(struct outbuf *ob, enum out_mode mode, const struct tep_
 		ob_hex(ob, field_unsigned(fl, rec->data));
 		if (mode == OUT_JSON)
 			ob_putc(ob, '"');
+		return;
+	}
+	/* Syscall tracepoints store every argument in 8 unsigned bytes, whatever
+	 * its C type: print an int as the int it is (dfd=-100, not 4294967196). */
+	if (fl->size == 8 && !(fl->flags & TEP_FIELD_IS_SIGNED) && is_int_type(fl->type)) {
+		ob_s64(ob, (int32_t)field_unsigned(fl, rec->data));
 		return;
 	}
 	if (fl->flags & TEP_FIELD_IS_SIGNED)

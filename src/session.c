@@ -298,8 +298,10 @@ static int run_undo(struct undo *u, void *ctx)
 	case UNDO_DYNEVENT:
 		if (s->explain)
 			fprintf(s->explain, "  echo '%s' >> %s/dynamic_events\n", u->data, s->tfs.path);
-		if (dry)
+		if (dry) {
+			tracefs_dynevent_free(u->obj);
 			break;
+		}
 		/* EBUSY while still enabled somewhere: force disables it in
 		 * every instance first (the group name is ours alone). */
 		if (tracefs_dynevent_destroy(u->obj, false) < 0 &&
@@ -454,9 +456,12 @@ int session_instance_ready(struct session *s)
 	if (s->flags & SESSION_DRY_RUN) {
 		char path[PATH_MAX + 16];
 
+		/* Recorded so that the plan shows the rmdir at exit. */
+		u.path = s->inst_dir;
+		err = undo_push(&s->undo, &u);
 		snprintf(path, sizeof(path), "%s/tracing_on", s->inst_dir);
 		explain_write(s, path, "0", false, false);
-		return 0;
+		return err;
 	}
 	warn_leftovers();
 	inst = tracefs_instance_create(s->name);

@@ -61,3 +61,17 @@ dead_pid() { sh -c 'exit 0' & p=$!; wait $p; echo $p; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ftr-live.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 FAILED=0
+
+# Wait (up to 10 s) until the ftr with pid $1 has switched tracing on.
+wait_tracing() {
+	i=0
+	while [ $i -lt 100 ]; do
+		[ "$(cat "$T/instances/ftr_$1/tracing_on" 2>/dev/null)" = 1 ] && return 0
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# count_lines PATTERN FILE
+count_lines() { grep -c -- "$1" "$2" 2>/dev/null || true; }

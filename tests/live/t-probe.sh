@@ -1,0 +1,50 @@
+# Dynamic probes: uprobes and uretprobes on a test binary, kprobes on
+# vfs_write where the kernel has them, and the explanation where it has not.
+. "$LIVE_DIR/lib.sh"
+require_tracing probe
+snapshot > "$TMP/before"
+
+tgt=$(command -v uprobe-target)
+if has_uprobes && [ -n "$tgt" ]; then
+	# ftr_target(x) is called for x = 1000..1024 and returns 3x + 7.
+	"$FTR" trace -F x uprobe:$tgt:ftr_target x=arg0:s64 -- uprobe-target 25 1000 > "$TMP/o" 2> "$TMP/e"
+	n=$(count_lines 'ftr_target: x=' "$TMP/o")
+	first=$(sed -n 's/.*ftr_target: x=//p' "$TMP/o" | head -1)
+	last=$(sed -n 's/.*ftr_target: x=//p' "$TMP/o" | tail -1)
+	sum=$(sed -n 's/.*ftr_target: x=//p' "$TMP/o" | awk '{s += $1} END {print s}')
+	[ "$n" -eq 25 ] && [ "$first" = 1000 ] && [ "$last" = 1024 ] && [ "$sum" = 25300 ] &&
+		ok uprobe-args || fail uprobe-args "n=$n first=$first last=$last sum=$sum $(head -2 "$TMP/e")"
+	"$FTR" trace -F retval uretprobe:$tgt:ftr_target -- uprobe-target 10 50 > "$TMP/o" 2> "$TMP/e"
+	vals=$(sed -n 's/.*retval=//p' "$TMP/o" | tr '\n' ' ')
+	# 3 * (50..59) + 7
+	[ "$vals" = "157 160 163 166 169 172 175 178 181 184 " ] && ok uretprobe-retval ||
+		fail uretprobe-retval "got: $vals $(head -2 "$TMP/e")"
+	"$FTR" trace uprobe:$tgt:no_such_function_xyz > /dev/null 2> "$TMP/e"; rc=$?
+	[ $rc -ne 0 ] && grep -q no_such_function_xyz "$TMP/e" && ok uprobe-missing-symbol ||
+		fail uprobe-missing-symbol "rc=$rc $(cat "$TMP/e")"
+	"$FTR" trace uprobe:/nonexistent/bin:main > /dev/null 2> "$TMP/e"; rc=$?
+	check uprobe-missing-binary [ $rc -ne 0 ]
+else
+	skip uprobe "no uprobe events or no uprobe-target helper"
+fi
+
+if has_kprobes; then
+	# Each write(2) passes through vfs_write once with its count.
+	"$FTR" trace -F count kprobe:vfs_write count=arg2:u64 -- writer 300 13 > "$TMP/o" 2> "$TMP/e"
+	n=$(count_lines 'vfs_write: count=13$' "$TMP/o")
+	[ "$n" -eq 300 ] && ok kprobe-vfs-write-count ||
+		fail kprobe-vfs-write-count "$n of 300 $(head -3 "$TMP/e")"
+	"$FTR" trace -F retval kretprobe:vfs_write -- writer 40 21 > "$TMP/o" 2> "$TMP/e"
+	check kretprobe-retval [ "$(count_lines 'retval=21$' "$TMP/o")" -eq 40 ]
+	"$FTR" trace kprobe:no_such_kernel_function_xyz > /dev/null 2> "$TMP/e"; rc=$?
+	[ $rc -eq 1 ] && grep -q 'no_such_kernel_function_xyz' "$TMP/e" && ok kprobe-bad-function ||
+		fail kprobe-bad-function "rc=$rc $(cat "$TMP/e")"
+else
+	"$FTR" trace kprobe:vfs_write count=arg2 > /dev/null 2> "$TMP/e"; rc=$?
+	[ $rc -eq 1 ] && grep -q 'no kprobe events' "$TMP/e" &&
+		grep -q 'syscalls:sys_enter_write' "$TMP/e" && ok kprobe-absent-explained ||
+		fail kprobe-absent-explained "rc=$rc $(cat "$TMP/e")"
+fi
+"$FTR" trace 'kprobe:' > /dev/null 2>&1; rc=$?
+check probe-bad-spec-usage [ $rc -eq 2 ]
+same_as_before probe-leaves-tracefs "$TMP/before"

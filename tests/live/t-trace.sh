@@ -1,0 +1,96 @@
+# ftr trace: exact counts of a workload of known size, filters in the kernel
+# and in user space agreeing, errors for bad input, nothing left behind.
+. "$LIVE_DIR/lib.sh"
+require_tracing trace
+if [ ! -d "$T/events/syscalls/sys_enter_write" ]; then
+	skip trace "no syscall tracepoints on this kernel"
+	exit 0
+fi
+snapshot > "$TMP/before"
+
+# A command that makes exactly 1000 writes of 7 bytes to /dev/null (fd 3).
+"$FTR" trace -F fd,count syscalls:sys_enter_write -- writer 1000 7 > "$TMP/o" 2> "$TMP/e"
+rc=$?
+n=$(count_lines 'sys_enter_write: fd=3 count=7$' "$TMP/o")
+all=$(count_lines 'sys_enter_write' "$TMP/o")
+[ $rc -eq 0 ] && [ "$n" -eq 1000 ] && [ "$all" -eq 1000 ] && ok trace-cmd-exact ||
+	fail trace-cmd-exact "rc=$rc, $n of $all lines match, want 1000 $(head -2 "$TMP/e")"
+
+# The same by pid: a process held back on a fifo until ftr traces it, then
+# it execs the writer (ftr ends when the pid exits).
+mkfifo "$TMP/go"
+sh -c "read x < '$TMP/go'; exec writer 500 5" &
+wpid=$!
+"$FTR" trace -p $wpid -F count syscalls:sys_enter_write > "$TMP/o" 2> "$TMP/e" &
+fpid=$!
+if wait_tracing $fpid; then echo go > "$TMP/go"; else kill $wpid; fi
+wait $fpid
+rc=$?
+wait $wpid
+n=$(count_lines 'count=5$' "$TMP/o")
+[ $rc -eq 0 ] && [ "$n" -eq 500 ] && ok trace-pid-exact ||
+	fail trace-pid-exact "rc=$rc, $n lines, want 500 $(head -2 "$TMP/e")"
+
+# JSON, one object per event, typed fields.
+"$FTR" trace -j syscalls:sys_enter_write -- writer 20 3 > "$TMP/o" 2>&1
+n=$(count_lines '^{"ts":[0-9.]*,"cpu":[0-9]*,"comm":"writer","pid":[0-9]*,"event":"syscalls:sys_enter_write","fields":{"__syscall_nr":[0-9]*,"fd":3,"buf":"0x[0-9a-f]*","count":3}}$' "$TMP/o")
+check trace-json [ "$n" -eq 20 ]
+
+# -c stops after exactly N events.
+"$FTR" trace -c 7 syscalls:sys_enter_write -- writer 100 1 > "$TMP/o" 2>&1
+check trace-count-limit [ "$(count_lines sys_enter_write "$TMP/o")" -eq 7 ]
+
+# Filters: in the kernel and in user space, the same events.
+w='writer 300 7; writer 200 9; writer 100 4096'
+"$FTR" trace -F count -f 'count >= 8 && fd == 3' syscalls:sys_enter_write -- sh -c "$w" > "$TMP/k" 2>&1
+"$FTR" trace -U -F count -f 'count >= 8 && fd == 3' syscalls:sys_enter_write -- sh -c "$w" > "$TMP/u" 2>&1
+k9=$(count_lines 'count=9$' "$TMP/k"); k4=$(count_lines 'count=4096$' "$TMP/k")
+u9=$(count_lines 'count=9$' "$TMP/u"); u4=$(count_lines 'count=4096$' "$TMP/u")
+[ "$k9" -eq 200 ] && [ "$k4" -eq 100 ] && [ "$(count_lines count= "$TMP/k")" -eq 300 ] &&
+	ok trace-kernel-filter || fail trace-kernel-filter "count=9: $k9, count=4096: $k4"
+[ "$u9" -eq 200 ] && [ "$u4" -eq 100 ] && [ "$(count_lines count= "$TMP/u")" -eq 300 ] &&
+	ok trace-user-filter-agrees || fail trace-user-filter-agrees "count=9: $u9, count=4096: $u4"
+# Arithmetic is not in the kernel's grammar: ftr runs it in user space.
+"$FTR" trace -F count -f 'count * 2 == 18' syscalls:sys_enter_write -- sh -c "$w" > "$TMP/a" 2>&1
+check trace-arith-filter-user-space [ "$(count_lines 'count=9$' "$TMP/a")" -eq 200 ]
+
+# Lost events are never silent: with a tiny buffer, what was read plus what
+# the kernel reports lost is exactly what happened.
+"$FTR" trace -b 4 -F fd syscalls:sys_enter_write -- writer 20000 1 0 > "$TMP/o" 2> "$TMP/e"
+read_n=$(count_lines 'fd=3$' "$TMP/o")
+lost=$(sed -n 's/.* \([0-9][0-9]*\) LOST by the kernel.*/\1/p' "$TMP/e")
+inline=$(count_lines 'events lost here' "$TMP/o")
+if [ -n "$lost" ] && [ "$lost" -gt 0 ] && [ $((read_n + lost)) -eq 20000 ] && [ "$inline" -gt 0 ]; then
+	ok trace-lost-accounted
+else
+	fail trace-lost-accounted "read $read_n + lost ${lost:-none} != 20000 (inline reports: $inline)"
+fi
+"$FTR" trace -b 4 --fail-on-lost syscalls:sys_enter_write -- writer 20000 1 0 > /dev/null 2>&1
+check trace-fail-on-lost [ $? -eq 1 ]
+
+# Bad input: a clear message, a non-zero exit, nothing left.
+"$FTR" trace sched:sched_swich > /dev/null 2> "$TMP/e"; rc=$?
+[ $rc -eq 1 ] && grep -q "closest: sched:sched_switch" "$TMP/e" && ok trace-unknown-event ||
+	fail trace-unknown-event "rc=$rc $(cat "$TMP/e")"
+"$FTR" trace -f 'bytes > 1' syscalls:sys_enter_write > /dev/null 2> "$TMP/e"; rc=$?
+[ $rc -eq 1 ] && grep -q "no field 'bytes'" "$TMP/e" && grep -q 'count' "$TMP/e" &&
+	ok trace-unknown-field-lists-fields || fail trace-unknown-field-lists-fields "rc=$rc $(cat "$TMP/e")"
+"$FTR" trace -f 'count == "x"' syscalls:sys_enter_write > /dev/null 2> "$TMP/e"; rc=$?
+check trace-string-vs-number [ $rc -eq 1 ]
+"$FTR" trace -f 'count >' syscalls:sys_enter_write > /dev/null 2> "$TMP/e"; rc=$?
+[ $rc -eq 1 ] && grep -q '\^' "$TMP/e" && ok trace-syntax-error-caret ||
+	fail trace-syntax-error-caret "rc=$rc $(cat "$TMP/e")"
+"$FTR" trace -d 0 sched:sched_switch > /dev/null 2>&1; rc=$?
+check trace-bad-duration-usage [ $rc -eq 2 ]
+"$FTR" trace sched:sched_switch -- /nonexistent/prog > /dev/null 2> "$TMP/e"; rc=$?
+[ $rc -eq 1 ] && grep -q "cannot run '/nonexistent/prog'" "$TMP/e" && ok trace-bad-command ||
+	fail trace-bad-command "rc=$rc $(cat "$TMP/e")"
+"$FTR" trace -p 999999999 sched:sched_switch > /dev/null 2>&1; rc=$?
+check trace-bad-pid [ $rc -ne 0 ]
+
+# --explain prints the writes and makes none.
+"$FTR" trace -E -f 'fd == 1' syscalls:sys_enter_write > "$TMP/x" 2>&1
+grep -q "^mkdir $T/instances/ftr_" "$TMP/x" && grep -q "echo 'fd == 1' > .*sys_enter_write/filter" "$TMP/x" &&
+	grep -q "rmdir" "$TMP/x" && ok trace-explain || fail trace-explain "$(head -3 "$TMP/x")"
+
+same_as_before trace-leaves-tracefs "$TMP/before"

@@ -1,0 +1,827 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for probe.c (spec parsing, argument translation, event names,
+ * tracepoint suggestions, uprobe paths and offsets), arch.c and elfsym.c.
+ *
+ * The ELF tests compile tests/helpers/uprobe-target.c at test time with $CC
+ * (default cc) as a PIE, a non-PIE, a stripped PIE and a shared library, and
+ * check every computed file offset against the one the program itself
+ * reports from /proc/self/maps (`uprobe-target --where SYM`).
+ */
+#include <elf.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "arch.h"
+#include "elfsym.h"
+#include "features.h"
+#include "ftr.h"
+#include "probe.h"
+
+#ifndef FIXTURES
+#define FIXTURES "tests/fixtures"
+#endif
+#define HELPER_SRC FIXTURES "/../helpers/uprobe-target.c"
+
+/* ---- parsing: bad specs first ------------------------------------------------ */
+
+static void bad(const char *text, const char *msg_part, int pos)
+{
+	struct probe_spec p;
+	struct probe_error e;
+	int ret = probe_parse(text, &p, &e);
+
+	if (ret != -EINVAL || !strstr(e.msg, msg_part) || (pos >= 0 && e.pos != pos))
+		fail_msg("'%s': got %d pos %d '%s', want pos %d and '%s'", text, ret, e.pos,
+			 e.msg, pos, msg_part);
+}
+
+static void test_parse_bad(void **state)
+{
+	bad("", "empty probe", 0);
+	bad("   ", "empty probe", 0);
+	bad("kprobe", "expected ':'", 6);
+	bad("kprobe:", "missing function name", 7);
+	bad("k:", "missing function name", 2);
+	bad("tracepoint:sched:sched_switch", "unknown probe type 'tracepoint'", 0);
+	bad("kprobe:9f", "must start with a letter", 7);
+	bad("kprobe:vfs_*", "wildcards are not supported", 11);
+	bad("kprobe:vfs-write", "invalid character '-'", 10);
+	bad("kprobe:f+zz", "bad offset 'zz'", 9);
+	bad("kprobe:ext4:", "missing function name after 'ext4:'", 12);
+	bad("kretprobe:f+4", "not at an offset", 10);
+	bad("kprobe:f x=", "missing value after 'x='", 11);
+	bad("kprobe:f =arg0", "missing field name", 9);
+	bad("kprobe:f 1x=arg0", "bad field name '1x'", 9);
+	bad("kprobe:f x-y=arg0", "bad field name", 9);
+	bad("kprobe:f common_pid=arg0", "reserved", 9);
+	bad("kprobe:f x=arg0:u128", "unknown type 'u128'", 16);
+	bad("kprobe:f x=arg0:", "missing type", 16);
+	bad("kprobe:f x=:u32", "missing value before ':u32'", 11);
+	bad("kprobe:f x=arg16", "out of range: 'arg16'", 11);
+	bad("kprobe:f arg99:u8", "out of range", 9);
+	bad("kprobe:f x=arg01", "bad argument 'arg01'", 11);
+	bad("kprobe:f x=argx", "unknown value 'argx'", 11);
+	bad("kprobe:f x=foo", "unknown value 'foo'", 11);
+	bad("kprobe:f %di", "needs a field name: NAME=%di", 9);
+	bad("kprobe:f x=arg0 x=arg1", "'x' is given twice", 16);
+	bad("kprobe:f arg0 arg0:u32", "'arg0' is given twice", 14);
+	bad("kprobe:f retval", "only in return probes (kretprobe:)", 9);
+	bad("uprobe:/bin/ls:main r=retval", "only in return probes (uretprobe:)", 22);
+	bad("kretprobe:f x=arg1", "not available in a kretprobe", 14);
+	bad("uretprobe:/bin/ls:main arg0", "probe its entry with uprobe:", 23);
+	bad("kprobe:f comm:u32", "'comm' is a string", 9);
+	bad("kprobe:f x=\"abc", "unterminated", 9);
+	bad("kprobe:f a=arg0 b=arg0 c=arg0 d=arg0 e=arg0 f=arg0 g=arg0 h=arg0 i=arg0 "
+	    "j=arg0 k=arg0 l=arg0 m=arg0 n=arg0 o=arg0 p=arg0 q=arg0", "too many fields", -1);
+
+	bad("uprobe:/bin/ls", "missing ':SYMBOL' after the path", 14);
+	bad("u:", "missing PATH:SYMBOL", 2);
+	bad("uprobe::sym", "missing path before ':'", 7);
+	bad("uprobe:/bin/ls:", "missing symbol after '/bin/ls:'", 15);
+	bad("uprobe:/bin/ls:0xzz", "bad address '0xzz'", 15);
+	bad("uprobe:/bin/ls:main+", "bad offset", 20);
+	bad("uprobe:/bin/ls:ma*n", "wildcards", 17);
+	bad("uretprobe:/bin/ls:main+8", "not at an offset", 18);
+	/* Paths the kernel's space-separated "PATH:OFFSET" cannot hold. */
+	bad("uprobe:\"/tmp/my prog\":main", "contains a space", 15);
+	bad("uprobe:/tmp/my prog:main", "a path containing a space cannot be probed", 14);
+	bad("uprobe:/tmp/a:b:main", "a path containing ':' cannot be probed", 15);
+	bad("uprobe:/bin/ls arg0:u32", "missing ':SYMBOL'", 14);
+}
+
+/* ---- parsing: good specs ------------------------------------------------------ */
+
+static void test_parse_kprobe(void **state)
+{
+	struct probe_spec p;
+	struct probe_error e;
+
+	assert_int_equal(probe_parse("kprobe:vfs_write count=arg2:u64 buf=arg1", &p, &e), 0);
+	assert_int_equal(p.kind, PROBE_KPROBE);
+	assert_string_equal(p.symbol, "vfs_write");
+	assert_string_equal(p.module, "");
+	assert_int_equal(p.offset, 0);
+	assert_int_equal(p.nargs, 2);
+	assert_string_equal(p.args[0].name, "count");
+	assert_int_equal(p.args[0].fetch, PF_ARG);
+	assert_int_equal(p.args[0].idx, 2);
+	assert_string_equal(p.args[0].type, "u64");
+	assert_int_equal(p.args[0].pos, 17);
+	assert_string_equal(p.args[1].name, "buf");
+	assert_string_equal(p.args[1].type, "");
+
+	/* bpftrace's short names, offsets in hex, modules, clones. */
+	assert_int_equal(probe_parse("  k:vfs_read+0x10   ", &p, &e), 0);
+	assert_int_equal(p.kind, PROBE_KPROBE);
+	assert_string_equal(p.symbol, "vfs_read");
+	assert_int_equal(p.offset, 16);
+	assert_int_equal(probe_parse("kr:do_sys_openat2", &p, &e), 0);
+	assert_int_equal(p.kind, PROBE_KRETPROBE);
+	assert_int_equal(p.nargs, 0);
+	assert_int_equal(probe_parse("kretprobe:do_sys_openat2 ret=retval:s32 comm", &p, &e), 0);
+	assert_int_equal(p.args[0].fetch, PF_RETVAL);
+	assert_string_equal(p.args[0].type, "s32");
+	assert_int_equal(p.args[1].fetch, PF_COMM);
+	assert_string_equal(p.args[1].name, "comm");
+	assert_int_equal(probe_parse("kprobe:ext4:ext4_sync_file+4", &p, &e), 0);
+	assert_string_equal(p.module, "ext4");
+	assert_string_equal(p.symbol, "ext4_sync_file");
+	assert_int_equal(p.offset, 4);
+	assert_int_equal(probe_parse("kprobe:finish_task_switch.isra.0", &p, &e), 0);
+	assert_string_equal(p.symbol, "finish_task_switch.isra.0");
+
+	/* Raw fetchargs pass through, the type split at the last ':'. */
+	assert_int_equal(probe_parse("kprobe:f a=%di b=+8($stack):u32 c=@jiffies d=$arg1 "
+				     "e=+0(%si):ustring f=\\1", &p, &e), 0);
+	assert_int_equal(p.nargs, 6);
+	assert_string_equal(p.args[0].raw, "%di");
+	assert_string_equal(p.args[1].raw, "+8($stack)");
+	assert_string_equal(p.args[1].type, "u32");
+	assert_string_equal(p.args[2].raw, "@jiffies");
+	assert_string_equal(p.args[3].raw, "$arg1");
+	assert_string_equal(p.args[4].type, "ustring");
+	assert_string_equal(p.args[5].raw, "\\1");
+	assert_int_equal(probe_parse("kprobe:f arg15 comm:string", &p, &e), 0);
+	assert_int_equal(p.args[0].idx, 15);
+}
+
+static void test_parse_uprobe(void **state)
+{
+	struct probe_spec p;
+	struct probe_error e;
+
+	assert_int_equal(probe_parse("uprobe:/usr/bin/bash:readline arg0:string", &p, &e), 0);
+	assert_int_equal(p.kind, PROBE_UPROBE);
+	assert_string_equal(p.path, "/usr/bin/bash");
+	assert_string_equal(p.symbol, "readline");
+	assert_int_equal(p.pos_path, 7);
+	assert_int_equal(p.pos_symbol, 21);
+	assert_false(p.has_addr);
+	assert_int_equal(p.nargs, 1);
+	assert_string_equal(p.args[0].type, "string");
+
+	assert_int_equal(probe_parse("u:ls:main+4", &p, &e), 0);
+	assert_string_equal(p.path, "ls");
+	assert_int_equal(p.offset, 4);
+	assert_int_equal(probe_parse("ur:libc:malloc", &p, &e), 0);
+	assert_int_equal(p.kind, PROBE_URETPROBE);
+	assert_string_equal(p.path, "libc");
+	assert_int_equal(probe_parse("uretprobe:./build/x:f r=retval:x64", &p, &e), 0);
+	assert_string_equal(p.path, "./build/x");
+	assert_int_equal(probe_parse("uprobe:/lib/x86_64-linux-gnu/libc.so.6:memcpy@@GLIBC_2.14",
+				     &p, &e), 0);
+	assert_string_equal(p.path, "/lib/x86_64-linux-gnu/libc.so.6");
+	assert_string_equal(p.symbol, "memcpy@@GLIBC_2.14");
+	assert_int_equal(probe_parse("uprobe:/bin/x:0x1139 a=arg0", &p, &e), 0);
+	assert_true(p.has_addr);
+	assert_int_equal(p.addr, 0x1139);
+	assert_string_equal(p.symbol, "");
+	/* Quotes group; a quoted path without spaces is fine. */
+	assert_int_equal(probe_parse("uprobe:\"/bin/x\":f", &p, &e), 0);
+	assert_string_equal(p.path, "/bin/x");
+	assert_string_equal(p.symbol, "f");
+}
+
+/* ---- arch.c ---------------------------------------------------------------------- */
+
+static void test_arch(void **state)
+{
+	char r[32];
+
+	assert_string_equal(arch_normalise("x86_64"), "x86_64");
+	assert_string_equal(arch_normalise("aarch64"), "arm64");
+	assert_string_equal(arch_normalise("i686"), "x86");
+	assert_string_equal(arch_normalise("armv7l"), "arm");
+	assert_string_equal(arch_normalise("riscv64"), "riscv64");
+	assert_string_equal(arch_normalise("weird9"), "weird9");
+	assert_non_null(arch_name());
+
+	assert_int_equal(arch_nr_arg_regs("x86_64"), 6);
+	assert_int_equal(arch_nr_arg_regs("arm64"), 8);
+	assert_int_equal(arch_nr_arg_regs("riscv64"), 0);
+	assert_int_equal(arch_arg_fetch("x86_64", 0, r, sizeof(r)), 0);
+	assert_string_equal(r, "%di");
+	assert_int_equal(arch_arg_fetch("x86_64", 3, r, sizeof(r)), 0);
+	assert_string_equal(r, "%cx");
+	assert_int_equal(arch_arg_fetch("x86_64", 5, r, sizeof(r)), 0);
+	assert_string_equal(r, "%r9");
+	/* The 7th argument: above the return address. */
+	assert_int_equal(arch_arg_fetch("x86_64", 6, r, sizeof(r)), 0);
+	assert_string_equal(r, "$stack1");
+	assert_int_equal(arch_arg_fetch("x86_64", 7, r, sizeof(r)), 0);
+	assert_string_equal(r, "$stack2");
+	assert_int_equal(arch_arg_fetch("arm64", 7, r, sizeof(r)), 0);
+	assert_string_equal(r, "%x7");
+	assert_int_equal(arch_arg_fetch("arm64", 8, r, sizeof(r)), 0);
+	assert_string_equal(r, "$stack0");
+	assert_int_equal(arch_arg_fetch("x86_64", ARCH_MAX_ARG + 1, r, sizeof(r)), -ERANGE);
+	assert_int_equal(arch_arg_fetch("riscv64", 0, r, sizeof(r)), -ENOTSUP);
+	assert_int_equal(arch_arg_fetch("x86", 0, r, sizeof(r)), -ENOTSUP);
+	assert_string_equal(arch_multiarch("arm64"), "aarch64-linux-gnu");
+	assert_null(arch_multiarch("weird9"));
+}
+
+/* ---- argument translation ----------------------------------------------------------- */
+
+static void fa(const char *spec, const char *arch, unsigned ps, const char *want)
+{
+	struct probe_spec p;
+	struct probe_error e;
+	char out[1024];
+	int ret;
+
+	if (probe_parse(spec, &p, &e))
+		fail_msg("'%s' does not parse: %s", spec, e.msg);
+	ret = probe_fetchargs(&p, arch, ps, out, sizeof(out), &e);
+	if (ret)
+		fail_msg("'%s' on %s: %d %s", spec, arch, ret, e.msg);
+	if (strcmp(out, want))
+		fail_msg("'%s' on %s: got '%s', want '%s'", spec, arch, out, want);
+}
+
+static void fa_bad(const char *spec, const char *arch, unsigned ps, int want_ret,
+		   const char *msg_part)
+{
+	struct probe_spec p;
+	struct probe_error e;
+	char out[1024];
+	int ret;
+
+	if (probe_parse(spec, &p, &e))
+		fail_msg("'%s' does not parse: %s", spec, e.msg);
+	ret = probe_fetchargs(&p, arch, ps, out, sizeof(out), &e);
+	if (ret != want_ret || !strstr(e.msg, msg_part))
+		fail_msg("'%s' on %s: got %d '%s', want %d '%s'", spec, arch, ret, e.msg,
+			 want_ret, msg_part);
+}
+
+static void test_fetchargs(void **state)
+{
+	/* Kernels with $argN: bpftrace's arg0 is the kernel's $arg1. */
+	fa("kprobe:vfs_write count=arg2", "x86_64", PS_ARGN, "count=$arg3:u64");
+	fa("kprobe:vfs_write fd=arg0:s32 count=arg2:x64", "arm64", PS_ARGN,
+	   "fd=$arg1:s32 count=$arg3:x64");
+	fa("kprobe:f a=arg7", "riscv64", PS_ARGN, "a=$arg8:u64");
+	/* Without: the register table. */
+	fa("kprobe:vfs_write count=arg2", "x86_64", 0, "count=%dx:u64");
+	fa("kprobe:vfs_write count=arg2", "arm64", 0, "count=%x2:u64");
+	fa("kprobe:f a=arg5 b=arg6 c=arg7", "x86_64", 0, "a=%r9:u64 b=$stack1:u64 c=$stack2:u64");
+	fa("kprobe:f a=arg8", "arm64", 0, "a=$stack0:u64");
+	/* uprobes never have $argN (the kernel allows it in kernel probes only). */
+	fa("uprobe:/bin/x:f x=arg0 y=arg1:s32", "x86_64", PS_ARGN, "x=%di:u64 y=%si:s32");
+	fa("uprobe:/bin/x:f x=arg0", "arm64", PS_ARGN, "x=%x0:u64");
+	/* Return probes record retval, once. */
+	fa("kretprobe:f", "x86_64", PS_ARGN, "retval=$retval:s64");
+	fa("uretprobe:/bin/x:f", "x86_64", 0, "retval=$retval:s64");
+	fa("kretprobe:f retval:s32", "x86_64", 0, "retval=$retval:s32");
+	fa("kretprobe:f r=retval:x64 c=comm", "x86_64", 0, "r=$retval:x64 c=$comm:string");
+	fa("kretprobe:f r=$retval:u16", "x86_64", 0, "r=$retval:u16");
+	fa("kretprobe:f c=comm", "x86_64", 0, "c=$comm:string retval=$retval:s64");
+	/* Strings: the value is a pointer. */
+	fa("kprobe:f p=arg1:string", "x86_64", PS_ARGN, "p=+0($arg2):string");
+	fa("kprobe:f p=arg1:ustring", "x86_64", PS_ARGN | PS_USTRING, "p=+0($arg2):ustring");
+	fa("kprobe:f p=arg1:string", "x86_64", 0, "p=+0(%si):string");
+	fa("uprobe:/bin/x:f p=arg0:ustring", "x86_64", 0, "p=+0(%di):string");
+	fa("uretprobe:/bin/x:getenv retval:string", "x86_64", 0, "retval=+0($retval):string");
+	/* Raw fetchargs as written; comm. */
+	fa("kprobe:f a=%ax b=+8($stack):u32 c=+0(%si):string comm", "x86_64", 0,
+	   "a=%ax b=+8($stack):u32 c=+0(%si):string comm=$comm:string");
+	fa("kprobe:f+4 a=%di", "x86_64", PS_ARGN, "a=%di");
+	fa("kprobe:f", "x86_64", PS_ARGN, "");
+
+	fa_bad("kprobe:f x=arg0", "riscv64", 0, -EINVAL, "register table for 'riscv64'");
+	fa_bad("uprobe:/bin/x:f x=arg0", "riscv64", PS_ARGN, -EINVAL, "ftr lacks");
+	fa_bad("kprobe:f+4 x=arg0", "x86_64", PS_ARGN, -EINVAL, "first instruction");
+	fa_bad("uprobe:/bin/x:f+4 x=arg0", "x86_64", 0, -EINVAL, "name a register");
+	fa_bad("kprobe:f p=arg1:ustring", "x86_64", PS_ARGN, -EINVAL, "no 'ustring'");
+	fa_bad("kretprobe:f retval=comm", "x86_64", 0, -EINVAL, "'retval' is kept");
+}
+
+/* ---- event names ---------------------------------------------------------------------- */
+
+static void name_of(const char *spec, const char *const *taken, size_t n, const char *want)
+{
+	struct probe_spec p;
+	struct probe_error e;
+	char out[PROBE_NAME_MAX];
+
+	if (probe_parse(spec, &p, &e))
+		fail_msg("'%s' does not parse: %s", spec, e.msg);
+	assert_int_equal(probe_event_name(&p, taken, n, out, sizeof(out)), 0);
+	if (strcmp(out, want))
+		fail_msg("'%s': got '%s', want '%s'", spec, out, want);
+}
+
+static void test_event_names(void **state)
+{
+	const char *taken[] = { "vfs_write", "vfs_write_2", "vfs_read__return" };
+	char longsym[300], want[PROBE_NAME_MAX], first[PROBE_NAME_MAX], spec[400];
+	const char *taken2[1];
+
+	name_of("kprobe:vfs_write", NULL, 0, "vfs_write");
+	name_of("kprobe:vfs_write", taken, 3, "vfs_write_3");
+	name_of("kretprobe:vfs_write", taken, 3, "vfs_write__return");
+	name_of("kretprobe:vfs_read", taken, 3, "vfs_read__return_2");
+	name_of("kprobe:finish_task_switch.isra.0", NULL, 0, "finish_task_switch_isra_0");
+	name_of("kprobe:ext4:ext4_sync_file", NULL, 0, "ext4_sync_file");
+	name_of("uprobe:/x/libc.so.6:memcpy@@GLIBC_2.14", NULL, 0, "memcpy__GLIBC_2_14");
+	name_of("uprobe:/usr/bin/uprobe-target:0x1139", NULL, 0, "uprobe_target_0x1139");
+	name_of("uprobe:/opt/7zip:0x10", NULL, 0, "_7zip_0x10");
+
+	/* Long names are cut to the kernel's 63 characters, suffixes kept. */
+	memset(longsym, 'a', 100);
+	longsym[100] = '\0';
+	snprintf(spec, sizeof(spec), "kretprobe:%s", longsym);
+	snprintf(want, sizeof(want), "%.*s__return", 63 - 8, longsym);
+	name_of(spec, NULL, 0, want);
+	assert_int_equal(strlen(want), 63);
+	snprintf(first, sizeof(first), "%s", want);
+	taken2[0] = first;
+	snprintf(want, sizeof(want), "%.*s__return_2", 63 - 10, longsym);
+	name_of(spec, taken2, 1, want);
+	assert_int_equal(strlen(want), 63);
+}
+
+/* ---- tracepoints in place of kprobes ------------------------------------------------------ */
+
+static bool in_list(const char *sys, const char *ev, void *ctx)
+{
+	const char *const *l = ctx;
+	char full[160];
+
+	snprintf(full, sizeof(full), "%s:%s", sys, ev);
+	for (; *l; l++)
+		if (!strcmp(*l, full))
+			return true;
+	return false;
+}
+
+static void alt_is(const char *const *events, const char *func, bool ret, const char *want,
+		   const char *note_part)
+{
+	struct probe_alt a;
+	int r = probe_kprobe_alternative(func, ret, in_list, (void *)events, &a);
+
+	if (!want) {
+		if (r != -ENOENT)
+			fail_msg("%s%s: got '%s', want none", func, ret ? " (ret)" : "",
+				 a.tracepoint);
+		return;
+	}
+	if (r != 0 || strcmp(a.tracepoint, want))
+		fail_msg("%s%s: got %d '%s', want '%s'", func, ret ? " (ret)" : "", r,
+			 r ? "" : a.tracepoint, want);
+	if (note_part && (!a.note || !strstr(a.note, note_part)))
+		fail_msg("%s: note '%s' lacks '%s'", func, a.note ? a.note : "(null)", note_part);
+}
+
+static void test_kprobe_alternatives(void **state)
+{
+	const char *const host[] = {
+		"syscalls:sys_enter_write", "syscalls:sys_exit_write", "syscalls:sys_enter_read",
+		"syscalls:sys_enter_openat", "syscalls:sys_exit_openat", "sched:sched_switch",
+		"sched:sched_process_exit", "sched:sched_wakeup_new", "block:block_rq_issue",
+		"tcp:tcp_sendmsg_locked", "sched:sched_process_fork", NULL,
+	};
+	const char *const none[] = { NULL };
+	const char *const sock[] = { "sock:sock_send_length", "tcp:tcp_sendmsg_locked", NULL };
+
+	alt_is(host, "vfs_write", false, "syscalls:sys_enter_write", "count = args.count");
+	alt_is(host, "ksys_write", false, "syscalls:sys_enter_write", NULL);
+	alt_is(host, "vfs_write", true, "syscalls:sys_exit_write", "args.ret");
+	alt_is(host, "vfs_read", false, "syscalls:sys_enter_read", "args.count");
+	/* No sys_exit_read in this list: the entry tracepoint still helps. */
+	alt_is(host, "vfs_read", true, "syscalls:sys_enter_read", NULL);
+	alt_is(host, "do_sys_openat2", false, "syscalls:sys_enter_openat", "filename");
+	alt_is(host, "do_sys_open", true, "syscalls:sys_exit_openat", NULL);
+	alt_is(host, "schedule", false, "sched:sched_switch", NULL);
+	alt_is(host, "finish_task_switch.isra.0", false, "sched:sched_switch", NULL);
+	alt_is(host, "do_exit", false, "sched:sched_process_exit", NULL);
+	alt_is(host, "wake_up_new_task", false, "sched:sched_wakeup_new", NULL);
+	alt_is(host, "blk_mq_start_request", false, "block:block_rq_issue", NULL);
+	alt_is(host, "kernel_clone", false, "sched:sched_process_fork", NULL);
+	/* The best that exists: sock_send_length first, else tcp_sendmsg_locked. */
+	alt_is(host, "tcp_sendmsg", false, "tcp:tcp_sendmsg_locked", NULL);
+	alt_is(sock, "tcp_sendmsg", false, "sock:sock_send_length", "args.ret");
+	/* Syscall entry points by name. */
+	alt_is(host, "__x64_sys_openat", false, "syscalls:sys_enter_openat", NULL);
+	alt_is(host, "__arm64_sys_write", true, "syscalls:sys_exit_write", NULL);
+	alt_is(host, "ksys_read", false, "syscalls:sys_enter_read", NULL);
+	alt_is(host, "__x64_sys_nosuch", false, NULL, NULL);
+	/* Only what exists is offered. */
+	alt_is(none, "vfs_write", false, NULL, NULL);
+	alt_is(none, "schedule", false, NULL, NULL);
+	alt_is(host, "blk_mq_end_request", false, NULL, NULL);
+	alt_is(host, "some_function_nobody_knows", false, NULL, NULL);
+	alt_is(host, "", false, NULL, NULL);
+}
+
+/* ---- ELF fixtures ----------------------------------------------------------------------- */
+
+static char tmpdir[] = "/tmp/ftr-test-probe-XXXXXX";
+static bool have_elf;
+
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+static const char *cc(void)
+{
+	const char *c = getenv("CC");
+
+	return c && *c ? c : "cc";
+}
+
+static int elf_setup(void **state)
+{
+	if (!mkdtemp(tmpdir))
+		return -1;
+	/* Built with the Makefile's helper flags (-O1), plus variants. */
+	if (sh("cd %s && %s -std=gnu11 -O1 -g -pie -fPIE -o pie %s 2>cc.log && "
+	       "%s -std=gnu11 -O1 -g -no-pie -fno-PIE -o nopie %s 2>>cc.log && "
+	       "%s -std=gnu11 -O1 -s -pie -fPIE -o stripped %s 2>>cc.log && "
+	       "%s -std=gnu11 -O1 -g -shared -fPIC -DFTR_TARGET_LIB -o lib.so %s 2>>cc.log && "
+	       "%s -std=gnu11 -O1 -s -shared -fPIC -DFTR_TARGET_LIB -o libstripped.so %s "
+	       "2>>cc.log && %s -c -o obj.o %s 2>>cc.log",
+	       tmpdir, cc(), HELPER_SRC, cc(), HELPER_SRC, cc(), HELPER_SRC, cc(), HELPER_SRC,
+	       cc(), HELPER_SRC, cc(), HELPER_SRC) != 0) {
+		print_message("ELF tests skipped: cannot compile %s with %s (see %s/cc.log)\n",
+			      HELPER_SRC, cc(), tmpdir);
+		return 0;
+	}
+	/* Two static functions of one name (ambiguous), and a versioned
+	 * symbol whose default is the newer version. */
+	if (sh("cd %s && printf '%%s\\n' "
+	       "'static __attribute__((noinline,used)) int dup(int x) { return x + 1; }' "
+	       "'int fa(int x) { return dup(x); }' > a.c && "
+	       "printf '%%s\\n' "
+	       "'static __attribute__((noinline,used)) int dup(int x) { return x + 2; }' "
+	       "'int fa(int); int main(int c, char **v) { return fa(c) + dup(c); }' > b.c && "
+	       "%s -O1 -o dup a.c b.c 2>>cc.log && "
+	       "printf '%%s\\n' "
+	       "'__attribute__((noinline,used)) int foo_v1(int x) { return x; }' "
+	       "'__attribute__((noinline,used)) int foo_v2(int x) { return x + 1; }' "
+	       "'__asm__(\".symver foo_v1, foo@V1\");' '__asm__(\".symver foo_v2, foo@@V2\");' "
+	       "> v.c && printf 'V1 { local: foo_v*; };\\nV2 { } V1;\\n' > v.map && "
+	       "%s -O1 -shared -fPIC -Wl,--version-script=v.map -o libv.so v.c 2>>cc.log",
+	       tmpdir, cc(), cc()) != 0) {
+		print_message("ELF tests skipped: cannot compile fixtures (see %s/cc.log)\n", tmpdir);
+		return 0;
+	}
+	have_elf = true;
+	return 0;
+}
+
+static int elf_teardown(void **state)
+{
+	sh("rm -rf %s", tmpdir);
+	return 0;
+}
+
+static char *fixture(const char *name)
+{
+	static char buf[4][256];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof(buf[i]), "%s/%s", tmpdir, name);
+	return buf[i];
+}
+
+/* The file offset the program reports for itself. */
+static uint64_t where(const char *exe, const char *sym)
+{
+	char cmd[512], line[64] = "";
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s --where %s", exe, sym);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	if (!fgets(line, sizeof(line), p))
+		line[0] = '\0';
+	assert_int_equal(pclose(p), 0);
+	return strtoull(line, NULL, 16);
+}
+
+#define NEED_ELF() do { if (!have_elf) skip(); } while (0)
+
+static void test_elfsym_errors(void **state)
+{
+	struct elfsym *e = (void *)1;
+	char why[256];
+
+	NEED_ELF();
+	assert_int_equal(elfsym_open(fixture("nonexistent"), &e, why, sizeof(why)), -ENOENT);
+	assert_null(e);
+	assert_non_null(strstr(why, "cannot open"));
+	assert_int_equal(elfsym_open(FIXTURES "/readme-6.18.txt", &e, why, sizeof(why)), -ENOEXEC);
+	assert_non_null(strstr(why, "is not an ELF file"));
+	assert_int_equal(elfsym_open(fixture("obj.o"), &e, why, sizeof(why)), -ENOEXEC);
+	assert_non_null(strstr(why, "object file"));
+	assert_int_equal(elfsym_open(tmpdir, &e, why, sizeof(why)), -ENOEXEC);
+}
+
+static void check_offsets(const char *exe, bool pie)
+{
+	static const char *const syms[] = { "ftr_target", "ftr_target_str", "ftr_target_many",
+					    "ftr_local" };
+	const struct elfsym_sym *s, *at;
+	struct elfsym *e;
+	char why[256];
+	uint64_t off, va, o;
+	size_t n;
+
+	assert_int_equal(elfsym_open(exe, &e, why, sizeof(why)), 0);
+	assert_true(elfsym_has_symtab(e));
+	assert_int_equal(elfsym_is_pie_or_dso(e), pie);
+	assert_true(elfsym_count(e) > 4);
+	for (size_t i = 0; i < ARRAY_SIZE(syms); i++) {
+		assert_int_equal(elfsym_find(e, syms[i], &s, &n), 0);
+		assert_int_equal(n, 1);
+		assert_string_equal(s->name, syms[i]);
+		assert_int_equal(s->type, STT_FUNC);
+		assert_int_equal(s->bind, i == 3 ? STB_LOCAL : STB_GLOBAL);
+		assert_int_equal(elfsym_vaddr_to_offset(e, s->addr, &off), 0);
+		if (off != where(exe, syms[i]))
+			fail_msg("%s:%s: offset 0x%llx, the process says 0x%llx", exe, syms[i],
+				 (unsigned long long)off, (unsigned long long)where(exe, syms[i]));
+		/* And back: file offset -> address -> symbol. */
+		assert_int_equal(elfsym_offset_to_vaddr(e, off, &va), 0);
+		assert_int_equal(va, s->addr);
+		at = elfsym_at(e, s->addr + 1, &o);
+		assert_non_null(at);
+		assert_string_equal(at->name, syms[i]);
+		assert_int_equal(o, 1);
+		at = elfsym_at(e, s->addr, &o);
+		assert_ptr_equal(at, s);
+		assert_int_equal(o, 0);
+	}
+	assert_int_equal(elfsym_find(e, "ftr_nosuch", &s, &n), -ENOENT);
+	assert_null(elfsym_at(e, 0, &o));
+	/* Data is not code. */
+	assert_int_equal(elfsym_vaddr_to_offset(e, 0, &off), -ERANGE);
+	elfsym_close(e);
+}
+
+static void test_elfsym_pie(void **state)
+{
+	NEED_ELF();
+	check_offsets(fixture("pie"), true);
+}
+
+static void test_elfsym_nopie(void **state)
+{
+	NEED_ELF();
+	check_offsets(fixture("nopie"), false);
+}
+
+static void test_elfsym_stripped_and_dso(void **state)
+{
+	const struct elfsym_sym *s;
+	struct elfsym *e;
+	char why[256];
+	size_t n;
+
+	NEED_ELF();
+	/* A stripped executable exports nothing of its own. */
+	assert_int_equal(elfsym_open(fixture("stripped"), &e, why, sizeof(why)), 0);
+	assert_false(elfsym_has_symtab(e));
+	assert_int_equal(elfsym_find(e, "ftr_target", &s, &n), -ENOENT);
+	elfsym_close(e);
+	/* A stripped library still exports its global functions. */
+	assert_int_equal(elfsym_open(fixture("libstripped.so"), &e, why, sizeof(why)), 0);
+	assert_false(elfsym_has_symtab(e));
+	assert_true(elfsym_is_pie_or_dso(e));
+	assert_int_equal(elfsym_find(e, "ftr_target", &s, &n), 0);
+	assert_true(s->dynamic);
+	assert_int_equal(elfsym_find(e, "ftr_local", &s, &n), -ENOENT);
+	elfsym_close(e);
+	assert_int_equal(elfsym_open(fixture("lib.so"), &e, why, sizeof(why)), 0);
+	assert_true(elfsym_has_symtab(e));
+	assert_int_equal(elfsym_find(e, "ftr_target", &s, &n), 0);
+	assert_true(s->dynamic);
+	assert_int_equal(elfsym_find(e, "ftr_local", &s, &n), 0);
+	assert_false(s->dynamic);
+	elfsym_close(e);
+}
+
+static void test_elfsym_ambiguous_and_versions(void **state)
+{
+	const struct elfsym_sym *s, *v1, *v2;
+	const char *near[4];
+	struct elfsym *e;
+	char why[256];
+	size_t n;
+
+	NEED_ELF();
+	assert_int_equal(elfsym_open(fixture("dup"), &e, why, sizeof(why)), 0);
+	assert_int_equal(elfsym_find(e, "dup", &s, &n), -ENOTUNIQ);
+	assert_int_equal(n, 2);
+	assert_non_null(s);
+	assert_int_equal(elfsym_find(e, "fa", &s, &n), 0);
+	/* "did you mean": names containing the one asked for come first. */
+	n = elfsym_similar(e, "du", near, ARRAY_SIZE(near));
+	assert_true(n >= 1);
+	assert_string_equal(near[0], "dup");
+	elfsym_close(e);
+
+	assert_int_equal(elfsym_open(fixture("libv.so"), &e, why, sizeof(why)), 0);
+	assert_int_equal(elfsym_find(e, "foo@V1", &v1, &n), 0);
+	assert_int_equal(elfsym_find(e, "foo@@V2", &v2, &n), 0);
+	assert_true(v1->addr != v2->addr);
+	/* "foo" is the default version. */
+	assert_int_equal(elfsym_find(e, "foo", &s, &n), 0);
+	assert_int_equal(s->addr, v2->addr);
+	elfsym_close(e);
+}
+
+static void test_libc(void **state)
+{
+	const struct elfsym_sym *s;
+	struct elfsym *e;
+	char path[4096], why[512];
+	uint64_t off;
+	size_t n;
+
+	/* Debian's libc.so.6 has no .symtab: .dynsym and .gnu.version only. */
+	if (probe_resolve_path("libc", arch_name(), path, sizeof(path), why, sizeof(why)) != 0) {
+		print_message("libc tests skipped: %s\n", why);
+		skip();
+	}
+	assert_non_null(strstr(path, "libc.so"));
+	assert_int_equal(path[0], '/');
+	assert_int_equal(elfsym_open(path, &e, why, sizeof(why)), 0);
+	assert_int_equal(elfsym_find(e, "malloc", &s, &n), 0);
+	assert_int_equal(s->type, STT_FUNC);
+	assert_int_equal(elfsym_vaddr_to_offset(e, s->addr, &off), 0);
+	/* memcpy@GLIBC_2.2.5 and memcpy@@GLIBC_2.14: the default wins. */
+	if (elfsym_find(e, "memcpy", &s, &n) != 0)
+		fail_msg("memcpy in %s: %zu matches", path, n);
+	assert_false(s->hidden);
+	/* strlen is an IFUNC (its resolver picks __strlen_avx2 & co). */
+	if (elfsym_find(e, "strlen", &s, &n) == 0 && !strcmp(arch_name(), "x86_64"))
+		assert_int_equal(s->type, STT_GNU_IFUNC);
+	elfsym_close(e);
+}
+
+static void test_resolve_path(void **state)
+{
+	char out[4096], why[512], p[512];
+
+	assert_int_equal(probe_resolve_path("sh", arch_name(), out, sizeof(out), why,
+					    sizeof(why)), 0);
+	assert_int_equal(out[0], '/');
+	assert_int_equal(probe_resolve_path("ftr-no-such-program-xyz", arch_name(), out,
+					    sizeof(out), why, sizeof(why)), -ENOENT);
+	assert_non_null(strstr(why, "not a program on $PATH"));
+	assert_int_equal(probe_resolve_path("/tmp/my prog", arch_name(), out, sizeof(out), why,
+					    sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "contains a space"));
+	assert_int_equal(probe_resolve_path("/tmp/a:b", arch_name(), out, sizeof(out), why,
+					    sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "contains ':'"));
+	assert_int_equal(probe_resolve_path("/", arch_name(), out, sizeof(out), why,
+					    sizeof(why)), -EISDIR);
+	assert_int_equal(probe_resolve_path("/nonexistent/x", arch_name(), out, sizeof(out), why,
+					    sizeof(why)), -ENOENT);
+	if (!have_elf)
+		return;
+	/* A relative path becomes absolute and canonical. */
+	snprintf(p, sizeof(p), "%s/../%s/./pie", tmpdir, strrchr(tmpdir, '/') + 1);
+	assert_int_equal(probe_resolve_path(p, arch_name(), out, sizeof(out), why, sizeof(why)), 0);
+	assert_string_equal(out, fixture("pie"));
+	/* A canonical path with a space is refused even via a clean symlink. */
+	assert_int_equal(sh("mkdir -p '%s/a b' && cp %s/pie '%s/a b/x' && ln -sf '%s/a b/x' %s/ln",
+			    tmpdir, tmpdir, tmpdir, tmpdir, tmpdir), 0);
+	assert_int_equal(probe_resolve_path(fixture("ln"), arch_name(), out, sizeof(out), why,
+					    sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "contains a space"));
+}
+
+static void test_uprobe_offset(void **state)
+{
+	struct probe_spec p;
+	struct probe_error pe;
+	unsigned long long off, off2;
+	char spec[600], why[512];
+	bool ifunc;
+
+	NEED_ELF();
+	snprintf(spec, sizeof(spec), "uprobe:%s:ftr_target", fixture("pie"));
+	assert_int_equal(probe_parse(spec, &p, &pe), 0);
+	assert_int_equal(probe_uprobe_offset(fixture("pie"), &p, &off, &ifunc, why, sizeof(why)), 0);
+	assert_int_equal(off, where(fixture("pie"), "ftr_target"));
+	assert_false(ifunc);
+	/* +OFFSET adds; beyond the function's end is refused. */
+	snprintf(spec, sizeof(spec), "uprobe:%s:ftr_target+1", fixture("pie"));
+	assert_int_equal(probe_parse(spec, &p, &pe), 0);
+	assert_int_equal(probe_uprobe_offset(fixture("pie"), &p, &off2, &ifunc, why, sizeof(why)), 0);
+	assert_int_equal(off2, off + 1);
+	snprintf(spec, sizeof(spec), "uprobe:%s:ftr_target+4096", fixture("pie"));
+	assert_int_equal(probe_parse(spec, &p, &pe), 0);
+	assert_int_equal(probe_uprobe_offset(fixture("pie"), &p, &off2, &ifunc, why, sizeof(why)),
+			 -ERANGE);
+	assert_non_null(strstr(why, "beyond the end"));
+	/* The stripped binary: say so, and what to do. */
+	snprintf(spec, sizeof(spec), "uprobe:%s:ftr_target", fixture("stripped"));
+	assert_int_equal(probe_parse(spec, &p, &pe), 0);
+	assert_int_equal(probe_uprobe_offset(fixture("stripped"), &p, &off2, &ifunc, why,
+					     sizeof(why)), -ENOENT);
+	assert_non_null(strstr(why, "is stripped and does not export 'ftr_target'"));
+	assert_non_null(strstr(why, "-dbgsym"));
+	/* Absent, with near names. */
+	snprintf(spec, sizeof(spec), "uprobe:%s:ftr_targ", fixture("pie"));
+	assert_int_equal(probe_parse(spec, &p, &pe), 0);
+	assert_int_equal(probe_uprobe_offset(fixture("pie"), &p, &off2, &ifunc, why, sizeof(why)),
+			 -ENOENT);
+	assert_non_null(strstr(why, "no function 'ftr_targ'"));
+	assert_non_null(strstr(why, "similar: ftr_target"));
+	/* Ambiguous. */
+	snprintf(spec, sizeof(spec), "uprobe:%s:dup", fixture("dup"));
+	assert_int_equal(probe_parse(spec, &p, &pe), 0);
+	assert_int_equal(probe_uprobe_offset(fixture("dup"), &p, &off2, &ifunc, why, sizeof(why)),
+			 -ENOTUNIQ);
+	assert_non_null(strstr(why, "names 2 different functions"));
+	/* By address (a virtual address, as bpftrace): the same offset. */
+	{
+		struct elfsym *e;
+		const struct elfsym_sym *s;
+		size_t n;
+
+		assert_int_equal(elfsym_open(fixture("nopie"), &e, why, sizeof(why)), 0);
+		assert_int_equal(elfsym_find(e, "ftr_target", &s, &n), 0);
+		snprintf(spec, sizeof(spec), "uprobe:%s:0x%llx", fixture("nopie"),
+			 (unsigned long long)s->addr);
+		elfsym_close(e);
+	}
+	assert_int_equal(probe_parse(spec, &p, &pe), 0);
+	assert_int_equal(probe_uprobe_offset(fixture("nopie"), &p, &off2, &ifunc, why,
+					     sizeof(why)), 0);
+	assert_int_equal(off2, where(fixture("nopie"), "ftr_target"));
+	/* Not an ELF file. */
+	assert_int_equal(probe_uprobe_offset(FIXTURES "/readme-6.18.txt", &p, &off2, &ifunc, why,
+					     sizeof(why)), -ENOEXEC);
+}
+
+static void test_perror(void **state)
+{
+	struct probe_spec p;
+	struct probe_error e;
+
+	/* Prints; must not crash on odd positions. */
+	assert_int_equal(probe_parse("kprobe:f x=arg0:u128", &p, &e), -EINVAL);
+	probe_perror("kprobe:f x=arg0:u128", &e);
+	e.pos = 999;
+	probe_perror("kprobe:f", &e);
+	e.pos = -1;
+	probe_perror(NULL, &e);
+	assert_int_equal(probe_parse(NULL, &p, &e), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest pure[] = {
+		cmocka_unit_test(test_parse_bad),
+		cmocka_unit_test(test_parse_kprobe),
+		cmocka_unit_test(test_parse_uprobe),
+		cmocka_unit_test(test_arch),
+		cmocka_unit_test(test_fetchargs),
+		cmocka_unit_test(test_event_names),
+		cmocka_unit_test(test_kprobe_alternatives),
+		cmocka_unit_test(test_perror),
+	};
+	const struct CMUnitTest elf[] = {
+		cmocka_unit_test(test_elfsym_errors),
+		cmocka_unit_test(test_elfsym_pie),
+		cmocka_unit_test(test_elfsym_nopie),
+		cmocka_unit_test(test_elfsym_stripped_and_dso),
+		cmocka_unit_test(test_elfsym_ambiguous_and_versions),
+		cmocka_unit_test(test_libc),
+		cmocka_unit_test(test_resolve_path),
+		cmocka_unit_test(test_uprobe_offset),
+	};
+	int failed = cmocka_run_group_tests_name("probe", pure, NULL, NULL);
+
+	failed += cmocka_run_group_tests_name("elfsym", elf, elf_setup, elf_teardown);
+	return failed;
+}

@@ -27,6 +27,7 @@
 #include "evsel.h"
 #include "expr.h"
 #include "features.h"
+#include "formats.h"
 #include "ftr.h"
 #include "output.h"
 #include "probe.h"
@@ -247,36 +248,18 @@ static int resolve(struct trace *t, struct tsel *sel, int nsel, const char *glob
 
 static int load_formats(struct trace *t)
 {
-	const char **systems = calloc(t->nev + 1, sizeof(*systems));
-	int n = 0;
+	const char *tdir = session_tracefs(t->s)->path;
 
-	if (!systems)
-		return -ENOMEM;
-	for (int i = 0; i < t->nev; i++) {
-		bool seen = false;
-
-		for (int j = 0; j < n; j++)
-			seen |= !strcmp(systems[j], t->ev[i].sys);
-		if (!seen)
-			systems[n++] = t->ev[i].sys;
-	}
-	/* Only the systems we need: loading all of them costs a quarter of
-	 * a second on a big kernel. */
-	t->tep = tracefs_local_events_system(NULL, systems);
-	free(systems);
+	t->tep = formats_new(tdir);
 	if (!t->tep) {
-		ftr_err("cannot load event formats: %s", strerror(errno ? errno : EIO));
+		ftr_err("cannot read '%s/events/header_page': %s", tdir,
+			strerror(errno ? errno : EIO));
 		return -EIO;
 	}
 	for (int i = 0; i < t->nev; i++) {
 		struct tev *e = &t->ev[i];
 
-		/* A probe created after the tep was loaded is not in it
-		 * (LIBS.md §5): rescan its system. */
-		if (e->dyn)
-			e->ev = tracefs_dynevent_get_event(t->tep, e->dyn);
-		if (!e->ev)
-			e->ev = tep_find_event_by_name(t->tep, e->sys, e->name);
+		e->ev = formats_add(t->tep, tdir, e->sys, e->name);
 		if (!e->ev) {
 			ftr_err("cannot read the format of '%s:%s'", e->sys, e->name);
 			return -ENOENT;

@@ -26,11 +26,18 @@ void ob_init(struct outbuf *ob, int fd);
 int ob_flush(struct outbuf *ob);
 void ob_write(struct outbuf *ob, const char *s, size_t n);
 void ob_puts(struct outbuf *ob, const char *s);
-void ob_putc(struct outbuf *ob, char c);
 void ob_u64(struct outbuf *ob, uint64_t v);
 void ob_s64(struct outbuf *ob, int64_t v);
 void ob_hex(struct outbuf *ob, uint64_t v);
 void ob_json_str(struct outbuf *ob, const char *s, size_t maxlen);
+
+/* Hot path: one byte, inline. */
+static inline void ob_putc(struct outbuf *ob, char c)
+{
+	if (ob->len == sizeof(ob->buf))
+		ob_flush(ob);
+	ob->buf[ob->len++] = c;
+}
 
 /* Pure helpers for field values (shared with the filter evaluator's
  * users): the value of a numeric field, sign-extended when signed. */
@@ -43,12 +50,28 @@ const char *field_string(const struct tep_format_field *f, const void *data, int
 
 enum out_mode { OUT_TEXT, OUT_JSON };
 
+/* How a field prints, decided once per event type, not per event. */
+enum fkind {
+	FK_STRING, FK_ARRAY, FK_POINTER,
+	FK_INT_IN_LONG,		/* an int stored in 8 unsigned bytes (syscall args) */
+	FK_S8, FK_S16, FK_S32, FK_S64,
+	FK_U8, FK_U16, FK_U32, FK_U64,
+};
+
+struct ffmt {
+	struct tep_format_field *f;
+	enum fkind kind;
+	char label[72];		/* " name=" (text) or "\"name\":" (JSON) */
+	unsigned char tlen, jlen;
+};
+
 /* How one event type prints: which fields, in which order. */
 struct evfmt {
 	struct tep_event *ev;
 	char name[192];			/* "system:event" */
+	char jname[200];		/* the same as a JSON string */
 	struct tep_format_field *pid;	/* common_pid */
-	struct tep_format_field **fields;
+	struct ffmt *fields;
 	int nfields;
 };
 

@@ -22,6 +22,7 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
+#include "child.h"
 #include "cmd.h"
 #include "comm.h"
 #include "evsel.h"
@@ -48,7 +49,8 @@ static const char trace_usage[] =
 	"  -C, --cpus LIST        only these CPUs: '0', '0-2,5'\n"
 	"  -d, --duration TIME    stop after TIME: '5' or '5s', '200ms', '2m'\n"
 	"  -c, --count N          stop after N events\n"
-	"  -b, --buffer-size KB   per-CPU ring buffer size\n"
+	"  -b, --buffer-size KB   per-CPU ring buffer size (default: 1/64 of memory,\n"
+	"                         at most 32 MB in all, 1.4 to 8 MB per CPU)\n"
 	"  -j, --json             one JSON object per event\n"
 	"  -F, --fields A,B,C     print only these fields\n"
 	"      --fail-on-lost     exit 1 when the kernel lost events\n"
@@ -352,85 +354,39 @@ static int pid_threads(int pid, char *buf, size_t len)
 
 /* ---- the traced command ------------------------------------------------------ */
 
-struct child {
-	pid_t pid;
-	int go_fd;		/* write a byte: the child may exec */
-	int err_fd;		/* the child's exec errno, or EOF when exec worked */
-	int status;
-	bool done;
-};
-
-/* Fork the command held back before exec, so that tracing can be set up
- * for its pid and switched on before it runs a single instruction of its
- * own. */
-static int child_spawn(struct session *s, char **argv, struct child *c)
+/* child_spawn's before_exec: the signal mask ftr started with. */
+static void trace_child_signals(void *s)
 {
-	int go[2], er[2];
-
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(er, O_CLOEXEC) < 0)
-		return -errno;
-	c->pid = fork();
-	if (c->pid < 0)
-		return -errno;
-	if (c->pid == 0) {
-		char b;
-		int e;
-
-		session_child_signals(s);
-		close(go[1]);
-		close(er[0]);
-		if (read(go[0], &b, 1) != 1)
-			_exit(127);	/* ftr gave up before starting us */
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(er[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(er[1]);
-	c->go_fd = go[1];
-	c->err_fd = er[0];
-	return 0;
-}
-
-static int child_release(struct child *c, const char *cmd)
-{
-	int e = 0;
-	ssize_t r;
-
-	if (write(c->go_fd, "g", 1) != 1)
-		return -errno;
-	close(c->go_fd);
-	c->go_fd = -1;
-	/* EOF: the exec succeeded (the pipe is close-on-exec). */
-	r = read(c->err_fd, &e, sizeof(e));
-	close(c->err_fd);
-	c->err_fd = -1;
-	if (r == (ssize_t)sizeof(e)) {
-		ftr_err("cannot run '%s': %s", cmd, strerror(e));
-		waitpid(c->pid, NULL, 0);
-		c->done = true;
-		return -e;
-	}
-	return 0;
-}
-
-static void child_abandon(struct child *c)
-{
-	if (c->pid <= 0 || c->done)
-		return;
-	if (c->go_fd >= 0) {
-		close(c->go_fd);	/* never released: it exits 127 */
-		c->go_fd = -1;
-	} else {
-		kill(c->pid, SIGTERM);
-	}
-	waitpid(c->pid, &c->status, 0);
-	c->done = true;
+	session_child_signals(s);
 }
 
 /* ---- the run -------------------------------------------------------------------- */
+
+/*
+ * The per-CPU buffer when the user names none.  The kernel's 1.4 MB holds
+ * about 12 ms of a busy syscall tracepoint: one scheduling hiccup of the
+ * reader and events are lost.  Take 1/64 of memory, at most 32 MB in all,
+ * shared by the CPUs, between 1.4 MB and 8 MB each.
+ */
+static unsigned long default_buffer_kb(long ncpu)
+{
+	char *mi = read_file("/proc/meminfo", NULL);
+	unsigned long mem_kb = 0, kb;
+	char *p = mi ? strstr(mi, "MemTotal:") : NULL;
+
+	if (p)
+		mem_kb = strtoul(p + 9, NULL, 10);
+	free(mi);
+	kb = mem_kb / 64;
+	if (kb > 32768)
+		kb = 32768;
+	kb /= ncpu > 0 ? (unsigned long)ncpu : 1;
+	if (kb < 1408)
+		kb = 1408;
+	if (kb > 8192)
+		kb = 8192;
+	return kb;
+}
 
 static uint64_t now_ns(void)
 {
@@ -674,7 +630,13 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 
 	/* Configure the instance (tracing is off in it). */
-	if (bufsz && session_write(t.s, "buffer_size_kb", bufsz, NULL) < 0)
+	if (!bufsz) {
+		static char dflt[32];
+
+		snprintf(dflt, sizeof(dflt), "%lu", default_buffer_kb(ncpu));
+		bufsz = dflt;
+	}
+	if (session_write(t.s, "buffer_size_kb", bufsz, NULL) < 0)
 		goto out;
 	if (cpus_arg) {
 		char mask[512];
@@ -692,7 +654,7 @@ int cmd_trace(int argc, char **argv)
 			if (explain) {
 				snprintf(pids, sizeof(pids), "$CMD_PID");
 			} else {
-				err = child_spawn(t.s, cmdv, &child);
+				err = child_spawn(cmdv, &child, trace_child_signals, t.s);
 				if (err < 0) {
 					ftr_err("cannot start '%s': %s", cmdv[0], strerror(-err));
 					goto out;

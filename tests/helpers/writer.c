@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,11 +54,18 @@ int main(int argc, char **argv)
 			return 1;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (getenv("WRITER_TIME")) {
+		char line[160];
+		struct iovec iov = { line, 0 };
+
 		getrusage(RUSAGE_SELF, &ru);
-		fprintf(stderr, "writer: elapsed=%.6f user=%.6f sys=%.6f\n",
-			(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
-			ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
-			ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
+		iov.iov_len = snprintf(line, sizeof(line), "writer: elapsed=%.6f user=%.6f sys=%.6f\n",
+				       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
+				       ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+				       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
+		/* writev, not write: the report must not add a sys_enter_write
+		 * event to the N the tracers count. */
+		if (writev(2, &iov, 1) < 0)
+			return 1;
 	}
 	return 0;
 }

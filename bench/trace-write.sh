@@ -1,0 +1,95 @@
+#!/bin/bash
+# Benchmark for `ftr trace` (issue #3): N write(2) calls to /dev/null traced
+# through syscalls:sys_enter_write, filtered to the workload's pid, output to
+# /dev/null (ftr counts what it delivered; perf's file is counted afterwards;
+# bpftrace's output goes through grep -c, the only way to count it).  Side by side in one run: untraced, the kernel's floor
+# (event enabled in an instance, no reader), ftr, perf record, bpftrace
+# printing each event, and trace-cmd (which cannot record on a kernel that
+# refuses writes to /proc/sys/kernel/ftrace_enabled).
+#
+#   bench/trace-write.sh [N] [RUNS]      (defaults 2000000 and 5; root)
+#
+# Reports medians of RUNS runs: the workload's slowdown against untraced and
+# against the floor, events delivered against N, events lost, and the
+# tracer's CPU time per event (its rusage minus the workload's own).
+set -u
+N=${1:-2000000}
+RUNS=${2:-5}
+top=$(cd "$(dirname "$0")/.." && pwd)
+FTR=${FTR:-$top/build/ftr}
+BIN=$top/build/tests-bin
+W="$BIN/writer $N 1"
+export WRITER_TIME=1
+T=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+[ -n "$T" ] || { "$FTR" doctor > /dev/null; T=/sys/kernel/tracing; }
+work=$(mktemp -d)
+inst=$T/instances/bench_floor_$$
+cleanup() { [ -d "$inst" ] && { echo 0 > "$inst/events/syscalls/sys_enter_write/enable"; rmdir "$inst"; }; rm -rf "$work"; }
+trap cleanup EXIT INT TERM
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" "$2" | tail -1; }
+# tracer CPU seconds = all CPU of the run minus the workload's own
+tracer_cpu() {
+	awk '/^writer:/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); w[kv[1]] = kv[2] } }
+	     /^rusage:/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] } }
+	     END { printf "%.6f\n", (r["user"] + r["sys"]) - (w["user"] + w["sys"]) }' "$1"
+}
+
+for r in $(seq "$RUNS"); do
+	# untraced
+	$W 2> "$work/e"; field elapsed "$work/e" >> "$work/untraced"
+
+	# the floor: the event enabled for this pid in an instance nobody reads
+	mkdir "$inst"
+	sh -c "echo \$\$ > $inst/set_event_pid; echo 1 > $inst/events/syscalls/sys_enter_write/enable; exec $W" 2> "$work/e"
+	field elapsed "$work/e" >> "$work/floor"
+	echo 0 > "$inst/events/syscalls/sys_enter_write/enable"; rmdir "$inst"
+
+	# ftr
+	"$BIN/rusage" "$FTR" -v trace syscalls:sys_enter_write -- $W 2> "$work/e" > /dev/null
+	sed -n 's/^ftr: \([0-9]*\) events read.*/\1/p' "$work/e" >> "$work/ftr.n"
+	field elapsed "$work/e" >> "$work/ftr.t"
+	tracer_cpu "$work/e" >> "$work/ftr.cpu"
+	sed -n 's/.* \([0-9]*\) LOST.*/\1/p' "$work/e" | grep . >> "$work/ftr.lost" || echo 0 >> "$work/ftr.lost"
+
+	# perf record
+	if command -v perf > /dev/null; then
+		"$BIN/rusage" perf record -q -e syscalls:sys_enter_write -o "$work/p.data" -- $W 2> "$work/e" > /dev/null
+		field elapsed "$work/e" >> "$work/perf.t"
+		tracer_cpu "$work/e" >> "$work/perf.cpu"
+		perf script -i "$work/p.data" -F trace 2> /dev/null | grep -c 'fd: 0x00000003' >> "$work/perf.n"
+		perf report -i "$work/p.data" --stats 2> /dev/null | awk '/LOST/ && $NF ~ /^[0-9]+$/ { s += $NF } END { print s + 0 }' >> "$work/perf.lost"
+	fi
+
+	# bpftrace, a printf per event
+	if command -v bpftrace > /dev/null; then
+		"$BIN/rusage" bpftrace -e 'tracepoint:syscalls:sys_enter_write /pid == cpid/ { printf("%d %d\n", args->fd, args->count); }' \
+			-c "$W" 2> "$work/e" | grep -c '^3 1$' >> "$work/bpftrace.n"
+		field elapsed "$work/e" >> "$work/bpftrace.t"
+		tracer_cpu "$work/e" >> "$work/bpftrace.cpu"
+		sed -n 's/.*Lost \([0-9]*\) events.*/\1/p' "$work/e" | awk '{ s += $1 } END { print s + 0 }' >> "$work/bpftrace.lost"
+	fi
+done
+
+un=$(median < "$work/untraced")
+fl=$(median < "$work/floor")
+printf 'N = %d writes, %d runs, medians; slowdown = workload time / untraced (%.3fs)\n\n' "$N" "$RUNS" "$un"
+printf '%-22s %9s %9s %12s %10s %12s\n' tool slowdown vs-floor delivered lost "ns CPU/event"
+row() {
+	t=$(median < "$work/$1.t"); n=$(median < "$work/$1.n"); l=$(median < "$work/$1.lost"); c=$(median < "$work/$1.cpu")
+	awk -v name="$2" -v t="$t" -v u="$un" -v f="$fl" -v n="$n" -v l="$l" -v c="$c" -v N="$N" \
+	    'BEGIN { printf "%-22s %8.2fx %8.2fx %12d %10d %12.0f\n", name, t / u, t / f, n, l, c * 1e9 / N }'
+}
+awk -v f="$fl" -v u="$un" 'BEGIN { printf "%-22s %8.2fx %8.2fx %12s %10s %12s\n", "floor (enabled, no reader)", f / u, 1, "-", "-", "-" }'
+row ftr "ftr trace"
+[ -s "$work/perf.t" ] && row perf "perf record"
+[ -s "$work/bpftrace.t" ] && row bpftrace "bpftrace printf"
+if command -v trace-cmd > /dev/null; then
+	msg=$(trace-cmd record -e syscalls:sys_enter_write -o "$work/tc.dat" true 2>&1 | tail -2 | tr '\n' ' ')
+	if [ -s "$work/tc.dat" ]; then
+		echo "trace-cmd              (recorded; not measured by this script)"
+	else
+		echo "trace-cmd              cannot record on this kernel: $msg"
+	fi
+fi

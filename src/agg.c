@@ -1,0 +1,1317 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Maps and aggregations: see agg.h.  The table is a slab of spec.size
+ * entries and an open-addressing index of twice that many slots (a power of
+ * two), both allocated by agg_alloc; the hot path (agg_update) serializes
+ * the key on the stack, hashes, probes, and never allocates.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg.h"
+#include "ftr.h"
+#include "output.h"
+
+/* Serialized key: per part, an int is 8 bytes; a string is a length byte
+ * and its bytes, zero-padded to a multiple of 8; a stack is an 8-byte count
+ * and 8 bytes per frame.  Lengths make the encoding prefix-free, so equal
+ * bytes mean equal keys; parts stay 8-aligned, so rows can point at stack
+ * frames in place. */
+#define ROUND8(x) (((x) + 7) & ~(size_t)7)
+#define KEY_INT_SZ 8
+#define KEY_STR_SZ ROUND8(1 + AGG_STR_MAX)
+#define KEY_STACK_SZ (8 + 8 * AGG_STACK_MAX)
+#define KEY_MAX (AGG_MAX_KEYS * KEY_STACK_SZ)
+
+#define NONE UINT32_MAX
+
+struct ent {
+	uint64_t hash;
+	uint32_t klen;
+	uint32_t next_free;		/* free list link */
+	uint64_t count;
+	int64_t min, max, value;
+	__int128 sum;
+};
+
+struct agg {
+	char *name;
+	enum agg_kind kind;
+	int nkeys;
+	enum agg_ktype ktypes[AGG_MAX_KEYS];
+	bool is_unsigned;
+	int64_t lmin, lmax, lstep;
+	int nbuckets;			/* HIST/LHIST, else 0 */
+
+	uint32_t size;			/* max entries */
+	uint32_t mask;			/* index slots - 1 */
+	uint32_t n;			/* live entries */
+	uint32_t unused;		/* first never-used slab entry */
+	uint32_t free_head;
+	uint32_t kslot;			/* bytes of key per entry */
+	uint64_t dropped;
+
+	uint32_t *index;		/* 0: empty, else entry + 1 */
+	struct ent *ents;
+	uint8_t *keys;			/* size * kslot */
+	uint64_t *bk;			/* size * nbuckets */
+};
+
+/* ---- keys ------------------------------------------------------------------ */
+
+static size_t part_max(enum agg_ktype t)
+{
+	switch (t) {
+	case AGG_K_STR: return KEY_STR_SZ;
+	case AGG_K_STACK: return KEY_STACK_SZ;
+	default: return KEY_INT_SZ;
+	}
+}
+
+static size_t key_encode(const struct agg *m, const struct agg_kpart *keys, uint8_t *out)
+{
+	size_t off = 0;
+
+	for (int i = 0; i < m->nkeys; i++) {
+		const struct agg_kpart *k = &keys[i];
+
+		switch (m->ktypes[i]) {
+		case AGG_K_INT:
+		case AGG_K_UINT:
+			memcpy(out + off, &k->u, 8);
+			off += 8;
+			break;
+		case AGG_K_STR: {
+			size_t len = 0;
+
+			if (k->str.p) {
+				size_t max = k->str.len < AGG_STR_MAX ? k->str.len : AGG_STR_MAX;
+				const char *nul = memchr(k->str.p, '\0', max);
+
+				len = nul ? (size_t)(nul - k->str.p) : max;
+			}
+			memset(out + off, 0, ROUND8(1 + len));
+			out[off] = (uint8_t)len;
+			memcpy(out + off + 1, k->str.p, len);
+			off += ROUND8(1 + len);
+			break;
+		}
+		case AGG_K_STACK: {
+			uint32_t n = k->stack.ips ? k->stack.n : 0;
+
+			if (n > AGG_STACK_MAX)
+				n = AGG_STACK_MAX;
+			uint64_t n64 = n;
+
+			memcpy(out + off, &n64, 8);
+			memcpy(out + off + 8, k->stack.ips, n * 8);
+			off += 8 + n * 8;
+			break;
+		}
+		}
+	}
+	return off;
+}
+
+/* Decode an entry's key into parts pointing into the map. */
+static void key_decode(const struct agg *m, const uint8_t *kb, struct agg_kpart *keys)
+{
+	size_t off = 0;
+
+	for (int i = 0; i < m->nkeys; i++) {
+		struct agg_kpart *k = &keys[i];
+
+		switch (m->ktypes[i]) {
+		case AGG_K_INT:
+		case AGG_K_UINT:
+			memcpy(&k->u, kb + off, 8);
+			off += 8;
+			break;
+		case AGG_K_STR:
+			k->str.len = kb[off];
+			k->str.p = (const char *)kb + off + 1;
+			off += ROUND8(1 + k->str.len);
+			break;
+		case AGG_K_STACK: {
+			uint64_t n64;
+
+			memcpy(&n64, kb + off, 8);
+			k->stack.n = (uint32_t)n64;
+			k->stack.ips = (const uint64_t *)(kb + off + 8);
+			off += 8 + k->stack.n * 8;
+			break;
+		}
+		}
+	}
+}
+
+static uint64_t key_ip(const struct agg_kpart *k, uint32_t i)
+{
+	return k->stack.ips[i];
+}
+
+static uint64_t hash_bytes(const uint8_t *p, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+	uint64_t w;
+
+	while (n >= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+		p += 8;
+		n -= 8;
+	}
+	if (n) {
+		w = 0;
+		memcpy(&w, p, n);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+	}
+	/* murmur3's finalizer */
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return h;
+}
+
+/* ---- the table ------------------------------------------------------------- */
+
+struct agg *agg_alloc(const struct agg_spec *spec)
+{
+	struct agg *m;
+	uint32_t slots = 1;
+
+	if (!spec || spec->nkeys < 0 || spec->nkeys > AGG_MAX_KEYS || spec->size > AGG_MAX_SIZE ||
+	    (unsigned)spec->kind > AGG_VALUE) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (spec->kind == AGG_LHIST) {
+		if (spec->lstep <= 0 || spec->lmin >= spec->lmax ||
+		    ((__int128)spec->lmax - spec->lmin) / spec->lstep > AGG_LHIST_MAX ||
+		    ((__int128)spec->lmax - spec->lmin) / spec->lstep < 1) {
+			errno = EINVAL;
+			return NULL;
+		}
+	}
+	for (int i = 0; i < spec->nkeys; i++) {
+		if ((unsigned)spec->ktypes[i] > AGG_K_STACK) {
+			errno = EINVAL;
+			return NULL;
+		}
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return NULL;
+	m->name = strdup(spec->name ? spec->name : "@");
+	m->kind = spec->kind;
+	m->nkeys = spec->nkeys;
+	memcpy(m->ktypes, spec->ktypes, sizeof(m->ktypes));
+	m->is_unsigned = spec->is_unsigned;
+	m->lmin = spec->lmin;
+	m->lmax = spec->lmax;
+	m->lstep = spec->lstep;
+	if (m->kind == AGG_HIST)
+		m->nbuckets = AGG_HIST_BUCKETS;
+	else if (m->kind == AGG_LHIST)
+		m->nbuckets = (int)((m->lmax - m->lmin) / m->lstep) + 2;
+	m->size = spec->size ? spec->size : AGG_DEFAULT_SIZE;
+	while (slots < 2 * m->size)
+		slots <<= 1;
+	m->mask = slots - 1;
+	for (int i = 0; i < m->nkeys; i++)
+		m->kslot += part_max(m->ktypes[i]);
+	m->index = calloc(slots, sizeof(*m->index));
+	m->ents = calloc(m->size, sizeof(*m->ents));
+	m->keys = m->kslot ? malloc((size_t)m->size * m->kslot) : NULL;
+	m->bk = m->nbuckets ? calloc((size_t)m->size * m->nbuckets, sizeof(*m->bk)) : NULL;
+	if (!m->name || !m->index || !m->ents || (m->kslot && !m->keys) || (m->nbuckets && !m->bk)) {
+		agg_free(m);
+		errno = ENOMEM;
+		return NULL;
+	}
+	m->free_head = NONE;
+	return m;
+}
+
+void agg_free(struct agg *m)
+{
+	if (!m)
+		return;
+	free(m->name);
+	free(m->index);
+	free(m->ents);
+	free(m->keys);
+	free(m->bk);
+	free(m);
+}
+
+void agg_clear(struct agg *m)
+{
+	if (!m)
+		return;
+	memset(m->index, 0, ((size_t)m->mask + 1) * sizeof(*m->index));
+	m->n = 0;
+	m->unused = 0;
+	m->free_head = NONE;
+	m->dropped = 0;
+}
+
+/* The index slot holding the key, or the empty slot where it would go. */
+static uint32_t probe(const struct agg *m, const uint8_t *kb, size_t klen, uint64_t h, bool *found)
+{
+	uint32_t s = (uint32_t)h & m->mask;
+
+	for (;;) {
+		uint32_t id = m->index[s];
+
+		if (!id) {
+			*found = false;
+			return s;
+		}
+		const struct ent *e = &m->ents[id - 1];
+
+		if (e->hash == h && e->klen == klen &&
+		    memcmp(m->keys + (size_t)(id - 1) * m->kslot, kb, klen) == 0) {
+			*found = true;
+			return s;
+		}
+		s = (s + 1) & m->mask;
+	}
+}
+
+/* The entry for keys, created when absent; NULL when the table is full. */
+static struct ent *get(struct agg *m, const struct agg_kpart *keys, uint32_t *idp)
+{
+	uint8_t kb[KEY_MAX];
+	size_t klen = key_encode(m, keys, kb);
+	uint64_t h = hash_bytes(kb, klen);
+	bool found;
+	uint32_t s = probe(m, kb, klen, h, &found);
+	uint32_t id;
+	struct ent *e;
+
+	if (found) {
+		id = m->index[s] - 1;
+		*idp = id;
+		return &m->ents[id];
+	}
+	if (m->free_head != NONE) {
+		id = m->free_head;
+		m->free_head = m->ents[id].next_free;
+	} else if (m->unused < m->size) {
+		id = m->unused++;
+	} else {
+		return NULL;
+	}
+	e = &m->ents[id];
+	memset(e, 0, sizeof(*e));
+	e->hash = h;
+	e->klen = (uint32_t)klen;
+	memcpy(m->keys + (size_t)id * m->kslot, kb, klen);
+	if (m->nbuckets)
+		memset(m->bk + (size_t)id * m->nbuckets, 0, m->nbuckets * sizeof(*m->bk));
+	m->index[s] = id + 1;
+	m->n++;
+	*idp = id;
+	return e;
+}
+
+static bool less(const struct agg *m, int64_t a, int64_t b)
+{
+	return m->is_unsigned ? (uint64_t)a < (uint64_t)b : a < b;
+}
+
+static __int128 wide(const struct agg *m, int64_t v)
+{
+	return m->is_unsigned ? (__int128)(uint64_t)v : (__int128)v;
+}
+
+static int bucket_of(const struct agg *m, int64_t v)
+{
+	if (m->kind == AGG_HIST)
+		return agg_hist_bucket(v, m->is_unsigned);
+	if (m->is_unsigned && (uint64_t)v > INT64_MAX)
+		return m->nbuckets - 1;
+	return agg_lhist_bucket(v, m->lmin, m->lmax, m->lstep);
+}
+
+/* n updates with the value v on entry e. */
+static void apply(struct agg *m, struct ent *e, uint32_t id, int64_t v, uint64_t n)
+{
+	bool first = e->count == 0;
+
+	e->count += n;
+	switch (m->kind) {
+	case AGG_COUNT:
+		break;
+	case AGG_SUM:
+	case AGG_AVG:
+	case AGG_STATS:
+		e->sum += wide(m, v) * n;
+		break;
+	case AGG_MIN:
+	case AGG_MAX:
+		if (first || less(m, v, e->min))
+			e->min = v;
+		if (first || less(m, e->max, v))
+			e->max = v;
+		break;
+	case AGG_HIST:
+	case AGG_LHIST:
+		e->sum += wide(m, v) * n;
+		m->bk[(size_t)id * m->nbuckets + bucket_of(m, v)] += n;
+		break;
+	case AGG_VALUE:
+		e->value = v;
+		break;
+	}
+}
+
+int agg_update(struct agg *m, const struct agg_kpart *keys, int64_t v)
+{
+	struct ent *e;
+	uint32_t id;
+
+	if (!m || (m->nkeys && !keys))
+		return -EINVAL;
+	e = get(m, keys, &id);
+	if (!e) {
+		m->dropped++;
+		return -ENOSPC;
+	}
+	apply(m, e, id, v, 1);
+	return 0;
+}
+
+int agg_add_hits(struct agg *m, const struct agg_kpart *keys, int64_t v, uint64_t n)
+{
+	struct ent *e;
+	uint32_t id;
+
+	if (!m || (m->nkeys && !keys))
+		return -EINVAL;
+	if (!n)
+		return 0;
+	e = get(m, keys, &id);
+	if (!e) {
+		m->dropped += n;
+		return -ENOSPC;
+	}
+	apply(m, e, id, v, n);
+	return 0;
+}
+
+int agg_add(struct agg *m, const struct agg_kpart *keys, uint64_t count, int64_t sum)
+{
+	struct ent *e;
+	uint32_t id;
+
+	if (!m || (m->nkeys && !keys))
+		return -EINVAL;
+	switch (m->kind) {
+	case AGG_COUNT:
+	case AGG_SUM:
+	case AGG_AVG:
+	case AGG_STATS:
+		break;
+	default:
+		return -EINVAL;
+	}
+	if (!count && !sum)
+		return 0;
+	e = get(m, keys, &id);
+	if (!e) {
+		m->dropped += count;
+		return -ENOSPC;
+	}
+	e->count += count;
+	if (m->kind != AGG_COUNT)
+		e->sum += wide(m, sum);
+	return 0;
+}
+
+void agg_add_dropped(struct agg *m, uint64_t n)
+{
+	if (m)
+		m->dropped += n;
+}
+
+/* bpftrace's avg: the truncated quotient, in the value's signedness. */
+static int64_t avg_of(const struct agg *m, __int128 sum, uint64_t count)
+{
+	if (!count)
+		return 0;
+	if (m->is_unsigned)
+		return (int64_t)(uint64_t)((unsigned __int128)sum / count);
+	return (int64_t)(sum / (__int128)count);
+}
+
+static int64_t ent_avg(const struct agg *m, const struct ent *e)
+{
+	return avg_of(m, e->sum, e->count);
+}
+
+static int64_t ent_value(const struct agg *m, const struct ent *e)
+{
+	switch (m->kind) {
+	case AGG_COUNT:
+	case AGG_STATS:
+	case AGG_HIST:
+	case AGG_LHIST:
+		return (int64_t)e->count;
+	case AGG_SUM:
+		return (int64_t)(uint64_t)e->sum;
+	case AGG_AVG:
+		return ent_avg(m, e);
+	case AGG_MIN:
+		return e->min;
+	case AGG_MAX:
+		return e->max;
+	case AGG_VALUE:
+		return e->value;
+	}
+	return 0;
+}
+
+int agg_lookup(const struct agg *m, const struct agg_kpart *keys, int64_t *v)
+{
+	uint8_t kb[KEY_MAX];
+	size_t klen;
+	uint64_t h;
+	bool found;
+	uint32_t s;
+
+	if (!m || (m->nkeys && !keys))
+		return -EINVAL;
+	klen = key_encode(m, keys, kb);
+	h = hash_bytes(kb, klen);
+	s = probe(m, kb, klen, h, &found);
+	if (!found)
+		return -ENOENT;
+	if (v)
+		*v = ent_value(m, &m->ents[m->index[s] - 1]);
+	return 0;
+}
+
+int agg_delete(struct agg *m, const struct agg_kpart *keys)
+{
+	uint8_t kb[KEY_MAX];
+	size_t klen;
+	uint64_t h;
+	bool found;
+	uint32_t i, j, id;
+
+	if (!m || (m->nkeys && !keys))
+		return -EINVAL;
+	klen = key_encode(m, keys, kb);
+	h = hash_bytes(kb, klen);
+	i = probe(m, kb, klen, h, &found);
+	if (!found)
+		return -ENOENT;
+	id = m->index[i] - 1;
+	m->ents[id].next_free = m->free_head;
+	m->free_head = id;
+	m->n--;
+	/* Backward-shift deletion keeps every probe chain unbroken without
+	 * tombstones: move later members of the run into the hole when their
+	 * home slot is not between the hole and them. */
+	j = i;
+	for (;;) {
+		uint32_t home;
+
+		j = (j + 1) & m->mask;
+		if (!m->index[j])
+			break;
+		home = (uint32_t)m->ents[m->index[j] - 1].hash & m->mask;
+		if (((j - home) & m->mask) >= ((j - i) & m->mask)) {
+			m->index[i] = m->index[j];
+			i = j;
+		}
+	}
+	m->index[i] = 0;
+	return 0;
+}
+
+uint32_t agg_entries(const struct agg *m) { return m ? m->n : 0; }
+uint32_t agg_size(const struct agg *m) { return m ? m->size : 0; }
+uint64_t agg_dropped(const struct agg *m) { return m ? m->dropped : 0; }
+const char *agg_name(const struct agg *m) { return m ? m->name : NULL; }
+enum agg_kind agg_kind(const struct agg *m) { return m ? m->kind : AGG_COUNT; }
+
+/* ---- iteration in print order ------------------------------------------------ */
+
+static int cmp_keys(const struct agg *m, uint32_t a, uint32_t b)
+{
+	struct agg_kpart ka[AGG_MAX_KEYS], kb[AGG_MAX_KEYS];
+
+	key_decode(m, m->keys + (size_t)a * m->kslot, ka);
+	key_decode(m, m->keys + (size_t)b * m->kslot, kb);
+	for (int i = 0; i < m->nkeys; i++) {
+		int c = 0;
+
+		switch (m->ktypes[i]) {
+		case AGG_K_INT:
+			c = (ka[i].i > kb[i].i) - (ka[i].i < kb[i].i);
+			break;
+		case AGG_K_UINT:
+			c = (ka[i].u > kb[i].u) - (ka[i].u < kb[i].u);
+			break;
+		case AGG_K_STR: {
+			size_t n = ka[i].str.len < kb[i].str.len ? ka[i].str.len : kb[i].str.len;
+
+			c = memcmp(ka[i].str.p, kb[i].str.p, n);
+			if (!c)
+				c = (ka[i].str.len > kb[i].str.len) - (ka[i].str.len < kb[i].str.len);
+			break;
+		}
+		case AGG_K_STACK:
+			for (uint32_t f = 0; !c && f < ka[i].stack.n && f < kb[i].stack.n; f++) {
+				uint64_t x = key_ip(&ka[i], f), y = key_ip(&kb[i], f);
+
+				c = (x > y) - (x < y);
+			}
+			if (!c)
+				c = (ka[i].stack.n > kb[i].stack.n) - (ka[i].stack.n < kb[i].stack.n);
+			break;
+		}
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static int cmp_ents(const void *pa, const void *pb, void *arg)
+{
+	const struct agg *m = arg;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	int64_t va, vb;
+	int c;
+
+	switch (m->kind) {
+	case AGG_STATS:		/* bpftrace sorts stats by their average */
+	case AGG_AVG:
+		va = ent_avg(m, &m->ents[a]);
+		vb = ent_avg(m, &m->ents[b]);
+		c = less(m, va, vb) ? -1 : less(m, vb, va);
+		break;
+	case AGG_COUNT:
+	case AGG_HIST:
+	case AGG_LHIST: {
+		uint64_t x = m->ents[a].count, y = m->ents[b].count;
+
+		c = (x > y) - (x < y);
+		break;
+	}
+	default:
+		va = ent_value(m, &m->ents[a]);
+		vb = ent_value(m, &m->ents[b]);
+		c = less(m, va, vb) ? -1 : less(m, vb, va);
+		break;
+	}
+	return c ? c : cmp_keys(m, a, b);
+}
+
+/* Live entry ids in print order; caller frees.  NULL with *n = 0 when empty. */
+static uint32_t *sorted_ids(const struct agg *m, uint32_t *n, int *err)
+{
+	uint32_t *ids, k = 0;
+
+	*n = 0;
+	*err = 0;
+	if (!m->n)
+		return NULL;
+	ids = malloc(m->n * sizeof(*ids));
+	if (!ids) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	for (uint32_t s = 0; s <= m->mask; s++)
+		if (m->index[s])
+			ids[k++] = m->index[s] - 1;
+	qsort_r(ids, k, sizeof(*ids), cmp_ents, (void *)m);
+	*n = k;
+	return ids;
+}
+
+static void fill_row(const struct agg *m, uint32_t id, struct agg_row *r)
+{
+	const struct ent *e = &m->ents[id];
+
+	memset(r, 0, sizeof(*r));
+	key_decode(m, m->keys + (size_t)id * m->kslot, r->keys);
+	r->count = e->count;
+	r->sum = (int64_t)(uint64_t)e->sum;
+	r->sum128 = e->sum;
+	r->min = e->min;
+	r->max = e->max;
+	r->value = ent_value(m, e);
+	if (m->nbuckets) {
+		r->buckets = m->bk + (size_t)id * m->nbuckets;
+		r->nbuckets = m->nbuckets;
+	}
+}
+
+int agg_foreach(const struct agg *m, int (*fn)(const struct agg_row *, void *), void *arg)
+{
+	uint32_t n, *ids;
+	struct agg_row row;
+	int err, ret = 0;
+
+	if (!m || !fn)
+		return -EINVAL;
+	ids = sorted_ids(m, &n, &err);
+	if (err)
+		return err;
+	for (uint32_t i = 0; i < n && !ret; i++) {
+		fill_row(m, ids[i], &row);
+		ret = fn(&row, arg);
+	}
+	free(ids);
+	return ret;
+}
+
+/* ---- buckets and labels ------------------------------------------------------ */
+
+int agg_hist_bucket(int64_t v, bool is_unsigned)
+{
+	uint64_t u = (uint64_t)v;
+
+	if (!is_unsigned && v < 0)
+		return 0;
+	if (u == 0)
+		return 1;
+	/* u in [2^k, 2^(k+1)) goes to bucket k + 2 */
+	return 2 + 63 - __builtin_clzll(u);
+}
+
+/* bpftrace's power-of-two label: 2^p as "16", "4K", "1M", ... "16E". */
+static void pow2_label(int p, char *buf, size_t len)
+{
+	static const char suffix[] = "\0KMGTPE";
+	int decade = p / 10;
+
+	if (decade)
+		snprintf(buf, len, "%llu%c", 1ull << (p - 10 * decade), suffix[decade]);
+	else
+		snprintf(buf, len, "%llu", 1ull << p);
+}
+
+void agg_hist_label(int b, char *buf, size_t len)
+{
+	char lo[16], hi[16];
+
+	if (b <= 0) {
+		snprintf(buf, len, "(..., 0)");
+	} else if (b <= 2) {
+		snprintf(buf, len, "[%d]", b - 1);
+	} else {
+		pow2_label(b - 2, lo, sizeof(lo));
+		pow2_label(b - 1, hi, sizeof(hi));
+		snprintf(buf, len, "[%s, %s)", lo, hi);
+	}
+}
+
+int agg_lhist_bucket(int64_t v, int64_t min, int64_t max, int64_t step)
+{
+	int n = (int)(((__int128)max - min) / step);
+
+	if (v < min)
+		return 0;
+	if (v >= max)
+		return n + 1;
+	/* a partial last step (max - min not a multiple of step) lands in the
+	 * ">= max" bucket, as in bpftrace */
+	int64_t b = (int64_t)(((__int128)v - min) / step) + 1;
+
+	return b > n ? n + 1 : (int)b;
+}
+
+/* bpftrace's lhist bound: K/M suffixes only when the step is a multiple of
+ * 1024, so that every bound of the histogram gets one. */
+static void lhist_num(int64_t x, int64_t step, char *buf, size_t len)
+{
+	if (step % 1024 || x == 0)
+		snprintf(buf, len, "%lld", (long long)x);
+	else if (x % (1024 * 1024) == 0)
+		snprintf(buf, len, "%lldM", (long long)(x / (1024 * 1024)));
+	else if (x % 1024 == 0)
+		snprintf(buf, len, "%lldK", (long long)(x / 1024));
+	else
+		snprintf(buf, len, "%lld", (long long)x);
+}
+
+void agg_lhist_label(int b, int64_t min, int64_t max, int64_t step, char *buf, size_t len)
+{
+	int n = (int)(((__int128)max - min) / step);
+	char lo[32], hi[32];
+
+	if (b <= 0) {
+		lhist_num(min, step, lo, sizeof(lo));
+		snprintf(buf, len, "(..., %s)", lo);
+	} else if (b > n) {
+		lhist_num(max, step, lo, sizeof(lo));
+		snprintf(buf, len, "[%s, ...)", lo);
+	} else {
+		lhist_num(min + (int64_t)(b - 1) * step, step, lo, sizeof(lo));
+		lhist_num(min + (int64_t)b * step, step, hi, sizeof(hi));
+		snprintf(buf, len, "[%s, %s)", lo, hi);
+	}
+}
+
+/* ---- the summary ----------------------------------------------------------------- */
+
+int agg_modes(const uint64_t *bk, int n)
+{
+	int lo = -1, hi = -1, modes = 0;
+	uint64_t total = 0, cur_h = 0;
+	int cur_end = -1;
+
+	for (int i = 0; i < n; i++) {
+		if (bk[i]) {
+			if (lo < 0)
+				lo = i;
+			hi = i;
+			total += bk[i];
+		}
+	}
+	if (lo < 0)
+		return 0;
+	for (int a = lo; a <= hi;) {
+		int b = a;
+		uint64_t h = bk[a];
+
+		while (b + 1 <= hi && bk[b + 1] == h)
+			b++;
+		/* a run [a, b] of equal buckets is a peak when both
+		 * neighbours (inside the printed range) are lower */
+		bool peak = h && (a == lo || bk[a - 1] < h) && (b == hi || bk[b + 1] < h) &&
+			    (unsigned __int128)h * 20 >= total;
+
+		if (peak) {
+			if (!modes) {
+				modes = 1;
+			} else {
+				uint64_t valley = UINT64_MAX;
+				uint64_t smaller = h < cur_h ? h : cur_h;
+
+				for (int i = cur_end + 1; i < a; i++)
+					if (bk[i] < valley)
+						valley = bk[i];
+				if ((unsigned __int128)valley * 2 < smaller) {
+					modes++;
+				} else if (h < cur_h) {
+					/* one mode: keep the higher peak as its top */
+					a = b + 1;
+					continue;
+				}
+			}
+			cur_h = h;
+			cur_end = b;
+		}
+		a = b + 1;
+	}
+	return modes;
+}
+
+void agg_hist_stats(const uint64_t *bk, int n, uint64_t count, __int128 sum,
+		    struct agg_hist_stats *st)
+{
+	static const int pct[3] = { 50, 90, 99 };
+	int *out[3] = { &st->p50, &st->p90, &st->p99 };
+	uint64_t total = 0;
+
+	memset(st, 0, sizeof(*st));
+	for (int i = 0; i < n; i++)
+		total += bk[i];
+	st->count = count;
+	st->sum = sum;
+	st->mean = count ? sum / (__int128)count : 0;
+	for (int k = 0; k < 3; k++) {
+		/* rank ceil(p * N / 100), 1-based */
+		uint64_t rank = (uint64_t)(((unsigned __int128)total * pct[k] + 99) / 100);
+		uint64_t cum = 0;
+
+		*out[k] = -1;
+		if (!total)
+			continue;
+		if (!rank)
+			rank = 1;
+		for (int i = 0; i < n; i++) {
+			cum += bk[i];
+			if (cum >= rank) {
+				*out[k] = i;
+				break;
+			}
+		}
+	}
+	st->modes = agg_modes(bk, n);
+}
+
+void agg_pct_label(const struct agg *m, int b, char *buf, size_t len)
+{
+	char lo[32];
+
+	if (b < 0) {
+		snprintf(buf, len, "-");
+	} else if (m->kind == AGG_HIST) {
+		if (b == 0)
+			snprintf(buf, len, "<0");
+		else if (b <= 2)
+			snprintf(buf, len, "~%d", b - 1);
+		else {
+			pow2_label(b - 2, lo, sizeof(lo));
+			snprintf(buf, len, "~%s", lo);
+		}
+	} else {
+		int nb = m->nbuckets - 2;
+
+		if (b == 0) {
+			lhist_num(m->lmin, m->lstep, lo, sizeof(lo));
+			snprintf(buf, len, "<%s", lo);
+		} else if (b > nb) {
+			lhist_num(m->lmax, m->lstep, lo, sizeof(lo));
+			snprintf(buf, len, ">=%s", lo);
+		} else {
+			lhist_num(m->lmin + (int64_t)(b - 1) * m->lstep, m->lstep, lo, sizeof(lo));
+			snprintf(buf, len, "~%s", lo);
+		}
+	}
+}
+
+/* ---- printing ------------------------------------------------------------------- */
+
+static void ob_s128(struct outbuf *ob, __int128 v)
+{
+	char tmp[48];
+	int i = sizeof(tmp);
+	unsigned __int128 u;
+
+	if (v < 0) {
+		ob_putc(ob, '-');
+		u = -(unsigned __int128)v;
+	} else {
+		u = (unsigned __int128)v;
+	}
+	do {
+		tmp[--i] = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u);
+	ob_write(ob, tmp + i, sizeof(tmp) - i);
+}
+
+static void ob_val(struct outbuf *ob, const struct agg *m, int64_t v)
+{
+	if (m->is_unsigned)
+		ob_u64(ob, (uint64_t)v);
+	else
+		ob_s64(ob, v);
+}
+
+static void ob_frame(struct outbuf *ob, const struct agg_print_opts *o, uint64_t ip, bool json)
+{
+	char sym[512];
+
+	if (!o->sym || o->sym(ip, sym, sizeof(sym), o->sym_arg) < 0)
+		snprintf(sym, sizeof(sym), "0x%llx", (unsigned long long)ip);
+	if (json)
+		ob_json_str(ob, sym, sizeof(sym));
+	else
+		ob_puts(ob, sym);
+}
+
+/* One key part as bpftrace prints it inside @name[...]. */
+static void text_part(struct outbuf *ob, const struct agg *m, int i, const struct agg_kpart *k,
+		      const struct agg_print_opts *o)
+{
+	switch (m->ktypes[i]) {
+	case AGG_K_INT:
+		ob_s64(ob, k->i);
+		break;
+	case AGG_K_UINT:
+		ob_u64(ob, k->u);
+		break;
+	case AGG_K_STR:
+		ob_write(ob, k->str.p, k->str.len);
+		break;
+	case AGG_K_STACK:
+		/* bpftrace's kstack: a newline, then each frame indented 8 */
+		ob_putc(ob, '\n');
+		for (uint32_t f = 0; f < k->stack.n; f++) {
+			ob_write(ob, "        ", 8);
+			ob_frame(ob, o, key_ip(k, f), false);
+			ob_putc(ob, '\n');
+		}
+		break;
+	}
+}
+
+static void text_key(struct outbuf *ob, const struct agg *m, const struct agg_row *r,
+		     const struct agg_print_opts *o)
+{
+	ob_puts(ob, m->name);
+	if (!m->nkeys)
+		return;
+	ob_putc(ob, '[');
+	for (int i = 0; i < m->nkeys; i++) {
+		if (i)
+			ob_write(ob, ", ", 2);
+		text_part(ob, m, i, &r->keys[i], o);
+	}
+	ob_putc(ob, ']');
+}
+
+static void text_hist(struct outbuf *ob, const struct agg *m, const struct agg_row *r,
+		      const struct agg_print_opts *o)
+{
+	int lo = -1, hi = -1;
+	uint64_t max = 0;
+	char label[64], line[160];
+
+	for (int i = 0; i < r->nbuckets; i++) {
+		if (r->buckets[i]) {
+			if (lo < 0)
+				lo = i;
+			hi = i;
+		}
+		if (r->buckets[i] > max)
+			max = r->buckets[i];
+	}
+	for (int i = lo; lo >= 0 && i <= hi; i++) {
+		uint64_t c = r->buckets[i];
+		/* bpftrace computes the bar in float: keep its rounding */
+		int bar = (int)((float)c / (float)max * 52);
+		char bars[53];
+
+		if (m->kind == AGG_HIST)
+			agg_hist_label(i, label, sizeof(label));
+		else
+			agg_lhist_label(i, m->lmin, m->lmax, m->lstep, label, sizeof(label));
+		memset(bars, '@', bar);
+		bars[bar] = '\0';
+		snprintf(line, sizeof(line), "%-16s%8llu |%-52s|\n", label, (unsigned long long)c, bars);
+		ob_puts(ob, line);
+	}
+	if (!o->no_summary && r->count) {
+		struct agg_hist_stats st;
+		char p50[40], p90[40], p99[40];
+
+		agg_hist_stats(r->buckets, r->nbuckets, r->count, r->sum128, &st);
+		agg_pct_label(m, st.p50, p50, sizeof(p50));
+		agg_pct_label(m, st.p90, p90, sizeof(p90));
+		agg_pct_label(m, st.p99, p99, sizeof(p99));
+		ob_puts(ob, "count ");
+		ob_u64(ob, st.count);
+		ob_puts(ob, ", sum ");
+		ob_s128(ob, st.sum);
+		ob_puts(ob, ", mean ");
+		ob_s128(ob, st.mean);
+		if (st.modes == 2)
+			ob_puts(ob, " (2 modes: a mean over them describes neither)");
+		else if (st.modes > 2)
+			snprintf(line, sizeof(line), " (%d modes: a mean over them describes none of them)",
+				 st.modes), ob_puts(ob, line);
+		ob_puts(ob, ", p50 ");
+		ob_puts(ob, p50);
+		ob_puts(ob, ", p90 ");
+		ob_puts(ob, p90);
+		ob_puts(ob, ", p99 ");
+		ob_puts(ob, p99);
+		ob_putc(ob, '\n');
+	}
+}
+
+struct print_ctx {
+	const struct agg *m;
+	struct outbuf *ob;
+	const struct agg_print_opts *o;
+	uint32_t skip;			/* rows before the top N */
+	uint32_t i;
+	bool json_first;
+};
+
+static int text_row(const struct agg_row *r, void *arg)
+{
+	struct print_ctx *c = arg;
+	const struct agg *m = c->m;
+	struct outbuf *ob = c->ob;
+
+	if (c->i++ < c->skip)
+		return 0;
+	text_key(ob, m, r, c->o);
+	switch (m->kind) {
+	case AGG_HIST:
+	case AGG_LHIST:
+		ob_puts(ob, ":\n");
+		text_hist(ob, m, r, c->o);
+		ob_putc(ob, '\n');
+		return 0;
+	case AGG_STATS:
+		ob_puts(ob, ": count ");
+		ob_u64(ob, r->count);
+		ob_puts(ob, ", average ");
+		ob_val(ob, m, avg_of(m, r->sum128, r->count));
+		ob_puts(ob, ", total ");
+		ob_val(ob, m, r->sum);
+		break;
+	case AGG_COUNT:
+		ob_puts(ob, ": ");
+		ob_u64(ob, r->count);
+		break;
+	default:
+		ob_puts(ob, ": ");
+		ob_val(ob, m, r->value);
+		break;
+	}
+	ob_putc(ob, '\n');
+	return 0;
+}
+
+static uint32_t top_skip(const struct agg *m, const struct agg_print_opts *o)
+{
+	return o->top && m->n > o->top ? m->n - o->top : 0;
+}
+
+int agg_print(const struct agg *m, struct outbuf *ob, const struct agg_print_opts *opts)
+{
+	static const struct agg_print_opts none;
+	const struct agg_print_opts *o = opts ? opts : &none;
+	struct print_ctx c = { m, ob, o, 0, 0, true };
+	int err;
+
+	if (!m || !ob)
+		return -EINVAL;
+	c.skip = top_skip(m, o);
+	err = agg_foreach(m, text_row, &c);
+	return err ? err : ob->err;
+}
+
+/* ---- JSON -------------------------------------------------------------------- */
+
+static void json_part(struct outbuf *ob, const struct agg *m, int i, const struct agg_kpart *k,
+		      const struct agg_print_opts *o, bool as_string)
+{
+	switch (m->ktypes[i]) {
+	case AGG_K_INT:
+		if (as_string)
+			ob_putc(ob, '"');
+		ob_s64(ob, k->i);
+		if (as_string)
+			ob_putc(ob, '"');
+		break;
+	case AGG_K_UINT:
+		if (as_string)
+			ob_putc(ob, '"');
+		ob_u64(ob, k->u);
+		if (as_string)
+			ob_putc(ob, '"');
+		break;
+	case AGG_K_STR:
+		ob_json_str(ob, k->str.p, k->str.len);
+		break;
+	case AGG_K_STACK:
+		if (as_string) {
+			/* an object key must be a string: frames joined by ';',
+			 * innermost first */
+			char sym[512], *buf = NULL;
+			size_t blen = 0;
+			FILE *f = open_memstream(&buf, &blen);
+
+			for (uint32_t fr = 0; f && fr < k->stack.n; fr++) {
+				if (!o->sym || o->sym(key_ip(k, fr), sym, sizeof(sym), o->sym_arg) < 0)
+					snprintf(sym, sizeof(sym), "0x%llx",
+						 (unsigned long long)key_ip(k, fr));
+				fprintf(f, "%s%s", fr ? ";" : "", sym);
+			}
+			if (f)
+				fclose(f);
+			ob_json_str(ob, buf ? buf : "", blen);
+			free(buf);
+		} else {
+			ob_putc(ob, '[');
+			for (uint32_t fr = 0; fr < k->stack.n; fr++) {
+				if (fr)
+					ob_write(ob, ", ", 2);
+				ob_frame(ob, o, key_ip(k, fr), true);
+			}
+			ob_putc(ob, ']');
+		}
+		break;
+	}
+}
+
+static void json_pct(struct outbuf *ob, const struct agg *m, int b)
+{
+	if (b < 0 || b == 0) {
+		ob_puts(ob, "null");	/* unknown, or below every bound */
+	} else if (m->kind == AGG_HIST) {
+		ob_u64(ob, b <= 2 ? (uint64_t)(b - 1) : 1ull << (b - 2));
+	} else if (b > m->nbuckets - 2) {
+		ob_s64(ob, m->lmax);
+	} else {
+		ob_s64(ob, m->lmin + (int64_t)(b - 1) * m->lstep);
+	}
+}
+
+static void json_hist(struct outbuf *ob, const struct agg *m, const struct agg_row *r,
+		      const struct agg_print_opts *o)
+{
+	int lo = -1, hi = -1;
+	bool first = true;
+
+	for (int i = 0; i < r->nbuckets; i++) {
+		if (r->buckets[i]) {
+			if (lo < 0)
+				lo = i;
+			hi = i;
+		}
+	}
+	ob_puts(ob, "{\"buckets\": [");
+	for (int i = lo; lo >= 0 && i <= hi; i++) {
+		if (!first)
+			ob_write(ob, ", ", 2);
+		first = false;
+		ob_putc(ob, '{');
+		if (m->kind == AGG_HIST) {
+			if (i == 0) {
+				ob_puts(ob, "\"max\": -1");
+			} else if (i <= 2) {
+				ob_puts(ob, "\"min\": ");
+				ob_u64(ob, i - 1);
+				ob_puts(ob, ", \"max\": ");
+				ob_u64(ob, i - 1);
+			} else {
+				ob_puts(ob, "\"min\": ");
+				ob_u64(ob, 1ull << (i - 2));
+				ob_puts(ob, ", \"max\": ");
+				ob_u64(ob, i - 1 == 64 ? UINT64_MAX : (1ull << (i - 1)) - 1);
+			}
+		} else {
+			int nb = m->nbuckets - 2;
+
+			if (i == 0) {
+				ob_puts(ob, "\"max\": ");
+				ob_s64(ob, m->lmin - 1);
+			} else if (i > nb) {
+				ob_puts(ob, "\"min\": ");
+				ob_s64(ob, m->lmax);
+			} else {
+				ob_puts(ob, "\"min\": ");
+				ob_s64(ob, m->lmin + (int64_t)(i - 1) * m->lstep);
+				ob_puts(ob, ", \"max\": ");
+				ob_s64(ob, m->lmin + (int64_t)i * m->lstep - 1);
+			}
+		}
+		ob_puts(ob, ", \"count\": ");
+		ob_u64(ob, r->buckets[i]);
+		ob_putc(ob, '}');
+	}
+	ob_puts(ob, "], \"count\": ");
+	ob_u64(ob, r->count);
+	ob_puts(ob, ", \"sum\": ");
+	ob_s128(ob, r->sum128);
+	if (!o->no_summary) {
+		struct agg_hist_stats st;
+
+		agg_hist_stats(r->buckets, r->nbuckets, r->count, r->sum128, &st);
+		ob_puts(ob, ", \"mean\": ");
+		ob_s128(ob, st.mean);
+		ob_puts(ob, ", \"p50\": ");
+		json_pct(ob, m, st.p50);
+		ob_puts(ob, ", \"p90\": ");
+		json_pct(ob, m, st.p90);
+		ob_puts(ob, ", \"p99\": ");
+		json_pct(ob, m, st.p99);
+		ob_puts(ob, ", \"modes\": ");
+		ob_u64(ob, st.modes);
+	}
+	ob_putc(ob, '}');
+}
+
+static void json_value(struct outbuf *ob, const struct agg *m, const struct agg_row *r,
+		       const struct agg_print_opts *o)
+{
+	switch (m->kind) {
+	case AGG_HIST:
+	case AGG_LHIST:
+		json_hist(ob, m, r, o);
+		break;
+	case AGG_STATS:
+		ob_puts(ob, "{\"count\": ");
+		ob_u64(ob, r->count);
+		ob_puts(ob, ", \"average\": ");
+		ob_val(ob, m, avg_of(m, r->sum128, r->count));
+		ob_puts(ob, ", \"total\": ");
+		ob_val(ob, m, r->sum);
+		ob_putc(ob, '}');
+		break;
+	case AGG_COUNT:
+		ob_u64(ob, r->count);
+		break;
+	default:
+		ob_val(ob, m, r->value);
+		break;
+	}
+}
+
+static int json_row(const struct agg_row *r, void *arg)
+{
+	struct print_ctx *c = arg;
+	const struct agg *m = c->m;
+	struct outbuf *ob = c->ob;
+
+	if (c->i++ < c->skip)
+		return 0;
+	if (!c->json_first)
+		ob_write(ob, ", ", 2);
+	c->json_first = false;
+	if (m->nkeys == 1) {
+		json_part(ob, m, 0, &r->keys[0], c->o, true);
+		ob_puts(ob, ": ");
+		json_value(ob, m, r, c->o);
+	} else if (m->nkeys > 1) {
+		ob_puts(ob, "{\"key\": [");
+		for (int i = 0; i < m->nkeys; i++) {
+			if (i)
+				ob_write(ob, ", ", 2);
+			json_part(ob, m, i, &r->keys[i], c->o, false);
+		}
+		ob_puts(ob, "], \"value\": ");
+		json_value(ob, m, r, c->o);
+		ob_putc(ob, '}');
+	} else {
+		json_value(ob, m, r, c->o);
+	}
+	return 0;
+}
+
+int agg_print_json(const struct agg *m, struct outbuf *ob, const struct agg_print_opts *opts)
+{
+	static const struct agg_print_opts none;
+	const struct agg_print_opts *o = opts ? opts : &none;
+	struct print_ctx c = { m, ob, o, 0, 0, true };
+	int err;
+
+	if (!m || !ob)
+		return -EINVAL;
+	c.skip = top_skip(m, o);
+	ob_putc(ob, '{');
+	ob_json_str(ob, m->name, strlen(m->name));
+	ob_puts(ob, ": ");
+	if (m->nkeys == 1)
+		ob_putc(ob, '{');
+	else if (m->nkeys > 1)
+		ob_putc(ob, '[');
+	else if (!m->n)
+		ob_puts(ob, "null");
+	err = agg_foreach(m, json_row, &c);
+	if (m->nkeys == 1)
+		ob_putc(ob, '}');
+	else if (m->nkeys > 1)
+		ob_putc(ob, ']');
+	ob_puts(ob, "}\n");
+	return err ? err : ob->err;
+}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Maps and aggregations with bpftrace's semantics, and bpftrace's printing.
+ * The user-space path of `ftr count`/`ftr hist` and the language's @maps
+ * keep their data here; the kernel path (hist triggers, khist.h) merges what
+ * it read back into the same maps, so both paths print through one printer.
+ *
+ * Life of a map:
+ *
+ *	m = agg_alloc(&spec);			all memory for spec.size entries
+ *	agg_update(m, keys, v);			per event: no allocation, no I/O
+ *	agg_add(m, keys, count, sum);		merge a kernel hist entry
+ *	agg_add_hits(m, keys, v, n);		merge n kernel hits of raw value v
+ *	agg_print(m, ob, &opts);		bpftrace's text; or agg_print_json
+ *	agg_free(m);
+ *
+ * A map is a bounded table, like the kernel's (hist triggers default to
+ * 2048 entries): an update that needs a new entry when the table is full is
+ * dropped and counted (agg_dropped), never grown.  Open addressing, linear
+ * probing, a slab of spec.size entries allocated up front.
+ *
+ * Keys: 0..AGG_MAX_KEYS parts, each an integer (signed or unsigned), a
+ * string (at most AGG_STR_MAX bytes are kept, as bpftrace truncates to its
+ * string size) or a stack (at most AGG_STACK_MAX addresses, symbolized only
+ * at print time through a callback).
+ *
+ * Values are 64-bit integers, signed unless spec.is_unsigned.  count, sum,
+ * min, max and avg print as bpftrace does (sum wraps at 64 bits, as the
+ * kernel's hist sums do; avg is the truncated integer quotient).  hist and
+ * lhist keep exact 128-bit sums for the summary line.
+ *
+ * Histograms are bucketed HERE, always: the kernel's .log2 buckets are
+ * ceil-log2, (2^(N-1), 2^N], while bpftrace's are [2^N, 2^(N+1)), so the
+ * kernel path keys its trigger by the raw value and feeds agg_add_hits.
+ *
+ *	hist:  bucket 0 holds negative values "(..., 0)", 1 holds 0 "[0]",
+ *	       2 holds 1 "[1]", and bucket k >= 3 holds [2^(k-2), 2^(k-1)),
+ *	       labelled with K/M/G/T/P/E suffixes: "[4K, 8K)".  AGG_HIST_BUCKETS.
+ *	lhist(min, max, step): bucket 0 holds v < min "(..., min)", bucket
+ *	       i in 1..n holds [min + (i-1)*step, min + i*step), bucket n+1
+ *	       holds v >= max "[max, ...)"; n = (max - min) / step, at most
+ *	       AGG_LHIST_MAX; labels use K/M only when step is a multiple of 1024.
+ *
+ * Printing (text) follows bpftrace: count/sum/min/max/avg/value maps one
+ * line per key, "@name[k1, k2]: V", sorted by value ascending (the largest
+ * last); keyless "@name: V"; stats "@x[k]: count 3, average 5, total 15";
+ * histograms "@name[k]:" then lines of a 16-column left-aligned label, an
+ * 8-column right-aligned count, " |", 52 columns of '@' scaled to the
+ * largest bucket, "|", from the first to the last non-empty bucket (empty
+ * ones between are printed), keys sorted by total count; a blank line after
+ * each histogram.  A stack key prints as bpftrace prints kstack: a newline,
+ * then each frame on its own line indented by 8 spaces.
+ *
+ * Below each histogram, unless opts.no_summary, ftr adds one line:
+ *
+ *	count N, sum S, mean M, p50 ~X, p90 ~Y, p99 ~Z
+ *
+ * N and S are exact; M = S / N truncated.  A percentile p is the lower
+ * bound of the bucket holding the value of rank ceil(p * N): the true value
+ * lies in that bucket ("~4K" means in [4K, 8K)); "<0" / "<min" and
+ * ">=max" name the open-ended buckets.  When the histogram has several
+ * modes, "(K modes: a mean over them describes neither)" follows the mean
+ * ("none of them" for K > 2).  A mode is a peak: a bucket, or a run of equal
+ * buckets, higher than its neighbours on both sides, holding at least 5% of
+ * N.  Two neighbouring peaks are distinct modes only if some bucket between
+ * them holds less than half of the smaller peak; otherwise they are one mode.
+ */
+#ifndef FTR_AGG_H
+#define FTR_AGG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct outbuf;
+
+#define AGG_MAX_KEYS 8
+#define AGG_STR_MAX 64			/* bytes of a string key kept */
+#define AGG_STACK_MAX 127		/* frames of a stack key kept */
+#define AGG_DEFAULT_SIZE 2048		/* the kernel's hist trigger default */
+#define AGG_MAX_SIZE (1u << 22)
+#define AGG_HIST_BUCKETS 66		/* <0, 0, 1, [2,4) ... [2^63, 2^64) */
+#define AGG_LHIST_MAX 1000		/* linear buckets, as bpftrace */
+
+enum agg_kind {
+	AGG_COUNT,			/* count(): the value is ignored */
+	AGG_SUM,			/* sum(v) */
+	AGG_AVG,			/* avg(v) */
+	AGG_MIN,			/* min(v) */
+	AGG_MAX,			/* max(v) */
+	AGG_STATS,			/* stats(v): count, average, total */
+	AGG_HIST,			/* hist(v): power-of-2 buckets */
+	AGG_LHIST,			/* lhist(v, min, max, step) */
+	AGG_VALUE,			/* @m[k] = v: a plain store */
+};
+
+enum agg_ktype {
+	AGG_K_INT,			/* int64_t, printed signed */
+	AGG_K_UINT,			/* uint64_t */
+	AGG_K_STR,			/* bytes, at most AGG_STR_MAX kept */
+	AGG_K_STACK,			/* addresses, at most AGG_STACK_MAX kept */
+};
+
+/* One part of a key, as given to update/lookup/delete and as returned in
+ * rows (where the pointers point into the map: valid until it changes). */
+struct agg_kpart {
+	union {
+		int64_t i;		/* AGG_K_INT */
+		uint64_t u;		/* AGG_K_UINT */
+		struct {		/* AGG_K_STR: not NUL-terminated; stops */
+			const char *p;	/* at the first NUL or len */
+			size_t len;
+		} str;
+		struct {		/* AGG_K_STACK: innermost frame first */
+			const uint64_t *ips;
+			uint32_t n;
+		} stack;
+	};
+};
+
+#define AGG_KI(v) ((struct agg_kpart){ .i = (v) })
+#define AGG_KU(v) ((struct agg_kpart){ .u = (v) })
+#define AGG_KS(s) ((struct agg_kpart){ .str = { (s), sizeof(s) - 1 } })	/* literal */
+
+struct agg_spec {
+	const char *name;		/* "@", "@bytes" (copied) */
+	enum agg_kind kind;
+	int nkeys;			/* 0..AGG_MAX_KEYS */
+	enum agg_ktype ktypes[AGG_MAX_KEYS];
+	bool is_unsigned;		/* values are u64 (compare, bucket, print) */
+	int64_t lmin, lmax, lstep;	/* AGG_LHIST: min < max, step > 0 */
+	uint32_t size;			/* max entries; 0: AGG_DEFAULT_SIZE */
+};
+
+struct agg;
+
+/* NULL with errno: EINVAL (a bad spec: nkeys out of range, lhist bounds,
+ * size above AGG_MAX_SIZE), ENOMEM. */
+struct agg *agg_alloc(const struct agg_spec *spec);
+void agg_free(struct agg *m);
+
+/* The hot path.  keys: spec.nkeys parts (NULL when 0).  0; -ENOSPC when a
+ * new entry was needed and the table is full (counted as dropped); -EINVAL
+ * for a NULL map or missing keys.  Never allocates. */
+int agg_update(struct agg *m, const struct agg_kpart *keys, int64_t v);
+
+/* Merges from a kernel hist trigger.  agg_add: count and sum of one entry
+ * (count, sum, avg and stats maps; sum ignored by count maps).  agg_add_hits:
+ * n occurrences of the raw value v (hist and lhist maps, and any map whose
+ * kind agg_update accepts: the result is that of n updates with v).
+ * 0; -ENOSPC when the table is full (count or n updates are counted as
+ * dropped, as the kernel counts events); -EINVAL for a kind that cannot
+ * merge (agg_add on min/max/hist/lhist/value maps). */
+int agg_add(struct agg *m, const struct agg_kpart *keys, uint64_t count, int64_t sum);
+int agg_add_hits(struct agg *m, const struct agg_kpart *keys, int64_t v, uint64_t n);
+/* Count updates the caller dropped for this map (the kernel's "Dropped"). */
+void agg_add_dropped(struct agg *m, uint64_t n);
+
+/* The entry's value: the stored value (AGG_VALUE), count, sum, min, max,
+ * average (AVG), count (STATS, HIST, LHIST).  0 or -ENOENT. */
+int agg_lookup(const struct agg *m, const struct agg_kpart *keys, int64_t *v);
+int agg_delete(struct agg *m, const struct agg_kpart *keys);	/* 0 / -ENOENT */
+void agg_clear(struct agg *m);		/* every entry, and the dropped count */
+
+uint32_t agg_entries(const struct agg *m);
+uint32_t agg_size(const struct agg *m);
+uint64_t agg_dropped(const struct agg *m);
+const char *agg_name(const struct agg *m);
+enum agg_kind agg_kind(const struct agg *m);
+
+/* One entry, for iteration in print order. */
+struct agg_row {
+	struct agg_kpart keys[AGG_MAX_KEYS];
+	uint64_t count;			/* updates (hits) */
+	int64_t sum;			/* wraps at 64 bits */
+	__int128 sum128;		/* exact */
+	int64_t min, max;		/* meaningful when count > 0 */
+	int64_t value;			/* what agg_lookup returns */
+	const uint64_t *buckets;	/* HIST/LHIST, else NULL */
+	int nbuckets;
+};
+
+/* Calls fn for every entry in print order (ascending by value; histograms
+ * by count; ties by key).  Stops when fn returns non-zero and returns that.
+ * -ENOMEM (the sort needs an index array). */
+int agg_foreach(const struct agg *m, int (*fn)(const struct agg_row *, void *), void *arg);
+
+/* Symbolizes a stack frame into buf; returns 0, or < 0 to print the address. */
+typedef int (*agg_sym_fn)(uint64_t addr, char *buf, size_t len, void *arg);
+
+struct agg_print_opts {
+	bool no_summary;		/* omit ftr's line under histograms */
+	uint32_t top;			/* print only the last (largest) N; 0: all */
+	agg_sym_fn sym;			/* NULL: stacks print as 0x addresses */
+	void *sym_arg;
+};
+
+/* Text as bpftrace; nothing for an empty map.  opts may be NULL.  Returns
+ * the outbuf's error state (0 or -errno), or -ENOMEM. */
+int agg_print(const struct agg *m, struct outbuf *ob, const struct agg_print_opts *opts);
+/* One JSON object on one line:
+ *	{"@": {"sh": 18, "bash": 40}}			one key: an object
+ *	{"@": 5}					no key
+ *	{"@": [{"key": ["sh", 12], "value": 3}, ...]}	several keys: an array
+ *	{"@bytes": {"buckets": [{"min": 4096, "max": 8191, "count": 2096},
+ *	  ...], "count": N, "sum": S, "mean": M, "p50": 4096, "p90": ...,
+ *	  "p99": ..., "modes": 2}}			a histogram
+ *	{"@x": {"count": 3, "average": 5, "total": 15}}	stats
+ * The open-ended buckets lack "min" (below) or "max" (above), as bpftrace's.
+ * Percentiles are bucket lower bounds (null for the "<0"/"<min" bucket).
+ * String keys are JSON-escaped, stack keys are arrays of frame strings. */
+int agg_print_json(const struct agg *m, struct outbuf *ob, const struct agg_print_opts *opts);
+
+/* ---- pure helpers (exposed for tests and the planner) --------------------- */
+
+/* hist bucket of v (signed or not) and its label, e.g. "[4K, 8K)". */
+int agg_hist_bucket(int64_t v, bool is_unsigned);
+void agg_hist_label(int bucket, char *buf, size_t len);
+/* lhist bucket of v and its label. */
+int agg_lhist_bucket(int64_t v, int64_t min, int64_t max, int64_t step);
+void agg_lhist_label(int bucket, int64_t min, int64_t max, int64_t step, char *buf, size_t len);
+
+/* The summary of one histogram (bucket array as in agg_row). */
+struct agg_hist_stats {
+	uint64_t count;
+	__int128 sum;
+	__int128 mean;
+	int p50, p90, p99;		/* bucket indexes; -1 when count == 0 */
+	int modes;			/* 0 when count == 0 */
+};
+void agg_hist_stats(const uint64_t *buckets, int n, uint64_t count, __int128 sum,
+		    struct agg_hist_stats *st);
+int agg_modes(const uint64_t *buckets, int n);
+/* The text of a percentile estimate: "~4K", "<0", "~0", ">=2000". */
+void agg_pct_label(const struct agg *m, int bucket, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The command under ftr, held back before exec; a run's signals. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "ftr.h"
+
+int child_spawn(char **argv, struct child *c, void (*before_exec)(void *), void *arg)
+{
+	int go[2], er[2];
+
+	if (pipe2(go, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(er, O_CLOEXEC) < 0) {
+		int e = -errno;
+
+		close(go[0]);
+		close(go[1]);
+		return e;
+	}
+	c->pid = fork();
+	if (c->pid < 0) {
+		int e = -errno;
+
+		close(go[0]);
+		close(go[1]);
+		close(er[0]);
+		close(er[1]);
+		return e;
+	}
+	if (c->pid == 0) {
+		char b;
+		int e;
+
+		if (before_exec)
+			before_exec(arg);
+		close(go[1]);
+		close(er[0]);
+		if (read(go[0], &b, 1) != 1)
+			_exit(127);	/* ftr gave up before starting us */
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(er[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(er[1]);
+	c->go_fd = go[1];
+	c->err_fd = er[0];
+	c->done = false;
+	return 0;
+}
+
+int child_release(struct child *c, const char *cmd)
+{
+	int e = 0;
+	ssize_t r;
+
+	if (write(c->go_fd, "g", 1) != 1)
+		return -errno;
+	close(c->go_fd);
+	c->go_fd = -1;
+	/* EOF: the exec succeeded (the pipe is close-on-exec). */
+	do
+		r = read(c->err_fd, &e, sizeof(e));
+	while (r < 0 && errno == EINTR);
+	close(c->err_fd);
+	c->err_fd = -1;
+	if (r == (ssize_t)sizeof(e)) {
+		ftr_err("cannot run '%s': %s", cmd, strerror(e));
+		child_wait(c);
+		return -e;
+	}
+	return 0;
+}
+
+bool child_reap(struct child *c)
+{
+	if (c->pid <= 0 || c->done)
+		return true;
+	if (wait4(c->pid, &c->status, WNOHANG, &c->ru) == c->pid)
+		c->done = true;
+	return c->done;
+}
+
+void child_wait(struct child *c)
+{
+	if (c->pid <= 0 || c->done)
+		return;
+	while (wait4(c->pid, &c->status, 0, &c->ru) < 0 && errno == EINTR)
+		;
+	c->done = true;
+}
+
+void child_abandon(struct child *c)
+{
+	if (c->pid <= 0 || c->done)
+		return;
+	if (c->go_fd >= 0) {
+		close(c->go_fd);	/* never released: it exits 127 */
+		c->go_fd = -1;
+	} else {
+		kill(c->pid, SIGTERM);
+	}
+	if (c->err_fd >= 0) {
+		close(c->err_fd);
+		c->err_fd = -1;
+	}
+	child_wait(c);
+}
+
+void child_status_str(int status, char *buf, size_t len)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "was killed by signal %d (%s)", WTERMSIG(status),
+			 strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "ended with wait status 0x%x", status);
+}
+
+int sigwatch_open(struct sigwatch *w, bool chld)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	if (chld)
+		sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &set, &w->old) < 0)
+		return -errno;
+	w->fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (w->fd < 0) {
+		int e = -errno;
+
+		sigprocmask(SIG_SETMASK, &w->old, NULL);
+		return e;
+	}
+	return 0;
+}
+
+void sigwatch_close(struct sigwatch *w)
+{
+	if (w->fd < 0)
+		return;
+	close(w->fd);
+	w->fd = -1;
+	sigprocmask(SIG_SETMASK, &w->old, NULL);
+}
+
+int sigwatch_take(struct sigwatch *w)
+{
+	struct signalfd_siginfo si;
+
+	if (w->fd >= 0 && read(w->fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+		return (int)si.ssi_signo;
+	return 0;
+}
+
+void sigwatch_restore(void *arg)
+{
+	struct sigwatch *w = arg;
+
+	sigprocmask(SIG_SETMASK, &w->old, NULL);
+}

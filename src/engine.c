@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The event engine: see engine.h.  The lifecycle is rtla's: configure the
+ * instance with tracing off, enable, open the buffers, start, read, stop,
+ * drain, undo. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "comm.h"
+#include "engine.h"
+#include "evsel.h"
+#include "expr.h"
+#include "formats.h"
+#include "ftr.h"
+#include "probe.h"
+#include "session.h"
+#include "stream.h"
+
+bool engine_is_probe_spec(const char *s)
+{
+	static const char *const prefixes[] = {
+		"kprobe:", "k:", "kretprobe:", "kr:", "uprobe:", "u:", "uretprobe:", "ur:",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++)
+		if (str_has_prefix(s, prefixes[i]))
+			return true;
+	return false;
+}
+
+bool engine_is_fetch_word(const char *w)
+{
+	size_t n = strcspn(w, ":");
+
+	if (w[0] == '-' || engine_is_probe_spec(w))
+		return false;
+	if (strchr(w, '='))
+		return true;
+	if ((n == 6 && !strncmp(w, "retval", 6)) || (n == 4 && !strncmp(w, "comm", 4)))
+		return true;
+	if (n > 3 && !strncmp(w, "arg", 3) && strspn(w + 3, "0123456789") == n - 3)
+		return true;
+	return false;
+}
+
+uint64_t engine_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+const char *engine_comm(struct engine *e, int tid)
+{
+	return comm_lookup(e->comms, tid);
+}
+
+int engine_open(struct engine *e, const struct engine_opts *o)
+{
+	memset(e, 0, sizeof(*e));
+	e->o = *o;
+	e->child = (struct child)CHILD_INIT;
+	if (session_open(&e->s, o->explain ? SESSION_DRY_RUN : 0) < 0)
+		return -EIO;
+	features_probe(&e->feat, NULL);
+	if (e->feat.tracing_locked) {
+		ftr_err("kernel lockdown forbids tracing: tracefs at '%s' is empty "
+			"(see 'ftr doctor')", e->feat.tfs.path);
+		return -EACCES;
+	}
+	return session_instance_ready(e->s);
+}
+
+static struct eng_event *add_event(struct engine *e, const char *sys, const char *name,
+				   const char *filter)
+{
+	struct eng_event *v;
+
+	for (int i = 0; i < e->nev; i++) {
+		if (strcmp(e->ev[i].sys, sys) || strcmp(e->ev[i].name, name))
+			continue;
+		/* Named twice (two globs): the later filter wins. */
+		if (filter)
+			e->ev[i].filter_text = filter;
+		return &e->ev[i];
+	}
+	v = realloc(e->ev, (e->nev + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	e->ev = v;
+	v = &e->ev[e->nev];
+	memset(v, 0, sizeof(*v));
+	v->idx = e->nev++;
+	v->sys = strdup(sys);
+	v->name = strdup(name);
+	v->filter_text = filter;
+	return v->sys && v->name ? v : NULL;
+}
+
+int engine_add_spec(struct engine *e, const char *spec, const char *filter)
+{
+	struct evlist l = { 0 };
+	char err[512];
+	int ret;
+
+	ret = evsel_resolve(session_tracefs(e->s)->path, spec, &l, err, sizeof(err));
+	if (ret < 0) {
+		ftr_err("%s", err);
+		return ret;
+	}
+	for (size_t j = 0; j < l.n; j++) {
+		if (!add_event(e, l.v[j].sys, l.v[j].name, filter)) {
+			ret = -ENOMEM;
+			break;
+		}
+	}
+	evlist_free(&l);
+	return ret;
+}
+
+int engine_add_probe(struct engine *e, const struct probe_spec *p, const char *filter,
+		     struct eng_event **out)
+{
+	struct probe made;
+	struct eng_event *v;
+	int ret;
+
+	ret = probe_create(e->s, &e->feat, p, &made);
+	if (ret < 0)
+		return ret;
+	v = add_event(e, made.system, made.event, filter);
+	if (!v)
+		return -ENOMEM;
+	if (out)
+		*out = v;
+	return 0;
+}
+
+static int load_formats(struct engine *e)
+{
+	const char *tdir = session_tracefs(e->s)->path;
+
+	e->tep = formats_new(tdir);
+	if (!e->tep) {
+		ftr_err("cannot read '%s/events/header_page': %s", tdir,
+			strerror(errno ? errno : EIO));
+		return -EIO;
+	}
+	for (int i = 0; i < e->nev; i++) {
+		struct eng_event *v = &e->ev[i];
+
+		v->ev = formats_add(e->tep, tdir, v->sys, v->name);
+		if (!v->ev) {
+			ftr_err("cannot read the format of '%s:%s'", v->sys, v->name);
+			return -ENOENT;
+		}
+		if (v->ev->id > e->max_id)
+			e->max_id = v->ev->id;
+	}
+	e->by_id = calloc(e->max_id + 1, sizeof(*e->by_id));
+	if (!e->by_id)
+		return -ENOMEM;
+	for (int i = 0; i < e->nev; i++)
+		e->by_id[e->ev[i].ev->id] = &e->ev[i];
+	e->comms = comm_cache_new(e->tep);
+	return e->comms ? 0 : -ENOMEM;
+}
+
+/* Parse, check and place each filter: in the kernel when it can take it,
+ * in user space otherwise (or when asked). */
+static int setup_filters(struct engine *e)
+{
+	for (int i = 0; i < e->nev; i++) {
+		struct eng_event *v = &e->ev[i];
+		struct expr_err err = { .pos = -1 };
+		char why[256], ktext[4096];
+
+		if (!v->filter_text)
+			continue;
+		v->filter = expr_parse(v->filter_text, &err);
+		if (!v->filter || expr_bind(v->filter, v->ev, &err) < 0) {
+			ftr_err("bad filter for '%s:%s': %s", v->sys, v->name, err.msg);
+			if (err.pos >= 0)
+				fprintf(stderr, "  %s\n  %*s^\n", v->filter_text, err.pos, "");
+			return -EINVAL;
+		}
+		if (e->o.user_filter) {
+			v->user_filter = true;
+			continue;
+		}
+		if (!expr_kernel_ok(v->filter, why, sizeof(why)) ||
+		    expr_to_kernel(v->filter, ktext, sizeof(ktext)) < 0) {
+			ftr_info("filter for '%s:%s' runs in user space: %s", v->sys, v->name, why);
+			v->user_filter = true;
+			continue;
+		}
+		/* Before enabling: an unfiltered burst must never get in. */
+		if (session_event_write(e->s, v->sys, v->name, "filter", ktext, NULL) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* All threads of pid, so that -p follows a multi-threaded process. */
+static int pid_threads(int pid, char *buf, size_t len)
+{
+	char path[64];
+	struct dirent *de;
+	size_t off;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	off = snprintf(buf, len, "%d", pid);
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9' || atoi(de->d_name) == pid)
+			continue;
+		off += snprintf(buf + off, off < len ? len - off : 0, " %s", de->d_name);
+	}
+	closedir(d);
+	return off < len ? 0 : -ENOSPC;
+}
+
+/*
+ * The per-CPU buffer when the user names none.  The kernel's 1.4 MB holds
+ * about 12 ms of a busy syscall tracepoint: one scheduling hiccup of the
+ * reader and events are lost.  Take 1/64 of memory, at most 32 MB in all,
+ * shared by the CPUs, between 1.4 MB and 8 MB each.
+ */
+static unsigned long default_buffer_kb(long ncpu)
+{
+	char *mi = read_file("/proc/meminfo", NULL);
+	unsigned long mem_kb = 0, kb;
+	char *p = mi ? strstr(mi, "MemTotal:") : NULL;
+
+	if (p)
+		mem_kb = strtoul(p + 9, NULL, 10);
+	free(mi);
+	kb = mem_kb / 64;
+	if (kb > 32768)
+		kb = 32768;
+	kb /= ncpu > 0 ? (unsigned long)ncpu : 1;
+	if (kb < 1408)
+		kb = 1408;
+	if (kb > 8192)
+		kb = 8192;
+	return kb;
+}
+
+static void child_signals(void *s)
+{
+	session_child_signals(s);
+}
+
+int engine_prepare(struct engine *e)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	static char buf[32];	/* e->o.bufsz points here after return */
+	int err;
+
+	err = load_formats(e);
+	if (err)
+		return err;
+	/* Instance settings first: a clock change resets the buffer. */
+	if (e->o.clock && session_write(e->s, "trace_clock", e->o.clock, NULL) < 0)
+		return -EIO;
+	if (!e->o.bufsz) {
+		snprintf(buf, sizeof(buf), "%lu", default_buffer_kb(ncpu));
+		e->o.bufsz = buf;
+	}
+	if (session_write(e->s, "buffer_size_kb", e->o.bufsz, NULL) < 0)
+		return -EIO;
+	if (e->o.cpus) {
+		char mask[512];
+
+		cpumask_hex(e->o.cpus, e->o.ncpus, mask, sizeof(mask));
+		if (session_write(e->s, "tracing_cpumask", mask, NULL) < 0)
+			return -EIO;
+	}
+	err = setup_filters(e);
+	if (err)
+		return err;
+	if (e->o.pid || e->o.cmdv) {
+		char pids[4096];
+
+		if (e->o.cmdv) {
+			if (e->o.explain) {
+				snprintf(pids, sizeof(pids), "$CMD_PID");
+			} else {
+				err = child_spawn(e->o.cmdv, &e->child, child_signals, e->s);
+				if (err < 0) {
+					ftr_err("cannot start '%s': %s", e->o.cmdv[0], strerror(-err));
+					return err;
+				}
+				snprintf(pids, sizeof(pids), "%d", e->child.pid);
+			}
+		} else if (pid_threads(e->o.pid, pids, sizeof(pids)) < 0) {
+			ftr_err("cannot list the threads of pid %d: it has ended", e->o.pid);
+			return -ESRCH;
+		}
+		/* In the kernel: only these pids, and what they fork. */
+		if (session_write(e->s, "options/event-fork", "1", NULL) < 0 ||
+		    session_write(e->s, "set_event_pid", pids, NULL) < 0)
+			return -EIO;
+	}
+	for (int i = 0; i < e->nev; i++)
+		if (session_event_write(e->s, e->ev[i].sys, e->ev[i].name, "enable", "1", "0") < 0)
+			return -EIO;
+	if (e->o.explain)
+		return session_start(e->s);
+	return stream_open(&e->st, e->s, e->tep, e->o.cpus, e->o.ncpus);
+}
+
+struct run_ctx {
+	struct engine *e;
+	engine_event_fn on_event;
+	engine_lost_fn on_lost;
+	void *arg;
+};
+
+static void lost_cb(int cpu, long long n, unsigned long long ts, void *arg)
+{
+	struct run_ctx *rc = arg;
+
+	if (rc->on_lost)
+		rc->on_lost(cpu, n, ts, rc->arg);
+}
+
+static const char *comm_cb(int pid, void *arg)
+{
+	return comm_lookup(arg, pid);
+}
+
+static int on_record(struct tep_record *rec, void *arg)
+{
+	struct run_ctx *rc = arg;
+	struct engine *e = rc->e;
+	int id = tep_data_type(e->tep, rec);
+	struct eng_event *v;
+
+	if (id < 0 || id > e->max_id || !(v = e->by_id[id]))
+		return 0;	/* not ours (cannot happen in a private instance) */
+	if (v->user_filter) {
+		struct expr_ctx ctx = { .cpu = rec->cpu, .comm = comm_cb, .arg = e->comms };
+
+		if (!expr_eval(v->filter, rec, &ctx)) {
+			e->filtered_out++;
+			return 0;
+		}
+	}
+	return rc->on_event(e, v, rec, rc->arg);
+}
+
+int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_lost,
+	       engine_tick_fn on_tick, uint64_t tick_ns, void *arg)
+{
+	struct run_ctx rc = { e, on_event, on_lost, arg };
+	uint64_t deadline = 0, next_tick = 0;
+	bool cb_stop = false;	/* a callback said stop: it wants no more */
+	int err, ret = 0;
+
+	if (session_start(e->s) < 0)
+		return -EIO;
+	if (e->o.cmdv && child_release(&e->child, e->o.cmdv[0]) < 0)
+		return -ENOEXEC;
+	if (e->o.duration_ns)
+		deadline = engine_now_ns() + e->o.duration_ns;
+	if (on_tick && tick_ns)
+		next_tick = engine_now_ns() + tick_ns;
+
+	while (!e->stop) {
+		int timeout = 100;
+		uint64_t now = engine_now_ns();
+
+		if (deadline && now >= deadline)
+			break;
+		if (deadline && (deadline - now) / 1000000 < (uint64_t)timeout)
+			timeout = (int)((deadline - now) / 1000000) + 1;
+		if (next_tick && (next_tick <= now ? 0 : (next_tick - now) / 1000000) <
+				 (uint64_t)timeout)
+			timeout = next_tick <= now ? 0 : (int)((next_tick - now) / 1000000) + 1;
+		err = stream_wait(e->st, session_signal_fd(e->s), timeout);
+		if (err < 0) {
+			ftr_err("poll: %s", strerror(-err));
+			ret = err;
+			break;
+		}
+		if (err == 1 && (e->stop_signal = session_pending_signal(e->s)))
+			e->stop = true;
+		if (stream_drain(e->st, on_record, lost_cb, &rc))
+			e->stop = cb_stop = true;
+		if (!cb_stop && next_tick && engine_now_ns() >= next_tick) {
+			next_tick += tick_ns;
+			if (on_tick(e, engine_now_ns(), arg))
+				e->stop = cb_stop = true;
+		}
+		if (e->o.cmdv && child_reap(&e->child))
+			e->stop = true;
+		/* -p: the traced process is gone, nothing more will come. */
+		if (e->o.pid && !pid_alive(e->o.pid))
+			e->stop = true;
+	}
+	/* Stop, then read what is still in the buffers (unless a callback
+	 * asked to stop: then it wants no more). */
+	session_stop(e->s);
+	if (!cb_stop)
+		stream_drain(e->st, on_record, lost_cb, &rc);
+	return ret;
+}
+
+uint64_t engine_lost(struct engine *e, bool *unknown)
+{
+	if (unknown)
+		*unknown = false;
+	if (!e->st)
+		return 0;
+	stream_read_stats(e->st);
+	return stream_lost_total(e->st, unknown);
+}
+
+void engine_summary(struct engine *e, bool always)
+{
+	uint64_t lost, delivered = 0;
+	bool unknown;
+
+	if (!e->st)
+		return;
+	lost = engine_lost(e, &unknown);
+	for (int i = 0; i < stream_ncpus(e->st); i++) {
+		struct stream_cpu_stats cs;
+
+		stream_cpu(e->st, i, &cs);
+		delivered += cs.delivered;
+	}
+	if (!lost && !unknown && !always)
+		return;
+	fprintf(stderr, "ftr: %llu events read", (unsigned long long)delivered);
+	if (e->filtered_out)
+		fprintf(stderr, ", %llu dropped by the user-space filter",
+			(unsigned long long)e->filtered_out);
+	if (lost || unknown)
+		fprintf(stderr, ", %s%llu LOST by the kernel", unknown ? "at least " : "",
+			(unsigned long long)lost);
+	fprintf(stderr, "\n");
+	if (!lost && !unknown)
+		return;
+	fprintf(stderr, "  cpu      read      lost\n");
+	for (int i = 0; i < stream_ncpus(e->st); i++) {
+		struct stream_cpu_stats cs;
+		int cpu = stream_cpu(e->st, i, &cs);
+		uint64_t l = cs.overrun + cs.dropped;
+
+		if (cs.lost_inline > l)
+			l = cs.lost_inline;
+		fprintf(stderr, "  %3d %9llu %9llu%s\n", cpu, (unsigned long long)cs.delivered,
+			(unsigned long long)l, cs.lost_unknown && !l ? "+" : "");
+	}
+	fprintf(stderr, "  (a bigger --buffer-size, a filter, or fewer events would keep up)\n");
+}
+
+void engine_close(struct engine *e)
+{
+	child_abandon(&e->child);
+	stream_free(e->st);
+	e->st = NULL;
+	session_close(e->s);
+	e->s = NULL;
+	for (int i = 0; i < e->nev; i++) {
+		free(e->ev[i].sys);
+		free(e->ev[i].name);
+		expr_free(e->ev[i].filter);
+	}
+	free(e->ev);
+	free(e->by_id);
+	comm_cache_free(e->comms);
+	if (e->tep)
+		tep_free(e->tep);
+	memset(e, 0, sizeof(*e));
+}

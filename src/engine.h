@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The event engine: what `ftr trace` and the language share.  It owns a
+ * session and turns event names and probe specs into enabled events of the
+ * private instance, places each filter in the kernel or in user space, runs
+ * the command or follows the pid, reads the raw buffers, and hands each
+ * record (already filtered) to the caller, with timer ticks between.
+ *
+ *	engine_open → engine_add_spec / engine_add_probe ... → engine_prepare
+ *	→ engine_run → engine_summary → engine_close
+ */
+#ifndef FTR_ENGINE_H
+#define FTR_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "child.h"
+#include "features.h"
+
+struct comm_cache;
+struct expr;
+struct probe_spec;
+struct session;
+struct stream;
+struct tep_event;
+struct tep_handle;
+struct tep_record;
+struct tracefs_dynevent;
+
+struct eng_event {
+	char *sys, *name;
+	const char *filter_text;	/* ftr's filter syntax, or NULL */
+	struct expr *filter;
+	bool user_filter;		/* evaluated here, not in the kernel */
+	struct tep_event *ev;
+	int idx;			/* 0..nev-1 */
+	const char *probe_text;		/* "kprobe:vfs_write", or NULL for tracepoints */
+	void *priv;			/* the caller's */
+};
+
+struct engine_opts {
+	bool explain;			/* print the tracefs writes; change nothing */
+	const char *bufsz;		/* per-CPU KB; NULL: sized from memory */
+	const bool *cpus;		/* NULL: all */
+	int ncpus;
+	int pid;			/* follow this process (0: none) */
+	char **cmdv;			/* run this command (NULL: none) */
+	uint64_t duration_ns;		/* 0: until stopped */
+	bool user_filter;		/* every filter in user space */
+	const char *clock;		/* the instance's trace_clock, NULL: the kernel's */
+};
+
+struct engine {
+	struct engine_opts o;
+	struct session *s;
+	struct features feat;
+	struct tep_handle *tep;
+	struct comm_cache *comms;
+	struct eng_event *ev;
+	int nev;
+	struct eng_event **by_id;
+	int max_id;
+	struct stream *st;
+	struct child child;
+	uint64_t filtered_out;
+	bool stop;
+	int stop_signal;		/* the signal that ended the run, or 0 */
+};
+
+/* Session, features, instance.  Prints its errors.  0 / -errno. */
+int engine_open(struct engine *e, const struct engine_opts *o);
+/* Events named by spec ("sys:ev", globs, "t:..."), with a filter for each.
+ * Returns how many were added (>= 1) or -errno (message printed). */
+int engine_add_spec(struct engine *e, const char *spec, const char *filter);
+/* A dynamic probe; *out is its event.  0 / -errno. */
+int engine_add_probe(struct engine *e, const struct probe_spec *p, const char *filter,
+		     struct eng_event **out);
+/* Formats, filters, instance settings, enabling, buffers; under explain
+ * prints the writes instead.  0 / -errno. */
+int engine_prepare(struct engine *e);
+
+/* Called per record that passed its filter; non-zero stops the run. */
+typedef int (*engine_event_fn)(struct engine *e, struct eng_event *ev, struct tep_record *rec,
+			       void *arg);
+/* Called where the kernel reports lost events (n < 0: an unknown number). */
+typedef void (*engine_lost_fn)(int cpu, long long n, unsigned long long ts, void *arg);
+/* Called every tick_ns of CLOCK_MONOTONIC; non-zero stops the run. */
+typedef int (*engine_tick_fn)(struct engine *e, uint64_t now_ns, void *arg);
+
+/* Start tracing (and the command), read until the command or pid ends, the
+ * duration passes, a signal arrives or a callback says stop; then stop and
+ * read what is left.  0, or -errno on a failure (printed). */
+int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_lost,
+	       engine_tick_fn on_tick, uint64_t tick_ns, void *arg);
+
+/* Events lost by the kernel in this run (after engine_run). */
+uint64_t engine_lost(struct engine *e, bool *unknown);
+/* Events read, filtered and lost, on stderr: always, or only when lost. */
+void engine_summary(struct engine *e, bool always);
+void engine_close(struct engine *e);
+
+const char *engine_comm(struct engine *e, int tid);
+uint64_t engine_now_ns(void);
+
+/* For command lines: a dynamic probe spec ("kprobe:", "u:", ...), and a
+ * word that is one of its fields (NAME=FETCH, argN, retval, comm). */
+bool engine_is_probe_spec(const char *s);
+bool engine_is_fetch_word(const char *w);
+
+#endif

@@ -6,6 +6,9 @@
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make deps       install the Debian packages the build and the tests need
 #   V=1             show the commands
+#   ARCH=arm64      cross-build (make, make static, make helpers-static) into
+#                   build/arm64/ with Debian's aarch64-linux-gnu-gcc and arm64
+#                   multiarch libraries; CROSS_COMPILE=aarch64-linux-gnu- alike
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
@@ -13,9 +16,38 @@ MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/ftr
 VERSION := 0.1.0
 
-CC      ?= cc
+# ---- architecture -------------------------------------------------------
+# ARCH names the target (arm64 or aarch64, x86_64 or amd64); CROSS_COMPILE
+# alone implies it.  A target other than the build machine's is built with
+# $(CROSS_COMPILE)gcc, defaulting to Debian's cross toolchain for it, and
+# links against the target's multiarch libraries (/usr/lib/TRIPLET, through
+# PKG_CONFIG_LIBDIR): `make deps` installs both for arm64.  Its objects and
+# binaries live in build/ARCH/, so native and cross builds never mix; native
+# ones stay in build/.
+arch_norm = $(patsubst aarch64,arm64,$(patsubst amd64,x86_64,$(1)))
+arch_triplet = $(or $(word 2,$(subst :, ,$(filter $(1):%,arm64:aarch64-linux-gnu x86_64:x86_64-linux-gnu))),\
+	$(error ARCH=$(1): no known cross toolchain; set CROSS_COMPILE=TRIPLET-))
+HOST_ARCH := $(call arch_norm,$(shell uname -m))
+FTR_ARCH := $(call arch_norm,$(or $(ARCH),$(if $(CROSS_COMPILE),$(firstword $(subst -, ,$(CROSS_COMPILE)))),$(HOST_ARCH)))
+ifneq ($(FTR_ARCH),$(HOST_ARCH))
+CROSS_COMPILE ?= $(call arch_triplet,$(FTR_ARCH))-
+endif
+CROSS := $(if $(CROSS_COMPILE),1)
+
+ifeq ($(origin CC),default)
+CC      := $(CROSS_COMPILE)gcc
+endif
+STRIP   ?= $(CROSS_COMPILE)strip
+ifdef CROSS
+TRIPLET := $(patsubst %-,%,$(CROSS_COMPILE))
+PKG_CONFIG ?= PKG_CONFIG_LIBDIR=/usr/lib/$(TRIPLET)/pkgconfig:/usr/share/pkgconfig pkg-config
+ifeq ($(filter clean deps,$(MAKECMDGOALS)),)
+ifeq ($(shell command -v $(firstword $(CC))),)
+$(error $(CC) not found: install the cross toolchain and $(FTR_ARCH) libraries with `make deps`)
+endif
+endif
+endif
 PKG_CONFIG ?= pkg-config
-STRIP   ?= strip
 LIBS_PC := libtracefs libtraceevent libelf
 
 CFLAGS  ?= -O2 -g
@@ -36,17 +68,19 @@ Q := @
 msg = @printf '  %-7s %s\n' '$(1)' '$(2)';
 endif
 
-B := build
-SRCS := $(wildcard src/*.c)
+B := build$(if $(CROSS),/$(FTR_ARCH))
+SRCS := $(wildcard src/*.c src/lang/*.c)
+HDRS := $(wildcard src/*.h src/lang/*.h)
 OBJS := $(SRCS:src/%.c=$(B)/%.o)
 LIBOBJS := $(filter-out $(B)/main.o,$(OBJS))
 MANS := $(wildcard man/*.[0-9])
 
-.PHONY: all static check check-unit check-live check-matrix install man clean deps
+.PHONY: all static check check-unit check-live check-matrix install man clean deps helpers helpers-static
 
 all: $(B)/ftr
 
-$(B)/%.o: src/%.c $(wildcard src/*.h) | $(B)
+$(B)/%.o: src/%.c $(HDRS) | $(B)
+	@mkdir -p $(dir $@)
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
@@ -62,8 +96,8 @@ $(B)/ftr: $(OBJS)
 # size budget (1.5 MiB) with room to spare.
 SB := $(B)/static
 SOBJS := $(SRCS:src/%.c=$(SB)/%.o)
-$(SB)/%.o: src/%.c $(wildcard src/*.h)
-	@mkdir -p $(SB)
+$(SB)/%.o: src/%.c $(HDRS)
+	@mkdir -p $(dir $@)
 	$(call msg,CC,$< [static])
 	$(Q)$(CC) $(ALL_CFLAGS) -Os -ffunction-sections -fdata-sections -c -o $@ $<
 
@@ -77,7 +111,7 @@ $(B)/ftr-static: $(SOBJS)
 		grep -v -e "in function .load_plugin" -e "Using 'dlopen' in statically linked" >&2; \
 		test -x $@
 	$(Q)$(STRIP) $@
-	@sz=$$(stat -c %s $@); echo "  static  $@: $$sz bytes"; \
+	@sz=$$(stat -c %s $@); echo "  static  $@: $$sz bytes ($(FTR_ARCH))"; \
 	 if [ $$sz -gt 1572864 ]; then echo "ftr-static is larger than 1.5 MiB" >&2; exit 1; fi
 
 # ---- tests -------------------------------------------------------------
@@ -93,6 +127,21 @@ $(B)/tests/%: tests/unit/%.c $(LIBOBJS)
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPERS := $(HELPER_SRCS:tests/helpers/%.c=$(B)/tests-bin/%)
 HELPERS_STATIC := $(HELPER_SRCS:tests/helpers/%.c=$(B)/tests-static/%)
+# hotpath built without frame pointers, and stripped: the profiler's
+# one-frame-stack and stripped-binary warnings are tested on these.
+HOTPATH_VARIANTS := hotpath-nofp hotpath-stripped
+HELPERS += $(HOTPATH_VARIANTS:%=$(B)/tests-bin/%)
+HELPERS_STATIC += $(HOTPATH_VARIANTS:%=$(B)/tests-static/%)
+HOTPATH_FLAGS_nofp := -fomit-frame-pointer -g
+HOTPATH_FLAGS_stripped := -fno-omit-frame-pointer -s
+$(B)/tests-bin/hotpath-%: tests/helpers/hotpath.c
+	@mkdir -p $(B)/tests-bin
+	$(call msg,CC,$< [$*])
+	$(Q)$(CC) -std=gnu11 $(WARN) -O1 $(HOTPATH_FLAGS_$*) -o $@ $<
+$(B)/tests-static/hotpath-%: tests/helpers/hotpath.c
+	@mkdir -p $(B)/tests-static
+	$(call msg,CC,$< [$* static])
+	$(Q)$(CC) -std=gnu11 $(WARN) -O1 $(HOTPATH_FLAGS_$*) -static -o $@ $<
 $(B)/tests-bin/%: tests/helpers/%.c
 	@mkdir -p $(B)/tests-bin
 	$(call msg,CC,$<)
@@ -102,8 +151,17 @@ $(B)/tests-static/%: tests/helpers/%.c
 	$(call msg,CC,$< [static])
 	$(Q)$(CC) -std=gnu11 $(WARN) -O1 -fno-omit-frame-pointer -g -static -o $@ $<
 helpers: $(HELPERS) $(HELPERS_STATIC)
+helpers-static: $(HELPERS_STATIC)
 
 check: check-unit check-live check-matrix
+
+# Cross builds cannot run here: the arm64 binaries are tested by the
+# matrix's arm64 row, which `make check-matrix` (native) builds for itself.
+ifneq ($(CROSS),)
+ifneq ($(filter check%,$(MAKECMDGOALS)),)
+$(error make $(filter check%,$(MAKECMDGOALS)) runs on this machine: not with ARCH=$(FTR_ARCH) or CROSS_COMPILE (the matrix's arm64 row is what tests arm64))
+endif
+endif
 
 check-unit: $(UNIT_BINS)
 	@tests/unit/run.sh $(UNIT_BINS)
@@ -111,8 +169,17 @@ check-unit: $(UNIT_BINS)
 check-live: $(B)/ftr helpers
 	@FTR=$(CURDIR)/$(B)/ftr PATH="$(CURDIR)/$(B)/tests-bin:$$PATH" tests/live/run.sh
 
-check-matrix: $(B)/ftr-static helpers
-	@FTR_STATIC=$(CURDIR)/$(B)/ftr-static tests/matrix/run.sh
+# The matrix boots x86-64 and arm64 guests: the arm64 static ftr and helpers
+# come from a cross build into build/arm64 (a sub-make with ARCH=arm64),
+# made unless MATRIX_ROWS=NAME,NAME (run only those rows; see
+# tests/matrix/run.sh --list) names no arm64 row.
+MATRIX_ARM64 := $(if $(MATRIX_ROWS),$(findstring arm64,$(MATRIX_ROWS)),1)
+check-matrix: $(B)/ftr-static $(HELPERS_STATIC)
+	$(if $(MATRIX_ARM64),@$(MAKE) --no-print-directory ARCH=arm64 static helpers-static)
+	@FTR_STATIC=$(CURDIR)/$(B)/ftr-static FTR_TESTS_BIN=$(CURDIR)/$(B)/tests-static \
+	 FTR_STATIC_ARM64=$(CURDIR)/build/arm64/ftr-static \
+	 FTR_TESTS_BIN_ARM64=$(CURDIR)/build/arm64/tests-static \
+	 tests/matrix/run.sh $(if $(MATRIX_ROWS),--rows $(MATRIX_ROWS))
 
 # ---- install -----------------------------------------------------------
 install: $(B)/ftr

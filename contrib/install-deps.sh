@@ -2,17 +2,32 @@
 # Install the Debian packages ftr's build, tests and benchmarks need.
 # Idempotent: installs only what is missing; refreshes the package lists when
 # they are missing or older than a day.  Run as root on Debian 12 (bookworm).
+#
+# arm64: `make check` runs an arm64 kernel-matrix row, so by default this also
+# installs the aarch64 cross compiler, the arm64 multiarch -dev packages
+# `make static ARCH=arm64` links against (after `dpkg --add-architecture
+# arm64`) and qemu-system-arm.  FTR_DEPS_ARM64=0 leaves all of that out (and
+# then the matrix's arm64 row cannot run).  The arm64 kernel and busybox are
+# not installed: tests/matrix/fetch-kernels.sh downloads them into its cache.
 set -eu
 
 BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libelf-dev zlib1g-dev libzstd-dev"
 TEST="libcmocka-dev qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates"
 DOCS="libtracefs-doc libtraceevent-doc man-db"
 BENCH="${FTR_BENCH_DEPS:-}"	# bench/ sets this to "bpftrace linux-perf trace-cmd"
+# libc6-dev:arm64 is named so that the multiarch -dev packages' "libc-dev"
+# dependency is met by it and not left to apt's choice.
+ARM64="gcc-aarch64-linux-gnu libc6-dev:arm64 libtracefs-dev:arm64 libtraceevent-dev:arm64
+       libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 qemu-system-arm"
+case ${FTR_DEPS_ARM64:-1} in
+0|no|false) ARM64="" ;;
+esac
 
-want="$BUILD $TEST $DOCS $BENCH"
+want="$BUILD $TEST $DOCS $BENCH $ARM64"
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 missing=""
 for p in $want; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+	installed "$p" || missing="$missing $p"
 done
 if [ -z "$missing" ]; then
 	echo "install-deps: everything is installed"
@@ -22,11 +37,33 @@ if [ "$(id -u)" != 0 ]; then
 	echo "install-deps: missing:$missing -- run as root to install them" >&2
 	exit 1
 fi
-# Refresh the lists when there are none, or when they are more than a day old.
+
 lists=/var/lib/apt/lists
+update=0
+# arm64 packages need arm64 as a dpkg foreign architecture, and package lists
+# that include it: a freshly added architecture has none yet.
+if [ -n "$ARM64" ] && [ "$(dpkg --print-architecture)" != arm64 ]; then
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		echo "install-deps: dpkg --add-architecture arm64"
+		dpkg --add-architecture arm64
+		update=1
+	elif ! ls "$lists"/*_binary-arm64_Packages* >/dev/null 2>&1; then
+		update=1
+	fi
+fi
+# Refresh the lists when there are none, or when they are more than a day old.
 if ! ls "$lists"/*_Packages* >/dev/null 2>&1 ||
    [ -n "$(find "$lists" -maxdepth 1 -name '*_Packages*' -mtime +0 2>/dev/null | head -1)" ]; then
-	apt-get update -qq
+	update=1
 fi
+[ $update = 0 ] || apt-get update -qq
 echo "install-deps: installing$missing"
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+# An arm64 -dev package (Multi-Arch: same) must have the very version of its
+# installed amd64 twin; apt upgrades the amd64 one in the same step when the
+# lists have a newer one.  If apt still refuses, say what to do.
+if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing; then
+	echo "install-deps: apt-get install failed" >&2
+	[ -n "$ARM64" ] && echo "install-deps: if an arm64 package clashes with its amd64 twin's version," \
+		"run 'apt-get update && apt-get upgrade' first, or set FTR_DEPS_ARM64=0 to skip arm64" >&2
+	exit 1
+fi

@@ -95,7 +95,8 @@ static size_t key_encode(const struct agg *m, const struct agg_kpart *keys, uint
 			}
 			memset(out + off, 0, ROUND8(1 + len));
 			out[off] = (uint8_t)len;
-			memcpy(out + off + 1, k->str.p, len);
+			if (len)
+				memcpy(out + off + 1, k->str.p, len);
 			off += ROUND8(1 + len);
 			break;
 		}
@@ -107,7 +108,8 @@ static size_t key_encode(const struct agg *m, const struct agg_kpart *keys, uint
 			uint64_t n64 = n;
 
 			memcpy(out + off, &n64, 8);
-			memcpy(out + off + 8, k->stack.ips, n * 8);
+			if (n)
+				memcpy(out + off + 8, k->stack.ips, n * 8);
 			off += 8 + n * 8;
 			break;
 		}
@@ -226,9 +228,11 @@ struct agg *agg_alloc(const struct agg_spec *spec)
 		m->kslot += part_max(m->ktypes[i]);
 	m->index = calloc(slots, sizeof(*m->index));
 	m->ents = calloc(m->size, sizeof(*m->ents));
-	m->keys = m->kslot ? malloc((size_t)m->size * m->kslot) : NULL;
+	/* never NULL, even for keyless maps: memcmp/memcpy of 0 bytes still
+	 * want a valid pointer */
+	m->keys = malloc((size_t)m->size * m->kslot + 8);
 	m->bk = m->nbuckets ? calloc((size_t)m->size * m->nbuckets, sizeof(*m->bk)) : NULL;
-	if (!m->name || !m->index || !m->ents || (m->kslot && !m->keys) || (m->nbuckets && !m->bk)) {
+	if (!m->name || !m->index || !m->ents || !m->keys || (m->nbuckets && !m->bk)) {
 		agg_free(m);
 		errno = ENOMEM;
 		return NULL;
@@ -788,8 +792,8 @@ int agg_modes(const uint64_t *bk, int n)
 			b++;
 		/* a run [a, b] of equal buckets is a peak when both
 		 * neighbours (inside the printed range) are lower */
-		bool peak = h && (a == lo || bk[a - 1] < h) && (b == hi || bk[b + 1] < h) &&
-			    (unsigned __int128)h * 20 >= total;
+		bool peak = h >= 2 && (a == lo || bk[a - 1] < h) && (b == hi || bk[b + 1] < h) &&
+			    (unsigned __int128)h * 50 >= total;
 
 		if (peak) {
 			if (!modes) {

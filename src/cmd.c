@@ -16,7 +16,7 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n(see 'ftr %s -h')\n", cmd ? cmd : "");
+	fprintf(stderr, "\n(see 'ftr%s%s -h')\n", cmd ? " " : "", cmd ? cmd : "");
 	return FTR_EXIT_USAGE;
 }
 

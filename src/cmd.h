@@ -15,6 +15,9 @@ int cmd_doctor(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_profile(int argc, char **argv);
 
 /* The usage error every command shares: message, hint, exit code 2. */
 int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

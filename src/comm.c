@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* pid → comm cache: see comm.h.  Open addressing, grows at 50% load. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <event-parse.h>
 
@@ -10,22 +14,27 @@
 
 struct centry {
 	int pid;		/* 0: empty slot (pid 0 is handled apart) */
+	int tgid, uid;		/* -2: not looked up yet; -1: unknown */
 	char comm[16];
 };
 
 struct comm_cache {
 	struct tep_handle *tep;
+	char tdir[4096];		/* .../saved_cmdlines, or "" */
+	uint64_t last_load;
 	struct centry *v;
 	unsigned cap, used;
 };
 
-struct comm_cache *comm_cache_new(struct tep_handle *tep)
+struct comm_cache *comm_cache_new(struct tep_handle *tep, const char *tdir)
 {
 	struct comm_cache *cc = calloc(1, sizeof(*cc));
 
 	if (!cc)
 		return NULL;
 	cc->tep = tep;
+	if (tdir)
+		snprintf(cc->tdir, sizeof(cc->tdir), "%s/saved_cmdlines", tdir);
 	cc->cap = 1024;
 	cc->v = calloc(cc->cap, sizeof(*cc->v));
 	if (!cc->v) {
@@ -84,9 +93,87 @@ void comm_set(struct comm_cache *cc, int pid, const char *comm)
 	e = slot(cc, pid);
 	if (!e->pid) {
 		e->pid = pid;
+		e->tgid = e->uid = -2;
 		cc->used++;
 	}
 	snprintf(e->comm, sizeof(e->comm), "%s", comm);
+}
+
+/* Tgid and Uid of a thread from /proc, once. */
+static struct centry *status_of(struct comm_cache *cc, int tid)
+{
+	struct centry *e;
+	char path[48], *text, *p;
+
+	comm_lookup(cc, tid);
+	e = slot(cc, tid);
+	if (e->pid != tid)
+		return NULL;
+	if (e->tgid != -2)
+		return e;
+	e->tgid = e->uid = -1;
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	text = read_file(path, NULL);
+	if (text) {
+		p = strstr(text, "\nTgid:");
+		if (p)
+			e->tgid = atoi(p + 6);
+		p = strstr(text, "\nUid:");
+		if (p)
+			e->uid = atoi(p + 5);
+		free(text);
+	}
+	return e;
+}
+
+int comm_tgid(struct comm_cache *cc, int tid)
+{
+	struct centry *e;
+
+	if (tid <= 0)
+		return tid;
+	e = status_of(cc, tid);
+	/* A thread that has gone: its tid is the best answer left. */
+	return e && e->tgid > 0 ? e->tgid : tid;
+}
+
+int comm_uid(struct comm_cache *cc, int tid)
+{
+	struct centry *e = tid > 0 ? status_of(cc, tid) : NULL;
+
+	return e ? e->uid : (tid == 0 ? 0 : -1);
+}
+
+/* Read the kernel's saved_cmdlines ("pid comm" lines) into the cache, at
+ * most every 50 ms: it is a few KB, but misses can come in bursts. */
+static int load_saved(struct comm_cache *cc)
+{
+	struct timespec ts;
+	uint64_t now;
+	char *text, *line, *save = NULL;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+	if (!cc->tdir[0] || now - cc->last_load < 50000000ull)
+		return -EAGAIN;
+	cc->last_load = now;
+	text = read_file(cc->tdir, NULL);
+	if (!text)
+		return -errno;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char comm[17];
+		int pid;
+
+		if (sscanf(line, "%d %16[^\n]", &pid, comm) == 2 && pid > 0) {
+			struct centry *e = slot(cc, pid);
+
+			/* Never overwrite a comm read from /proc: it is newer. */
+			if (e->pid != pid)
+				comm_set(cc, pid, comm);
+		}
+	}
+	free(text);
+	return 0;
 }
 
 const char *comm_lookup(struct comm_cache *cc, int pid)
@@ -108,8 +195,15 @@ const char *comm_lookup(struct comm_cache *cc, int pid)
 	} else {
 		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 		text = read_file(path, NULL);
-		comm_set(cc, pid, text ? str_trim(text) : "<...>");
+		if (text)
+			comm_set(cc, pid, str_trim(text));
 		free(text);
+		/* Gone already (a short-lived process): the kernel recorded
+		 * its comm in saved_cmdlines when its events were written. */
+		if (!text && load_saved(cc) == 0 && slot(cc, pid)->pid == pid)
+			return slot(cc, pid)->comm;
+		if (!text)
+			comm_set(cc, pid, "<...>");
 	}
 	e = slot(cc, pid);
 	return e->pid == pid ? e->comm : "<...>";

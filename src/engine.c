@@ -143,8 +143,10 @@ int engine_add_probe(struct engine *e, const struct probe_spec *p, const char *f
 	return 0;
 }
 
-static int load_formats(struct engine *e)
+int engine_load_formats(struct engine *e)
 {
+	if (e->tep)
+		return 0;
 	const char *tdir = session_tracefs(e->s)->path;
 
 	e->tep = formats_new(tdir);
@@ -169,7 +171,7 @@ static int load_formats(struct engine *e)
 		return -ENOMEM;
 	for (int i = 0; i < e->nev; i++)
 		e->by_id[e->ev[i].ev->id] = &e->ev[i];
-	e->comms = comm_cache_new(e->tep);
+	e->comms = comm_cache_new(e->tep, tdir);
 	return e->comms ? 0 : -ENOMEM;
 }
 
@@ -267,7 +269,7 @@ int engine_prepare(struct engine *e)
 	static char buf[32];	/* e->o.bufsz points here after return */
 	int err;
 
-	err = load_formats(e);
+	err = engine_load_formats(e);
 	if (err)
 		return err;
 	/* Instance settings first: a clock change resets the buffer. */
@@ -313,7 +315,8 @@ int engine_prepare(struct engine *e)
 			return -EIO;
 	}
 	for (int i = 0; i < e->nev; i++)
-		if (session_event_write(e->s, e->ev[i].sys, e->ev[i].name, "enable", "1", "0") < 0)
+		if (!e->ev[i].trigger_only &&
+		    session_event_write(e->s, e->ev[i].sys, e->ev[i].name, "enable", "1", "0") < 0)
 			return -EIO;
 	if (e->o.explain)
 		return session_start(e->s);
@@ -370,6 +373,8 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 
 	if (session_start(e->s) < 0)
 		return -EIO;
+	if (e->start_hook && e->start_hook(e, e->hook_arg) < 0)
+		return -EIO;
 	if (e->o.cmdv && child_release(&e->child, e->o.cmdv[0]) < 0)
 		return -ENOEXEC;
 	if (e->o.duration_ns)
@@ -412,6 +417,8 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 	/* Stop, then read what is still in the buffers (unless a callback
 	 * asked to stop: then it wants no more). */
 	session_stop(e->s);
+	if (e->stop_hook)
+		e->stop_hook(e, e->hook_arg);
 	if (!cb_stop)
 		stream_drain(e->st, on_record, lost_cb, &rc);
 	return ret;

@@ -36,6 +36,8 @@ struct eng_event {
 	struct tep_event *ev;
 	int idx;			/* 0..nev-1 */
 	const char *probe_text;		/* "kprobe:vfs_write", or NULL for tracepoints */
+	bool trigger_only;		/* aggregated by a hist trigger: not enabled for
+					 * the ring buffer, nothing to read */
 	void *priv;			/* the caller's */
 };
 
@@ -66,6 +68,13 @@ struct engine {
 	uint64_t filtered_out;
 	bool stop;
 	int stop_signal;		/* the signal that ended the run, or 0 */
+	/* Called right after tracing is switched on (before the command is
+	 * let go) and right after it is switched off: hist triggers are
+	 * continued and paused there, so they count exactly what the ring
+	 * buffer would have carried. */
+	int (*start_hook)(struct engine *e, void *arg);
+	int (*stop_hook)(struct engine *e, void *arg);
+	void *hook_arg;
 };
 
 /* Session, features, instance.  Prints its errors.  0 / -errno. */
@@ -76,6 +85,9 @@ int engine_add_spec(struct engine *e, const char *spec, const char *filter);
 /* A dynamic probe; *out is its event.  0 / -errno. */
 int engine_add_probe(struct engine *e, const struct probe_spec *p, const char *filter,
 		     struct eng_event **out);
+/* Parse the formats of the events added so far (engine_prepare does it when
+ * not done: call it first to look at fields before choosing filters). */
+int engine_load_formats(struct engine *e);
 /* Formats, filters, instance settings, enabling, buffers; under explain
  * prints the writes instead.  0 / -errno. */
 int engine_prepare(struct engine *e);

@@ -19,7 +19,10 @@ static const struct ftr_cmd commands[] = {
 	{ "doctor", cmd_doctor, "what this kernel lets ftr do, and what ftr does instead" },
 	{ "list", cmd_list, "list tracepoints, dynamic events and probeable functions" },
 	{ "trace", cmd_trace, "stream events, filtered in the kernel, from the raw buffers" },
+	{ "run", cmd_run, "run a program in ftr's language (also: ftr -e 'PROGRAM')" },
 	{ "reset", cmd_reset, "remove what a killed ftr left in tracefs" },
+	{ "profile", cmd_profile, "sample where the CPU time goes: symbols, call chains, flame graphs" },
+	{ "stat", cmd_stat, "count what a command, a process or the system cost: user, sys, waiting" },
 };
 
 static void usage(FILE *f)
@@ -48,6 +51,19 @@ int main(int argc, char **argv)
 	 * would skip cleanup of tracefs. */
 	signal(SIGPIPE, SIG_IGN);
 
+	/* ftr [options] -e 'PROGRAM' ...: bpftrace's spelling of ftr run, whose
+	 * options may come before -e (ftr -d 5 -e ...). */
+	if (argc > 1 && argv[1][0] == '-') {
+		for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+			if (!str_has_prefix(argv[i], "-e"))
+				continue;
+			argv[0] = (char *)"run";
+			ret = cmd_run(argc, argv);
+			if (stdout_check() && ret == FTR_EXIT_OK)
+				ret = FTR_EXIT_FAIL;
+			return ret;
+		}
+	}
 	while ((c = cmd_getopt(NULL, argc, argv, "+hVv", longopts)) != -1) {
 		switch (c) {
 		case 'h':

@@ -332,6 +332,37 @@ static void print_value(struct outbuf *ob, enum out_mode mode, const struct ffmt
 	}
 }
 
+int64_t field_int(const struct tep_format_field *f, const struct tep_record *rec)
+{
+	switch (field_kind(f)) {
+	case FK_INT_IN_LONG: return (int32_t)rd(rec, f, 8);
+	case FK_S8: return (int8_t)rd(rec, f, 1);
+	case FK_S16: return (int16_t)rd(rec, f, 2);
+	case FK_S32: return (int32_t)rd(rec, f, 4);
+	case FK_S64: return (int64_t)rd(rec, f, 8);
+	case FK_U8: return (int64_t)rd(rec, f, 1);
+	case FK_U16: return (int64_t)rd(rec, f, 2);
+	case FK_U32: return (int64_t)rd(rec, f, 4);
+	case FK_POINTER: return (int64_t)rd(rec, f, f->size);
+	default: return (int64_t)rd(rec, f, 8);
+	}
+}
+
+int64_t field_from_u64(const struct tep_format_field *f, uint64_t u)
+{
+	switch (field_kind(f)) {
+	case FK_INT_IN_LONG: case FK_S32: return (int32_t)u;
+	case FK_S8: return (int8_t)u;
+	case FK_S16: return (int16_t)u;
+	default: return (int64_t)u;
+	}
+}
+
+bool field_is_string(const struct tep_format_field *f)
+{
+	return field_kind(f) == FK_STRING;
+}
+
 /* "secs.usecs" of the trace clock, without printf. */
 static void put_ts(struct outbuf *ob, uint64_t ns)
 {

@@ -48,6 +48,13 @@ uint64_t field_unsigned(const struct tep_format_field *f, const void *data);
 const char *field_string(const struct tep_format_field *f, const void *data, int size,
 			 size_t *len);
 
+/* A numeric field as the C type it has (an int in a syscall's 8-byte slot
+ * is an int), for the language; strings are field_string's. */
+int64_t field_int(const struct tep_format_field *f, const struct tep_record *rec);
+bool field_is_string(const struct tep_format_field *f);
+/* A value the kernel printed as unsigned (a hist key), as the field's type. */
+int64_t field_from_u64(const struct tep_format_field *f, uint64_t u);
+
 enum out_mode { OUT_TEXT, OUT_JSON };
 
 /* How a field prints, decided once per event type, not per event. */

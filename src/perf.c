@@ -132,8 +132,8 @@ void perf_explain(int err, enum perf_scope scope, int paranoid, bool privileged,
 		snprintf(buf, len, "permission denied, and /proc/sys/kernel/perf_event_paranoid "
 			 "cannot be read: run as root");
 	} else if (paranoid > need) {
-		snprintf(buf, len, "permission denied: kernel.perf_event_paranoid is %d%s, and %s "
-			 "needs %d or less: run as root (or with CAP_PERFMON), or as root "
+		snprintf(buf, len, "permission denied: kernel.perf_event_paranoid is %d%s; %s "
+			 "takes %d or less: run as root (or with CAP_PERFMON), or as root "
 			 "'sysctl kernel.perf_event_paranoid=%d'", paranoid,
 			 paranoid >= 3 ? " (no perf for unprivileged users at all)" : "",
 			 what[scope], need, need);
@@ -326,6 +326,33 @@ int perf_sample_parse(const struct perf_event_header *h, uint64_t st, struct per
 	return 0;
 }
 
+int perf_record_time(const struct perf_event_header *h, uint64_t st, uint64_t *t)
+{
+	const uint64_t *p = (const uint64_t *)(h + 1);
+	size_t words = (h->size - sizeof(*h)) / 8, i;
+
+	if (!(st & PERF_SAMPLE_TIME))
+		return -EINVAL;
+	if (h->type == PERF_RECORD_SAMPLE) {
+		i = !!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+		    !!(st & PERF_SAMPLE_TID);
+		if (i >= words)
+			return -EINVAL;
+		*t = p[i];
+		return 0;
+	}
+	if (h->type >= PERF_RECORD_MAX)
+		return -EINVAL;
+	/* The sample_id trailer: {pid,tid} time id stream_id {cpu,res} identifier
+	 * for the bits set; time is counted from the end. */
+	i = 1 + !!(st & PERF_SAMPLE_ID) + !!(st & PERF_SAMPLE_STREAM_ID) +
+	    !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_IDENTIFIER);
+	if (i > words)
+		return -EINVAL;
+	*t = p[words - i];
+	return 0;
+}
+
 /* ---- the sampler ------------------------------------------------------------ */
 
 struct perf_sampler {
@@ -334,6 +361,11 @@ struct perf_sampler {
 	struct perf_ring *rings;
 	int nrings;
 	void *scratch;
+	uint64_t sample_type;
+	/* for the ordered read, per ring: */
+	unsigned char *scratches;	/* PERF_RECORD_MAX each */
+	uint64_t *heads, *tails, *when;
+	const struct perf_event_header **cur;
 };
 
 void perf_sampler_close(struct perf_sampler *s)
@@ -347,6 +379,11 @@ void perf_sampler_close(struct perf_sampler *s)
 	free(s->fds);
 	free(s->rings);
 	free(s->scratch);
+	free(s->scratches);
+	free(s->heads);
+	free(s->tails);
+	free(s->when);
+	free(s->cur);
 	free(s);
 }
 
@@ -371,6 +408,7 @@ int perf_sampler_open(const struct perf_sampler_cfg *cfg, struct perf_sampler **
 	s->fds = calloc((size_t)ncpu * ntask, sizeof(*s->fds));
 	s->rings = calloc(ncpu, sizeof(*s->rings));
 	s->scratch = malloc(PERF_RECORD_MAX);
+	s->sample_type = cfg->attr.sample_type;
 	if (!s->fds || !s->rings || !s->scratch) {
 		err = -ENOMEM;
 		goto fail;
@@ -415,6 +453,14 @@ int perf_sampler_open(const struct perf_sampler_cfg *cfg, struct perf_sampler **
 	}
 	if (!s->nrings) {
 		err = -ENODEV;	/* no online CPU among those asked for */
+		goto fail;
+	}
+	s->heads = calloc(s->nrings, sizeof(*s->heads));
+	s->tails = calloc(s->nrings, sizeof(*s->tails));
+	s->when = calloc(s->nrings, sizeof(*s->when));
+	s->cur = calloc(s->nrings, sizeof(*s->cur));
+	if (!s->heads || !s->tails || !s->when || !s->cur) {
+		err = -ENOMEM;
 		goto fail;
 	}
 	*out = s;
@@ -466,4 +512,82 @@ int perf_sampler_read(struct perf_sampler *s, perf_record_fn fn, void *arg)
 		total += r;
 	}
 	return total;
+}
+
+/* The record at ring i's tail, contiguous (copied when it wraps), or NULL. */
+static const struct perf_event_header *peek(struct perf_sampler *s, int i)
+{
+	struct perf_ring *r = &s->rings[i];
+	uint64_t head = s->heads[i], tail = s->tails[i], off;
+	const struct perf_event_header *h;
+	size_t sz;
+
+	if (head - tail < sizeof(*h))
+		return NULL;
+	off = tail & (r->data_size - 1);
+	h = (const void *)(r->data + off);
+	sz = h->size;
+	if (sz < sizeof(*h) || sz > head - tail) {
+		s->tails[i] = head;	/* corrupt: drop the rest */
+		return NULL;
+	}
+	if (off + sz > r->data_size) {
+		unsigned char *buf = s->scratches + (size_t)i * PERF_RECORD_MAX;
+		size_t first = r->data_size - off;
+
+		memcpy(buf, r->data + off, first);
+		memcpy(buf + first, r->data, sz - first);
+		h = (const void *)buf;
+	}
+	return h;
+}
+
+int perf_sampler_read_ordered(struct perf_sampler *s, perf_record_fn fn, void *arg)
+{
+	const struct perf_event_header **cur = s->cur;
+	uint64_t *when = s->when;
+	int n = 0, ret = 0;
+
+	if (s->nrings == 1)
+		return perf_sampler_read(s, fn, arg);
+	if (!s->scratches) {
+		s->scratches = malloc((size_t)s->nrings * PERF_RECORD_MAX);
+		if (!s->scratches)
+			return -ENOMEM;
+	}
+	for (int i = 0; i < s->nrings; i++) {
+		struct perf_event_mmap_page *m = s->rings[i].base;
+
+		s->heads[i] = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE);
+		s->tails[i] = m->data_tail;
+		cur[i] = peek(s, i);
+		if (cur[i] && perf_record_time(cur[i], s->sample_type, &when[i]) < 0)
+			when[i] = 0;
+	}
+	/* A k-way merge: each ring is in time order already.  Records read
+	 * in a later call are later than these but for the few written while
+	 * this merge ran. */
+	for (;;) {
+		int best = -1;
+
+		for (int i = 0; i < s->nrings; i++)
+			if (cur[i] && (best < 0 || when[i] < when[best]))
+				best = i;
+		if (best < 0)
+			break;
+		ret = fn(cur[best], arg);
+		n++;
+		s->tails[best] += cur[best]->size;
+		if (ret < 0)
+			break;
+		cur[best] = peek(s, best);
+		if (cur[best] && perf_record_time(cur[best], s->sample_type, &when[best]) < 0)
+			when[best] = 0;
+	}
+	for (int i = 0; i < s->nrings; i++) {
+		struct perf_event_mmap_page *m = s->rings[i].base;
+
+		__atomic_store_n(&m->data_tail, s->tails[i], __ATOMIC_RELEASE);
+	}
+	return ret < 0 ? ret : n;
 }

@@ -105,6 +105,11 @@ struct perf_sample {
 int perf_sample_parse(const struct perf_event_header *h, uint64_t sample_type,
 		      struct perf_sample *s);
 
+/* The time of a record written with sample_type (PERF_SAMPLE_TIME set) and
+ * sample_id_all: a sample's own, a side-band record's from its sample_id
+ * trailer.  0 / -EINVAL (no time in it). */
+int perf_record_time(const struct perf_event_header *h, uint64_t sample_type, uint64_t *t);
+
 /* ---- the sampler: one sampling event per CPU, one ring each --------------------- */
 
 struct perf_sampler_cfg {
@@ -137,5 +142,9 @@ int perf_sampler_nrings(const struct perf_sampler *s);
 /* Read every ring once: fn as for perf_ring_read.  Records read, or fn's
  * negative return. */
 int perf_sampler_read(struct perf_sampler *s, perf_record_fn fn, void *arg);
+/* The same, merged across rings in time order (attr.sample_type must hold
+ * PERF_SAMPLE_TIME, and attr.sample_id_all be set): an exec or mmap seen on
+ * one CPU is handed over before the samples taken after it on another. */
+int perf_sampler_read_ordered(struct perf_sampler *s, perf_record_fn fn, void *arg);
 
 #endif

@@ -1,19 +1,29 @@
 #!/bin/bash
 # fetch-kernels.sh — fill the kernel-matrix cache, once.
 #
-# Usage: tests/matrix/fetch-kernels.sh [KVER...]      (default: 5.10 6.1 6.12)
+# Usage: tests/matrix/fetch-kernels.sh [KVER...]
+#        (default: 5.10 6.1 6.12 6.1-arm64)
 #
 # For each kernel version it fetches Debian's cloud kernel of the matching
 # release and keeps only its compressed image:
 #
-#     5.10 <- bullseye   6.1 <- bookworm   6.12 <- trixie
+#     5.10 <- bullseye   6.1 <- bookworm   6.12 <- trixie     (amd64)
+#     6.1-arm64 <- bookworm linux-image-cloud-arm64            (arm64)
 #
 #     $FTR_CACHE/vmlinuz-KVER          the kernel image booted by run.sh
 #     $FTR_CACHE/vmlinuz-KVER.version  "uname -r" and package version, for reports
 #     $FTR_CACHE/busybox               static x86-64 busybox, the guest's userland
+#     $FTR_CACHE/busybox-arm64         static arm64 busybox (bookworm's
+#                                      busybox-static:arm64), for arm64 kernels
+#
+# A KVER ending in -arm64 is an arm64 kernel: its package lists, kernel and
+# busybox come from a private apt tree whose only architecture is arm64, so
+# the system's dpkg needs no foreign architecture for them.  Debian's arm64
+# vmlinuz is a gzip'd Image, which qemu-system-aarch64 -kernel unpacks itself.
 #
 # It also installs the host tools run.sh needs when they are missing (cpio,
-# qemu-system-x86, binutils for readelf, busybox-static), with the system's apt.
+# qemu-system-x86, and for arm64 kernels qemu-system-arm, binutils for
+# readelf, busybox-static), with the system's apt.
 #
 # FTR_CACHE defaults to /var/cache/ftr-matrix: the images are 8-10 MB each and
 # their packages 60-100 MB, which must never land in the repository.
@@ -22,7 +32,7 @@
 # with everything cached touches neither the network nor apt.
 #
 # Nothing here touches the system's apt state: each release gets a private apt
-# tree under $FTR_CACHE/apt/SUITE (sources list, lists, cache, an empty dpkg
+# tree under $FTR_CACHE/apt/SUITE-ARCH (sources list, lists, cache, an empty dpkg
 # status file), selected with apt's -c option, and removed once its kernel is
 # cached.  The system's apt.conf.d is still
 # read, so a proxy configured there keeps working; its update hooks are cleared.
@@ -45,14 +55,17 @@
 set -euo pipefail
 
 CACHE=${FTR_CACHE:-/var/cache/ftr-matrix}
-ALL_KVERS="5.10 6.1 6.12"
+ALL_KVERS="5.10 6.1 6.12 6.1-arm64"
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 die()  { echo "fetch-kernels: error: $*" >&2; exit 1; }
 note() { echo "fetch-kernels: $*" >&2; }
 
+# KVER -> Debian architecture: "6.1-arm64" is arm64, a bare version amd64.
+arch_of() { case $1 in *-arm64) echo arm64 ;; *) echo amd64 ;; esac; }
+
 suite_of() {
-	case $1 in
+	case ${1%-arm64} in
 	5.10) echo bullseye ;;
 	6.1)  echo bookworm ;;
 	6.12) echo trixie ;;
@@ -141,14 +154,31 @@ ensure_keyring() { # SUITE
 		die "debian-archive-keyring still has no key for $1"
 }
 
-# Run apt-get/apt-cache on the private tree of SUITE.
-papt() { # SUITE apt-get|apt-cache ARGS...
-	local suite=$1 tool=$2; shift 2
-	"$tool" -c "$CACHE/apt/$suite/apt.conf" "$@"
+# Run apt-get/apt-cache on the private tree of SUITE and ARCH.
+papt() { # SUITE ARCH apt-get|apt-cache ARGS...
+	local suite=$1 arch=$2 tool=$3; shift 3
+	"$tool" -c "$CACHE/apt/$suite-$arch/apt.conf" "$@"
 }
 
-setup_private_apt() { # SUITE
-	local suite=$1 d="$CACHE/apt/$1" mirror
+# Set up SUITE-ARCH's private tree and fetch its package lists.  WHAT names
+# the cached file we are after, for the error message.
+private_update() { # SUITE ARCH WHAT
+	local suite=$1 arch=$2
+	ensure_keyring "$suite"
+	setup_private_apt "$suite" "$arch"
+	note "apt-get update ($suite $arch, private lists under $CACHE/apt/$suite-$arch)"
+	# apt-get update may exit 0 after failing to reach the mirror ("Some
+	# index files failed to download"), so also check that a Packages index
+	# actually arrived.  Errors go to the terminal: they say what failed.
+	if ! papt "$suite" "$arch" apt-get -q -o APT::Update::Error-Mode=any update >&2 ||
+	   ! ls "$CACHE/apt/$suite-$arch/lists/"*_dists_"${suite}"_main_binary-"${arch}"_Packages* >/dev/null 2>&1; then
+		die "cannot fetch the $suite $arch package lists (network unavailable?) and $3 is not cached"
+	fi
+}
+
+# One private tree per suite and architecture: $CACHE/apt/SUITE-ARCH.
+setup_private_apt() { # SUITE ARCH
+	local suite=$1 arch=$2 d="$CACHE/apt/$1-$2" mirror
 	mirror=$(debian_mirror)
 	mkdir -p "$d/lists/partial" "$d/cache/archives/partial" "$d/state" "$d/etc"
 	: >"$d/state/status"          # private, empty dpkg status
@@ -157,7 +187,7 @@ setup_private_apt() { # SUITE
 		URIs: $mirror
 		Suites: $suite
 		Components: main
-		Architectures: amd64
+		Architectures: $arch
 		Signed-By: $KEYRING
 	EOF
 	# Read after /etc/apt/apt.conf.d (via -c), so it wins.  The #clear lines
@@ -179,8 +209,8 @@ setup_private_apt() { # SUITE
 		Dir::Cache "$d/cache";
 		Dir::Cache::pkgcache "";
 		Dir::Cache::srcpkgcache "";
-		APT::Architecture "amd64";
-		APT::Architectures { "amd64"; };
+		APT::Architecture "$arch";
+		APT::Architectures { "$arch"; };
 		Acquire::Languages "none";
 		Acquire::Retries "2";
 		Acquire::http::Timeout "30";
@@ -191,32 +221,24 @@ setup_private_apt() { # SUITE
 }
 
 fetch_kernel() { # KVER
-	local kver=$1 suite meta dep pkg tmp img ver
+	local kver=$1 suite arch meta dep pkg tmp img ver
 	suite=$(suite_of "$kver")
-	ensure_keyring "$suite"
-	setup_private_apt "$suite"
-	note "$kver: apt-get update ($suite, private lists under $CACHE/apt/$suite)"
-	# apt-get update may exit 0 after failing to reach the mirror ("Some
-	# index files failed to download"), so also check that a Packages index
-	# actually arrived.  Errors go to the terminal: they say what failed.
-	if ! papt "$suite" apt-get -q -o APT::Update::Error-Mode=any update >&2 ||
-	   ! ls "$CACHE/apt/$suite/lists/"*_dists_"${suite}"_main_binary-amd64_Packages* >/dev/null 2>&1; then
-		die "cannot fetch the $suite package lists (network unavailable?) and $CACHE/vmlinuz-$kver is not cached"
-	fi
-	# linux-image-cloud-amd64 is the metapackage; its Depends names the
+	arch=$(arch_of "$kver")
+	private_update "$suite" "$arch" "$CACHE/vmlinuz-$kver"
+	# linux-image-cloud-ARCH is the metapackage; its Depends names the
 	# current ABI's image package, e.g. linux-image-6.1.0-37-cloud-amd64.
-	meta=$(papt "$suite" apt-cache show --no-all-versions linux-image-cloud-amd64) ||
-		die "$suite: no linux-image-cloud-amd64 in the lists"
+	meta=$(papt "$suite" "$arch" apt-cache show --no-all-versions "linux-image-cloud-$arch") ||
+		die "$suite: no linux-image-cloud-$arch in the lists"
 	dep=$(printf '%s\n' "$meta" | sed -n 's/^Depends: //p' | tr ',|' '\n' |
-		sed 's/^ *//; s/ .*//' | grep -E '^linux-image-[0-9].*-cloud-amd64(-unsigned)?$' | head -n1)
-	[ -n "$dep" ] || die "$suite: cannot resolve linux-image-cloud-amd64's image package"
+		sed 's/^ *//; s/ .*//' | grep -E "^linux-image-[0-9].*-cloud-$arch(-unsigned)?\$" | head -n1)
+	[ -n "$dep" ] || die "$suite: cannot resolve linux-image-cloud-$arch's image package"
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ftr-fetch.XXXXXX")
 	TMPDIRS+=("$tmp")
 	# The signed image (the metapackage's choice) and the -unsigned one both
 	# carry boot/vmlinuz-*; try the metapackage's first.
 	for pkg in "$dep" "${dep%-unsigned}-unsigned"; do
 		note "$kver: apt-get download $pkg"
-		if ! (cd "$tmp" && papt "$suite" apt-get -q download "$pkg" >&2); then
+		if ! (cd "$tmp" && papt "$suite" "$arch" apt-get -q download "$pkg" >&2); then
 			# the metapackage's own dependency must exist: failing to get
 			# it means the mirror is unreachable, not a missing twin
 			[ "$pkg" = "$dep" ] && die "cannot download $pkg (network unavailable?)"
@@ -231,18 +253,15 @@ fetch_kernel() { # KVER
 	[ -n "${img:-}" ] || die "$suite: no boot/vmlinuz-* in $dep or its -unsigned twin"
 	ver=$(dpkg-deb -f "$tmp"/"$pkg"_*.deb Version)
 	case ${img##*/vmlinuz-} in
-	"$kver".*) ;;
-	*) die "$suite gave kernel ${img##*/vmlinuz-}, expected $kver.*" ;;
+	"${kver%-arm64}".*) ;;
+	*) die "$suite gave kernel ${img##*/vmlinuz-}, expected ${kver%-arm64}.*" ;;
 	esac
 	# Write under a temporary name, then rename: an interrupted fetch never
 	# leaves a truncated image that a later run would take as cached.
 	cp "$img" "$CACHE/vmlinuz-$kver.tmp"
 	echo "${img##*/vmlinuz-} ($pkg $ver)" >"$CACHE/vmlinuz-$kver.version"
 	mv "$CACHE/vmlinuz-$kver.tmp" "$CACHE/vmlinuz-$kver"
-	# The private lists (~20 MB a suite) are only needed to resolve and
-	# download; a later fetch of a missing kernel updates them anew.
-	rm -rf "$tmp" "$CACHE/apt/$suite"
-	rmdir "$CACHE/apt" 2>/dev/null || true
+	rm -rf "$tmp"
 	note "$kver: cached $CACHE/vmlinuz-$kver = $(cat "$CACHE/vmlinuz-$kver.version")"
 }
 
@@ -269,6 +288,33 @@ fetch_busybox() {
 	note "cached $CACHE/busybox ($(dpkg-query -W -f '${Version}' busybox-static))"
 }
 
+# The guest userland of a foreign architecture: that architecture's
+# busybox-static from bookworm (the host's own release), downloaded with the
+# private apt tree and unpacked, never installed (it would replace the host's
+# /bin/busybox).
+fetch_busybox_foreign() { # ARCH
+	local arch=$1 suite=bookworm tmp ver machine
+	private_update "$suite" "$arch" "$CACHE/busybox-$arch"
+	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ftr-fetch.XXXXXX")
+	TMPDIRS+=("$tmp")
+	note "apt-get download busybox-static ($suite $arch)"
+	(cd "$tmp" && papt "$suite" "$arch" apt-get -q download busybox-static >&2) ||
+		die "cannot download busybox-static:$arch (network unavailable?)"
+	dpkg-deb -x "$tmp"/busybox-static_*.deb "$tmp/x"
+	ver=$(dpkg-deb -f "$tmp"/busybox-static_*.deb Version)
+	is_static_elf "$tmp/x/bin/busybox" || die "busybox-static:$arch has no static bin/busybox"
+	machine=$(LC_ALL=C readelf -h "$tmp/x/bin/busybox" | sed -n 's/^ *Machine: *//p')
+	case $arch:$machine in
+	arm64:AArch64) ;;
+	*) die "busybox-static:$arch is for '$machine'" ;;
+	esac
+	cp "$tmp/x/bin/busybox" "$CACHE/busybox-$arch.tmp"
+	echo "busybox-static:$arch $ver" >"$CACHE/busybox-$arch.version"
+	mv "$CACHE/busybox-$arch.tmp" "$CACHE/busybox-$arch"
+	rm -rf "$tmp"
+	note "cached $CACHE/busybox-$arch ($ver)"
+}
+
 # Scratch directories (the .deb files, 60-100 MB each) go when we exit,
 # however we exit.
 TMPDIRS=()
@@ -286,8 +332,18 @@ main() {
 	ensure_host_pkg /usr/bin/qemu-system-x86_64 qemu-system-x86
 	[ -x "$CACHE/busybox" ] || fetch_busybox
 	for k in "${kvers[@]}"; do
+		[ "$(arch_of "$k")" = arm64 ] || continue
+		ensure_host_pkg /usr/bin/qemu-system-aarch64 qemu-system-arm
+		[ -x "$CACHE/busybox-arm64" ] || fetch_busybox_foreign arm64
+		break
+	done
+	for k in "${kvers[@]}"; do
 		[ -s "$CACHE/vmlinuz-$k" ] || fetch_kernel "$k"
 	done
+	# The private lists (~20 MB a suite and architecture) are only needed
+	# to resolve and download; a later fetch of a missing file updates them
+	# anew.  (A failed fetch leaves them: the next attempt reuses them.)
+	rm -rf "$CACHE/apt"
 }
 
 main "$@"

@@ -6,20 +6,26 @@
 #   --rows     run only these rows (default: all; see --list)
 #   -j N       boot up to N guests at once (default 2: one per host core)
 #   --timeout  seconds one guest may run before it is killed and counted as a
-#              failure (default 300, or $FTR_MATRIX_TIMEOUT)
+#              failure (default 300, or $FTR_MATRIX_TIMEOUT; an arm64 guest
+#              gets twice that, or $FTR_MATRIX_TIMEOUT_ARM64)
 #   -k         keep the work directory (initramfs, serial logs) and say where
 #   --list     print the rows and exit
 #
 # Environment: FTR_STATIC (default build/ftr-static), FTR_CACHE (default
 # /var/cache/ftr-matrix, filled by fetch-kernels.sh, which this script calls
 # first: it does nothing when the cache is complete), FTR_LIVE_DIR (default
-# tests/live), FTR_TESTS_BIN (default build/tests-static).
+# tests/live), FTR_TESTS_BIN (default build/tests-static); for the arm64 rows
+# FTR_STATIC_ARM64 (default build/arm64/ftr-static) and FTR_TESTS_BIN_ARM64
+# (default build/arm64/tests-static), from `make static helpers-static
+# ARCH=arm64`.  FTR_MATRIX_TIMEOUT_ARM64 (default twice the timeout) bounds
+# an arm64 guest, which, emulated on an x86 host, is the slowest.
 #
 # For each row it boots the row's kernel with an initramfs holding busybox,
 # /bin/ftr, /tests/live and /tests/bin, whose /init runs
 # `sh /tests/live/run.sh` with FTR=/bin/ftr.  The guest writes that output,
 # between ==FTR-BEGIN== and ==FTR-END rc=N== markers, to a serial port of its
-# own (ttyS1 on x86), which is NOT the kernel console (ttyS0): kernel messages,
+# own (ttyS1 on x86, a PCI 16550 seen as ttyS0 on arm64), which is NOT the
+# kernel console (ttyS0 on x86, ttyAMA0 on arm64): kernel messages,
 # even with `quiet`, may be printed in the middle of a line on the console, and
 # a dedicated port makes that impossible.  The console is logged too and its
 # tail is shown when a guest does not report.
@@ -39,7 +45,10 @@ CACHE=${FTR_CACHE:-/var/cache/ftr-matrix}
 FTR_STATIC=${FTR_STATIC:-$REPO/build/ftr-static}
 LIVE_DIR=${FTR_LIVE_DIR:-$REPO/tests/live}
 TESTS_BIN=${FTR_TESTS_BIN:-$REPO/build/tests-static}
+FTR_STATIC_ARM64=${FTR_STATIC_ARM64:-$REPO/build/arm64/ftr-static}
+TESTS_BIN_ARM64=${FTR_TESTS_BIN_ARM64:-$REPO/build/arm64/tests-static}
 TIMEOUT=${FTR_MATRIX_TIMEOUT:-300}
+TIMEOUT_ARM64=${FTR_MATRIX_TIMEOUT_ARM64:-}
 JOBS=2
 KEEP=0
 SELECT=
@@ -50,26 +59,22 @@ SELECT=
 #   APPEND-EXTRA  added to the kernel command line
 # ARCH selects a profile (arch_ARCH below) that supplies the qemu command,
 # the console device, the guest's result port and the guest binaries.
-#
-# To add arm64 later: teach fetch-kernels.sh an image such as "6.1-arm64"
-# (linux-image-*-cloud-arm64 + busybox-static:arm64), write arch_aarch64
-# (qemu-system-aarch64 -M virt -cpu max -m 1024 ..., console ttyAMA0; virt
-# has one UART, so OUTDEV=ttyAMA0 and the markers alone delimit the output;
-# FTR_BIN/BUSYBOX pointing at arm64 builds) and add a row
-# "6.1-arm64|aarch64|6.1-arm64|".
+# An arm64 KERNEL is named "VERSION-arm64" (fetch-kernels.sh).
 ROWS=(
 	"5.10|x86_64|5.10|"
 	"6.1|x86_64|6.1|"
 	"6.12|x86_64|6.12|"
 	"6.1-lockdown-integrity|x86_64|6.1|lockdown=integrity"
 	"6.12-lockdown-confidentiality|x86_64|6.12|lockdown=confidentiality"
+	"arm64-6.1|aarch64|6.1-arm64|"
 )
 
 # Arch profile arch_ARCH sets QEMU (array: the command without -kernel,
 # -initrd, -append and serial ports), CONSOLE (the kernel's console device),
-# OUTDEV (the guest's result port), BUSYBOX, FTR_BIN, TESTS_BIN_DIR; and
-# serial_ARCH CONSOLE_LOG RESULT_LOG sets SERIAL (array: qemu options that
-# wire the console and the result port to those files).
+# OUTDEV (the guest's result port), BUSYBOX, FTR_BIN, TESTS_BIN_DIR,
+# ELF_MACHINE (readelf -h's "Machine:" for the guest's binaries), ROW_TIMEOUT;
+# and serial_ARCH CONSOLE_LOG RESULT_LOG sets SERIAL (array: qemu options
+# that wire the console and the result port to those files).
 arch_x86_64() {
 	# -accel kvm does not work on this project's machines (the guest hangs
 	# or dies with an emulation failure): TCG.  -nic none: the guest needs no
@@ -81,10 +86,40 @@ arch_x86_64() {
 	BUSYBOX=$CACHE/busybox
 	FTR_BIN=$FTR_STATIC
 	TESTS_BIN_DIR=$TESTS_BIN
+	ELF_MACHINE="Advanced Micro Devices X86-64"
+	ROW_TIMEOUT=$TIMEOUT
 }
 # First -serial is ttyS0 (console), second ttyS1 (results).
 serial_x86_64() { # CONSOLE_LOG RESULT_LOG
 	SERIAL=(-serial "file:$1" -serial "file:$2")
+}
+
+arch_aarch64() {
+	# TCG, as for x86 (the host is x86-64).  -cpu max keeps every feature
+	# the kernel may use, pointer authentication included; but Debian's arm64
+	# kernel signs the return address in every function, and QEMU's
+	# architected PAC algorithm (QARMA) is very slow under TCG:
+	# pauth-impdef=on swaps in QEMU's cheap one (same instructions, same
+	# behaviour) and takes boot-to-/init from 11-16 s to about 5 s here.
+	# shellcheck disable=SC2054  # the comma in -cpu's value is qemu's
+	QEMU=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -m 1024 -smp 2
+	      -nographic -monitor none -no-reboot -nic none)
+	CONSOLE=ttyAMA0
+	# virt has a single PL011 (the console).  A second port: a PCI 16550
+	# (qemu's pci-serial), which the cloud kernel drives with built-in
+	# 8250_pci and names ttyS0.  virtio-serial (hvc0) would need the
+	# virtio_mmio and virtio_console modules, which this kernel has only as
+	# modules and the initramfs does not carry.
+	OUTDEV=ttyS0
+	BUSYBOX=$CACHE/busybox-arm64
+	FTR_BIN=$FTR_STATIC_ARM64
+	TESTS_BIN_DIR=$TESTS_BIN_ARM64
+	ELF_MACHINE=AArch64
+	ROW_TIMEOUT=${TIMEOUT_ARM64:-$((TIMEOUT * 2))}
+}
+serial_aarch64() { # CONSOLE_LOG RESULT_LOG
+	SERIAL=(-serial "file:$1" -chardev "file,id=ftrout,path=$2"
+	        -device "pci-serial,chardev=ftrout")
 }
 
 # ---------------------------------------------------------------------------
@@ -102,7 +137,7 @@ while [ $# -gt 0 ]; do
 	--timeout)  TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
 	-k|--keep)  KEEP=1; shift ;;
 	--list)     for r in "${ROWS[@]}"; do IFS='|' read -r n a k x <<<"$r"
-	                printf '%-32s %-7s vmlinuz-%-6s %s\n' "$n" "$a" "$k" "$x"; done
+	                printf '%-32s %-7s vmlinuz-%-10s %s\n' "$n" "$a" "$k" "$x"; done
 	            exit 0 ;;
 	-h|--help)  usage; exit 0 ;;
 	*)          usage >&2; exit 2 ;;
@@ -110,6 +145,8 @@ while [ $# -gt 0 ]; do
 done
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || die "-j wants a positive number"
 [[ $TIMEOUT =~ ^[1-9][0-9]*$ ]] || die "--timeout wants seconds"
+[[ -z $TIMEOUT_ARM64 || $TIMEOUT_ARM64 =~ ^[1-9][0-9]*$ ]] ||
+	die "FTR_MATRIX_TIMEOUT_ARM64 wants seconds"
 
 # Select rows, in matrix order; an unknown name is an error, not a silent skip.
 SEL=()
@@ -135,11 +172,35 @@ is_static_elf() { # FILE: an ELF with no program interpreter
 	case $h in *"Requesting program interpreter"*) return 1 ;; esac
 }
 
+elf_machine() { LC_ALL=C readelf -h "$1" 2>/dev/null | sed -n 's/^ *Machine: *//p'; }
+
 command -v readelf >/dev/null || die "readelf is missing (package binutils)"
-[ -f "$FTR_STATIC" ] || die "$FTR_STATIC is missing: run 'make static' (or set FTR_STATIC)"
-is_static_elf "$FTR_STATIC" ||
-	die "$FTR_STATIC is not a static ELF: the guest has no libc"
 [ -f "$LIVE_DIR/run.sh" ] || die "$LIVE_DIR/run.sh is missing (or set FTR_LIVE_DIR)"
+# Each arch's ftr and helpers: there, static, and built for that arch (an x86
+# helper in an arm64 guest would make its tests skip or fail for no reason
+# that has to do with ftr).
+checked=" "
+for r in "${SEL[@]}"; do
+	IFS='|' read -r _ arch _ _ <<<"$r"
+	[[ $checked == *" $arch "* ]] && continue
+	checked+="$arch "
+	"arch_$arch"
+	case $arch in
+	x86_64)  how="make static (or set FTR_STATIC)" ;;
+	aarch64) how="make static ARCH=arm64 (or set FTR_STATIC_ARM64)" ;;
+	esac
+	[ -f "$FTR_BIN" ] || die "$FTR_BIN is missing: run '$how'"
+	is_static_elf "$FTR_BIN" || die "$FTR_BIN is not a static ELF: the guest has no libc"
+	[ "$(elf_machine "$FTR_BIN")" = "$ELF_MACHINE" ] ||
+		die "$FTR_BIN is for '$(elf_machine "$FTR_BIN")', the $arch rows need $ELF_MACHINE"
+	if [ -d "$TESTS_BIN_DIR" ]; then
+		for f in "$TESTS_BIN_DIR"/*; do
+			[ -f "$f" ] || continue
+			{ is_static_elf "$f" && [ "$(elf_machine "$f")" = "$ELF_MACHINE" ]; } ||
+				die "$f is not a static $ELF_MACHINE ELF (the $arch guests' /tests/bin)"
+		done
+	fi
+done
 
 kernels=()
 for r in "${SEL[@]}"; do
@@ -179,7 +240,15 @@ write_init() { # DEST
 	cat >"$1" <<'EOF'
 #!/bin/sh
 export PATH=/tests/bin:/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TERM=dumb TMPDIR=/tmp
-mount -t proc proc /proc
+# Applet symlinks are made on the host when its busybox runs there; for a
+# foreign arch (arm64) they are made here, first, after /proc (busybox
+# --install reads /proc/self/exe to know where it lives).
+if [ ! -e /bin/ls ]; then
+	/bin/busybox mount -t proc proc /proc
+	/bin/busybox --install -s
+else
+	mount -t proc proc /proc
+fi
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mkdir -p /dev/pts /dev/shm
@@ -187,8 +256,6 @@ mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
 # Not tracefs (nor debugfs, which automounts it on old kernels): ftr must
 # find and mount it itself.
-# Applet symlinks are made on the host; this is a fallback should that fail.
-[ -e /bin/ls ] || /bin/busybox --install -s
 up=$(cut -d' ' -f1 /proc/uptime)
 
 # ftr.out=DEV on the kernel command line names the result port.
@@ -197,7 +264,10 @@ for a in $(cat /proc/cmdline); do
 	case $a in ftr.out=*) out=${a#ftr.out=} ;; esac
 done
 [ -c /dev/$out ] || out=console
-stty -F /dev/$out raw -echo 2>/dev/null  # no \n -> \r\n, no echo of input
+# no \n -> \r\n, no echo of input.  A port whose device is absent (ttyS0
+# with no UART behind it) fails here: say so where the host will look.
+stty -F /dev/$out raw -echo 2>/dev/null ||
+	echo "init: result port /dev/$out is unusable; see /proc/tty/driver" >/dev/console
 
 {
 	echo "==FTR-BEGIN=="
@@ -226,8 +296,8 @@ build_initramfs() { # ARCH -> prints path
 	install -m 755 "$BUSYBOX" "$root/bin/busybox"
 	install -m 755 "$FTR_BIN" "$root/bin/ftr"
 	# One symlink per applet, at the path busybox itself would install it.
-	# (Needs a busybox that runs on the host; for a foreign arch /init's
-	# `busybox --install -s` does it at boot.)
+	# (Needs a busybox that runs on the host; for a foreign arch, or should
+	# this fail, /init's `busybox --install -s` does it at boot.)
 	if "$BUSYBOX" --list-full >"$WORK/applets-$arch" 2>/dev/null; then
 		while read -r a; do
 			[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
@@ -264,7 +334,8 @@ boot_row() { # ROW-SPEC ROWDIR INITRD
 	# GNU timeout puts itself in its own process group, so a ^C on our
 	# terminal does not reach it: remember its pid for cleanup().  It
 	# passes a TERM on to qemu.
-	timeout -k 10 "$TIMEOUT" "${cmd[@]}" </dev/null >"$dir/qemu.log" 2>&1 &
+	echo "$ROW_TIMEOUT" >"$dir/timeout"
+	timeout -k 10 "$ROW_TIMEOUT" "${cmd[@]}" </dev/null >"$dir/qemu.log" 2>&1 &
 	echo $! >"$dir/pid"
 	wait $! || rc=$?
 	rm -f "$dir/pid"
@@ -297,7 +368,7 @@ report_row() { # ROW-SPEC ROWDIR
 	done <<<"$body"
 	if [ -z "$endrc" ]; then
 		if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
-			why="did not report: killed after ${TIMEOUT}s"
+			why="did not report: killed after $(cat "$dir/timeout" 2>/dev/null || echo "$TIMEOUT")s"
 		else
 			why="did not report: qemu exited with status $qrc"
 		fi
@@ -336,13 +407,18 @@ for r in "${SEL[@]}"; do
 done
 
 # Boot the rows, at most JOBS at a time; each writes only to its own dir.
-i=0
-for r in "${SEL[@]}"; do
+# The emulated-arm64 rows are the longest (about 1.5 times the x86 6.1 row):
+# they start first, so that the x86 rows fill the other slot meanwhile
+# instead of the arm64 row running alone at the end.
+order=()
+for i in "${!SEL[@]}"; do [[ ${SEL[$i]} == *"|aarch64|"* ]] && order+=("$i"); done
+for i in "${!SEL[@]}"; do [[ ${SEL[$i]} == *"|aarch64|"* ]] || order+=("$i"); done
+for i in "${order[@]}"; do
+	r=${SEL[$i]}
 	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
 	IFS='|' read -r name arch _ _ <<<"$r"
 	note "booting $name"
 	boot_row "$r" "$WORK/row$i" "${INITRD[$arch]}" &
-	i=$((i + 1))
 done
 wait || true
 

@@ -1,0 +1,1522 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftr profile: where a command, a process or the system spends its CPU
+ * time — perf_event_open sampling on cpu-clock (cycles where there is a
+ * PMU), kernel and user call chains, one mmap ring per CPU read in time
+ * order, symbols resolved once at the end, and a report: the self share by
+ * symbol (perf report --no-children --sort symbol), folded stacks, an SVG
+ * flame graph, or JSON.  And the seed's two warnings: one-frame stacks (no
+ * frame pointers) and stripped binaries (which debug package would help).
+ *
+ * Lifecycle: parse → open the per-CPU samplers (for a command: on the child
+ * held back before exec, enable_on_exec) → release/enable → read the rings
+ * until the command ends, the time is up, or a signal → disable, final
+ * read → resolve the distinct stacks → print.
+ *
+ * Per sample nothing is allocated but a new distinct stack's few bytes (from
+ * an arena) and, once per new process, its address space.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "cmd.h"
+#include "flame.h"
+#include "ftr.h"
+#include "perf.h"
+#include "sym.h"
+
+static const char profile_usage[] =
+	"usage: ftr profile [options] -- CMD [ARGS]\n"
+	"       ftr profile [options] -p PID [-d TIME]\n"
+	"       ftr profile [options] -a [-C CPUS] [-d TIME]\n"
+	"       ftr profile [output options] -i FOLDED\n\n"
+	"Sample where the CPU time goes (cpu-clock, or cycles where there is a PMU)\n"
+	"and report it by symbol, kernel and user space, with call chains.\n\n"
+	"  -F, --frequency HZ     samples per second on each CPU (default 999)\n"
+	"  -g, --call-graph       record call chains (frame pointers; kernel and user)\n"
+	"  -p, --pid PID          an existing process and its threads\n"
+	"  -a, --all-cpus         the whole system\n"
+	"  -C, --cpus LIST        only these CPUs ('0', '0-2,5')\n"
+	"  -d, --duration TIME    stop after TIME ('5', '200ms', '2m'); else at the\n"
+	"                         command's end, the process's end, or Ctrl-C\n"
+	"  -e, --event EV         cpu-clock or cycles (default: cycles if there is a\n"
+	"                         PMU, else cpu-clock)\n"
+	"  -m, --mmap-pages N     ring size per CPU in pages, a power of two (128)\n"
+	"output (--top unless another is given; --svg adds to any):\n"
+	"      --top              self share by symbol; with -g the callers under each\n"
+	"      --folded           folded stacks (FlameGraph, speedscope, inferno)\n"
+	"      --svg FILE         an interactive flame graph, written by ftr itself\n"
+	"  -j, --json             one JSON object\n"
+	"      --percent-limit P  --top: leave out symbols under P per cent (0.1)\n"
+	"  -i, --input FILE       report folded stacks from FILE ('-': stdin) instead\n"
+	"                         of profiling\n"
+	"  -o, --output FILE      write the report to FILE, not standard output\n"
+	"  -h, --help             this help\n";
+
+enum target { T_CMD, T_PID, T_ALL, T_INPUT };
+enum out_mode { O_TOP, O_FOLDED, O_JSON, O_NONE };
+
+#define MAX_FRAMES 512
+#define NAME_MAX_LEN 320
+
+/* A distinct stack: frames leaf first, kernel part then user part. */
+struct stk {
+	struct stk *next;
+	struct sym_proc *proc;	/* the address space it was taken in */
+	uint64_t hash, count;
+	uint32_t pid, tid;
+	uint16_t nk, nu;
+	uint64_t ips[];
+};
+
+struct chunk {
+	struct chunk *next;
+	size_t used, size;
+	char mem[];
+};
+
+struct tcomm {
+	int tid;
+	bool used;
+	char comm[16];
+};
+
+struct prof {
+	/* what and how */
+	enum target target;
+	int pid;
+	char **cmdv;
+	bool cpus[4096];
+	bool cpus_given;
+	unsigned hz, pages;
+	bool g;
+	uint64_t duration;
+	const char *event;	/* "cpu-clock" or "cycles" */
+	uint32_t ev_type;
+	uint64_t ev_config;
+	uint64_t sample_type;
+	bool user_only;
+	char why_user_only[320];
+
+	/* the run */
+	struct perf_sampler *ps;
+	struct sym_ctx *sc;
+	struct stk **buckets;
+	size_t nbuckets, nstacks;
+	struct chunk *arena;
+	struct tcomm *comms;
+	size_t comm_cap, comm_n;
+	uint64_t samples, lost, lost_records, throttles, other_mode, bad_records;
+	uint64_t kips[MAX_FRAMES], uips[MAX_FRAMES];
+	double t0, t1;
+	int ncpus;
+	char status_note[128];
+
+	/* the report */
+	struct flame *fl;
+	bool skip_root;		/* the root frame is the comm (ours) */
+	double percent_limit;
+	char title[300];
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- per-thread comm ------------------------------------------------------------ */
+
+static struct tcomm *tcomm_slot(struct prof *p, int tid, bool add)
+{
+	size_t i;
+
+	if (add && (p->comm_n + 1) * 2 > p->comm_cap) {
+		size_t ocap = p->comm_cap, ncap = ocap ? ocap * 2 : 256;
+		struct tcomm *old = p->comms, *nv = calloc(ncap, sizeof(*nv));
+
+		if (!nv)
+			return NULL;
+		p->comms = nv;
+		p->comm_cap = ncap;
+		p->comm_n = 0;
+		for (size_t j = 0; j < ocap; j++) {
+			if (!old[j].used)
+				continue;
+			struct tcomm *s = tcomm_slot(p, old[j].tid, true);
+
+			*s = old[j];
+		}
+		free(old);
+	}
+	if (!p->comm_cap)
+		return NULL;
+	for (i = ((uint32_t)tid * 2654435761u) & (p->comm_cap - 1); p->comms[i].used;
+	     i = (i + 1) & (p->comm_cap - 1))
+		if (p->comms[i].tid == tid)
+			return &p->comms[i];
+	if (!add)
+		return NULL;
+	p->comms[i].used = true;
+	p->comms[i].tid = tid;
+	p->comms[i].comm[0] = '\0';
+	p->comm_n++;
+	return &p->comms[i];
+}
+
+static void tcomm_set(struct prof *p, int tid, const char *comm)
+{
+	struct tcomm *t = tcomm_slot(p, tid, true);
+
+	if (t)
+		snprintf(t->comm, sizeof(t->comm), "%s", comm);
+}
+
+/* ---- distinct stacks ------------------------------------------------------------- */
+
+static void *arena_alloc(struct prof *p, size_t n)
+{
+	struct chunk *c = p->arena;
+
+	n = (n + 7) & ~(size_t)7;
+	if (!c || c->size - c->used < n) {
+		size_t size = n > (1u << 20) ? n : (1u << 20);
+
+		c = malloc(sizeof(*c) + size);
+		if (!c)
+			return NULL;
+		c->used = 0;
+		c->size = size;
+		c->next = p->arena;
+		p->arena = c;
+	}
+	c->used += n;
+	return c->mem + c->used - n;
+}
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdull;
+}
+
+static int grow_buckets(struct prof *p)
+{
+	size_t n = p->nbuckets ? p->nbuckets * 4 : 4096;
+	struct stk **b = calloc(n, sizeof(*b));
+
+	if (!b)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nbuckets; i++) {
+		for (struct stk *s = p->buckets[i], *next; s; s = next) {
+			next = s->next;
+			s->next = b[s->hash & (n - 1)];
+			b[s->hash & (n - 1)] = s;
+		}
+	}
+	free(p->buckets);
+	p->buckets = b;
+	p->nbuckets = n;
+	return 0;
+}
+
+static int add_stack(struct prof *p, struct sym_proc *proc, uint32_t pid, uint32_t tid, int nk,
+		     int nu)
+{
+	uint64_t h = mix(mix(mix(pid, tid), (uintptr_t)proc), (uint64_t)nk << 16 | nu);
+	struct stk *s;
+
+	for (int i = 0; i < nk; i++)
+		h = mix(h, p->kips[i]);
+	for (int i = 0; i < nu; i++)
+		h = mix(h, p->uips[i]);
+	if (p->nstacks >= p->nbuckets && grow_buckets(p) < 0)
+		return -ENOMEM;
+	for (s = p->buckets[h & (p->nbuckets - 1)]; s; s = s->next) {
+		if (s->hash == h && s->pid == pid && s->tid == tid && s->proc == proc &&
+		    s->nk == nk && s->nu == nu &&
+		    !memcmp(s->ips, p->kips, nk * sizeof(uint64_t)) &&
+		    !memcmp(s->ips + nk, p->uips, nu * sizeof(uint64_t))) {
+			s->count++;
+			return 0;
+		}
+	}
+	s = arena_alloc(p, sizeof(*s) + (size_t)(nk + nu) * sizeof(uint64_t));
+	if (!s)
+		return -ENOMEM;
+	*s = (struct stk){ .proc = proc, .hash = h, .count = 1, .pid = pid, .tid = tid,
+			   .nk = (uint16_t)nk, .nu = (uint16_t)nu };
+	memcpy(s->ips, p->kips, nk * sizeof(uint64_t));
+	memcpy(s->ips + nk, p->uips, nu * sizeof(uint64_t));
+	s->next = p->buckets[h & (p->nbuckets - 1)];
+	p->buckets[h & (p->nbuckets - 1)] = s;
+	p->nstacks++;
+	return 0;
+}
+
+/* ---- records ------------------------------------------------------------------------ */
+
+static int on_sample(struct prof *p, const struct perf_event_header *h)
+{
+	struct perf_sample s;
+	struct sym_proc *proc = NULL;
+	int nk = 0, nu = 0;
+
+	if (perf_sample_parse(h, p->sample_type, &s) < 0) {
+		p->bad_records++;
+		return 0;
+	}
+	p->samples++;
+	if (s.ips) {
+		int mode = 0;
+
+		for (uint64_t i = 0; i < s.nr; i++) {
+			uint64_t v = s.ips[i];
+
+			/* Context markers say whose addresses follow. */
+			if (v >= (uint64_t)PERF_CONTEXT_MAX) {
+				mode = v == (uint64_t)PERF_CONTEXT_KERNEL ? 1 :
+				       v == (uint64_t)PERF_CONTEXT_USER ? 2 : 3;
+				continue;
+			}
+			if (mode == 1 && nk < MAX_FRAMES)
+				p->kips[nk++] = v;
+			else if (mode == 2 && nu < MAX_FRAMES)
+				p->uips[nu++] = v;
+		}
+	} else {
+		unsigned mode = s.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+
+		if (mode == PERF_RECORD_MISC_KERNEL)
+			p->kips[nk++] = s.ip;
+		else if (mode == PERF_RECORD_MISC_USER)
+			p->uips[nu++] = s.ip;
+	}
+	if (!nk && !nu) {
+		p->other_mode++;	/* hypervisor or guest: not ours to name */
+		return 0;
+	}
+	if (nu && s.pid > 0)
+		proc = sym_proc_find(p->sc, (int)s.pid, true);
+	return add_stack(p, proc, s.pid, s.tid, nk, nu) < 0 ? -ENOMEM : 0;
+}
+
+static void on_mmap2(struct prof *p, const struct perf_event_header *h)
+{
+	const char *rec = (const char *)(h + 1), *end = (const char *)h + h->size;
+	uint32_t pid, maj = 0, min = 0, prot;
+	uint64_t addr, len, pgoff, ino = 0;
+	char path[PATH_MAX];
+	struct map_line m;
+	struct sym_proc *proc;
+	size_t plen;
+
+	if (end - rec < 56 + 1)
+		return;
+	memcpy(&pid, rec, 4);
+	memcpy(&addr, rec + 8, 8);
+	memcpy(&len, rec + 16, 8);
+	memcpy(&pgoff, rec + 24, 8);
+	/* 5.12+ may send a build id in place of device and inode. */
+	if (!(h->misc & (1 << 14))) {
+		memcpy(&maj, rec + 32, 4);
+		memcpy(&min, rec + 36, 4);
+		memcpy(&ino, rec + 40, 8);
+	}
+	memcpy(&prot, rec + 56, 4);
+	plen = strnlen(rec + 64, end - (rec + 64));
+	if ((int32_t)pid <= 0 || !(prot & PROT_EXEC) || plen >= sizeof(path))
+		return;
+	memcpy(path, rec + 64, plen);
+	path[plen] = '\0';
+	m = (struct map_line){ .start = addr, .end = addr + len, .pgoff = pgoff, .maj = maj,
+			       .min = min, .ino = ino, .prot = MAP_X, .path = path };
+	if (plen > 10 && !strcmp(path + plen - 10, " (deleted)")) {
+		path[plen - 10] = '\0';
+		m.deleted = true;
+	}
+	proc = sym_proc_find(p->sc, (int)pid, true);
+	if (proc)
+		sym_proc_map(p->sc, proc, &m);
+}
+
+static void on_comm(struct prof *p, const struct perf_event_header *h)
+{
+	const char *rec = (const char *)(h + 1);
+	uint32_t pid, tid;
+	char comm[16];
+
+	if (h->size < sizeof(*h) + 9)
+		return;
+	memcpy(&pid, rec, 4);
+	memcpy(&tid, rec + 4, 4);
+	snprintf(comm, sizeof(comm), "%.*s", (int)(h->size - sizeof(*h) - 8), rec + 8);
+	tcomm_set(p, (int)tid, comm);
+	if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) && pid == tid) {
+		/* exec: a new address space from here on. */
+		struct sym_proc *proc = sym_proc_exec(p->sc, (int)pid);
+
+		if (proc)
+			sym_proc_set_comm(proc, comm);
+	} else if (pid == tid) {
+		struct sym_proc *proc = sym_proc_find(p->sc, (int)pid, false);
+
+		if (proc)
+			sym_proc_set_comm(proc, comm);
+	}
+}
+
+static void on_fork(struct prof *p, const struct perf_event_header *h)
+{
+	const uint32_t *v = (const uint32_t *)(h + 1);
+	struct tcomm *parent;
+
+	if (h->size < sizeof(*h) + 16)
+		return;
+	/* pid, ppid, tid, ptid: a new process when pid != ppid. */
+	if (v[0] != v[1])
+		sym_proc_fork(p->sc, (int)v[0], (int)v[1]);
+	parent = tcomm_slot(p, (int)v[3], false);
+	if (parent && parent->comm[0]) {
+		char c[16];
+
+		memcpy(c, parent->comm, sizeof(c));
+		tcomm_set(p, (int)v[2], c);
+	}
+}
+
+static int on_record(const struct perf_event_header *h, void *arg)
+{
+	struct prof *p = arg;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		return on_sample(p, h);
+	case PERF_RECORD_MMAP2:
+		on_mmap2(p, h);
+		break;
+	case PERF_RECORD_COMM:
+		on_comm(p, h);
+		break;
+	case PERF_RECORD_FORK:
+		on_fork(p, h);
+		break;
+	case PERF_RECORD_LOST:
+		if (h->size >= sizeof(*h) + 16) {
+			const uint64_t *v = (const uint64_t *)(h + 1);
+
+			p->lost += v[1];
+			p->lost_records++;
+		}
+		break;
+	case PERF_RECORD_THROTTLE:
+		p->throttles++;
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* ---- setting up -------------------------------------------------------------------- */
+
+static int list_threads(int pid, int **tids, int *n)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	*n = 0;
+	*tids = NULL;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		int *v;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		v = realloc(*tids, (*n + 1) * sizeof(**tids));
+		if (!v) {
+			closedir(d);
+			return -ENOMEM;
+		}
+		*tids = v;
+		(*tids)[(*n)++] = atoi(de->d_name);
+	}
+	closedir(d);
+	return *n ? 0 : -ESRCH;
+}
+
+static void explain_open(struct prof *p, int err, const struct perf_open_failure *f)
+{
+	/* -C on a command or a pid is still a per-task event: only -a asks
+	 * for a whole CPU. */
+	enum perf_scope scope = p->target == T_ALL ? PERF_SCOPE_CPU :
+				p->user_only ? PERF_SCOPE_USER : PERF_SCOPE_KERNEL;
+	char why[512];
+
+	if (err == -EINVAL) {
+		char *max = read_file("/proc/sys/kernel/perf_event_max_sample_rate", NULL);
+
+		if (max && (unsigned)atoi(max) < p->hz) {
+			ftr_err("cannot sample at %u Hz: the kernel allows at most %d "
+				"(kernel.perf_event_max_sample_rate)", p->hz, atoi(max));
+			free(max);
+			return;
+		}
+		free(max);
+	}
+	if (err == -ESRCH && p->target == T_PID) {
+		ftr_err("no process with pid %d", p->pid);
+		return;
+	}
+	perf_explain(err, scope, perf_paranoid(), perf_privileged(), why, sizeof(why));
+	if (p->target == T_PID)
+		ftr_err("cannot profile pid %d (thread %d, cpu %d): %s", p->pid, f->tid, f->cpu,
+			why);
+	else
+		ftr_err("cannot profile %s on cpu %d: %s", p->event, f->cpu, why);
+}
+
+static int open_sampler(struct prof *p, int child_pid)
+{
+	long psz = sysconf(_SC_PAGESIZE);
+	struct perf_sampler_cfg cfg = {
+		.cpus = p->cpus_given ? p->cpus : NULL,
+		.ncpus = (int)ARRAY_SIZE(p->cpus),
+		.pages = p->pages,
+		.all_tasks = p->target == T_ALL,
+	};
+	struct perf_open_failure f = { -1, -1 };
+	int *tids = NULL, ntid = 0, err;
+
+	p->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			 PERF_SAMPLE_PERIOD | (p->g ? PERF_SAMPLE_CALLCHAIN : 0);
+	cfg.attr = (struct perf_event_attr){
+		.size = sizeof(struct perf_event_attr),
+		.type = p->ev_type,
+		.config = p->ev_config,
+		.sample_freq = p->hz,
+		.freq = 1,
+		.sample_type = p->sample_type,
+		.mmap = 1, .mmap2 = 1, .comm = 1, .comm_exec = 1, .task = 1,
+		.sample_id_all = 1,
+		.inherit = p->target != T_ALL,
+		.enable_on_exec = p->target == T_CMD,
+		.exclude_kernel = p->user_only,
+		.exclude_hv = 1,
+		.watermark = 1,
+		.wakeup_watermark = (uint32_t)((size_t)p->pages * psz / 2),
+	};
+	if (p->target == T_CMD) {
+		cfg.tids = &child_pid;
+		cfg.ntids = 1;
+	} else if (p->target == T_PID) {
+		struct rlimit rl;
+
+		/* A thread on each CPU is an fd: a big process needs more than
+		 * the default soft limit. */
+		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+			rl.rlim_cur = rl.rlim_max;
+			setrlimit(RLIMIT_NOFILE, &rl);
+		}
+		err = list_threads(p->pid, &tids, &ntid);
+		if (err < 0) {
+			ftr_err(err == -ENOENT || err == -ESRCH ? "no process with pid %d" :
+				"cannot list the threads of pid %d", p->pid);
+			return err;
+		}
+		cfg.tids = tids;
+		cfg.ntids = ntid;
+	}
+	err = perf_sampler_open(&cfg, &p->ps, &f);
+	if ((err == -EACCES || err == -EPERM) && !p->user_only && p->target != T_ALL &&
+	    !perf_privileged() && perf_paranoid() > 1) {
+		/* kernel.perf_event_paranoid=2: unprivileged users may sample
+		 * user space only.  Do that, and say what it costs. */
+		perf_explain(err, PERF_SCOPE_KERNEL, perf_paranoid(), false, p->why_user_only,
+			     sizeof(p->why_user_only));
+		p->user_only = true;
+		cfg.attr.exclude_kernel = 1;
+		err = perf_sampler_open(&cfg, &p->ps, &f);
+	}
+	free(tids);
+	if (err < 0) {
+		explain_open(p, err, &f);
+		return err;
+	}
+	p->ncpus = perf_sampler_nrings(p->ps);
+	return 0;
+}
+
+/* ---- the run ------------------------------------------------------------------------- */
+
+static int drain(struct prof *p)
+{
+	int r = perf_sampler_read_ordered(p->ps, on_record, p);
+
+	if (r < 0)
+		return r;
+	/* Outside the per-record path: /proc reads for processes that ran
+	 * before we started, and files that changed since they were mapped. */
+	sym_read_pending(p->sc);
+	sym_pin_new(p->sc);
+	return 0;
+}
+
+static int run(struct prof *p, struct sigwatch *sw)
+{
+	struct child ch = CHILD_INIT;
+	struct pollfd *pfd;
+	int npfd, err, sigs = 0;
+	double end = 0;
+
+	pfd = calloc(4097, sizeof(*pfd));
+	if (!pfd)
+		return -ENOMEM;
+	if (p->target == T_CMD) {
+		err = child_spawn(p->cmdv, &ch, sigwatch_restore, sw);
+		if (err < 0) {
+			ftr_err("cannot start '%s': %s", p->cmdv[0], strerror(-err));
+			free(pfd);
+			return err;
+		}
+	}
+	err = open_sampler(p, ch.pid);
+	if (err < 0)
+		goto out;
+	pfd[0] = (struct pollfd){ .fd = sw->fd, .events = POLLIN };
+	npfd = 1 + perf_sampler_pollfds(p->ps, pfd + 1, 4096);
+	if (p->target == T_CMD) {
+		p->t0 = now_s();
+		err = child_release(&ch, p->cmdv[0]);
+		if (err < 0)
+			goto out;
+	} else {
+		err = perf_sampler_enable(p->ps);
+		if (err < 0) {
+			ftr_err("cannot start sampling: %s", strerror(-err));
+			goto out;
+		}
+		p->t0 = now_s();
+	}
+	if (p->duration)
+		end = p->t0 + p->duration / 1e9;
+	for (;;) {
+		int timeout = 100, sig;
+
+		if (end) {
+			double now = now_s();
+
+			if (now >= end)
+				break;
+			if ((end - now) * 1000 < timeout)
+				timeout = (int)((end - now) * 1000) + 1;
+		}
+		if (poll(pfd, npfd, timeout) < 0 && errno != EINTR) {
+			err = -errno;
+			ftr_err("poll: %s", strerror(errno));
+			goto out;
+		}
+		while ((sig = sigwatch_take(sw))) {
+			if (sig == SIGCHLD)
+				continue;
+			sigs++;
+			/* The command may not have had the signal (kill(1) sent
+			 * it to ftr alone): pass it on, and wait for its end;
+			 * a second one ends the profile anyway. */
+			if (p->target == T_CMD && !ch.done && sigs == 1)
+				kill(ch.pid, sig);
+		}
+		err = drain(p);
+		if (err < 0) {
+			ftr_err("cannot keep the samples: %s", strerror(-err));
+			goto out;
+		}
+		if (p->target == T_CMD && child_reap(&ch))
+			break;
+		if (p->target != T_CMD && sigs)
+			break;
+		if (sigs > 1)
+			break;
+		if (p->target == T_PID && !pid_alive(p->pid))
+			break;
+	}
+	p->t1 = now_s();
+	perf_sampler_disable(p->ps);
+	err = drain(p);
+	if (err < 0)
+		ftr_err("cannot keep the samples: %s", strerror(-err));
+	if (p->target == T_CMD && ch.done && (!WIFEXITED(ch.status) || WEXITSTATUS(ch.status))) {
+		char s[96];
+
+		child_status_str(ch.status, s, sizeof(s));
+		snprintf(p->status_note, sizeof(p->status_note), "'%s' %s", p->cmdv[0], s);
+	}
+out:
+	child_abandon(&ch);
+	perf_sampler_close(p->ps);
+	p->ps = NULL;
+	free(pfd);
+	return err;
+}
+
+/* ---- from stacks to names -------------------------------------------------------------- */
+
+static const char *comm_of(struct prof *p, const struct stk *s)
+{
+	struct tcomm *t = tcomm_slot(p, (int)s->tid, false);
+	char path[96], *text;
+
+	if (t && t->comm[0])
+		return t->comm;
+	if (s->tid == 0)
+		return "swapper";
+	snprintf(path, sizeof(path), "/proc/%u/task/%u/comm", s->pid, s->tid);
+	text = read_file(path, NULL);
+	if (text) {
+		tcomm_set(p, (int)s->tid, str_trim(text));
+		free(text);
+		t = tcomm_slot(p, (int)s->tid, false);
+		if (t && t->comm[0])
+			return t->comm;
+	}
+	if (s->proc && sym_proc_comm(s->proc)[0])
+		return sym_proc_comm(s->proc);
+	return "[unknown]";
+}
+
+/* Folded stacks separate frames with ';' and end with " COUNT": keep both
+ * out of names. */
+static void clean(char *s)
+{
+	for (; *s; s++)
+		if (*s == ';' || *s == '\n' || *s == '\r')
+			*s = ':';
+}
+
+struct dso_stat {
+	uint64_t user_samples;
+};
+
+/* Name every frame of every distinct stack; the names, merged, go into the
+ * flame tree.  Also the statistics the warnings read. */
+static int resolve(struct prof *p, uint64_t *kernel_frames)
+{
+	static char names[MAX_FRAMES * 2 + 1][NAME_MAX_LEN];
+	const char *frames[MAX_FRAMES * 2 + 1];
+
+	p->fl = flame_new();
+	if (!p->fl)
+		return -ENOMEM;
+	for (size_t b = 0; b < p->nbuckets; b++) {
+		for (struct stk *s = p->buckets[b]; s; s = s->next) {
+			const uint64_t *kip = s->ips, *uip = s->ips + s->nk;
+			struct sym_dso *leaf_dso = NULL;
+			int n = 0, mapped = 0, err;
+
+			snprintf(names[n], NAME_MAX_LEN, "%s", comm_of(p, s));
+			clean(names[n]);
+			frames[n] = names[n];
+			n++;
+			/* User frames, outermost first.  Below the leaf an address
+			 * is a return address: the call is just before it. */
+			for (int j = s->nu - 1; j >= 0; j--) {
+				struct sym_res r;
+
+				sym_resolve_user(p->sc, s->proc, j ? uip[j] - 1 : uip[j], &r);
+				if (r.name)
+					snprintf(names[n], NAME_MAX_LEN, "%s", r.name);
+				else if (r.dso)
+					snprintf(names[n], NAME_MAX_LEN, "[unknown] (in %s)",
+						 r.dso->path);
+				else
+					snprintf(names[n], NAME_MAX_LEN, "[unknown] (in %s)",
+						 r.anon ? "[anon]" : "[unmapped]");
+				if (r.dso) {
+					r.dso->frames += s->count;
+					if (!r.name)
+						r.dso->unresolved += s->count;
+				}
+				if (r.mapped)
+					mapped++;
+				if (j == 0)
+					leaf_dso = r.dso;
+				clean(names[n]);
+				frames[n] = names[n];
+				n++;
+			}
+			if (leaf_dso && p->g) {
+				leaf_dso->leaf_samples += s->count;
+				if (mapped <= 1)
+					leaf_dso->one_frame_samples += s->count;
+			}
+			for (int j = s->nk - 1; j >= 0; j--) {
+				struct sym_res r;
+
+				sym_resolve_kernel(p->sc, j ? kip[j] - 1 : kip[j], &r);
+				if (r.name)
+					snprintf(names[n], NAME_MAX_LEN, "%s_[k]", r.name);
+				else
+					snprintf(names[n], NAME_MAX_LEN, "[unknown] (in [kernel])_[k]");
+				clean(names[n]);
+				frames[n] = names[n];
+				n++;
+			}
+			*kernel_frames += s->nk ? s->count : 0;
+			err = flame_add(p->fl, frames, n, s->count);
+			if (err < 0)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/* ---- the top report ------------------------------------------------------------------- */
+
+struct chain {
+	const char **f;		/* callers, nearest first */
+	size_t n;
+	uint64_t count;
+};
+
+struct tsym {
+	const char *name;
+	uint64_t self;
+	struct chain *ch;
+	size_t nch, cap;
+};
+
+struct top {
+	struct tsym *v;
+	size_t n, cap;
+	size_t *tab;		/* name hash -> index + 1 */
+	size_t tab_cap;
+	bool skip_root;
+};
+
+static uint32_t str_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static struct tsym *top_sym(struct top *t, const char *name)
+{
+	size_t i;
+
+	if ((t->n + 1) * 2 > t->tab_cap) {
+		size_t cap = t->tab_cap ? t->tab_cap * 2 : 1024;
+		size_t *tab = calloc(cap, sizeof(*tab));
+
+		if (!tab)
+			return NULL;
+		for (size_t k = 0; k < t->n; k++) {
+			for (i = str_hash(t->v[k].name) & (cap - 1); tab[i]; i = (i + 1) & (cap - 1))
+				;
+			tab[i] = k + 1;
+		}
+		free(t->tab);
+		t->tab = tab;
+		t->tab_cap = cap;
+	}
+	for (i = str_hash(name) & (t->tab_cap - 1); t->tab[i]; i = (i + 1) & (t->tab_cap - 1))
+		if (!strcmp(t->v[t->tab[i] - 1].name, name))
+			return &t->v[t->tab[i] - 1];
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		struct tsym *v = realloc(t->v, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		t->v = v;
+		t->cap = cap;
+	}
+	t->v[t->n] = (struct tsym){ .name = name };
+	t->tab[i] = ++t->n;
+	return &t->v[t->n - 1];
+}
+
+static int top_add(const char *const *path, size_t depth, uint64_t self, void *arg)
+{
+	struct top *t = arg;
+	struct tsym *s = top_sym(t, path[depth - 1]);
+	size_t first = t->skip_root ? 1 : 0, n = depth - 1 > first ? depth - 1 - first : 0;
+
+	if (!s)
+		return -ENOMEM;
+	s->self += self;
+	/* The callers, nearest first: merge with an identical chain (the same
+	 * function under two comms). */
+	for (size_t i = 0; i < s->nch; i++) {
+		struct chain *c = &s->ch[i];
+		bool same = c->n == n;
+
+		for (size_t k = 0; same && k < n; k++)
+			same = !strcmp(c->f[k], path[depth - 2 - k]);
+		if (same) {
+			c->count += self;
+			return 0;
+		}
+	}
+	if (s->nch == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 4;
+		struct chain *v = realloc(s->ch, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		s->ch = v;
+		s->cap = cap;
+	}
+	s->ch[s->nch].f = calloc(n ? n : 1, sizeof(char *));
+	if (!s->ch[s->nch].f)
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++)
+		s->ch[s->nch].f[k] = path[depth - 2 - k];
+	s->ch[s->nch].n = n;
+	s->ch[s->nch].count = self;
+	s->nch++;
+	return 0;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct tsym *x = a, *y = b;
+
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static int chain_cmp(const void *a, const void *b)
+{
+	const struct chain *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return x->n < y->n ? -1 : x->n > y->n;
+}
+
+static void top_free(struct top *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		for (size_t k = 0; k < t->v[i].nch; k++)
+			free(t->v[i].ch[k].f);
+		free(t->v[i].ch);
+	}
+	free(t->v);
+	free(t->tab);
+}
+
+static bool kernel_name(const char *s, size_t *len)
+{
+	size_t n = strlen(s);
+	bool k = n > 4 && !strcmp(s + n - 4, "_[k]");
+
+	*len = k ? n - 4 : n;
+	return k;
+}
+
+static int build_top(struct prof *p, struct top *t)
+{
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	t->skip_root = p->skip_root;
+	err = flame_walk(p->fl, top_add, t);
+	if (err)
+		return err;
+	if (t->n)
+		qsort(t->v, t->n, sizeof(*t->v), sym_cmp);
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].nch > 1)
+			qsort(t->v[i].ch, t->v[i].nch, sizeof(*t->v[i].ch), chain_cmp);
+	return 0;
+}
+
+static void print_chains(FILE *o, const struct tsym *s, uint64_t total)
+{
+	const size_t max_chains = 8;
+	size_t shown = 0, nonempty = 0;
+
+	for (size_t i = 0; i < s->nch; i++)
+		nonempty += s->ch[i].n > 0;
+	if (!nonempty)
+		return;
+	fputs("            |\n", o);
+	if (s->nch == 1) {
+		for (size_t k = 0; k < s->ch[0].n; k++) {
+			size_t len;
+
+			kernel_name(s->ch[0].f[k], &len);
+			fprintf(o, "            %s%.*s\n", k ? "   " : "---", (int)len, s->ch[0].f[k]);
+		}
+		fputc('\n', o);
+		return;
+	}
+	for (size_t i = 0; i < s->nch && shown < max_chains; i++, shown++) {
+		const struct chain *c = &s->ch[i];
+		bool last = i + 1 == s->nch || shown + 1 == max_chains;
+		char pct[32];
+		int w;
+
+		w = snprintf(pct, sizeof(pct), "%.2f%%", total ? 100.0 * c->count / total : 0);
+		if (!c->n) {
+			fprintf(o, "            %s--%s-- (no caller)\n", last ? " " : "|", pct);
+		}
+		for (size_t k = 0; k < c->n; k++) {
+			size_t len;
+
+			kernel_name(c->f[k], &len);
+			if (!k)
+				fprintf(o, "            %s--%s--%.*s\n", last ? " " : "|", pct,
+					(int)len, c->f[k]);
+			else
+				fprintf(o, "            %s%*s%.*s\n", last ? " " : "|", w + 4, "",
+					(int)len, c->f[k]);
+		}
+		if (!last)
+			fputs("            |\n", o);
+	}
+	if (s->nch > shown) {
+		uint64_t rest = 0;
+
+		for (size_t i = shown; i < s->nch; i++)
+			rest += s->ch[i].count;
+		fprintf(o, "             (%zu more call chains, %.2f%%)\n", s->nch - shown,
+			total ? 100.0 * rest / total : 0);
+	}
+	fputc('\n', o);
+}
+
+static void describe(const struct prof *p, char *buf, size_t len)
+{
+	uint64_t total = flame_total(p->fl);
+
+	if (p->target == T_INPUT) {
+		snprintf(buf, len, "%llu samples from folded stacks", (unsigned long long)total);
+		return;
+	}
+	snprintf(buf, len, "%llu samples of %s at %u Hz on %d CPU%s in %.2f s, %s%s%s",
+		 (unsigned long long)p->samples, p->event, p->hz, p->ncpus, p->ncpus == 1 ? "" : "s",
+		 p->t1 - p->t0, p->lost ? "" : "none lost", p->lost ? "" : "",
+		 p->user_only ? "; user space only" : "");
+	if (p->lost) {
+		size_t o = strlen(buf);
+
+		snprintf(buf + o, len - o, "%llu LOST", (unsigned long long)p->lost);
+	}
+}
+
+static int print_top(struct prof *p, FILE *o)
+{
+	struct top t;
+	uint64_t total = flame_total(p->fl);
+	char d[256];
+	int err = build_top(p, &t);
+
+	if (err) {
+		top_free(&t);
+		return err;
+	}
+	describe(p, d, sizeof(d));
+	fprintf(o, "# ftr profile: %s\n", d);
+	fprintf(o, "# self share by symbol (no children); [k] kernel, [.] user space%s\n",
+		p->g ? "; the callers under each, nearest first" : "");
+	fputs("#\n", o);
+	for (size_t i = 0; i < t.n; i++) {
+		double share = total ? 100.0 * t.v[i].self / total : 0;
+		size_t len;
+		bool k = kernel_name(t.v[i].name, &len);
+
+		if (share < p->percent_limit)
+			continue;
+		fprintf(o, "%9.2f%%  [%c] %.*s\n", share, k ? 'k' : '.', (int)len, t.v[i].name);
+		if (p->g || p->target == T_INPUT)
+			print_chains(o, &t.v[i], total);
+	}
+	if (!total)
+		fputs("# no samples\n", o);
+	top_free(&t);
+	return 0;
+}
+
+struct jctx {
+	FILE *o;
+	bool first;
+};
+
+static int json_stack(const char *const *path, size_t depth, uint64_t self, void *arg)
+{
+	struct jctx *j = arg;
+
+	fputs(j->first ? "{\"frames\":[" : ",{\"frames\":[", j->o);
+	j->first = false;
+	for (size_t i = 0; i < depth; i++) {
+		if (i)
+			fputc(',', j->o);
+		json_str(j->o, path[i]);
+	}
+	fprintf(j->o, "],\"count\":%llu}", (unsigned long long)self);
+	return 0;
+}
+
+static int print_json(struct prof *p, FILE *o, char **warnings, int nwarn)
+{
+	struct top t;
+	struct jctx j = { .o = o, .first = true };
+	uint64_t total = flame_total(p->fl);
+	int err = build_top(p, &t);
+
+	if (err) {
+		top_free(&t);
+		return err;
+	}
+	fputc('{', o);
+	if (p->target != T_INPUT) {
+		fputs("\"event\":", o);
+		json_str(o, p->event);
+		fprintf(o, ",\"frequency_hz\":%u,\"call_graph\":%s,\"cpus\":%d,\"duration_s\":%.6f,"
+			"\"lost\":%llu,\"throttled\":%llu,\"user_only\":%s,", p->hz,
+			p->g ? "true" : "false", p->ncpus, p->t1 - p->t0,
+			(unsigned long long)p->lost, (unsigned long long)p->throttles,
+			p->user_only ? "true" : "false");
+	}
+	fprintf(o, "\"samples\":%llu,\"symbols\":[", (unsigned long long)total);
+	for (size_t i = 0; i < t.n; i++) {
+		size_t len;
+		bool k = kernel_name(t.v[i].name, &len);
+		char name[NAME_MAX_LEN];
+
+		snprintf(name, sizeof(name), "%.*s", (int)len, t.v[i].name);
+		fputs(i ? ",{\"name\":" : "{\"name\":", o);
+		json_str(o, name);
+		fprintf(o, ",\"kernel\":%s,\"self\":%llu,\"share_pct\":%.4f}", k ? "true" : "false",
+			(unsigned long long)t.v[i].self, total ? 100.0 * t.v[i].self / total : 0);
+	}
+	fputs("],\"stacks\":[", o);
+	flame_walk(p->fl, json_stack, &j);
+	fputs("],\"warnings\":[", o);
+	for (int i = 0; i < nwarn; i++) {
+		if (i)
+			fputc(',', o);
+		json_str(o, warnings[i]);
+	}
+	fputs("]}\n", o);
+	top_free(&t);
+	return 0;
+}
+
+/* ---- the seed's warnings ------------------------------------------------------------ */
+
+static void add_warning(char ***w, int *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add_warning(char ***w, int *n, const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL, **v;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s)
+		return;
+	v = realloc(*w, (*n + 1) * sizeof(*v));
+	if (!v) {
+		free(s);
+		return;
+	}
+	*w = v;
+	v[(*n)++] = s;
+}
+
+static void warnings(struct prof *p, uint64_t kernel_samples, char ***w, int *nw)
+{
+	uint64_t total = flame_total(p->fl);
+	const char *kwhy = NULL;
+
+	if (p->lost)
+		add_warning(w, nw, "%llu samples LOST in %llu gaps (the ring was full): a bigger "
+			    "-m, or a lower -F, keeps up", (unsigned long long)p->lost,
+			    (unsigned long long)p->lost_records);
+	if (p->throttles) {
+		char *max = read_file("/proc/sys/kernel/perf_event_max_sample_rate", NULL);
+
+		add_warning(w, nw, "the kernel throttled sampling %llu times "
+			    "(kernel.perf_event_max_sample_rate=%s): a lower -F gives even samples",
+			    (unsigned long long)p->throttles, max ? str_trim(max) : "?");
+		free(max);
+	}
+	if (p->user_only)
+		add_warning(w, nw, "user space only: %s", p->why_user_only);
+	if (kernel_samples && !sym_kernel(p->sc, &kwhy))
+		add_warning(w, nw, "kernel frames have no names: %s", kwhy);
+	for (size_t i = 0; i < sym_dso_count(p->sc); i++) {
+		struct sym_dso *d = sym_dso_get(p->sc, i);
+		char pkg[128];
+
+		if (!d->frames && !d->leaf_samples)
+			continue;
+		/* The seed's advice: one frame deep means no frame pointers. */
+		if (d->leaf_samples >= 10 && d->one_frame_samples * 10 >= d->leaf_samples * 8) {
+			/* A library's leaf (a syscall wrapper) keeps its caller's
+			 * frame pointer: the walk stops in whichever of the two
+			 * has none. */
+			bool lib = strstr(d->path, ".so") != NULL;
+
+			add_warning(w, nw, "%.0f%% of the samples in '%s' have a one-frame user "
+				    "stack: %s built without frame pointers, so the callers are "
+				    "lost. Rebuild with -fno-omit-frame-pointer (or use a "
+				    "distribution built with frame pointers)",
+				    100.0 * d->one_frame_samples / d->leaf_samples, d->path,
+				    lib ? "it, or the program calling it, was" : "it was");
+		}
+		/* Stripped, and it matters: a fifth of its frames, and a
+		 * hundredth of all samples, have no name. */
+		if (d->stripped && d->unresolved && d->unresolved * 5 >= d->frames &&
+		    d->unresolved * 100 >= total) {
+			bool owned = str_has_prefix(d->path, "/usr/") &&
+				     sym_dpkg_owner(NULL, d->path, pkg, sizeof(pkg)) == 0;
+
+			if (owned)
+				add_warning(w, nw, "'%s' is stripped: %.0f%% of its frames have no "
+					    "name. Its symbols are in %s-dbgsym (Debian's debug "
+					    "archive), or come with debuginfod", d->path,
+					    100.0 * d->unresolved / d->frames, pkg);
+			else if (str_has_prefix(d->path, "/usr/") || str_has_prefix(d->path, "/lib"))
+				add_warning(w, nw, "'%s' is stripped: %.0f%% of its frames have no "
+					    "name. Install the matching -dbgsym (Debian, Ubuntu) or "
+					    "-debuginfo (RHEL, Fedora) package", d->path,
+					    100.0 * d->unresolved / d->frames);
+			else
+				add_warning(w, nw, "'%s' is stripped: %.0f%% of its frames have no "
+					    "name. Profile a build that keeps its symbols (no -s, no "
+					    "strip), or keep its debug file", d->path,
+					    100.0 * d->unresolved / d->frames);
+		} else if (!d->stripped && !d->special && d->loaded && d->why[0] &&
+			   d->unresolved * 100 >= total) {
+			add_warning(w, nw, "no symbols for '%s': %s", d->path, d->why);
+		}
+		if (d->replaced && d->frames * 100 >= total)
+			add_warning(w, nw, "'%s' was replaced after it was mapped: its names may be "
+				    "wrong", d->path);
+	}
+}
+
+/* ---- the command ---------------------------------------------------------------------- */
+
+static bool pmu_cycles(void)
+{
+	return perf_probe(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true) == 0;
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	enum { OPT_TOP = 1000, OPT_FOLDED, OPT_SVG, OPT_PCT };
+	static const struct option longopts[] = {
+		{ "frequency", required_argument, NULL, 'F' },
+		{ "call-graph", no_argument, NULL, 'g' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpus", required_argument, NULL, 'C' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "top", no_argument, NULL, OPT_TOP },
+		{ "folded", no_argument, NULL, OPT_FOLDED },
+		{ "svg", required_argument, NULL, OPT_SVG },
+		{ "json", no_argument, NULL, 'j' },
+		{ "percent-limit", required_argument, NULL, OPT_PCT },
+		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct prof pr;
+	struct prof *p = &pr;
+	struct sigwatch sw = { .fd = -1 };
+	const char *pid_arg = NULL, *cpus_arg = NULL, *out_arg = NULL, *svg_arg = NULL;
+	const char *input = NULL;
+	enum out_mode mode = O_TOP;
+	bool mode_given = false, all = false;
+	char **warn = NULL;
+	int nwarn = 0, c, ret = FTR_EXIT_FAIL, err;
+	uint64_t v, kernel_samples = 0;
+	FILE *out = stdout;
+	char *end;
+
+	memset(p, 0, sizeof(*p));
+	p->hz = 999;
+	p->pages = 128;
+	p->percent_limit = 0.1;
+	while ((c = cmd_getopt("profile", argc, argv, "+F:gp:aC:d:e:m:ji:o:h", longopts)) != -1) {
+		switch (c) {
+		case 'F':
+			if (parse_u64(optarg, &v) < 0 || v < 1 || v > 1000000) {
+				ret = cmd_usage_error("profile", "bad frequency '%s' (Hz, e.g. 99, "
+						      "999)", optarg);
+				goto out;
+			}
+			p->hz = (unsigned)v;
+			break;
+		case 'g':
+			p->g = true;
+			break;
+		case 'p':
+			pid_arg = optarg;
+			break;
+		case 'a':
+			all = true;
+			break;
+		case 'C':
+			cpus_arg = optarg;
+			break;
+		case 'd':
+			if (parse_duration_ns(optarg, &p->duration) < 0 || !p->duration) {
+				ret = cmd_usage_error("profile", "bad duration '%s' (e.g. 5, 5s, "
+						      "200ms, 2m)", optarg);
+				goto out;
+			}
+			break;
+		case 'e':
+			if (strcmp(optarg, "cpu-clock") && strcmp(optarg, "cycles")) {
+				ret = cmd_usage_error("profile", "bad event '%s': cpu-clock or "
+						      "cycles", optarg);
+				goto out;
+			}
+			p->event = optarg;
+			break;
+		case 'm':
+			if (parse_u64(optarg, &v) < 0 || !v || (v & (v - 1)) || v > 65536) {
+				ret = cmd_usage_error("profile", "bad ring size '%s' (pages, a power "
+						      "of two)", optarg);
+				goto out;
+			}
+			p->pages = (unsigned)v;
+			break;
+		case OPT_TOP:
+		case OPT_FOLDED:
+		case 'j':
+			if (mode_given) {
+				ret = cmd_usage_error("profile", "--top, --folded and --json exclude "
+						      "each other");
+				goto out;
+			}
+			mode_given = true;
+			mode = c == OPT_TOP ? O_TOP : c == OPT_FOLDED ? O_FOLDED : O_JSON;
+			break;
+		case OPT_SVG:
+			svg_arg = optarg;
+			break;
+		case OPT_PCT:
+			errno = 0;
+			p->percent_limit = strtod(optarg, &end);
+			if (errno || end == optarg || *end || p->percent_limit < 0 ||
+			    p->percent_limit > 100) {
+				ret = cmd_usage_error("profile", "bad percent limit '%s'", optarg);
+				goto out;
+			}
+			break;
+		case 'i':
+			input = optarg;
+			break;
+		case 'o':
+			out_arg = optarg;
+			break;
+		case 'h':
+			fputs(profile_usage, stdout);
+			ret = FTR_EXIT_OK;
+			goto out;
+		default:
+			ret = FTR_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (optind < argc && !strcmp(argv[optind], "--"))
+		optind++;
+	if (optind < argc)
+		p->cmdv = argv + optind;
+	if ((pid_arg != NULL) + all + (p->cmdv != NULL) + (input != NULL) != 1) {
+		ret = cmd_usage_error("profile", (pid_arg != NULL) + all + (p->cmdv != NULL) +
+				      (input != NULL) ? "-p, -a, -i and a command exclude each other" :
+				      "nothing to profile: give -- CMD, -p PID or -a (or -i FILE)");
+		goto out;
+	}
+	if (svg_arg && !mode_given)
+		mode = O_NONE;	/* --svg alone: the graph, no text */
+	if (p->duration && p->cmdv) {
+		ret = cmd_usage_error("profile", "-d goes with -p or -a (a command is profiled "
+				      "until it ends)");
+		goto out;
+	}
+	if (pid_arg) {
+		if (parse_u64(pid_arg, &v) < 0 || v == 0 || v > INT32_MAX) {
+			ret = cmd_usage_error("profile", "bad pid '%s'", pid_arg);
+			goto out;
+		}
+		p->target = T_PID;
+		p->pid = (int)v;
+		if (!pid_alive(p->pid)) {
+			ftr_err("no process with pid %d", p->pid);
+			goto out;
+		}
+	} else if (all) {
+		p->target = T_ALL;
+	} else if (input) {
+		p->target = T_INPUT;
+	}
+	if (cpus_arg) {
+		err = parse_cpulist(cpus_arg, p->cpus, (int)ARRAY_SIZE(p->cpus));
+		if (err) {
+			ret = cmd_usage_error("profile", "bad CPU list '%s'%s", cpus_arg,
+					      err == -ERANGE ? " (no such CPU)" : "");
+			goto out;
+		}
+		p->cpus_given = true;
+	}
+	if (out_arg && !(out = fopen(out_arg, "we"))) {
+		ftr_err("cannot write '%s': %s", out_arg, strerror(errno));
+		out = stdout;
+		goto out;
+	}
+
+	if (p->target == T_INPUT) {
+		FILE *in = strcmp(input, "-") ? fopen(input, "re") : stdin;
+		size_t line = 0;
+
+		if (!in) {
+			ftr_err("cannot read '%s': %s", input, strerror(errno));
+			goto out;
+		}
+		p->fl = flame_new();
+		err = p->fl ? flame_read_folded(p->fl, in, &line) : -ENOMEM;
+		if (in != stdin)
+			fclose(in);
+		if (err == -EINVAL) {
+			ftr_err("'%s' line %zu: not a folded stack ('frame;frame;... COUNT')",
+				input, line);
+			goto out;
+		}
+		if (err < 0) {
+			ftr_err("cannot read '%s': %s", input, strerror(-err));
+			goto out;
+		}
+		snprintf(p->title, sizeof(p->title), "Flame Graph: %s", input);
+	} else {
+		if (!p->event)
+			p->event = pmu_cycles() ? "cycles" : "cpu-clock";
+		p->ev_type = strcmp(p->event, "cycles") ? PERF_TYPE_SOFTWARE : PERF_TYPE_HARDWARE;
+		p->ev_config = strcmp(p->event, "cycles") ? PERF_COUNT_SW_CPU_CLOCK :
+			       PERF_COUNT_HW_CPU_CYCLES;
+		p->sc = sym_ctx_new();
+		if (!p->sc)
+			goto out;
+		p->skip_root = true;
+		err = sigwatch_open(&sw, true);
+		if (err < 0) {
+			ftr_err("cannot set up signal handling: %s", strerror(-err));
+			goto out;
+		}
+		err = run(p, &sw);
+		sigwatch_close(&sw);
+		if (err < 0)
+			goto out;
+		err = resolve(p, &kernel_samples);
+		if (err < 0) {
+			ftr_err("cannot name the stacks: %s", strerror(-err));
+			goto out;
+		}
+		if (p->target == T_CMD)
+			snprintf(p->title, sizeof(p->title), "Flame Graph: %s", p->cmdv[0]);
+		else if (p->target == T_PID)
+			snprintf(p->title, sizeof(p->title), "Flame Graph: pid %d", p->pid);
+		else
+			snprintf(p->title, sizeof(p->title), "Flame Graph: all CPUs");
+		warnings(p, kernel_samples, &warn, &nwarn);
+		if (p->status_note[0])
+			ftr_warn("%s", p->status_note);
+	}
+
+	err = 0;
+	if (mode == O_TOP)
+		err = print_top(p, out);
+	else if (mode == O_FOLDED)
+		err = flame_write_folded(p->fl, out);
+	else if (mode == O_JSON)
+		err = print_json(p, out, warn, nwarn);
+	if (err < 0 && err != -EIO) {
+		ftr_err("cannot write the report: %s", strerror(-err));
+		goto out;
+	}
+	if (svg_arg) {
+		FILE *f = fopen(svg_arg, "we");
+		char sub[256];
+		struct flame_svg_opts o = { .title = p->title, .subtitle = sub };
+
+		describe(p, sub, sizeof(sub));
+		if (!f) {
+			ftr_err("cannot write '%s': %s", svg_arg, strerror(errno));
+			goto out;
+		}
+		err = flame_write_svg(p->fl, f, &o);
+		if (fclose(f) != 0 || err < 0) {
+			ftr_err("cannot write '%s': %s", svg_arg, strerror(errno ? errno : EIO));
+			goto out;
+		}
+	}
+	/* The warnings after the report, where they are read. */
+	for (int i = 0; i < nwarn; i++)
+		ftr_warn("%s", warn[i]);
+	if (ftr_verbose && p->target != T_INPUT)
+		ftr_info("%llu samples, %zu distinct stacks, %llu lost in %llu records, "
+			 "%llu throttled, %llu bad records", (unsigned long long)p->samples,
+			 p->nstacks, (unsigned long long)p->lost,
+			 (unsigned long long)p->lost_records, (unsigned long long)p->throttles,
+			 (unsigned long long)p->bad_records);
+	ret = FTR_EXIT_OK;
+	if (out != stdout) {
+		if (fclose(out) != 0) {
+			ftr_err("cannot write '%s': %s", out_arg, strerror(errno));
+			ret = FTR_EXIT_FAIL;
+		}
+		out = stdout;
+	}
+out:
+	sigwatch_close(&sw);
+	if (out != stdout)
+		fclose(out);
+	for (int i = 0; i < nwarn; i++)
+		free(warn[i]);
+	free(warn);
+	flame_free(p->fl);
+	sym_ctx_free(p->sc);
+	free(p->buckets);
+	for (struct chunk *ch = p->arena, *next; ch; ch = next) {
+		next = ch->next;
+		free(ch);
+	}
+	free(p->comms);
+	return ret;
+}

@@ -1,0 +1,1754 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The language: semantic pass and interpreter (see interp.h).
+ *
+ * A program runs on the engine: its tracepoint and probe clauses become
+ * engine events, each event knows the clauses it feeds, and each record is
+ * run through them.  A predicate that only reads event fields is handed to
+ * the engine as the event's filter (plan.c), which puts it in the kernel
+ * when the kernel can evaluate it, so that the record never reaches us.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+
+#include "agg.h"
+#include "comm.h"
+#include "engine.h"
+#include "evsel.h"
+#include "ftr.h"
+#include "expr.h"
+#include "interp.h"
+#include "khist.h"
+#include "lang/lang.h"
+#include "plan.h"
+#include "probe.h"
+#include "session.h"
+#include <tracefs.h>
+
+#define MAX_VARS 64
+#define PRINTF_GUARD_RATE 5000		/* printf/s in a program's first quarter second */
+
+/* A map aggregated by hist triggers, one per event of its clause. */
+enum kkey { KK_COMM, KK_TID, KK_FIELD, KK_PROBE };
+
+struct ktrig {
+	struct eng_event *ev;
+	struct khist_cmd cmd;
+	struct tep_format_field *kf[AGG_MAX_KEYS];	/* KK_FIELD keys */
+	struct tep_format_field *vf;			/* the value field, or NULL */
+};
+
+struct kmap {
+	int nkeys;
+	enum kkey kk[AGG_MAX_KEYS];
+	bool value_is_key;		/* hist/lhist: the raw value is the last key */
+	struct ktrig *t;
+	int nt;
+};
+
+struct mapdef {
+	char *name;
+	struct kmap *k;			/* in the kernel, or NULL */
+	int refs;			/* how many places name it */
+	enum agg_kind kind;
+	int nkeys;
+	enum agg_ktype kt[AGG_MAX_KEYS];
+	int64_t lmin, lmax, lstep;
+	bool has_kind, keys_known;
+	const struct node *first;
+	struct agg *m;
+};
+
+/* What one engine event needs to run its clauses. */
+struct evbind {
+	int clauses[16];
+	int ncl;
+	char probe[256];		/* the `probe` builtin */
+	char func[128];			/* the `func` builtin */
+	struct tep_format_field *pid;
+	bool pred_pushed;		/* its clause's predicate is the event filter */
+};
+
+struct val {
+	enum vtype t;
+	int64_t i;
+	const char *s;
+	size_t len;
+};
+
+struct interp {
+	struct program *p;
+	const struct run_opts *o;
+	struct engine e;
+	struct mapdef maps[64];
+	int nmaps;
+	struct evbind *eb;
+	int nvars[256];			/* scratch variables per clause */
+	char *varnames[256][MAX_VARS];
+	struct val vars[MAX_VARS];
+	struct outbuf ob;
+	struct lang_err err;
+	bool exit_req;
+	uint64_t start_ns;
+	uint64_t *next_fire;		/* per clause, for interval clauses */
+	uint64_t printfs;
+	bool guard_checked;
+	bool guard_tripped;
+	char plan[4096];
+	size_t planlen;
+};
+
+static void planf(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void planf(struct interp *in, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (in->planlen >= sizeof(in->plan))
+		return;
+	va_start(ap, fmt);
+	in->planlen += vsnprintf(in->plan + in->planlen, sizeof(in->plan) - in->planlen, fmt, ap);
+	va_end(ap);
+}
+
+/* ---- semantic pass --------------------------------------------------------- */
+
+static struct mapdef *map_get(struct interp *in, const char *name)
+{
+	for (int i = 0; i < in->nmaps; i++)
+		if (!strcmp(in->maps[i].name, name))
+			return &in->maps[i];
+	if (in->nmaps == (int)ARRAY_SIZE(in->maps))
+		return NULL;
+	in->maps[in->nmaps].name = strdup(name);
+	return &in->maps[in->nmaps++];
+}
+
+static int agg_of(const char *call)
+{
+	static const struct {
+		const char *n;
+		enum agg_kind k;
+	} t[] = {
+		{ "count", AGG_COUNT }, { "sum", AGG_SUM }, { "avg", AGG_AVG }, { "min", AGG_MIN },
+		{ "max", AGG_MAX }, { "stats", AGG_STATS }, { "hist", AGG_HIST },
+		{ "lhist", AGG_LHIST },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		if (!strcmp(call, t[i].n))
+			return t[i].k;
+	return -1;
+}
+
+struct sema {
+	struct interp *in;
+	int clause;
+	const struct clause *c;
+	struct eng_event **evs;		/* the clause's events */
+	int nev;
+	bool is_ret, is_kprobe, is_uprobe, has_record;
+	struct lang_err *err;
+};
+
+static int check(struct sema *s, struct node *n);
+
+static int fields_of(struct tep_event *ev, char *buf, size_t len)
+{
+	struct tep_format_field **f = tep_event_fields(ev);
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; f && f[i]; i++)
+		off += snprintf(buf + off, off < len ? len - off : 0, "%s%s", i ? ", " : "",
+				f[i]->name);
+	free(f);
+	return 0;
+}
+
+static int check_field(struct sema *s, struct node *n)
+{
+	struct tep_format_field **tab;
+	enum vtype t = VT_NONE;
+
+	if (!s->has_record) {
+		lang_errf(s->err, n, "args.%s: this probe has no event fields", n->sval);
+		return -EINVAL;
+	}
+	tab = calloc(s->in->e.nev ? s->in->e.nev : 1, sizeof(*tab));
+	if (!tab)
+		return -ENOMEM;
+	free(n->bind);
+	n->bind = tab;
+	for (int i = 0; i < s->nev; i++) {
+		struct tep_event *ev = s->evs[i]->ev;
+		struct tep_format_field *f = tep_find_any_field(ev, n->sval);
+		enum vtype ft;
+
+		if (!f) {
+			char list[384];
+
+			fields_of(ev, list, sizeof(list));
+			lang_errf(s->err, n, "unknown field '%s' in %s:%s (fields: %s)", n->sval,
+				  ev->system, ev->name, list);
+			return -EINVAL;
+		}
+		tab[s->evs[i]->idx] = f;
+		ft = field_is_string(f) ? VT_STR : VT_INT;
+		if (t != VT_NONE && ft != t) {
+			lang_errf(s->err, n, "field '%s' is a string in some events of this probe "
+				  "and a number in others", n->sval);
+			return -EINVAL;
+		}
+		t = ft;
+	}
+	n->type = t;
+	return 0;
+}
+
+static int var_slot(struct sema *s, const char *name, bool create)
+{
+	int c = s->clause;
+
+	for (int i = 0; i < s->in->nvars[c]; i++)
+		if (!strcmp(s->in->varnames[c][i], name))
+			return i;
+	if (!create || s->in->nvars[c] == MAX_VARS)
+		return -1;
+	s->in->varnames[c][s->in->nvars[c]] = strdup(name);
+	return s->in->nvars[c]++;
+}
+
+static int check_map_keys(struct sema *s, struct node *n)
+{
+	struct mapdef *m = map_get(s->in, n->sval);
+
+	if (!m) {
+		lang_errf(s->err, n, "too many maps");
+		return -EINVAL;
+	}
+	n->slot = (int)(m - s->in->maps);
+	m->refs++;
+	for (int i = 0; i < n->nargs; i++) {
+		int err = check(s, n->args[i]);
+
+		if (err)
+			return err;
+		if (n->args[i]->type != VT_INT && n->args[i]->type != VT_STR) {
+			lang_errf(s->err, n->args[i], "a map key must be a number or a string");
+			return -EINVAL;
+		}
+	}
+	if (!m->keys_known) {
+		if (n->nargs > AGG_MAX_KEYS) {
+			lang_errf(s->err, n, "at most %d keys", AGG_MAX_KEYS);
+			return -EINVAL;
+		}
+		m->nkeys = n->nargs;
+		for (int i = 0; i < n->nargs; i++)
+			m->kt[i] = n->args[i]->type == VT_STR ? AGG_K_STR : AGG_K_INT;
+		m->keys_known = true;
+		m->first = n;
+		return 0;
+	}
+	if (m->nkeys != n->nargs) {
+		lang_errf(s->err, n, "%s has %d key%s here but %d at %d:%d", m->name, n->nargs,
+			  n->nargs == 1 ? "" : "s", m->nkeys, m->first->line, m->first->col);
+		return -EINVAL;
+	}
+	for (int i = 0; i < n->nargs; i++) {
+		enum agg_ktype kt = n->args[i]->type == VT_STR ? AGG_K_STR : AGG_K_INT;
+
+		if (kt != m->kt[i]) {
+			lang_errf(s->err, n->args[i], "key %d of %s is a %s here but a %s at %d:%d",
+				  i + 1, m->name, kt == AGG_K_STR ? "string" : "number",
+				  m->kt[i] == AGG_K_STR ? "string" : "number", m->first->line,
+				  m->first->col);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static bool is_const(const struct node *n, int64_t *v)
+{
+	if (n->k == N_INT) {
+		*v = n->ival;
+		return true;
+	}
+	if (n->k == N_UNOP && n->op == T_MINUS && n->a->k == N_INT) {
+		*v = -n->a->ival;
+		return true;
+	}
+	return false;
+}
+
+static int set_kind(struct sema *s, struct node *map, struct node *rhs)
+{
+	struct mapdef *m = &s->in->maps[map->slot];
+	int kind = rhs->k == N_CALL ? agg_of(rhs->sval) : -1;
+	int64_t lmin = 0, lmax = 0, lstep = 0;
+
+	if (kind < 0)
+		kind = AGG_VALUE;
+	if (kind == AGG_LHIST) {
+		if (rhs->nargs != 4 || !is_const(rhs->args[1], &lmin) ||
+		    !is_const(rhs->args[2], &lmax) || !is_const(rhs->args[3], &lstep) ||
+		    lstep <= 0 || lmax <= lmin) {
+			lang_errf(s->err, rhs, "lhist(value, min, max, step) needs numbers with "
+				  "min < max and step > 0");
+			return -EINVAL;
+		}
+	}
+	if (m->has_kind && (m->kind != (enum agg_kind)kind ||
+			    (kind == AGG_LHIST && (m->lmin != lmin || m->lmax != lmax ||
+						   m->lstep != lstep)))) {
+		lang_errf(s->err, rhs, "%s is used two ways (first at %d:%d)", m->name,
+			  m->first->line, m->first->col);
+		return -EINVAL;
+	}
+	m->kind = kind;
+	m->lmin = lmin;
+	m->lmax = lmax;
+	m->lstep = lstep;
+	m->has_kind = true;
+	return 0;
+}
+
+static int check_call(struct sema *s, struct node *n, bool as_map_value)
+{
+	static const struct {
+		const char *name;
+		int min, max;
+	} calls[] = {
+		{ "count", 0, 0 }, { "sum", 1, 1 }, { "avg", 1, 1 }, { "min", 1, 1 },
+		{ "max", 1, 1 }, { "stats", 1, 1 }, { "hist", 1, 1 }, { "lhist", 4, 4 },
+		{ "printf", 1, 16 }, { "print", 1, 1 }, { "clear", 1, 1 }, { "delete", 1, 1 },
+		{ "exit", 0, 0 }, { "str", 1, 2 },
+	};
+	int found = -1, err;
+
+	for (size_t i = 0; i < ARRAY_SIZE(calls); i++)
+		if (!strcmp(n->sval, calls[i].name))
+			found = (int)i;
+	if (found < 0) {
+		lang_errf(s->err, n, "unknown function '%s'", n->sval);
+		return -EINVAL;
+	}
+	if (n->nargs < calls[found].min || n->nargs > calls[found].max) {
+		lang_errf(s->err, n, "%s() takes %d%s argument%s", n->sval, calls[found].min,
+			  calls[found].max > calls[found].min ? " or more" : "",
+			  calls[found].min == 1 && calls[found].max == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	if (agg_of(n->sval) >= 0 && !as_map_value) {
+		lang_errf(s->err, n, "%s() is an aggregation: assign it to a map, "
+			  "as in @x = %s(...)", n->sval, n->sval);
+		return -EINVAL;
+	}
+	if (!strcmp(n->sval, "print") || !strcmp(n->sval, "clear") ||
+	    !strcmp(n->sval, "delete")) {
+		struct node *m = n->args[0];
+
+		if (m->k != N_MAP) {
+			lang_errf(s->err, m, "%s() takes a map", n->sval);
+			return -EINVAL;
+		}
+		if (strcmp(n->sval, "delete") && m->nargs) {
+			lang_errf(s->err, m, "%s() takes the whole map: %s", n->sval, m->sval);
+			return -EINVAL;
+		}
+		if (!strcmp(n->sval, "delete") && !m->nargs && map_get(s->in, m->sval)->nkeys) {
+			lang_errf(s->err, m, "delete() takes one entry: %s[key]", m->sval);
+			return -EINVAL;
+		}
+		if (m->nargs)
+			return check_map_keys(s, m);
+		m->slot = (int)(map_get(s->in, m->sval) - s->in->maps);
+		n->type = VT_NONE;
+		return 0;
+	}
+	for (int i = 0; i < n->nargs; i++) {
+		err = check(s, n->args[i]);
+		if (err)
+			return err;
+	}
+	if (!strcmp(n->sval, "printf")) {
+		if (n->args[0]->k != N_STR) {
+			lang_errf(s->err, n->args[0], "printf's format must be a string literal");
+			return -EINVAL;
+		}
+		/* Count the conversions against the arguments now, not per event. */
+		int conv = 0;
+
+		for (const char *p = n->args[0]->sval; *p; p++) {
+			if (*p != '%')
+				continue;
+			if (p[1] == '%') {
+				p++;
+				continue;
+			}
+			conv++;
+			p += strspn(p + 1, "-+ #0123456789.hlzjt");
+			if (!p[1] || !strchr("diuxXoscp", p[1])) {
+				lang_errf(s->err, n->args[0], "printf: bad conversion in \"%s\"",
+					  n->args[0]->sval);
+				return -EINVAL;
+			}
+			if (conv < n->nargs) {
+				bool want_str = p[1] == 's';
+				enum vtype t = n->args[conv]->type;
+
+				if ((want_str && t != VT_STR) || (!want_str && t != VT_INT)) {
+					lang_errf(s->err, n->args[conv], "printf: %%%c needs a %s",
+						  p[1], want_str ? "string" : "number");
+					return -EINVAL;
+				}
+			}
+		}
+		if (conv != n->nargs - 1) {
+			lang_errf(s->err, n, "printf: %d conversion%s for %d argument%s", conv,
+				  conv == 1 ? "" : "s", n->nargs - 1, n->nargs == 2 ? "" : "s");
+			return -EINVAL;
+		}
+		n->type = VT_NONE;
+		return 0;
+	}
+	if (!strcmp(n->sval, "str")) {
+		struct node *a = n->args[0];
+
+		if (a->type == VT_STR) {
+			n->type = VT_STR;
+			return 0;
+		}
+		/* A number here is a user-space address (a syscall's char *):
+		 * the kernel copies no string at a tracepoint. */
+		lang_errf(s->err, n, "str(%s%s): %s is a user-space address, and the kernel "
+			  "copies no string at a tracepoint; %s", a->k == N_FIELD ? "args." : "",
+			  a->sval ? a->sval : "...", a->k == N_FIELD ? a->sval : "it",
+			  s->in->e.feat.f[F_KPROBE].yes ?
+			  "use a kprobe with a ustring field, e.g. kprobe:do_sys_openat2 "
+			  "name=+0(%si):ustring" :
+			  "this kernel has neither kprobe nor eprobe events to fetch it "
+			  "(see 'ftr doctor')");
+		return -EINVAL;
+	}
+	if (!strcmp(n->sval, "exit")) {
+		n->type = VT_NONE;
+		return 0;
+	}
+	/* aggregations */
+	for (int i = 0; i < n->nargs; i++)
+		if (n->args[i]->type != VT_INT) {
+			lang_errf(s->err, n->args[i], "%s() takes a number", n->sval);
+			return -EINVAL;
+		}
+	n->type = VT_NONE;
+	return 0;
+}
+
+static int check(struct sema *s, struct node *n)
+{
+	int err;
+
+	switch (n->k) {
+	case N_INT:
+		n->type = VT_INT;
+		return 0;
+	case N_STR:
+		n->type = VT_STR;
+		return 0;
+	case N_FIELD:
+		return check_field(s, n);
+	case N_BUILTIN:
+		switch (n->ival) {
+		case B_COMM: case B_FUNC: case B_PROBE:
+			n->type = VT_STR;
+			break;
+		case B_KSTACK: case B_USTACK:
+			lang_errf(s->err, n, "%s is not available at tracepoints and probes yet "
+				  "(the profiler's stacks come with profile:hz)", n->sval);
+			return -EINVAL;
+		case B_RETVAL:
+			if (!s->is_ret) {
+				lang_errf(s->err, n, "retval exists only in kretprobe and uretprobe "
+					  "clauses (syscall returns are args.ret of sys_exit_*)");
+				return -EINVAL;
+			}
+			n->type = VT_INT;
+			break;
+		case B_ARG:
+			if (!s->is_kprobe && !s->is_uprobe) {
+				lang_errf(s->err, n, "%s exists only in kprobe and uprobe clauses "
+					  "(a tracepoint's arguments are args.NAME)", n->sval);
+				return -EINVAL;
+			}
+			n->type = VT_INT;
+			break;
+		default:
+			if (!s->has_record && (n->ival == B_PID || n->ival == B_TID ||
+					       n->ival == B_CPU || n->ival == B_UID)) {
+				/* BEGIN/END/interval: ftr's own process and CPU. */
+			}
+			n->type = VT_INT;
+		}
+		return 0;
+	case N_VAR:
+		n->slot = var_slot(s, n->sval, false);
+		if (n->slot < 0) {
+			lang_errf(s->err, n, "%s is used before it is assigned", n->sval);
+			return -EINVAL;
+		}
+		n->type = s->in->vars[n->slot].t;
+		return 0;
+	case N_MAP: {
+		struct mapdef *m;
+
+		err = check_map_keys(s, n);
+		if (err)
+			return err;
+		m = &s->in->maps[n->slot];
+		(void)m;
+		n->type = VT_INT;
+		return 0;
+	}
+	case N_CALL:
+		return check_call(s, n, false);
+	case N_UNOP:
+		err = check(s, n->a);
+		if (err)
+			return err;
+		if (n->a->type != VT_INT && n->op != T_NOT) {
+			lang_errf(s->err, n, "%s needs a number", lang_tok_str(n->op));
+			return -EINVAL;
+		}
+		n->type = VT_INT;
+		return 0;
+	case N_BINOP:
+		err = check(s, n->a);
+		if (!err)
+			err = check(s, n->b);
+		if (err)
+			return err;
+		if (n->op == T_EQ || n->op == T_NE || n->op == T_LT || n->op == T_LE ||
+		    n->op == T_GT || n->op == T_GE) {
+			if (n->a->type != n->b->type) {
+				lang_errf(s->err, n, "%s compares a %s with a %s", lang_tok_str(n->op),
+					  n->a->type == VT_STR ? "string" : "number",
+					  n->b->type == VT_STR ? "string" : "number");
+				return -EINVAL;
+			}
+		} else if (n->op != T_ANDAND && n->op != T_OROR &&
+			   (n->a->type != VT_INT || n->b->type != VT_INT)) {
+			lang_errf(s->err, n, "%s needs numbers", lang_tok_str(n->op));
+			return -EINVAL;
+		}
+		n->type = VT_INT;
+		return 0;
+	case N_TERNARY:
+		err = check(s, n->a);
+		if (!err)
+			err = check(s, n->b);
+		if (!err)
+			err = check(s, n->c);
+		if (err)
+			return err;
+		if (n->b->type != n->c->type) {
+			lang_errf(s->err, n, "the two sides of ?: differ in type");
+			return -EINVAL;
+		}
+		n->type = n->b->type;
+		return 0;
+	default:
+		lang_errf(s->err, n, "internal: unexpected node");
+		return -EINVAL;
+	}
+}
+
+static int check_stmts(struct sema *s, struct node *st)
+{
+	int err;
+
+	for (; st; st = st->next) {
+		switch (st->k) {
+		case S_EXPR:
+			if (st->a->k == N_CALL)
+				err = check_call(s, st->a, false);
+			else
+				err = check(s, st->a);
+			break;
+		case S_IF:
+			err = check(s, st->a);
+			if (!err)
+				err = check_stmts(s, st->b);
+			if (!err && st->c)
+				err = check_stmts(s, st->c);
+			break;
+		case S_ASSIGN:
+			if (st->a->k == N_VAR) {
+				err = check(s, st->b);
+				if (err)
+					break;
+				st->a->slot = var_slot(s, st->a->sval, true);
+				if (st->a->slot < 0) {
+					lang_errf(s->err, st->a, "too many variables");
+					return -EINVAL;
+				}
+				s->in->vars[st->a->slot].t = st->b->type;
+				st->a->type = st->b->type;
+				if (st->op != T_ASSIGN && st->b->type != VT_INT) {
+					lang_errf(s->err, st, "%s needs a number",
+						  lang_tok_str(st->op));
+					return -EINVAL;
+				}
+				break;
+			}
+			err = check_map_keys(s, st->a);
+			if (err)
+				break;
+			if (st->b->k == N_CALL && agg_of(st->b->sval) >= 0) {
+				if (st->op != T_ASSIGN) {
+					lang_errf(s->err, st, "an aggregation is assigned with '='");
+					return -EINVAL;
+				}
+				err = check_call(s, st->b, true);
+			} else {
+				err = check(s, st->b);
+				if (!err && st->b->type != VT_INT) {
+					lang_errf(s->err, st->b, "map values are numbers here "
+						  "(a string can be a key: @[comm] = count())");
+					return -EINVAL;
+				}
+			}
+			if (!err)
+				err = set_kind(s, st->a, st->b);
+			break;
+		default:
+			lang_errf(s->err, st, "internal: unexpected statement");
+			return -EINVAL;
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- values ------------------------------------------------------------------ */
+
+struct xctx {
+	struct interp *in;
+	struct eng_event *ev;
+	struct evbind *eb;
+	struct tep_record *rec;
+	uint64_t now;
+	char scratch[128];
+};
+
+static struct val vint(int64_t i)
+{
+	return (struct val){ .t = VT_INT, .i = i };
+}
+
+static struct val vstr(const char *s, size_t len)
+{
+	return (struct val){ .t = VT_STR, .s = s, .len = len };
+}
+
+static bool truthy(struct val v)
+{
+	return v.t == VT_STR ? v.len > 0 : v.i != 0;
+}
+
+static struct val eval(struct xctx *x, const struct node *n);
+
+static int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k)
+{
+	for (int i = 0; i < map->nargs; i++) {
+		struct val v = eval(x, map->args[i]);
+
+		if (v.t == VT_STR)
+			k[i].str.p = v.s, k[i].str.len = v.len;
+		else
+			k[i].i = v.i;
+	}
+	return 0;
+}
+
+static int tid_of(struct xctx *x)
+{
+	if (x->rec && x->eb->pid) {
+		int32_t pid;
+
+		memcpy(&pid, (char *)x->rec->data + x->eb->pid->offset, 4);
+		return pid;
+	}
+	return getpid();
+}
+
+static struct val builtin(struct xctx *x, const struct node *n)
+{
+	struct interp *in = x->in;
+	const char *s;
+
+	switch (n->ival) {
+	case B_PID:
+		return vint(x->rec ? comm_tgid(in->e.comms, tid_of(x)) : getpid());
+	case B_TID:
+		return vint(tid_of(x));
+	case B_COMM:
+		s = x->rec ? engine_comm(&in->e, tid_of(x)) : "ftr";
+		return vstr(s, strnlen(s, 16));
+	case B_CPU:
+		return vint(x->rec ? x->rec->cpu : sched_getcpu());
+	case B_NSECS:
+		return vint((int64_t)x->now);
+	case B_ELAPSED:
+		return vint((int64_t)(x->now - in->start_ns));
+	case B_UID:
+		return vint(x->rec ? comm_uid(in->e.comms, tid_of(x)) : (int64_t)getuid());
+	case B_FUNC:
+		return vstr(x->eb ? x->eb->func : "", x->eb ? strlen(x->eb->func) : 0);
+	case B_PROBE:
+		return vstr(x->eb ? x->eb->probe : "", x->eb ? strlen(x->eb->probe) : 0);
+	case B_RETVAL: case B_ARG: {
+		char name[16];
+		struct tep_format_field *f;
+
+		if (n->ival == B_RETVAL)
+			snprintf(name, sizeof(name), "retval");
+		else
+			snprintf(name, sizeof(name), "arg%d", n->idx);
+		f = x->rec ? tep_find_field(x->ev->ev, name) : NULL;
+		return vint(f ? field_int(f, x->rec) : 0);
+	}
+	default:
+		return vint(0);
+	}
+}
+
+static int64_t arith(enum tok op, int64_t a, int64_t b)
+{
+	switch (op) {
+	case T_PLUS: return (int64_t)((uint64_t)a + (uint64_t)b);
+	case T_MINUS: return (int64_t)((uint64_t)a - (uint64_t)b);
+	case T_STAR: return (int64_t)((uint64_t)a * (uint64_t)b);
+	case T_SLASH: return b ? (b == -1 ? -a : a / b) : 0;
+	case T_PERCENT: return b && b != -1 ? a % b : 0;
+	case T_AND: return a & b;
+	case T_OR: return a | b;
+	case T_XOR: return a ^ b;
+	case T_SHL: return (int64_t)((uint64_t)a << (b & 63));
+	case T_SHR: return a >> (b & 63);
+	case T_EQ: return a == b;
+	case T_NE: return a != b;
+	case T_LT: return a < b;
+	case T_LE: return a <= b;
+	case T_GT: return a > b;
+	case T_GE: return a >= b;
+	default: return 0;
+	}
+}
+
+static int strcmp_v(struct val a, struct val b)
+{
+	size_t n = a.len < b.len ? a.len : b.len;
+	int c = memcmp(a.s, b.s, n);
+
+	return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
+static struct val eval(struct xctx *x, const struct node *n)
+{
+	struct val a, b;
+
+	switch (n->k) {
+	case N_INT:
+		return vint(n->ival);
+	case N_STR:
+		return vstr(n->sval, strlen(n->sval));
+	case N_FIELD: {
+		struct tep_format_field *f = x->rec ? ((struct tep_format_field **)n->bind)[x->ev->idx] :
+						      NULL;
+		size_t len;
+		const char *s;
+
+		if (!f)
+			return n->type == VT_STR ? vstr("", 0) : vint(0);
+		if (n->type == VT_STR) {
+			s = field_string(f, x->rec->data, x->rec->size, &len);
+			return vstr(s, len);
+		}
+		return vint(field_int(f, x->rec));
+	}
+	case N_BUILTIN:
+		return builtin(x, n);
+	case N_VAR:
+		return x->in->vars[n->slot];
+	case N_MAP: {
+		struct agg_kpart k[AGG_MAX_KEYS];
+		int64_t v = 0;
+
+		keys_of(x, n, k);
+		agg_lookup(x->in->maps[n->slot].m, k, &v);
+		return vint(v);
+	}
+	case N_CALL:
+		if (!strcmp(n->sval, "str")) {
+			a = eval(x, n->args[0]);
+			if (n->nargs > 1) {
+				b = eval(x, n->args[1]);
+				if (b.i >= 0 && (size_t)b.i < a.len)
+					a.len = (size_t)b.i;
+			}
+			return a;
+		}
+		return vint(0);
+	case N_UNOP:
+		a = eval(x, n->a);
+		if (n->op == T_NOT)
+			return vint(!truthy(a));
+		if (n->op == T_MINUS)
+			return vint((int64_t)(0 - (uint64_t)a.i));
+		return vint(~a.i);
+	case N_BINOP:
+		if (n->op == T_ANDAND) {
+			a = eval(x, n->a);
+			return vint(truthy(a) && truthy(eval(x, n->b)));
+		}
+		if (n->op == T_OROR) {
+			a = eval(x, n->a);
+			return vint(truthy(a) || truthy(eval(x, n->b)));
+		}
+		a = eval(x, n->a);
+		b = eval(x, n->b);
+		if (a.t == VT_STR) {
+			int c = strcmp_v(a, b);
+
+			return vint(arith(n->op, c, 0));
+		}
+		return vint(arith(n->op, a.i, b.i));
+	case N_TERNARY:
+		return truthy(eval(x, n->a)) ? eval(x, n->b) : eval(x, n->c);
+	default:
+		return vint(0);
+	}
+}
+
+/* ---- statements -------------------------------------------------------------- */
+
+/*
+ * printf: the format was checked by the semantic pass (conversions against
+ * arguments).  Each conversion is rebuilt from its validated flags, width
+ * and precision with ftr's own length modifier (every number is 64-bit), so
+ * the format passed to snprintf is ours, not the user's text.
+ */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static void do_printf(struct xctx *x, const struct node *n)
+{
+	struct outbuf *ob = &x->in->ob;
+	const char *p = n->args[0]->sval;
+	int arg = 1;
+
+	x->in->printfs++;
+	while (*p) {
+		char spec[16], out[512], flags[8] = "";
+		int width = 0, prec = -1, nf = 0;
+		const char *q;
+		struct val v;
+
+		if (*p != '%') {
+			q = strchr(p, '%');
+			ob_write(ob, p, q ? (size_t)(q - p) : strlen(p));
+			p = q ? q : p + strlen(p);
+			continue;
+		}
+		if (p[1] == '%') {
+			ob_putc(ob, '%');
+			p += 2;
+			continue;
+		}
+		for (q = p + 1; *q && strchr("-+ #0", *q); q++)
+			if (nf < 5 && !strchr(flags, *q))
+				flags[nf++] = *q;
+		while (*q >= '0' && *q <= '9')
+			width = width * 10 + (*q++ - '0') % 1000;
+		if (*q == '.') {
+			prec = 0;
+			for (q++; *q >= '0' && *q <= '9'; q++)
+				prec = prec * 10 + (*q - '0') % 1000;
+		}
+		q += strspn(q, "hlzjt");
+		v = eval(x, n->args[arg++]);
+		if (*q == 's') {
+			int len = (int)v.len;
+
+			if (prec >= 0 && prec < len)
+				len = prec;
+			snprintf(out, sizeof(out), "%*.*s", strchr(flags, '-') ? -width : width,
+				 len, v.s);
+		} else if (*q == 'c') {
+			snprintf(out, sizeof(out), "%*c", strchr(flags, '-') ? -width : width,
+				 (int)v.i);
+		} else if (*q == 'p') {
+			snprintf(out, sizeof(out), "0x%llx", (unsigned long long)v.i);
+		} else {
+			if (prec < 0) {
+				snprintf(spec, sizeof(spec), "%%%s*ll%c", flags, *q == 'i' ? 'd' : *q);
+				snprintf(out, sizeof(out), spec, width, (long long)v.i);
+			} else {
+				snprintf(spec, sizeof(spec), "%%%s*.*ll%c", flags, *q == 'i' ? 'd' : *q);
+				snprintf(out, sizeof(out), spec, width, prec, (long long)v.i);
+			}
+		}
+		ob_puts(ob, out);
+		p = q + 1;
+	}
+}
+#pragma GCC diagnostic pop
+
+static int hist_read(struct interp *in, struct mapdef *m);
+
+static void print_map(struct interp *in, struct mapdef *m)
+{
+	if (!m->m)
+		return;
+	if (m->k && hist_read(in, m) < 0)
+		return;
+	if (in->o->mode == OUT_JSON)
+		agg_print_json(m->m, &in->ob, NULL);
+	else
+		agg_print(m->m, &in->ob, NULL);
+	if (agg_dropped(m->m))
+		fprintf(stderr, "ftr: %s: %llu updates dropped: the map holds %u entries\n",
+			m->name, (unsigned long long)agg_dropped(m->m), agg_size(m->m));
+}
+
+static void exec(struct xctx *x, const struct node *st);
+
+static void exec_call(struct xctx *x, const struct node *n)
+{
+	struct interp *in = x->in;
+
+	if (!strcmp(n->sval, "printf")) {
+		do_printf(x, n);
+	} else if (!strcmp(n->sval, "exit")) {
+		in->exit_req = true;
+	} else if (!strcmp(n->sval, "print")) {
+		print_map(in, &in->maps[n->args[0]->slot]);
+	} else if (!strcmp(n->sval, "clear")) {
+		agg_clear(in->maps[n->args[0]->slot].m);
+	} else if (!strcmp(n->sval, "delete")) {
+		struct agg_kpart k[AGG_MAX_KEYS];
+
+		keys_of(x, n->args[0], k);
+		agg_delete(in->maps[n->args[0]->slot].m, k);
+	}
+}
+
+static void exec(struct xctx *x, const struct node *st)
+{
+	struct interp *in = x->in;
+
+	for (; st && !in->exit_req; st = st->next) {
+		switch (st->k) {
+		case S_EXPR:
+			if (st->a->k == N_CALL)
+				exec_call(x, st->a);
+			else
+				eval(x, st->a);
+			break;
+		case S_IF:
+			if (truthy(eval(x, st->a)))
+				exec(x, st->b);
+			else if (st->c)
+				exec(x, st->c);
+			break;
+		case S_ASSIGN: {
+			struct agg_kpart k[AGG_MAX_KEYS];
+			struct mapdef *m;
+			int64_t v = 0, old = 0;
+
+			if (st->a->k == N_VAR) {
+				struct val nv = eval(x, st->b);
+				struct val *var = &in->vars[st->a->slot];
+
+				if (st->op == T_ASSIGN)
+					*var = nv;
+				else
+					*var = vint(arith(st->op == T_PLUSEQ ? T_PLUS :
+							  st->op == T_MINUSEQ ? T_MINUS :
+							  st->op == T_STAREQ ? T_STAR : T_SLASH,
+							  var->i, nv.i));
+				break;
+			}
+			m = &in->maps[st->a->slot];
+			keys_of(x, st->a, k);
+			if (st->b->k == N_CALL && agg_of(st->b->sval) >= 0) {
+				if (st->b->nargs)
+					v = eval(x, st->b->args[0]).i;
+			} else {
+				v = eval(x, st->b).i;
+				if (st->op != T_ASSIGN) {
+					agg_lookup(m->m, k, &old);
+					v = arith(st->op == T_PLUSEQ ? T_PLUS :
+						  st->op == T_MINUSEQ ? T_MINUS :
+						  st->op == T_STAREQ ? T_STAR : T_SLASH, old, v);
+				}
+			}
+			agg_update(m->m, k, v);
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+static void run_clause(struct xctx *x, int ci, bool skip_pred)
+{
+	const struct clause *c = &x->in->p->cl[ci];
+
+	if (c->pred && !skip_pred && !truthy(eval(x, c->pred)))
+		return;
+	exec(x, c->body);
+}
+
+/* ---- running ------------------------------------------------------------------- */
+
+static int on_event(struct engine *e, struct eng_event *v, struct tep_record *rec, void *arg)
+{
+	struct interp *in = arg;
+	struct evbind *eb = &in->eb[v->idx];
+	struct xctx x = { .in = in, .ev = v, .eb = eb, .rec = rec, .now = rec->ts };
+
+	for (int i = 0; i < eb->ncl && !in->exit_req; i++)
+		run_clause(&x, eb->clauses[i], eb->pred_pushed);
+	return in->exit_req || in->ob.err;
+}
+
+static void run_special(struct interp *in, enum probe_provider pv, uint64_t now)
+{
+	struct xctx x = { .in = in, .now = now };
+
+	for (int i = 0; i < in->p->ncl && !in->exit_req; i++) {
+		const struct clause *c = &in->p->cl[i];
+
+		for (int j = 0; j < c->nprobes; j++) {
+			if (c->probes[j].pv != pv)
+				continue;
+			if (pv == PV_INTERVAL) {
+				if (now < in->next_fire[i])
+					continue;
+				in->next_fire[i] += c->probes[j].period_ns;
+			}
+			snprintf(x.scratch, sizeof(x.scratch), "%s", c->probes[j].text);
+			run_clause(&x, i, false);
+		}
+	}
+}
+
+static int on_tick(struct engine *e, uint64_t now, void *arg)
+{
+	struct interp *in = arg;
+
+	run_special(in, PV_INTERVAL, now);
+	/* The runaway guard: a printf per event on a hot probe turns the box
+	 * into a log generator (the seed's warning). */
+	if (!in->guard_checked && now - in->start_ns >= 250000000ull) {
+		uint64_t rate = in->printfs * 1000000000ull / (now - in->start_ns);
+
+		in->guard_checked = true;
+		if (rate > PRINTF_GUARD_RATE && !in->o->force) {
+			ob_flush(&in->ob);
+			ftr_err("stopped: printf runs %llu times a second, which turns this machine "
+				"into a log generator; aggregate instead (@[...] = count(), hist()), "
+				"filter with a /predicate/, or run with --force",
+				(unsigned long long)rate);
+			in->guard_tripped = true;
+			return 1;
+		}
+	}
+	ob_flush(&in->ob);
+	return in->exit_req || in->ob.err;
+}
+
+/* The argN and retval fields a kprobe/uprobe clause reads: its probe gets
+ * exactly those fields. */
+static void probe_fields(const struct node *n, bool *args, int nargs)
+{
+	for (; n; n = n->next) {
+		if (n->k == N_BUILTIN && n->ival == B_ARG && n->idx < nargs)
+			args[n->idx] = true;
+		probe_fields(n->a, args, nargs);
+		probe_fields(n->b, args, nargs);
+		probe_fields(n->c, args, nargs);
+		for (int i = 0; i < n->nargs; i++)
+			probe_fields(n->args[i], args, nargs);
+	}
+}
+
+static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
+{
+	struct clause *c = &in->p->cl[ci];
+
+	for (int j = 0; j < c->nprobes; j++) {
+		struct lang_probe *pr = &c->probes[j];
+		int before = in->e.nev, ret;
+
+		if (pr->pv == PV_TRACEPOINT) {
+			ret = engine_add_spec(&in->e, pr->target, NULL);
+		} else if (pr->pv == PV_KPROBE || pr->pv == PV_KRETPROBE || pr->pv == PV_UPROBE ||
+			   pr->pv == PV_URETPROBE) {
+			struct probe_spec spec;
+			struct probe_error perr = { .pos = -1 };
+			bool args[PROBE_MAX_ARGN + 1] = { false };
+			char text[2048];
+			size_t off;
+
+			probe_fields(c->pred, args, ARRAY_SIZE(args));
+			probe_fields(c->body, args, ARRAY_SIZE(args));
+			off = snprintf(text, sizeof(text), "%s", pr->text);
+			for (int a = 0; a < (int)ARRAY_SIZE(args); a++)
+				if (args[a])
+					off += snprintf(text + off, off < sizeof(text) ?
+							sizeof(text) - off : 0, " arg%d", a);
+			if (probe_parse(text, &spec, &perr) < 0) {
+				snprintf(err->msg, sizeof(err->msg), "%s", perr.msg);
+				err->line = pr->line;
+				err->col = pr->col + (perr.pos > 0 && perr.pos < (int)strlen(pr->text) ?
+						      perr.pos : 0);
+				return -EINVAL;
+			}
+			ret = engine_add_probe(&in->e, &spec, NULL, NULL);
+			if (ret < 0)
+				return ret;
+		} else if (pr->pv == PV_PROFILE) {
+			snprintf(err->msg, sizeof(err->msg), "profile: probes need ftr's CPU "
+				 "sampler, which the language does not drive yet; use "
+				 "'ftr profile -F %llu -g -a' meanwhile", (unsigned long long)pr->hz);
+			err->line = pr->line;
+			err->col = pr->col;
+			return -ENOTSUP;
+		} else {
+			continue;
+		}
+		if (ret < 0)
+			return ret;
+		/* Record which clauses each new (or shared) event feeds. */
+		for (int k = 0; k < in->e.nev; k++) {
+			struct eng_event *v = &in->e.ev[k];
+			bool mine = k >= before;
+
+			if (!mine && pr->pv == PV_TRACEPOINT) {
+				char sys[128], ev[128];
+
+				evsel_split(pr->target, sys, sizeof(sys), ev, sizeof(ev));
+				mine = !fnmatch(sys, v->sys, 0) && !fnmatch(ev, v->name, 0);
+			}
+			if (!mine)
+				continue;
+			in->eb = realloc(in->eb, in->e.nev * sizeof(*in->eb));
+			if (!in->eb)
+				return -ENOMEM;
+			if (k >= before)
+				memset(&in->eb[k], 0, sizeof(in->eb[k]));
+			if (in->eb[k].ncl < (int)ARRAY_SIZE(in->eb[k].clauses) &&
+			    (in->eb[k].ncl == 0 || in->eb[k].clauses[in->eb[k].ncl - 1] != ci))
+				in->eb[k].clauses[in->eb[k].ncl++] = ci;
+			if (pr->pv == PV_TRACEPOINT) {
+				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "tracepoint:%s:%s",
+					 v->sys, v->name);
+			} else {
+				const char *f = strrchr(pr->text, ':');
+
+				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "%s", pr->text);
+				snprintf(in->eb[k].func, sizeof(in->eb[k].func), "%s", f ? f + 1 : "");
+			}
+		}
+	}
+	return 0;
+}
+
+/* Each clause's events, for the semantic pass. */
+static int clause_events(struct interp *in, int ci, struct eng_event ***out)
+{
+	struct eng_event **v = calloc(in->e.nev + 1, sizeof(*v));
+	int n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (int k = 0; k < in->e.nev; k++)
+		for (int i = 0; i < in->eb[k].ncl; i++)
+			if (in->eb[k].clauses[i] == ci) {
+				v[n++] = &in->e.ev[k];
+				break;
+			}
+	*out = v;
+	return n;
+}
+
+static int compile(struct interp *in, struct lang_err *err)
+{
+	int ret;
+
+	for (int ci = 0; ci < in->p->ncl; ci++) {
+		ret = add_clause_events(in, ci, err);
+		if (ret < 0)
+			return ret;
+	}
+	if (in->e.nev) {
+		ret = engine_load_formats(&in->e);
+		if (ret < 0)
+			return ret;
+	}
+	for (int k = 0; k < in->e.nev; k++)
+		in->eb[k].pid = tep_find_common_field(in->e.ev[k].ev, "common_pid");
+
+	for (int ci = 0; ci < in->p->ncl; ci++) {
+		struct clause *c = &in->p->cl[ci];
+		struct sema s = { .in = in, .clause = ci, .c = c, .err = err };
+		enum probe_provider pv = c->probes[0].pv;
+
+		for (int j = 1; j < c->nprobes; j++) {
+			bool rec_a = pv <= PV_URETPROBE, rec_b = c->probes[j].pv <= PV_URETPROBE;
+
+			if (rec_a != rec_b) {
+				err->line = c->probes[j].line;
+				err->col = c->probes[j].col;
+				snprintf(err->msg, sizeof(err->msg), "a clause cannot mix event probes "
+					 "with %s", rec_a ? "BEGIN/END/interval" : "event probes");
+				return -EINVAL;
+			}
+		}
+		s.has_record = pv <= PV_URETPROBE;
+		s.is_ret = pv == PV_KRETPROBE || pv == PV_URETPROBE;
+		s.is_kprobe = pv == PV_KPROBE || pv == PV_KRETPROBE;
+		s.is_uprobe = pv == PV_UPROBE || pv == PV_URETPROBE;
+		ret = clause_events(in, ci, &s.evs);
+		if (ret < 0)
+			return ret;
+		s.nev = ret;
+		if (s.has_record && s.nev == 0) {
+			free(s.evs);
+			err->line = c->probes[0].line;
+			err->col = c->probes[0].col;
+			snprintf(err->msg, sizeof(err->msg), "no event for '%s'", c->probes[0].text);
+			return -ENOENT;
+		}
+		ret = c->pred ? check(&s, c->pred) : 0;
+		if (!ret)
+			ret = check_stmts(&s, c->body);
+		free(s.evs);
+		if (ret)
+			return ret;
+	}
+	for (int i = 0; i < in->nmaps; i++) {
+		struct mapdef *m = &in->maps[i];
+		struct agg_spec spec = { .name = m->name, .kind = m->kind, .nkeys = m->nkeys,
+					 .lmin = m->lmin, .lmax = m->lmax, .lstep = m->lstep };
+
+		if (!m->has_kind) {
+			lang_errf(err, m->first, "%s is read but never assigned", m->name);
+			return -EINVAL;
+		}
+		memcpy(spec.ktypes, m->kt, sizeof(spec.ktypes));
+		m->m = agg_alloc(&spec);
+		if (!m->m) {
+			lang_errf(err, m->first, "cannot make map %s: %s", m->name, strerror(errno));
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* ---- aggregation in the kernel: hist triggers --------------------------------- */
+
+static bool key_field_ok(struct tep_format_field *f)
+{
+	/* Numbers and fixed char arrays; a dynamic string or a pointer is
+	 * not a key the kernel and user space would read the same. */
+	return f && !(f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_POINTER)) &&
+	       (field_is_string(f) || !(f->flags & TEP_FIELD_IS_ARRAY));
+}
+
+/*
+ * Can clause ci's only statement, @m[keys] = count()|sum(x)|avg(x)|stats(x)|
+ * hist(x)|lhist(x, ...), be a hist trigger on each of its events?  Keys map
+ * to comm (common_pid.execname, merged by comm here), tid (common_pid),
+ * probe (one trigger per event) and event fields; the value to a field.
+ * hist/lhist key the trigger by the raw value and bucket here: the kernel's
+ * .log2 buckets are not bpftrace's.  Returns the reason it cannot, or NULL.
+ */
+static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, char *why,
+				 size_t wlen)
+{
+	const struct clause *c = &in->p->cl[ci];
+	const struct node *st = c->body, *rhs, *tgt;
+	struct mapdef *m;
+
+	if (!in->e.feat.f[F_HIST].yes)
+		return "this kernel has no hist triggers";
+	if (!st || st->next || st->k != S_ASSIGN || st->a->k != N_MAP || st->b->k != N_CALL)
+		return "the clause does more than one aggregation";
+	tgt = st->a;
+	rhs = st->b;
+	m = &in->maps[tgt->slot];
+	if (m->refs != 1)
+		return "the map is used elsewhere too";
+	if (m->kind == AGG_MIN || m->kind == AGG_MAX || m->kind == AGG_VALUE)
+		return "min/max are not kept by hist triggers";
+	if (tgt->nargs + (m->kind == AGG_HIST || m->kind == AGG_LHIST) > 3)
+		return "too many keys for a hist trigger";
+	km->nkeys = tgt->nargs;
+	for (int i = 0; i < tgt->nargs; i++) {
+		const struct node *k = tgt->args[i];
+
+		if (k->k == N_BUILTIN && k->ival == B_COMM)
+			km->kk[i] = KK_COMM;
+		else if (k->k == N_BUILTIN && k->ival == B_TID)
+			km->kk[i] = KK_TID;
+		else if (k->k == N_BUILTIN && k->ival == B_PROBE)
+			km->kk[i] = KK_PROBE;
+		else if (k->k == N_FIELD)
+			km->kk[i] = KK_FIELD;
+		else {
+			snprintf(why, wlen, "key %d:%d is not a field, comm, tid or probe",
+				 k->line, k->col);
+			return why;
+		}
+	}
+	if (rhs->nargs && rhs->args[0]->k != N_FIELD)
+		return "the aggregated value is not an event field";
+	km->value_is_key = m->kind == AGG_HIST || m->kind == AGG_LHIST;
+	for (int k = 0; k < in->e.nev; k++) {
+		struct evbind *eb = &in->eb[k];
+
+		for (int i = 0; i < eb->ncl; i++)
+			if (eb->clauses[i] == ci && eb->ncl > 1)
+				return "its events feed other clauses too";
+	}
+	return NULL;
+}
+
+static int hist_plan_clause(struct interp *in, int ci, char *why, size_t wlen)
+{
+	const struct clause *c = &in->p->cl[ci];
+	const struct node *st = c->body;
+	struct mapdef *m = &in->maps[st->a->slot];
+	char pred[2048] = "", pwhy[256];
+	struct kmap *km = calloc(1, sizeof(*km));
+	const char *no;
+
+	if (!km)
+		return -ENOMEM;
+	no = hist_pushable(in, ci, km, why, wlen);
+	if (!no && c->pred && plan_render_pred(c->pred, pred, sizeof(pred), pwhy, sizeof(pwhy)) < 0)
+		no = "the predicate is not made of event fields";
+	if (no) {
+		if (no != why)
+			snprintf(why, wlen, "%s", no);
+		free(km);
+		return -EINVAL;
+	}
+	km->t = calloc(in->e.nev, sizeof(*km->t));
+	if (!km->t) {
+		free(km);
+		return -ENOMEM;
+	}
+	for (int k = 0; k < in->e.nev; k++) {
+		struct eng_event *v = &in->e.ev[k];
+		struct ktrig *t = &km->t[km->nt];
+		struct khist_spec spec = { .size = agg_size(m->m), .pause = true };
+		char ktext[4096] = "", keybuf[AGG_MAX_KEYS + 1][80];
+		const struct node *val = st->b->nargs ? st->b->args[0] : NULL;
+
+		if (in->eb[k].ncl != 1 || in->eb[k].clauses[0] != ci)
+			continue;
+		t->ev = v;
+		for (int i = 0; i < km->nkeys; i++) {
+			const struct node *kn = st->a->args[i];
+
+			switch (km->kk[i]) {
+			case KK_COMM:
+				spec.keys[spec.nkeys++] = "common_pid.execname";
+				break;
+			case KK_TID:
+				spec.keys[spec.nkeys++] = "common_pid";
+				break;
+			case KK_PROBE:
+				spec.keys[spec.nkeys++] = "common_type";
+				break;
+			case KK_FIELD:
+				t->kf[i] = ((struct tep_format_field **)kn->bind)[v->idx];
+				if (!key_field_ok(t->kf[i])) {
+					snprintf(why, wlen, "field '%s' cannot be a hist key", kn->sval);
+					goto fail;
+				}
+				snprintf(keybuf[i], sizeof(keybuf[i]), "%s", t->kf[i]->name);
+				spec.keys[spec.nkeys++] = keybuf[i];
+				break;
+			}
+		}
+		if (val) {
+			t->vf = ((struct tep_format_field **)val->bind)[v->idx];
+			if (!t->vf || field_is_string(t->vf) || !key_field_ok(t->vf)) {
+				snprintf(why, wlen, "field '%s' cannot be aggregated by a hist trigger",
+					 val->sval);
+				goto fail;
+			}
+			if (km->value_is_key)
+				spec.keys[spec.nkeys++] = t->vf->name;
+			else
+				spec.vals[spec.nvals++] = t->vf->name;
+		}
+		/* Keyless count()/sum(): a constant key, one entry per event. */
+		if (!spec.nkeys)
+			spec.keys[spec.nkeys++] = "common_type";
+		if (c->pred) {
+			struct expr_err ee;
+			struct expr *e = expr_parse(pred, &ee);
+
+			if (!e || expr_bind(e, v->ev, &ee) < 0 ||
+			    !expr_kernel_ok(e, why, wlen) ||
+			    expr_to_kernel(e, ktext, sizeof(ktext)) < 0) {
+				if (e && !why[0])
+					snprintf(why, wlen, "the predicate: %.200s", ee.msg);
+				expr_free(e);
+				goto fail;
+			}
+			expr_free(e);
+			spec.filter = ktext;
+		}
+		if (khist_build(&spec, &t->cmd) < 0) {
+			snprintf(why, wlen, "the trigger cannot be spelled (size %u)", spec.size);
+			goto fail;
+		}
+		km->nt++;
+	}
+	m->k = km;
+	return 0;
+fail:
+	free(km->t);
+	free(km);
+	return -EINVAL;
+}
+
+/* Merge what the kernel counted into the map (replacing what it held). */
+static int hist_read(struct interp *in, struct mapdef *m)
+{
+	struct kmap *km = m->k;
+	struct tracefs_instance *inst = session_instance(in->e.s);
+
+	agg_clear(m->m);
+	for (int i = 0; i < km->nt; i++) {
+		struct ktrig *t = &km->t[i];
+		struct evbind *eb = &in->eb[t->ev->idx];
+		struct khist_file f;
+		struct khist_err err;
+		int size = 0;
+		char *text = tracefs_event_file_read(inst, t->ev->sys, t->ev->name, "hist", &size);
+
+		if (!text || khist_parse(text, size, &f, &err) < 0) {
+			ftr_err("cannot read the hist of '%s:%s': %s", t->ev->sys, t->ev->name,
+				text ? err.msg : strerror(errno));
+			free(text);
+			return -EIO;
+		}
+		free(text);
+		for (int tb = 0; tb < f.ntables; tb++) {
+			struct khist_table *tab = &f.tables[tb];
+
+			for (size_t j = 0; j < tab->nentries; j++) {
+				struct khist_entry *en = &tab->entries[j];
+				struct agg_kpart k[AGG_MAX_KEYS];
+				int64_t v = 0;
+
+				for (int q = 0; q < km->nkeys; q++) {
+					struct khist_kv *kv = &en->keys[q];
+
+					switch (km->kk[q]) {
+					case KK_COMM:
+						k[q].str.p = kv->s;
+						k[q].str.len = strlen(kv->s);
+						break;
+					case KK_TID:
+						k[q].i = (int64_t)kv->u;
+						break;
+					case KK_PROBE:
+						k[q].str.p = eb->probe;
+						k[q].str.len = strlen(eb->probe);
+						break;
+					case KK_FIELD:
+						if (field_is_string(t->kf[q])) {
+							k[q].str.p = kv->s;
+							k[q].str.len = strlen(kv->s);
+						} else {
+							k[q].i = field_from_u64(t->kf[q], kv->u);
+						}
+						break;
+					}
+				}
+				if (km->value_is_key) {
+					v = field_from_u64(t->vf, en->keys[km->nkeys].u);
+					agg_add_hits(m->m, k, v, en->hitcount);
+				} else {
+					agg_add(m->m, k, en->hitcount,
+						t->vf ? (int64_t)en->vals[0] : 0);
+				}
+			}
+			if (tab->dropped)
+				agg_add_dropped(m->m, tab->dropped);
+		}
+		khist_file_free(&f);
+	}
+	return 0;
+}
+
+static int hist_op_all(struct interp *in, enum khist_op op)
+{
+	for (int i = 0; i < in->nmaps; i++) {
+		struct kmap *km = in->maps[i].k;
+
+		for (int j = 0; km && j < km->nt; j++) {
+			char buf[KHIST_CMD_MAX + 16];
+
+			if (khist_cmd(km->t[j].cmd.add, op, buf, sizeof(buf)) < 0 ||
+			    tracefs_event_file_append(session_instance(in->e.s), km->t[j].ev->sys,
+						      km->t[j].ev->name, "trigger", buf) < 0) {
+				ftr_err("cannot %s the hist trigger of '%s:%s': %s",
+					op == KHIST_CONT ? "start" : "pause", km->t[j].ev->sys,
+					km->t[j].ev->name, strerror(errno));
+				return -EIO;
+			}
+		}
+	}
+	return 0;
+}
+
+static int hist_start(struct engine *e, void *arg)
+{
+	return hist_op_all(arg, KHIST_CONT);
+}
+
+static int hist_stop(struct engine *e, void *arg)
+{
+	return hist_op_all(arg, KHIST_PAUSE);
+}
+
+static void plan_hists(struct interp *in)
+{
+	for (int ci = 0; ci < in->p->ncl; ci++) {
+		const struct node *st = in->p->cl[ci].body;
+		char why[256] = "";
+		struct mapdef *m;
+
+		if (!st || st->k != S_ASSIGN || st->a->k != N_MAP)
+			continue;
+		m = &in->maps[st->a->slot];
+		if (m->k || !st->b || st->b->k != N_CALL || agg_of(st->b->sval) < 0)
+			continue;
+		if (in->o->where == WHERE_USER) {
+			planf(in, "%s: in user space (--where user)\n", m->name);
+			continue;
+		}
+		if (hist_plan_clause(in, ci, why, sizeof(why)) < 0) {
+			planf(in, "%s: in user space: %s\n", m->name, why);
+			continue;
+		}
+		for (int j = 0; j < m->k->nt; j++) {
+			m->k->t[j].ev->trigger_only = true;
+			planf(in, "%s: in the kernel, a hist trigger on %s:%s: %s\n", m->name,
+			      m->k->t[j].ev->sys, m->k->t[j].ev->name, m->k->t[j].cmd.add);
+		}
+		if (m->k->kk[0] == KK_COMM && m->k->nkeys)
+			planf(in, "%s: the kernel keys by pid (common_pid.execname); ftr adds "
+			      "the pids of each comm\n", m->name);
+	}
+}
+
+/* Triggers go in before the events are enabled; they are created paused
+ * and continued when tracing starts (hist_start). */
+static int hist_install(struct interp *in)
+{
+	for (int i = 0; i < in->nmaps; i++) {
+		struct kmap *km = in->maps[i].k;
+
+		for (int j = 0; km && j < km->nt; j++)
+			if (session_trigger_add(in->e.s, km->t[j].ev->sys, km->t[j].ev->name,
+						km->t[j].cmd.add) < 0)
+				return -EIO;
+	}
+	in->e.start_hook = hist_start;
+	in->e.stop_hook = hist_stop;
+	in->e.hook_arg = in;
+	return 0;
+}
+
+/* Predicates into the event filters, where each event feeds one clause. */
+static void plan_filters(struct interp *in)
+{
+	for (int ci = 0; ci < in->p->ncl; ci++) {
+		struct clause *c = &in->p->cl[ci];
+		char text[2048], why[256];
+		static char keep[64][2048];
+		bool alone = true;
+		int n = 0;
+
+		if (!c->pred)
+			continue;
+		if (c->body && c->body->k == S_ASSIGN && c->body->a->k == N_MAP &&
+		    in->maps[c->body->a->slot].k)
+			continue;	/* the predicate is the trigger's filter */
+		for (int k = 0; k < in->e.nev; k++)
+			for (int i = 0; i < in->eb[k].ncl; i++)
+				if (in->eb[k].clauses[i] == ci) {
+					n++;
+					alone &= in->eb[k].ncl == 1;
+				}
+		if (!n)
+			continue;
+		if (!alone) {
+			planf(in, "clause %d: predicate in user space: its events feed other "
+			      "clauses too\n", ci + 1);
+			continue;
+		}
+		if (ci >= (int)ARRAY_SIZE(keep) ||
+		    plan_render_pred(c->pred, text, sizeof(text), why, sizeof(why)) < 0) {
+			planf(in, "clause %d: predicate in user space: %s\n", ci + 1,
+			      ci >= (int)ARRAY_SIZE(keep) ? "too many clauses" : why);
+			continue;
+		}
+		memcpy(keep[ci], text, sizeof(text));
+		for (int k = 0; k < in->e.nev; k++)
+			if (in->eb[k].ncl == 1 && in->eb[k].clauses[0] == ci) {
+				in->e.ev[k].filter_text = keep[ci];
+				in->eb[k].pred_pushed = true;
+			}
+		planf(in, "clause %d: predicate '%s' becomes the filter of its %d event%s "
+		      "(in the kernel where it can evaluate it)\n", ci + 1, text, n,
+		      n == 1 ? "" : "s");
+	}
+}
+
+int lang_run(struct program *p, const struct run_opts *o)
+{
+	static struct interp in_storage;
+	struct interp *in = &in_storage;
+	struct engine_opts eo = o->eng;
+	bool any_events = false, any_interval = false;
+	uint64_t tick = 0;
+	int ret = FTR_EXIT_FAIL, err;
+
+	memset(in, 0, sizeof(*in));
+	in->p = p;
+	in->o = o;
+	ob_init(&in->ob, STDOUT_FILENO);
+	for (int i = 0; i < p->ncl; i++)
+		for (int j = 0; j < p->cl[i].nprobes; j++) {
+			enum probe_provider pv = p->cl[i].probes[j].pv;
+
+			any_events |= pv <= PV_URETPROBE || pv == PV_PROFILE;
+			if (pv == PV_INTERVAL) {
+				any_interval = true;
+				if (!tick || p->cl[i].probes[j].period_ns < tick)
+					tick = p->cl[i].probes[j].period_ns;
+			}
+		}
+	/* nsecs in every probe is CLOCK_MONOTONIC: events' timestamps too. */
+	eo.clock = "mono";
+	if (engine_open(&in->e, &eo) < 0)
+		goto out;
+	err = compile(in, &in->err);
+	if (err) {
+		if (in->err.msg[0])
+			lang_perror(p, o->src, &in->err);
+		goto out;
+	}
+	plan_hists(in);
+	plan_filters(in);
+	for (int i = 0; i < in->nmaps; i++)
+		if (!in->maps[i].k && in->maps[i].kind != AGG_VALUE)
+			planf(in, "%s: aggregated in user space from the raw event stream\n",
+			      in->maps[i].name);
+	if (o->where == WHERE_KERNEL) {
+		for (int i = 0; i < in->nmaps; i++)
+			if (!in->maps[i].k && in->maps[i].kind != AGG_VALUE) {
+				ftr_err("--where kernel: %s cannot be aggregated in the kernel:\n%s",
+					in->maps[i].name, in->plan);
+				goto out;
+			}
+	}
+	if (hist_install(in) < 0)
+		goto out;
+	if (o->eng.explain) {
+		printf("# plan\n%s# tracefs writes\n", in->plan);
+		fflush(stdout);
+	}
+	if (engine_prepare(&in->e) < 0)
+		goto out;
+	if (o->eng.explain) {
+		ret = FTR_EXIT_OK;
+		goto out;
+	}
+	in->next_fire = calloc(p->ncl, sizeof(*in->next_fire));
+	if (!in->next_fire)
+		goto out;
+	in->start_ns = engine_now_ns();
+	for (int i = 0; i < p->ncl; i++)
+		for (int j = 0; j < p->cl[i].nprobes; j++)
+			if (p->cl[i].probes[j].pv == PV_INTERVAL)
+				in->next_fire[i] = in->start_ns + p->cl[i].probes[j].period_ns;
+	run_special(in, PV_BEGIN, in->start_ns);
+	if (!in->exit_req && (any_events || any_interval || o->eng.cmdv || o->eng.duration_ns)) {
+		/* Ticks for interval probes, and once a second for the guard
+		 * and to flush printf output. */
+		if (!tick || tick > 1000000000ull)
+			tick = 1000000000ull;
+		if (engine_run(&in->e, on_event, NULL, on_tick, tick < 100000000ull ? tick :
+			       100000000ull, in) < 0)
+			goto out;
+	}
+	if (in->guard_tripped)
+		goto out;
+	in->exit_req = false;
+	run_special(in, PV_END, engine_now_ns());
+	/* Maps print at exit, as bpftrace prints them. */
+	for (int i = 0, printed = 0; i < in->nmaps; i++) {
+		if (!in->maps[i].m || in->maps[i].kind == AGG_VALUE)
+			continue;
+		if (in->maps[i].k && hist_read(in, &in->maps[i]) < 0)
+			goto out;
+		if (!agg_entries(in->maps[i].m))
+			continue;
+		if (printed++ && o->mode != OUT_JSON)
+			ob_putc(&in->ob, '\n');
+		print_map(in, &in->maps[i]);
+	}
+	ob_flush(&in->ob);
+	engine_summary(&in->e, ftr_verbose > 0);
+	ret = in->ob.err && in->ob.err != -EPIPE ? FTR_EXIT_FAIL : FTR_EXIT_OK;
+out:
+	ob_flush(&in->ob);
+	engine_close(&in->e);
+	for (int i = 0; i < in->nmaps; i++) {
+		agg_free(in->maps[i].m);
+		free(in->maps[i].name);
+		if (in->maps[i].k)
+			free(in->maps[i].k->t);
+		free(in->maps[i].k);
+	}
+	for (int c = 0; c < 256; c++)
+		for (int i = 0; i < in->nvars[c]; i++)
+			free(in->varnames[c][i]);
+	free(in->eb);
+	free(in->next_fire);
+	return ret;
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ftr's language: a bpftrace-compatible subset.  This header is the syntax
+ * tree the parser builds and the semantic pass annotates; every node keeps
+ * its source position, so that every error can point at its cause.
+ *
+ *	program := clause+
+ *	clause  := probe ("," probe)* ["/" expr "/"] block
+ *	block   := "{" [stmt (";" stmt)* [";"]] "}"
+ *	stmt    := "if" "(" expr ")" block ["else" (block | if-stmt)]
+ *	         | map "=" expr | map op= expr | map "++" | map "--"
+ *	         | var "=" expr | var op= expr | expr
+ *	expr    := C's operators and precedence: ?: || && | ^ & == != < <= > >=
+ *	           << >> + - * / % unary(! - ~) postfix(call, [keys], .field, ->field)
+ *	primary := INT | "STRING" | builtin | args.F | $var | @map[keys] | name(args) | (expr)
+ */
+#ifndef FTR_LANG_H
+#define FTR_LANG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct lang_err {
+	int line, col;		/* 1-based; 0 when none */
+	char msg[512];
+};
+
+enum tok {
+	T_EOF, T_INT, T_STR, T_IDENT, T_VAR, T_MAP,
+	T_LBRACE, T_RBRACE, T_LPAREN, T_RPAREN, T_LBRACK, T_RBRACK,
+	T_COMMA, T_SEMI, T_DOT, T_ARROW, T_QUEST, T_COLON,
+	T_ASSIGN, T_PLUSEQ, T_MINUSEQ, T_STAREQ, T_SLASHEQ, T_INCR, T_DECR,
+	T_OROR, T_ANDAND, T_OR, T_XOR, T_AND, T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE,
+	T_SHL, T_SHR, T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT, T_NOT, T_TILDE,
+};
+
+enum nk {
+	N_INT, N_STR, N_BUILTIN, N_FIELD, N_VAR, N_MAP, N_CALL, N_BINOP, N_UNOP, N_TERNARY,
+	S_EXPR, S_ASSIGN, S_IF,
+};
+
+enum builtin {
+	B_PID, B_TID, B_COMM, B_CPU, B_NSECS, B_ELAPSED, B_UID, B_RETVAL, B_FUNC, B_PROBE,
+	B_KSTACK, B_USTACK, B_ARG,
+};
+
+enum vtype { VT_NONE, VT_INT, VT_STR, VT_STACK };
+
+struct node {
+	enum nk k;
+	enum tok op;		/* BINOP/UNOP/ASSIGN (T_ASSIGN, T_PLUSEQ, ...) */
+	int line, col;
+	int64_t ival;		/* INT; BUILTIN: enum builtin; */
+	int idx;		/* BUILTIN argN: N */
+	char *sval;		/* STR, FIELD, VAR, MAP, CALL names */
+	struct node *a, *b, *c;	/* operands; S_ASSIGN: a = target, b = value; S_IF: a, b, c */
+	struct node **args;	/* CALL arguments, MAP keys */
+	int nargs;
+	struct node *next;	/* the next statement of a block */
+
+	/* set by the semantic pass */
+	enum vtype type;
+	int slot;		/* VAR: scratch slot; MAP: map index */
+	void *bind;		/* FIELD: per-event field table; CALL: private */
+};
+
+enum probe_provider {
+	PV_TRACEPOINT, PV_KPROBE, PV_KRETPROBE, PV_UPROBE, PV_URETPROBE,
+	PV_INTERVAL, PV_PROFILE, PV_BEGIN, PV_END,
+};
+
+struct lang_probe {
+	char *text;		/* as written */
+	int line, col;
+	enum probe_provider pv;
+	char *target;		/* tracepoint "sys:ev" glob; kprobe/uprobe spec; */
+	uint64_t period_ns;	/* interval */
+	uint64_t hz;		/* profile */
+};
+
+struct clause {
+	struct lang_probe *probes;
+	int nprobes;
+	struct node *pred;	/* NULL when none */
+	struct node *body;	/* statement list */
+	int line, col;
+};
+
+struct program {
+	struct clause *cl;
+	int ncl;
+	char *src;		/* a copy of the text, for error lines */
+};
+
+/* Parse text into *out.  0, or -EINVAL with err (position and message). */
+int lang_parse(const char *text, struct program *out, struct lang_err *err);
+void lang_free(struct program *p);
+/* "ftr: error: L:C: MSG", the source line and a caret, on stderr. */
+void lang_perror(const struct program *p, const char *src, const struct lang_err *err);
+/* Set err from a node's position (printf-like). */
+void lang_errf(struct lang_err *err, const struct node *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+const char *lang_tok_str(enum tok t);
+/* The builtin named name, or -1. */
+int lang_builtin(const char *name, int *argn);
+
+#endif

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The planner: which parts of a program the kernel can do for it without
+ * changing the answer.  Pure functions over the syntax tree, so that they
+ * are tested table-driven without a kernel.
+ */
+#ifndef FTR_PLAN_H
+#define FTR_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct node;
+
+/* Render a predicate in ftr's filter syntax (expr.h), the syntax the engine
+ * places in the kernel's filter when the kernel can evaluate it and runs in
+ * user space otherwise.  Only event fields, numbers, strings, comm, cpu and
+ * tid, comparisons, logic and arithmetic render; anything else (maps,
+ * variables, pid — a process id the event does not carry —, calls) stays
+ * with the interpreter.  0, or -EINVAL with the reason in why. */
+int plan_render_pred(const struct node *pred, char *buf, size_t len, char *why, size_t wlen);
+
+#endif

@@ -1,0 +1,119 @@
+# The language: the seed's one-liners and issue #5's acceptance programs give
+# exact figures for workloads of known size, on the kernel path where the
+# kernel has hist triggers and on the user path where it has not.
+. "$LIVE_DIR/lib.sh"
+require_tracing lang
+if [ ! -d "$T/events/syscalls/sys_enter_openat" ]; then
+	skip lang "no syscall tracepoints on this kernel"
+	exit 0
+fi
+snapshot > "$TMP/before"
+
+# S3: opens by process.  opener makes exactly 57 openat calls with flags
+# O_RDONLY|O_NOFOLLOW (131072), which nothing else uses.
+"$FTR" -e 'tracepoint:syscalls:sys_enter_openat /args.flags == 131072/ { @[comm] = count(); }' \
+	-- opener 57 > "$TMP/o" 2> "$TMP/e"
+grep -qx '@\[opener\]: 57' "$TMP/o" && ok lang-opens-by-comm ||
+	fail lang-opens-by-comm "$(cat "$TMP/o" "$TMP/e" | head -5)"
+
+# The same with the seed's literal form: interval:s:N { exit(); }, the
+# workload run from outside while ftr traces the whole system.
+"$FTR" -e 'tracepoint:syscalls:sys_enter_openat /args.flags == 131072/ { @[comm] = count(); } interval:s:3 { exit(); }' \
+	> "$TMP/o" 2> "$TMP/e" &
+p=$!
+if wait_tracing $p; then opener 23; fi
+wait $p
+grep -qx '@\[opener\]: 23' "$TMP/o" && ok lang-interval-exit ||
+	fail lang-interval-exit "$(cat "$TMP/o" "$TMP/e" | head -5)"
+
+# S4 in its sys_enter_write form: the seed's write-size histogram.
+"$FTR" -e 'tracepoint:syscalls:sys_enter_write /comm == "dd"/ { @bytes = hist(args.count); }' \
+	-- sh -c 'dd if=/dev/zero of=/tmp/ftr-z1 bs=4k count=2000 2>/dev/null; dd if=/dev/zero of=/tmp/ftr-z2 bs=1M count=60 2>/dev/null' \
+	> "$TMP/h" 2> "$TMP/e"
+rm -f /tmp/ftr-z1 /tmp/ftr-z2
+b4=$(sed -n 's/^\[4K, 8K) *\([0-9]*\) .*/\1/p' "$TMP/h")
+b1=$(sed -n 's/^\[1M, 2M) *\([0-9]*\) .*/\1/p' "$TMP/h")
+[ "$b4" = 2000 ] && [ "$b1" = 60 ] && ok lang-write-size-hist ||
+	fail lang-write-size-hist "[4K,8K) ${b4:-none} [1M,2M) ${b1:-none} $(head -3 "$TMP/e")"
+grep -q '2 modes: a mean over them describes neither' "$TMP/h" && ok lang-hist-two-modes ||
+	fail lang-hist-two-modes "$(tail -2 "$TMP/h")"
+
+# The kernel path and the user path print the same table.
+prog='tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @[args.fd] = hist(args.count); }'
+w='writer 300 7; writer 200 3000; writer 10 70000'
+"$FTR" --where user -e "$prog" -- sh -c "$w" > "$TMP/u" 2> "$TMP/ue"
+if has_hist; then
+	"$FTR" --where kernel -e "$prog" -- sh -c "$w" > "$TMP/k" 2> "$TMP/ke"
+	if cmp -s "$TMP/u" "$TMP/k" && grep -q '^\[2K, 4K) *200 ' "$TMP/k"; then
+		ok lang-kernel-equals-user
+	else
+		fail lang-kernel-equals-user "$(diff "$TMP/u" "$TMP/k" | head -4 | tr '\n' ' ') $(head -2 "$TMP/ke")"
+	fi
+	"$FTR" -E -e "$prog" > "$TMP/x" 2>&1
+	grep -q 'in the kernel, a hist trigger' "$TMP/x" && grep -q "hist:keys=fd,count" "$TMP/x" &&
+		ok lang-explain-kernel-path || fail lang-explain-kernel-path "$(head -5 "$TMP/x")"
+else
+	grep -q '^\[2K, 4K) *200 ' "$TMP/u" && ok lang-user-path ||
+		fail lang-user-path "$(head -5 "$TMP/u" "$TMP/ue")"
+	"$FTR" --where kernel -e "$prog" > /dev/null 2> "$TMP/ke"; rc=$?
+	[ $rc -eq 1 ] && grep -q 'no hist triggers' "$TMP/ke" && ok lang-where-kernel-refused ||
+		fail lang-where-kernel-refused "rc=$rc $(head -3 "$TMP/ke")"
+fi
+
+# sum() and lhist() on exact workloads.
+"$FTR" -e 'tracepoint:syscalls:sys_exit_read /args.ret == 1000 && comm == "dd"/ { @[comm] = sum(args.ret); }' \
+	-- dd if=/dev/zero of=/dev/null bs=1000 count=7 > "$TMP/o" 2> "$TMP/e"
+grep -qx '@\[dd\]: 7000' "$TMP/o" && ok lang-sum || fail lang-sum "$(cat "$TMP/o" "$TMP/e" | head -4)"
+"$FTR" -e 'tracepoint:syscalls:sys_enter_write /comm == "writer" && args.fd == 3/ { @b = lhist(args.count, 0, 2000, 200); }' \
+	-- sh -c 'writer 30 100; writer 20 700' > "$TMP/o" 2> "$TMP/e"
+grep -q '^\[0, 200) *30 ' "$TMP/o" && grep -q '^\[600, 800) *20 ' "$TMP/o" && ok lang-lhist ||
+	fail lang-lhist "$(cat "$TMP/o" "$TMP/e" | head -6)"
+
+# A start map, delete(), arithmetic on nsecs: one latency sample per write.
+"$FTR" -e 'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @start[tid] = nsecs; }
+	tracepoint:syscalls:sys_exit_write /@start[tid]/ { @ns[comm] = hist(nsecs - @start[tid]); delete(@start[tid]); }' \
+	-- writer 500 1 > "$TMP/o" 2> "$TMP/e"
+grep -q '^count 500, ' "$TMP/o" && grep -q '^@ns\[writer\]:' "$TMP/o" && ok lang-start-map-latency ||
+	fail lang-start-map-latency "$(cat "$TMP/o" "$TMP/e" | tail -4)"
+
+# printf with a string field.
+"$FTR" -e 'tracepoint:sched:sched_process_exec { printf("exec %s\n", str(args.filename)); }' \
+	-- sh -c 'exec /bin/true' > "$TMP/o" 2> "$TMP/e"
+grep -qx 'exec /bin/true' "$TMP/o" && ok lang-printf-str || fail lang-printf-str "$(cat "$TMP/o" "$TMP/e" | head -4)"
+
+# Globs and @[probe].
+"$FTR" -d 1 -e 'tracepoint:sched:sched_process* { @[probe] = count(); }' -- sh -c 'sh -c true' > "$TMP/o" 2> "$TMP/e"
+grep -q '^@\[tracepoint:sched:sched_process_exec\]: [0-9]' "$TMP/o" && ok lang-probe-glob ||
+	fail lang-probe-glob "$(cat "$TMP/o" "$TMP/e" | head -4)"
+
+# Errors point at their cause.
+"$FTR" -e 'tracepoint:syscalls:sys_enter_write { @x = hist(args.bytes); }' > /dev/null 2> "$TMP/e"; rc=$?
+[ $rc -eq 1 ] && grep -q "error: 1:49: unknown field 'bytes' in syscalls:sys_enter_write (fields: __syscall_nr, fd, buf, count)" "$TMP/e" &&
+	grep -q '^ *\^$' "$TMP/e" && ok lang-error-position || fail lang-error-position "rc=$rc $(cat "$TMP/e")"
+"$FTR" -e 'tracepoint:syscalls:sys_enter_write { @x = count( }' > /dev/null 2> "$TMP/e"; rc=$?
+[ $rc -eq 1 ] && grep -q 'error: 1:' "$TMP/e" && ok lang-syntax-error || fail lang-syntax-error "rc=$rc $(cat "$TMP/e")"
+
+# str() of a user pointer at a tracepoint: say what is missing, not an address.
+"$FTR" -e 'tracepoint:syscalls:sys_enter_openat { printf("%s\n", str(args.filename)); }' > /dev/null 2> "$TMP/e"; rc=$?
+[ $rc -eq 1 ] && grep -q 'user-space address' "$TMP/e" && ok lang-str-user-pointer ||
+	fail lang-str-user-pointer "rc=$rc $(cat "$TMP/e")"
+
+# The runaway guard: a printf per event on a hot probe stops with a reason.
+"$FTR" -e 'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { printf("w\n"); }' \
+	-- writer 50000000 1 > /dev/null 2> "$TMP/e"; rc=$?
+[ $rc -eq 1 ] && grep -q 'log generator' "$TMP/e" && ok lang-runaway-guard ||
+	fail lang-runaway-guard "rc=$rc $(cat "$TMP/e")"
+
+if has_kprobes; then
+	"$FTR" -e 'kprobe:vfs_write /comm == "writer"/ { @bytes = hist(arg2); }' -- writer 300 13 > "$TMP/o" 2> "$TMP/e"
+	grep -q '^\[8, 16) *300 ' "$TMP/o" && ok lang-kprobe-hist-arg2 ||
+		fail lang-kprobe-hist-arg2 "$(cat "$TMP/o" "$TMP/e" | head -6)"
+	"$FTR" -e 'kretprobe:vfs_write /comm == "writer"/ { @r = lhist(retval, 0, 2000, 200); }' -- writer 40 21 > "$TMP/o" 2> "$TMP/e"
+	grep -q '^\[0, 200) *40 ' "$TMP/o" && ok lang-kretprobe-lhist ||
+		fail lang-kretprobe-lhist "$(cat "$TMP/o" "$TMP/e" | head -6)"
+else
+	"$FTR" -e 'kprobe:vfs_write { @bytes = hist(arg2); }' > /dev/null 2> "$TMP/e"; rc=$?
+	[ $rc -eq 1 ] && grep -q 'sys_enter_write' "$TMP/e" && ok lang-kprobe-absent ||
+		fail lang-kprobe-absent "rc=$rc $(cat "$TMP/e")"
+fi
+same_as_before lang-leaves-tracefs "$TMP/before"

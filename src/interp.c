@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <sys/ioctl.h>
 
 #include <event-parse.h>
 
@@ -26,6 +28,7 @@
 #include "expr.h"
 #include "interp.h"
 #include "khist.h"
+#include "perf.h"
 #include "lang/lang.h"
 #include "plan.h"
 #include "probe.h"
@@ -53,9 +56,22 @@ struct kmap {
 	int nt;
 };
 
+/* A keyless (or per-CPU) count kept by perf tracepoint counters: exact, no
+ * ring buffer, where the kernel has no hist triggers. */
+struct pcount {
+	bool by_cpu;
+	struct eng_event *ev[64];
+	char filter[64][2048];
+	int nev;
+	int fds[4096];
+	int fd_cpu[4096];
+	int nfds;
+};
+
 struct mapdef {
 	char *name;
 	struct kmap *k;			/* in the kernel, or NULL */
+	struct pcount *pc;		/* in perf counters, or NULL */
 	int refs;			/* how many places name it */
 	enum agg_kind kind;
 	int nkeys;
@@ -915,6 +931,7 @@ static void do_printf(struct xctx *x, const struct node *n)
 #pragma GCC diagnostic pop
 
 static int hist_read(struct interp *in, struct mapdef *m);
+static int pc_read(struct mapdef *m);
 
 static void print_map(struct interp *in, struct mapdef *m)
 {
@@ -922,10 +939,14 @@ static void print_map(struct interp *in, struct mapdef *m)
 		return;
 	if (m->k && hist_read(in, m) < 0)
 		return;
+	if (m->pc && pc_read(m) < 0)
+		return;
+	struct agg_print_opts po = { .top = in->o->top };
+
 	if (in->o->mode == OUT_JSON)
-		agg_print_json(m->m, &in->ob, NULL);
+		agg_print_json(m->m, &in->ob, &po);
 	else
-		agg_print(m->m, &in->ob, NULL);
+		agg_print(m->m, &in->ob, &po);
 	if (agg_dropped(m->m))
 		fprintf(stderr, "ftr: %s: %llu updates dropped: the map holds %u entries\n",
 			m->name, (unsigned long long)agg_dropped(m->m), agg_size(m->m));
@@ -1253,7 +1274,8 @@ static int compile(struct interp *in, struct lang_err *err)
 	for (int i = 0; i < in->nmaps; i++) {
 		struct mapdef *m = &in->maps[i];
 		struct agg_spec spec = { .name = m->name, .kind = m->kind, .nkeys = m->nkeys,
-					 .lmin = m->lmin, .lmax = m->lmax, .lstep = m->lstep };
+					 .lmin = m->lmin, .lmax = m->lmax, .lstep = m->lstep,
+					 .size = in->o->map_size };
 
 		if (!m->has_kind) {
 			lang_errf(err, m->first, "%s is read but never assigned", m->name);
@@ -1352,6 +1374,12 @@ static int hist_plan_clause(struct interp *in, int ci, char *why, size_t wlen)
 	no = hist_pushable(in, ci, km, why, wlen);
 	if (!no && c->pred && plan_render_pred(c->pred, pred, sizeof(pred), pwhy, sizeof(pwhy)) < 0)
 		no = "the predicate is not made of event fields";
+	if (!no && in->o->filter) {
+		char both[2048];
+
+		snprintf(both, sizeof(both), pred[0] ? "(%s) && (%s)" : "%s%s", pred, in->o->filter);
+		snprintf(pred, sizeof(pred), "%s", both);
+	}
 	if (no) {
 		if (no != why)
 			snprintf(why, wlen, "%s", no);
@@ -1412,7 +1440,7 @@ static int hist_plan_clause(struct interp *in, int ci, char *why, size_t wlen)
 		/* Keyless count()/sum(): a constant key, one entry per event. */
 		if (!spec.nkeys)
 			spec.keys[spec.nkeys++] = "common_type";
-		if (c->pred) {
+		if (pred[0]) {
 			struct expr_err ee;
 			struct expr *e = expr_parse(pred, &ee);
 
@@ -1533,13 +1561,210 @@ static int hist_op_all(struct interp *in, enum khist_op op)
 	return 0;
 }
 
+
+/* ---- counts in perf tracepoint counters -------------------------------------- */
+
+static int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
+{
+	const struct clause *c = &in->p->cl[ci];
+	const struct node *st = c->body;
+	struct mapdef *m = &in->maps[st->a->slot];
+	struct pcount *pc;
+	char pred[2048] = "";
+
+	if (!in->e.feat.f[F_PERF].yes) {
+		snprintf(why, wlen, "no perf_event_open");
+		return -EINVAL;
+	}
+	if (st->next || m->kind != AGG_COUNT || m->refs != 1 || st->a->nargs > 1 ||
+	    (st->a->nargs == 1 && !(st->a->args[0]->k == N_BUILTIN &&
+				   st->a->args[0]->ival == B_CPU))) {
+		snprintf(why, wlen, "only a keyless or per-CPU count() fits perf counters");
+		return -EINVAL;
+	}
+	if (st->a->nargs && (in->o->eng.pid || in->o->eng.cmdv)) {
+		snprintf(why, wlen, "per-CPU counts of one process are not kept by perf counters");
+		return -EINVAL;
+	}
+	if (c->pred && plan_render_pred(c->pred, pred, sizeof(pred), why, wlen) < 0)
+		return -EINVAL;
+	if (in->o->filter) {
+		char both[2048];
+
+		snprintf(both, sizeof(both), pred[0] ? "(%s) && (%s)" : "%s%s", pred, in->o->filter);
+		snprintf(pred, sizeof(pred), "%s", both);
+	}
+	pc = calloc(1, sizeof(*pc));
+	if (!pc)
+		return -ENOMEM;
+	pc->by_cpu = st->a->nargs == 1;
+	for (int k = 0; k < in->e.nev; k++) {
+		struct eng_event *v = &in->e.ev[k];
+
+		if (in->eb[k].ncl != 1 || in->eb[k].clauses[0] != ci)
+			continue;
+		if (in->eb[k].ncl > 1 || pc->nev == (int)ARRAY_SIZE(pc->ev)) {
+			snprintf(why, wlen, "its events feed other clauses too");
+			free(pc);
+			return -EINVAL;
+		}
+		if (pred[0]) {
+			struct expr_err ee;
+			struct expr *e = expr_parse(pred, &ee);
+
+			/* The perf filter is the same kernel filter language. */
+			if (!e || expr_bind(e, v->ev, &ee) < 0 || !expr_kernel_ok(e, why, wlen) ||
+			    expr_to_kernel(e, pc->filter[pc->nev], sizeof(pc->filter[0])) < 0) {
+				if (!e || !why[0])
+					snprintf(why, wlen, "the filter: %.200s", ee.msg);
+				expr_free(e);
+				free(pc);
+				return -EINVAL;
+			}
+			expr_free(e);
+		}
+		pc->ev[pc->nev++] = v;
+	}
+	m->pc = pc;
+	for (int i = 0; i < pc->nev; i++) {
+		pc->ev[i]->trigger_only = true;
+		planf(in, "%s: in the kernel, perf tracepoint counter%s on %s:%s%s%s%s\n", m->name,
+		      pc->by_cpu || (!in->o->eng.pid && !in->o->eng.cmdv) ? "s (one per CPU)" : "",
+		      pc->ev[i]->sys, pc->ev[i]->name, pc->filter[i][0] ? " with filter '" : "",
+		      pc->filter[i], pc->filter[i][0] ? "'" : "");
+	}
+	return 0;
+}
+
+static int pc_open_one(struct pcount *pc, struct eng_event *v, const char *filter, int pid,
+		       int cpu)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_TRACEPOINT,
+		.size = sizeof(a),
+		.config = (uint64_t)v->ev->id,
+		.disabled = 1,
+		.inherit = pid > 0,
+		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
+	};
+	int fd;
+
+	if (pc->nfds == (int)ARRAY_SIZE(pc->fds))
+		return -ENOSPC;
+	fd = perf_open(&a, pid > 0 ? pid : -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		ftr_err("cannot count '%s:%s' with perf_event_open: %s", v->sys, v->name,
+			strerror(-fd));
+		return fd;
+	}
+	if (filter[0] && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter) < 0) {
+		int e = errno;
+
+		close(fd);
+		ftr_err("the kernel refused the filter '%s' on a perf counter of '%s:%s': %s",
+			filter, v->sys, v->name, strerror(e));
+		return -e;
+	}
+	pc->fd_cpu[pc->nfds] = cpu;
+	pc->fds[pc->nfds++] = fd;
+	return 0;
+}
+
+/* Opened when tracing starts: for the command (its pid, inherited by what
+ * it forks), for -p's threads, or on every online CPU. */
+static int pc_start(struct interp *in, struct pcount *pc)
+{
+	int pid = in->o->eng.cmdv ? in->e.child.pid : in->o->eng.pid;
+	static bool online[1024];
+	int err;
+
+	for (int i = 0; i < pc->nev; i++) {
+		if (pid > 0) {
+			char path[64];
+			struct dirent *de;
+			DIR *d;
+
+			/* Every thread of the process, each counting what it
+			 * forks from now on. */
+			snprintf(path, sizeof(path), "/proc/%d/task", pid);
+			d = opendir(path);
+			if (!d)
+				return -errno;
+			while ((de = readdir(d))) {
+				if (de->d_name[0] < '1' || de->d_name[0] > '9')
+					continue;
+				err = pc_open_one(pc, pc->ev[i], pc->filter[i], atoi(de->d_name), -1);
+				if (err < 0) {
+					closedir(d);
+					return err;
+				}
+			}
+			closedir(d);
+			continue;
+		}
+		err = perf_online_cpus(online, ARRAY_SIZE(online));
+		if (err < 0)
+			return err;
+		for (int cpu = 0; cpu < (int)ARRAY_SIZE(online); cpu++) {
+			if (!online[cpu])
+				continue;
+			err = pc_open_one(pc, pc->ev[i], pc->filter[i], -1, cpu);
+			if (err < 0)
+				return err;
+		}
+	}
+	for (int i = 0; i < pc->nfds; i++)
+		ioctl(pc->fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	return 0;
+}
+
+static void pc_stop(struct pcount *pc)
+{
+	for (int i = 0; i < pc->nfds; i++)
+		ioctl(pc->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+}
+
+static int pc_read(struct mapdef *m)
+{
+	struct pcount *pc = m->pc;
+
+	agg_clear(m->m);
+	for (int i = 0; i < pc->nfds; i++) {
+		struct perf_count c;
+		struct agg_kpart k[1] = { { .i = pc->fd_cpu[i] } };
+
+		if (perf_count_read(pc->fds[i], &c) < 0)
+			return -EIO;
+		if (c.value)
+			agg_add(m->m, pc->by_cpu ? k : NULL, c.value, 0);
+	}
+	return 0;
+}
+
+static void pc_close(struct pcount *pc)
+{
+	for (int i = 0; pc && i < pc->nfds; i++)
+		close(pc->fds[i]);
+	free(pc);
+}
+
 static int hist_start(struct engine *e, void *arg)
 {
+	struct interp *in = arg;
+
+	for (int i = 0; i < in->nmaps; i++)
+		if (in->maps[i].pc && pc_start(in, in->maps[i].pc) < 0)
+			return -EIO;
 	return hist_op_all(arg, KHIST_CONT);
 }
 
 static int hist_stop(struct engine *e, void *arg)
 {
+	struct interp *in = arg;
+
+	for (int i = 0; i < in->nmaps; i++)
+		if (in->maps[i].pc)
+			pc_stop(in->maps[i].pc);
 	return hist_op_all(arg, KHIST_PAUSE);
 }
 
@@ -1560,7 +1785,12 @@ static void plan_hists(struct interp *in)
 			continue;
 		}
 		if (hist_plan_clause(in, ci, why, sizeof(why)) < 0) {
-			planf(in, "%s: in user space: %s\n", m->name, why);
+			char why2[256] = "";
+
+			if (m->kind == AGG_COUNT && pc_plan(in, ci, why2, sizeof(why2)) == 0)
+				continue;
+			planf(in, "%s: in user space: %s%s%s\n", m->name, why,
+			      m->kind == AGG_COUNT && why2[0] ? "; not perf counters: " : "", why2);
 			continue;
 		}
 		for (int j = 0; j < m->k->nt; j++) {
@@ -1592,21 +1822,26 @@ static int hist_install(struct interp *in)
 	return 0;
 }
 
-/* Predicates into the event filters, where each event feeds one clause. */
+/*
+ * Predicates into the event filters, where each event feeds one clause; and
+ * the command line's filter (ftr count/hist -f) on every event, joined to
+ * the predicate when that goes too.
+ */
 static void plan_filters(struct interp *in)
 {
+	static char keep[64][4200];
+
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		struct clause *c = &in->p->cl[ci];
-		char text[2048], why[256];
-		static char keep[64][2048];
-		bool alone = true;
+		char text[2048] = "", why[256];
+		bool alone = true, pushed = false;
 		int n = 0;
 
-		if (!c->pred)
+		if (!c->pred && !in->o->filter)
 			continue;
 		if (c->body && c->body->k == S_ASSIGN && c->body->a->k == N_MAP &&
-		    in->maps[c->body->a->slot].k)
-			continue;	/* the predicate is the trigger's filter */
+		    (in->maps[c->body->a->slot].k || in->maps[c->body->a->slot].pc))
+			continue;	/* the filter is the trigger's or the counter's */
 		for (int k = 0; k < in->e.nev; k++)
 			for (int i = 0; i < in->eb[k].ncl; i++)
 				if (in->eb[k].clauses[i] == ci) {
@@ -1615,26 +1850,35 @@ static void plan_filters(struct interp *in)
 				}
 		if (!n)
 			continue;
-		if (!alone) {
+		if (ci >= (int)ARRAY_SIZE(keep)) {
+			planf(in, "clause %d: predicate in user space: too many clauses\n", ci + 1);
+			continue;
+		}
+		if (c->pred && !alone) {
 			planf(in, "clause %d: predicate in user space: its events feed other "
 			      "clauses too\n", ci + 1);
-			continue;
+		} else if (c->pred && plan_render_pred(c->pred, text, sizeof(text), why,
+						       sizeof(why)) < 0) {
+			planf(in, "clause %d: predicate in user space: %s\n", ci + 1, why);
+		} else if (c->pred) {
+			pushed = true;
 		}
-		if (ci >= (int)ARRAY_SIZE(keep) ||
-		    plan_render_pred(c->pred, text, sizeof(text), why, sizeof(why)) < 0) {
-			planf(in, "clause %d: predicate in user space: %s\n", ci + 1,
-			      ci >= (int)ARRAY_SIZE(keep) ? "too many clauses" : why);
+		if (pushed && in->o->filter)
+			snprintf(keep[ci], sizeof(keep[ci]), "(%s) && (%s)", text, in->o->filter);
+		else if (pushed)
+			snprintf(keep[ci], sizeof(keep[ci]), "%s", text);
+		else if (in->o->filter)
+			snprintf(keep[ci], sizeof(keep[ci]), "%s", in->o->filter);
+		else
 			continue;
-		}
-		memcpy(keep[ci], text, sizeof(text));
 		for (int k = 0; k < in->e.nev; k++)
-			if (in->eb[k].ncl == 1 && in->eb[k].clauses[0] == ci) {
-				in->e.ev[k].filter_text = keep[ci];
-				in->eb[k].pred_pushed = true;
-			}
-		planf(in, "clause %d: predicate '%s' becomes the filter of its %d event%s "
-		      "(in the kernel where it can evaluate it)\n", ci + 1, text, n,
-		      n == 1 ? "" : "s");
+			for (int i = 0; i < in->eb[k].ncl; i++)
+				if (in->eb[k].clauses[i] == ci) {
+					in->e.ev[k].filter_text = keep[ci];
+					in->eb[k].pred_pushed = pushed;
+				}
+		planf(in, "clause %d: filter '%s' on its %d event%s (in the kernel where it "
+		      "can evaluate it)\n", ci + 1, keep[ci], n, n == 1 ? "" : "s");
 	}
 }
 
@@ -1675,12 +1919,12 @@ int lang_run(struct program *p, const struct run_opts *o)
 	plan_hists(in);
 	plan_filters(in);
 	for (int i = 0; i < in->nmaps; i++)
-		if (!in->maps[i].k && in->maps[i].kind != AGG_VALUE)
+		if (!in->maps[i].k && !in->maps[i].pc && in->maps[i].kind != AGG_VALUE)
 			planf(in, "%s: aggregated in user space from the raw event stream\n",
 			      in->maps[i].name);
 	if (o->where == WHERE_KERNEL) {
 		for (int i = 0; i < in->nmaps; i++)
-			if (!in->maps[i].k && in->maps[i].kind != AGG_VALUE) {
+			if (!in->maps[i].k && !in->maps[i].pc && in->maps[i].kind != AGG_VALUE) {
 				ftr_err("--where kernel: %s cannot be aggregated in the kernel:\n%s",
 					in->maps[i].name, in->plan);
 				goto out;
@@ -1726,6 +1970,8 @@ int lang_run(struct program *p, const struct run_opts *o)
 			continue;
 		if (in->maps[i].k && hist_read(in, &in->maps[i]) < 0)
 			goto out;
+		if (in->maps[i].pc && pc_read(&in->maps[i]) < 0)
+			goto out;
 		if (!agg_entries(in->maps[i].m))
 			continue;
 		if (printed++ && o->mode != OUT_JSON)
@@ -1744,6 +1990,7 @@ out:
 		if (in->maps[i].k)
 			free(in->maps[i].k->t);
 		free(in->maps[i].k);
+		pc_close(in->maps[i].pc);
 	}
 	for (int c = 0; c < 256; c++)
 		for (int i = 0; i < in->nvars[c]; i++)

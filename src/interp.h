@@ -25,6 +25,9 @@ struct run_opts {
 	bool force;		/* no runaway guard */
 	bool emit_sh;		/* print the in-kernel part as a sh script */
 	const char *src;	/* the program text, for error lines */
+	const char *filter;	/* a filter (expr.h syntax) on every event, or NULL */
+	uint32_t top;		/* print only the N largest entries (0: all) */
+	uint32_t map_size;	/* entries per map (0: 2048) */
 };
 
 /* Compile and run p.  Prints its own errors.  Returns an exit code. */

@@ -19,6 +19,8 @@ static const struct ftr_cmd commands[] = {
 	{ "doctor", cmd_doctor, "what this kernel lets ftr do, and what ftr does instead" },
 	{ "list", cmd_list, "list tracepoints, dynamic events and probeable functions" },
 	{ "trace", cmd_trace, "stream events, filtered in the kernel, from the raw buffers" },
+	{ "count", cmd_count, "count events, by comm, pid, field...: in the kernel when it can" },
+	{ "hist", cmd_hist, "the distribution of a field, as a histogram" },
 	{ "run", cmd_run, "run a program in ftr's language (also: ftr -e 'PROGRAM')" },
 	{ "reset", cmd_reset, "remove what a killed ftr left in tracefs" },
 	{ "profile", cmd_profile, "sample where the CPU time goes: symbols, call chains, flame graphs" },

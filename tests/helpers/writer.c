@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * writer N [SIZE [CPU]]: exactly N write(2) calls of SIZE bytes (default 1)
- * to /dev/null, pinned to CPU when given.  A workload of known size for the
+ * to /dev/null, pinned to CPU when given.  A negative SIZE -K cycles the
+ * sizes 1, 2, ... K, 1, 2, ...: K distinct values (for bounded tables).  A workload of known size for the
  * live tests and benchmarks.  With WRITER_TIME set in the environment it
  * prints its own wall and CPU time of the write loop to stderr (benchmarks).
  */
@@ -28,7 +29,7 @@ int main(int argc, char **argv)
 	n = atol(argv[1]);
 	if (argc > 2)
 		size = atol(argv[2]);
-	if (size < 0 || size > (long)sizeof(buf))
+	if (size < -(long)sizeof(buf) || size > (long)sizeof(buf))
 		return 2;
 	if (argc > 3) {
 		cpu_set_t set;
@@ -49,9 +50,12 @@ int main(int argc, char **argv)
 	struct rusage ru;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (long i = 0; i < n; i++)
-		if (write(fd, buf, size) != size)
+	for (long i = 0; i < n; i++) {
+		long sz = size >= 0 ? size : 1 + i % -size;
+
+		if (write(fd, buf, sz) != sz)
 			return 1;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (getenv("WRITER_TIME")) {
 		char line[160];

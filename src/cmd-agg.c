@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftr count and ftr hist: "how often, and to whom" and "what is the
+ * distribution".  Both are sugar: they write a program in ftr's language
+ * and run it, so that they get the same planner (hist triggers where the
+ * kernel has them, the raw stream where it has not) and the same printing.
+ * --explain shows the program, the plan and the tracefs writes.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd.h"
+#include "engine.h"
+#include "ftr.h"
+#include "interp.h"
+#include "lang/lang.h"
+
+static const char count_usage[] =
+	"usage: ftr count EVENT [EVENT...] [-k KEY,...] [-v FIELD] [options] [-- CMD]\n\n"
+	"Count events, by key.  KEY is comm, pid, tid, cpu, probe (the event's name)\n"
+	"or a field of the event; with several events the default key is probe.\n";
+
+static const char hist_usage[] =
+	"usage: ftr hist EVENT [EVENT...] -k FIELD[.log2|.linear=STEP[/MAX]][,KEY...] [options]\n\n"
+	"The distribution of a field: a power-of-2 histogram (.log2, the default) or a\n"
+	"linear one (.linear=STEP, buckets STEP wide up to MAX, by default 20 buckets),\n"
+	"for each value of the other keys (comm, pid, tid, cpu, probe, a field;\n"
+	"common_pid.execname is comm).\n";
+
+static const char common_usage[] =
+	"\n  -k, --keys KEYS       what to group (and for hist, what to bucket) by\n"
+	"  -v, --value FIELD     also sum FIELD for each key\n"
+	"  -f, --filter EXPR     the kernel's filter syntax: 'fd == 1 && count > 0'\n"
+	"  -p, --pid PID         only this process and what it forks\n"
+	"  -d, --duration TIME   stop after TIME (5, 5s, 200ms)\n"
+	"  -i, --interval TIME   print (and clear) every TIME\n"
+	"      --cumulative      with -i: do not clear between prints\n"
+	"      --top N           only the N largest entries\n"
+	"      --size N          at most N entries per table (default 2048, like the\n"
+	"                        kernel's hist triggers); more are counted as dropped\n"
+	"  -w, --where W         auto (the kernel when it can), kernel, or user\n"
+	"  -j, --json            JSON instead of tables\n"
+	"  -E, --explain         print the program, the plan and the tracefs writes\n"
+	"  -h, --help            this help\n\n"
+	"Without -d, the command, or -p's process ending, Ctrl-C ends the run and\n"
+	"prints the result.\n";
+
+struct buf {
+	char s[8192];
+	size_t n;
+};
+
+static void add(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	b->n += vsnprintf(b->s + b->n, b->n < sizeof(b->s) ? sizeof(b->s) - b->n : 0, fmt, ap);
+	va_end(ap);
+}
+
+static bool is_field_name(const char *s)
+{
+	if (!*s || (*s >= '0' && *s <= '9'))
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_'))
+			return false;
+	return true;
+}
+
+/* One key of -k, as an expression of the language. */
+static int key_expr(const char *cmd, const char *k, struct buf *out)
+{
+	static const char *const builtins[] = { "comm", "pid", "tid", "cpu", "probe" };
+	char name[128];
+	const char *dot = strchr(k, '.');
+
+	snprintf(name, sizeof(name), "%.*s", dot ? (int)(dot - k) : (int)strlen(k), k);
+	if (dot && !strcmp(dot, ".execname")) {
+		if (strcmp(name, "common_pid")) {
+			cmd_usage_error(cmd, "'.execname' applies to common_pid (it gives comm)");
+			return -EINVAL;
+		}
+		add(out, "comm");
+		return 0;
+	}
+	if (dot && (!strcmp(dot, ".sym") || !strcmp(dot, ".sym-offset"))) {
+		ftr_err("'%s': symbol keys are not supported yet", k);
+		return -ENOTSUP;
+	}
+	if (dot && strcmp(dot, ".hex")) {
+		cmd_usage_error(cmd, "unknown modifier '%s' in '%s'", dot, k);
+		return -EINVAL;
+	}
+	if (!strcmp(name, "stack") || !strcmp(name, "kstack")) {
+		ftr_err("kernel stacks as keys are not supported yet");
+		return -ENOTSUP;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
+		if (!strcmp(name, builtins[i])) {
+			add(out, "%s", name);
+			return 0;
+		}
+	if (!is_field_name(name)) {
+		cmd_usage_error(cmd, "bad key '%s'", k);
+		return -EINVAL;
+	}
+	add(out, "args.%s", name);
+	return 0;
+}
+
+static int run_agg(bool hist, int argc, char **argv)
+{
+	enum { OPT_CUMUL = 1000, OPT_TOP, OPT_SIZE };
+	static const struct option longopts[] = {
+		{ "keys", required_argument, NULL, 'k' },
+		{ "value", required_argument, NULL, 'v' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "cumulative", no_argument, NULL, OPT_CUMUL },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "size", required_argument, NULL, OPT_SIZE },
+		{ "where", required_argument, NULL, 'w' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "explain", no_argument, NULL, 'E' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cmd = hist ? "hist" : "count";
+	struct run_opts o = { .mode = OUT_TEXT };
+	struct buf prog = { .n = 0 }, keys = { .n = 0 }, probes = { .n = 0 };
+	const char *keyarg = NULL, *value = NULL, *hkey = NULL;
+	char *evs[64], hfield[128] = "", hmod[64] = "";
+	uint64_t interval = 0, v;
+	bool cumulative = false;
+	struct program p;
+	struct lang_err err;
+	int nev = 0, c, ret;
+
+	/* '-': events come back in order as option 1; "--" ends them. */
+	while ((c = cmd_getopt(cmd, argc, argv, "-k:v:f:p:d:i:w:jEh", longopts)) != -1) {
+		switch (c) {
+		case 1:
+			if (nev == (int)ARRAY_SIZE(evs))
+				return cmd_usage_error(cmd, "too many events");
+			evs[nev++] = optarg;
+			break;
+		case 'k':
+			keyarg = optarg;
+			break;
+		case 'v':
+			if (!is_field_name(optarg))
+				return cmd_usage_error(cmd, "bad value field '%s'", optarg);
+			value = optarg;
+			break;
+		case 'f':
+			o.filter = optarg;
+			break;
+		case 'p':
+			if (parse_u64(optarg, &v) < 0 || !v || v > INT32_MAX)
+				return cmd_usage_error(cmd, "bad pid '%s'", optarg);
+			o.eng.pid = (int)v;
+			if (!pid_alive(o.eng.pid)) {
+				ftr_err("no process with pid %d", o.eng.pid);
+				return FTR_EXIT_FAIL;
+			}
+			break;
+		case 'd':
+			if (parse_duration_ns(optarg, &o.eng.duration_ns) < 0 || !o.eng.duration_ns)
+				return cmd_usage_error(cmd, "bad duration '%s' (e.g. 5, 5s, 200ms)",
+						       optarg);
+			break;
+		case 'i':
+			if (parse_duration_ns(optarg, &interval) < 0 || interval < 1000000)
+				return cmd_usage_error(cmd, "bad interval '%s' (at least 1ms)", optarg);
+			break;
+		case OPT_CUMUL:
+			cumulative = true;
+			break;
+		case OPT_TOP:
+			if (parse_u64(optarg, &v) < 0 || !v || v > 1000000)
+				return cmd_usage_error(cmd, "bad --top '%s'", optarg);
+			o.top = (uint32_t)v;
+			break;
+		case OPT_SIZE:
+			if (parse_u64(optarg, &v) < 0 || v < 1 || v > (1u << 22))
+				return cmd_usage_error(cmd, "bad --size '%s' (1 to 4194304)", optarg);
+			o.map_size = (uint32_t)v;
+			break;
+		case 'w':
+			if (!strcmp(optarg, "auto"))
+				o.where = WHERE_AUTO;
+			else if (!strcmp(optarg, "kernel"))
+				o.where = WHERE_KERNEL;
+			else if (!strcmp(optarg, "user"))
+				o.where = WHERE_USER;
+			else
+				return cmd_usage_error(cmd, "--where takes auto, kernel or user");
+			break;
+		case 'j':
+			o.mode = OUT_JSON;
+			break;
+		case 'E':
+			o.eng.explain = true;
+			break;
+		case 'h':
+			fputs(hist ? hist_usage : count_usage, stdout);
+			fputs(common_usage, stdout);
+			return FTR_EXIT_OK;
+		default:
+			return FTR_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		o.eng.cmdv = argv + optind;
+	if (!nev)
+		return cmd_usage_error(cmd, "no event given (see 'ftr list')");
+	if (o.eng.pid && o.eng.cmdv)
+		return cmd_usage_error(cmd, "-p and a command exclude each other");
+	if (hist && !keyarg)
+		return cmd_usage_error(cmd, "which field? -k FIELD[.log2|.linear=STEP]");
+	if (cumulative && !interval)
+		return cmd_usage_error(cmd, "--cumulative goes with -i");
+
+	for (int i = 0; i < nev; i++) {
+		const char *e = evs[i];
+
+		if (engine_is_probe_spec(e)) {
+			add(&probes, "%s%s", i ? ", " : "", e);
+			continue;
+		}
+		/* SYSTEM:EVENT, t:..., tracepoint:... all become tracepoint:... */
+		if (str_has_prefix(e, "tracepoint:"))
+			e += strlen("tracepoint:");
+		else if (str_has_prefix(e, "t:"))
+			e += 2;
+		if (!strchr(e, ':'))
+			return cmd_usage_error(cmd, "'%s': name an event as SYSTEM:EVENT", evs[i]);
+		add(&probes, "%stracepoint:%s", i ? ", " : "", e);
+	}
+
+	/* Keys; for hist, the one with .log2/.linear (or the first) is bucketed. */
+	if (keyarg) {
+		char *copy = strdup(keyarg), *save = NULL;
+		bool first = true;
+
+		for (char *k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+			char *dot = strchr(k, '.');
+
+			if (hist && !hkey && (!dot || !strcmp(dot, ".log2") ||
+					      str_has_prefix(dot, ".linear="))) {
+				hkey = k;
+				snprintf(hfield, sizeof(hfield), "%.*s",
+					 dot ? (int)(dot - k) : (int)strlen(k), k);
+				snprintf(hmod, sizeof(hmod), "%s", dot ? dot : ".log2");
+				if (!is_field_name(hfield)) {
+					free(copy);
+					return cmd_usage_error(cmd, "bad field '%s'", k);
+				}
+				continue;
+			}
+			add(&keys, "%s", first ? "" : ", ");
+			first = false;
+			if (key_expr(cmd, k, &keys) < 0) {
+				free(copy);
+				return FTR_EXIT_USAGE;
+			}
+		}
+		free(copy);
+	} else if (nev > 1) {
+		add(&keys, "probe");
+	}
+
+	add(&prog, "%s {", probes.s);
+	if (hist) {
+		char *slash;
+		uint64_t step, max = 0;
+
+		if (!strcmp(hmod, ".log2")) {
+			add(&prog, " @%s%s%s%s = hist(args.%s);", hfield, keys.n ? "[" : "", keys.s,
+			    keys.n ? "]" : "", hfield);
+		} else {
+			slash = strchr(hmod + 8, '/');
+			if (slash)
+				*slash = '\0';
+			if (parse_u64(hmod + 8, &step) < 0 || !step ||
+			    (slash && (parse_u64(slash + 1, &max) < 0 || max <= step)))
+				return cmd_usage_error(cmd, "bad '.linear=' (.linear=STEP or "
+						       ".linear=STEP/MAX)");
+			if (!max)
+				max = step * 20;
+			add(&prog, " @%s%s%s%s = lhist(args.%s, 0, %llu, %llu);", hfield,
+			    keys.n ? "[" : "", keys.s, keys.n ? "]" : "", hfield,
+			    (unsigned long long)max, (unsigned long long)step);
+		}
+	} else {
+		add(&prog, " @%s%s%s = count();", keys.n ? "[" : "", keys.s, keys.n ? "]" : "");
+	}
+	if (value)
+		add(&prog, " @sum_%s%s%s%s = sum(args.%s);", value, keys.n ? "[" : "", keys.s,
+		    keys.n ? "]" : "", value);
+	add(&prog, " }");
+	if (interval) {
+		char m1[160], m2[160] = "";
+
+		snprintf(m1, sizeof(m1), "@%s", hist ? hfield : "");
+		if (value)
+			snprintf(m2, sizeof(m2), "@sum_%s", value);
+		add(&prog, "\ninterval:ms:%llu { print(%s);", (unsigned long long)(interval / 1000000),
+		    m1);
+		if (value)
+			add(&prog, " print(%s);", m2);
+		if (!cumulative) {
+			add(&prog, " clear(%s);", m1);
+			if (value)
+				add(&prog, " clear(%s);", m2);
+		}
+		add(&prog, " }");
+	}
+	if (prog.n >= sizeof(prog.s))
+		return cmd_usage_error(cmd, "too many events or keys");
+	if (o.eng.explain)
+		printf("# program\n%s\n", prog.s);
+	o.src = prog.s;
+	if (lang_parse(prog.s, &p, &err) < 0) {
+		/* Only a bad field or event name can get here. */
+		lang_perror(NULL, prog.s, &err);
+		return FTR_EXIT_FAIL;
+	}
+	ret = lang_run(&p, &o);
+	lang_free(&p);
+	return ret;
+}
+
+int cmd_count(int argc, char **argv)
+{
+	return run_agg(false, argc, argv);
+}
+
+int cmd_hist(int argc, char **argv)
+{
+	return run_agg(true, argc, argv);
+}

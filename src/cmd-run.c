@@ -32,6 +32,7 @@ static const char run_usage[] =
 	"                      (kernel: fail when it cannot) or never (user)\n"
 	"      --force         no runaway guard for printf on hot probes\n"
 	"  -E, --explain       print the plan and the tracefs writes, and exit\n"
+	"      --emit-sh       print a sh script doing the in-kernel part (echo, cat)\n"
 	"  -l, --list          list the recipes\n"
 	"  -h, --help          this help\n\n"
 	"Maps print when the program ends: exit(), -d, the command ending, or\n"
@@ -135,13 +136,14 @@ static int list_recipes(void)
 
 int cmd_run(int argc, char **argv)
 {
-	enum { OPT_FORCE = 1000 };
+	enum { OPT_FORCE = 1000, OPT_EMIT_SH };
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "explain", no_argument, NULL, 'E' },
+		{ "emit-sh", no_argument, NULL, OPT_EMIT_SH },
 		{ "list", no_argument, NULL, 'l' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "where", required_argument, NULL, 'w' },
@@ -194,6 +196,9 @@ int cmd_run(int argc, char **argv)
 		case OPT_FORCE:
 			o.force = true;
 			break;
+		case OPT_EMIT_SH:
+			o.eng.emit_sh = true;
+			break;
 		case 'E':
 			o.eng.explain = true;
 			break;
@@ -213,6 +218,9 @@ int cmd_run(int argc, char **argv)
 		o.eng.cmdv = argv + optind;
 	if (o.eng.pid && o.eng.cmdv)
 		return cmd_usage_error("run", "-p and a command exclude each other");
+	if (o.eng.emit_sh && o.eng.cmdv)
+		return cmd_usage_error("run", "--emit-sh cannot hold a command back before its "
+				       "exec: trace it with -p PID");
 	if (!text && !file)
 		return cmd_usage_error("run", "no program: give -e 'PROGRAM', a FILE or a recipe NAME");
 	if (file) {

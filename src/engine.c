@@ -67,7 +67,9 @@ int engine_open(struct engine *e, const struct engine_opts *o)
 	memset(e, 0, sizeof(*e));
 	e->o = *o;
 	e->child = (struct child)CHILD_INIT;
-	if (session_open(&e->s, o->explain ? SESSION_DRY_RUN : 0) < 0)
+	if (o->emit_sh)
+		e->o.explain = true;
+	if (session_open(&e->s, o->emit_sh ? SESSION_EMIT_SH : o->explain ? SESSION_DRY_RUN : 0) < 0)
 		return -EIO;
 	features_probe(&e->feat, NULL);
 	if (e->feat.tracing_locked) {

@@ -43,6 +43,7 @@ struct eng_event {
 
 struct engine_opts {
 	bool explain;			/* print the tracefs writes; change nothing */
+	bool emit_sh;			/* keep them for session_script() instead */
 	const char *bufsz;		/* per-CPU KB; NULL: sized from memory */
 	const bool *cpus;		/* NULL: all */
 	int ncpus;

@@ -1882,6 +1882,66 @@ static void plan_filters(struct interp *in)
 	}
 }
 
+/* --emit-sh: the in-kernel part as a script: set up, count, read, undo. */
+static int emit_sh(struct interp *in)
+{
+	char *body = NULL;
+	size_t len = 0;
+	FILE *b = open_memstream(&body, &len);
+	int err;
+
+	if (!b)
+		return -ENOMEM;
+	for (const char *p = in->plan; *p;) {
+		size_t n = strcspn(p, "\n");
+
+		fprintf(b, "# %.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	for (int i = 0; i < in->nmaps; i++) {
+		struct kmap *km = in->maps[i].k;
+
+		for (int j = 0; km && j < km->nt; j++) {
+			char cmd[KHIST_CMD_MAX + 16];
+
+			if (khist_cmd(km->t[j].cmd.add, KHIST_CONT, cmd, sizeof(cmd)) == 0)
+				fprintf(b, "echo '%s' >> $I/events/%s/%s/trigger\n", cmd,
+					km->t[j].ev->sys, km->t[j].ev->name);
+		}
+	}
+	if (in->o->eng.duration_ns)
+		fprintf(b, "sleep %llu\n",
+			(unsigned long long)((in->o->eng.duration_ns + 999999999) / 1000000000));
+	else
+		fprintf(b, "echo 'tracing: Ctrl-C to stop' >&2\n"
+			   "trap 'stop=1' INT TERM HUP\nstop=\n"
+			   "while [ -z \"$stop\" ]; do sleep 1; done\n");
+	for (int i = 0; i < in->nmaps; i++) {
+		struct mapdef *m = &in->maps[i];
+
+		if (m->kind == AGG_VALUE)
+			continue;
+		for (int j = 0; m->k && j < m->k->nt; j++) {
+			char cmd[KHIST_CMD_MAX + 16];
+
+			if (khist_cmd(m->k->t[j].cmd.add, KHIST_PAUSE, cmd, sizeof(cmd)) == 0)
+				fprintf(b, "echo '%s' >> $I/events/%s/%s/trigger\n", cmd,
+					m->k->t[j].ev->sys, m->k->t[j].ev->name);
+			fprintf(b, "echo '%s (raw values; ftr would bucket and merge them):'\n"
+				   "cat $I/events/%s/%s/hist\n", m->name, m->k->t[j].ev->sys,
+				m->k->t[j].ev->name);
+		}
+		if (!m->k)
+			fprintf(b, "# %s is computed by ftr in user space (%s): sh cannot do it; "
+				   "the events are in $I/trace\n", m->name,
+				m->pc ? "perf counters" : "from the event stream");
+	}
+	fclose(b);
+	err = session_script(in->e.s, stdout, body);
+	free(body);
+	return err;
+}
+
 int lang_run(struct program *p, const struct run_opts *o)
 {
 	static struct interp in_storage;
@@ -1932,12 +1992,16 @@ int lang_run(struct program *p, const struct run_opts *o)
 	}
 	if (hist_install(in) < 0)
 		goto out;
-	if (o->eng.explain) {
+	if (o->eng.explain && !o->eng.emit_sh) {
 		printf("# plan\n%s# tracefs writes\n", in->plan);
 		fflush(stdout);
 	}
 	if (engine_prepare(&in->e) < 0)
 		goto out;
+	if (o->eng.emit_sh) {
+		ret = emit_sh(in) < 0 ? FTR_EXIT_FAIL : FTR_EXIT_OK;
+		goto out;
+	}
 	if (o->eng.explain) {
 		ret = FTR_EXIT_OK;
 		goto out;

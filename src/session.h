@@ -90,6 +90,7 @@ enum {
 	SESSION_EXPLAIN = 1 << 0,	/* print each change as a shell command */
 	SESSION_DRY_RUN = 1 << 1,	/* print, do not change anything */
 	SESSION_NO_MOUNT = 1 << 2,	/* do not mount tracefs when absent */
+	SESSION_EMIT_SH = 1 << 3,	/* dry run, the changes kept for session_script() */
 };
 
 struct session;
@@ -97,6 +98,10 @@ struct session;
 /* Locate (mount) tracefs and arm signal handling.  Prints its own errors. */
 int session_open(struct session **sp, unsigned flags);
 void session_close(struct session *s);
+/* SESSION_EMIT_SH: a POSIX sh script making the session's changes with echo
+ * alone, undoing them on exit or on a signal, and running body (shell
+ * lines) in between.  0 / -errno. */
+int session_script(struct session *s, FILE *out, const char *body);
 
 const struct ftr_tracefs *session_tracefs(const struct session *s);
 const char *session_name(const struct session *s);	/* "ftr_<pid>" */

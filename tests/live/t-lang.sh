@@ -116,4 +116,26 @@ else
 	[ $rc -eq 1 ] && grep -q 'sys_enter_write' "$TMP/e" && ok lang-kprobe-absent ||
 		fail lang-kprobe-absent "rc=$rc $(cat "$TMP/e")"
 fi
+# --emit-sh: the in-kernel part as a script that sets up, counts, prints
+# and cleans up with echo and cat alone.
+"$FTR" --emit-sh -d 2 -e 'tracepoint:syscalls:sys_enter_openat /args.flags == 131072/ { @[comm] = count(); }' \
+	> "$TMP/s.sh" 2> "$TMP/e"
+if sh -n "$TMP/s.sh"; then
+	sh "$TMP/s.sh" > "$TMP/so" 2>&1 &
+	sp=$!
+	sleep 1
+	opener 9
+	wait $sp
+	if has_hist; then
+		# The kernel's own hist: 9 opens by opener.
+		grep 'opener' "$TMP/so" | grep -q 'hitcount: *9$' && ok lang-emit-sh-hist ||
+			fail lang-emit-sh-hist "$(head -20 "$TMP/so")"
+	else
+		grep -q 'computed by ftr in user space' "$TMP/s.sh" && ok lang-emit-sh-runs ||
+			fail lang-emit-sh-runs "$(head -20 "$TMP/s.sh")"
+	fi
+	same_as_before lang-emit-sh-cleans-up "$TMP/before"
+else
+	fail lang-emit-sh "not valid sh: $(head -5 "$TMP/e")"
+fi
 same_as_before lang-leaves-tracefs "$TMP/before"

@@ -16,6 +16,7 @@
 #include "cmd.h"
 #include "engine.h"
 #include "ftr.h"
+#include "filters.h"
 #include "interp.h"
 #include "lang/lang.h"
 
@@ -140,7 +141,7 @@ static int run_agg(bool hist, int argc, char **argv)
 	struct run_opts o = { .mode = OUT_TEXT };
 	struct buf prog = { .n = 0 }, keys = { .n = 0 }, probes = { .n = 0 };
 	const char *keyarg = NULL, *value = NULL, *hkey = NULL;
-	char *evs[64], hfield[128] = "", hmod[64] = "";
+	char *evs[64], hfield[128] = "", hmod[64] = "", *filter_owned = NULL;
 	uint64_t interval = 0, v;
 	bool cumulative = false;
 	struct program p;
@@ -329,16 +330,29 @@ static int run_agg(bool hist, int argc, char **argv)
 	}
 	if (prog.n >= sizeof(prog.s))
 		return cmd_usage_error(cmd, "too many events or keys");
+	if (o.filter) {
+		char ferr[256];
+
+		/* @name: named filters, expanded once for every path. */
+		filter_owned = filters_expand(o.filter, false, ferr, sizeof(ferr));
+		if (!filter_owned) {
+			ftr_err("%s", ferr);
+			return FTR_EXIT_FAIL;
+		}
+		o.filter = filter_owned;
+	}
 	if (o.eng.explain)
 		printf("# program\n%s\n", prog.s);
 	o.src = prog.s;
 	if (lang_parse(prog.s, &p, &err) < 0) {
 		/* Only a bad field or event name can get here. */
 		lang_perror(NULL, prog.s, &err);
+		free(filter_owned);
 		return FTR_EXIT_FAIL;
 	}
 	ret = lang_run(&p, &o);
 	lang_free(&p);
+	free(filter_owned);
 	return ret;
 }
 

@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "ftr.h"
+#include "filters.h"
 #include "interp.h"
 #include "lang/lang.h"
 
@@ -38,36 +39,10 @@ static const char run_usage[] =
 	"Maps print when the program ends: exit(), -d, the command ending, or\n"
 	"Ctrl-C.  See ftr-language(7).\n";
 
-/* Where recipes are: $FTR_EVENTS, the build tree beside the binary, then
- * the installed library. */
-static int recipe_dirs(char dirs[][PATH_MAX], int max)
-{
-	char self[PATH_MAX];
-	ssize_t n;
-	int nd = 0;
-
-	if (getenv("FTR_EVENTS") && nd < max)
-		snprintf(dirs[nd++], PATH_MAX, "%s", getenv("FTR_EVENTS"));
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n > 0 && nd < max) {
-		char *slash;
-
-		self[n] = '\0';
-		slash = strrchr(self, '/');
-		if (slash) {
-			*slash = '\0';
-			snprintf(dirs[nd++], PATH_MAX, "%.*s/../events", PATH_MAX - 16, self);
-		}
-	}
-	if (nd < max)
-		snprintf(dirs[nd++], PATH_MAX, "%s/events", FTR_DATADIR);
-	return nd;
-}
-
 static char *find_recipe(const char *name, char *path, size_t len)
 {
 	char dirs[4][PATH_MAX], *cand;
-	int nd = recipe_dirs(dirs, 4);
+	int nd = data_dirs("events", dirs, 4);
 
 	for (int i = 0; i < nd; i++) {
 		if (asprintf(&cand, "%s/%s.ftr", dirs[i], name) < 0)
@@ -102,7 +77,7 @@ static void recipe_summary(const char *path, char *buf, size_t len)
 static int list_recipes(void)
 {
 	char dirs[4][PATH_MAX];
-	int nd = recipe_dirs(dirs, 4), found = 0;
+	int nd = data_dirs("events", dirs, 4), found = 0;
 
 	for (int i = 0; i < nd && !found; i++) {
 		struct dirent **ents;
@@ -237,6 +212,19 @@ int cmd_run(int argc, char **argv)
 			return FTR_EXIT_FAIL;
 		}
 		text = owned;
+	}
+	/* /@name/: named filters of the library, rewritten in the language. */
+	{
+		char ferr[256], *x = filters_expand(text, true, ferr, sizeof(ferr));
+
+		if (!x) {
+			ftr_err("%s", ferr);
+			free(owned);
+			return FTR_EXIT_FAIL;
+		}
+		free(owned);
+		owned = x;
+		text = x;
 	}
 	o.src = text;
 	if (lang_parse(text, &prog, &err) < 0) {

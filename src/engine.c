@@ -16,6 +16,7 @@
 #include "engine.h"
 #include "evsel.h"
 #include "expr.h"
+#include "filters.h"
 #include "formats.h"
 #include "ftr.h"
 #include "probe.h"
@@ -186,15 +187,25 @@ static int setup_filters(struct engine *e)
 		struct expr_err err = { .pos = -1 };
 		char why[256], ktext[4096];
 
+		char ferr[256], *text;
+
 		if (!v->filter_text)
 			continue;
-		v->filter = expr_parse(v->filter_text, &err);
+		/* @name: a named filter of the library (filters/NAME.ftr). */
+		text = filters_expand(v->filter_text, false, ferr, sizeof(ferr));
+		if (!text) {
+			ftr_err("%s", ferr);
+			return -EINVAL;
+		}
+		v->filter = expr_parse(text, &err);
 		if (!v->filter || expr_bind(v->filter, v->ev, &err) < 0) {
 			ftr_err("bad filter for '%s:%s': %s", v->sys, v->name, err.msg);
 			if (err.pos >= 0)
-				fprintf(stderr, "  %s\n  %*s^\n", v->filter_text, err.pos, "");
+				fprintf(stderr, "  %s\n  %*s^\n", text, err.pos, "");
+			free(text);
 			return -EINVAL;
 		}
+		free(text);
 		if (e->o.user_filter) {
 			v->user_filter = true;
 			continue;

@@ -1624,6 +1624,15 @@ static bool eval_bool(const struct expr *x, const struct node *n, const struct t
 	}
 }
 
+bool expr_glob(const char *pat, const char *s, size_t len)
+{
+	/* The kernel's rule: a pattern starting with '!' matches what the rest
+	 * does not. */
+	if (*pat == '!')
+		return !k_glob(pat + 1, s, len);
+	return k_glob(pat, s, len);
+}
+
 bool expr_eval(const struct expr *e, const struct tep_record *rec, const struct expr_ctx *ctx)
 {
 	if (!e || !e->bound || !rec || !rec->data)

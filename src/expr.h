@@ -102,6 +102,10 @@ struct expr_ctx {
  * expression (the tep_handle is only read).  false if e is not bound. */
 bool expr_eval(const struct expr *e, const struct tep_record *rec, const struct expr_ctx *ctx);
 
+/* The kernel's ~ on a string of len bytes (stopping at a NUL): its glob,
+ * and a leading '!' in pat negates.  For the language's ~. */
+bool expr_glob(const char *pat, const char *s, size_t len);
+
 /* Can the kernel's filter evaluate this bound expression exactly?  false
  * with the reason in why (may be NULL) for arithmetic, field-to-field
  * comparisons, strings the kernel cannot quote or hold, and the like. */

@@ -553,7 +553,12 @@ static int check(struct sema *s, struct node *n)
 			err = check(s, n->b);
 		if (err)
 			return err;
-		if (n->op == T_EQ || n->op == T_NE || n->op == T_LT || n->op == T_LE ||
+		if (n->op == T_TILDE) {
+			if (n->a->type != VT_STR || n->b->k != N_STR) {
+				lang_errf(s->err, n, "~ matches a string against a \"glob*\" literal");
+				return -EINVAL;
+			}
+		} else if (n->op == T_EQ || n->op == T_NE || n->op == T_LT || n->op == T_LE ||
 		    n->op == T_GT || n->op == T_GE) {
 			if (n->a->type != n->b->type) {
 				lang_errf(s->err, n, "%s compares a %s with a %s", lang_tok_str(n->op),
@@ -844,6 +849,8 @@ static struct val eval(struct xctx *x, const struct node *n)
 		}
 		a = eval(x, n->a);
 		b = eval(x, n->b);
+		if (n->op == T_TILDE)
+			return vint(expr_glob(b.s, a.s, a.len));
 		if (a.t == VT_STR) {
 			int c = strcmp_v(a, b);
 

@@ -54,6 +54,7 @@ static const char *binop(enum tok t)
 	case T_GT: return ">";
 	case T_GE: return ">=";
 	case T_AND: return "&";
+	case T_TILDE: return "~";
 	case T_PLUS: return "+";
 	case T_MINUS: return "-";
 	case T_STAR: return "*";

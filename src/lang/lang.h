@@ -10,8 +10,9 @@
  *	stmt    := "if" "(" expr ")" block ["else" (block | if-stmt)]
  *	         | map "=" expr | map op= expr | map "++" | map "--"
  *	         | var "=" expr | var op= expr | expr
- *	expr    := C's operators and precedence: ?: || && | ^ & == != < <= > >=
- *	           << >> + - * / % unary(! - ~) postfix(call, [keys], .field, ->field)
+ *	expr    := C's operators and precedence: ?: || && | ^ & == != ~ < <= > >=
+ *	           << >> + - * / % unary(! - ~) postfix(call, [keys], .field, ->field);
+ *	           s ~ "glob" matches a string as the kernel's filter does (ftr's own)
  *	primary := INT | "STRING" | builtin | args.F | $var | @map[keys] | name(args) | (expr)
  */
 #ifndef FTR_LANG_H

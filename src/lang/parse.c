@@ -22,7 +22,18 @@ struct lexer {
 	bool failed;
 	bool in_pred;		/* a predicate: '/' at paren depth 0 ends it */
 	int parens;
+	int nest;		/* the parser's own recursion */
+	int depth;		/* the height of the expression just parsed */
 };
+
+/*
+ * Bounds on nesting: the parser, node_free, the planner and the interpreter
+ * all recurse on the tree, and "((((...1))))" or "1+1+...+1" a few thousand
+ * deep overflowed the stack (fuzz-lang).  No program a person writes comes
+ * near either bound.
+ */
+#define MAX_NEST 256		/* (), [], calls, unary operators, ?:, nested ifs */
+#define MAX_DEPTH 1024		/* the height of an expression's tree */
 
 static const char *const tok_names[] = {
 	[T_EOF] = "end of input", [T_INT] = "number", [T_STR] = "string",
@@ -78,6 +89,25 @@ static void lerr(struct lexer *l, int line, int col, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(l->err->msg, sizeof(l->err->msg), fmt, ap);
 	va_end(ap);
+}
+
+/* Enter one level of the parser's recursion; false (and an error) when too deep. */
+static bool enter(struct lexer *l)
+{
+	if (++l->nest <= MAX_NEST)
+		return true;
+	lerr(l, l->tline, l->tcol, "nested too deeply (more than %d levels)", MAX_NEST);
+	return false;
+}
+
+/* The height of a new node over children of height d; false when too high. */
+static bool height(struct lexer *l, const struct node *n, int d)
+{
+	l->depth = d + 1;
+	if (l->depth <= MAX_DEPTH)
+		return true;
+	lerr(l, n->line, n->col, "expression nested too deeply (more than %d levels)", MAX_DEPTH);
+	return false;
 }
 
 void lang_errf(struct lang_err *err, const struct node *n, const char *fmt, ...)
@@ -170,8 +200,11 @@ static void next(struct lexer *l)
 		errno = 0;
 		l->ival = (int64_t)strtoull(s, &end, 0);
 		if (errno || ident_char(*end)) {
-			lerr(l, l->tline, l->tcol, "bad number '%.*s'", (int)strspn(s,
-			     "0123456789abcdefABCDEFxX"), s);
+			const char *e = s;
+
+			while (ident_char(*e))
+				e++;
+			lerr(l, l->tline, l->tcol, "bad number '%.*s'", (int)(e - s), s);
 			l->t = T_EOF;
 			return;
 		}
@@ -182,6 +215,11 @@ static void next(struct lexer *l)
 	if (*s == '"') {
 		char *buf = malloc(strlen(s) + 1), *w = buf;
 
+		if (!buf) {
+			lerr(l, l->tline, l->tcol, "out of memory");
+			l->t = T_EOF;
+			return;
+		}
 		for (s++; *s && *s != '"' && *s != '\n'; s++) {
 			if (*s != '\\') {
 				*w++ = *s;
@@ -297,9 +335,15 @@ static struct node *expr(struct lexer *l);
 
 static bool push_arg(struct lexer *l, struct node *n, struct node *a)
 {
-	struct node **v = realloc(n->args, (n->nargs + 1) * sizeof(*v));
+	struct node **v;
 
-	if (!v || !a) {
+	/* A failed argument first: realloc has freed the old array once it
+	 * returns, so leaving without storing v frees it twice. */
+	if (!a)
+		return false;
+	v = realloc(n->args, (n->nargs + 1) * sizeof(*v));
+	if (!v) {
+		lerr(l, a->line, a->col, "out of memory");
 		node_free(a);
 		return false;
 	}
@@ -312,18 +356,20 @@ static bool push_arg(struct lexer *l, struct node *n, struct node *a)
 static bool arg_list(struct lexer *l, struct node *n, enum tok close)
 {
 	bool ok = true;
+	int d = 0;
 
 	if (accept(l, close))
-		return true;
+		return height(l, n, 0);
 	l->parens++;
 	do {
 		if (!push_arg(l, n, expr(l))) {
 			ok = false;
 			break;
 		}
+		d = l->depth > d ? l->depth : d;
 	} while (accept(l, T_COMMA));
 	l->parens--;
-	return ok && expect(l, close, NULL);
+	return ok && expect(l, close, NULL) && height(l, n, d);
 }
 
 static struct node *primary(struct lexer *l)
@@ -331,6 +377,7 @@ static struct node *primary(struct lexer *l)
 	int line = l->tline, col = l->tcol;
 	struct node *n = NULL;
 
+	l->depth = 1;	/* a leaf; (expr), keys and arguments say otherwise */
 	switch (l->t) {
 	case T_INT:
 		n = mk(l, N_INT, line, col);
@@ -448,16 +495,19 @@ static struct node *unary(struct lexer *l)
 	struct node *n;
 
 	if (op == T_NOT || op == T_MINUS || op == T_TILDE) {
+		if (!enter(l))
+			return NULL;
 		next(l);
 		n = mk(l, N_UNOP, line, col);
-		if (!n)
-			return NULL;
-		n->op = op;
-		n->a = unary(l);
-		if (!n->a) {
-			node_free(n);
-			return NULL;
+		if (n) {
+			n->op = op;
+			n->a = unary(l);
+			if (!n->a || !height(l, n, l->depth)) {
+				node_free(n);
+				n = NULL;
+			}
 		}
+		l->nest--;
 		return n;
 	}
 	return primary(l);
@@ -465,7 +515,7 @@ static struct node *unary(struct lexer *l)
 
 /* Binary operators by precedence, lowest first (C's order). */
 static const enum tok levels[][5] = {
-	{ T_OROR }, { T_ANDAND }, { T_OR }, { T_XOR }, { T_AND }, { T_EQ, T_NE },
+	{ T_OROR }, { T_ANDAND }, { T_OR }, { T_XOR }, { T_AND }, { T_EQ, T_NE, T_TILDE },
 	{ T_LT, T_LE, T_GT, T_GE }, { T_SHL, T_SHR }, { T_PLUS, T_MINUS },
 	{ T_STAR, T_SLASH, T_PERCENT },
 };
@@ -481,10 +531,12 @@ static bool at_level(enum tok t, int lvl)
 static struct node *binary(struct lexer *l, int lvl)
 {
 	struct node *left;
+	int d;
 
 	if (lvl == (int)ARRAY_SIZE(levels))
 		return unary(l);
 	left = binary(l, lvl + 1);
+	d = l->depth;
 	while (left && at_level(l->t, lvl) && !(l->t == T_SLASH && l->in_pred && !l->parens)) {
 		struct node *n = mk(l, N_BINOP, l->tline, l->tcol);
 
@@ -496,21 +548,24 @@ static struct node *binary(struct lexer *l, int lvl)
 		next(l);
 		n->a = left;
 		n->b = binary(l, lvl + 1);
-		if (!n->b) {
+		if (!n->b || !height(l, n, d > l->depth ? d : l->depth)) {
 			node_free(n);
 			return NULL;
 		}
+		d = l->depth;
 		left = n;
 	}
 	return left;
 }
 
-static struct node *expr(struct lexer *l)
+static struct node *ternary(struct lexer *l)
 {
 	struct node *c = binary(l, 0), *n;
+	int d;
 
 	if (!c || l->t != T_QUEST)
 		return c;
+	d = l->depth;
 	n = mk(l, N_TERNARY, l->tline, l->tcol);
 	if (!n) {
 		node_free(c);
@@ -519,16 +574,31 @@ static struct node *expr(struct lexer *l)
 	next(l);
 	n->a = c;
 	n->b = expr(l);
-	if (!n->b || !expect(l, T_COLON, "in '?:'") || !(n->c = expr(l))) {
-		node_free(n);
-		return NULL;
-	}
+	if (!n->b)
+		goto fail;
+	d = d > l->depth ? d : l->depth;
+	if (!expect(l, T_COLON, "in '?:'") || !(n->c = expr(l)) ||
+	    !height(l, n, d > l->depth ? d : l->depth))
+		goto fail;
+	return n;
+fail:
+	node_free(n);
+	return NULL;
+}
+
+static struct node *expr(struct lexer *l)
+{
+	struct node *n = enter(l) ? ternary(l) : NULL;
+
+	l->nest--;
 	return n;
 }
 
 static struct node *block(struct lexer *l);
 
-static struct node *statement(struct lexer *l)
+static struct node *statement(struct lexer *l);
+
+static struct node *stmt(struct lexer *l)
 {
 	int line = l->tline, col = l->tcol;
 	struct node *n, *e;
@@ -595,9 +665,18 @@ static struct node *statement(struct lexer *l)
 	return n;
 }
 
+static struct node *statement(struct lexer *l)
+{
+	struct node *n = enter(l) ? stmt(l) : NULL;
+
+	l->nest--;
+	return n;
+}
+
 static struct node *block(struct lexer *l)
 {
 	struct node *head = NULL, **tail = &head;
+	int line = l->tline, col = l->tcol;
 
 	if (!expect(l, T_LBRACE, NULL))
 		return NULL;
@@ -606,6 +685,13 @@ static struct node *block(struct lexer *l)
 
 		if (accept(l, T_SEMI))
 			continue;
+		if (l->t == T_EOF) {
+			/* (after a lexer error too; lerr keeps the first) */
+			lerr(l, l->tline, l->tcol, "expected '}' to close the block opened "
+			     "at %d:%d, found end of input", line, col);
+			node_free(head);
+			return NULL;
+		}
 		s = statement(l);
 		if (!s) {
 			node_free(head);
@@ -659,6 +745,10 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 		return false;
 	}
 	p->text = strndup(s, e - s);
+	if (!p->text) {
+		lerr(l, p->line, p->col, "out of memory");
+		return false;
+	}
 	l->p = e;
 	t = p->text;
 	colon = strchr(t, ':');
@@ -721,8 +811,10 @@ static bool clause(struct lexer *l, struct clause *c)
 	do {
 		struct lang_probe *v = realloc(c->probes, (c->nprobes + 1) * sizeof(*v));
 
-		if (!v)
+		if (!v) {
+			lerr(l, l->line, col_of(l, l->p), "out of memory");
 			return false;
+		}
 		c->probes = v;
 		memset(&v[c->nprobes], 0, sizeof(*v));
 		if (!parse_probe(l, &v[c->nprobes++]))
@@ -760,8 +852,10 @@ int lang_parse(const char *text, struct program *out, struct lang_err *err)
 	while (!l.failed && *l.p) {
 		struct clause *v = realloc(out->cl, (out->ncl + 1) * sizeof(*v));
 
-		if (!v)
+		if (!v) {
+			lerr(&l, l.line, col_of(&l, l.p), "out of memory");
 			break;
+		}
 		out->cl = v;
 		memset(&v[out->ncl], 0, sizeof(*v));
 		if (!clause(&l, &v[out->ncl++]))
@@ -806,6 +900,7 @@ void lang_free(struct program *p)
 void lang_perror(const struct program *p, const char *src, const struct lang_err *err)
 {
 	const char *line = src;
+	int len;
 
 	fflush(stdout);
 	if (err->line <= 0) {
@@ -820,5 +915,10 @@ void lang_perror(const struct program *p, const char *src, const struct lang_err
 	}
 	if (!line)
 		return;
-	fprintf(stderr, "  %.*s\n  %*s^\n", (int)strcspn(line, "\n"), line, err->col - 1, "");
+	len = (int)strcspn(line, "\n");
+	fprintf(stderr, "  %.*s\n  ", len, line);
+	/* The caret under the column: a tab in the line is a tab above it. */
+	for (int i = 0; i < err->col - 1; i++)
+		fputc(i < len && line[i] == '\t' ? '\t' : ' ', stderr);
+	fputs("^\n", stderr);
 }

@@ -305,6 +305,12 @@ build_initramfs() { # ARCH -> prints path
 	fi
 	ln -sf busybox "$root/bin/sh"
 	cp -R "$LIVE_DIR" "$root/tests/live"
+	# ftr's library (recipes and named filters) where the static ftr, built
+	# with the default PREFIX, looks for it: as `make install` puts it.
+	mkdir -p "$root/usr/local/share/ftr"
+	for lib in events filters; do
+		[ -d "$REPO/$lib" ] && cp -R "$REPO/$lib" "$root/usr/local/share/ftr/$lib"
+	done
 	if [ -d "$TESTS_BIN_DIR" ]; then
 		cp -R "$TESTS_BIN_DIR"/. "$root/tests/bin/"
 	fi

@@ -78,7 +78,9 @@ int engine_open(struct engine *e, const struct engine_opts *o)
 			"(see 'ftr doctor')", e->feat.tfs.path);
 		return -EACCES;
 	}
-	return session_instance_ready(e->s);
+	/* Fail early (permissions, tracefs) before any work; a plan is
+	 * printed before its writes, so --explain makes the instance lazily. */
+	return e->o.explain ? 0 : session_instance_ready(e->s);
 }
 
 static struct eng_event *add_event(struct engine *e, const char *sys, const char *name,

@@ -73,6 +73,7 @@ struct mapdef {
 	struct kmap *k;			/* in the kernel, or NULL */
 	struct pcount *pc;		/* in perf counters, or NULL */
 	int refs;			/* how many places name it */
+	bool planned;			/* the plan says where it runs */
 	enum agg_kind kind;
 	int nkeys;
 	enum agg_ktype kt[AGG_MAX_KEYS];
@@ -1787,6 +1788,7 @@ static void plan_hists(struct interp *in)
 		m = &in->maps[st->a->slot];
 		if (m->k || !st->b || st->b->k != N_CALL || agg_of(st->b->sval) < 0)
 			continue;
+		m->planned = true;
 		if (in->o->where == WHERE_USER) {
 			planf(in, "%s: in user space (--where user)\n", m->name);
 			continue;
@@ -1986,8 +1988,8 @@ int lang_run(struct program *p, const struct run_opts *o)
 	plan_hists(in);
 	plan_filters(in);
 	for (int i = 0; i < in->nmaps; i++)
-		if (!in->maps[i].k && !in->maps[i].pc && in->maps[i].kind != AGG_VALUE)
-			planf(in, "%s: aggregated in user space from the raw event stream\n",
+		if (!in->maps[i].planned && in->maps[i].kind != AGG_VALUE)
+			planf(in, "%s: in user space, from the raw event stream\n",
 			      in->maps[i].name);
 	if (o->where == WHERE_KERNEL) {
 		for (int i = 0; i < in->nmaps; i++)

@@ -33,6 +33,8 @@ static const char trace_usage[] =
 	"  -f, --filter EXPR      the kernel's filter syntax: 'fd == 1 && count >= 4096';\n"
 	"                         @NAME is a named filter of ftr's library (@not_ftr)\n"
 	"  -U, --user-filter      evaluate filters in user space, not in the kernel\n"
+	"      --kernel-filter RAW  write RAW as the events' filter, unchecked: the\n"
+	"                         kernel's own syntax and extras (CPUS{0-3}, .function)\n"
 	"  -p, --pid PID          only this process and its threads (in the kernel)\n"
 	"  -C, --cpus LIST        only these CPUs: '0', '0-2,5'\n"
 	"  -d, --duration TIME    stop after TIME: '5' or '5s', '200ms', '2m'\n"
@@ -137,10 +139,11 @@ static int setup_output(struct engine *e, struct trace *t)
 
 int cmd_trace(int argc, char **argv)
 {
-	enum { OPT_FAIL_LOST = 1000 };
+	enum { OPT_FAIL_LOST = 1000, OPT_KFILTER };
 	static const struct option longopts[] = {
 		{ "filter", required_argument, NULL, 'f' },
 		{ "user-filter", no_argument, NULL, 'U' },
+		{ "kernel-filter", required_argument, NULL, OPT_KFILTER },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "cpus", required_argument, NULL, 'C' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -159,7 +162,7 @@ int cmd_trace(int argc, char **argv)
 	struct engine_opts o = { 0 };
 	struct engine e = { 0 };
 	struct tsel *sel = NULL;
-	char *global_filter = NULL, *fields = NULL;
+	char *global_filter = NULL, *fields = NULL, *kfilter = NULL;
 	const char *pid_arg = NULL, *cpus_arg = NULL;
 	bool fail_on_lost = false, opened = false;
 	uint64_t v;
@@ -223,6 +226,9 @@ int cmd_trace(int argc, char **argv)
 		case 'U':
 			o.user_filter = true;
 			break;
+		case OPT_KFILTER:
+			kfilter = optarg;
+			break;
 		case 'p':
 			pid_arg = optarg;
 			break;
@@ -281,6 +287,10 @@ int cmd_trace(int argc, char **argv)
 		ret = cmd_usage_error("trace", "-p and a command exclude each other");
 		goto out;
 	}
+	if (kfilter && (global_filter || o.user_filter)) {
+		ret = cmd_usage_error("trace", "--kernel-filter goes alone: not with -f or -U");
+		goto out;
+	}
 	if (pid_arg) {
 		if (parse_u64(pid_arg, &v) < 0 || v == 0 || v > INT32_MAX) {
 			ret = cmd_usage_error("trace", "bad pid '%s'", pid_arg);
@@ -326,6 +336,8 @@ int cmd_trace(int argc, char **argv)
 		if (err < 0)
 			goto out;
 	}
+	if (kfilter)
+		engine_raw_filter(&e, kfilter);
 	if (engine_prepare(&e) < 0)
 		goto out;
 	if (o.explain) {

@@ -130,6 +130,14 @@ int engine_add_spec(struct engine *e, const char *spec, const char *filter)
 	return ret;
 }
 
+int engine_raw_filter(struct engine *e, const char *raw)
+{
+	for (int i = 0; i < e->nev; i++)
+		if (!e->ev[i].raw_filter)
+			e->ev[i].raw_filter = raw;
+	return 0;
+}
+
 int engine_add_probe(struct engine *e, const struct probe_spec *p, const char *filter,
 		     struct eng_event **out)
 {
@@ -191,6 +199,13 @@ static int setup_filters(struct engine *e)
 
 		char ferr[256], *text;
 
+		if (v->raw_filter) {
+			/* The user's own kernel filter: the kernel judges it. */
+			if (session_event_write(e->s, v->sys, v->name, "filter", v->raw_filter,
+						NULL) < 0)
+				return -EINVAL;
+			continue;
+		}
 		if (!v->filter_text)
 			continue;
 		/* @name: a named filter of the library (filters/NAME.ftr). */

@@ -31,6 +31,7 @@ struct tracefs_dynevent;
 struct eng_event {
 	char *sys, *name;
 	const char *filter_text;	/* ftr's filter syntax, or NULL */
+	const char *raw_filter;		/* written to the kernel as it is, or NULL */
 	struct expr *filter;
 	bool user_filter;		/* evaluated here, not in the kernel */
 	struct tep_event *ev;
@@ -83,6 +84,9 @@ int engine_open(struct engine *e, const struct engine_opts *o);
 /* Events named by spec ("sys:ev", globs, "t:..."), with a filter for each.
  * Returns how many were added (>= 1) or -errno (message printed). */
 int engine_add_spec(struct engine *e, const char *spec, const char *filter);
+/* A filter for the events of spec written to the kernel verbatim (its own
+ * syntax and extras; its error_log says what it rejects).  0 / -errno. */
+int engine_raw_filter(struct engine *e, const char *raw);
 /* A dynamic probe; *out is its event.  0 / -errno. */
 int engine_add_probe(struct engine *e, const struct probe_spec *p, const char *filter,
 		     struct eng_event **out);

@@ -54,6 +54,18 @@ u9=$(count_lines 'count=9$' "$TMP/u"); u4=$(count_lines 'count=4096$' "$TMP/u")
 "$FTR" trace -F count -f 'count * 2 == 18' syscalls:sys_enter_write -- sh -c "$w" > "$TMP/a" 2>&1
 check trace-arith-filter-user-space [ "$(count_lines 'count=9$' "$TMP/a")" -eq 200 ]
 
+# A filter the kernel rejects: its own error_log message, with the caret.
+if [ -e "$T/error_log" ]; then
+	"$FTR" trace --kernel-filter 'fd ==' syscalls:sys_enter_write > /dev/null 2> "$TMP/e"; rc=$?
+	[ $rc -eq 1 ] && grep -q 'kernel error_log' "$TMP/e" && grep -q 'Command: fd ==' "$TMP/e" &&
+		grep -q '^ *\^$' "$TMP/e" && ok trace-kernel-rejects-filter ||
+		fail trace-kernel-rejects-filter "rc=$rc $(cat "$TMP/e")"
+else
+	skip trace-kernel-rejects-filter "no error_log in this kernel's tracefs"
+fi
+"$FTR" trace --kernel-filter 'count == 9' -F count syscalls:sys_enter_write -- sh -c "$w" > "$TMP/r" 2>&1
+check trace-kernel-filter-raw [ "$(count_lines 'count=9$' "$TMP/r")" -eq 200 ]
+
 # Lost events are never silent: with a tiny buffer, what was read plus what
 # the kernel reports lost is exactly what happened.
 "$FTR" trace -b 4 -F fd syscalls:sys_enter_write -- writer 20000 1 0 > "$TMP/o" 2> "$TMP/e"

@@ -75,7 +75,7 @@ OBJS := $(SRCS:src/%.c=$(B)/%.o)
 LIBOBJS := $(filter-out $(B)/main.o,$(OBJS))
 MANS := $(wildcard man/*.[0-9])
 
-.PHONY: all static check check-unit check-live check-matrix install man clean deps helpers helpers-static
+.PHONY: all static check check-unit check-fuzz check-live check-matrix fuzz install man clean deps helpers helpers-static
 
 all: $(B)/ftr
 
@@ -153,7 +153,7 @@ $(B)/tests-static/%: tests/helpers/%.c
 helpers: $(HELPERS) $(HELPERS_STATIC)
 helpers-static: $(HELPERS_STATIC)
 
-check: check-unit check-live check-matrix
+check: check-unit check-fuzz check-live check-matrix
 
 # Cross builds cannot run here: the arm64 binaries are tested by the
 # matrix's arm64 row, which `make check-matrix` (native) builds for itself.
@@ -165,6 +165,46 @@ endif
 
 check-unit: $(UNIT_BINS)
 	@tests/unit/run.sh $(UNIT_BINS)
+
+# The parser's fuzz target (tests/fuzz/fuzz-lang.c) on the objects it needs,
+# built with the sanitizers.  check-fuzz: a bounded deterministic campaign,
+# FUZZ_RUNS mutants of the seed corpus and of the recipes in events/ (PRNG
+# seed 1; about 3 s of CPU, stopped at FUZZ_TIME seconds, default 25), with
+# gcc's ASan+UBSan and tests/fuzz/driver.c; a crashing input is saved in
+# $(B)/fuzz/.  `make fuzz`: libFuzzer with clang for FUZZ_TIME seconds
+# (default 60), its corpus growing in $(B)/fuzz/corpus; without clang's
+# libFuzzer, the driver on a million mutants.
+FUZZ_LIB := src/lang/parse.c src/plan.c src/util.c
+FUZZ_SRCS := tests/fuzz/fuzz-lang.c $(FUZZ_LIB)
+FUZZ_FLAGS := -std=gnu11 $(WARN) $(CPPFLAGS) -O1 -g -fno-omit-frame-pointer
+FUZZ_RUNS ?= 50000
+FUZZ_CLANG ?= $(shell command -v clang 2>/dev/null || command -v clang-14 2>/dev/null)
+$(B)/fuzz/driver-lang: tests/fuzz/driver.c $(FUZZ_SRCS) $(HDRS)
+	@mkdir -p $(B)/fuzz
+	$(call msg,CC,$@ [asan])
+	$(Q)$(CC) $(FUZZ_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-o $@ tests/fuzz/driver.c $(FUZZ_SRCS)
+# (clang's -Wformat=2 also flags util.c's vfprintf wrappers, which gcc's does not)
+$(B)/fuzz/fuzz-lang: $(FUZZ_SRCS) $(HDRS)
+	@mkdir -p $(B)/fuzz
+	$(call msg,CC,$@ [libFuzzer])
+	$(Q)$(FUZZ_CLANG) $(FUZZ_FLAGS) -Wno-format-nonliteral -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ $(FUZZ_SRCS)
+check-fuzz: $(B)/fuzz/driver-lang
+	@$(B)/fuzz/driver-lang -n $(FUZZ_RUNS) -t $(or $(FUZZ_TIME),25) -o $(B)/fuzz tests/fuzz/corpus \
+		$(wildcard events/*.ftr)
+fuzz: $(B)/fuzz/driver-lang
+	@if [ -n "$(FUZZ_CLANG)" ] && echo 'int LLVMFuzzerTestOneInput(void){return 0;}' | \
+	    $(FUZZ_CLANG) -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null; then \
+		$(MAKE) --no-print-directory $(B)/fuzz/fuzz-lang && mkdir -p $(B)/fuzz/corpus && \
+		cd $(B)/fuzz && ./fuzz-lang -max_total_time=$(or $(FUZZ_TIME),60) \
+			-dict=$(CURDIR)/tests/fuzz/lang.dict corpus $(CURDIR)/tests/fuzz/corpus \
+			$(if $(wildcard events/*.ftr),$(CURDIR)/events); \
+	else \
+		echo "fuzz: no clang with libFuzzer; the driver instead"; \
+		$(B)/fuzz/driver-lang -n 1000000 -t $(or $(FUZZ_TIME),60) -o $(B)/fuzz tests/fuzz/corpus \
+			$(wildcard events/*.ftr); \
+	fi
 
 check-live: $(B)/ftr helpers
 	@FTR=$(CURDIR)/$(B)/ftr PATH="$(CURDIR)/$(B)/tests-bin:$$PATH" tests/live/run.sh

@@ -87,13 +87,17 @@ static int list_recipes(void)
 			size_t l = strlen(ents[j]->d_name);
 
 			if (l > 4 && !strcmp(ents[j]->d_name + l - 4, ".ftr")) {
-				char *path, sum[200];
+				char *path, sum[200], *p;
 
 				if (asprintf(&path, "%s/%s", dirs[i], ents[j]->d_name) < 0)
 					break;
 				recipe_summary(path, sum, sizeof(sum));
 				free(path);
-				printf("%-14.*s %s\n", (int)(l - 4), ents[j]->d_name, sum);
+				/* The header says "NAME: what it answers". */
+				p = sum;
+				if (!strncmp(p, ents[j]->d_name, l - 4) && p[l - 4] == ':')
+					p += l - 3 + (p[l - 3] == ' ');
+				printf("%-14.*s %s\n", (int)(l - 4), ents[j]->d_name, p);
 				found++;
 			}
 			free(ents[j]);
@@ -133,8 +137,16 @@ int cmd_run(int argc, char **argv)
 	uint64_t v;
 	int c, ret;
 
-	while ((c = cmd_getopt("run", argc, argv, "e:p:d:jElhvw:", longopts)) != -1) {
+	/* '-': operands come back in order as option 1, so that the FILE or
+	 * NAME is told apart from a command after "--". */
+	while ((c = cmd_getopt("run", argc, argv, "-e:p:d:jElhvw:", longopts)) != -1) {
 		switch (c) {
+		case 1:
+			if (file || text)
+				return cmd_usage_error("run", "unexpected argument '%s' (a command "
+						       "to trace goes after --)", optarg);
+			file = optarg;
+			break;
 		case 'v':
 			ftr_verbose++;
 			break;
@@ -186,9 +198,8 @@ int cmd_run(int argc, char **argv)
 			return FTR_EXIT_USAGE;
 		}
 	}
-	/* ftr run FILE|NAME: the first operand, unless -e gave the text. */
-	if (!text && optind < argc && strcmp(argv[optind - 1], "--"))
-		file = argv[optind++];
+	if (text && file)
+		return cmd_usage_error("run", "-e and a FILE exclude each other");
 	if (optind < argc)
 		o.eng.cmdv = argv + optind;
 	if (o.eng.pid && o.eng.cmdv)

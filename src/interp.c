@@ -1831,6 +1831,32 @@ static int hist_install(struct interp *in)
 	return 0;
 }
 
+/* Does the rendered predicate parse and bind on every event of clause ci?
+ * (A negative number against an unsigned field, a pointer...: then the
+ * interpreter keeps it.) */
+static bool filter_fits(struct interp *in, int ci, const char *text, char *why, size_t wlen)
+{
+	for (int k = 0; k < in->e.nev; k++) {
+		struct expr_err ee;
+		struct expr *e;
+		bool mine = false;
+
+		for (int i = 0; i < in->eb[k].ncl; i++)
+			mine |= in->eb[k].clauses[i] == ci;
+		if (!mine)
+			continue;
+		e = expr_parse(text, &ee);
+		if (!e || expr_bind(e, in->e.ev[k].ev, &ee) < 0) {
+			snprintf(why, wlen, "on %s:%s: %.200s", in->e.ev[k].sys, in->e.ev[k].name,
+				 ee.msg);
+			expr_free(e);
+			return false;
+		}
+		expr_free(e);
+	}
+	return true;
+}
+
 /*
  * Predicates into the event filters, where each event feeds one clause; and
  * the command line's filter (ftr count/hist -f) on every event, joined to
@@ -1868,6 +1894,8 @@ static void plan_filters(struct interp *in)
 			      "clauses too\n", ci + 1);
 		} else if (c->pred && plan_render_pred(c->pred, text, sizeof(text), why,
 						       sizeof(why)) < 0) {
+			planf(in, "clause %d: predicate in user space: %s\n", ci + 1, why);
+		} else if (c->pred && !filter_fits(in, ci, text, why, sizeof(why))) {
 			planf(in, "clause %d: predicate in user space: %s\n", ci + 1, why);
 		} else if (c->pred) {
 			pushed = true;

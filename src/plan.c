@@ -35,10 +35,21 @@ static void put(struct rbuf *b, const char *fmt, ...)
 	}
 }
 
-static void no(struct rbuf *b, const struct node *n, const char *what)
+static void no(struct rbuf *b, const struct node *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void no(struct rbuf *b, const struct node *n, const char *fmt, ...)
 {
-	if (!b->bad)
-		snprintf(b->why, b->wlen, "%d:%d: %s is not an event field", n->line, n->col, what);
+	va_list ap;
+	int off;
+
+	if (!b->bad) {
+		off = snprintf(b->why, b->wlen, "%d:%d: ", n->line, n->col);
+		va_start(ap, fmt);
+		if (off >= 0 && (size_t)off < b->wlen)
+			vsnprintf(b->why + off, b->wlen - off, fmt, ap);
+		va_end(ap);
+	}
 	b->bad = true;
 }
 
@@ -55,13 +66,32 @@ static const char *binop(enum tok t)
 	case T_GE: return ">=";
 	case T_AND: return "&";
 	case T_TILDE: return "~";
-	case T_PLUS: return "+";
-	case T_MINUS: return "-";
-	case T_STAR: return "*";
-	case T_SLASH: return "/";
-	case T_PERCENT: return "%";
 	default: return NULL;
 	}
+}
+
+/* A truth value: the filter syntax has these as conditions only, not as
+ * numbers, and its '!' takes a whole comparison ("!(fd) == 1" is
+ * !(fd == 1) there, (!fd) == 1 here). */
+static bool is_cond(const struct node *n)
+{
+	if (n->k == N_UNOP)
+		return n->op == T_NOT;
+	if (n->k != N_BINOP)
+		return false;
+	switch (n->op) {
+	case T_OROR: case T_ANDAND: case T_EQ: case T_NE: case T_LT: case T_LE: case T_GT:
+	case T_GE: case T_TILDE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A string: typed by the semantic pass, or visibly one. */
+static bool is_str(const struct node *n)
+{
+	return n->type == VT_STR || n->k == N_STR || (n->k == N_BUILTIN && n->ival == B_COMM);
 }
 
 static void render(struct rbuf *b, const struct node *n)
@@ -77,7 +107,7 @@ static void render(struct rbuf *b, const struct node *n)
 	case N_STR:
 		/* The filter grammar has no escapes: a quote cannot be said. */
 		if (strchr(n->sval, '"')) {
-			no(b, n, "a string with '\"'");
+			no(b, n, "a string with '\"' cannot be written in a filter");
 			return;
 		}
 		put(b, "\"%s\"", n->sval);
@@ -95,7 +125,7 @@ static void render(struct rbuf *b, const struct node *n)
 		else if (n->ival == B_CPU)
 			put(b, "CPU");
 		else
-			no(b, n, n->sval);
+			no(b, n, "%s is not an event field", n->sval);
 		return;
 	case N_UNOP:
 		if (n->op == T_NOT) {
@@ -105,13 +135,44 @@ static void render(struct rbuf *b, const struct node *n)
 		} else if (n->op == T_MINUS && n->a->k == N_INT) {
 			put(b, "-%lld", (long long)n->a->ival);
 		} else {
-			no(b, n, "this operator");
+			no(b, n, "%s has no filter form%s", lang_tok_str(n->op),
+			   n->op == T_MINUS ? " except before a number" : "");
 		}
 		return;
 	case N_BINOP:
+		/* The kernel's filter has no arithmetic, and ftr's evaluator of
+		 * filters computes on an unsigned 64-bit field unsigned, where
+		 * the language's numbers are signed: args.count - 1 < 0 differs
+		 * at 0.  The interpreter keeps it. */
+		if (n->op == T_PLUS || n->op == T_MINUS || n->op == T_STAR || n->op == T_SLASH ||
+		    n->op == T_PERCENT) {
+			no(b, n, "%s: arithmetic has no kernel filter form", lang_tok_str(n->op));
+			return;
+		}
 		op = binop(n->op);
 		if (!op) {
-			no(b, n, "this operator");
+			no(b, n, "%s has no filter form", lang_tok_str(n->op));
+			return;
+		}
+		if (n->op != T_ANDAND && n->op != T_OROR) {
+			const struct node *c = is_cond(n->a) ? n->a : is_cond(n->b) ? n->b : NULL;
+
+			if (c) {
+				no(b, c, "a comparison used as a number (an operand of %s) has no "
+				   "filter form", lang_tok_str(n->op));
+				return;
+			}
+		}
+		if ((n->op == T_LT || n->op == T_LE || n->op == T_GT || n->op == T_GE) &&
+		    (is_str(n->a) || is_str(n->b))) {
+			no(b, n, "%s on strings has no filter form", lang_tok_str(n->op));
+			return;
+		}
+		/* A string field against a "quoted" string, and nothing else. */
+		if ((n->op == T_EQ || n->op == T_NE) && is_str(n->a) && is_str(n->b) &&
+		    (n->a->k == N_STR) == (n->b->k == N_STR)) {
+			no(b, n, "%s between two strings has no filter form but for a string "
+			   "and a \"quoted\" one", lang_tok_str(n->op));
 			return;
 		}
 		put(b, "(");
@@ -121,13 +182,19 @@ static void render(struct rbuf *b, const struct node *n)
 		put(b, ")");
 		return;
 	case N_MAP:
-		no(b, n, "a map");
+		no(b, n, "a map is not an event field");
 		return;
 	case N_VAR:
-		no(b, n, "a variable");
+		no(b, n, "a variable is not an event field");
+		return;
+	case N_CALL:
+		no(b, n, "%s() is not an event field", n->sval);
+		return;
+	case N_TERNARY:
+		no(b, n, "'?:' has no filter form");
 		return;
 	default:
-		no(b, n, "this expression");
+		no(b, n, "this expression has no filter form");
 		return;
 	}
 }

@@ -15,9 +15,11 @@ struct node;
 /* Render a predicate in ftr's filter syntax (expr.h), the syntax the engine
  * places in the kernel's filter when the kernel can evaluate it and runs in
  * user space otherwise.  Only event fields, numbers, strings, comm, cpu and
- * tid, comparisons, logic and arithmetic render; anything else (maps,
- * variables, pid — a process id the event does not carry —, calls) stays
- * with the interpreter.  0, or -EINVAL with the reason in why. */
+ * tid, comparisons, '&' and logic render, where the filter's answer is the
+ * language's; anything else (maps, variables, pid — a process id the event
+ * does not carry —, calls, arithmetic, a comparison used as a number,
+ * strings ordered or compared with each other) stays with the interpreter.
+ * 0, or -EINVAL with the reason in why. */
 int plan_render_pred(const struct node *pred, char *buf, size_t len, char *why, size_t wlen);
 
 #endif

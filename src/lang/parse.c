@@ -808,6 +808,7 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 static bool clause(struct lexer *l, struct clause *c)
 {
 	c->line = l->line;
+	c->col = col_of(l, l->p);
 	do {
 		struct lang_probe *v = realloc(c->probes, (c->nprobes + 1) * sizeof(*v));
 

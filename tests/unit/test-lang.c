@@ -1,0 +1,923 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for the language's parser (src/lang/parse.c): bad input first,
+ * each error with its exact position and message, and lang_perror's report;
+ * then every construct of the grammar, with the shape of the tree checked
+ * through an S-expression rendering of it.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ftr.h"
+#include "lang/lang.h"
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+struct sx {
+	char buf[4096];
+	size_t off;
+};
+
+static void sxf(struct sx *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void sxf(struct sx *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	s->off += vsnprintf(s->buf + s->off, s->off < sizeof(s->buf) ? sizeof(s->buf) - s->off : 0,
+			    fmt, ap);
+	va_end(ap);
+	assert_true(s->off < sizeof(s->buf));
+}
+
+/* An operator token without its quotes: '+' -> + */
+static const char *opname(enum tok t)
+{
+	static char b[8];
+	const char *q = lang_tok_str(t);
+
+	snprintf(b, sizeof(b), "%.*s", (int)strlen(q) - 2, q + 1);
+	return b;
+}
+
+static void sexp(struct sx *s, const struct node *n);
+
+static void sexp_list(struct sx *s, const struct node *n)
+{
+	for (; n; n = n->next) {
+		sexp(s, n);
+		if (n->next)
+			sxf(s, "; ");
+	}
+}
+
+/* The tree as an S-expression: (op a b), f(x,y), @m[k], {stmt; stmt}. */
+static void sexp(struct sx *s, const struct node *n)
+{
+	switch (n->k) {
+	case N_INT:
+		sxf(s, "%lld", (long long)n->ival);
+		break;
+	case N_STR:
+		sxf(s, "\"%s\"", n->sval);
+		break;
+	case N_BUILTIN:
+		sxf(s, "%s", n->sval);
+		break;
+	case N_FIELD:
+		sxf(s, "args.%s", n->sval);
+		break;
+	case N_VAR:
+		sxf(s, "%s", n->sval);
+		break;
+	case N_MAP:
+	case N_CALL:
+		sxf(s, "%s", n->sval);
+		if (n->k == N_CALL || n->nargs)
+			sxf(s, n->k == N_CALL ? "(" : "[");
+		for (int i = 0; i < n->nargs; i++) {
+			sexp(s, n->args[i]);
+			if (i + 1 < n->nargs)
+				sxf(s, ",");
+		}
+		if (n->k == N_CALL || n->nargs)
+			sxf(s, n->k == N_CALL ? ")" : "]");
+		break;
+	case N_BINOP:
+	case S_ASSIGN:
+		sxf(s, "(%s ", opname(n->op));
+		sexp(s, n->a);
+		sxf(s, " ");
+		sexp(s, n->b);
+		sxf(s, ")");
+		break;
+	case N_UNOP:
+		sxf(s, "(%s ", opname(n->op));
+		sexp(s, n->a);
+		sxf(s, ")");
+		break;
+	case N_TERNARY:
+		sxf(s, "(? ");
+		sexp(s, n->a);
+		sxf(s, " ");
+		sexp(s, n->b);
+		sxf(s, " ");
+		sexp(s, n->c);
+		sxf(s, ")");
+		break;
+	case S_EXPR:
+		sexp(s, n->a);
+		break;
+	case S_IF:
+		sxf(s, "(if ");
+		sexp(s, n->a);
+		sxf(s, " {");
+		sexp_list(s, n->b);
+		sxf(s, "}");
+		if (n->c) {
+			sxf(s, " {");
+			sexp_list(s, n->c);
+			sxf(s, "}");
+		}
+		sxf(s, ")");
+		break;
+	}
+}
+
+static struct program prog;
+
+/* Parse text, which must be accepted. */
+static struct program *ok(const char *text)
+{
+	struct lang_err err;
+
+	if (lang_parse(text, &prog, &err) < 0)
+		fail_msg("'%s' refused: %d:%d: %s", text, err.line, err.col, err.msg);
+	return &prog;
+}
+
+static void done(void)
+{
+	lang_free(&prog);
+}
+
+/* The body of clause ci as an S-expression. */
+static const char *body(int ci)
+{
+	static struct sx s;
+
+	s.off = 0;
+	s.buf[0] = '\0';
+	sexp_list(&s, prog.cl[ci].body);
+	return s.buf;
+}
+
+static const char *pred(int ci)
+{
+	static struct sx s;
+
+	s.off = 0;
+	s.buf[0] = '\0';
+	assert_non_null(prog.cl[ci].pred);
+	sexp(&s, prog.cl[ci].pred);
+	return s.buf;
+}
+
+/* ---- errors --------------------------------------------------------------- */
+
+static const char *const BUILTINS_HINT = " (builtins: pid tid comm cpu nsecs elapsed uid "
+	"retval func probe kstack ustack argN; fields are args.NAME)";
+static const char *const PROBES_HINT = " (tracepoint:, kprobe:, kretprobe:, uprobe:, "
+	"uretprobe:, interval:, profile:, BEGIN, END)";
+
+static const struct {
+	const char *text;
+	int line, col;
+	const char *msg;	/* exact; a trailing '*' means "starts with" */
+} bad[] = {
+	/* nothing to run */
+	{ "", 1, 1, "empty program" },
+	{ "  // a comment\n  /* and another */\n", 1, 1, "empty program" },
+	/* lexical */
+	{ "BEGIN { \"abc", 1, 9, "unterminated string" },
+	{ "BEGIN { printf(\"abc\n\"); }", 1, 16, "unterminated string" },
+	{ "BEGIN { /* x", 1, 9, "unterminated comment" },
+	{ "BEGIN {\n  exit(); /* a\n  b */ @x = 1; /* c", 3, 16, "unterminated comment" },
+	{ "BEGIN { # }", 1, 9, "unexpected character '#'" },
+	{ "BEGIN { exit(); } `", 1, 19, "unexpected character '`'" },
+	{ "BEGIN { $x = 1 ` 2; }", 1, 16, "unexpected character '`'" },
+	{ "BEGIN { \"a\\qb\" }", 1, 11, "unknown escape '\\q'" },
+	{ "BEGIN { 0x1g }", 1, 9, "bad number '0x1g'" },
+	{ "BEGIN { 12ab }", 1, 9, "bad number '12ab'" },
+	{ "BEGIN { 18446744073709551616 }", 1, 9, "bad number '18446744073709551616'" },
+	{ "BEGIN { $ }", 1, 9, "'$' must be followed by a variable name" },
+	/* names */
+	{ "BEGIN { foo }", 1, 9, "unknown name 'foo'*" },
+	{ "BEGIN { arg100 }", 1, 9, "unknown name 'arg100'*" },
+	{ "BEGIN {\n\t@x = nsec;\n}", 2, 7, "unknown name 'nsec'*" },
+	{ "BEGIN { args }", 1, 9, "'args' needs a field: args.NAME" },
+	{ "BEGIN { args.1 }", 1, 14, "expected a field name after 'args.'" },
+	{ "BEGIN { args-> }", 1, 16, "expected a field name after 'args.'" },
+	/* blocks and statements */
+	{ "BEGIN", 1, 6, "expected '{', found end of input" },
+	{ "BEGIN exit(); }", 1, 7, "expected '{', found name" },
+	{ "BEGIN { exit();", 1, 16, "expected '}' to close the block opened at 1:7, found end of input" },
+	{ "BEGIN {\n  if (1) { exit() }", 2, 20,
+	  "expected '}' to close the block opened at 1:7, found end of input" },
+	{ "BEGIN { @a = 1 @b = 2 }", 1, 16, "expected ';' or '}' after a statement, found @map" },
+	{ "BEGIN {\n  exit()\n  @x = 1;\n}", 3, 3, "expected ';' or '}' after a statement, found @map" },
+	{ "BEGIN { 1 = 2 }", 1, 11, "only a @map or a $variable can be assigned" },
+	{ "BEGIN { 1 + 2 = 3 }", 1, 15, "only a @map or a $variable can be assigned" },
+	{ "BEGIN { count() = 1 }", 1, 17, "only a @map or a $variable can be assigned" },
+	{ "BEGIN { comm++ }", 1, 13, "only a @map or a $variable can be assigned" },
+	{ "BEGIN { args.x += 1 }", 1, 16, "only a @map or a $variable can be assigned" },
+	{ "BEGIN { $x = }", 1, 14, "expected an expression, found '}'" },
+	{ "BEGIN { if 1 {} }", 1, 12, "expected '(' after 'if', found number" },
+	{ "BEGIN { if (1) exit(); }", 1, 16, "expected '{', found name" },
+	{ "BEGIN { if (1) {} else exit(); }", 1, 24, "expected '{', found name" },
+	/* expressions */
+	{ "BEGIN { 1 + }", 1, 13, "expected an expression, found '}'" },
+	{ "BEGIN { (1 }", 1, 12, "expected ')', found '}'" },
+	{ "BEGIN { 1 ? 2 }", 1, 15, "expected ':' in '?:', found '}'" },
+	{ "BEGIN { f(1,) }", 1, 13, "expected an expression, found ')'" },
+	{ "BEGIN { f(1,2", 1, 14, "expected ')', found end of input" },
+	{ "BEGIN { @m[1 }", 1, 14, "expected ']', found '}'" },
+	{ "BEGIN { @x = 1 +* 2; }", 1, 17, "expected an expression, found '*'" },
+	/* probes */
+	{ ", BEGIN {}", 1, 1, "expected a probe (e.g. tracepoint:syscalls:sys_enter_openat)" },
+	{ "BEGIN, {}", 1, 8, "expected a probe (e.g. tracepoint:syscalls:sys_enter_openat)" },
+	{ "BEGIN {}\nbogus:x { }", 2, 1, "unknown probe 'bogus:x'*" },
+	{ "begin { }", 1, 1, "unknown probe 'begin'*" },
+	{ "t:sched { }", 1, 1, "'t:sched': a tracepoint is tracepoint:SYSTEM:EVENT" },
+	{ "tracepoint: { }", 1, 1, "'tracepoint:': a tracepoint is tracepoint:SYSTEM:EVENT" },
+	{ "BEGIN {}  interval:m:5 { }", 1, 11, "unknown unit 'm' in 'interval:m:5' (s, ms, us, hz)" },
+	{ "interval:s:0 { }", 1, 1, "bad interval probe 'interval:s:0' (e.g. interval:s:5)" },
+	{ "interval:s { }", 1, 1, "bad interval probe 'interval:s' (e.g. interval:s:5)" },
+	{ "interval:s:x { }", 1, 1, "bad interval probe 'interval:s:x' (e.g. interval:s:5)" },
+	{ "profile:hz { }", 1, 1, "bad profile probe 'profile:hz' (e.g. profile:hz:99)" },
+	{ "profile:ns:10 { }", 1, 1, "unknown unit 'ns' in 'profile:ns:10' (s, ms, us, hz)" },
+	/* predicates: '/' ends them, so division needs parentheses */
+	{ "BEGIN /1 { exit(); }", 1, 10, "expected '/' to end the predicate, found '{'" },
+	{ "BEGIN /1 + / { }", 1, 12, "expected an expression, found '/'" },
+	{ "t:syscalls:sys_enter_write /args.count / 2 > 1/ { }", 1, 42, "expected '{', found number" },
+	/* "//" starts a comment: no empty predicate */
+	{ "BEGIN // {}", 1, 12, "expected '{', found end of input" },
+};
+
+static void test_errors(void **state)
+{
+	char what[160];
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		struct program p;
+		struct lang_err err;
+		size_t n = strlen(bad[i].msg);
+		int ret = lang_parse(bad[i].text, &p, &err);
+
+		snprintf(what, sizeof(what), "'%s'", bad[i].text);
+		if (ret != -EINVAL)
+			fail_msg("%s: accepted", what);
+		if (err.line != bad[i].line || err.col != bad[i].col)
+			fail_msg("%s: at %d:%d, not %d:%d (%s)", what, err.line, err.col,
+				 bad[i].line, bad[i].col, err.msg);
+		if (bad[i].msg[n - 1] == '*' ? strncmp(err.msg, bad[i].msg, n - 1) != 0 :
+		    strcmp(err.msg, bad[i].msg) != 0)
+			fail_msg("%s: message '%s', not '%s'", what, err.msg, bad[i].msg);
+		/* a refusal leaves nothing to free */
+		assert_int_equal(p.ncl, 0);
+		assert_null(p.cl);
+		assert_null(p.src);
+	}
+}
+
+/* The hints that follow some messages, in full once. */
+static void test_error_hints(void **state)
+{
+	struct program p;
+	struct lang_err err;
+	char want[512];
+
+	assert_int_equal(lang_parse("BEGIN { foo }", &p, &err), -EINVAL);
+	snprintf(want, sizeof(want), "unknown name 'foo'%s", BUILTINS_HINT);
+	assert_string_equal(err.msg, want);
+	assert_int_equal(lang_parse("bogus:x { }", &p, &err), -EINVAL);
+	snprintf(want, sizeof(want), "unknown probe 'bogus:x'%s", PROBES_HINT);
+	assert_string_equal(err.msg, want);
+}
+
+/* Deep nesting is refused with a position, not a stack overflow. */
+static void test_errors_deep(void **state)
+{
+	size_t n = 100000, off = 0;
+	char *t = malloc(3 * n + 64);
+	struct program p;
+	struct lang_err err;
+
+	assert_non_null(t);
+	/* ((((...1)))) */
+	off = sprintf(t, "BEGIN { $x = ");
+	memset(t + off, '(', n);
+	off += n;
+	off += sprintf(t + off, "1");
+	memset(t + off, ')', n);
+	off += n;
+	sprintf(t + off, "; }");
+	assert_int_equal(lang_parse(t, &p, &err), -EINVAL);
+	assert_string_equal(err.msg, "nested too deeply (more than 256 levels)");
+	assert_int_equal(err.line, 1);
+	/* the statement and its expression are 2 levels, each '(' one more:
+	 * the 255th is too many, and the error points at what follows it */
+	assert_int_equal(err.col, 14 + 255);
+
+	/* !!!!...1 */
+	off = sprintf(t, "BEGIN { $x = ");
+	memset(t + off, '!', n);
+	sprintf(t + off + n, "1; }");
+	assert_int_equal(lang_parse(t, &p, &err), -EINVAL);
+	assert_string_equal(err.msg, "nested too deeply (more than 256 levels)");
+
+	/* 1+1+...+1, a left-deep tree: no recursion in the parser, but
+	 * node_free, the planner and the interpreter recurse on it */
+	off = sprintf(t, "BEGIN { $x = 1");
+	for (size_t i = 0; i < 2000; i++)
+		off += sprintf(t + off, "+1");
+	sprintf(t + off, "; }");
+	assert_int_equal(lang_parse(t, &p, &err), -EINVAL);
+	assert_string_equal(err.msg, "expression nested too deeply (more than 1024 levels)");
+	assert_int_equal(err.col, 13 + 2 * 1024);	/* the 1024th '+' */
+
+	/* 1?1:1?1:... (right-deep) and nested ifs */
+	off = sprintf(t, "BEGIN { $x = ");
+	for (size_t i = 0; i < 1000; i++)
+		off += sprintf(t + off, "1?1:");
+	sprintf(t + off, "1; }");
+	assert_int_equal(lang_parse(t, &p, &err), -EINVAL);
+	assert_string_equal(err.msg, "nested too deeply (more than 256 levels)");
+	off = sprintf(t, "BEGIN { ");
+	for (size_t i = 0; i < 1000; i++)
+		off += sprintf(t + off, "if (1) { ");
+	for (size_t i = 0; i < 1000; i++)
+		off += sprintf(t + off, "} ");
+	sprintf(t + off, "}");
+	assert_int_equal(lang_parse(t, &p, &err), -EINVAL);
+	assert_string_equal(err.msg, "nested too deeply (more than 256 levels)");
+
+	/* ...while what a person writes still parses */
+	off = sprintf(t, "BEGIN { $x = ");
+	memset(t + off, '(', 200);
+	off += 200;
+	off += sprintf(t + off, "1");
+	memset(t + off, ')', 200);
+	off += 200;
+	off += sprintf(t + off, " + 1");
+	for (size_t i = 0; i < 1000; i++)
+		off += sprintf(t + off, "+1");
+	sprintf(t + off, "; }");
+	ok(t);
+	done();
+	free(t);
+}
+
+/* lang_perror: "ftr: error: L:C: MSG", the line, a caret under the column. */
+static char *perror_of(const char *src, const struct lang_err *err)
+{
+	static char out[2048];
+	FILE *f = tmpfile();
+	int saved = dup(STDERR_FILENO);
+	size_t n;
+
+	assert_non_null(f);
+	assert_true(saved >= 0);
+	fflush(stderr);
+	assert_true(dup2(fileno(f), STDERR_FILENO) >= 0);
+	lang_perror(NULL, src, err);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	rewind(f);
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = '\0';
+	fclose(f);
+	return out;
+}
+
+static void test_perror(void **state)
+{
+	static const struct {
+		const char *src, *want;
+	} t[] = {
+		{ "BEGIN { @a = 1 @b = 2 }",
+		  "ftr: error: 1:16: expected ';' or '}' after a statement, found @map\n"
+		  "  BEGIN { @a = 1 @b = 2 }\n"
+		  "                 ^\n" },
+		{ "BEGIN {\n  exit()\n  @x = 1;\n}",
+		  "ftr: error: 3:3: expected ';' or '}' after a statement, found @map\n"
+		  "    @x = 1;\n"
+		  "    ^\n" },
+		/* a tab above is a tab below, so that the caret lines up */
+		{ "BEGIN {\n\t@x = 1 +* 2;\n}",
+		  "ftr: error: 2:10: expected an expression, found '*'\n"
+		  "  \t@x = 1 +* 2;\n"
+		  "  \t        ^\n" },
+		/* at the end of the input, one column past the last character */
+		{ "BEGIN { exit();",
+		  "ftr: error: 1:16: expected '}' to close the block opened at 1:7, found end of input\n"
+		  "  BEGIN { exit();\n"
+		  "                 ^\n" },
+		{ "",
+		  "ftr: error: 1:1: empty program\n"
+		  "  \n"
+		  "  ^\n" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		struct program p;
+		struct lang_err err;
+
+		assert_int_equal(lang_parse(t[i].src, &p, &err), -EINVAL);
+		assert_string_equal(perror_of(t[i].src, &err), t[i].want);
+	}
+}
+
+/* Errors the semantic pass makes with lang_errf, and ones without a position. */
+static void test_perror_semantic(void **state)
+{
+	struct lang_err err = { 0 };
+	struct node n = { .line = 1, .col = 27 };
+	const char *src = "t:syscalls:sys_enter_write { @ = hist(args.bytes); }";
+
+	ok(src);
+	done();
+	n.col = 39;
+	lang_errf(&err, &n, "unknown field '%s' in %s", "bytes", "syscalls:sys_enter_write");
+	assert_string_equal(perror_of(src, &err),
+			    "ftr: error: 1:39: unknown field 'bytes' in syscalls:sys_enter_write\n"
+			    "  t:syscalls:sys_enter_write { @ = hist(args.bytes); }\n"
+			    "                                        ^\n");
+	lang_errf(&err, NULL, "no position");
+	assert_int_equal(err.line, 0);
+	assert_string_equal(perror_of(src, &err), "ftr: error: no position\n");
+	/* a line past the text: the message alone */
+	err.line = 5;
+	err.col = 1;
+	assert_string_equal(perror_of(src, &err), "ftr: error: 5:1: no position\n");
+	/* no source at all */
+	err.line = 1;
+	assert_string_equal(perror_of(NULL, &err), "ftr: error: 1:1: no position\n");
+}
+
+/* ---- probes ----------------------------------------------------------------- */
+
+static void test_probes(void **state)
+{
+	static const struct {
+		const char *text;
+		enum probe_provider pv;
+		const char *target;	/* NULL: none */
+		uint64_t period_ns, hz;
+	} t[] = {
+		{ .text = "tracepoint:syscalls:sys_enter_openat", .pv = PV_TRACEPOINT, .target = "syscalls:sys_enter_openat" },
+		{ .text = "t:syscalls:sys_enter_openat", .pv = PV_TRACEPOINT, .target = "syscalls:sys_enter_openat" },
+		{ .text = "tracepoint:sched:sched*", .pv = PV_TRACEPOINT, .target = "sched:sched*" },
+		{ .text = "t:*:sys_enter_*", .pv = PV_TRACEPOINT, .target = "*:sys_enter_*" },
+		{ .text = "kprobe:vfs_read", .pv = PV_KPROBE },
+		{ .text = "k:vfs_read", .pv = PV_KPROBE },
+		{ .text = "kretprobe:vfs_read", .pv = PV_KRETPROBE },
+		{ .text = "kr:vfs_read", .pv = PV_KRETPROBE },
+		{ .text = "uprobe:/bin/bash:readline", .pv = PV_UPROBE },
+		{ .text = "u:/bin/bash:readline", .pv = PV_UPROBE },
+		{ .text = "uretprobe:/bin/bash:readline", .pv = PV_URETPROBE },
+		{ .text = "ur:/bin/bash:readline", .pv = PV_URETPROBE },
+		{ .text = "interval:s:5", .pv = PV_INTERVAL, .period_ns = 5000000000ull },
+		{ .text = "interval:ms:250", .pv = PV_INTERVAL, .period_ns = 250000000ull },
+		{ .text = "interval:us:100", .pv = PV_INTERVAL, .period_ns = 100000ull },
+		{ .text = "i:s:1", .pv = PV_INTERVAL, .period_ns = 1000000000ull },
+		{ .text = "profile:hz:99", .pv = PV_PROFILE, .period_ns = 1000000000ull / 99, .hz = 99 },
+		{ .text = "profile:ms:10", .pv = PV_PROFILE, .period_ns = 10000000ull, .hz = 100 },
+		{ .text = "p:hz:1000", .pv = PV_PROFILE, .period_ns = 1000000ull, .hz = 1000 },
+		{ .text = "BEGIN", .pv = PV_BEGIN },
+		{ .text = "END", .pv = PV_END },
+	};
+	char text[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		const struct lang_probe *p;
+
+		snprintf(text, sizeof(text), "%s { exit(); }", t[i].text);
+		ok(text);
+		assert_int_equal(prog.ncl, 1);
+		assert_int_equal(prog.cl[0].nprobes, 1);
+		p = &prog.cl[0].probes[0];
+		assert_string_equal(p->text, t[i].text);
+		if (p->pv != t[i].pv)
+			fail_msg("'%s': provider %d, not %d", t[i].text, p->pv, t[i].pv);
+		if (t[i].target)
+			assert_string_equal(p->target, t[i].target);
+		else
+			assert_null(p->target);
+		assert_int_equal(p->period_ns, t[i].period_ns);
+		assert_int_equal(p->hz, t[i].hz);
+		assert_int_equal(p->line, 1);
+		assert_int_equal(p->col, 1);
+		assert_null(prog.cl[0].pred);
+		assert_string_equal(body(0), "exit()");
+		done();
+	}
+}
+
+/* Several probes per clause, several clauses, positions across lines. */
+static void test_clauses(void **state)
+{
+	ok("BEGIN, END { exit(); }\n"
+	   "k:vfs_read,kr:vfs_read ,\n"
+	   "  t:sched:sched_switch\n"
+	   "{ @[probe] = count() }\n"
+	   "// a comment between clauses\n"
+	   "interval:s:1 { print(@); }");
+	assert_int_equal(prog.ncl, 3);
+	assert_int_equal(prog.cl[0].nprobes, 2);
+	assert_int_equal(prog.cl[0].probes[0].pv, PV_BEGIN);
+	assert_int_equal(prog.cl[0].probes[1].pv, PV_END);
+	assert_int_equal(prog.cl[0].probes[1].col, 8);
+	assert_int_equal(prog.cl[1].nprobes, 3);
+	assert_int_equal(prog.cl[1].line, 2);
+	assert_int_equal(prog.cl[1].col, 1);
+	assert_int_equal(prog.cl[2].line, 6);
+	assert_int_equal(prog.cl[2].col, 1);
+	assert_string_equal(prog.cl[1].probes[0].text, "k:vfs_read");
+	assert_string_equal(prog.cl[1].probes[1].text, "kr:vfs_read");
+	assert_int_equal(prog.cl[1].probes[1].line, 2);
+	assert_int_equal(prog.cl[1].probes[1].col, 12);
+	assert_string_equal(prog.cl[1].probes[2].text, "t:sched:sched_switch");
+	assert_int_equal(prog.cl[1].probes[2].line, 3);
+	assert_int_equal(prog.cl[1].probes[2].col, 3);
+	assert_string_equal(body(1), "(= @[probe] count())");
+	assert_int_equal(prog.cl[1].body->line, 4);
+	assert_int_equal(prog.cl[1].body->col, 3);
+	assert_int_equal(prog.cl[2].probes[0].line, 6);
+	assert_string_equal(body(2), "print(@)");
+	/* the program keeps a copy of its text */
+	assert_non_null(prog.src);
+	assert_non_null(strstr(prog.src, "interval:s:1"));
+	done();
+
+	/* clauses back to back, no space */
+	ok("BEGIN{exit()}END{exit()}");
+	assert_int_equal(prog.ncl, 2);
+	assert_int_equal(prog.cl[1].probes[0].pv, PV_END);
+	assert_int_equal(prog.cl[1].probes[0].col, 14);
+	done();
+}
+
+static void test_predicates(void **state)
+{
+	ok("t:syscalls:sys_enter_write /args.fd == 1/ { @ = count(); }");
+	assert_string_equal(pred(0), "(== args.fd 1)");
+	done();
+	/* division inside parentheses, keys and arguments */
+	ok("t:syscalls:sys_enter_write /(args.count / 2) > 10 && @m[args.fd / 2] && "
+	   "f(args.fd / 3)/ { exit(); }");
+	assert_string_equal(pred(0), "(&& (&& (> (/ args.count 2) 10) @m[(/ args.fd 2)]) "
+			    "f((/ args.fd 3)))");
+	done();
+	/* no space before the block; a kprobe's '/' ends its spec */
+	ok("k:vfs_read/arg2 > 0/{ exit(); }");
+	assert_string_equal(prog.cl[0].probes[0].text, "k:vfs_read");
+	assert_string_equal(pred(0), "(> arg2 0)");
+	done();
+	/* a uprobe's path holds '/': the predicate needs a space before it */
+	ok("u:/bin/sh:main /pid == 1/ { exit(); }");
+	assert_string_equal(prog.cl[0].probes[0].text, "u:/bin/sh:main");
+	assert_string_equal(pred(0), "(== pid 1)");
+	done();
+	/* a predicate on several probes, across lines */
+	ok("BEGIN, END\n/ 1 ||\n  !comm /\n{ }");
+	assert_string_equal(pred(0), "(|| 1 (! comm))");
+	assert_int_equal(prog.cl[0].pred->line, 2);
+	assert_int_equal(prog.cl[0].pred->col, 5);
+	done();
+	/* after a predicate, '/' divides again in the block */
+	ok("BEGIN /1/ { $x = 4 / 2; }");
+	assert_string_equal(body(0), "(= $x (/ 4 2))");
+	done();
+	/* ternary and comparisons of strings */
+	ok("BEGIN /comm == \"sh\" ? 1 : 0/ { }");
+	assert_string_equal(pred(0), "(? (== comm \"sh\") 1 0)");
+	done();
+}
+
+/* ---- statements ------------------------------------------------------------- */
+
+static void test_statements(void **state)
+{
+	static const struct {
+		const char *block, *want;
+	} t[] = {
+		{ "", "0" },	/* an empty block: a no-op statement */
+		{ ";;", "0" },
+		{ "exit()", "exit()" },
+		{ "exit();", "exit()" },
+		{ "@x[1, comm] = 3; @x[1, comm] += 4", "(= @x[1,comm] 3); (+= @x[1,comm] 4)" },
+		{ "@ = count()", "(= @ count())" },
+		{ "@n = sum(args.count)", "(= @n sum(args.count))" },
+		{ "@l = lhist(retval, 0, 2000, 200)", "(= @l lhist(retval,0,2000,200))" },
+		{ "@start[tid] = nsecs", "(= @start[tid] nsecs)" },
+		{ "@y++; @z--", "(+= @y 1); (-= @z 1)" },
+		{ "@y[pid]++", "(+= @y[pid] 1)" },
+		{ "$v = 1; $v += 2; $v -= 3; $v *= 4; $v /= 5",
+		  "(= $v 1); (+= $v 2); (-= $v 3); (*= $v 4); (/= $v 5)" },
+		{ "$v++", "(+= $v 1)" },
+		{ "delete(@start[tid])", "delete(@start[tid])" },
+		{ "print(@x); clear(@x); exit()", "print(@x); clear(@x); exit()" },
+		{ "printf(\"%s %d\\n\", comm, pid)", "printf(\"%s %d\n\",comm,pid)" },
+		{ "str(args.filename, 64)", "str(args.filename,64)" },
+		{ "if (1) { exit() }", "(if 1 {exit()})" },
+		{ "if (pid) { exit() } else { print(@) }", "(if pid {exit()} {print(@)})" },
+		{ "if (1) { @a = 1 } else if (2) { @a = 2 } else { @a = 3 }",
+		  "(if 1 {(= @a 1)} {(if 2 {(= @a 2)} {(= @a 3)})})" },
+		/* an if needs no ';' after its block */
+		{ "if (1) {} exit()", "(if 1 {0}); exit()" },
+		{ "if (1) { if (2) { exit() } }", "(if 1 {(if 2 {exit()})})" },
+		{ "@m[1] = @m[1] + 1", "(= @m[1] (+ @m[1] 1))" },
+		{ "1 + 2", "(+ 1 2)" },
+	};
+	char text[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		snprintf(text, sizeof(text), "BEGIN { %s }", t[i].block);
+		ok(text);
+		if (strcmp(body(0), t[i].want))
+			fail_msg("'%s': %s, not %s", t[i].block, body(0), t[i].want);
+		done();
+	}
+}
+
+/* Positions of statements and nodes, and the kinds of the nodes. */
+static void test_nodes(void **state)
+{
+	const struct node *s, *e;
+
+	ok("BEGIN {\n  @x[tid] += 2;\n  $v = args->count;\n  @y++;\n}");
+	s = prog.cl[0].body;
+	assert_int_equal(s->k, S_ASSIGN);
+	assert_int_equal(s->op, T_PLUSEQ);
+	assert_int_equal(s->line, 2);
+	assert_int_equal(s->col, 3);
+	assert_int_equal(s->a->k, N_MAP);
+	assert_string_equal(s->a->sval, "@x");
+	assert_int_equal(s->a->nargs, 1);
+	assert_int_equal(s->a->args[0]->k, N_BUILTIN);
+	assert_int_equal(s->a->args[0]->ival, B_TID);
+	assert_int_equal(s->a->args[0]->col, 6);
+	assert_int_equal(s->b->k, N_INT);
+	assert_int_equal(s->b->col, 14);
+	s = s->next;
+	assert_int_equal(s->k, S_ASSIGN);
+	assert_int_equal(s->op, T_ASSIGN);
+	assert_int_equal(s->a->k, N_VAR);
+	assert_string_equal(s->a->sval, "$v");
+	assert_int_equal(s->b->k, N_FIELD);
+	assert_string_equal(s->b->sval, "count");
+	assert_int_equal(s->b->line, 3);
+	assert_int_equal(s->b->col, 8);
+	s = s->next;
+	assert_int_equal(s->line, 4);
+	assert_int_equal(s->b->k, N_INT);
+	assert_int_equal(s->b->ival, 1);
+	assert_null(s->next);
+	done();
+
+	/* operators sit at their token, calls at their name */
+	ok("BEGIN { $x = 1 +\n 2 * f(3) ? 4 : 5; }");
+	e = prog.cl[0].body->b;
+	assert_int_equal(e->k, N_TERNARY);
+	assert_int_equal(e->line, 2);
+	assert_int_equal(e->col, 11);
+	assert_int_equal(e->a->k, N_BINOP);
+	assert_int_equal(e->a->op, T_PLUS);
+	assert_int_equal(e->a->line, 1);
+	assert_int_equal(e->a->col, 16);
+	assert_int_equal(e->a->b->op, T_STAR);
+	assert_int_equal(e->a->b->col, 4);
+	assert_int_equal(e->a->b->b->k, N_CALL);
+	assert_int_equal(e->a->b->b->col, 6);
+	done();
+}
+
+/* ---- expressions ------------------------------------------------------------ */
+
+/* C's precedence and associativity, and the shape of the tree. */
+static void test_precedence(void **state)
+{
+	static const struct {
+		const char *e, *want;
+	} t[] = {
+		{ "1 + 2 * 3", "(+ 1 (* 2 3))" },
+		{ "1 * 2 + 3", "(+ (* 1 2) 3)" },
+		{ "1 - 2 - 3", "(- (- 1 2) 3)" },
+		{ "8 / 4 / 2", "(/ (/ 8 4) 2)" },
+		{ "1 * 2 / 3 % 4", "(% (/ (* 1 2) 3) 4)" },
+		{ "(1 + 2) * 3", "(* (+ 1 2) 3)" },
+		{ "1 - (2 - 3)", "(- 1 (- 2 3))" },
+		{ "1 << 2 + 3", "(<< 1 (+ 2 3))" },
+		{ "1 >> 2 << 3", "(<< (>> 1 2) 3)" },
+		{ "1 < 2 << 3", "(< 1 (<< 2 3))" },
+		{ "1 < 2 == 3 > 4", "(== (< 1 2) (> 3 4))" },
+		{ "1 <= 2 >= 3", "(>= (<= 1 2) 3)" },
+		{ "1 == 2 != 3", "(!= (== 1 2) 3)" },
+		/* ~ is a binary glob match at =='s level, and unary ~ still */
+		{ "comm ~ \"s*\" && pid", "(&& (~ comm \"s*\") pid)" },
+		{ "1 == 2 ~ \"x\"", "(~ (== 1 2) \"x\")" },
+		{ "1 < 2 ~ \"x\"", "(~ (< 1 2) \"x\")" },
+		{ "~1 ~ ~2", "(~ (~ 1) (~ 2))" },
+		{ "1 == 2 & 3", "(& (== 1 2) 3)" },	/* C's quirk, kept */
+		{ "1 & 2 ^ 3 | 4", "(| (^ (& 1 2) 3) 4)" },
+		{ "1 | 2 ^ 3 & 4", "(| 1 (^ 2 (& 3 4)))" },
+		{ "1 | 2 && 3", "(&& (| 1 2) 3)" },
+		{ "1 || 2 && 3", "(|| 1 (&& 2 3))" },
+		{ "1 && 2 || 3 && 4", "(|| (&& 1 2) (&& 3 4))" },
+		{ "1 || 2 || 3", "(|| (|| 1 2) 3)" },
+		{ "!1 + -2 * ~3", "(+ (! 1) (* (- 2) (~ 3)))" },
+		{ "- - 1", "(- (- 1))" },
+		{ "!!pid", "(! (! pid))" },
+		{ "-1 - -1", "(- (- 1) (- 1))" },
+		{ "1 ? 2 : 3", "(? 1 2 3)" },
+		{ "1 ? 2 : 3 ? 4 : 5", "(? 1 2 (? 3 4 5))" },
+		{ "1 ? 2 ? 3 : 4 : 5", "(? 1 (? 2 3 4) 5)" },
+		{ "1 || 2 ? 3 + 4 : 5", "(? (|| 1 2) (+ 3 4) 5)" },
+		{ "(1 ? 2 : 3) + 4", "(+ (? 1 2 3) 4)" },
+		{ "comm == \"sh\" && pid != 1", "(&& (== comm \"sh\") (!= pid 1))" },
+		{ "f(1 + 2, g(3)) * @m[4, 5]", "(* f((+ 1 2),g(3)) @m[4,5])" },
+		{ "nsecs - @start[tid]", "(- nsecs @start[tid])" },
+	};
+	char text[256], want[256];
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		snprintf(text, sizeof(text), "BEGIN { $x = %s; }", t[i].e);
+		snprintf(want, sizeof(want), "(= $x %s)", t[i].want);
+		ok(text);
+		if (strcmp(body(0), want))
+			fail_msg("'%s': %s, not %s", t[i].e, body(0), want);
+		done();
+	}
+}
+
+static void test_builtins(void **state)
+{
+	static const struct {
+		const char *name;
+		enum builtin b;
+		int idx;
+	} t[] = {
+		{ "pid", B_PID, 0 }, { "tid", B_TID, 0 }, { "comm", B_COMM, 0 },
+		{ "cpu", B_CPU, 0 }, { "nsecs", B_NSECS, 0 }, { "elapsed", B_ELAPSED, 0 },
+		{ "uid", B_UID, 0 }, { "retval", B_RETVAL, 0 }, { "func", B_FUNC, 0 },
+		{ "probe", B_PROBE, 0 }, { "kstack", B_KSTACK, 0 }, { "ustack", B_USTACK, 0 },
+		{ "arg0", B_ARG, 0 }, { "arg5", B_ARG, 5 }, { "arg12", B_ARG, 12 },
+		{ "arg99", B_ARG, 99 },
+	};
+	char text[128];
+	int argn;
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		const struct node *e;
+
+		snprintf(text, sizeof(text), "BEGIN { $x = %s; }", t[i].name);
+		ok(text);
+		e = prog.cl[0].body->b;
+		assert_int_equal(e->k, N_BUILTIN);
+		assert_int_equal(e->ival, t[i].b);
+		assert_int_equal(e->idx, t[i].idx);
+		assert_string_equal(e->sval, t[i].name);
+		done();
+		argn = -1;
+		assert_int_equal(lang_builtin(t[i].name, &argn), t[i].b);
+		if (t[i].b == B_ARG)
+			assert_int_equal(argn, t[i].idx);
+	}
+	assert_int_equal(lang_builtin("arg", &argn), -1);
+	assert_int_equal(lang_builtin("arg100", &argn), -1);
+	assert_int_equal(lang_builtin("arg1x", &argn), -1);
+	assert_int_equal(lang_builtin("args", &argn), -1);
+	assert_int_equal(lang_builtin("PID", &argn), -1);
+}
+
+static void test_fields(void **state)
+{
+	ok("BEGIN { $x = args.count + args->fd + args . ret; }");
+	assert_string_equal(body(0), "(= $x (+ (+ args.count args.fd) args.ret))");
+	done();
+}
+
+static void test_literals(void **state)
+{
+	static const struct {
+		const char *lit;
+		int64_t v;
+	} ints[] = {
+		{ "0", 0 }, { "42", 42 }, { "0x10", 16 }, { "0XfF", 255 },
+		{ "0x7fffffffffffffff", INT64_MAX },
+		{ "18446744073709551615", -1 },	/* u64 max, as the kernel's -1 */
+		{ "0xffffffffffffffff", -1 },
+	};
+	static const struct {
+		const char *lit, *v;
+	} strs[] = {
+		{ "\"\"", "" },
+		{ "\"plain\"", "plain" },
+		{ "\"a\\nb\"", "a\nb" },
+		{ "\"\\t\\\"q\\\"\\\\\"", "\t\"q\"\\" },
+		{ "\"a\\0b\"", "a" },		/* a C string: NUL ends it */
+		{ "\"// not a comment /* */\"", "// not a comment /* */" },
+		{ "\"{ } ; /\"", "{ } ; /" },
+	};
+	char text[128];
+
+	for (size_t i = 0; i < ARRAY_SIZE(ints); i++) {
+		snprintf(text, sizeof(text), "BEGIN { $x = %s; }", ints[i].lit);
+		ok(text);
+		assert_int_equal(prog.cl[0].body->b->k, N_INT);
+		if (prog.cl[0].body->b->ival != ints[i].v)
+			fail_msg("%s: %lld", ints[i].lit, (long long)prog.cl[0].body->b->ival);
+		done();
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(strs); i++) {
+		snprintf(text, sizeof(text), "BEGIN { $x = %s; }", strs[i].lit);
+		ok(text);
+		assert_int_equal(prog.cl[0].body->b->k, N_STR);
+		assert_string_equal(prog.cl[0].body->b->sval, strs[i].v);
+		done();
+	}
+}
+
+static void test_comments(void **state)
+{
+	ok("// a program\n"
+	   "BEGIN /* here */ { /* a\n"
+	   "   multi-line comment */ @x = 1; // the rest\n"
+	   "\t@y = 2 /**/ ; }\r\n"
+	   "END{}// no newline at the end");
+	assert_int_equal(prog.ncl, 2);
+	assert_int_equal(prog.cl[0].probes[0].line, 2);
+	assert_string_equal(body(0), "(= @x 1); (= @y 2)");
+	/* positions count lines inside comments */
+	assert_int_equal(prog.cl[0].body->line, 3);
+	assert_int_equal(prog.cl[0].body->col, 26);
+	assert_int_equal(prog.cl[0].body->next->line, 4);
+	assert_int_equal(prog.cl[0].body->next->col, 2);
+	assert_int_equal(prog.cl[1].probes[0].line, 5);
+	done();
+}
+
+/* The seed's one-liners and the issue's acceptance programs all parse. */
+static void test_acceptance(void **state)
+{
+	static const char *const t[] = {
+		"tracepoint:syscalls:sys_enter_openat { @[comm] = count(); } interval:s:5 { exit(); }",
+		"kprobe:vfs_write { @bytes = hist(arg2); } interval:s:5 { exit(); }",
+		"tracepoint:syscalls:sys_enter_write { @bytes = hist(args.count); }",
+		"tracepoint:syscalls:sys_enter_openat { printf(\"%s %s\\n\", comm, str(args.filename)); }",
+		"tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }",
+		"tracepoint:syscalls:sys_exit_read /args.ret/ { @[comm] = sum(args.ret); }",
+		"tracepoint:syscalls:sys_exit_read { @[comm] = hist(args.ret); }",
+		"kretprobe:vfs_read { @bytes = lhist(retval, 0, 2000, 200); }",
+		"kprobe:vfs_read { @start[tid] = nsecs; } kretprobe:vfs_read /@start[tid]/ "
+		"{ @ns[comm] = hist(nsecs - @start[tid]); delete(@start[tid]); }",
+		"tracepoint:sched:sched* { @[probe] = count(); } interval:s:5 { exit(); }",
+		"tracepoint:block:block_rq_issue { @ = hist(args.bytes); }",
+		"profile:hz:99 { @[kstack] = count(); }",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		ok(t[i]);
+		done();
+	}
+	ok(t[8]);
+	assert_int_equal(prog.ncl, 2);
+	assert_string_equal(pred(1), "@start[tid]");
+	assert_string_equal(body(1), "(= @ns[comm] hist((- nsecs @start[tid]))); delete(@start[tid])");
+	done();
+}
+
+static void test_tok_str(void **state)
+{
+	assert_string_equal(lang_tok_str(T_EOF), "end of input");
+	assert_string_equal(lang_tok_str(T_ARROW), "'->'");
+	assert_string_equal(lang_tok_str(T_TILDE), "'~'");
+	assert_string_equal(lang_tok_str((enum tok)1000), "?");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_error_hints),
+		cmocka_unit_test(test_errors_deep),
+		cmocka_unit_test(test_perror),
+		cmocka_unit_test(test_perror_semantic),
+		cmocka_unit_test(test_probes),
+		cmocka_unit_test(test_clauses),
+		cmocka_unit_test(test_predicates),
+		cmocka_unit_test(test_statements),
+		cmocka_unit_test(test_nodes),
+		cmocka_unit_test(test_precedence),
+		cmocka_unit_test(test_builtins),
+		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_literals),
+		cmocka_unit_test(test_comments),
+		cmocka_unit_test(test_acceptance),
+		cmocka_unit_test(test_tok_str),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -187,23 +187,24 @@ const char *comm_lookup(struct comm_cache *cc, int pid)
 	e = slot(cc, pid);
 	if (e->pid == pid)
 		return e->comm;
-	/* Miss: the kernel's saved_cmdlines as loaded, then /proc (which
-	 * also answers for threads: /proc/TID/comm exists for every tid). */
-	c = cc->tep ? tep_data_comm_from_pid(cc->tep, pid) : NULL;
-	if (c && strcmp(c, "<...>") != 0) {
-		comm_set(cc, pid, c);
-	} else {
-		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-		text = read_file(path, NULL);
-		if (text)
-			comm_set(cc, pid, str_trim(text));
+	/* Miss: /proc first (the live truth), then the kernel's saved_cmdlines
+	 * read afresh (a process already gone), and only then libtraceevent's
+	 * copy of it from start-up, which may name an earlier owner of a
+	 * recycled pid. */
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	text = read_file(path, NULL);
+	if (text) {
+		comm_set(cc, pid, str_trim(text));
 		free(text);
-		/* Gone already (a short-lived process): the kernel recorded
-		 * its comm in saved_cmdlines when its events were written. */
-		if (!text && load_saved(cc) == 0 && slot(cc, pid)->pid == pid)
+	} else {
+		int err = load_saved(cc);
+
+		if (slot(cc, pid)->pid == pid)
 			return slot(cc, pid)->comm;
-		if (!text)
-			comm_set(cc, pid, "<...>");
+		/* Without a saved_cmdlines to read, the start-up copy. */
+		c = err == -ENOENT || !cc->tdir[0] ?
+			(cc->tep ? tep_data_comm_from_pid(cc->tep, pid) : NULL) : NULL;
+		comm_set(cc, pid, c ? c : "<...>");
 	}
 	e = slot(cc, pid);
 	return e->pid == pid ? e->comm : "<...>";

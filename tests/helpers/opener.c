@@ -1,20 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * opener N: exactly N openat(2) calls on /dev/null with flags
- * O_RDONLY|O_NOFOLLOW (131072 on x86-64 and arm64), a combination the
- * dynamic loader and libc never use, so a test can single them out.
+ * O_RDONLY|O_NOFOLLOW, a combination the dynamic loader and libc never use,
+ * so a test can single them out.
+ *
+ * opener --flags: print that flags value.  It differs between architectures
+ * (O_NOFOLLOW is 0400000 = 131072 on x86-64 but 0100000 = 32768 on arm64),
+ * so tests ask for it instead of writing a number.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+#define FLAGS (O_RDONLY | O_NOFOLLOW)
 
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 0;
 
+	if (argc > 1 && !strcmp(argv[1], "--flags")) {
+		printf("%d\n", FLAGS);
+		return 0;
+	}
 	for (long i = 0; i < n; i++) {
-		int fd = openat(AT_FDCWD, "/dev/null", O_RDONLY | O_NOFOLLOW);
+		int fd = openat(AT_FDCWD, "/dev/null", FLAGS);
 
 		if (fd < 0)
 			return 1;

@@ -8,17 +8,19 @@ if [ ! -d "$T/events/syscalls/sys_enter_openat" ]; then
 	exit 0
 fi
 snapshot > "$TMP/before"
+# opener's openat flags, O_RDONLY|O_NOFOLLOW: the number differs by architecture.
+OFLAGS=$(opener --flags)
 
 # S3: opens by process.  opener makes exactly 57 openat calls with flags
-# O_RDONLY|O_NOFOLLOW (131072), which nothing else uses.
-"$FTR" -e 'tracepoint:syscalls:sys_enter_openat /args.flags == 131072/ { @[comm] = count(); }' \
+# O_RDONLY|O_NOFOLLOW ($OFLAGS: 131072 on x86-64, 32768 on arm64), which nothing else uses.
+"$FTR" -e 'tracepoint:syscalls:sys_enter_openat /args.flags == '"$OFLAGS"'/ { @[comm] = count(); }' \
 	-- opener 57 > "$TMP/o" 2> "$TMP/e"
 grep -qx '@\[opener\]: 57' "$TMP/o" && ok lang-opens-by-comm ||
 	fail lang-opens-by-comm "$(cat "$TMP/o" "$TMP/e" | head -5)"
 
 # The same with the seed's literal form: interval:s:N { exit(); }, the
 # workload run from outside while ftr traces the whole system.
-"$FTR" -e 'tracepoint:syscalls:sys_enter_openat /args.flags == 131072/ { @[comm] = count(); } interval:s:3 { exit(); }' \
+"$FTR" -e 'tracepoint:syscalls:sys_enter_openat /args.flags == '"$OFLAGS"'/ { @[comm] = count(); } interval:s:3 { exit(); }' \
 	> "$TMP/o" 2> "$TMP/e" &
 p=$!
 if wait_tracing $p; then opener 23; fi
@@ -118,7 +120,7 @@ else
 fi
 # --emit-sh: the in-kernel part as a script that sets up, counts, prints
 # and cleans up with echo and cat alone.
-"$FTR" --emit-sh -d 2 -e 'tracepoint:syscalls:sys_enter_openat /args.flags == 131072/ { @[comm] = count(); }' \
+"$FTR" --emit-sh -d 2 -e 'tracepoint:syscalls:sys_enter_openat /args.flags == '"$OFLAGS"'/ { @[comm] = count(); }' \
 	> "$TMP/s.sh" 2> "$TMP/e"
 if sh -n "$TMP/s.sh"; then
 	sh "$TMP/s.sh" > "$TMP/so" 2>&1 &

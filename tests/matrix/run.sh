@@ -38,6 +38,10 @@
 # status, or did not report (timeout, panic, no END marker).
 # shellcheck disable=SC2317  # arch_*, serial_*, cleanup are called by name
 set -euo pipefail
+# The whole script is one { ... } block, which bash parses completely before
+# running any of it: a guest run takes minutes, and an edit to this file in
+# the meantime (a shared working tree) must not change what is running.
+{
 
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -437,3 +441,4 @@ done
 note "${#SEL[@]} rows in $(( $(date +%s) - T0 ))s"
 echo "matrix: $TP passed, $TF failed, $TS skipped"
 exit $bad
+}

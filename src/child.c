@@ -83,9 +83,14 @@ int child_release(struct child *c, const char *cmd)
 
 bool child_reap(struct child *c)
 {
+	pid_t r;
+
 	if (c->pid <= 0 || c->done)
 		return true;
-	if (wait4(c->pid, &c->status, WNOHANG, &c->ru) == c->pid)
+	r = wait4(c->pid, &c->status, WNOHANG, &c->ru);
+	/* ECHILD: reaped behind our back (SIGCHLD ignored by whoever
+	 * started us): it is gone all the same. */
+	if (r == c->pid || (r < 0 && errno == ECHILD))
 		c->done = true;
 	return c->done;
 }
@@ -135,8 +140,12 @@ int sigwatch_open(struct sigwatch *w, bool chld)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
-	if (chld)
+	if (chld) {
+		/* Inherited SIG_IGN would reap our child for us (and never
+		 * queue the signal): the default keeps it for wait4. */
+		signal(SIGCHLD, SIG_DFL);
 		sigaddset(&set, SIGCHLD);
+	}
 	if (sigprocmask(SIG_BLOCK, &set, &w->old) < 0)
 		return -errno;
 	w->fd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);

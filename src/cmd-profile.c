@@ -712,9 +712,27 @@ static void clean(char *s)
 			*s = ':';
 }
 
-struct dso_stat {
-	uint64_t user_samples;
-};
+/*
+ * The C runtime's entry and thread start: below the program's own frames in
+ * every stack.  Where frame pointers are missing, the walk may still reach
+ * them (arm64 keeps a frame record chain through libc's start code) while
+ * every frame of the program's own but the leaf is lost: such a stack is
+ * one frame deep as far as the program goes.
+ */
+static bool startup_frame(const char *name)
+{
+	static const char *const names[] = {
+		"_start", "__libc_start_main", "__libc_start_call_main",
+		"__libc_start_main_impl", "libc_start_main_stage2", "start_thread",
+		"clone", "clone3", "__clone", "__clone3", "thread_start",
+	};
+	size_t n = strcspn(name, "@");	/* "__libc_start_main@@GLIBC_2.34" */
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (strlen(names[i]) == n && !strncmp(name, names[i], n))
+			return true;
+	return false;
+}
 
 /* Name every frame of every distinct stack; the names, merged, go into the
  * flame tree.  Also the statistics the warnings read. */
@@ -730,7 +748,8 @@ static int resolve(struct prof *p, uint64_t *kernel_frames)
 		for (struct stk *s = p->buckets[b]; s; s = s->next) {
 			const uint64_t *kip = s->ips, *uip = s->ips + s->nk;
 			struct sym_dso *leaf_dso = NULL;
-			int n = 0, mapped = 0, err;
+			bool leaf_is_main = false;
+			int n = 0, own = 0, err;
 
 			snprintf(names[n], NAME_MAX_LEN, "%s", comm_of(p, s));
 			clean(names[n]);
@@ -755,17 +774,21 @@ static int resolve(struct prof *p, uint64_t *kernel_frames)
 					if (!r.name)
 						r.dso->unresolved += s->count;
 				}
-				if (r.mapped)
-					mapped++;
-				if (j == 0)
+				/* The program's own frames: in a mapping (not a
+				 * garbage address), not the C runtime's start. */
+				if (r.mapped && !(r.name && startup_frame(r.name)))
+					own++;
+				if (j == 0) {
 					leaf_dso = r.dso;
+					leaf_is_main = r.name && !strcmp(r.name, "main");
+				}
 				clean(names[n]);
 				frames[n] = names[n];
 				n++;
 			}
-			if (leaf_dso && p->g) {
+			if (leaf_dso && p->g && !leaf_is_main) {
 				leaf_dso->leaf_samples += s->count;
-				if (mapped <= 1)
+				if (own <= 1)
 					leaf_dso->one_frame_samples += s->count;
 			}
 			for (int j = s->nk - 1; j >= 0; j--) {
@@ -1017,15 +1040,16 @@ static void describe(const struct prof *p, char *buf, size_t len)
 		snprintf(buf, len, "%llu samples from folded stacks", (unsigned long long)total);
 		return;
 	}
-	snprintf(buf, len, "%llu samples of %s at %u Hz on %d CPU%s in %.2f s, %s%s%s",
+	snprintf(buf, len, "%llu samples of %s at %u Hz on %d CPU%s in %.2f s, ",
 		 (unsigned long long)p->samples, p->event, p->hz, p->ncpus, p->ncpus == 1 ? "" : "s",
-		 p->t1 - p->t0, p->lost ? "" : "none lost", p->lost ? "" : "",
-		 p->user_only ? "; user space only" : "");
-	if (p->lost) {
-		size_t o = strlen(buf);
-
-		snprintf(buf + o, len - o, "%llu LOST", (unsigned long long)p->lost);
-	}
+		 p->t1 - p->t0);
+	if (p->lost)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%llu LOST",
+			 (unsigned long long)p->lost);
+	else
+		snprintf(buf + strlen(buf), len - strlen(buf), "none lost");
+	if (p->user_only)
+		snprintf(buf + strlen(buf), len - strlen(buf), "; user space only");
 }
 
 static int print_top(struct prof *p, FILE *o)

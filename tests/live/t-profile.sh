@@ -3,9 +3,11 @@
 # shares and callers; folded stacks that feed the SVG writer; the seed's
 # two stack warnings; kernel frames; -p, -a; bad input.
 #
-# Shares are checked within 10 percentage points of 75/25: with ~1000
-# samples the binomial spread is about 1.4 points, so 10 is far outside
-# chance and still catches a wrong attribution.
+# The split between the two leaves is checked within 10 percentage points
+# of 75/25 (with ~1000 samples the binomial spread is about 1.4 points, so
+# 10 is far outside chance and still catches a wrong attribution), and the
+# two together must hold most of the samples (emulated guests spend a
+# share in the kernel's interrupt paths).
 . "$LIVE_DIR/lib.sh"
 
 if ! command -v hotpath > /dev/null 2>&1; then
@@ -39,8 +41,10 @@ near() { awk -v v="$1" -v w="$2" 'BEGIN { d = v - w; if (d < 0) d = -d; exit !(d
 
 "$FTR" profile -g --folded -- hotpath 1000 > "$TMP/f" 2> "$TMP/e"; rc=$?
 a=$(share "$TMP/f" '^leaf_a$'); b=$(share "$TMP/f" '^leaf_b$')
-[ $rc -eq 0 ] && near "$a" 75 && near "$b" 25 && ok profile-shares ||
-	fail profile-shares "rc=$rc leaf_a $a% (want 75+-10), leaf_b $b% (want 25+-10) $(head -2 "$TMP/e")"
+ra=$(awk -v a="$a" -v b="$b" 'BEGIN { if (a + b) printf "%.1f", 100 * a / (a + b); else print 0 }')
+[ $rc -eq 0 ] && near "$ra" 75 && awk -v a="$a" -v b="$b" 'BEGIN { exit !(a + b >= 50) }' &&
+	ok profile-shares ||
+	fail profile-shares "rc=$rc leaf_a $a%, leaf_b $b% of all: $ra% of the two to leaf_a (want 75+-10, both >= 50%) $(head -2 "$TMP/e")"
 grep -q '^hotpath;.*;main;run;work_a;leaf_a [0-9]*$' "$TMP/f" &&
 	grep -q '^hotpath;.*;main;run;work_b;leaf_b [0-9]*$' "$TMP/f" && ok profile-callers ||
 	fail profile-callers "$(sort -t' ' -k2 -n -r "$TMP/f" | head -2)"
@@ -72,7 +76,7 @@ cmp -s "$TMP/s1" "$TMP/s2" && ok profile-folded-roundtrip || fail profile-folded
 xml_ok "$TMP/p.svg"; r=$?
 if [ $r -eq 2 ]; then skip profile-svg2-xml "no XML parser (xmllint, python3) on this system"
 elif [ $r -eq 0 ]; then ok profile-svg2-xml; else fail profile-svg2-xml "not well-formed XML"; fi
-"$FTR" profile -g -- hotpath 500 > "$TMP/top" 2> "$TMP/e"; rc=$?
+"$FTR" profile -g -- hotpath 300 > "$TMP/top" 2> "$TMP/e"; rc=$?
 first=$(grep -m1 '%  \[' "$TMP/top")
 case $first in *'[.] leaf_a') ok profile-top-first ;; *) fail profile-top-first "first: '$first'" ;; esac
 # Under leaf_a, its callers, nearest first.
@@ -109,7 +113,7 @@ else
 fi
 
 # Kernel frames (the seed's S2): copying /dev/zero is the kernel's work.
-"$FTR" profile -g --folded -- dd if=/dev/zero of=/dev/null bs=1M count=200 > "$TMP/f" 2> "$TMP/e"; rc=$?
+"$FTR" profile -g --folded -- dd if=/dev/zero of=/dev/null bs=64k count=20000 > "$TMP/f" 2> "$TMP/e"; rc=$?
 k=$(share "$TMP/f" '_[[]k[]]$')
 named=$(grep -c '^dd;.*;[a-z_][a-z0-9_.]*_\[k\] [0-9]*$' "$TMP/f")
 if [ $rc -eq 0 ] && awk -v k="$k" 'BEGIN { exit !(k >= 50) }' && [ "$named" -gt 0 ]; then
@@ -130,6 +134,25 @@ kill $hp 2>/dev/null; wait $hp 2>/dev/null
 "$FTR" profile -a -d 300ms > "$TMP/o" 2> "$TMP/e"; rc=$?
 [ $rc -eq 0 ] && grep -q '^# ftr profile: [0-9]* samples' "$TMP/o" && ok profile-all ||
 	fail profile-all "rc=$rc $(head -2 "$TMP/e")"
+
+# Lost samples are counted and said: a one-page ring (some 30 samples with
+# call chains), and ftr stopped for two seconds while the process it
+# profiles keeps running.
+hotpath 4000 &
+hp=$!
+"$FTR" profile -g -m 1 -j -p $hp -d 3 > "$TMP/j" 2> "$TMP/e" &
+fp=$!
+# Sampling is on once ftr waits in poll(2) for the rings.
+i=0
+while [ $i -lt 100 ] && ! grep -q poll /proc/$fp/wchan 2>/dev/null; do
+	sleep 0.1; i=$((i + 1))
+done
+kill -STOP $fp; sleep 2; kill -CONT $fp
+wait $fp; rc=$?
+kill $hp 2>/dev/null; wait $hp 2>/dev/null
+lost=$(sed -n 's/.*"lost":\([0-9]*\),.*/\1/p' "$TMP/j")
+[ $rc -eq 0 ] && [ "${lost:-0}" -gt 0 ] && grep -q "samples LOST in" "$TMP/e" && ok profile-lost-reported ||
+	fail profile-lost-reported "rc=$rc lost=${lost:-none} $(head -c 200 "$TMP/j") $(head -2 "$TMP/e")"
 
 # Bad input.
 "$FTR" profile -h > "$TMP/o" 2>&1; rc=$?

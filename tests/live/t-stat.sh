@@ -53,15 +53,11 @@ if [ -n "$T" ] && ! tracing_locked && [ -d "$T/events/syscalls/sys_enter_write" 
 	wpid=$!
 	"$FTR" stat -j -p $wpid -e syscalls:sys_enter_write > "$TMP/j" 2> "$TMP/e" &
 	fpid=$!
-	# Counting starts once every counter is open (all the fds are there);
-	# the writer starts writing only after an exec.
+	# Counting is on once ftr waits in poll(2).
 	i=0
-	while [ $i -lt 100 ]; do
-		n=$(ls -l /proc/$fpid/fd 2>/dev/null | grep -c 'perf_event')
-		[ "$n" -ge 7 ] && break
+	while [ $i -lt 100 ] && ! grep -q poll /proc/$fpid/wchan 2>/dev/null; do
 		sleep 0.1; i=$((i + 1))
 	done
-	sleep 0.2
 	echo go > "$TMP/go"
 	wait $wpid; wait $fpid; rc=$?
 	[ $rc -eq 0 ] && grep -q '"target":"pid"' "$TMP/j" &&
@@ -82,7 +78,7 @@ grep -q '"verdict":"waiting"' "$TMP/j" && ok stat-reading-waiting ||
 # Copying /dev/zero is the kernel's work; a loop is the program's.  (Only
 # the user/sys comparison is checked: on a busy machine either may also
 # read as waiting for a CPU.)
-"$FTR" stat -j -- dd if=/dev/zero of=/dev/null bs=1M count=300 > "$TMP/j" 2> "$TMP/e"
+"$FTR" stat -j -- dd if=/dev/zero of=/dev/null bs=64k count=20000 > "$TMP/j" 2> "$TMP/e"
 us=$(sed -n 's/.*"user_s":\([0-9.e-]*\),"sys_s":\([0-9.e-]*\),.*/\1 \2/p' "$TMP/j")
 echo "$us" | awk '{ exit !($2 > $1) }' && grep -Eq '"verdict":"(sys|waiting)"' "$TMP/j" &&
 	ok stat-reading-sys || fail stat-reading-sys "user sys = $us; $(cat "$TMP/j")"

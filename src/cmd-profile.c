@@ -506,7 +506,17 @@ static int open_sampler(struct prof *p, int child_pid)
 	};
 	struct perf_open_failure f = { -1, -1 };
 	int *tids = NULL, ntid = 0, err;
+	char *max = read_file("/proc/sys/kernel/perf_event_max_sample_rate", NULL);
 
+	/* The kernel lowers perf_event_max_sample_rate by itself when sampling
+	 * interrupts take too long (a busy or emulated machine); perf then
+	 * samples at the lower rate, and so does ftr, saying so. */
+	if (max && atoi(max) > 0 && (unsigned)atoi(max) < p->hz) {
+		ftr_warn("sampling at %d Hz, not %u: the kernel allows at most that now "
+			 "(kernel.perf_event_max_sample_rate)", atoi(max), p->hz);
+		p->hz = (unsigned)atoi(max);
+	}
+	free(max);
 	p->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 			 PERF_SAMPLE_PERIOD | (p->g ? PERF_SAMPLE_CALLCHAIN : 0);
 	cfg.attr = (struct perf_event_attr){

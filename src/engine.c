@@ -151,9 +151,62 @@ int engine_add_probe(struct engine *e, const struct probe_spec *p, const char *f
 	v = add_event(e, made.system, made.event, filter);
 	if (!v)
 		return -ENOMEM;
+	free(v->fetchargs);
+	v->fetchargs = strdup(made.fetchargs);
 	if (out)
 		*out = v;
 	return 0;
+}
+
+/*
+ * Under --explain a probe is not created, so it has no format file: make
+ * the one the kernel would, from its fields, so that the program can still
+ * be checked and planned.  Kprobe/uprobe events start with the common
+ * fields and __probe_ip; each fetcharg is a field of its type (a string is
+ * a __data_loc).
+ */
+static struct tep_event *explain_format(struct engine *e, struct eng_event *v)
+{
+	char *buf = NULL, *args, *save = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int off = 16;
+	struct tep_event *ev = NULL;
+
+	if (!f)
+		return NULL;
+	fprintf(f, "name: %s\nID: %d\nformat:\n"
+		   "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		   "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		   "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		   "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		   "\tfield:unsigned long __probe_ip;\toffset:8;\tsize:8;\tsigned:0;\n",
+		v->name, 60000 + v->idx);
+	args = strdup(v->fetchargs ? v->fetchargs : "");
+	for (char *a = args ? strtok_r(args, " ", &save) : NULL; a; a = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(a, '='), *type = strrchr(a, ':');
+		bool sgn = type && type[1] == 's' && type[2] != 't';
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (type && (!strcmp(type, ":string") || !strcmp(type, ":ustring"))) {
+			fprintf(f, "\tfield:__data_loc char[] %s;\toffset:%d;\tsize:4;\tsigned:0;\n",
+				a, off);
+			off += 4;
+		} else {
+			fprintf(f, "\tfield:%s %s;\toffset:%d;\tsize:8;\tsigned:%d;\n",
+				sgn ? "s64" : "u64", a, off, sgn);
+			off += 8;
+		}
+	}
+	free(args);
+	fprintf(f, "\nprint fmt: \"(%%lx)\", REC->__probe_ip\n");
+	fclose(f);
+	if (buf && tep_parse_event(e->tep, buf, len, v->sys) == 0)
+		ev = tep_find_event_by_name(e->tep, v->sys, v->name);
+	free(buf);
+	return ev;
 }
 
 int engine_load_formats(struct engine *e)
@@ -172,6 +225,8 @@ int engine_load_formats(struct engine *e)
 		struct eng_event *v = &e->ev[i];
 
 		v->ev = formats_add(e->tep, tdir, v->sys, v->name);
+		if (!v->ev && e->o.explain && v->fetchargs)
+			v->ev = explain_format(e, v);
 		if (!v->ev) {
 			ftr_err("cannot read the format of '%s:%s'", v->sys, v->name);
 			return -ENOENT;
@@ -321,6 +376,17 @@ int engine_prepare(struct engine *e)
 	err = setup_filters(e);
 	if (err)
 		return err;
+	/* A system-wide trace leaves ftr out: its own reads, polls and
+	 * writes would otherwise feed on themselves (set_event_notrace_pid,
+	 * 5.8 and later). */
+	if (!e->o.pid && !e->o.cmdv && tracefs_file_exists(session_instance(e->s),
+							   "set_event_notrace_pid")) {
+		char me[16];
+
+		snprintf(me, sizeof(me), "%d", getpid());
+		if (session_write(e->s, "set_event_notrace_pid", me, NULL) < 0)
+			return -EIO;
+	}
 	if (e->o.pid || e->o.cmdv) {
 		char pids[4096];
 
@@ -514,6 +580,7 @@ void engine_close(struct engine *e)
 	for (int i = 0; i < e->nev; i++) {
 		free(e->ev[i].sys);
 		free(e->ev[i].name);
+		free(e->ev[i].fetchargs);
 		expr_free(e->ev[i].filter);
 	}
 	free(e->ev);

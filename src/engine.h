@@ -37,6 +37,7 @@ struct eng_event {
 	struct tep_event *ev;
 	int idx;			/* 0..nev-1 */
 	const char *probe_text;		/* "kprobe:vfs_write", or NULL for tracepoints */
+	char *fetchargs;		/* a dynamic probe's fields ("count=$arg3:u64") */
 	bool trigger_only;		/* aggregated by a hist trigger: not enabled for
 					 * the ring buffer, nothing to read */
 	void *priv;			/* the caller's */

@@ -1403,6 +1403,7 @@ static int hist_plan_clause(struct interp *in, int ci, char *why, size_t wlen)
 		struct eng_event *v = &in->e.ev[k];
 		struct ktrig *t = &km->t[km->nt];
 		struct khist_spec spec = { .size = agg_size(m->m), .pause = true };
+		bool one_entry = !km->value_is_key;
 		char ktext[4096] = "", keybuf[AGG_MAX_KEYS + 1][80];
 		const struct node *val = st->b->nargs ? st->b->args[0] : NULL;
 
@@ -1448,6 +1449,12 @@ static int hist_plan_clause(struct interp *in, int ci, char *why, size_t wlen)
 		/* Keyless count()/sum(): a constant key, one entry per event. */
 		if (!spec.nkeys)
 			spec.keys[spec.nkeys++] = "common_type";
+		for (int i = 0; i < km->nkeys; i++)
+			one_entry &= km->kk[i] == KK_PROBE;
+		/* A table that holds one entry needs the kernel's smallest (and
+		 * hundreds of 2048-entry tables take long to set up). */
+		if (one_entry)
+			spec.size = KHIST_MIN_SIZE;
 		if (pred[0]) {
 			struct expr_err ee;
 			struct expr *e = expr_parse(pred, &ee);
@@ -2079,6 +2086,11 @@ int lang_run(struct program *p, const struct run_opts *o)
 			ob_putc(&in->ob, '\n');
 		print_map(in, &in->maps[i]);
 	}
+	for (int i = 0; i < in->nmaps; i++)
+		if (in->maps[i].m && in->maps[i].kind == AGG_VALUE && agg_dropped(in->maps[i].m))
+			fprintf(stderr, "ftr: %s: %llu stores dropped: the map holds %u entries "
+				"(some lookups of it found nothing)\n", in->maps[i].name,
+				(unsigned long long)agg_dropped(in->maps[i].m), agg_size(in->maps[i].m));
 	ob_flush(&in->ob);
 	engine_summary(&in->e, ftr_verbose > 0);
 	ret = in->ob.err && in->ob.err != -EPIPE ? FTR_EXIT_FAIL : FTR_EXIT_OK;

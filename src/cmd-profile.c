@@ -435,35 +435,6 @@ static int on_record(const struct perf_event_header *h, void *arg)
 
 /* ---- setting up -------------------------------------------------------------------- */
 
-static int list_threads(int pid, int **tids, int *n)
-{
-	char path[64];
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	d = opendir(path);
-	*n = 0;
-	*tids = NULL;
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		int *v;
-
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		v = realloc(*tids, (*n + 1) * sizeof(**tids));
-		if (!v) {
-			closedir(d);
-			return -ENOMEM;
-		}
-		*tids = v;
-		(*tids)[(*n)++] = atoi(de->d_name);
-	}
-	closedir(d);
-	return *n ? 0 : -ESRCH;
-}
-
 static void explain_open(struct prof *p, int err, const struct perf_open_failure *f)
 {
 	/* -C on a command or a pid is still a per-task event: only -a asks
@@ -547,7 +518,7 @@ static int open_sampler(struct prof *p, int child_pid)
 			rl.rlim_cur = rl.rlim_max;
 			setrlimit(RLIMIT_NOFILE, &rl);
 		}
-		err = list_threads(p->pid, &tids, &ntid);
+		err = proc_threads(p->pid, &tids, &ntid);
 		if (err < 0) {
 			ftr_err(err == -ENOENT || err == -ESRCH ? "no process with pid %d" :
 				"cannot list the threads of pid %d", p->pid);

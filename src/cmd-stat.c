@@ -169,35 +169,6 @@ static int add_tracepoint(struct cnt *st, const char *spec, const char **tracefs
 	return add_ctr(st, name, PERF_TYPE_TRACEPOINT, (uint64_t)id);
 }
 
-static int list_threads(int pid, int **tids, int *n)
-{
-	char path[64];
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	d = opendir(path);
-	*n = 0;
-	*tids = NULL;
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		int *v;
-
-		if (de->d_name[0] < '1' || de->d_name[0] > '9')
-			continue;
-		v = realloc(*tids, (*n + 1) * sizeof(**tids));
-		if (!v) {
-			closedir(d);
-			return -ENOMEM;
-		}
-		*tids = v;
-		(*tids)[(*n)++] = atoi(de->d_name);
-	}
-	closedir(d);
-	return *n ? 0 : -ESRCH;
-}
-
 static void close_ctrs(struct cnt *st)
 {
 	for (int i = 0; i < st->nc; i++) {
@@ -236,7 +207,7 @@ static int open_ctrs(struct cnt *st, int child_pid)
 			rl.rlim_cur = rl.rlim_max;
 			setrlimit(RLIMIT_NOFILE, &rl);
 		}
-		err = list_threads(st->pid, &tids, &ntid);
+		err = proc_threads(st->pid, &tids, &ntid);
 		if (err < 0) {
 			ftr_err("cannot list the threads of pid %d: %s", st->pid, strerror(-err));
 			return err;

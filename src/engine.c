@@ -2,7 +2,6 @@
 /* The event engine: see engine.h.  The lifecycle is rtla's: configure the
  * instance with tracing off, enable, open the buffers, start, read, stop,
  * drain, undo. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,22 +297,15 @@ static int setup_filters(struct engine *e)
 /* All threads of pid, so that -p follows a multi-threaded process. */
 static int pid_threads(int pid, char *buf, size_t len)
 {
-	char path[64];
-	struct dirent *de;
-	size_t off;
-	DIR *d;
+	int *tids, n, err = proc_threads(pid, &tids, &n);
+	size_t off = 0;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	d = opendir(path);
-	if (!d)
-		return -errno;
-	off = snprintf(buf, len, "%d", pid);
-	while ((de = readdir(d))) {
-		if (de->d_name[0] < '1' || de->d_name[0] > '9' || atoi(de->d_name) == pid)
-			continue;
-		off += snprintf(buf + off, off < len ? len - off : 0, " %s", de->d_name);
-	}
-	closedir(d);
+	if (err)
+		return err;
+	buf[0] = '\0';
+	for (int i = 0; i < n; i++)
+		off += snprintf(buf + off, off < len ? len - off : 0, "%s%d", i ? " " : "", tids[i]);
+	free(tids);
 	return off < len ? 0 : -ENOSPC;
 }
 

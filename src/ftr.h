@@ -46,6 +46,8 @@ bool str_has_prefix(const char *s, const char *prefix);
 char *str_trim(char *s);
 void json_str(FILE *f, const char *s);	/* a quoted, escaped JSON string */
 bool pid_alive(int pid);
+/* The threads of process pid (malloc'd array): 0, -ESRCH, -errno. */
+int proc_threads(int pid, int **tids, int *n);
 int stdout_check(void);
 
 /* Pure parsers for command-line values: 0 or -EINVAL/-ERANGE. */

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <dirent.h>
 #include <sys/ioctl.h>
 
 #include <event-parse.h>
@@ -1695,26 +1694,18 @@ static int pc_start(struct interp *in, struct pcount *pc)
 
 	for (int i = 0; i < pc->nev; i++) {
 		if (pid > 0) {
-			char path[64];
-			struct dirent *de;
-			DIR *d;
+			int *tids, n;
 
 			/* Every thread of the process, each counting what it
 			 * forks from now on. */
-			snprintf(path, sizeof(path), "/proc/%d/task", pid);
-			d = opendir(path);
-			if (!d)
-				return -errno;
-			while ((de = readdir(d))) {
-				if (de->d_name[0] < '1' || de->d_name[0] > '9')
-					continue;
-				err = pc_open_one(pc, pc->ev[i], pc->filter[i], atoi(de->d_name), -1);
-				if (err < 0) {
-					closedir(d);
-					return err;
-				}
-			}
-			closedir(d);
+			err = proc_threads(pid, &tids, &n);
+			if (err)
+				return err;
+			for (int t = 0; t < n && !err; t++)
+				err = pc_open_one(pc, pc->ev[i], pc->filter[i], tids[t], -1);
+			free(tids);
+			if (err < 0)
+				return err;
 			continue;
 		}
 		err = perf_online_cpus(online, ARRAY_SIZE(online));

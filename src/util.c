@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Small helpers shared by every module: messages, files, strings, JSON. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -292,4 +293,34 @@ void cpumask_hex(const bool *mask, int n, char *buf, size_t len)
 		off += snprintf(buf + off, off < len ? len - off : 0, g == groups - 1 ? "%x" : ",%08x",
 				w);
 	}
+}
+
+/* The threads of a process, from /proc/PID/task: 0, -ESRCH, -errno. */
+int proc_threads(int pid, int **tids, int *n)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	*n = 0;
+	*tids = NULL;
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		int *v;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		v = realloc(*tids, (*n + 1) * sizeof(**tids));
+		if (!v) {
+			closedir(d);
+			return -ENOMEM;
+		}
+		*tids = v;
+		(*tids)[(*n)++] = atoi(de->d_name);
+	}
+	closedir(d);
+	return *n ? 0 : -ESRCH;
 }

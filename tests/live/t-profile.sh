@@ -140,11 +140,13 @@ kill $hp 2>/dev/null; wait $hp 2>/dev/null
 # profiles keeps running.
 hotpath 4000 &
 hp=$!
-"$FTR" profile -g -m 1 -j -p $hp -d 3 > "$TMP/j" 2> "$TMP/e" &
+"$FTR" profile -g -m 1 -j -p $hp -d 8 > "$TMP/j" 2> "$TMP/e" &
 fp=$!
-# Sampling is on once ftr waits in poll(2) for the rings.
+# Sampling is on once ftr waits in poll(2) for the rings; where wchan does
+# not say so (it is hidden on some kernels), after 2 s.  The run lasts 8 s,
+# so that the stop below always falls inside it, however loaded the box.
 i=0
-while [ $i -lt 100 ] && ! grep -q poll /proc/$fp/wchan 2>/dev/null; do
+while [ $i -lt 20 ] && ! grep -q poll /proc/$fp/wchan 2>/dev/null; do
 	sleep 0.1; i=$((i + 1))
 done
 kill -STOP $fp; sleep 2; kill -CONT $fp

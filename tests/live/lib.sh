@@ -9,7 +9,13 @@ check() {
 	if "$@"; then ok "$n"; else fail "$n" "failed: $*"; fi
 }
 
-tracefs_path() { awk '$3 == "tracefs" { print $2; exit }' /proc/mounts; }
+# Where ftr finds tracefs: /sys/kernel/tracing when it is mounted there,
+# else the first tracefs mount (debugfs's automount at .../debug/tracing).
+tracefs_path() {
+	awk '$3 == "tracefs" { if ($2 == "/sys/kernel/tracing") { print $2; found = 1; exit }
+			       if (!first) first = $2 }
+	     END { if (!found && first) print first }' /proc/mounts
+}
 
 # The tests need tracefs; ftr mounts it, so mount it here the same way when a
 # test runs first and finds it absent.

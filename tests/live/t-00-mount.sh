@@ -2,6 +2,12 @@
 NO_AUTOMOUNT=1
 . "$LIVE_DIR/lib.sh"
 
+# debugfs's automounted tracefs (/sys/kernel/debug/tracing) counts as
+# mounted too: take it away first when nothing uses it.
+dbg=$(awk '$3 == "tracefs" && $2 != "/sys/kernel/tracing" { print $2 }' /proc/mounts)
+for m in $dbg; do
+	[ -z "$(ls "$m/instances" 2>/dev/null)" ] && umount "$m" 2>/dev/null
+done
 mounted=$(tracefs_path)
 if [ -n "$mounted" ]; then
 	# Only unmount what nobody uses: no instances, nothing enabled (or,

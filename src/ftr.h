@@ -45,6 +45,8 @@ bool path_exists(const char *path);
 bool str_has_prefix(const char *s, const char *prefix);
 char *str_trim(char *s);
 void json_str(FILE *f, const char *s);	/* a quoted, escaped JSON string */
+/* One byte as it goes in a JSON string: its escape, or itself.  Length. */
+size_t json_escape(unsigned char c, char out[7]);
 bool pid_alive(int pid);
 /* The threads of process pid (malloc'd array): 0, -ESRCH, -errno. */
 int proc_threads(int pid, int **tids, int *n);

@@ -104,26 +104,17 @@ void ob_hex(struct outbuf *ob, uint64_t v)
 
 void ob_json_str(struct outbuf *ob, const char *s, size_t maxlen)
 {
-	static const char hex[] = "0123456789abcdef";
+	char e[7];
 
 	ob_putc(ob, '"');
 	for (size_t i = 0; i < maxlen && s[i]; i++) {
 		unsigned char c = s[i];
 
-		if (c == '"' || c == '\\') {
-			ob_putc(ob, '\\');
-			ob_putc(ob, c);
-		} else if (c == '\n') {
-			ob_write(ob, "\\n", 2);
-		} else if (c == '\t') {
-			ob_write(ob, "\\t", 2);
-		} else if (c < 0x20 || c == 0x7f) {
-			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
-
-			ob_write(ob, u, 6);
-		} else {
-			ob_putc(ob, c);
-		}
+		/* The common case without a call: nothing to escape. */
+		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+			ob_putc(ob, (char)c);
+		else
+			ob_write(ob, e, json_escape(c, e));
 	}
 	ob_putc(ob, '"');
 }

@@ -157,25 +157,43 @@ char *str_trim(char *s)
 	return s;
 }
 
+size_t json_escape(unsigned char c, char out[7])
+{
+	static const char hex[] = "0123456789abcdef";
+
+	switch (c) {
+	case '"': case '\\':
+		out[0] = '\\';
+		out[1] = (char)c;
+		return 2;
+	case '\n':
+		memcpy(out, "\\n", 2);
+		return 2;
+	case '\t':
+		memcpy(out, "\\t", 2);
+		return 2;
+	case '\r':
+		memcpy(out, "\\r", 2);
+		return 2;
+	default:
+		if (c < 0x20 || c == 0x7f) {
+			memcpy(out, "\\u00", 4);
+			out[4] = hex[c >> 4];
+			out[5] = hex[c & 15];
+			return 6;
+		}
+		out[0] = (char)c;
+		return 1;
+	}
+}
+
 void json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; s && *s; s++) {
-		unsigned char c = *s;
+	char e[7];
 
-		switch (c) {
-		case '"': fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
-		default:
-			if (c < 0x20)
-				fprintf(f, "\\u%04x", c);
-			else
-				fputc(c, f);
-		}
-	}
+	fputc('"', f);
+	for (; s && *s; s++)
+		fwrite(e, 1, json_escape((unsigned char)*s, e), f);
 	fputc('"', f);
 }
 

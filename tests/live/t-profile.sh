@@ -138,7 +138,7 @@ kill $hp 2>/dev/null; wait $hp 2>/dev/null
 # Lost samples are counted and said: a one-page ring (some 30 samples with
 # call chains), and ftr stopped for two seconds while the process it
 # profiles keeps running.
-hotpath 4000 &
+hotpath 12000 &
 hp=$!
 "$FTR" profile -g -m 1 -j -p $hp -d 8 > "$TMP/j" 2> "$TMP/e" &
 fp=$!
@@ -149,7 +149,7 @@ i=0
 while [ $i -lt 20 ] && ! grep -q poll /proc/$fp/wchan 2>/dev/null; do
 	sleep 0.1; i=$((i + 1))
 done
-kill -STOP $fp; sleep 2; kill -CONT $fp
+kill -STOP $fp; sleep 3; kill -CONT $fp
 wait $fp; rc=$?
 kill $hp 2>/dev/null; wait $hp 2>/dev/null
 lost=$(sed -n 's/.*"lost":\([0-9]*\),.*/\1/p' "$TMP/j")

@@ -41,8 +41,8 @@ static const char run_usage[] =
 
 static char *find_recipe(const char *name, char *path, size_t len)
 {
-	char dirs[4][PATH_MAX], *cand;
-	int nd = data_dirs("events", dirs, 4);
+	char dirs[5][4096], *cand;
+	int nd = data_dirs("events", dirs, 5);
 
 	for (int i = 0; i < nd; i++) {
 		if (asprintf(&cand, "%s/%s.ftr", dirs[i], name) < 0)
@@ -76,8 +76,8 @@ static void recipe_summary(const char *path, char *buf, size_t len)
 
 static int list_recipes(void)
 {
-	char dirs[4][PATH_MAX];
-	int nd = data_dirs("events", dirs, 4), found = 0;
+	char dirs[5][4096];
+	int nd = data_dirs("events", dirs, 5), found = 0;
 
 	for (int i = 0; i < nd && !found; i++) {
 		struct dirent **ents;

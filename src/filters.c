@@ -31,6 +31,10 @@ int data_dirs(const char *sub, char dirs[][4096], int max)
 		if (slash) {
 			*slash = '\0';
 			snprintf(dirs[nd++], 4096, "%.3000s/../%s", self, sub);
+			/* Installed under any prefix: PREFIX/bin/ftr finds
+			 * PREFIX/share/ftr, whatever it was built for. */
+			if (nd < max)
+				snprintf(dirs[nd++], 4096, "%.3000s/../share/ftr/%s", self, sub);
 		}
 	}
 	if (nd < max)
@@ -41,8 +45,8 @@ int data_dirs(const char *sub, char dirs[][4096], int max)
 /* The expression of filters/NAME.ftr without its comments, or NULL. */
 static char *load(const char *name, char *err, size_t errlen)
 {
-	char dirs[4][4096], *path, *text, *out, *w;
-	int nd = data_dirs("filters", dirs, 4);
+	char dirs[5][4096], *path, *text, *out, *w;
+	int nd = data_dirs("filters", dirs, 5);
 
 	for (int i = 0; i < nd; i++) {
 		if (asprintf(&path, "%s/%s.ftr", dirs[i], name) < 0)

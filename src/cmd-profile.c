@@ -510,14 +510,7 @@ static int open_sampler(struct prof *p, int child_pid)
 		cfg.tids = &child_pid;
 		cfg.ntids = 1;
 	} else if (p->target == T_PID) {
-		struct rlimit rl;
-
-		/* A thread on each CPU is an fd: a big process needs more than
-		 * the default soft limit. */
-		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-			rl.rlim_cur = rl.rlim_max;
-			setrlimit(RLIMIT_NOFILE, &rl);
-		}
+		raise_nofile();
 		err = proc_threads(p->pid, &tids, &ntid);
 		if (err < 0) {
 			ftr_err(err == -ENOENT || err == -ESRCH ? "no process with pid %d" :

@@ -199,14 +199,7 @@ static int open_ctrs(struct cnt *st, int child_pid)
 	enum perf_scope scope = st->target == T_ALL ? PERF_SCOPE_CPU : PERF_SCOPE_KERNEL;
 
 	if (st->target == T_PID) {
-		struct rlimit rl;
-
-		/* A counter on each thread is an fd: a big process needs more
-		 * than the default soft limit. */
-		if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-			rl.rlim_cur = rl.rlim_max;
-			setrlimit(RLIMIT_NOFILE, &rl);
-		}
+		raise_nofile();
 		err = proc_threads(st->pid, &tids, &ntid);
 		if (err < 0) {
 			ftr_err("cannot list the threads of pid %d: %s", st->pid, strerror(-err));

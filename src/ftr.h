@@ -50,6 +50,8 @@ size_t json_escape(unsigned char c, char out[7]);
 bool pid_alive(int pid);
 /* The threads of process pid (malloc'd array): 0, -ESRCH, -errno. */
 int proc_threads(int pid, int **tids, int *n);
+/* Raise the soft limit of open files to the hard one (many perf fds). */
+void raise_nofile(void);
 int stdout_check(void);
 
 /* Pure parsers for command-line values: 0 or -EINVAL/-ERANGE. */

@@ -1701,6 +1701,7 @@ static int pc_start(struct interp *in, struct pcount *pc)
 			err = proc_threads(pid, &tids, &n);
 			if (err)
 				return err;
+			raise_nofile();
 			for (int t = 0; t < n && !err; t++)
 				err = pc_open_one(pc, pc->ev[i], pc->filter[i], tids[t], -1);
 			free(tids);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -310,6 +311,18 @@ void cpumask_hex(const bool *mask, int n, char *buf, size_t len)
 				w |= 1u << b;
 		off += snprintf(buf + off, off < len ? len - off : 0, g == groups - 1 ? "%x" : ",%08x",
 				w);
+	}
+}
+
+void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	/* One perf fd per thread (and CPU): a big process needs more than the
+	 * default soft limit; the hard limit is ours to take. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 }
 

@@ -915,16 +915,16 @@ static void ob_val(struct outbuf *ob, const struct agg *m, int64_t v)
 		ob_s64(ob, v);
 }
 
-static void ob_frame(struct outbuf *ob, const struct agg_print_opts *o, uint64_t ip, bool json)
+/* Frame fr of a stack key, named: 0, or > 0 when it prints as nothing. */
+static int frame_name(const struct agg_print_opts *o, const struct agg_kpart *k, uint32_t fr,
+		      char *buf, size_t len)
 {
-	char sym[512];
+	uint64_t ip = key_ip(k, fr);
+	int r = o->sym ? o->sym(ip, fr, buf, len, o->sym_arg) : -1;
 
-	if (!o->sym || o->sym(ip, sym, sizeof(sym), o->sym_arg) < 0)
-		snprintf(sym, sizeof(sym), "0x%llx", (unsigned long long)ip);
-	if (json)
-		ob_json_str(ob, sym, sizeof(sym));
-	else
-		ob_puts(ob, sym);
+	if (r < 0)
+		snprintf(buf, len, "0x%llx", (unsigned long long)ip);
+	return r > 0;
 }
 
 /* One key part as bpftrace prints it inside @name[...]. */
@@ -945,8 +945,12 @@ static void text_part(struct outbuf *ob, const struct agg *m, int i, const struc
 		/* bpftrace's kstack: a newline, then each frame indented 8 */
 		ob_putc(ob, '\n');
 		for (uint32_t f = 0; f < k->stack.n; f++) {
+			char sym[512];
+
+			if (frame_name(o, k, f, sym, sizeof(sym)))
+				continue;
 			ob_write(ob, "        ", 8);
-			ob_frame(ob, o, key_ip(k, f), false);
+			ob_puts(ob, sym);
 			ob_putc(ob, '\n');
 		}
 		break;
@@ -1124,22 +1128,31 @@ static void json_part(struct outbuf *ob, const struct agg *m, int i, const struc
 			size_t blen = 0;
 			FILE *f = open_memstream(&buf, &blen);
 
+			bool first = true;
+
 			for (uint32_t fr = 0; f && fr < k->stack.n; fr++) {
-				if (!o->sym || o->sym(key_ip(k, fr), sym, sizeof(sym), o->sym_arg) < 0)
-					snprintf(sym, sizeof(sym), "0x%llx",
-						 (unsigned long long)key_ip(k, fr));
-				fprintf(f, "%s%s", fr ? ";" : "", sym);
+				if (frame_name(o, k, fr, sym, sizeof(sym)))
+					continue;
+				fprintf(f, "%s%s", first ? "" : ";", sym);
+				first = false;
 			}
 			if (f)
 				fclose(f);
 			ob_json_str(ob, buf ? buf : "", blen);
 			free(buf);
 		} else {
+			bool first = true;
+
 			ob_putc(ob, '[');
 			for (uint32_t fr = 0; fr < k->stack.n; fr++) {
-				if (fr)
+				char sym[512];
+
+				if (frame_name(o, k, fr, sym, sizeof(sym)))
+					continue;
+				if (!first)
 					ob_write(ob, ", ", 2);
-				ob_frame(ob, o, key_ip(k, fr), true);
+				ob_json_str(ob, sym, strlen(sym));
+				first = false;
 			}
 			ob_putc(ob, ']');
 		}

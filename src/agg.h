@@ -189,8 +189,10 @@ struct agg_row {
  * -ENOMEM (the sort needs an index array). */
 int agg_foreach(const struct agg *m, int (*fn)(const struct agg_row *, void *), void *arg);
 
-/* Symbolizes a stack frame into buf; returns 0, or < 0 to print the address. */
-typedef int (*agg_sym_fn)(uint64_t addr, char *buf, size_t len, void *arg);
+/* Names frame idx (0: the innermost) of a stack into buf: returns 0, < 0
+ * to print the address, or > 0 to print nothing for this frame (a marker
+ * the callback keeps for the frames after it). */
+typedef int (*agg_sym_fn)(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg);
 
 struct agg_print_opts {
 	bool no_summary;		/* omit ftr's line under histograms */

@@ -282,31 +282,7 @@ static int on_sample(struct prof *p, const struct perf_event_header *h)
 		return 0;
 	}
 	p->samples++;
-	if (s.ips) {
-		int mode = 0;
-
-		for (uint64_t i = 0; i < s.nr; i++) {
-			uint64_t v = s.ips[i];
-
-			/* Context markers say whose addresses follow. */
-			if (v >= (uint64_t)PERF_CONTEXT_MAX) {
-				mode = v == (uint64_t)PERF_CONTEXT_KERNEL ? 1 :
-				       v == (uint64_t)PERF_CONTEXT_USER ? 2 : 3;
-				continue;
-			}
-			if (mode == 1 && nk < MAX_FRAMES)
-				p->kips[nk++] = v;
-			else if (mode == 2 && nu < MAX_FRAMES)
-				p->uips[nu++] = v;
-		}
-	} else {
-		unsigned mode = s.misc & PERF_RECORD_MISC_CPUMODE_MASK;
-
-		if (mode == PERF_RECORD_MISC_KERNEL)
-			p->kips[nk++] = s.ip;
-		else if (mode == PERF_RECORD_MISC_USER)
-			p->uips[nu++] = s.ip;
-	}
+	perf_sample_split(&s, p->kips, &nk, p->uips, &nu, MAX_FRAMES);
 	if (!nk && !nu) {
 		p->other_mode++;	/* hypervisor or guest: not ours to name */
 		return 0;
@@ -316,87 +292,25 @@ static int on_sample(struct prof *p, const struct perf_event_header *h)
 	return add_stack(p, proc, s.pid, s.tid, nk, nu) < 0 ? -ENOMEM : 0;
 }
 
-static void on_mmap2(struct prof *p, const struct perf_event_header *h)
-{
-	const char *rec = (const char *)(h + 1), *end = (const char *)h + h->size;
-	uint32_t pid, maj = 0, min = 0, prot;
-	uint64_t addr, len, pgoff, ino = 0;
-	char path[PATH_MAX];
-	struct map_line m;
-	struct sym_proc *proc;
-	size_t plen;
-
-	if (end - rec < 56 + 1)
-		return;
-	memcpy(&pid, rec, 4);
-	memcpy(&addr, rec + 8, 8);
-	memcpy(&len, rec + 16, 8);
-	memcpy(&pgoff, rec + 24, 8);
-	/* 5.12+ may send a build id in place of device and inode. */
-	if (!(h->misc & (1 << 14))) {
-		memcpy(&maj, rec + 32, 4);
-		memcpy(&min, rec + 36, 4);
-		memcpy(&ino, rec + 40, 8);
-	}
-	memcpy(&prot, rec + 56, 4);
-	plen = strnlen(rec + 64, end - (rec + 64));
-	if ((int32_t)pid <= 0 || !(prot & PROT_EXEC) || plen >= sizeof(path))
-		return;
-	memcpy(path, rec + 64, plen);
-	path[plen] = '\0';
-	m = (struct map_line){ .start = addr, .end = addr + len, .pgoff = pgoff, .maj = maj,
-			       .min = min, .ino = ino, .prot = MAP_X, .path = path };
-	if (plen > 10 && !strcmp(path + plen - 10, " (deleted)")) {
-		path[plen - 10] = '\0';
-		m.deleted = true;
-	}
-	proc = sym_proc_find(p->sc, (int)pid, true);
-	if (proc)
-		sym_proc_map(p->sc, proc, &m);
-}
-
-static void on_comm(struct prof *p, const struct perf_event_header *h)
-{
-	const char *rec = (const char *)(h + 1);
-	uint32_t pid, tid;
-	char comm[16];
-
-	if (h->size < sizeof(*h) + 9)
-		return;
-	memcpy(&pid, rec, 4);
-	memcpy(&tid, rec + 4, 4);
-	snprintf(comm, sizeof(comm), "%.*s", (int)(h->size - sizeof(*h) - 8), rec + 8);
-	tcomm_set(p, (int)tid, comm);
-	if ((h->misc & PERF_RECORD_MISC_COMM_EXEC) && pid == tid) {
-		/* exec: a new address space from here on. */
-		struct sym_proc *proc = sym_proc_exec(p->sc, (int)pid);
-
-		if (proc)
-			sym_proc_set_comm(proc, comm);
-	} else if (pid == tid) {
-		struct sym_proc *proc = sym_proc_find(p->sc, (int)pid, false);
-
-		if (proc)
-			sym_proc_set_comm(proc, comm);
-	}
-}
-
-static void on_fork(struct prof *p, const struct perf_event_header *h)
+/* Side-band records: the symbol side is sym.c's; the names of threads and
+ * what a new thread inherits of them are ours. */
+static void on_side(struct prof *p, const struct perf_event_header *h)
 {
 	const uint32_t *v = (const uint32_t *)(h + 1);
 	struct tcomm *parent;
+	char comm[16];
+	int tid;
 
-	if (h->size < sizeof(*h) + 16)
+	sym_perf_side(p->sc, h, &tid, comm);
+	if (tid > 0)
+		tcomm_set(p, tid, comm);
+	if (h->type != PERF_RECORD_FORK || h->size < sizeof(*h) + 16)
 		return;
-	/* pid, ppid, tid, ptid: a new process when pid != ppid. */
-	if (v[0] != v[1])
-		sym_proc_fork(p->sc, (int)v[0], (int)v[1]);
+	/* pid, ppid, tid, ptid */
 	parent = tcomm_slot(p, (int)v[3], false);
 	if (parent && parent->comm[0]) {
-		char c[16];
-
-		memcpy(c, parent->comm, sizeof(c));
-		tcomm_set(p, (int)v[2], c);
+		memcpy(comm, parent->comm, sizeof(comm));
+		tcomm_set(p, (int)v[2], comm);
 	}
 }
 
@@ -408,13 +322,9 @@ static int on_record(const struct perf_event_header *h, void *arg)
 	case PERF_RECORD_SAMPLE:
 		return on_sample(p, h);
 	case PERF_RECORD_MMAP2:
-		on_mmap2(p, h);
-		break;
 	case PERF_RECORD_COMM:
-		on_comm(p, h);
-		break;
 	case PERF_RECORD_FORK:
-		on_fork(p, h);
+		on_side(p, h);
 		break;
 	case PERF_RECORD_LOST:
 		if (h->size >= sizeof(*h) + 16) {
@@ -443,16 +353,10 @@ static void explain_open(struct prof *p, int err, const struct perf_open_failure
 				p->user_only ? PERF_SCOPE_USER : PERF_SCOPE_KERNEL;
 	char why[512];
 
-	if (err == -EINVAL) {
-		char *max = read_file("/proc/sys/kernel/perf_event_max_sample_rate", NULL);
-
-		if (max && (unsigned)atoi(max) < p->hz) {
-			ftr_err("cannot sample at %u Hz: the kernel allows at most %d "
-				"(kernel.perf_event_max_sample_rate)", p->hz, atoi(max));
-			free(max);
-			return;
-		}
-		free(max);
+	if (err == -EINVAL && perf_max_rate() && perf_max_rate() < p->hz) {
+		ftr_err("cannot sample at %u Hz: the kernel allows at most %u "
+			"(kernel.perf_event_max_sample_rate)", p->hz, perf_max_rate());
+		return;
 	}
 	if (err == -ESRCH && p->target == T_PID) {
 		ftr_err("no process with pid %d", p->pid);
@@ -477,17 +381,8 @@ static int open_sampler(struct prof *p, int child_pid)
 	};
 	struct perf_open_failure f = { -1, -1 };
 	int *tids = NULL, ntid = 0, err;
-	char *max = read_file("/proc/sys/kernel/perf_event_max_sample_rate", NULL);
 
-	/* The kernel lowers perf_event_max_sample_rate by itself when sampling
-	 * interrupts take too long (a busy or emulated machine); perf then
-	 * samples at the lower rate, and so does ftr, saying so. */
-	if (max && atoi(max) > 0 && (unsigned)atoi(max) < p->hz) {
-		ftr_warn("sampling at %d Hz, not %u: the kernel allows at most that now "
-			 "(kernel.perf_event_max_sample_rate)", atoi(max), p->hz);
-		p->hz = (unsigned)atoi(max);
-	}
-	free(max);
+	perf_clamp_rate(&p->hz);
 	p->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 			 PERF_SAMPLE_PERIOD | (p->g ? PERF_SAMPLE_CALLCHAIN : 0);
 	cfg.attr = (struct perf_event_attr){

@@ -491,6 +491,8 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 			e->stop = true;
 		if (stream_drain(e->st, on_record, lost_cb, &rc))
 			e->stop = cb_stop = true;
+		if (!cb_stop && e->drain_hook && e->drain_hook(e, e->hook_arg))
+			e->stop = cb_stop = true;
 		if (!cb_stop && next_tick && engine_now_ns() >= next_tick) {
 			next_tick += tick_ns;
 			if (on_tick(e, engine_now_ns(), arg))
@@ -507,8 +509,11 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 	session_stop(e->s);
 	if (e->stop_hook)
 		e->stop_hook(e, e->hook_arg);
-	if (!cb_stop)
+	if (!cb_stop) {
 		stream_drain(e->st, on_record, lost_cb, &rc);
+		if (e->drain_hook)
+			e->drain_hook(e, e->hook_arg);
+	}
 	return ret;
 }
 

@@ -77,6 +77,11 @@ struct engine {
 	 * buffer would have carried. */
 	int (*start_hook)(struct engine *e, void *arg);
 	int (*stop_hook)(struct engine *e, void *arg);
+	/* Called once per turn of the run loop (at least every 100 ms) and
+	 * once more after the stop: other sources of records (the language's
+	 * CPU sampler, whose rings are not in the poll set) are read there.
+	 * Non-zero stops the run. */
+	int (*drain_hook)(struct engine *e, void *arg);
 	void *hook_arg;
 };
 

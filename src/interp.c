@@ -27,6 +27,7 @@
 #include "expr.h"
 #include "interp.h"
 #include "khist.h"
+#include "lprof.h"
 #include "perf.h"
 #include "lang/lang.h"
 #include "plan.h"
@@ -96,7 +97,8 @@ struct val {
 	enum vtype t;
 	int64_t i;
 	const char *s;
-	size_t len;
+	size_t len;			/* VT_STR: bytes; VT_STACK: frames */
+	const uint64_t *ips;		/* VT_STACK */
 };
 
 struct interp {
@@ -119,6 +121,11 @@ struct interp {
 	bool guard_tripped;
 	char plan[4096];
 	size_t planlen;
+	/* profile:hz:N */
+	unsigned prof_hz;
+	bool prof_k, prof_u;		/* kstack / ustack read somewhere */
+	struct lprof *prof;
+	uint64_t ustk[1 + LPROF_MAX_FRAMES];	/* a ustack key: its tag, then frames */
 };
 
 static void planf(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -170,7 +177,7 @@ struct sema {
 	const struct clause *c;
 	struct eng_event **evs;		/* the clause's events */
 	int nev;
-	bool is_ret, is_kprobe, is_uprobe, has_record;
+	bool is_ret, is_kprobe, is_uprobe, has_record, is_profile;
 	struct lang_err *err;
 };
 
@@ -242,6 +249,16 @@ static int var_slot(struct sema *s, const char *name, bool create)
 	return s->in->nvars[c]++;
 }
 
+static enum agg_ktype ktype_of(enum vtype t)
+{
+	return t == VT_STR ? AGG_K_STR : t == VT_STACK ? AGG_K_STACK : AGG_K_INT;
+}
+
+static const char *ktype_name(enum agg_ktype kt)
+{
+	return kt == AGG_K_STR ? "string" : kt == AGG_K_STACK ? "stack" : "number";
+}
+
 static int check_map_keys(struct sema *s, struct node *n)
 {
 	struct mapdef *m = map_get(s->in, n->sval);
@@ -257,8 +274,10 @@ static int check_map_keys(struct sema *s, struct node *n)
 
 		if (err)
 			return err;
-		if (n->args[i]->type != VT_INT && n->args[i]->type != VT_STR) {
-			lang_errf(s->err, n->args[i], "a map key must be a number or a string");
+		if (n->args[i]->type != VT_INT && n->args[i]->type != VT_STR &&
+		    n->args[i]->type != VT_STACK) {
+			lang_errf(s->err, n->args[i], "a map key must be a number, a string or a "
+				  "stack");
 			return -EINVAL;
 		}
 	}
@@ -269,7 +288,7 @@ static int check_map_keys(struct sema *s, struct node *n)
 		}
 		m->nkeys = n->nargs;
 		for (int i = 0; i < n->nargs; i++)
-			m->kt[i] = n->args[i]->type == VT_STR ? AGG_K_STR : AGG_K_INT;
+			m->kt[i] = ktype_of(n->args[i]->type);
 		m->keys_known = true;
 		m->first = n;
 		return 0;
@@ -280,13 +299,12 @@ static int check_map_keys(struct sema *s, struct node *n)
 		return -EINVAL;
 	}
 	for (int i = 0; i < n->nargs; i++) {
-		enum agg_ktype kt = n->args[i]->type == VT_STR ? AGG_K_STR : AGG_K_INT;
+		enum agg_ktype kt = ktype_of(n->args[i]->type);
 
 		if (kt != m->kt[i]) {
 			lang_errf(s->err, n->args[i], "key %d of %s is a %s here but a %s at %d:%d",
-				  i + 1, m->name, kt == AGG_K_STR ? "string" : "number",
-				  m->kt[i] == AGG_K_STR ? "string" : "number", m->first->line,
-				  m->first->col);
+				  i + 1, m->name, ktype_name(kt), ktype_name(m->kt[i]),
+				  m->first->line, m->first->col);
 			return -EINVAL;
 		}
 	}
@@ -489,9 +507,17 @@ static int check(struct sema *s, struct node *n)
 			n->type = VT_STR;
 			break;
 		case B_KSTACK: case B_USTACK:
-			lang_errf(s->err, n, "%s is not available at tracepoints and probes yet "
-				  "(the profiler's stacks come with profile:hz)", n->sval);
-			return -EINVAL;
+			if (!s->is_profile) {
+				lang_errf(s->err, n, "%s is available in profile:hz clauses only "
+					  "(at tracepoints and probes: not yet)", n->sval);
+				return -EINVAL;
+			}
+			if (n->ival == B_KSTACK)
+				s->in->prof_k = true;
+			else
+				s->in->prof_u = true;
+			n->type = VT_STACK;
+			break;
 		case B_RETVAL:
 			if (!s->is_ret) {
 				lang_errf(s->err, n, "retval exists only in kretprobe and uretprobe "
@@ -668,6 +694,7 @@ struct xctx {
 	struct eng_event *ev;
 	struct evbind *eb;
 	struct tep_record *rec;
+	const struct lprof_sample *smp;	/* profile:hz: the sample */
 	uint64_t now;
 	char scratch[128];
 };
@@ -696,6 +723,8 @@ static int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k)
 
 		if (v.t == VT_STR)
 			k[i].str.p = v.s, k[i].str.len = v.len;
+		else if (v.t == VT_STACK)
+			k[i].stack.ips = v.ips, k[i].stack.n = (uint32_t)v.len;
 		else
 			k[i].i = v.i;
 	}
@@ -704,6 +733,8 @@ static int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k)
 
 static int tid_of(struct xctx *x)
 {
+	if (x->smp)
+		return (int)x->smp->tid;
 	if (x->rec && x->eb->pid) {
 		int32_t pid;
 
@@ -716,28 +747,45 @@ static int tid_of(struct xctx *x)
 static struct val builtin(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
+	bool task = x->rec || x->smp;	/* else BEGIN, END, interval: ftr's */
 	const char *s;
 
 	switch (n->ival) {
 	case B_PID:
+		if (x->smp)
+			return vint(x->smp->pid);
 		return vint(x->rec ? comm_tgid(in->e.comms, tid_of(x)) : getpid());
 	case B_TID:
 		return vint(tid_of(x));
 	case B_COMM:
-		s = x->rec ? engine_comm(&in->e, tid_of(x)) : "ftr";
+		s = task ? engine_comm(&in->e, tid_of(x)) : "ftr";
 		return vstr(s, strnlen(s, 16));
 	case B_CPU:
+		if (x->smp)
+			return vint(x->smp->cpu);
 		return vint(x->rec ? x->rec->cpu : sched_getcpu());
 	case B_NSECS:
 		return vint((int64_t)x->now);
 	case B_ELAPSED:
 		return vint((int64_t)(x->now - in->start_ns));
 	case B_UID:
-		return vint(x->rec ? comm_uid(in->e.comms, tid_of(x)) : (int64_t)getuid());
+		return vint(task ? comm_uid(in->e.comms, tid_of(x)) : (int64_t)getuid());
 	case B_FUNC:
 		return vstr(x->eb ? x->eb->func : "", x->eb ? strlen(x->eb->func) : 0);
 	case B_PROBE:
-		return vstr(x->eb ? x->eb->probe : "", x->eb ? strlen(x->eb->probe) : 0);
+		s = x->eb ? x->eb->probe : x->scratch;
+		return vstr(s, strlen(s));
+	case B_KSTACK:
+		if (!x->smp)
+			return vint(0);
+		return (struct val){ .t = VT_STACK, .ips = x->smp->k, .len = (size_t)x->smp->nk };
+	case B_USTACK:
+		if (!x->smp)
+			return vint(0);
+		/* The process goes with the frames: it names them (lprof.h). */
+		in->ustk[0] = LPROF_UTAG | x->smp->pid;
+		memcpy(in->ustk + 1, x->smp->u, (size_t)x->smp->nu * sizeof(uint64_t));
+		return (struct val){ .t = VT_STACK, .ips = in->ustk, .len = (size_t)x->smp->nu + 1 };
 	case B_RETVAL: case B_ARG: {
 		char name[16];
 		struct tep_format_field *f;
@@ -948,7 +996,8 @@ static void print_map(struct interp *in, struct mapdef *m)
 		return;
 	if (m->pc && pc_read(m) < 0)
 		return;
-	struct agg_print_opts po = { .top = in->o->top };
+	struct agg_print_opts po = { .top = in->o->top, .sym = in->prof ? lprof_frame : NULL,
+				     .sym_arg = in->prof };
 
 	if (in->o->mode == OUT_JSON)
 		agg_print_json(m->m, &in->ob, &po);
@@ -1083,6 +1132,62 @@ static void run_special(struct interp *in, enum probe_provider pv, uint64_t now)
 	}
 }
 
+/* profile:hz: each sample runs the profile clauses. */
+static int on_sample(const struct lprof_sample *smp, void *arg)
+{
+	struct interp *in = arg;
+	struct xctx x = { .in = in, .smp = smp, .now = smp->time };
+
+	for (int i = 0; i < in->p->ncl && !in->exit_req; i++) {
+		const struct clause *c = &in->p->cl[i];
+
+		if (c->probes[0].pv != PV_PROFILE)
+			continue;
+		snprintf(x.scratch, sizeof(x.scratch), "%s", c->probes[0].text);
+		run_clause(&x, i, false);
+	}
+	return in->exit_req || in->ob.err;
+}
+
+static int prof_drain(struct engine *e, void *arg)
+{
+	struct interp *in = arg;
+
+	return in->prof ? lprof_drain(in->prof, on_sample, in) != 0 : 0;
+}
+
+static void prof_comm(int tid, const char *comm, void *arg)
+{
+	comm_set(arg, tid, comm);
+}
+
+/* The sampler is opened once the command exists (held before its exec),
+ * before tracing starts: its errors come before anything runs. */
+static int prof_open(struct interp *in)
+{
+	struct lprof_opts po = {
+		.hz = in->prof_hz,
+		.kstack = in->prof_k,
+		.ustack = in->prof_u,
+		.pid = in->o->eng.cmdv ? in->e.child.pid : in->o->eng.pid,
+		.cmd = in->o->eng.cmdv != NULL,
+		.cpus = in->o->eng.cpus,
+		.ncpus = in->o->eng.ncpus,
+	};
+	const char *note;
+
+	if (!in->prof_hz)
+		return 0;
+	if (lprof_open(&po, &in->prof) < 0)
+		return -EIO;
+	lprof_set_comm_fn(in->prof, prof_comm, in->e.comms);
+	note = lprof_kernel_note(in->prof);
+	if (note)
+		ftr_warn("kstack frames print as addresses: %s", note);
+	in->e.drain_hook = prof_drain;
+	return 0;
+}
+
 static int on_tick(struct engine *e, uint64_t now, void *arg)
 {
 	struct interp *in = arg;
@@ -1159,12 +1264,24 @@ static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 			if (ret < 0)
 				return ret;
 		} else if (pr->pv == PV_PROFILE) {
-			snprintf(err->msg, sizeof(err->msg), "profile: probes need ftr's CPU "
-				 "sampler, which the language does not drive yet; use "
-				 "'ftr profile -F %llu -g -a' meanwhile", (unsigned long long)pr->hz);
-			err->line = pr->line;
-			err->col = pr->col;
-			return -ENOTSUP;
+			/* One sampler feeds every profile clause. */
+			if (in->prof_hz && in->prof_hz != pr->hz) {
+				snprintf(err->msg, sizeof(err->msg), "profile:hz:%llu: every profile "
+					 "probe of a program samples at one rate (%u Hz here)",
+					 (unsigned long long)pr->hz, in->prof_hz);
+				err->line = pr->line;
+				err->col = pr->col;
+				return -EINVAL;
+			}
+			if (!pr->hz || pr->hz > 100000) {
+				snprintf(err->msg, sizeof(err->msg), "profile:hz:%llu: the rate must be "
+					 "1 to 100000 Hz", (unsigned long long)pr->hz);
+				err->line = pr->line;
+				err->col = pr->col;
+				return -EINVAL;
+			}
+			in->prof_hz = (unsigned)pr->hz;
+			continue;
 		} else {
 			continue;
 		}
@@ -1256,7 +1373,17 @@ static int compile(struct interp *in, struct lang_err *err)
 				return -EINVAL;
 			}
 		}
+		for (int j = 1; j < c->nprobes; j++) {
+			if ((pv == PV_PROFILE) != (c->probes[j].pv == PV_PROFILE)) {
+				err->line = c->probes[j].line;
+				err->col = c->probes[j].col;
+				snprintf(err->msg, sizeof(err->msg), "a clause cannot mix profile "
+					 "probes with other probes");
+				return -EINVAL;
+			}
+		}
 		s.has_record = pv <= PV_URETPROBE;
+		s.is_profile = pv == PV_PROFILE;
 		s.is_ret = pv == PV_KRETPROBE || pv == PV_URETPROBE;
 		s.is_kprobe = pv == PV_KPROBE || pv == PV_KRETPROBE;
 		s.is_uprobe = pv == PV_UPROBE || pv == PV_URETPROBE;
@@ -1762,6 +1889,8 @@ static int hist_start(struct engine *e, void *arg)
 	for (int i = 0; i < in->nmaps; i++)
 		if (in->maps[i].pc && pc_start(in, in->maps[i].pc) < 0)
 			return -EIO;
+	if (in->prof && lprof_start(in->prof) < 0)
+		return -EIO;
 	return hist_op_all(arg, KHIST_CONT);
 }
 
@@ -1772,6 +1901,8 @@ static int hist_stop(struct engine *e, void *arg)
 	for (int i = 0; i < in->nmaps; i++)
 		if (in->maps[i].pc)
 			pc_stop(in->maps[i].pc);
+	if (in->prof)
+		lprof_stop(in->prof);
 	return hist_op_all(arg, KHIST_PAUSE);
 }
 
@@ -1788,6 +1919,10 @@ static void plan_hists(struct interp *in)
 		if (m->k || !st->b || st->b->k != N_CALL || agg_of(st->b->sval) < 0)
 			continue;
 		m->planned = true;
+		if (in->p->cl[ci].probes[0].pv == PV_PROFILE) {
+			planf(in, "%s: in user space, from the samples\n", m->name);
+			continue;
+		}
 		if (in->o->where == WHERE_USER) {
 			planf(in, "%s: in user space (--where user)\n", m->name);
 			continue;
@@ -2014,6 +2149,14 @@ int lang_run(struct program *p, const struct run_opts *o)
 	}
 	plan_hists(in);
 	plan_filters(in);
+	if (in->prof_hz)
+		planf(in, "profile:hz:%u: perf_event_open cpu-clock sampling at %u Hz on %s, "
+		      "one ring per CPU%s%s%s; its clauses run in user space on each sample\n",
+		      in->prof_hz, in->prof_hz, o->eng.cmdv ? "the command and its children" :
+		      o->eng.pid ? "the process and its children" : "every task",
+		      in->prof_k || in->prof_u ? ", with " : "", in->prof_k ? "kernel" : "",
+		      in->prof_k && in->prof_u ? " and user call chains" :
+		      in->prof_k ? " call chains" : in->prof_u ? "user call chains" : "");
 	for (int i = 0; i < in->nmaps; i++)
 		if (!in->maps[i].planned && in->maps[i].kind != AGG_VALUE)
 			planf(in, "%s: in user space, from the raw event stream\n",
@@ -2042,6 +2185,8 @@ int lang_run(struct program *p, const struct run_opts *o)
 		ret = FTR_EXIT_OK;
 		goto out;
 	}
+	if (prof_open(in) < 0)
+		goto out;
 	in->next_fire = calloc(p->ncl, sizeof(*in->next_fire));
 	if (!in->next_fire)
 		goto out;
@@ -2085,6 +2230,10 @@ int lang_run(struct program *p, const struct run_opts *o)
 				(unsigned long long)agg_dropped(in->maps[i].m), agg_size(in->maps[i].m));
 	ob_flush(&in->ob);
 	engine_summary(&in->e, ftr_verbose > 0);
+	if (in->prof && lprof_lost(in->prof))
+		fprintf(stderr, "ftr: profile:hz:%u: %llu samples LOST (%llu read)\n",
+			lprof_hz(in->prof), (unsigned long long)lprof_lost(in->prof),
+			(unsigned long long)lprof_samples(in->prof));
 	ret = in->ob.err && in->ob.err != -EPIPE ? FTR_EXIT_FAIL : FTR_EXIT_OK;
 out:
 	ob_flush(&in->ob);
@@ -2102,5 +2251,6 @@ out:
 			free(in->varnames[c][i]);
 	free(in->eb);
 	free(in->next_fire);
+	lprof_close(in->prof);
 	return ret;
 }

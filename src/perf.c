@@ -56,6 +56,26 @@ int perf_paranoid(void)
 	return v;
 }
 
+unsigned perf_max_rate(void)
+{
+	char *s = read_file("/proc/sys/kernel/perf_event_max_sample_rate", NULL);
+	int v = s ? atoi(s) : 0;
+
+	free(s);
+	return v > 0 ? (unsigned)v : 0;
+}
+
+void perf_clamp_rate(unsigned *hz)
+{
+	unsigned max = perf_max_rate();
+
+	if (max && max < *hz) {
+		ftr_warn("sampling at %u Hz, not %u: the kernel allows at most that now "
+			 "(kernel.perf_event_max_sample_rate)", max, *hz);
+		*hz = max;
+	}
+}
+
 /* ---- permissions ------------------------------------------------------------ */
 
 int perf_scope_paranoid(enum perf_scope scope)
@@ -283,6 +303,37 @@ int perf_ring_read(struct perf_ring *r, void *scratch, perf_record_fn fn, void *
 }
 
 /* ---- samples ---------------------------------------------------------------- */
+
+void perf_sample_split(const struct perf_sample *s, uint64_t *k, int *nk, uint64_t *u, int *nu,
+		       int max)
+{
+	unsigned mode;
+
+	*nk = *nu = 0;
+	if (s->ips) {
+		int ctx = 0;
+
+		for (uint64_t i = 0; i < s->nr; i++) {
+			uint64_t v = s->ips[i];
+
+			if (v >= (uint64_t)PERF_CONTEXT_MAX) {
+				ctx = v == (uint64_t)PERF_CONTEXT_KERNEL ? 1 :
+				      v == (uint64_t)PERF_CONTEXT_USER ? 2 : 3;
+				continue;
+			}
+			if (ctx == 1 && *nk < max)
+				k[(*nk)++] = v;
+			else if (ctx == 2 && *nu < max)
+				u[(*nu)++] = v;
+		}
+		return;
+	}
+	mode = s->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (mode == PERF_RECORD_MISC_KERNEL && max > 0)
+		k[(*nk)++] = s->ip;
+	else if (mode == PERF_RECORD_MISC_USER && max > 0)
+		u[(*nu)++] = s->ip;
+}
 
 int perf_sample_parse(const struct perf_event_header *h, uint64_t st, struct perf_sample *s)
 {

@@ -24,6 +24,13 @@ int perf_probe(unsigned type, unsigned long long config, bool sampling);
 /* /proc/sys/kernel/perf_event_paranoid, or INT_MIN when unreadable. */
 int perf_paranoid(void);
 
+/* kernel.perf_event_max_sample_rate, or 0 when unreadable. */
+unsigned perf_max_rate(void);
+/* The kernel lowers perf_event_max_sample_rate by itself when sampling
+ * interrupts take too long (a busy or emulated machine); perf then samples
+ * at the lower rate.  Lower *hz to it, with a warning.  */
+void perf_clamp_rate(unsigned *hz);
+
 /* ---- permissions, in words --------------------------------------------------- */
 
 /* What a measurement needs from perf_event_paranoid (unprivileged users). */
@@ -104,6 +111,14 @@ struct perf_sample {
  * when the record is short. */
 int perf_sample_parse(const struct perf_event_header *h, uint64_t sample_type,
 		      struct perf_sample *s);
+
+/* A sample's frames split by context: kernel addresses into k[0..*nk),
+ * user ones into u[0..*nu), innermost first, at most max of each.  From
+ * the call chain when there is one (its context markers say whose
+ * addresses follow), else the ip alone by the record's cpumode.  Frames of
+ * a hypervisor or guest are left out. */
+void perf_sample_split(const struct perf_sample *s, uint64_t *k, int *nk, uint64_t *u, int *nu,
+		       int max);
 
 /* The time of a record written with sample_type (PERF_SAMPLE_TIME set) and
  * sample_id_all: a sample's own, a side-band record's from its sample_id

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <linux/perf_event.h>
 #include <libelf.h>
 #include <limits.h>
 #include <link.h>
@@ -1090,4 +1091,87 @@ int sym_dpkg_owner(const char *infodir, const char *path, char *pkg, size_t len)
 	}
 	closedir(dir);
 	return ret;
+}
+
+/* ---- perf side-band records ------------------------------------------------------- */
+
+static void side_mmap2(struct sym_ctx *c, const struct perf_event_header *h)
+{
+	const char *rec = (const char *)(h + 1), *end = (const char *)h + h->size;
+	uint32_t pid, maj = 0, min = 0, prot;
+	uint64_t addr, len, pgoff, ino = 0;
+	char path[PATH_MAX];
+	struct map_line m;
+	struct sym_proc *proc;
+	size_t plen;
+
+	if (end - rec < 56 + 1)
+		return;
+	memcpy(&pid, rec, 4);
+	memcpy(&addr, rec + 8, 8);
+	memcpy(&len, rec + 16, 8);
+	memcpy(&pgoff, rec + 24, 8);
+	/* 5.12+ may send a build id in place of device and inode. */
+	if (!(h->misc & (1 << 14))) {
+		memcpy(&maj, rec + 32, 4);
+		memcpy(&min, rec + 36, 4);
+		memcpy(&ino, rec + 40, 8);
+	}
+	memcpy(&prot, rec + 56, 4);
+	plen = strnlen(rec + 64, end - (rec + 64));
+	if ((int32_t)pid <= 0 || !(prot & PROT_EXEC) || plen >= sizeof(path))
+		return;
+	memcpy(path, rec + 64, plen);
+	path[plen] = '\0';
+	m = (struct map_line){ .start = addr, .end = addr + len, .pgoff = pgoff, .maj = maj,
+			       .min = min, .ino = ino, .prot = MAP_X, .path = path };
+	if (plen > 10 && !strcmp(path + plen - 10, " (deleted)")) {
+		path[plen - 10] = '\0';
+		m.deleted = true;
+	}
+	proc = sym_proc_find(c, (int)pid, true);
+	if (proc)
+		sym_proc_map(c, proc, &m);
+}
+
+void sym_perf_side(struct sym_ctx *c, const struct perf_event_header *h, int *tid,
+		   char comm[16])
+{
+	const char *rec = (const char *)(h + 1);
+	const uint32_t *v = (const uint32_t *)(h + 1);
+	struct sym_proc *proc;
+	char name[16];
+
+	if (tid)
+		*tid = 0;
+	switch (h->type) {
+	case PERF_RECORD_MMAP2:
+		side_mmap2(c, h);
+		break;
+	case PERF_RECORD_COMM:
+		if (h->size < sizeof(*h) + 9)
+			return;
+		snprintf(name, sizeof(name), "%.*s", (int)(h->size - sizeof(*h) - 8), rec + 8);
+		if (tid && comm) {
+			*tid = (int)v[1];
+			memcpy(comm, name, sizeof(name));
+		}
+		if (v[0] != v[1])
+			return;
+		/* exec: a new address space from here on. */
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
+			proc = sym_proc_exec(c, (int)v[0]);
+		else
+			proc = sym_proc_find(c, (int)v[0], false);
+		if (proc)
+			sym_proc_set_comm(proc, name);
+		break;
+	case PERF_RECORD_FORK:
+		/* pid, ppid, tid, ptid: a new process when pid != ppid. */
+		if (h->size >= sizeof(*h) + 16 && v[0] != v[1])
+			sym_proc_fork(c, (int)v[0], (int)v[1]);
+		break;
+	default:
+		break;
+	}
 }

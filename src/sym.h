@@ -84,6 +84,7 @@ struct sym_dso {
 	uint64_t frames, unresolved, leaf_samples, one_frame_samples;
 };
 
+struct perf_event_header;
 struct sym_proc;
 struct sym_ctx;
 
@@ -113,6 +114,14 @@ void sym_read_pending(struct sym_ctx *c);
 int sym_proc_pid(const struct sym_proc *p);
 void sym_proc_set_comm(struct sym_proc *p, const char *comm);
 const char *sym_proc_comm(const struct sym_proc *p);	/* "" when unknown */
+
+/* The symbol side of a sampler's side-band records: PERF_RECORD_MMAP2 (an
+ * executable mapping), COMM with the exec flag (a new address space) and
+ * FORK (a copy of the parent's).  Others are ignored.  When comm is not
+ * NULL, a COMM record's tid and name are given back there (*tid = 0
+ * otherwise), so that callers keep their own per-thread names. */
+void sym_perf_side(struct sym_ctx *c, const struct perf_event_header *h, int *tid,
+		   char comm[16]);
 
 /* While the processes still run: read the files mapped since the last call
  * whose path no longer shows the mapped inode (deleted, replaced, another

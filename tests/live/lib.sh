@@ -81,3 +81,17 @@ wait_tracing() {
 
 # count_lines PATTERN FILE
 count_lines() { grep -c -- "$1" "$2" 2>/dev/null || true; }
+
+# require_sampling NAME: the hotpath helper and CPU sampling are here, or
+# the test prints why not and the script ends.
+require_sampling() {
+	if ! command -v hotpath > /dev/null 2>&1; then
+		skip "$1" "the hotpath helper is not on PATH (make helpers)"
+		exit 0
+	fi
+	if ! "$FTR" profile --folded -- true > "$TMP/o" 2> "$TMP/e" &&
+			grep -q 'perf_event_open\|not supported' "$TMP/e"; then
+		skip "$1" "no CPU sampling here: $(head -1 "$TMP/e")"
+		exit 0
+	fi
+}

@@ -10,16 +10,7 @@
 # share in the kernel's interrupt paths).
 . "$LIVE_DIR/lib.sh"
 
-if ! command -v hotpath > /dev/null 2>&1; then
-	skip profile "the hotpath helper is not on PATH (make helpers)"
-	exit 0
-fi
-if ! "$FTR" profile --folded -- true > "$TMP/o" 2> "$TMP/e"; then
-	if grep -q 'perf_event_open\|not supported' "$TMP/e"; then
-		skip profile "no CPU sampling here: $(head -1 "$TMP/e")"
-		exit 0
-	fi
-fi
+require_sampling profile
 
 xml_ok() {
 	if command -v xmllint > /dev/null 2>&1; then

@@ -26,7 +26,7 @@ fi
 FTR_EVENTS=$EV
 export FTR_EVENTS
 
-RECIPES="biolatency biosnoop cpudist errors execsnoop killsnoop offcpu opensnoop pidpersec
+RECIPES="biolatency biosnoop cpudist errors execsnoop killsnoop offcpu oncpu opensnoop pidpersec
 readsize runqlat signals syscount vfscount writesize"
 has_syscalls() { [ -d "$T/events/syscalls/sys_enter_openat" ]; }
 
@@ -185,6 +185,22 @@ unspin='kill $b; wait; true'
 us=$(sed -n 's/^@offcpu_us\[sleep, S\]: \([0-9]*\)$/\1/p' "$TMP/o")
 [ -n "$us" ] && [ "$us" -ge 950000 ] && [ "$us" -lt 5000000 ] && ok recipes-offcpu ||
 	fail recipes-offcpu "sleep S ${us:-none} us (want about 1000000) $(cat "$TMP/o" "$TMP/e" | head -4 | tr '\n' '|')"
+
+# oncpu: hotpath's own stacks, its leaves under their callers, by its comm.
+if command -v hotpath > /dev/null 2>&1; then
+	"$FTR" run oncpu -- hotpath 300 > "$TMP/o" 2> "$TMP/e"; rc=$?
+	if [ $rc -eq 0 ] && awk '/^@\[$/ { a = w = 0 } /^        leaf_a\+/ { a = 1 }
+			a && /^        work_a\+/ { w = 1 } w && /^, hotpath\]: [0-9]+$/ { f = 1 }
+			END { exit !f }' "$TMP/o"; then
+		ok recipes-oncpu
+	elif grep -q 'perf_event_open\|not supported' "$TMP/e"; then
+		skip recipes-oncpu "no CPU sampling here: $(head -1 "$TMP/e")"
+	else
+		fail recipes-oncpu "rc=$rc $(head -12 "$TMP/o" "$TMP/e" | tr '\n' '|')"
+	fi
+else
+	skip recipes-oncpu "the hotpath helper is not on PATH"
+fi
 
 # runqlat and cpudist: each wakeup of the three sleeps is a run-queue
 # latency sample, each run of the command's tasks an on-CPU slice.

@@ -450,7 +450,7 @@ static void test_string_keys(void **state)
 	agg_free(m);
 }
 
-static int fake_sym(uint64_t addr, char *buf, size_t len, void *arg)
+static int fake_sym(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg)
 {
 	if (addr == 0xdead)
 		return -1;

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The language's profile:hz:N probe (see lprof.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ftr.h"
+#include "lprof.h"
+#include "perf.h"
+#include "sym.h"
+
+struct lprof {
+	struct lprof_opts o;
+	struct perf_sampler *ps;
+	struct sym_ctx *sc;
+	uint64_t sample_type;
+	uint64_t samples, lost;
+	lprof_fn fn;
+	void *arg;
+	void (*comm_fn)(int tid, const char *comm, void *arg);
+	void *comm_arg;
+	struct sym_proc *cur;		/* lprof_frame: the process of a ustack */
+	uint32_t leaf;			/* lprof_frame: the index of the innermost frame */
+	uint64_t k[LPROF_MAX_FRAMES], u[LPROF_MAX_FRAMES];
+};
+
+int lprof_open(const struct lprof_opts *o, struct lprof **out)
+{
+	struct lprof *p = calloc(1, sizeof(*p));
+	long psz = sysconf(_SC_PAGESIZE);
+	struct perf_sampler_cfg cfg = {
+		.cpus = o->cpus,
+		.ncpus = o->ncpus,
+		/* A call chain is up to a kilobyte: a ring of 32 pages holds
+		 * more than the 100 ms between two reads at 999 Hz. */
+		.pages = o->kstack || o->ustack ? 32 : 8,
+		.all_tasks = o->pid <= 0,
+	};
+	struct perf_open_failure f = { -1, -1 };
+	int *tids = NULL, ntid = 0, err;
+
+	if (!p)
+		return -ENOMEM;
+	p->o = *o;
+	p->sc = sym_ctx_new();
+	if (!p->sc) {
+		free(p);
+		return -ENOMEM;
+	}
+	perf_clamp_rate(&p->o.hz);
+	p->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+			 (o->kstack || o->ustack ? PERF_SAMPLE_CALLCHAIN : 0);
+	cfg.attr = (struct perf_event_attr){
+		.size = sizeof(struct perf_event_attr),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_freq = p->o.hz,
+		.freq = 1,
+		.sample_type = p->sample_type,
+		/* nsecs must agree with the events' timestamps, which the
+		 * instance takes from the mono trace clock. */
+		.use_clockid = 1,
+		.clockid = CLOCK_MONOTONIC,
+		/* comm for the names of threads that are gone by the time a
+		 * map prints; mappings and forks only to name user frames. */
+		.comm = 1,
+		.comm_exec = 1,
+		.mmap = o->ustack, .mmap2 = o->ustack, .task = o->ustack,
+		.exclude_callchain_user = !o->ustack,
+		.exclude_callchain_kernel = !o->kstack,
+		.sample_id_all = 1,
+		.inherit = o->pid > 0,
+		.enable_on_exec = o->cmd,
+		.exclude_hv = 1,
+		.watermark = 1,
+		.wakeup_watermark = (uint32_t)((size_t)cfg.pages * psz / 2),
+	};
+	if (o->pid > 0 && o->cmd) {
+		cfg.tids = &p->o.pid;
+		cfg.ntids = 1;
+	} else if (o->pid > 0) {
+		raise_nofile();
+		err = proc_threads(o->pid, &tids, &ntid);
+		if (err < 0) {
+			ftr_err("profile: no process with pid %d", o->pid);
+			goto fail;
+		}
+		cfg.tids = tids;
+		cfg.ntids = ntid;
+	}
+	err = perf_sampler_open(&cfg, &p->ps, &f);
+	free(tids);
+	if (err < 0) {
+		char why[512];
+
+		perf_explain(err, o->pid > 0 ? PERF_SCOPE_KERNEL : PERF_SCOPE_CPU, perf_paranoid(),
+			     perf_privileged(), why, sizeof(why));
+		ftr_err("profile:hz:%u: cannot sample cpu-clock on cpu %d: %s", p->o.hz, f.cpu, why);
+		goto fail;
+	}
+	*out = p;
+	return 0;
+fail:
+	sym_ctx_free(p->sc);
+	free(p);
+	return err;
+}
+
+void lprof_set_comm_fn(struct lprof *p, void (*fn)(int, const char *, void *), void *arg)
+{
+	p->comm_fn = fn;
+	p->comm_arg = arg;
+}
+
+int lprof_start(struct lprof *p)
+{
+	/* A command is enabled by its exec (enable_on_exec): not one sample
+	 * of ftr's own fork path. */
+	return p->o.cmd ? 0 : perf_sampler_enable(p->ps);
+}
+
+int lprof_stop(struct lprof *p)
+{
+	return perf_sampler_disable(p->ps);
+}
+
+static int on_record(const struct perf_event_header *h, void *arg)
+{
+	struct lprof *p = arg;
+	struct perf_sample ps;
+	struct lprof_sample s;
+	char comm[16];
+	int tid;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		if (perf_sample_parse(h, p->sample_type, &ps) < 0)
+			return 0;
+		p->samples++;
+		s = (struct lprof_sample){ .pid = ps.pid, .tid = ps.tid, .cpu = ps.cpu,
+					   .time = ps.time, .k = p->k, .u = p->u };
+		perf_sample_split(&ps, p->k, &s.nk, p->u, &s.nu, LPROF_MAX_FRAMES);
+		/* Its maps are read from /proc while it still runs (in
+		 * lprof_drain, outside this path). */
+		if (s.nu && ps.pid > 0)
+			sym_proc_find(p->sc, (int)ps.pid, true);
+		return p->fn(&s, p->arg);
+	case PERF_RECORD_LOST:
+		if (h->size >= sizeof(*h) + 16)
+			p->lost += ((const uint64_t *)(h + 1))[1];
+		return 0;
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_FORK:
+		sym_perf_side(p->sc, h, &tid, comm);
+		if (tid > 0 && p->comm_fn)
+			p->comm_fn(tid, comm, p->comm_arg);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int lprof_drain(struct lprof *p, lprof_fn fn, void *arg)
+{
+	int r;
+
+	p->fn = fn;
+	p->arg = arg;
+	r = perf_sampler_read_ordered(p->ps, on_record, p);
+	if (p->o.ustack) {
+		sym_read_pending(p->sc);
+		sym_pin_new(p->sc);
+	}
+	return r < 0 ? r : 0;
+}
+
+uint64_t lprof_samples(const struct lprof *p)
+{
+	return p->samples;
+}
+
+uint64_t lprof_lost(const struct lprof *p)
+{
+	return p->lost;
+}
+
+unsigned lprof_hz(const struct lprof *p)
+{
+	return p->o.hz;
+}
+
+int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg)
+{
+	struct lprof *p = arg;
+	struct sym_res r;
+	int ret;
+
+	if (idx == 0)
+		p->leaf = 0;
+	if ((addr & LPROF_TAG_MASK) == LPROF_UTAG) {
+		p->cur = sym_proc_find(p->sc, (int)(uint32_t)addr, false);
+		p->leaf = idx + 1;
+		return 1;
+	}
+	/* Above the leaf an address is a return address: the call is the
+	 * instruction before it, and a call that ends a function returns to
+	 * the start of the next one.  Name the call; print the offset of the
+	 * return address, as bpftrace does. */
+	ret = idx != p->leaf;
+	/* The top half of the address space is the kernel's on x86-64 and
+	 * arm64 alike. */
+	if (addr >> 63) {
+		sym_resolve_kernel(p->sc, addr - ret, &r);
+		if (!r.name)
+			return -1;
+	} else {
+		if (!p->cur)
+			return -1;
+		sym_resolve_user(p->sc, p->cur, addr - ret, &r);
+		if (!r.name) {
+			if (!r.dso)
+				return -1;
+			snprintf(buf, len, "[unknown] (in %s)", r.dso->path);
+			return 0;
+		}
+	}
+	snprintf(buf, len, "%s+%llu", r.name, (unsigned long long)(r.off + ret));
+	return 0;
+}
+
+const char *lprof_kernel_note(struct lprof *p)
+{
+	const char *why = NULL;
+
+	return p->o.kstack && !sym_kernel(p->sc, &why) ? why : NULL;
+}
+
+void lprof_close(struct lprof *p)
+{
+	if (!p)
+		return;
+	perf_sampler_close(p->ps);
+	sym_ctx_free(p->sc);
+	free(p);
+}

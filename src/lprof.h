@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The language's profile:hz:N probe: a cpu-clock (or cycles) sampler on
+ * perf_event_open, its samples handed to the interpreter one by one with
+ * their kernel and user stacks, and the naming of those stacks' frames when
+ * the maps that keep them are printed.
+ *
+ *	lprof_open → lprof_start → lprof_drain ... → lprof_stop → lprof_drain
+ *	→ (print maps with lprof_frame) → lprof_close
+ *
+ * Stacks are kept as addresses and named only at print time.  A user stack
+ * needs its process to be named, so a ustack key carries it: its first
+ * frame is LPROF_UTAG | pid, an address no process or kernel can have (not
+ * canonical on any 64-bit architecture ftr runs on), which lprof_frame
+ * takes as "the frames after this are in pid" and prints nothing for.
+ */
+#ifndef FTR_LPROF_H
+#define FTR_LPROF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LPROF_UTAG 0xfeed000000000000ull
+#define LPROF_TAG_MASK 0xffff000000000000ull
+#define LPROF_MAX_FRAMES 127	/* as AGG_STACK_MAX and perf_event_max_stack */
+
+struct lprof;
+
+struct lprof_opts {
+	unsigned hz;
+	bool kstack, ustack;		/* call chains wanted */
+	int pid;			/* a process and what it forks; 0: every task */
+	bool cmd;			/* pid is a command held before exec: enable
+					 * on its exec */
+	const bool *cpus;		/* NULL: all online */
+	int ncpus;
+};
+
+struct lprof_sample {
+	uint32_t pid, tid, cpu;
+	uint64_t time;			/* CLOCK_MONOTONIC ns, as the trace clock */
+	const uint64_t *k, *u;		/* innermost first */
+	int nk, nu;
+};
+
+typedef int (*lprof_fn)(const struct lprof_sample *s, void *arg);
+
+/* Open the sampler (disabled).  Errors are printed, with the setting to
+ * change when perf_event_paranoid forbids it.  0 / -errno. */
+int lprof_open(const struct lprof_opts *o, struct lprof **out);
+/* Called with each thread name the sampler's records carry (an exec, a
+ * rename): a thread that is gone when a map prints keeps its name. */
+void lprof_set_comm_fn(struct lprof *p, void (*fn)(int tid, const char *comm, void *arg),
+		       void *arg);
+int lprof_start(struct lprof *p);
+int lprof_stop(struct lprof *p);
+/* Hand every sample in the rings to fn, in time order.  fn's non-zero
+ * return stops the read and is returned; else 0 (or -errno). */
+int lprof_drain(struct lprof *p, lprof_fn fn, void *arg);
+uint64_t lprof_samples(const struct lprof *p);
+uint64_t lprof_lost(const struct lprof *p);
+/* The sampling rate in effect (the kernel may allow less than asked). */
+unsigned lprof_hz(const struct lprof *p);
+/* An agg_sym_fn: a frame's name as bpftrace prints it ("vfs_write+5"),
+ * "[unknown] (in /path)" for a user address in a file without its
+ * symbol; 1 for a ustack tag (print nothing), 0 otherwise. */
+int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *p);
+/* Why kernel frames cannot be named (kptr_restrict...), or NULL. */
+const char *lprof_kernel_note(struct lprof *p);
+void lprof_close(struct lprof *p);
+
+#endif

@@ -1,0 +1,75 @@
+# The language's profile:hz:N probe, on ftr's CPU sampler: @[ustack] of a
+# program with a known hot path (hotpath: leaf_a and leaf_b in a 3:1 ratio
+# under main -> run -> work_a/work_b) names both leaves with their callers
+# and the right shares; @[kstack] of a copy names the kernel's read path;
+# comm and pid are the sampled task's; errors for what cannot run.
+#
+# At 999 Hz for 1 s of CPU there are about 1000 samples: the binomial spread
+# of a 75% share is then about 1.4 points, so 75 +- 10 is far outside chance.
+. "$LIVE_DIR/lib.sh"
+
+require_sampling langprof
+[ -n "$T" ] && snapshot > "$TMP/before"
+
+# Stack keys as bpftrace prints them ("@[", frames indented 8, "]: N")
+# into one line each: "leaf;caller;...;outermost N", offsets cut.
+fold() {
+	awk '$0 == "@[" { on = 1; s = ""; next }
+	     on && /^\]: [0-9]+$/ { print (s == "" ? "-" : s), $2; on = 0; next }
+	     on { f = $1; sub(/\+[0-9]+$/, "", f); s = (s == "" ? f : s ";" f) }' "$1"
+}
+# share FOLDED REGEX: per cent of the samples whose leaf frame matches.
+share() {
+	awk -v re="$2" '{ n = $NF; t += n; split($1, a, ";"); if (a[1] ~ re) s += n }
+		END { if (t) printf "%.1f", 100 * s / t; else print 0 }' "$1"
+}
+
+"$FTR" -e 'profile:hz:999 { @[ustack] = count(); }' -- hotpath 1000 > "$TMP/o" 2> "$TMP/e"; rc=$?
+fold "$TMP/o" > "$TMP/f"
+a=$(share "$TMP/f" '^leaf_a$'); b=$(share "$TMP/f" '^leaf_b$')
+ra=$(awk -v a="$a" -v b="$b" 'BEGIN { if (a + b) printf "%.1f", 100 * a / (a + b); else print 0 }')
+if [ $rc -eq 0 ] && awk -v r="$ra" -v a="$a" -v b="$b" \
+		'BEGIN { d = r - 75; if (d < 0) d = -d; exit !(d <= 10 && a + b >= 50) }'; then
+	ok langprof-ustack-shares
+else
+	fail langprof-ustack-shares "rc=$rc leaf_a $a%, leaf_b $b%: $ra% of the two to leaf_a (want 75+-10) $(head -2 "$TMP/e")"
+fi
+grep -q '^leaf_a;work_a;run;main' "$TMP/f" && grep -q '^leaf_b;work_b;run;main' "$TMP/f" &&
+	ok langprof-ustack-callers || fail langprof-ustack-callers "$(head -4 "$TMP/f")"
+# About HZ samples a second of its CPU time (at least half: a guest's
+# kernel may lower perf_event_max_sample_rate, and ftr says so).
+n=$(awk '{ t += $NF } END { print t + 0 }' "$TMP/f")
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 999)
+[ "$max" -gt 999 ] && max=999
+[ "$n" -ge $((max / 2)) ] && [ "$n" -le $((max * 3 / 2)) ] && ok langprof-sample-count ||
+	fail langprof-sample-count "$n samples for 1 s of CPU at $max Hz"
+
+# comm and pid are the sampled task's, and only the command is sampled.
+"$FTR" -e 'profile:hz:499 { @[comm, pid > 0] = count(); }' -- hotpath 300 > "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 0 ] && grep -q '^@\[hotpath, 1\]: [0-9][0-9]*$' "$TMP/o" && [ "$(grep -c '^@' "$TMP/o")" = 1 ] &&
+	ok langprof-comm || fail langprof-comm "rc=$rc $(head -3 "$TMP/o" "$TMP/e")"
+
+# Kernel stacks: copying /dev/zero is the kernel's work, under vfs_read.
+"$FTR" -e 'profile:hz:999 { @[kstack] = count(); }' -- \
+	dd if=/dev/zero of=/dev/null bs=64k count=20000 > "$TMP/o" 2> "$TMP/e"; rc=$?
+fold "$TMP/o" > "$TMP/f"
+if [ $rc -eq 0 ] && grep -q '^[^ ]*;vfs_read;' "$TMP/f"; then
+	ok langprof-kstack
+elif grep -q 'kstack frames print as addresses' "$TMP/e"; then
+	skip langprof-kstack "$(grep 'kstack frames' "$TMP/e")"
+else
+	fail langprof-kstack "rc=$rc $(head -3 "$TMP/f") $(head -2 "$TMP/e")"
+fi
+
+# What cannot run says why, where.
+"$FTR" -e 'tracepoint:syscalls:sys_enter_write { @[kstack] = count(); }' > /dev/null 2> "$TMP/e"; rc=$?
+[ $rc -ne 0 ] && grep -q '1:41: .*kstack is available in profile:hz clauses only' "$TMP/e" &&
+	ok langprof-kstack-at-tracepoint || fail langprof-kstack-at-tracepoint "rc=$rc $(cat "$TMP/e")"
+"$FTR" -e 'profile:hz:99 { @ = count(); } profile:hz:49 { @ = count(); }' > /dev/null 2> "$TMP/e"; rc=$?
+[ $rc -ne 0 ] && grep -q '1:32: .*one rate (99 Hz here)' "$TMP/e" && ok langprof-one-rate ||
+	fail langprof-one-rate "rc=$rc $(cat "$TMP/e")"
+"$FTR" -e 'profile:hz:99, interval:s:1 { exit(); }' > /dev/null 2> "$TMP/e"; rc=$?
+[ $rc -ne 0 ] && grep -q 'cannot mix profile probes' "$TMP/e" && ok langprof-no-mix ||
+	fail langprof-no-mix "rc=$rc $(cat "$TMP/e")"
+[ -n "$T" ] && same_as_before langprof-leaves-tracefs "$TMP/before"
+exit 0

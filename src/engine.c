@@ -17,6 +17,7 @@
 #include "expr.h"
 #include "filters.h"
 #include "formats.h"
+#include "output.h"
 #include "ftr.h"
 #include "probe.h"
 #include "session.h"
@@ -60,6 +61,12 @@ uint64_t engine_now_ns(void)
 const char *engine_comm(struct engine *e, int tid)
 {
 	return comm_lookup(e->comms, tid);
+}
+
+const uint64_t *engine_kstack(const struct engine *e, int *n)
+{
+	*n = e->cur_nstack;
+	return e->cur_stack;
 }
 
 int engine_open(struct engine *e, const struct engine_opts *o)
@@ -402,6 +409,19 @@ int engine_prepare(struct engine *e)
 		    session_write(e->s, "set_event_pid", pids, NULL) < 0)
 			return -EIO;
 	}
+	if (e->kstacks) {
+		e->stack_ev = formats_add(e->tep, session_tracefs(e->s)->path, "ftrace",
+					  "kernel_stack");
+		if (!e->stack_ev && !e->o.explain) {
+			ftr_err("cannot read the format of 'ftrace:kernel_stack', which carries "
+				"kernel stacks");
+			return -ENOENT;
+		}
+		/* Every event of the instance gets a stack record after it; the
+		 * ones no clause wants are dropped when read. */
+		if (session_write(e->s, "options/stacktrace", "1", NULL) < 0)
+			return -EIO;
+	}
 	for (int i = 0; i < e->nev; i++)
 		if (!e->ev[i].trigger_only &&
 		    session_event_write(e->s, e->ev[i].sys, e->ev[i].name, "enable", "1", "0") < 0)
@@ -431,13 +451,122 @@ static const char *comm_cb(int pid, void *arg)
 	return comm_lookup(arg, pid);
 }
 
+/* ---- kernel stacks -------------------------------------------------------- */
+
+/* An event held until its stack record comes (the next record of its CPU). */
+struct eng_pending {
+	struct eng_event *v;
+	struct tep_record rec;		/* .data: buf */
+	void *buf;
+	size_t cap;
+};
+
+static struct eng_pending *pending_of(struct engine *e, int cpu)
+{
+	if (cpu < 0 || cpu >= 65536)
+		return NULL;
+	if (cpu >= e->npend) {
+		int n = cpu + 1 > 2 * e->npend ? cpu + 1 : 2 * e->npend;
+		struct eng_pending *p = realloc(e->pend, (size_t)n * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		memset(p + e->npend, 0, (size_t)(n - e->npend) * sizeof(*p));
+		e->pend = p;
+		e->npend = n;
+	}
+	return &e->pend[cpu];
+}
+
+static int deliver(struct run_ctx *rc, struct eng_event *v, struct tep_record *rec,
+		   const uint64_t *stack, int n)
+{
+	struct engine *e = rc->e;
+	int r;
+
+	e->cur_stack = stack;
+	e->cur_nstack = n;
+	r = rc->on_event(e, v, rec, rc->arg);
+	e->cur_stack = NULL;
+	e->cur_nstack = 0;
+	return r;
+}
+
+/* The held event of p, with the stack (or none: its record was lost). */
+static int flush_pending(struct run_ctx *rc, struct eng_pending *p, const uint64_t *stack, int n)
+{
+	struct eng_event *v = p->v;
+
+	if (!v)
+		return 0;
+	p->v = NULL;
+	return deliver(rc, v, &p->rec, stack, n);
+}
+
+static int hold(struct eng_pending *p, struct eng_event *v, const struct tep_record *rec)
+{
+	if ((size_t)rec->size > p->cap) {
+		void *b = realloc(p->buf, (size_t)rec->size);
+
+		if (!b)
+			return -ENOMEM;
+		p->buf = b;
+		p->cap = (size_t)rec->size;
+	}
+	memcpy(p->buf, rec->data, (size_t)rec->size);
+	p->rec = *rec;
+	p->rec.data = p->buf;
+	p->v = v;
+	return 0;
+}
+
+/* A kernel_stack record: "int size" frames in "unsigned long caller[]",
+ * which the format gives a nominal length (8) that the record exceeds. */
+static int stack_record(struct run_ctx *rc, struct tep_record *rec)
+{
+	struct engine *e = rc->e;
+	struct eng_pending *p = pending_of(e, rec->cpu);
+	struct tep_format_field *fs, *fc;
+	uint64_t ips[512];
+	int n = 0, size;
+
+	if (!p || !p->v)
+		return 0;	/* after an event no clause wants */
+	fs = tep_find_field(e->stack_ev, "size");
+	fc = tep_find_field(e->stack_ev, "caller");
+	if (!fs || !fc || fc->elementsize != sizeof(uint64_t) || rec->size < fc->offset)
+		return flush_pending(rc, p, NULL, 0);
+	size = (int)field_int(fs, rec);
+	for (int i = 0; i < size && i < (int)ARRAY_SIZE(ips) &&
+			fc->offset + (i + 1) * 8 <= rec->size; i++) {
+		uint64_t ip;
+
+		memcpy(&ip, (char *)rec->data + fc->offset + i * 8, 8);
+		/* Older kernels end the list with ULONG_MAX. */
+		if (!ip || ip == UINT64_MAX)
+			break;
+		ips[n++] = ip;
+	}
+	return flush_pending(rc, p, ips, n);
+}
+
+static void flush_all_pending(struct run_ctx *rc)
+{
+	for (int i = 0; i < rc->e->npend; i++)
+		flush_pending(rc, &rc->e->pend[i], NULL, 0);
+}
+
 static int on_record(struct tep_record *rec, void *arg)
 {
 	struct run_ctx *rc = arg;
 	struct engine *e = rc->e;
 	int id = tep_data_type(e->tep, rec);
 	struct eng_event *v;
+	struct eng_pending *p;
+	int r;
 
+	if (e->stack_ev && id == e->stack_ev->id)
+		return stack_record(rc, rec);
 	if (id < 0 || id > e->max_id || !(v = e->by_id[id]))
 		return 0;	/* not ours (cannot happen in a private instance) */
 	if (v->user_filter) {
@@ -448,7 +577,15 @@ static int on_record(struct tep_record *rec, void *arg)
 			return 0;
 		}
 	}
-	return rc->on_event(e, v, rec, rc->arg);
+	if (!e->kstacks)
+		return rc->on_event(e, v, rec, rc->arg);
+	/* A held event whose stack never came (lost): without it. */
+	p = pending_of(e, rec->cpu);
+	if (p && (r = flush_pending(rc, p, NULL, 0)))
+		return r;
+	if (v->want_kstack && p)
+		return hold(p, v, rec) < 0 ? -ENOMEM : 0;
+	return deliver(rc, v, rec, NULL, 0);
 }
 
 int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_lost,
@@ -511,6 +648,7 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 		e->stop_hook(e, e->hook_arg);
 	if (!cb_stop) {
 		stream_drain(e->st, on_record, lost_cb, &rc);
+		flush_all_pending(&rc);
 		if (e->drain_hook)
 			e->drain_hook(e, e->hook_arg);
 	}
@@ -582,6 +720,9 @@ void engine_close(struct engine *e)
 	}
 	free(e->ev);
 	free(e->by_id);
+	for (int i = 0; i < e->npend; i++)
+		free(e->pend[i].buf);
+	free(e->pend);
 	comm_cache_free(e->comms);
 	if (e->tep)
 		tep_free(e->tep);

@@ -40,6 +40,7 @@ struct eng_event {
 	char *fetchargs;		/* a dynamic probe's fields ("count=$arg3:u64") */
 	bool trigger_only;		/* aggregated by a hist trigger: not enabled for
 					 * the ring buffer, nothing to read */
+	bool want_kstack;		/* handed over with its kernel stack */
 	void *priv;			/* the caller's */
 };
 
@@ -55,6 +56,8 @@ struct engine_opts {
 	bool user_filter;		/* every filter in user space */
 	const char *clock;		/* the instance's trace_clock, NULL: the kernel's */
 };
+
+struct eng_pending;
 
 struct engine {
 	struct engine_opts o;
@@ -83,6 +86,15 @@ struct engine {
 	 * Non-zero stops the run. */
 	int (*drain_hook)(struct engine *e, void *arg);
 	void *hook_arg;
+	/* Kernel stacks (set kstacks before engine_prepare): the instance's
+	 * stacktrace option writes a kernel_stack record after each event,
+	 * on its CPU; an event that wants one is held until it comes. */
+	bool kstacks;
+	struct tep_event *stack_ev;
+	struct eng_pending *pend;	/* per CPU */
+	int npend;
+	const uint64_t *cur_stack;	/* during on_event */
+	int cur_nstack;
 };
 
 /* Session, features, instance.  Prints its errors.  0 / -errno. */
@@ -124,6 +136,9 @@ void engine_summary(struct engine *e, bool always);
 void engine_close(struct engine *e);
 
 const char *engine_comm(struct engine *e, int tid);
+/* In on_event: the kernel stack of the event (innermost first) when it
+ * wants one, and how many frames (0: none came). */
+const uint64_t *engine_kstack(const struct engine *e, int *n);
 uint64_t engine_now_ns(void);
 
 /* For command lines: a dynamic probe spec ("kprobe:", "u:", ...), and a

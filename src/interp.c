@@ -26,6 +26,7 @@
 #include "ftr.h"
 #include "expr.h"
 #include "interp.h"
+#include "intern.h"
 #include "khist.h"
 #include "lprof.h"
 #include "perf.h"
@@ -79,6 +80,8 @@ struct mapdef {
 	enum agg_ktype kt[AGG_MAX_KEYS];
 	int64_t lmin, lmax, lstep;
 	bool has_kind, keys_known;
+	enum vtype vt;			/* what a plain store keeps: VT_INT, or a
+					 * string or stack interned (VT_STR/STACK) */
 	const struct node *first;
 	struct agg *m;
 };
@@ -126,6 +129,7 @@ struct interp {
 	bool prof_k, prof_u;		/* kstack / ustack read somewhere */
 	struct lprof *prof;
 	uint64_t ustk[1 + LPROF_MAX_FRAMES];	/* a ustack key: its tag, then frames */
+	struct intern *vals;		/* strings and stacks kept as map values */
 };
 
 static void planf(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -403,6 +407,11 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 			lang_errf(s->err, m, "delete() takes one entry: %s[key]", m->sval);
 			return -EINVAL;
 		}
+		if (!strcmp(n->sval, "print") && map_get(s->in, m->sval)->vt > VT_INT) {
+			lang_errf(s->err, m, "print() of %s, which holds strings or stacks: not "
+				  "yet (printf its entries)", m->sval);
+			return -EINVAL;
+		}
 		if (m->nargs)
 			return check_map_keys(s, m);
 		m->slot = (int)(map_get(s->in, m->sval) - s->in->maps);
@@ -506,16 +515,28 @@ static int check(struct sema *s, struct node *n)
 		case B_COMM: case B_FUNC: case B_PROBE:
 			n->type = VT_STR;
 			break;
-		case B_KSTACK: case B_USTACK:
-			if (!s->is_profile) {
-				lang_errf(s->err, n, "%s is available in profile:hz clauses only "
-					  "(at tracepoints and probes: not yet)", n->sval);
+		case B_KSTACK:
+			if (!s->is_profile && (!s->has_record || s->is_uprobe)) {
+				lang_errf(s->err, n, "kstack exists in profile, tracepoint and "
+					  "kprobe clauses");
 				return -EINVAL;
 			}
-			if (n->ival == B_KSTACK)
-				s->in->prof_k = true;
-			else
-				s->in->prof_u = true;
+			/* At an event: the instance's stacktrace option (engine). */
+			for (int i = 0; i < s->nev; i++)
+				s->evs[i]->want_kstack = true;
+			if (s->has_record)
+				s->in->e.kstacks = true;
+			s->in->prof_k = true;
+			n->type = VT_STACK;
+			break;
+		case B_USTACK:
+			if (!s->is_profile) {
+				lang_errf(s->err, n, "ustack is available in profile:hz clauses only "
+					  "(the kernel records user stacks of events in its top "
+					  "instance alone)");
+				return -EINVAL;
+			}
+			s->in->prof_u = true;
 			n->type = VT_STACK;
 			break;
 		case B_RETVAL:
@@ -557,8 +578,7 @@ static int check(struct sema *s, struct node *n)
 		if (err)
 			return err;
 		m = &s->in->maps[n->slot];
-		(void)m;
-		n->type = VT_INT;
+		n->type = m->vt ? m->vt : VT_INT;
 		return 0;
 	}
 	case N_CALL:
@@ -667,10 +687,18 @@ static int check_stmts(struct sema *s, struct node *st)
 				}
 				err = check_call(s, st->b, true);
 			} else {
+				struct mapdef *m = &s->in->maps[st->a->slot];
+
 				err = check(s, st->b);
-				if (!err && st->b->type != VT_INT) {
-					lang_errf(s->err, st->b, "map values are numbers here "
-						  "(a string can be a key: @[comm] = count())");
+				if (!err && st->b->type != (m->vt ? m->vt : VT_INT)) {
+					if (m->vt == VT_INT || !m->vt || st->op != T_ASSIGN)
+						lang_errf(s->err, st->b, "%s holds numbers: a %s "
+							  "needs a map of its own, stored with '=' "
+							  "(wrap a string field in str())", m->name,
+							  st->b->type == VT_STR ? "string" : "stack");
+					else
+						lang_errf(s->err, st->b, "%s holds %ss", m->name,
+							  m->vt == VT_STR ? "string" : "stack");
 					return -EINVAL;
 				}
 			}
@@ -711,7 +739,7 @@ static struct val vstr(const char *s, size_t len)
 
 static bool truthy(struct val v)
 {
-	return v.t == VT_STR ? v.len > 0 : v.i != 0;
+	return v.t == VT_STR || v.t == VT_STACK ? v.len > 0 : v.i != 0;
 }
 
 static struct val eval(struct xctx *x, const struct node *n);
@@ -775,10 +803,16 @@ static struct val builtin(struct xctx *x, const struct node *n)
 	case B_PROBE:
 		s = x->eb ? x->eb->probe : x->scratch;
 		return vstr(s, strlen(s));
-	case B_KSTACK:
-		if (!x->smp)
-			return vint(0);
-		return (struct val){ .t = VT_STACK, .ips = x->smp->k, .len = (size_t)x->smp->nk };
+	case B_KSTACK: {
+		int n_ips;
+		const uint64_t *ips;
+
+		if (x->smp)
+			return (struct val){ .t = VT_STACK, .ips = x->smp->k,
+					     .len = (size_t)x->smp->nk };
+		ips = engine_kstack(&in->e, &n_ips);
+		return (struct val){ .t = VT_STACK, .ips = ips, .len = (size_t)n_ips };
+	}
 	case B_USTACK:
 		if (!x->smp)
 			return vint(0);
@@ -866,6 +900,14 @@ static struct val eval(struct xctx *x, const struct node *n)
 
 		keys_of(x, n, k);
 		agg_lookup(x->in->maps[n->slot].m, k, &v);
+		if (x->in->maps[n->slot].vt == VT_STR || x->in->maps[n->slot].vt == VT_STACK) {
+			size_t len;
+			const void *p = intern_get(x->in->vals, (uint32_t)v, &len);
+
+			if (x->in->maps[n->slot].vt == VT_STR)
+				return vstr(p ? p : "", len);
+			return (struct val){ .t = VT_STACK, .ips = p, .len = len / sizeof(uint64_t) };
+		}
 		return vint(v);
 	}
 	case N_CALL:
@@ -1071,6 +1113,11 @@ static void exec(struct xctx *x, const struct node *st)
 			if (st->b->k == N_CALL && agg_of(st->b->sval) >= 0) {
 				if (st->b->nargs)
 					v = eval(x, st->b->args[0]).i;
+			} else if (m->vt == VT_STR || m->vt == VT_STACK) {
+				struct val nv = eval(x, st->b);
+
+				v = nv.t == VT_STR ? intern_put(in->vals, nv.s, nv.len) :
+				    intern_put(in->vals, nv.ips, nv.len * sizeof(uint64_t));
 			} else {
 				v = eval(x, st->b).i;
 				if (st->op != T_ASSIGN) {
@@ -1176,10 +1223,15 @@ static int prof_open(struct interp *in)
 	};
 	const char *note;
 
-	if (!in->prof_hz)
+	if (!in->prof_hz && !in->prof_k)
 		return 0;
-	if (lprof_open(&po, &in->prof) < 0)
+	if (!in->prof_hz) {
+		/* kstack at events: only the naming of their frames. */
+		if (lprof_names(&in->prof) < 0)
+			return -ENOMEM;
+	} else if (lprof_open(&po, &in->prof) < 0) {
 		return -EIO;
+	}
 	lprof_set_comm_fn(in->prof, prof_comm, in->e.comms);
 	note = lprof_kernel_note(in->prof);
 	if (note)
@@ -1340,9 +1392,53 @@ static int clause_events(struct interp *in, int ci, struct eng_event ***out)
 	return n;
 }
 
+/* The type of what a plain store keeps, from its syntax: a map's reads
+ * may come before its stores in the program, so this is known first. */
+static enum vtype store_type(const struct node *v)
+{
+	if (v->k == N_STR || (v->k == N_CALL && !strcmp(v->sval, "str")))
+		return VT_STR;
+	if (v->k == N_BUILTIN)
+		return v->ival == B_COMM || v->ival == B_FUNC || v->ival == B_PROBE ? VT_STR :
+		       v->ival == B_KSTACK || v->ival == B_USTACK ? VT_STACK : VT_INT;
+	return VT_INT;
+}
+
+static int value_types(struct interp *in, const struct node *n, struct lang_err *err)
+{
+	for (; n; n = n->next) {
+		if (n->k == S_ASSIGN && n->a->k == N_MAP &&
+		    !(n->b->k == N_CALL && agg_of(n->b->sval) >= 0)) {
+			struct mapdef *m = map_get(in, n->a->sval);
+			enum vtype t = n->op == T_ASSIGN ? store_type(n->b) : VT_INT;
+
+			if (!m)
+				return -ENOMEM;
+			if (m->vt && m->vt != t) {
+				lang_errf(err, n->b, "%s holds %ss and %ss", m->name,
+					  m->vt == VT_STR ? "string" : m->vt == VT_STACK ? "stack" :
+					  "number", t == VT_STR ? "string" : t == VT_STACK ? "stack" :
+					  "number");
+				return -EINVAL;
+			}
+			m->vt = t;
+			if (t != VT_INT && !in->vals && !(in->vals = intern_new(1u << 20)))
+				return -ENOMEM;
+		}
+		if (value_types(in, n->a, err) || value_types(in, n->b, err) ||
+		    value_types(in, n->c, err))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 static int compile(struct interp *in, struct lang_err *err)
 {
 	int ret;
+
+	for (int ci = 0; ci < in->p->ncl; ci++)
+		if (value_types(in, in->p->cl[ci].body, err))
+			return -EINVAL;
 
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		ret = add_clause_events(in, ci, err);
@@ -2149,6 +2245,9 @@ int lang_run(struct program *p, const struct run_opts *o)
 	}
 	plan_hists(in);
 	plan_filters(in);
+	if (in->e.kstacks)
+		planf(in, "kstack at events: the instance's stacktrace option records a kernel "
+		      "stack after every event; ftr joins each to its event\n");
 	if (in->prof_hz)
 		planf(in, "profile:hz:%u: perf_event_open cpu-clock sampling at %u Hz on %s, "
 		      "one ring per CPU%s%s%s; its clauses run in user space on each sample\n",
@@ -2252,5 +2351,9 @@ out:
 	free(in->eb);
 	free(in->next_fire);
 	lprof_close(in->prof);
+	if (in->vals && intern_refused(in->vals))
+		fprintf(stderr, "ftr: %llu strings or stacks not kept as map values: ftr keeps "
+			"%u distinct ones\n", (unsigned long long)intern_refused(in->vals), 1u << 20);
+	intern_free(in->vals);
 	return ret;
 }

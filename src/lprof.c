@@ -109,6 +109,22 @@ fail:
 	return err;
 }
 
+int lprof_names(struct lprof **out)
+{
+	struct lprof *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	p->sc = sym_ctx_new();
+	if (!p->sc) {
+		free(p);
+		return -ENOMEM;
+	}
+	p->o.kstack = true;
+	*out = p;
+	return 0;
+}
+
 void lprof_set_comm_fn(struct lprof *p, void (*fn)(int, const char *, void *), void *arg)
 {
 	p->comm_fn = fn;
@@ -119,12 +135,12 @@ int lprof_start(struct lprof *p)
 {
 	/* A command is enabled by its exec (enable_on_exec): not one sample
 	 * of ftr's own fork path. */
-	return p->o.cmd ? 0 : perf_sampler_enable(p->ps);
+	return !p->ps || p->o.cmd ? 0 : perf_sampler_enable(p->ps);
 }
 
 int lprof_stop(struct lprof *p)
 {
-	return perf_sampler_disable(p->ps);
+	return p->ps ? perf_sampler_disable(p->ps) : 0;
 }
 
 static int on_record(const struct perf_event_header *h, void *arg)
@@ -168,6 +184,8 @@ int lprof_drain(struct lprof *p, lprof_fn fn, void *arg)
 {
 	int r;
 
+	if (!p->ps)
+		return 0;
 	p->fn = fn;
 	p->arg = arg;
 	r = perf_sampler_read_ordered(p->ps, on_record, p);
@@ -191,6 +209,21 @@ uint64_t lprof_lost(const struct lprof *p)
 unsigned lprof_hz(const struct lprof *p)
 {
 	return p->o.hz;
+}
+
+static bool tracing_frame(const char *name)
+{
+	static const char *const pfx[] = {
+		"trace_event_raw_event_", "__traceiter_", "perf_trace_", "trace_event_buffer_",
+		"__ftrace_trace_stack", "ftrace_trace_stack", "__trace_stack",
+		"trace_buffer_unlock_commit", "__buffer_unlock_commit", "kprobe_dispatcher",
+		"kprobe_trace_func", "kretprobe_dispatcher", "__kretprobe_trampoline_handler",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(pfx); i++)
+		if (!strncmp(name, pfx[i], strlen(pfx[i])))
+			return true;
+	return false;
 }
 
 int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg)
@@ -217,6 +250,12 @@ int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg)
 		sym_resolve_kernel(p->sc, addr - ret, &r);
 		if (!r.name)
 			return -1;
+		/* An event's stack starts inside the tracing code that took it:
+		 * those frames say nothing about the event.  Leave them out. */
+		if (idx == p->leaf && tracing_frame(r.name)) {
+			p->leaf = idx + 1;
+			return 1;
+		}
 	} else {
 		if (!p->cur)
 			return -1;
@@ -243,7 +282,8 @@ void lprof_close(struct lprof *p)
 {
 	if (!p)
 		return;
-	perf_sampler_close(p->ps);
+	if (p->ps)
+		perf_sampler_close(p->ps);
 	sym_ctx_free(p->sc);
 	free(p);
 }

@@ -49,6 +49,9 @@ typedef int (*lprof_fn)(const struct lprof_sample *s, void *arg);
 /* Open the sampler (disabled).  Errors are printed, with the setting to
  * change when perf_event_paranoid forbids it.  0 / -errno. */
 int lprof_open(const struct lprof_opts *o, struct lprof **out);
+/* No sampler: only the naming of kernel frames (lprof_frame), for the
+ * kernel stacks of events.  Start, stop and drain do nothing.  0 / -errno. */
+int lprof_names(struct lprof **out);
 /* Called with each thread name the sampler's records carry (an exec, a
  * rename): a thread that is gone when a map prints keeps its name. */
 void lprof_set_comm_fn(struct lprof *p, void (*fn)(int tid, const char *comm, void *arg),

@@ -61,10 +61,29 @@ else
 	fail langprof-kstack "rc=$rc $(head -3 "$TMP/f") $(head -2 "$TMP/e")"
 fi
 
+# kstack at a tracepoint (the instance's stacktrace option): writer's 50
+# writes, each with a kernel stack from the system-call entry.
+if [ -n "$T" ] && [ -d "$T/events/syscalls/sys_enter_write" ]; then
+	"$FTR" -e 'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @[kstack] = count(); }' \
+		-- writer 50 1 > "$TMP/o" 2> "$TMP/e"; rc=$?
+	fold "$TMP/o" > "$TMP/f"
+	n=$(awk '{ t += $NF } END { print t + 0 }' "$TMP/f")
+	if [ $rc -eq 0 ] && [ "$n" = 50 ] && ! grep -q '^- ' "$TMP/f" &&
+			grep -Eq '(^|;)(do_syscall_64|el0_svc_common[.a-z]*|invoke_syscall)(;|$)' "$TMP/f"; then
+		ok langprof-kstack-at-tracepoint
+	elif grep -q 'kstack frames print as addresses' "$TMP/e"; then
+		skip langprof-kstack-at-tracepoint "$(grep 'kstack frames' "$TMP/e")"
+	else
+		fail langprof-kstack-at-tracepoint "rc=$rc $n stacks (want 50) $(head -3 "$TMP/f") $(head -2 "$TMP/e")"
+	fi
+else
+	skip langprof-kstack-at-tracepoint "no syscall tracepoints"
+fi
+
 # What cannot run says why, where.
-"$FTR" -e 'tracepoint:syscalls:sys_enter_write { @[kstack] = count(); }' > /dev/null 2> "$TMP/e"; rc=$?
-[ $rc -ne 0 ] && grep -q '1:41: .*kstack is available in profile:hz clauses only' "$TMP/e" &&
-	ok langprof-kstack-at-tracepoint || fail langprof-kstack-at-tracepoint "rc=$rc $(cat "$TMP/e")"
+"$FTR" -d 1 -e 'tracepoint:syscalls:sys_enter_write { @[ustack] = count(); }' > /dev/null 2> "$TMP/e"; rc=$?
+[ $rc -ne 0 ] && grep -q '1:41: .*ustack is available in profile:hz clauses only' "$TMP/e" &&
+	ok langprof-ustack-at-tracepoint || fail langprof-ustack-at-tracepoint "rc=$rc $(cat "$TMP/e")"
 "$FTR" -e 'profile:hz:99 { @ = count(); } profile:hz:49 { @ = count(); }' > /dev/null 2> "$TMP/e"; rc=$?
 [ $rc -ne 0 ] && grep -q '1:32: .*one rate (99 Hz here)' "$TMP/e" && ok langprof-one-rate ||
 	fail langprof-one-rate "rc=$rc $(cat "$TMP/e")"

@@ -1978,6 +1978,93 @@ static int emit_sh(struct interp *in)
 	return err;
 }
 
+/* Compile p on the opened engine and decide what runs where.  0, or an
+ * error (in in->err with its position when the program is at fault). */
+static int setup(struct interp *in)
+{
+	int err = compile(in, &in->err);
+
+	if (err)
+		return err;
+	plan_hists(in);
+	plan_filters(in);
+	for (int i = 0; i < in->nmaps; i++)
+		if (!in->maps[i].planned && in->maps[i].kind != AGG_VALUE)
+			planf(in, "%s: in user space, from the raw event stream\n",
+			      in->maps[i].name);
+	if (in->o->where == WHERE_KERNEL) {
+		for (int i = 0; i < in->nmaps; i++)
+			if (!in->maps[i].k && !in->maps[i].pc && in->maps[i].kind != AGG_VALUE) {
+				ftr_err("--where kernel: %s cannot be aggregated in the kernel:\n%s",
+					in->maps[i].name, in->plan);
+				return -EINVAL;
+			}
+	}
+	return hist_install(in);
+}
+
+/* The clock starts; BEGIN runs. */
+static int begin(struct interp *in, uint64_t now)
+{
+	const struct program *p = in->p;
+
+	in->next_fire = calloc(p->ncl, sizeof(*in->next_fire));
+	if (!in->next_fire)
+		return -ENOMEM;
+	in->start_ns = now;
+	for (int i = 0; i < p->ncl; i++)
+		for (int j = 0; j < p->cl[i].nprobes; j++)
+			if (p->cl[i].probes[j].pv == PV_INTERVAL)
+				in->next_fire[i] = in->start_ns + p->cl[i].probes[j].period_ns;
+	run_special(in, PV_BEGIN, now);
+	return 0;
+}
+
+/* END runs, and the maps print, as bpftrace prints them at exit. */
+static int finish(struct interp *in, uint64_t now)
+{
+	in->exit_req = false;
+	run_special(in, PV_END, now);
+	for (int i = 0, printed = 0; i < in->nmaps; i++) {
+		if (!in->maps[i].m || in->maps[i].kind == AGG_VALUE)
+			continue;
+		if (in->maps[i].k && hist_read(in, &in->maps[i]) < 0)
+			return -EIO;
+		if (in->maps[i].pc && pc_read(&in->maps[i]) < 0)
+			return -EIO;
+		if (!agg_entries(in->maps[i].m))
+			continue;
+		if (printed++ && in->o->mode != OUT_JSON)
+			ob_putc(&in->ob, '\n');
+		print_map(in, &in->maps[i]);
+	}
+	for (int i = 0; i < in->nmaps; i++)
+		if (in->maps[i].m && in->maps[i].kind == AGG_VALUE && agg_dropped(in->maps[i].m))
+			fprintf(stderr, "ftr: %s: %llu stores dropped: the map holds %u entries "
+				"(some lookups of it found nothing)\n", in->maps[i].name,
+				(unsigned long long)agg_dropped(in->maps[i].m), agg_size(in->maps[i].m));
+	return ob_flush(&in->ob);
+}
+
+static void release(struct interp *in)
+{
+	ob_flush(&in->ob);
+	engine_close(&in->e);
+	for (int i = 0; i < in->nmaps; i++) {
+		agg_free(in->maps[i].m);
+		free(in->maps[i].name);
+		if (in->maps[i].k)
+			free(in->maps[i].k->t);
+		free(in->maps[i].k);
+		pc_close(in->maps[i].pc);
+	}
+	for (int c = 0; c < 256; c++)
+		for (int i = 0; i < in->nvars[c]; i++)
+			free(in->varnames[c][i]);
+	free(in->eb);
+	free(in->next_fire);
+}
+
 int lang_run(struct program *p, const struct run_opts *o)
 {
 	static struct interp in_storage;
@@ -2006,28 +2093,12 @@ int lang_run(struct program *p, const struct run_opts *o)
 	eo.clock = "mono";
 	if (engine_open(&in->e, &eo) < 0)
 		goto out;
-	err = compile(in, &in->err);
+	err = setup(in);
 	if (err) {
 		if (in->err.msg[0])
 			lang_perror(p, o->src, &in->err);
 		goto out;
 	}
-	plan_hists(in);
-	plan_filters(in);
-	for (int i = 0; i < in->nmaps; i++)
-		if (!in->maps[i].planned && in->maps[i].kind != AGG_VALUE)
-			planf(in, "%s: in user space, from the raw event stream\n",
-			      in->maps[i].name);
-	if (o->where == WHERE_KERNEL) {
-		for (int i = 0; i < in->nmaps; i++)
-			if (!in->maps[i].k && !in->maps[i].pc && in->maps[i].kind != AGG_VALUE) {
-				ftr_err("--where kernel: %s cannot be aggregated in the kernel:\n%s",
-					in->maps[i].name, in->plan);
-				goto out;
-			}
-	}
-	if (hist_install(in) < 0)
-		goto out;
 	if (o->eng.explain && !o->eng.emit_sh) {
 		printf("# plan\n%s# tracefs writes\n", in->plan);
 		fflush(stdout);
@@ -2042,15 +2113,8 @@ int lang_run(struct program *p, const struct run_opts *o)
 		ret = FTR_EXIT_OK;
 		goto out;
 	}
-	in->next_fire = calloc(p->ncl, sizeof(*in->next_fire));
-	if (!in->next_fire)
+	if (begin(in, engine_now_ns()) < 0)
 		goto out;
-	in->start_ns = engine_now_ns();
-	for (int i = 0; i < p->ncl; i++)
-		for (int j = 0; j < p->cl[i].nprobes; j++)
-			if (p->cl[i].probes[j].pv == PV_INTERVAL)
-				in->next_fire[i] = in->start_ns + p->cl[i].probes[j].period_ns;
-	run_special(in, PV_BEGIN, in->start_ns);
 	if (!in->exit_req && (any_events || any_interval || o->eng.cmdv || o->eng.duration_ns)) {
 		/* Ticks for interval probes, and once a second for the guard
 		 * and to flush printf output. */
@@ -2062,45 +2126,64 @@ int lang_run(struct program *p, const struct run_opts *o)
 	}
 	if (in->guard_tripped)
 		goto out;
-	in->exit_req = false;
-	run_special(in, PV_END, engine_now_ns());
-	/* Maps print at exit, as bpftrace prints them. */
-	for (int i = 0, printed = 0; i < in->nmaps; i++) {
-		if (!in->maps[i].m || in->maps[i].kind == AGG_VALUE)
-			continue;
-		if (in->maps[i].k && hist_read(in, &in->maps[i]) < 0)
-			goto out;
-		if (in->maps[i].pc && pc_read(&in->maps[i]) < 0)
-			goto out;
-		if (!agg_entries(in->maps[i].m))
-			continue;
-		if (printed++ && o->mode != OUT_JSON)
-			ob_putc(&in->ob, '\n');
-		print_map(in, &in->maps[i]);
-	}
-	for (int i = 0; i < in->nmaps; i++)
-		if (in->maps[i].m && in->maps[i].kind == AGG_VALUE && agg_dropped(in->maps[i].m))
-			fprintf(stderr, "ftr: %s: %llu stores dropped: the map holds %u entries "
-				"(some lookups of it found nothing)\n", in->maps[i].name,
-				(unsigned long long)agg_dropped(in->maps[i].m), agg_size(in->maps[i].m));
-	ob_flush(&in->ob);
+	err = finish(in, engine_now_ns());
+	if (err < 0 && err != in->ob.err)
+		goto out;	/* a map the kernel kept could not be read */
 	engine_summary(&in->e, ftr_verbose > 0);
 	ret = in->ob.err && in->ob.err != -EPIPE ? FTR_EXIT_FAIL : FTR_EXIT_OK;
 out:
-	ob_flush(&in->ob);
-	engine_close(&in->e);
-	for (int i = 0; i < in->nmaps; i++) {
-		agg_free(in->maps[i].m);
-		free(in->maps[i].name);
-		if (in->maps[i].k)
-			free(in->maps[i].k->t);
-		free(in->maps[i].k);
-		pc_close(in->maps[i].pc);
-	}
-	for (int c = 0; c < 256; c++)
-		for (int i = 0; i < in->nvars[c]; i++)
-			free(in->varnames[c][i]);
-	free(in->eb);
-	free(in->next_fire);
+	release(in);
 	return ret;
+}
+
+/* ---- without a kernel: the unit tests' seam ----------------------------------- */
+
+struct interp *interp_open(struct program *p, const struct run_opts *o, const char *tdir,
+			   int out_fd, uint64_t start_ns, struct lang_err *err)
+{
+	struct interp *in = calloc(1, sizeof(*in));
+
+	memset(err, 0, sizeof(*err));
+	if (!in)
+		return NULL;
+	in->p = p;
+	in->o = o;
+	ob_init(&in->ob, out_fd);
+	if (engine_open_offline(&in->e, &o->eng, tdir) < 0 || setup(in) < 0 ||
+	    engine_prepare(&in->e) < 0 || begin(in, start_ns) < 0) {
+		*err = in->err;
+		interp_close(in);
+		return NULL;
+	}
+	return in;
+}
+
+struct engine *interp_engine(struct interp *in)
+{
+	return &in->e;
+}
+
+int interp_feed(struct interp *in, struct tep_record *rec)
+{
+	return in->exit_req ? 1 : engine_feed(&in->e, rec, on_event, in);
+}
+
+int interp_tick(struct interp *in, uint64_t now)
+{
+	if (!in->exit_req)
+		run_special(in, PV_INTERVAL, now);
+	return in->exit_req;
+}
+
+int interp_finish(struct interp *in, uint64_t now)
+{
+	return finish(in, now);
+}
+
+void interp_close(struct interp *in)
+{
+	if (!in)
+		return;
+	release(in);
+	free(in);
 }

@@ -23,42 +23,21 @@
 
 #include "expr.h"
 #include "ftr.h"
+#include "fixture.h"
 #include "lang/lang.h"
 #include "output.h"
 #include "plan.h"
 
 static struct tep_handle *tep;
 
-static const char *const fixtures[][2] = {
-	{ "syscalls", "sys_enter_write" },
-	{ "syscalls", "sys_exit_read" },
-	{ "syscalls", "sys_enter_openat" },
-	{ "sched", "sched_switch" },
-	{ "sched", "sched_waking" },
+static const char *const fixtures[] = {
+	"syscalls:sys_enter_write", "syscalls:sys_exit_read", "syscalls:sys_enter_openat",
+	"sched:sched_switch", "sched:sched_waking", NULL,
 };
 
 static int setup(void **state)
 {
-	char path[512];
-	size_t len;
-	char *text;
-
-	tep = tep_alloc();
-	if (!tep)
-		return -1;
-	tep_set_long_size(tep, 8);
-	tep_set_page_size(tep, 4096);
-	for (size_t i = 0; i < ARRAY_SIZE(fixtures); i++) {
-		snprintf(path, sizeof(path), "%s/formats/events/%s/%s/format", FIXTURES,
-			 fixtures[i][0], fixtures[i][1]);
-		text = read_file(path, &len);
-		if (!text || tep_parse_event(tep, text, len, fixtures[i][0])) {
-			fprintf(stderr, "cannot load %s\n", path);
-			free(text);
-			return -1;
-		}
-		free(text);
-	}
+	tep = fixture_tep(fixtures);
 	return 0;
 }
 
@@ -70,10 +49,7 @@ static int teardown(void **state)
 
 static struct tep_event *event(const char *sys, const char *name)
 {
-	struct tep_event *ev = tep_find_event_by_name(tep, sys, name);
-
-	assert_non_null(ev);
-	return ev;
+	return fixture_event(tep, sys, name);
 }
 
 /* What the semantic pass does that the planner reads: string types. */
@@ -356,36 +332,6 @@ static void test_placed(void **state)
 
 /* ---- differential: the filter's answer is the language's ---------------------- */
 
-struct rec {
-	struct tep_record r;
-	struct tep_event *ev;
-	unsigned char data[512];
-};
-
-static void set_num(struct rec *r, const char *name, uint64_t v)
-{
-	struct tep_format_field *f = tep_find_any_field(r->ev, name);
-
-	assert_non_null(f);
-	memcpy(r->data + f->offset, &v, f->size);	/* little-endian, as the fixtures */
-}
-
-static void rec_init(struct rec *r, struct tep_event *ev, int pid)
-{
-	int end = 0;
-
-	memset(r, 0, sizeof(*r));
-	r->ev = ev;
-	for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
-		if (f->offset + f->size > end)
-			end = f->offset + f->size;
-	r->r.data = r->data;
-	r->r.size = end;
-	r->r.cpu = 3;
-	set_num(r, "common_type", ev->id);
-	set_num(r, "common_pid", pid);
-}
-
 static const char *comm_of(int pid, void *arg)
 {
 	return pid == 42 ? "python3" : "sh";
@@ -398,7 +344,7 @@ struct val {
 	const char *s;
 };
 
-static struct val ref_eval(const struct node *n, const struct rec *r)
+static struct val ref_eval(const struct node *n, const struct fx_rec *r)
 {
 	struct val a, b, v = { false, 0, NULL };
 	int pid = (int)field_int(tep_find_any_field(r->ev, "common_pid"), &r->r);
@@ -530,14 +476,14 @@ static int diff_run(const char *sys, const char *name, const char *const *preds,
 		for (size_t a = 0; a < nvals; a++)
 			for (size_t b = 0; b < (field2 ? nvals2 : 1); b++)
 				for (size_t c = 0; c < ARRAY_SIZE(pids); c++) {
-					struct rec r;
+					struct fx_rec r;
 					struct val want;
 					bool got, w;
 
-					rec_init(&r, ev, pids[c]);
-					set_num(&r, field, (uint64_t)vals[a]);
+					fx_rec_init(&r, ev, pids[c]);
+					fx_set_num(&r, field, (uint64_t)vals[a]);
 					if (field2)
-						set_num(&r, field2, (uint64_t)vals2[b]);
+						fx_set_num(&r, field2, (uint64_t)vals2[b]);
 					want = ref_eval(p, &r);
 					w = want.str ? *want.s : want.i != 0;
 					got = expr_eval(e, &r.r, &ctx);

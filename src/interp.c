@@ -95,6 +95,7 @@ struct evbind {
 struct val {
 	enum vtype t;
 	int64_t i;
+	bool u;			/* an unsigned 64-bit number (a u64 field, or computed from one) */
 	const char *s;
 	size_t len;
 };
@@ -777,6 +778,30 @@ static int64_t arith(enum tok op, int64_t a, int64_t b)
 	}
 }
 
+/*
+ * C's usual conversions: with an unsigned 64-bit operand the operation is
+ * unsigned, so that args.count > 100 holds for a count above INT64_MAX here
+ * as in the kernel's filter, which compares a field in its own signedness.
+ */
+static struct val arith_u(enum tok op, uint64_t a, uint64_t b)
+{
+	struct val v;
+
+	switch (op) {
+	case T_LT: return vint(a < b);
+	case T_LE: return vint(a <= b);
+	case T_GT: return vint(a > b);
+	case T_GE: return vint(a >= b);
+	case T_EQ: case T_NE: return vint(arith(op, (int64_t)a, (int64_t)b));
+	case T_SLASH: v = vint(b ? (int64_t)(a / b) : 0); break;
+	case T_PERCENT: v = vint(b ? (int64_t)(a % b) : 0); break;
+	case T_SHR: v = vint((int64_t)(a >> (b & 63))); break;
+	default: v = vint(arith(op, (int64_t)a, (int64_t)b)); break;
+	}
+	v.u = true;
+	return v;
+}
+
 static int strcmp_v(struct val a, struct val b)
 {
 	size_t n = a.len < b.len ? a.len : b.len;
@@ -791,7 +816,10 @@ static struct val eval(struct xctx *x, const struct node *n)
 
 	switch (n->k) {
 	case N_INT:
-		return vint(n->ival);
+		/* above INT64_MAX: an unsigned literal, as in C */
+		a = vint(n->ival);
+		a.u = n->ival < 0;
+		return a;
 	case N_STR:
 		return vstr(n->sval, strlen(n->sval));
 	case N_FIELD: {
@@ -806,7 +834,9 @@ static struct val eval(struct xctx *x, const struct node *n)
 			s = field_string(f, x->rec->data, x->rec->size, &len);
 			return vstr(s, len);
 		}
-		return vint(field_int(f, x->rec));
+		a = vint(field_int(f, x->rec));
+		a.u = field_kind(f) == FK_U64 || (field_kind(f) == FK_POINTER && f->size == 8);
+		return a;
 	}
 	case N_BUILTIN:
 		return builtin(x, n);
@@ -835,9 +865,9 @@ static struct val eval(struct xctx *x, const struct node *n)
 		a = eval(x, n->a);
 		if (n->op == T_NOT)
 			return vint(!truthy(a));
-		if (n->op == T_MINUS)
-			return vint((int64_t)(0 - (uint64_t)a.i));
-		return vint(~a.i);
+		b = vint(n->op == T_MINUS ? (int64_t)(0 - (uint64_t)a.i) : ~a.i);
+		b.u = a.u;
+		return b;
 	case N_BINOP:
 		if (n->op == T_ANDAND) {
 			a = eval(x, n->a);
@@ -856,6 +886,8 @@ static struct val eval(struct xctx *x, const struct node *n)
 
 			return vint(arith(n->op, c, 0));
 		}
+		if (a.u || b.u)
+			return arith_u(n->op, a.i, b.i);
 		return vint(arith(n->op, a.i, b.i));
 	case N_TERNARY:
 		return truthy(eval(x, n->a)) ? eval(x, n->b) : eval(x, n->c);

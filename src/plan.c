@@ -102,7 +102,9 @@ static void render(struct rbuf *b, const struct node *n)
 		return;
 	switch (n->k) {
 	case N_INT:
-		put(b, "%lld", (long long)n->ival);
+		/* A literal above INT64_MAX (0xffffffffffffffff) wrapped
+		 * when lexed: it is the unsigned number written. */
+		put(b, n->ival < 0 ? "%llu" : "%lld", (unsigned long long)n->ival);
 		return;
 	case N_STR:
 		/* The filter grammar has no escapes: a quote cannot be said. */
@@ -140,10 +142,8 @@ static void render(struct rbuf *b, const struct node *n)
 		}
 		return;
 	case N_BINOP:
-		/* The kernel's filter has no arithmetic, and ftr's evaluator of
-		 * filters computes on an unsigned 64-bit field unsigned, where
-		 * the language's numbers are signed: args.count - 1 < 0 differs
-		 * at 0.  The interpreter keeps it. */
+		/* The kernel's filter has no arithmetic: the interpreter
+		 * keeps it. */
 		if (n->op == T_PLUS || n->op == T_MINUS || n->op == T_STAR || n->op == T_SLASH ||
 		    n->op == T_PERCENT) {
 			no(b, n, "%s: arithmetic has no kernel filter form", lang_tok_str(n->op));

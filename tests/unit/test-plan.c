@@ -202,7 +202,9 @@ static const struct {
 	{ "args.fd == -1", "(fd == -1)" },
 	{ "args.fd == -(1)", "(fd == -1)" },
 	{ "args.fd == 0x10", "(fd == 16)" },
-	{ "args.fd == 18446744073709551615", "(fd == -1)" },
+	/* above INT64_MAX: the unsigned number written, not its wrapped value */
+	{ "args.fd == 18446744073709551615", "(fd == 18446744073709551615)" },
+	{ "args.fd == 0x8000000000000000", "(fd == 9223372036854775808)" },
 	/* builtins the kernel knows */
 	{ "tid == 42", "(common_pid == 42)" },
 	{ "cpu == 3", "(CPU == 3)" },
@@ -255,6 +257,8 @@ static const struct {
 	{ "syscalls", "sys_enter_write", "comm == \"sh\" && args.fd == 2",
 	  "kernel: comm == \"sh\" && fd == 2" },
 	{ "syscalls", "sys_enter_write", "comm ~ \"py*\"", "kernel: comm ~ \"py*\"" },
+	{ "syscalls", "sys_enter_write", "args.count >= 0x8000000000000000",
+	  "kernel: count >= 9223372036854775808" },
 	{ "syscalls", "sys_exit_read", "args.ret < 0", "kernel: ret < 0" },
 	{ "syscalls", "sys_exit_read", "args.ret == -14", "kernel: ret == -14" },
 	{ "sched", "sched_switch", "args.prev_comm == \"sh\"", "kernel: prev_comm == \"sh\"" },

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 
@@ -348,7 +349,7 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		{ "count", 0, 0 }, { "sum", 1, 1 }, { "avg", 1, 1 }, { "min", 1, 1 },
 		{ "max", 1, 1 }, { "stats", 1, 1 }, { "hist", 1, 1 }, { "lhist", 4, 4 },
 		{ "printf", 1, 16 }, { "print", 1, 1 }, { "clear", 1, 1 }, { "delete", 1, 1 },
-		{ "exit", 0, 0 }, { "str", 1, 2 },
+		{ "exit", 0, 0 }, { "str", 1, 2 }, { "time", 0, 1 },
 	};
 	int found = -1, err;
 
@@ -461,6 +462,14 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		n->type = VT_NONE;
 		return 0;
 	}
+	if (!strcmp(n->sval, "time")) {
+		if (n->nargs && n->args[0]->k != N_STR) {
+			lang_errf(s->err, n->args[0], "time's format must be a string literal");
+			return -EINVAL;
+		}
+		n->type = VT_NONE;
+		return 0;
+	}
 	/* aggregations */
 	for (int i = 0; i < n->nargs; i++)
 		if (n->args[i]->type != VT_INT) {
@@ -554,9 +563,10 @@ static int check(struct sema *s, struct node *n)
 			err = check(s, n->b);
 		if (err)
 			return err;
-		if (n->op == T_TILDE) {
+		if (n->op == T_TILDE || n->op == T_NTILDE) {
 			if (n->a->type != VT_STR || n->b->k != N_STR) {
-				lang_errf(s->err, n, "~ matches a string against a \"glob*\" literal");
+				lang_errf(s->err, n, "%s matches a string against a \"glob*\" literal",
+					  n->op == T_TILDE ? "~" : "!~");
 				return -EINVAL;
 			}
 		} else if (n->op == T_EQ || n->op == T_NE || n->op == T_LT || n->op == T_LE ||
@@ -879,8 +889,8 @@ static struct val eval(struct xctx *x, const struct node *n)
 		}
 		a = eval(x, n->a);
 		b = eval(x, n->b);
-		if (n->op == T_TILDE)
-			return vint(expr_glob(b.s, a.s, a.len));
+		if (n->op == T_TILDE || n->op == T_NTILDE)
+			return vint(expr_glob(b.s, a.s, a.len) == (n->op == T_TILDE));
 		if (a.t == VT_STR) {
 			int c = strcmp_v(a, b);
 
@@ -967,6 +977,19 @@ static void do_printf(struct xctx *x, const struct node *n)
 		p = q + 1;
 	}
 }
+
+/* time(fmt): the local time now, as strftime formats it (bpftrace's). */
+static void do_time(struct xctx *x, const struct node *n)
+{
+	char out[512];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t len = 0;
+
+	if (localtime_r(&now, &tm))
+		len = strftime(out, sizeof(out), n->nargs ? n->args[0]->sval : "%H:%M:%S\n", &tm);
+	ob_write(&x->in->ob, out, len);
+}
 #pragma GCC diagnostic pop
 
 static int hist_read(struct interp *in, struct mapdef *m);
@@ -1001,6 +1024,8 @@ static void exec_call(struct xctx *x, const struct node *n)
 		do_printf(x, n);
 	} else if (!strcmp(n->sval, "exit")) {
 		in->exit_req = true;
+	} else if (!strcmp(n->sval, "time")) {
+		do_time(x, n);
 	} else if (!strcmp(n->sval, "print")) {
 		print_map(in, &in->maps[n->args[0]->slot]);
 	} else if (!strcmp(n->sval, "clear")) {

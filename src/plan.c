@@ -66,6 +66,7 @@ static const char *binop(enum tok t)
 	case T_GE: return ">=";
 	case T_AND: return "&";
 	case T_TILDE: return "~";
+	case T_NTILDE: return "!~";	/* the kernel gets !(f ~ "glob") (expr.c) */
 	default: return NULL;
 	}
 }
@@ -81,7 +82,7 @@ static bool is_cond(const struct node *n)
 		return false;
 	switch (n->op) {
 	case T_OROR: case T_ANDAND: case T_EQ: case T_NE: case T_LT: case T_LE: case T_GT:
-	case T_GE: case T_TILDE:
+	case T_GE: case T_TILDE: case T_NTILDE:
 		return true;
 	default:
 		return false;

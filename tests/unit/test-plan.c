@@ -205,6 +205,9 @@ static const struct {
 	/* above INT64_MAX: the unsigned number written, not its wrapped value */
 	{ "args.fd == 18446744073709551615", "(fd == 18446744073709551615)" },
 	{ "args.fd == 0x8000000000000000", "(fd == 9223372036854775808)" },
+	/* the glob non-match: ftr's filter has it too */
+	{ "comm !~ \"py*\"", "(COMM !~ \"py*\")" },
+	{ "!(comm !~ \"py*\") && args.fd", "(!((COMM !~ \"py*\")) && fd)" },
 	/* builtins the kernel knows */
 	{ "tid == 42", "(common_pid == 42)" },
 	{ "cpu == 3", "(CPU == 3)" },
@@ -257,6 +260,12 @@ static const struct {
 	{ "syscalls", "sys_enter_write", "comm == \"sh\" && args.fd == 2",
 	  "kernel: comm == \"sh\" && fd == 2" },
 	{ "syscalls", "sys_enter_write", "comm ~ \"py*\"", "kernel: comm ~ \"py*\"" },
+	/* the kernel's filter has no !~: it takes !( ) around a predicate */
+	{ "syscalls", "sys_enter_write", "comm !~ \"py*\"", "kernel: !(comm ~ \"py*\")" },
+	{ "syscalls", "sys_enter_write", "args.fd == 1 && comm !~ \"*sh\"",
+	  "kernel: fd == 1 && !(comm ~ \"*\\sh\")" },	/* expr.c's end-match quirk */
+	{ "sched", "sched_switch", "args.prev_comm !~ \"kworker*\"",
+	  "kernel: !(prev_comm ~ \"kworker*\")" },
 	{ "syscalls", "sys_enter_write", "args.count >= 0x8000000000000000",
 	  "kernel: count >= 9223372036854775808" },
 	{ "syscalls", "sys_exit_read", "args.ret < 0", "kernel: ret < 0" },
@@ -399,8 +408,8 @@ static struct val ref_eval(const struct node *n, const struct fx_rec *r)
 		if (a.str || b.str) {
 			int c;
 
-			if (n->op == T_TILDE) {
-				v.i = expr_glob(b.s, a.s, strlen(a.s));
+			if (n->op == T_TILDE || n->op == T_NTILDE) {
+				v.i = expr_glob(b.s, a.s, strlen(a.s)) == (n->op == T_TILDE);
 				return v;
 			}
 			c = strcmp(a.s, b.s);
@@ -443,6 +452,7 @@ static const char *const diff_write[] = {
 	"args.count - 5 > args.fd", "args.fd == args.count", "tid == 42", "tid",
 	"cpu == 3", "comm == \"sh\"", "comm != \"sh\"", "\"sh\" == comm", "comm ~ \"s*\"",
 	"comm ~ \"py*\" && args.fd == 1", "!(comm ~ \"py*\")", "comm", "!comm",
+	"comm !~ \"py*\"", "comm !~ \"*h\" || args.fd == 2", "!(comm !~ \"s?\")",
 	"args.fd == 0x1", "args.count >= 0x10000000000", "args.fd == -(-1)",
 	"args.fd > 1 ? 1 : 0", "args.fd | 1",
 };

@@ -219,6 +219,7 @@ static int check_field(struct sema *s, struct node *n)
 			return -EINVAL;
 		}
 		tab[s->evs[i]->idx] = f;
+		n->int_in_long |= field_kind(f) == FK_INT_IN_LONG;
 		ft = field_is_string(f) ? VT_STR : VT_INT;
 		if (t != VT_NONE && ft != t) {
 			lang_errf(s->err, n, "field '%s' is a string in some events of this probe "

@@ -2,6 +2,7 @@
 /* The planner: see plan.h. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -168,6 +169,24 @@ static void render(struct rbuf *b, const struct node *n)
 		    (is_str(n->a) || is_str(n->b))) {
 			no(b, n, "%s on strings has no filter form", lang_tok_str(n->op));
 			return;
+		}
+		/*
+		 * A syscall's int argument sits in 8 unsigned bytes: the
+		 * language reads it as the int it is (dfd == -100), the kernel
+		 * compares all 64 bits unsigned, so -100 < 0 there is false.
+		 * Only == and != against a number an int holds alike both ways.
+		 */
+		if (n->op != T_ANDAND && n->op != T_OROR) {
+			const struct node *f = n->a->k == N_FIELD && n->a->int_in_long ? n->a :
+					       n->b->k == N_FIELD && n->b->int_in_long ? n->b : NULL;
+			const struct node *v = f == n->a ? n->b : n->a;
+
+			if (f && !((n->op == T_EQ || n->op == T_NE) && v->k == N_INT &&
+				   v->ival >= 0 && v->ival <= INT32_MAX)) {
+				no(b, n, "%s on %s, an int the kernel compares as an unsigned "
+				   "64-bit number", lang_tok_str(n->op), f->sval);
+				return;
+			}
 		}
 		/* A string field against a "quoted" string, and nothing else. */
 		if ((n->op == T_EQ || n->op == T_NE) && is_str(n->a) && is_str(n->b) &&

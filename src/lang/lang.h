@@ -64,6 +64,7 @@ struct node {
 	enum vtype type;
 	int slot;		/* VAR: scratch slot; MAP: map index */
 	void *bind;		/* FIELD: per-event field table; CALL: private */
+	bool int_in_long;	/* FIELD: an int in a syscall's 8 unsigned bytes (below) */
 };
 
 enum probe_provider {

@@ -434,6 +434,12 @@ static const struct icase ints[] = {
 	  "@[ok]: 1\n@[error]: 2\n" },
 	{ "an int in a syscall's 8 bytes", "tracepoint:syscalls:sys_enter_openat "
 	  "/args.dfd == -100/ { @ = count(); }", OPENS, "@: 3\n" },
+	/* the kernel would compare its 8 bytes unsigned: the interpreter keeps it */
+	{ "an int in a syscall's 8 bytes, ordered", "tracepoint:syscalls:sys_enter_openat "
+	  "/args.dfd < 0/ { @ = count(); }", OPENS, "@: 3\n" },
+	{ "an int in a syscall's 8 bytes, a filter", "tracepoint:syscalls:sys_enter_openat "
+	  "/args.dfd == 3 || args.dfd != 2147483647 && args.flags == 0/ { @ = count(); }", OPENS,
+	  "@: 3\n" },
 	{ "division by zero, INT64_MIN / -1", "BEGIN { $z = 0; $m = -9223372036854775807 - 1; "
 	  "printf(\"%d %d %d %d\\n\", 7 / $z, 7 % $z, $m / -1, $m % -1); }", "",
 	  "0 0 -9223372036854775808 0\n" },

@@ -62,6 +62,7 @@ static void type_strings(struct node *n, struct tep_event *ev)
 			struct tep_format_field *f = tep_find_any_field(ev, n->sval);
 
 			n->type = f && field_is_string(f) ? VT_STR : VT_INT;
+			n->int_in_long = f && field_kind(f) == FK_INT_IN_LONG;
 		}
 		type_strings(n->a, ev);
 		type_strings(n->b, ev);
@@ -268,6 +269,15 @@ static const struct {
 	  "kernel: !(prev_comm ~ \"kworker*\")" },
 	{ "syscalls", "sys_enter_write", "args.count >= 0x8000000000000000",
 	  "kernel: count >= 9223372036854775808" },
+	/* an int in a syscall's 8 unsigned bytes: == and != of what an int holds */
+	{ "syscalls", "sys_enter_openat", "args.dfd == 3", "kernel: dfd == 3" },
+	{ "syscalls", "sys_enter_openat", "args.dfd != 2147483647", "kernel: dfd != 2147483647" },
+	{ "syscalls", "sys_enter_openat", "args.dfd", "kernel: dfd != 0" },
+	{ "syscalls", "sys_enter_openat", "args.dfd < 0",
+	  "refused: '<' on dfd, an int the kernel compares as an unsigned 64-bit number" },
+	{ "syscalls", "sys_enter_openat", "3 <= args.dfd", "refused: '<=' on dfd" },
+	{ "syscalls", "sys_enter_openat", "args.dfd & 1", "refused: '&' on dfd" },
+	{ "syscalls", "sys_enter_openat", "args.dfd == 4294967196", "refused: '==' on dfd" },
 	{ "syscalls", "sys_exit_read", "args.ret < 0", "kernel: ret < 0" },
 	{ "syscalls", "sys_exit_read", "args.ret == -14", "kernel: ret == -14" },
 	{ "sched", "sched_switch", "args.prev_comm == \"sh\"", "kernel: prev_comm == \"sh\"" },

@@ -117,10 +117,12 @@ $(B)/ftr-static: $(SOBJS)
 # ---- tests -------------------------------------------------------------
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(B)/tests/%)
-$(B)/tests/%: tests/unit/%.c $(LIBOBJS)
+# tests/unit/fixture.c: the formats and records the tests share.
+$(B)/tests/%: tests/unit/%.c tests/unit/fixture.c tests/unit/fixture.h $(LIBOBJS)
 	@mkdir -p $(B)/tests
 	$(call msg,CC,$<)
-	$(Q)$(CC) $(ALL_CFLAGS) -DFIXTURES='"$(CURDIR)/tests/fixtures"' -o $@ $^ $(PC_LIBS) -lcmocka
+	$(Q)$(CC) $(ALL_CFLAGS) -DFIXTURES='"$(CURDIR)/tests/fixtures"' -o $@ $(filter %.c %.o,$^) \
+		$(PC_LIBS) -lcmocka
 
 # Helper programs the live tests run (a workload of known size, ...), built
 # both dynamic (host) and static (copied into the qemu guests).

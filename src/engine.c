@@ -89,6 +89,21 @@ int engine_open(struct engine *e, const struct engine_opts *o)
 	return e->o.explain ? 0 : session_instance_ready(e->s);
 }
 
+int engine_open_offline(struct engine *e, const struct engine_opts *o, const char *tdir)
+{
+	memset(e, 0, sizeof(*e));
+	e->o = *o;
+	e->o.user_filter = true;
+	e->child = (struct child)CHILD_INIT;
+	e->tdir = tdir;
+	return 0;
+}
+
+static const char *tdir_of(struct engine *e)
+{
+	return e->s ? session_tracefs(e->s)->path : e->tdir;
+}
+
 static struct eng_event *add_event(struct engine *e, const char *sys, const char *name,
 				   const char *filter)
 {
@@ -121,7 +136,7 @@ int engine_add_spec(struct engine *e, const char *spec, const char *filter)
 	char err[512];
 	int ret;
 
-	ret = evsel_resolve(session_tracefs(e->s)->path, spec, &l, err, sizeof(err));
+	ret = evsel_resolve(tdir_of(e), spec, &l, err, sizeof(err));
 	if (ret < 0) {
 		ftr_err("%s", err);
 		return ret;
@@ -219,7 +234,7 @@ int engine_load_formats(struct engine *e)
 {
 	if (e->tep)
 		return 0;
-	const char *tdir = session_tracefs(e->s)->path;
+	const char *tdir = tdir_of(e);
 
 	e->tep = formats_new(tdir);
 	if (!e->tep) {
@@ -262,7 +277,7 @@ static int setup_filters(struct engine *e)
 
 		if (v->raw_filter) {
 			/* The user's own kernel filter: the kernel judges it. */
-			if (session_event_write(e->s, v->sys, v->name, "filter", v->raw_filter,
+			if (!e->s || session_event_write(e->s, v->sys, v->name, "filter", v->raw_filter,
 						NULL) < 0)
 				return -EINVAL;
 			continue;
@@ -354,8 +369,8 @@ int engine_prepare(struct engine *e)
 	int err;
 
 	err = engine_load_formats(e);
-	if (err)
-		return err;
+	if (err || !e->s)
+		return err ? err : setup_filters(e);
 	/* Instance settings first: a clock change resets the buffer. */
 	if (e->o.clock && session_write(e->s, "trace_clock", e->o.clock, NULL) < 0)
 		return -EIO;
@@ -556,9 +571,8 @@ static void flush_all_pending(struct run_ctx *rc)
 		flush_pending(rc, &rc->e->pend[i], NULL, 0);
 }
 
-static int on_record(struct tep_record *rec, void *arg)
+static int feed(struct run_ctx *rc, struct tep_record *rec)
 {
-	struct run_ctx *rc = arg;
 	struct engine *e = rc->e;
 	int id = tep_data_type(e->tep, rec);
 	struct eng_event *v;
@@ -586,6 +600,18 @@ static int on_record(struct tep_record *rec, void *arg)
 	if (v->want_kstack && p)
 		return hold(p, v, rec) < 0 ? -ENOMEM : 0;
 	return deliver(rc, v, rec, NULL, 0);
+}
+
+int engine_feed(struct engine *e, struct tep_record *rec, engine_event_fn on_event, void *arg)
+{
+	struct run_ctx rc = { e, on_event, NULL, arg };
+
+	return feed(&rc, rec);
+}
+
+static int on_record(struct tep_record *rec, void *arg)
+{
+	return feed(arg, rec);
 }
 
 int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_lost,

@@ -61,7 +61,8 @@ struct eng_pending;
 
 struct engine {
 	struct engine_opts o;
-	struct session *s;
+	struct session *s;		/* NULL offline */
+	const char *tdir;		/* offline: the directory standing for tracefs */
 	struct features feat;
 	struct tep_handle *tep;
 	struct comm_cache *comms;
@@ -99,6 +100,11 @@ struct engine {
 
 /* Session, features, instance.  Prints its errors.  0 / -errno. */
 int engine_open(struct engine *e, const struct engine_opts *o);
+/* Without a kernel (the language's unit tests): events are resolved and
+ * their formats read in tdir, laid out like tracefs (events/header_page,
+ * events/SYS/EV/format); no session, no kernel features, every filter in
+ * user space, and the records come from engine_feed, not engine_run. */
+int engine_open_offline(struct engine *e, const struct engine_opts *o, const char *tdir);
 /* Events named by spec ("sys:ev", globs, "t:..."), with a filter for each.
  * Returns how many were added (>= 1) or -errno (message printed). */
 int engine_add_spec(struct engine *e, const char *spec, const char *filter);
@@ -128,6 +134,11 @@ typedef int (*engine_tick_fn)(struct engine *e, uint64_t now_ns, void *arg);
  * read what is left.  0, or -errno on a failure (printed). */
 int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_lost,
 	       engine_tick_fn on_tick, uint64_t tick_ns, void *arg);
+
+/* One record as engine_run hands it on: its event (by common_type), that
+ * event's user-space filter, then on_event.  on_event's value, or 0 for a
+ * record that is not ours or is filtered out. */
+int engine_feed(struct engine *e, struct tep_record *rec, engine_event_fn on_event, void *arg);
 
 /* Events lost by the kernel in this run (after engine_run). */
 uint64_t engine_lost(struct engine *e, bool *unknown);

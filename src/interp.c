@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 
@@ -99,6 +100,7 @@ struct evbind {
 struct val {
 	enum vtype t;
 	int64_t i;
+	bool u;			/* an unsigned 64-bit number (a u64 field, or computed from one) */
 	const char *s;
 	size_t len;			/* VT_STR: bytes; VT_STACK: frames */
 	const uint64_t *ips;		/* VT_STACK */
@@ -228,6 +230,7 @@ static int check_field(struct sema *s, struct node *n)
 			return -EINVAL;
 		}
 		tab[s->evs[i]->idx] = f;
+		n->int_in_long |= field_kind(f) == FK_INT_IN_LONG;
 		ft = field_is_string(f) ? VT_STR : VT_INT;
 		if (t != VT_NONE && ft != t) {
 			lang_errf(s->err, n, "field '%s' is a string in some events of this probe "
@@ -369,7 +372,7 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		{ "count", 0, 0 }, { "sum", 1, 1 }, { "avg", 1, 1 }, { "min", 1, 1 },
 		{ "max", 1, 1 }, { "stats", 1, 1 }, { "hist", 1, 1 }, { "lhist", 4, 4 },
 		{ "printf", 1, 16 }, { "print", 1, 1 }, { "clear", 1, 1 }, { "delete", 1, 1 },
-		{ "exit", 0, 0 }, { "str", 1, 2 },
+		{ "exit", 0, 0 }, { "str", 1, 2 }, { "time", 0, 1 },
 	};
 	int found = -1, err;
 
@@ -487,6 +490,14 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		n->type = VT_NONE;
 		return 0;
 	}
+	if (!strcmp(n->sval, "time")) {
+		if (n->nargs && n->args[0]->k != N_STR) {
+			lang_errf(s->err, n->args[0], "time's format must be a string literal");
+			return -EINVAL;
+		}
+		n->type = VT_NONE;
+		return 0;
+	}
 	/* aggregations */
 	for (int i = 0; i < n->nargs; i++)
 		if (n->args[i]->type != VT_INT) {
@@ -599,9 +610,10 @@ static int check(struct sema *s, struct node *n)
 			err = check(s, n->b);
 		if (err)
 			return err;
-		if (n->op == T_TILDE) {
+		if (n->op == T_TILDE || n->op == T_NTILDE) {
 			if (n->a->type != VT_STR || n->b->k != N_STR) {
-				lang_errf(s->err, n, "~ matches a string against a \"glob*\" literal");
+				lang_errf(s->err, n, "%s matches a string against a \"glob*\" literal",
+					  n->op == T_TILDE ? "~" : "!~");
 				return -EINVAL;
 			}
 		} else if (n->op == T_EQ || n->op == T_NE || n->op == T_LT || n->op == T_LE ||
@@ -859,6 +871,30 @@ static int64_t arith(enum tok op, int64_t a, int64_t b)
 	}
 }
 
+/*
+ * C's usual conversions: with an unsigned 64-bit operand the operation is
+ * unsigned, so that args.count > 100 holds for a count above INT64_MAX here
+ * as in the kernel's filter, which compares a field in its own signedness.
+ */
+static struct val arith_u(enum tok op, uint64_t a, uint64_t b)
+{
+	struct val v;
+
+	switch (op) {
+	case T_LT: return vint(a < b);
+	case T_LE: return vint(a <= b);
+	case T_GT: return vint(a > b);
+	case T_GE: return vint(a >= b);
+	case T_EQ: case T_NE: return vint(arith(op, (int64_t)a, (int64_t)b));
+	case T_SLASH: v = vint(b ? (int64_t)(a / b) : 0); break;
+	case T_PERCENT: v = vint(b ? (int64_t)(a % b) : 0); break;
+	case T_SHR: v = vint((int64_t)(a >> (b & 63))); break;
+	default: v = vint(arith(op, (int64_t)a, (int64_t)b)); break;
+	}
+	v.u = true;
+	return v;
+}
+
 static int strcmp_v(struct val a, struct val b)
 {
 	size_t n = a.len < b.len ? a.len : b.len;
@@ -873,7 +909,10 @@ static struct val eval(struct xctx *x, const struct node *n)
 
 	switch (n->k) {
 	case N_INT:
-		return vint(n->ival);
+		/* above INT64_MAX: an unsigned literal, as in C */
+		a = vint(n->ival);
+		a.u = n->ival < 0;
+		return a;
 	case N_STR:
 		return vstr(n->sval, strlen(n->sval));
 	case N_FIELD: {
@@ -888,7 +927,9 @@ static struct val eval(struct xctx *x, const struct node *n)
 			s = field_string(f, x->rec->data, x->rec->size, &len);
 			return vstr(s, len);
 		}
-		return vint(field_int(f, x->rec));
+		a = vint(field_int(f, x->rec));
+		a.u = field_kind(f) == FK_U64 || (field_kind(f) == FK_POINTER && f->size == 8);
+		return a;
 	}
 	case N_BUILTIN:
 		return builtin(x, n);
@@ -925,9 +966,9 @@ static struct val eval(struct xctx *x, const struct node *n)
 		a = eval(x, n->a);
 		if (n->op == T_NOT)
 			return vint(!truthy(a));
-		if (n->op == T_MINUS)
-			return vint((int64_t)(0 - (uint64_t)a.i));
-		return vint(~a.i);
+		b = vint(n->op == T_MINUS ? (int64_t)(0 - (uint64_t)a.i) : ~a.i);
+		b.u = a.u;
+		return b;
 	case N_BINOP:
 		if (n->op == T_ANDAND) {
 			a = eval(x, n->a);
@@ -939,13 +980,15 @@ static struct val eval(struct xctx *x, const struct node *n)
 		}
 		a = eval(x, n->a);
 		b = eval(x, n->b);
-		if (n->op == T_TILDE)
-			return vint(expr_glob(b.s, a.s, a.len));
+		if (n->op == T_TILDE || n->op == T_NTILDE)
+			return vint(expr_glob(b.s, a.s, a.len) == (n->op == T_TILDE));
 		if (a.t == VT_STR) {
 			int c = strcmp_v(a, b);
 
 			return vint(arith(n->op, c, 0));
 		}
+		if (a.u || b.u)
+			return arith_u(n->op, a.i, b.i);
 		return vint(arith(n->op, a.i, b.i));
 	case N_TERNARY:
 		return truthy(eval(x, n->a)) ? eval(x, n->b) : eval(x, n->c);
@@ -1025,6 +1068,19 @@ static void do_printf(struct xctx *x, const struct node *n)
 		p = q + 1;
 	}
 }
+
+/* time(fmt): the local time now, as strftime formats it (bpftrace's). */
+static void do_time(struct xctx *x, const struct node *n)
+{
+	char out[512];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t len = 0;
+
+	if (localtime_r(&now, &tm))
+		len = strftime(out, sizeof(out), n->nargs ? n->args[0]->sval : "%H:%M:%S\n", &tm);
+	ob_write(&x->in->ob, out, len);
+}
 #pragma GCC diagnostic pop
 
 static int hist_read(struct interp *in, struct mapdef *m);
@@ -1060,6 +1116,8 @@ static void exec_call(struct xctx *x, const struct node *n)
 		do_printf(x, n);
 	} else if (!strcmp(n->sval, "exit")) {
 		in->exit_req = true;
+	} else if (!strcmp(n->sval, "time")) {
+		do_time(x, n);
 	} else if (!strcmp(n->sval, "print")) {
 		print_map(in, &in->maps[n->args[0]->slot]);
 	} else if (!strcmp(n->sval, "clear")) {
@@ -2209,6 +2267,109 @@ static int emit_sh(struct interp *in)
 	return err;
 }
 
+/* Compile p on the opened engine and decide what runs where.  0, or an
+ * error (in in->err with its position when the program is at fault). */
+static int setup(struct interp *in)
+{
+	int err = compile(in, &in->err);
+
+	if (err)
+		return err;
+	plan_hists(in);
+	plan_filters(in);
+	if (in->e.kstacks)
+		planf(in, "kstack at events: the instance's stacktrace option records a kernel "
+		      "stack after every event; ftr joins each to its event\n");
+	if (in->prof_hz)
+		planf(in, "profile:hz:%u: perf_event_open cpu-clock sampling at %u Hz on %s, "
+		      "one ring per CPU%s%s%s; its clauses run in user space on each sample\n",
+		      in->prof_hz, in->prof_hz, in->o->eng.cmdv ? "the command and its children" :
+		      in->o->eng.pid ? "the process and its children" : "every task",
+		      in->prof_k || in->prof_u ? ", with " : "", in->prof_k ? "kernel" : "",
+		      in->prof_k && in->prof_u ? " and user call chains" :
+		      in->prof_k ? " call chains" : in->prof_u ? "user call chains" : "");
+	for (int i = 0; i < in->nmaps; i++)
+		if (!in->maps[i].planned && in->maps[i].kind != AGG_VALUE)
+			planf(in, "%s: in user space, from the raw event stream\n",
+			      in->maps[i].name);
+	if (in->o->where == WHERE_KERNEL) {
+		for (int i = 0; i < in->nmaps; i++)
+			if (!in->maps[i].k && !in->maps[i].pc && in->maps[i].kind != AGG_VALUE) {
+				ftr_err("--where kernel: %s cannot be aggregated in the kernel:\n%s",
+					in->maps[i].name, in->plan);
+				return -EINVAL;
+			}
+	}
+	return hist_install(in);
+}
+
+/* The clock starts; BEGIN runs. */
+static int begin(struct interp *in, uint64_t now)
+{
+	const struct program *p = in->p;
+
+	in->next_fire = calloc(p->ncl, sizeof(*in->next_fire));
+	if (!in->next_fire)
+		return -ENOMEM;
+	in->start_ns = now;
+	for (int i = 0; i < p->ncl; i++)
+		for (int j = 0; j < p->cl[i].nprobes; j++)
+			if (p->cl[i].probes[j].pv == PV_INTERVAL)
+				in->next_fire[i] = in->start_ns + p->cl[i].probes[j].period_ns;
+	run_special(in, PV_BEGIN, now);
+	return 0;
+}
+
+/* END runs, and the maps print, as bpftrace prints them at exit. */
+static int finish(struct interp *in, uint64_t now)
+{
+	in->exit_req = false;
+	run_special(in, PV_END, now);
+	for (int i = 0, printed = 0; i < in->nmaps; i++) {
+		if (!in->maps[i].m || in->maps[i].kind == AGG_VALUE)
+			continue;
+		if (in->maps[i].k && hist_read(in, &in->maps[i]) < 0)
+			return -EIO;
+		if (in->maps[i].pc && pc_read(&in->maps[i]) < 0)
+			return -EIO;
+		if (!agg_entries(in->maps[i].m))
+			continue;
+		if (printed++ && in->o->mode != OUT_JSON)
+			ob_putc(&in->ob, '\n');
+		print_map(in, &in->maps[i]);
+	}
+	for (int i = 0; i < in->nmaps; i++)
+		if (in->maps[i].m && in->maps[i].kind == AGG_VALUE && agg_dropped(in->maps[i].m))
+			fprintf(stderr, "ftr: %s: %llu stores dropped: the map holds %u entries "
+				"(some lookups of it found nothing)\n", in->maps[i].name,
+				(unsigned long long)agg_dropped(in->maps[i].m), agg_size(in->maps[i].m));
+	return ob_flush(&in->ob);
+}
+
+static void release(struct interp *in)
+{
+	ob_flush(&in->ob);
+	engine_close(&in->e);
+	for (int i = 0; i < in->nmaps; i++) {
+		agg_free(in->maps[i].m);
+		free(in->maps[i].name);
+		if (in->maps[i].k)
+			free(in->maps[i].k->t);
+		free(in->maps[i].k);
+		pc_close(in->maps[i].pc);
+	}
+	for (int c = 0; c < 256; c++)
+		for (int i = 0; i < in->nvars[c]; i++)
+			free(in->varnames[c][i]);
+	free(in->eb);
+	free(in->next_fire);
+	lprof_close(in->prof);
+	if (in->vals && intern_refused(in->vals))
+		fprintf(stderr, "ftr: %llu strings or stacks not kept as map values: ftr keeps "
+			"%u distinct ones\n", (unsigned long long)intern_refused(in->vals), 1u << 20);
+	intern_free(in->vals);
+}
+
 int lang_run(struct program *p, const struct run_opts *o)
 {
 	static struct interp in_storage;
@@ -2237,39 +2398,12 @@ int lang_run(struct program *p, const struct run_opts *o)
 	eo.clock = "mono";
 	if (engine_open(&in->e, &eo) < 0)
 		goto out;
-	err = compile(in, &in->err);
+	err = setup(in);
 	if (err) {
 		if (in->err.msg[0])
 			lang_perror(p, o->src, &in->err);
 		goto out;
 	}
-	plan_hists(in);
-	plan_filters(in);
-	if (in->e.kstacks)
-		planf(in, "kstack at events: the instance's stacktrace option records a kernel "
-		      "stack after every event; ftr joins each to its event\n");
-	if (in->prof_hz)
-		planf(in, "profile:hz:%u: perf_event_open cpu-clock sampling at %u Hz on %s, "
-		      "one ring per CPU%s%s%s; its clauses run in user space on each sample\n",
-		      in->prof_hz, in->prof_hz, o->eng.cmdv ? "the command and its children" :
-		      o->eng.pid ? "the process and its children" : "every task",
-		      in->prof_k || in->prof_u ? ", with " : "", in->prof_k ? "kernel" : "",
-		      in->prof_k && in->prof_u ? " and user call chains" :
-		      in->prof_k ? " call chains" : in->prof_u ? "user call chains" : "");
-	for (int i = 0; i < in->nmaps; i++)
-		if (!in->maps[i].planned && in->maps[i].kind != AGG_VALUE)
-			planf(in, "%s: in user space, from the raw event stream\n",
-			      in->maps[i].name);
-	if (o->where == WHERE_KERNEL) {
-		for (int i = 0; i < in->nmaps; i++)
-			if (!in->maps[i].k && !in->maps[i].pc && in->maps[i].kind != AGG_VALUE) {
-				ftr_err("--where kernel: %s cannot be aggregated in the kernel:\n%s",
-					in->maps[i].name, in->plan);
-				goto out;
-			}
-	}
-	if (hist_install(in) < 0)
-		goto out;
 	if (o->eng.explain && !o->eng.emit_sh) {
 		printf("# plan\n%s# tracefs writes\n", in->plan);
 		fflush(stdout);
@@ -2286,15 +2420,8 @@ int lang_run(struct program *p, const struct run_opts *o)
 	}
 	if (prof_open(in) < 0)
 		goto out;
-	in->next_fire = calloc(p->ncl, sizeof(*in->next_fire));
-	if (!in->next_fire)
+	if (begin(in, engine_now_ns()) < 0)
 		goto out;
-	in->start_ns = engine_now_ns();
-	for (int i = 0; i < p->ncl; i++)
-		for (int j = 0; j < p->cl[i].nprobes; j++)
-			if (p->cl[i].probes[j].pv == PV_INTERVAL)
-				in->next_fire[i] = in->start_ns + p->cl[i].probes[j].period_ns;
-	run_special(in, PV_BEGIN, in->start_ns);
 	if (!in->exit_req && (any_events || any_interval || o->eng.cmdv || o->eng.duration_ns)) {
 		/* Ticks for interval probes, and once a second for the guard
 		 * and to flush printf output. */
@@ -2306,28 +2433,9 @@ int lang_run(struct program *p, const struct run_opts *o)
 	}
 	if (in->guard_tripped)
 		goto out;
-	in->exit_req = false;
-	run_special(in, PV_END, engine_now_ns());
-	/* Maps print at exit, as bpftrace prints them. */
-	for (int i = 0, printed = 0; i < in->nmaps; i++) {
-		if (!in->maps[i].m || in->maps[i].kind == AGG_VALUE)
-			continue;
-		if (in->maps[i].k && hist_read(in, &in->maps[i]) < 0)
-			goto out;
-		if (in->maps[i].pc && pc_read(&in->maps[i]) < 0)
-			goto out;
-		if (!agg_entries(in->maps[i].m))
-			continue;
-		if (printed++ && o->mode != OUT_JSON)
-			ob_putc(&in->ob, '\n');
-		print_map(in, &in->maps[i]);
-	}
-	for (int i = 0; i < in->nmaps; i++)
-		if (in->maps[i].m && in->maps[i].kind == AGG_VALUE && agg_dropped(in->maps[i].m))
-			fprintf(stderr, "ftr: %s: %llu stores dropped: the map holds %u entries "
-				"(some lookups of it found nothing)\n", in->maps[i].name,
-				(unsigned long long)agg_dropped(in->maps[i].m), agg_size(in->maps[i].m));
-	ob_flush(&in->ob);
+	err = finish(in, engine_now_ns());
+	if (err < 0 && err != in->ob.err)
+		goto out;	/* a map the kernel kept could not be read */
 	engine_summary(&in->e, ftr_verbose > 0);
 	if (in->prof && lprof_lost(in->prof))
 		fprintf(stderr, "ftr: profile:hz:%u: %llu samples LOST (%llu read)\n",
@@ -2335,25 +2443,58 @@ int lang_run(struct program *p, const struct run_opts *o)
 			(unsigned long long)lprof_samples(in->prof));
 	ret = in->ob.err && in->ob.err != -EPIPE ? FTR_EXIT_FAIL : FTR_EXIT_OK;
 out:
-	ob_flush(&in->ob);
-	engine_close(&in->e);
-	for (int i = 0; i < in->nmaps; i++) {
-		agg_free(in->maps[i].m);
-		free(in->maps[i].name);
-		if (in->maps[i].k)
-			free(in->maps[i].k->t);
-		free(in->maps[i].k);
-		pc_close(in->maps[i].pc);
-	}
-	for (int c = 0; c < 256; c++)
-		for (int i = 0; i < in->nvars[c]; i++)
-			free(in->varnames[c][i]);
-	free(in->eb);
-	free(in->next_fire);
-	lprof_close(in->prof);
-	if (in->vals && intern_refused(in->vals))
-		fprintf(stderr, "ftr: %llu strings or stacks not kept as map values: ftr keeps "
-			"%u distinct ones\n", (unsigned long long)intern_refused(in->vals), 1u << 20);
-	intern_free(in->vals);
+	release(in);
 	return ret;
+}
+
+/* ---- without a kernel: the unit tests' seam ----------------------------------- */
+
+struct interp *interp_open(struct program *p, const struct run_opts *o, const char *tdir,
+			   int out_fd, uint64_t start_ns, struct lang_err *err)
+{
+	struct interp *in = calloc(1, sizeof(*in));
+
+	memset(err, 0, sizeof(*err));
+	if (!in)
+		return NULL;
+	in->p = p;
+	in->o = o;
+	ob_init(&in->ob, out_fd);
+	if (engine_open_offline(&in->e, &o->eng, tdir) < 0 || setup(in) < 0 ||
+	    engine_prepare(&in->e) < 0 || begin(in, start_ns) < 0) {
+		*err = in->err;
+		interp_close(in);
+		return NULL;
+	}
+	return in;
+}
+
+struct engine *interp_engine(struct interp *in)
+{
+	return &in->e;
+}
+
+int interp_feed(struct interp *in, struct tep_record *rec)
+{
+	return in->exit_req ? 1 : engine_feed(&in->e, rec, on_event, in);
+}
+
+int interp_tick(struct interp *in, uint64_t now)
+{
+	if (!in->exit_req)
+		run_special(in, PV_INTERVAL, now);
+	return in->exit_req;
+}
+
+int interp_finish(struct interp *in, uint64_t now)
+{
+	return finish(in, now);
+}
+
+void interp_close(struct interp *in)
+{
+	if (!in)
+		return;
+	release(in);
+	free(in);
 }

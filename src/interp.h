@@ -14,7 +14,9 @@
 #include "engine.h"
 #include "output.h"
 
+struct lang_err;
 struct program;
+struct tep_record;
 
 enum where { WHERE_AUTO, WHERE_KERNEL, WHERE_USER };
 
@@ -32,5 +34,31 @@ struct run_opts {
 
 /* Compile and run p.  Prints its own errors.  Returns an exit code. */
 int lang_run(struct program *p, const struct run_opts *o);
+
+/*
+ * The same interpreter without a kernel (the unit tests' seam): events and
+ * their formats come from tdir, laid out like tracefs (engine_open_offline),
+ * records from the caller, output goes to out_fd.  Nothing goes in the
+ * kernel: the plan finds no hist triggers or perf counters, and a predicate
+ * it would hand to the kernel is the engine's user-space filter, which
+ * answers as the kernel's.
+ *
+ *	interp_open (BEGIN at start_ns) → interp_feed / interp_tick ...
+ *	→ interp_finish (END, the maps printed as at exit) → interp_close
+ */
+struct interp;
+/* NULL with err set when the program is at fault (errno too), or with
+ * err->msg empty on other failures (printed). */
+struct interp *interp_open(struct program *p, const struct run_opts *o, const char *tdir,
+			   int out_fd, uint64_t start_ns, struct lang_err *err);
+/* Its events, formats (e->tep) and comms (comm_set), to build records with. */
+struct engine *interp_engine(struct interp *in);
+/* One record through its event's filter and clauses; 1 once exit() ran. */
+int interp_feed(struct interp *in, struct tep_record *rec);
+/* The interval clauses due at now; 1 once exit() ran. */
+int interp_tick(struct interp *in, uint64_t now);
+/* END, then the maps.  0 / -errno. */
+int interp_finish(struct interp *in, uint64_t now);
+void interp_close(struct interp *in);
 
 #endif

@@ -178,7 +178,7 @@ static bool is_int_type(const char *t)
 	       !strcmp(t, "s32") || !strcmp(t, "const int");
 }
 
-static enum fkind field_kind(const struct tep_format_field *f)
+enum fkind field_kind(const struct tep_format_field *f)
 {
 	bool sgn = f->flags & TEP_FIELD_IS_SIGNED;
 

@@ -64,6 +64,9 @@ enum fkind {
 	FK_S8, FK_S16, FK_S32, FK_S64,
 	FK_U8, FK_U16, FK_U32, FK_U64,
 };
+/* How a numeric field is read: its size and signedness as the format says,
+ * but for FK_INT_IN_LONG. */
+enum fkind field_kind(const struct tep_format_field *f);
 
 struct ffmt {
 	struct tep_format_field *f;

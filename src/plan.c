@@ -2,6 +2,7 @@
 /* The planner: see plan.h. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -66,6 +67,7 @@ static const char *binop(enum tok t)
 	case T_GE: return ">=";
 	case T_AND: return "&";
 	case T_TILDE: return "~";
+	case T_NTILDE: return "!~";	/* the kernel gets !(f ~ "glob") (expr.c) */
 	default: return NULL;
 	}
 }
@@ -81,7 +83,7 @@ static bool is_cond(const struct node *n)
 		return false;
 	switch (n->op) {
 	case T_OROR: case T_ANDAND: case T_EQ: case T_NE: case T_LT: case T_LE: case T_GT:
-	case T_GE: case T_TILDE:
+	case T_GE: case T_TILDE: case T_NTILDE:
 		return true;
 	default:
 		return false;
@@ -102,7 +104,9 @@ static void render(struct rbuf *b, const struct node *n)
 		return;
 	switch (n->k) {
 	case N_INT:
-		put(b, "%lld", (long long)n->ival);
+		/* A literal above INT64_MAX (0xffffffffffffffff) wrapped
+		 * when lexed: it is the unsigned number written. */
+		put(b, n->ival < 0 ? "%llu" : "%lld", (unsigned long long)n->ival);
 		return;
 	case N_STR:
 		/* The filter grammar has no escapes: a quote cannot be said. */
@@ -140,10 +144,8 @@ static void render(struct rbuf *b, const struct node *n)
 		}
 		return;
 	case N_BINOP:
-		/* The kernel's filter has no arithmetic, and ftr's evaluator of
-		 * filters computes on an unsigned 64-bit field unsigned, where
-		 * the language's numbers are signed: args.count - 1 < 0 differs
-		 * at 0.  The interpreter keeps it. */
+		/* The kernel's filter has no arithmetic: the interpreter
+		 * keeps it. */
 		if (n->op == T_PLUS || n->op == T_MINUS || n->op == T_STAR || n->op == T_SLASH ||
 		    n->op == T_PERCENT) {
 			no(b, n, "%s: arithmetic has no kernel filter form", lang_tok_str(n->op));
@@ -167,6 +169,24 @@ static void render(struct rbuf *b, const struct node *n)
 		    (is_str(n->a) || is_str(n->b))) {
 			no(b, n, "%s on strings has no filter form", lang_tok_str(n->op));
 			return;
+		}
+		/*
+		 * A syscall's int argument sits in 8 unsigned bytes: the
+		 * language reads it as the int it is (dfd == -100), the kernel
+		 * compares all 64 bits unsigned, so -100 < 0 there is false.
+		 * Only == and != against a number an int holds alike both ways.
+		 */
+		if (n->op != T_ANDAND && n->op != T_OROR) {
+			const struct node *f = n->a->k == N_FIELD && n->a->int_in_long ? n->a :
+					       n->b->k == N_FIELD && n->b->int_in_long ? n->b : NULL;
+			const struct node *v = f == n->a ? n->b : n->a;
+
+			if (f && !((n->op == T_EQ || n->op == T_NE) && v->k == N_INT &&
+				   v->ival >= 0 && v->ival <= INT32_MAX)) {
+				no(b, n, "%s on %s, an int the kernel compares as an unsigned "
+				   "64-bit number", lang_tok_str(n->op), f->sval);
+				return;
+			}
 		}
 		/* A string field against a "quoted" string, and nothing else. */
 		if ((n->op == T_EQ || n->op == T_NE) && is_str(n->a) && is_str(n->b) &&

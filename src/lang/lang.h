@@ -10,9 +10,10 @@
  *	stmt    := "if" "(" expr ")" block ["else" (block | if-stmt)]
  *	         | map "=" expr | map op= expr | map "++" | map "--"
  *	         | var "=" expr | var op= expr | expr
- *	expr    := C's operators and precedence: ?: || && | ^ & == != ~ < <= > >=
+ *	expr    := C's operators and precedence: ?: || && | ^ & == != ~ !~ < <= > >=
  *	           << >> + - * / % unary(! - ~) postfix(call, [keys], .field, ->field);
- *	           s ~ "glob" matches a string as the kernel's filter does (ftr's own)
+ *	           s ~ "glob" matches a string as the kernel's filter does, s !~ "glob"
+ *	           is its negation (ftr's own); "!~x" before an operand is !(~x)
  *	primary := INT | "STRING" | builtin | args.F | $var | @map[keys] | name(args) | (expr)
  */
 #ifndef FTR_LANG_H
@@ -32,7 +33,7 @@ enum tok {
 	T_COMMA, T_SEMI, T_DOT, T_ARROW, T_QUEST, T_COLON,
 	T_ASSIGN, T_PLUSEQ, T_MINUSEQ, T_STAREQ, T_SLASHEQ, T_INCR, T_DECR,
 	T_OROR, T_ANDAND, T_OR, T_XOR, T_AND, T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE,
-	T_SHL, T_SHR, T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT, T_NOT, T_TILDE,
+	T_SHL, T_SHR, T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT, T_NOT, T_TILDE, T_NTILDE,
 };
 
 enum nk {
@@ -63,6 +64,7 @@ struct node {
 	enum vtype type;
 	int slot;		/* VAR: scratch slot; MAP: map index */
 	void *bind;		/* FIELD: per-event field table; CALL: private */
+	bool int_in_long;	/* FIELD: an int in a syscall's 8 unsigned bytes (below) */
 };
 
 enum probe_provider {

@@ -47,7 +47,7 @@ static const char *const tok_names[] = {
 	[T_EQ] = "'=='", [T_NE] = "'!='", [T_LT] = "'<'", [T_LE] = "'<='", [T_GT] = "'>'",
 	[T_GE] = "'>='", [T_SHL] = "'<<'", [T_SHR] = "'>>'", [T_PLUS] = "'+'",
 	[T_MINUS] = "'-'", [T_STAR] = "'*'", [T_SLASH] = "'/'", [T_PERCENT] = "'%'",
-	[T_NOT] = "'!'", [T_TILDE] = "'~'",
+	[T_NOT] = "'!'", [T_TILDE] = "'~'", [T_NTILDE] = "'!~'",
 };
 
 const char *lang_tok_str(enum tok t)
@@ -173,7 +173,7 @@ static void next(struct lexer *l)
 	} ops[] = {
 		{ "->", T_ARROW }, { "+=", T_PLUSEQ }, { "-=", T_MINUSEQ }, { "*=", T_STAREQ },
 		{ "/=", T_SLASHEQ }, { "++", T_INCR }, { "--", T_DECR }, { "||", T_OROR },
-		{ "&&", T_ANDAND }, { "==", T_EQ }, { "!=", T_NE }, { "<=", T_LE },
+		{ "&&", T_ANDAND }, { "==", T_EQ }, { "!=", T_NE }, { "!~", T_NTILDE }, { "<=", T_LE },
 		{ ">=", T_GE }, { "<<", T_SHL }, { ">>", T_SHR }, { "{", T_LBRACE },
 		{ "}", T_RBRACE }, { "(", T_LPAREN }, { ")", T_RPAREN }, { "[", T_LBRACK },
 		{ "]", T_RBRACK }, { ",", T_COMMA }, { ";", T_SEMI }, { ".", T_DOT },
@@ -494,12 +494,26 @@ static struct node *unary(struct lexer *l)
 	enum tok op = l->t;
 	struct node *n;
 
-	if (op == T_NOT || op == T_MINUS || op == T_TILDE) {
+	if (op == T_NOT || op == T_MINUS || op == T_TILDE || op == T_NTILDE) {
 		if (!enter(l))
 			return NULL;
 		next(l);
 		n = mk(l, N_UNOP, line, col);
-		if (n) {
+		if (n && op == T_NTILDE) {
+			/* "!~x" where an operand starts: C's !(~x), not the
+			 * glob non-match the lexer took it for. */
+			n->op = T_NOT;
+			n->a = mk(l, N_UNOP, line, col + 1);
+			if (n->a) {
+				n->a->op = T_TILDE;
+				n->a->a = unary(l);
+			}
+			if (!n->a || !n->a->a || !height(l, n->a, l->depth) ||
+			    !height(l, n, l->depth)) {
+				node_free(n);
+				n = NULL;
+			}
+		} else if (n) {
 			n->op = op;
 			n->a = unary(l);
 			if (!n->a || !height(l, n, l->depth)) {
@@ -515,7 +529,7 @@ static struct node *unary(struct lexer *l)
 
 /* Binary operators by precedence, lowest first (C's order). */
 static const enum tok levels[][5] = {
-	{ T_OROR }, { T_ANDAND }, { T_OR }, { T_XOR }, { T_AND }, { T_EQ, T_NE, T_TILDE },
+	{ T_OROR }, { T_ANDAND }, { T_OR }, { T_XOR }, { T_AND }, { T_EQ, T_NE, T_TILDE, T_NTILDE },
 	{ T_LT, T_LE, T_GT, T_GE }, { T_SHL, T_SHR }, { T_PLUS, T_MINUS },
 	{ T_STAR, T_SLASH, T_PERCENT },
 };

@@ -18,43 +18,19 @@
 
 #include "expr.h"
 #include "ftr.h"
+#include "fixture.h"
 
 static struct tep_handle *tep;
 
-static const char *const fixtures[][2] = {
-	{ "syscalls", "sys_enter_write" },
-	{ "syscalls", "sys_exit_read" },
-	{ "syscalls", "sys_enter_openat" },
-	{ "sched", "sched_switch" },
-	{ "sched", "sched_process_exec" },
-	{ "sched", "sched_waking" },
-	{ "ipi", "ipi_send_cpumask" },
-	{ "btrfs", "btrfs_sync_fs" },
-	{ "ftrtest", "types" },
+static const char *const fixtures[] = {
+	"syscalls:sys_enter_write", "syscalls:sys_exit_read", "syscalls:sys_enter_openat",
+	"sched:sched_switch", "sched:sched_process_exec", "sched:sched_waking",
+	"ipi:ipi_send_cpumask", "btrfs:btrfs_sync_fs", "ftrtest:types", NULL,
 };
 
 static int setup(void **state)
 {
-	char path[512];
-	size_t len;
-	char *text;
-
-	tep = tep_alloc();
-	if (!tep)
-		return -1;
-	tep_set_long_size(tep, 8);
-	tep_set_page_size(tep, 4096);
-	for (size_t i = 0; i < ARRAY_SIZE(fixtures); i++) {
-		snprintf(path, sizeof(path), "%s/formats/events/%s/%s/format", FIXTURES,
-			 fixtures[i][0], fixtures[i][1]);
-		text = read_file(path, &len);
-		if (!text || tep_parse_event(tep, text, len, fixtures[i][0])) {
-			fprintf(stderr, "cannot load %s\n", path);
-			free(text);
-			return -1;
-		}
-		free(text);
-	}
+	tep = fixture_tep(fixtures);
 	return 0;
 }
 
@@ -66,80 +42,7 @@ static int teardown(void **state)
 
 static struct tep_event *event(const char *sys, const char *name)
 {
-	struct tep_event *ev = tep_find_event_by_name(tep, sys, name);
-
-	assert_non_null(ev);
-	return ev;
-}
-
-/* ---- record building ---- */
-
-struct rec {
-	struct tep_record r;
-	struct tep_event *ev;
-	unsigned char data[512];
-	int tail;			/* where the next dynamic string goes */
-};
-
-static struct tep_format_field *fld(struct tep_event *ev, const char *name)
-{
-	struct tep_format_field *f = tep_find_any_field(ev, name);
-
-	assert_non_null(f);
-	return f;
-}
-
-static void set_num(struct rec *r, const char *name, uint64_t v)
-{
-	struct tep_format_field *f = fld(r->ev, name);
-
-	/* little-endian host, as the fixtures' x86-64 */
-	memcpy(r->data + f->offset, &v, f->size);
-}
-
-static void set_bytes(struct rec *r, const char *name, const void *b, size_t n)
-{
-	struct tep_format_field *f = fld(r->ev, name);
-
-	assert_true(n <= (size_t)f->size);
-	memset(r->data + f->offset, 0, f->size);
-	memcpy(r->data + f->offset, b, n);
-}
-
-static void set_str(struct rec *r, const char *name, const char *s)
-{
-	set_bytes(r, name, s, strlen(s));
-}
-
-/* __data_loc / __rel_loc: the string goes at the end of the record */
-static void set_dyn(struct rec *r, const char *name, const char *s)
-{
-	struct tep_format_field *f = fld(r->ev, name);
-	uint32_t len = strlen(s) + 1, loc = r->tail;
-
-	memcpy(r->data + r->tail, s, len);
-	r->tail += len;
-	r->r.size = r->tail;
-	if (f->flags & TEP_FIELD_IS_RELATIVE)
-		loc -= f->offset + f->size;
-	set_num(r, name, (uint64_t)len << 16 | loc);
-}
-
-static void rec_init(struct rec *r, struct tep_event *ev, int pid)
-{
-	int end = 0;
-
-	memset(r, 0, sizeof(*r));
-	r->ev = ev;
-	for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
-		if (f->offset + f->size > end)
-			end = f->offset + f->size;
-	r->tail = (end + 3) & ~3;
-	r->r.data = r->data;
-	r->r.size = r->tail;
-	r->r.cpu = 3;
-	set_num(r, "common_type", ev->id);
-	set_num(r, "common_pid", pid);
+	return fixture_event(tep, sys, name);
 }
 
 /* ---- helpers ---- */
@@ -215,7 +118,7 @@ static void not_kernel(const char *text, struct tep_event *ev, const char *frag)
 	expr_free(e);
 }
 
-static bool eval_ctx(const char *text, struct rec *r, const struct expr_ctx *ctx)
+static bool eval_ctx(const char *text, struct fx_rec *r, const struct expr_ctx *ctx)
 {
 	struct expr *e = parse_bind(text, r->ev);
 	bool v = expr_eval(e, &r->r, ctx);
@@ -224,7 +127,7 @@ static bool eval_ctx(const char *text, struct rec *r, const struct expr_ctx *ctx
 	return v;
 }
 
-static bool eval(const char *text, struct rec *r)
+static bool eval(const char *text, struct fx_rec *r)
 {
 	return eval_ctx(text, r, NULL);
 }
@@ -567,10 +470,10 @@ static void test_kernel_too_long(void **state)
 
 static void test_eval_signed_ret(void **state)
 {
-	struct rec r;
+	struct fx_rec r;
 
-	rec_init(&r, event("syscalls", "sys_exit_read"), 100);
-	set_num(&r, "ret", (uint64_t)-2);
+	fx_rec_init(&r, event("syscalls", "sys_exit_read"), 100);
+	fx_set_num(&r, "ret", (uint64_t)-2);
 	/* long ret is signed: compared as s64 */
 	assert_eval("ret < 0", &r, true);
 	assert_eval("ret == -2", &r, true);
@@ -584,18 +487,18 @@ static void test_eval_signed_ret(void **state)
 	assert_eval("ret == 9223372036854775807", &r, false);
 	assert_eval("-ret == 2", &r, true);
 	assert_eval("ret * -1 == 2 && ret - 1 < -2", &r, true);
-	set_num(&r, "ret", 5);
+	fx_set_num(&r, "ret", 5);
 	assert_eval("ret < 0", &r, false);
 	assert_eval("ret > 4", &r, true);
 }
 
 static void test_eval_unsigned_count(void **state)
 {
-	struct rec r;
+	struct fx_rec r;
 
-	rec_init(&r, event("syscalls", "sys_enter_write"), 100);
-	set_num(&r, "fd", 1);
-	set_num(&r, "count", 4096);
+	fx_rec_init(&r, event("syscalls", "sys_enter_write"), 100);
+	fx_set_num(&r, "fd", 1);
+	fx_set_num(&r, "count", 4096);
 	assert_eval("fd == 1 && count >= 4096", &r, true);
 	assert_eval("count > 4095", &r, true);
 	assert_eval("count & 4096", &r, true);
@@ -607,11 +510,11 @@ static void test_eval_unsigned_count(void **state)
 	assert_eval("count - 4097 < 0", &r, false);
 	/* fd is an unsigned int recorded in 8 unsigned bytes: 1 - 2 wraps too */
 	assert_eval("fd - 2 < 0", &r, false);
-	set_num(&r, "count", 4095);
+	fx_set_num(&r, "count", 4095);
 	assert_eval("fd == 1 && count >= 4096", &r, false);
 	assert_eval("count & 4096", &r, false);
 	/* a huge size_t is huge, not negative */
-	set_num(&r, "count", UINT64_MAX);
+	fx_set_num(&r, "count", UINT64_MAX);
 	assert_eval("count > 4095", &r, true);
 	assert_eval("count == 18446744073709551615", &r, true);
 	assert_eval("count == 0xffffffffffffffff", &r, true);
@@ -619,10 +522,10 @@ static void test_eval_unsigned_count(void **state)
 
 static void test_eval_logic(void **state)
 {
-	struct rec r;
+	struct fx_rec r;
 
-	rec_init(&r, event("syscalls", "sys_enter_write"), 100);
-	set_num(&r, "fd", 3);
+	fx_rec_init(&r, event("syscalls", "sys_enter_write"), 100);
+	fx_set_num(&r, "fd", 3);
 	assert_eval("!(fd == 1 || fd == 2)", &r, true);
 	assert_eval("!fd == 3", &r, false);
 	assert_eval("fd == 1 || fd == 2 && count == 0", &r, false);
@@ -631,20 +534,20 @@ static void test_eval_logic(void **state)
 	assert_eval("fd", &r, true);
 	assert_eval("!count", &r, true);
 	assert_eval("!!fd", &r, true);
-	set_num(&r, "fd", 2);
+	fx_set_num(&r, "fd", 2);
 	assert_eval("!(fd == 1 || fd == 2)", &r, false);
 }
 
 static void test_eval_static_strings(void **state)
 {
-	struct rec r;
+	struct fx_rec r;
 
-	rec_init(&r, event("sched", "sched_switch"), 0);
-	set_str(&r, "prev_comm", "swapper/0");
-	set_str(&r, "next_comm", "sleeper");
-	set_num(&r, "prev_pid", 0);
-	set_num(&r, "next_pid", 1234);
-	set_num(&r, "prev_state", 1);
+	fx_rec_init(&r, event("sched", "sched_switch"), 0);
+	fx_set_str(&r, "prev_comm", "swapper/0");
+	fx_set_str(&r, "next_comm", "sleeper");
+	fx_set_num(&r, "prev_pid", 0);
+	fx_set_num(&r, "next_pid", 1234);
+	fx_set_num(&r, "prev_state", 1);
 	assert_eval("prev_comm == \"swapper/0\"", &r, true);
 	assert_eval("prev_comm == 'swapper/0'", &r, true);
 	assert_eval("prev_comm == \"swapper\"", &r, false);
@@ -672,13 +575,13 @@ static void test_eval_static_strings(void **state)
 	assert_eval("!(prev_pid == 0 || next_pid == 0)", &r, false);
 	assert_eval("prev_pid < next_pid", &r, true);
 	assert_eval("prev_comm && next_comm", &r, true);
-	set_str(&r, "next_comm", "");
+	fx_set_str(&r, "next_comm", "");
 	assert_eval("next_comm", &r, false);
 	assert_eval("!next_comm", &r, true);
 	assert_eval("next_comm == \"\"", &r, true);
 
 	/* 1abc: the kernel would compare "1*" literally; ftr escapes it */
-	set_str(&r, "prev_comm", "1abc");
+	fx_set_str(&r, "prev_comm", "1abc");
 	assert_eval("prev_comm ~ \"1*\"", &r, true);
 	assert_eval("prev_comm ~ \"1abc\"", &r, true);
 	assert_eval("prev_comm == \"1*\"", &r, false);
@@ -688,19 +591,19 @@ static void test_eval_static_strings(void **state)
 static void test_eval_kernel_quirks(void **state)
 {
 	char full[16], after[16] = "ab\0cdef";
-	struct rec r;
+	struct fx_rec r;
 
-	rec_init(&r, event("sched", "sched_switch"), 0);
+	fx_rec_init(&r, event("sched", "sched_switch"), 0);
 	/* strnstr() in the kernel's middle match uses memcmp(): bytes after the
 	 * NUL of a char[16] are searched too */
-	set_bytes(&r, "prev_comm", after, sizeof(after));
+	fx_set_bytes(&r, "prev_comm", after, sizeof(after));
 	assert_eval("prev_comm ~ \"*cd*\"", &r, true);
 	assert_eval("prev_comm == \"ab\"", &r, true);
 	assert_eval("prev_comm ~ \"*cd\"", &r, false);	/* a glob stops at the NUL */
 	/* == is strncmp(field, pattern, 16): a full array without a NUL
 	 * equals any pattern that starts with its 16 bytes */
 	memset(full, 'a', sizeof(full));
-	set_bytes(&r, "prev_comm", full, sizeof(full));
+	fx_set_bytes(&r, "prev_comm", full, sizeof(full));
 	assert_eval("prev_comm == \"aaaaaaaaaaaaaaaa\"", &r, true);
 	assert_eval("prev_comm == \"aaaaaaaaaaaaaaaaaaaa\"", &r, true);
 	assert_eval("prev_comm == \"aaaaaaaaaaaaaaa\"", &r, false);
@@ -722,9 +625,9 @@ static void test_eval_comm_cpu(void **state)
 {
 	struct expr_ctx ctx = { .cpu = 1, .comm = test_comm };
 	struct expr_ctx ctx_rec = { .cpu = -1 };
-	struct rec r;
+	struct fx_rec r;
 
-	rec_init(&r, event("syscalls", "sys_enter_write"), 42);
+	fx_rec_init(&r, event("syscalls", "sys_enter_write"), 42);
 	assert_true(eval_ctx("comm == \"bash\"", &r, &ctx));
 	assert_true(eval_ctx("COMM == \"bash\" && common_pid == 42", &r, &ctx));
 	assert_true(eval_ctx("comm ~ \"*sh\"", &r, &ctx));
@@ -735,10 +638,10 @@ static void test_eval_comm_cpu(void **state)
 	assert_false(eval_ctx("comm == \"bash\"", &r, NULL));
 	assert_true(eval_ctx("comm != \"bash\"", &r, NULL));
 	assert_false(eval_ctx("comm", &r, NULL));
-	set_num(&r, "common_pid", 7);
+	fx_set_num(&r, "common_pid", 7);
 	assert_false(eval_ctx("comm == \"bash\"", &r, &ctx));
 	/* task->comm holds 15 bytes */
-	set_num(&r, "common_pid", 43);
+	fx_set_num(&r, "common_pid", 43);
 	assert_true(eval_ctx("comm == \"abcdefghijklmno\"", &r, &ctx));
 	assert_false(eval_ctx("comm == \"abcdefghijklmnop\"", &r, &ctx));
 
@@ -755,11 +658,11 @@ static void test_eval_comm_cpu(void **state)
 static void test_eval_event_comm_field(void **state)
 {
 	struct expr_ctx ctx = { .cpu = 0, .comm = test_comm };
-	struct rec r;
+	struct fx_rec r;
 
 	/* sched_waking has its own comm field: comm is that, COMM the current task */
-	rec_init(&r, event("sched", "sched_waking"), 42);
-	set_str(&r, "comm", "woken");
+	fx_rec_init(&r, event("sched", "sched_waking"), 42);
+	fx_set_str(&r, "comm", "woken");
 	assert_true(eval_ctx("comm == \"woken\"", &r, &ctx));
 	assert_true(eval_ctx("COMM == \"bash\"", &r, &ctx));
 	assert_true(eval_ctx("comm ~ \"*ken\"", &r, &ctx));
@@ -767,11 +670,11 @@ static void test_eval_event_comm_field(void **state)
 
 static void test_eval_data_loc(void **state)
 {
-	struct rec r;
+	struct fx_rec r;
 
-	rec_init(&r, event("sched", "sched_process_exec"), 100);
-	set_dyn(&r, "filename", "/usr/bin/ls");
-	set_num(&r, "pid", 100);
+	fx_rec_init(&r, event("sched", "sched_process_exec"), 100);
+	fx_set_dyn(&r, "filename", "/usr/bin/ls");
+	fx_set_num(&r, "pid", 100);
 	assert_eval("filename == \"/usr/bin/ls\"", &r, true);
 	assert_eval("filename == \"/usr/bin/l\"", &r, false);
 	assert_eval("filename == \"/usr/bin/lsx\"", &r, false);
@@ -784,23 +687,23 @@ static void test_eval_data_loc(void **state)
 	assert_eval("filename ~ \"/usr/bin/ls\"", &r, true);
 	assert_eval("filename && pid == 100", &r, true);
 	/* a locator pointing past the record matches nothing */
-	set_num(&r, "filename", (uint64_t)12 << 16 | 400);
+	fx_set_num(&r, "filename", (uint64_t)12 << 16 | 400);
 	assert_eval("filename ~ \"*\"", &r, false);
 	assert_eval("filename != \"x\"", &r, false);
 }
 
 static void test_eval_small_types(void **state)
 {
-	struct rec r;
+	struct fx_rec r;
 
-	rec_init(&r, event("ftrtest", "types"), 100);
-	set_num(&r, "s8v", (uint8_t)-1);
-	set_num(&r, "u8v", 255);
-	set_num(&r, "s16v", (uint16_t)-300);
-	set_num(&r, "u32v", 0x80000000u);
-	set_num(&r, "cpu", 5);
-	set_str(&r, "small", "ab");
-	set_dyn(&r, "name", "hello");
+	fx_rec_init(&r, event("ftrtest", "types"), 100);
+	fx_set_num(&r, "s8v", (uint8_t)-1);
+	fx_set_num(&r, "u8v", 255);
+	fx_set_num(&r, "s16v", (uint16_t)-300);
+	fx_set_num(&r, "u32v", 0x80000000u);
+	fx_set_num(&r, "cpu", 5);
+	fx_set_str(&r, "small", "ab");
+	fx_set_dyn(&r, "name", "hello");
 	assert_eval("s8v < 0 && s8v == -1", &r, true);
 	assert_eval("s8v == 0xff", &r, true);	/* (s8)0xff is -1, as in the kernel */
 	assert_eval("u8v > 127 && u8v == 255", &r, true);
@@ -816,10 +719,10 @@ static void test_eval_small_types(void **state)
 
 static void test_eval_short_record(void **state)
 {
-	struct rec r;
+	struct fx_rec r;
 
-	rec_init(&r, event("syscalls", "sys_enter_write"), 1);
-	set_num(&r, "count", 4096);
+	fx_rec_init(&r, event("syscalls", "sys_enter_write"), 1);
+	fx_set_num(&r, "count", 4096);
 	r.r.size = 24;			/* count (offset 32) is not in it */
 	assert_eval("count == 4096", &r, false);
 	assert_eval("count != 4096", &r, false);
@@ -830,7 +733,7 @@ static void test_rebind(void **state)
 {
 	struct expr_err err;
 	struct expr *e = expr_parse("pid == 5 && comm ~ \"*x\"", &err);
-	struct rec r;
+	struct fx_rec r;
 	char buf[128];
 
 	assert_non_null(e);
@@ -840,9 +743,9 @@ static void test_rebind(void **state)
 	assert_string_equal(buf, "pid == 5 && comm ~ \"*\\x\"");
 	/* sched_waking has both: comm is its __data_loc-free char[16] field */
 	assert_int_equal(expr_bind(e, event("sched", "sched_waking"), &err), 0);
-	rec_init(&r, event("sched", "sched_waking"), 1);
-	set_num(&r, "pid", 5);
-	set_str(&r, "comm", "box");
+	fx_rec_init(&r, event("sched", "sched_waking"), 1);
+	fx_set_num(&r, "pid", 5);
+	fx_set_str(&r, "comm", "box");
 	assert_true(expr_eval(e, &r.r, NULL));
 	/* and a failed bind leaves it unbound */
 	assert_int_equal(expr_bind(e, event("syscalls", "sys_enter_write"), &err), -EINVAL);

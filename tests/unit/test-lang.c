@@ -248,6 +248,15 @@ static const struct {
 	{ "profile:ns:10 { }", 1, 1, "unknown unit 'ns' in 'profile:ns:10' (s, ms, us, hz)" },
 	/* predicates: '/' ends them, so division needs parentheses */
 	{ "BEGIN /1 { exit(); }", 1, 10, "expected '/' to end the predicate, found '{'" },
+	/* the glob non-match needs both operands; "!~" alone is !(~x) */
+	{ "BEGIN { $x = comm !~; }", 1, 21, "expected an expression, found ';'" },
+	{ "BEGIN /comm !~/ { }", 1, 15, "expected an expression, found '/'" },
+	{ "BEGIN { $x = !~; }", 1, 16, "expected an expression, found ';'" },
+	{ "BEGIN { $x = comm ! ~ \"a\"; }", 1, 19, "expected ';' or '}' after a statement, "
+	  "found '!'" },
+	/* time(fmt) is a call like the others */
+	{ "BEGIN { time(\"%H\"; }", 1, 18, "expected ')', found ';'" },
+	{ "BEGIN { time \"%H\"; }", 1, 9, "unknown name 'time'*" },
 	{ "BEGIN /1 + / { }", 1, 12, "expected an expression, found '/'" },
 	{ "t:syscalls:sys_enter_write /args.count / 2 > 1/ { }", 1, 42, "expected '{', found number" },
 	/* "//" starts a comment: no empty predicate */
@@ -621,6 +630,8 @@ static void test_statements(void **state)
 		{ "print(@x); clear(@x); exit()", "print(@x); clear(@x); exit()" },
 		{ "printf(\"%s %d\\n\", comm, pid)", "printf(\"%s %d\n\",comm,pid)" },
 		{ "str(args.filename, 64)", "str(args.filename,64)" },
+		{ "time()", "time()" },
+		{ "time(\"%H:%M:%S\\n\"); time()", "time(\"%H:%M:%S\n\"); time()" },
 		{ "if (1) { exit() }", "(if 1 {exit()})" },
 		{ "if (pid) { exit() } else { print(@) }", "(if pid {exit()} {print(@)})" },
 		{ "if (1) { @a = 1 } else if (2) { @a = 2 } else { @a = 3 }",
@@ -677,6 +688,20 @@ static void test_nodes(void **state)
 	assert_null(s->next);
 	done();
 
+	/* !~ sits at its '!'; unary "!~x" is a '!' and a '~' a column on */
+	ok("BEGIN { $x = comm !~ \"a*\" || !~1; }");
+	e = prog.cl[0].body->b;
+	assert_int_equal(e->a->k, N_BINOP);
+	assert_int_equal(e->a->op, T_NTILDE);
+	assert_int_equal(e->a->col, 19);
+	assert_int_equal(e->b->k, N_UNOP);
+	assert_int_equal(e->b->op, T_NOT);
+	assert_int_equal(e->b->col, 30);
+	assert_int_equal(e->b->a->op, T_TILDE);
+	assert_int_equal(e->b->a->col, 31);
+	assert_int_equal(e->b->a->a->col, 32);
+	done();
+
 	/* operators sit at their token, calls at their name */
 	ok("BEGIN { $x = 1 +\n 2 * f(3) ? 4 : 5; }");
 	e = prog.cl[0].body->b;
@@ -720,6 +745,13 @@ static void test_precedence(void **state)
 		{ "1 == 2 ~ \"x\"", "(~ (== 1 2) \"x\")" },
 		{ "1 < 2 ~ \"x\"", "(~ (< 1 2) \"x\")" },
 		{ "~1 ~ ~2", "(~ (~ 1) (~ 2))" },
+		/* !~ is the glob non-match at ~'s level; before an operand, !(~x) */
+		{ "comm !~ \"s*\" && pid", "(&& (!~ comm \"s*\") pid)" },
+		{ "comm !~ \"s*\" == 0", "(== (!~ comm \"s*\") 0)" },
+		{ "1 < 2 !~ \"x\"", "(!~ (< 1 2) \"x\")" },
+		{ "!~1", "(! (~ 1))" },
+		{ "!~ !~1 !~ \"x\"", "(!~ (! (~ (! (~ 1)))) \"x\")" },
+		{ "comm !~ \"s*\" ? 1 : 0", "(? (!~ comm \"s*\") 1 0)" },
 		{ "1 == 2 & 3", "(& (== 1 2) 3)" },	/* C's quirk, kept */
 		{ "1 & 2 ^ 3 | 4", "(| (^ (& 1 2) 3) 4)" },
 		{ "1 | 2 ^ 3 & 4", "(| 1 (^ 2 (& 3 4)))" },

@@ -23,42 +23,21 @@
 
 #include "expr.h"
 #include "ftr.h"
+#include "fixture.h"
 #include "lang/lang.h"
 #include "output.h"
 #include "plan.h"
 
 static struct tep_handle *tep;
 
-static const char *const fixtures[][2] = {
-	{ "syscalls", "sys_enter_write" },
-	{ "syscalls", "sys_exit_read" },
-	{ "syscalls", "sys_enter_openat" },
-	{ "sched", "sched_switch" },
-	{ "sched", "sched_waking" },
+static const char *const fixtures[] = {
+	"syscalls:sys_enter_write", "syscalls:sys_exit_read", "syscalls:sys_enter_openat",
+	"sched:sched_switch", "sched:sched_waking", NULL,
 };
 
 static int setup(void **state)
 {
-	char path[512];
-	size_t len;
-	char *text;
-
-	tep = tep_alloc();
-	if (!tep)
-		return -1;
-	tep_set_long_size(tep, 8);
-	tep_set_page_size(tep, 4096);
-	for (size_t i = 0; i < ARRAY_SIZE(fixtures); i++) {
-		snprintf(path, sizeof(path), "%s/formats/events/%s/%s/format", FIXTURES,
-			 fixtures[i][0], fixtures[i][1]);
-		text = read_file(path, &len);
-		if (!text || tep_parse_event(tep, text, len, fixtures[i][0])) {
-			fprintf(stderr, "cannot load %s\n", path);
-			free(text);
-			return -1;
-		}
-		free(text);
-	}
+	tep = fixture_tep(fixtures);
 	return 0;
 }
 
@@ -70,10 +49,7 @@ static int teardown(void **state)
 
 static struct tep_event *event(const char *sys, const char *name)
 {
-	struct tep_event *ev = tep_find_event_by_name(tep, sys, name);
-
-	assert_non_null(ev);
-	return ev;
+	return fixture_event(tep, sys, name);
 }
 
 /* What the semantic pass does that the planner reads: string types. */
@@ -86,6 +62,7 @@ static void type_strings(struct node *n, struct tep_event *ev)
 			struct tep_format_field *f = tep_find_any_field(ev, n->sval);
 
 			n->type = f && field_is_string(f) ? VT_STR : VT_INT;
+			n->int_in_long = f && field_kind(f) == FK_INT_IN_LONG;
 		}
 		type_strings(n->a, ev);
 		type_strings(n->b, ev);
@@ -226,7 +203,12 @@ static const struct {
 	{ "args.fd == -1", "(fd == -1)" },
 	{ "args.fd == -(1)", "(fd == -1)" },
 	{ "args.fd == 0x10", "(fd == 16)" },
-	{ "args.fd == 18446744073709551615", "(fd == -1)" },
+	/* above INT64_MAX: the unsigned number written, not its wrapped value */
+	{ "args.fd == 18446744073709551615", "(fd == 18446744073709551615)" },
+	{ "args.fd == 0x8000000000000000", "(fd == 9223372036854775808)" },
+	/* the glob non-match: ftr's filter has it too */
+	{ "comm !~ \"py*\"", "(COMM !~ \"py*\")" },
+	{ "!(comm !~ \"py*\") && args.fd", "(!((COMM !~ \"py*\")) && fd)" },
 	/* builtins the kernel knows */
 	{ "tid == 42", "(common_pid == 42)" },
 	{ "cpu == 3", "(CPU == 3)" },
@@ -279,6 +261,23 @@ static const struct {
 	{ "syscalls", "sys_enter_write", "comm == \"sh\" && args.fd == 2",
 	  "kernel: comm == \"sh\" && fd == 2" },
 	{ "syscalls", "sys_enter_write", "comm ~ \"py*\"", "kernel: comm ~ \"py*\"" },
+	/* the kernel's filter has no !~: it takes !( ) around a predicate */
+	{ "syscalls", "sys_enter_write", "comm !~ \"py*\"", "kernel: !(comm ~ \"py*\")" },
+	{ "syscalls", "sys_enter_write", "args.fd == 1 && comm !~ \"*sh\"",
+	  "kernel: fd == 1 && !(comm ~ \"*\\sh\")" },	/* expr.c's end-match quirk */
+	{ "sched", "sched_switch", "args.prev_comm !~ \"kworker*\"",
+	  "kernel: !(prev_comm ~ \"kworker*\")" },
+	{ "syscalls", "sys_enter_write", "args.count >= 0x8000000000000000",
+	  "kernel: count >= 9223372036854775808" },
+	/* an int in a syscall's 8 unsigned bytes: == and != of what an int holds */
+	{ "syscalls", "sys_enter_openat", "args.dfd == 3", "kernel: dfd == 3" },
+	{ "syscalls", "sys_enter_openat", "args.dfd != 2147483647", "kernel: dfd != 2147483647" },
+	{ "syscalls", "sys_enter_openat", "args.dfd", "kernel: dfd != 0" },
+	{ "syscalls", "sys_enter_openat", "args.dfd < 0",
+	  "refused: '<' on dfd, an int the kernel compares as an unsigned 64-bit number" },
+	{ "syscalls", "sys_enter_openat", "3 <= args.dfd", "refused: '<=' on dfd" },
+	{ "syscalls", "sys_enter_openat", "args.dfd & 1", "refused: '&' on dfd" },
+	{ "syscalls", "sys_enter_openat", "args.dfd == 4294967196", "refused: '==' on dfd" },
 	{ "syscalls", "sys_exit_read", "args.ret < 0", "kernel: ret < 0" },
 	{ "syscalls", "sys_exit_read", "args.ret == -14", "kernel: ret == -14" },
 	{ "sched", "sched_switch", "args.prev_comm == \"sh\"", "kernel: prev_comm == \"sh\"" },
@@ -356,36 +355,6 @@ static void test_placed(void **state)
 
 /* ---- differential: the filter's answer is the language's ---------------------- */
 
-struct rec {
-	struct tep_record r;
-	struct tep_event *ev;
-	unsigned char data[512];
-};
-
-static void set_num(struct rec *r, const char *name, uint64_t v)
-{
-	struct tep_format_field *f = tep_find_any_field(r->ev, name);
-
-	assert_non_null(f);
-	memcpy(r->data + f->offset, &v, f->size);	/* little-endian, as the fixtures */
-}
-
-static void rec_init(struct rec *r, struct tep_event *ev, int pid)
-{
-	int end = 0;
-
-	memset(r, 0, sizeof(*r));
-	r->ev = ev;
-	for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
-		if (f->offset + f->size > end)
-			end = f->offset + f->size;
-	r->r.data = r->data;
-	r->r.size = end;
-	r->r.cpu = 3;
-	set_num(r, "common_type", ev->id);
-	set_num(r, "common_pid", pid);
-}
-
 static const char *comm_of(int pid, void *arg)
 {
 	return pid == 42 ? "python3" : "sh";
@@ -398,7 +367,7 @@ struct val {
 	const char *s;
 };
 
-static struct val ref_eval(const struct node *n, const struct rec *r)
+static struct val ref_eval(const struct node *n, const struct fx_rec *r)
 {
 	struct val a, b, v = { false, 0, NULL };
 	int pid = (int)field_int(tep_find_any_field(r->ev, "common_pid"), &r->r);
@@ -449,8 +418,8 @@ static struct val ref_eval(const struct node *n, const struct rec *r)
 		if (a.str || b.str) {
 			int c;
 
-			if (n->op == T_TILDE) {
-				v.i = expr_glob(b.s, a.s, strlen(a.s));
+			if (n->op == T_TILDE || n->op == T_NTILDE) {
+				v.i = expr_glob(b.s, a.s, strlen(a.s)) == (n->op == T_TILDE);
 				return v;
 			}
 			c = strcmp(a.s, b.s);
@@ -493,6 +462,7 @@ static const char *const diff_write[] = {
 	"args.count - 5 > args.fd", "args.fd == args.count", "tid == 42", "tid",
 	"cpu == 3", "comm == \"sh\"", "comm != \"sh\"", "\"sh\" == comm", "comm ~ \"s*\"",
 	"comm ~ \"py*\" && args.fd == 1", "!(comm ~ \"py*\")", "comm", "!comm",
+	"comm !~ \"py*\"", "comm !~ \"*h\" || args.fd == 2", "!(comm !~ \"s?\")",
 	"args.fd == 0x1", "args.count >= 0x10000000000", "args.fd == -(-1)",
 	"args.fd > 1 ? 1 : 0", "args.fd | 1",
 };
@@ -530,14 +500,14 @@ static int diff_run(const char *sys, const char *name, const char *const *preds,
 		for (size_t a = 0; a < nvals; a++)
 			for (size_t b = 0; b < (field2 ? nvals2 : 1); b++)
 				for (size_t c = 0; c < ARRAY_SIZE(pids); c++) {
-					struct rec r;
+					struct fx_rec r;
 					struct val want;
 					bool got, w;
 
-					rec_init(&r, ev, pids[c]);
-					set_num(&r, field, (uint64_t)vals[a]);
+					fx_rec_init(&r, ev, pids[c]);
+					fx_set_num(&r, field, (uint64_t)vals[a]);
 					if (field2)
-						set_num(&r, field2, (uint64_t)vals2[b]);
+						fx_set_num(&r, field2, (uint64_t)vals2[b]);
 					want = ref_eval(p, &r);
 					w = want.str ? *want.s : want.i != 0;
 					got = expr_eval(e, &r.r, &ctx);

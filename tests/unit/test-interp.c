@@ -1,0 +1,554 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for the language's interpreter (interp.c) on recorded events:
+ * a program runs without a kernel (interp_open over the fixture formats of
+ * tests/fixtures/formats), is fed records described as text (fixture.h),
+ * and its whole output — printf lines, then the maps printed at the end as
+ * at the end of a real run — is compared exactly.  Semantic errors first,
+ * then the aggregations, predicates, statements and builtins, and a
+ * differential check: a predicate the planner hands to the engine's filter
+ * (the kernel's semantics) counts what the interpreter counts for it.
+ */
+#include <errno.h>
+#include <regex.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <event-parse.h>
+
+#include "comm.h"
+#include "engine.h"
+#include "fixture.h"
+#include "ftr.h"
+#include "interp.h"
+#include "lang/lang.h"
+
+/* Thread ids above PID_MAX_LIMIT (2^22): /proc never has them, so pid is
+ * the tid and uid is -1, whatever runs on the machine. */
+#define T1 "5000001"
+#define T2 "5000002"
+#define T3 "5000003"
+
+/* ---- running a program on records ------------------------------------------- */
+
+struct outcome {
+	struct program p;
+	struct interp *in;
+	FILE *out;
+	char text[16384];
+};
+
+/* Parse and open prog; NULL (and err) when the semantic pass refuses it. */
+static struct interp *start(struct outcome *o, const char *prog, const struct run_opts *ro,
+			    struct lang_err *err)
+{
+	memset(o, 0, sizeof(*o));
+	if (lang_parse(prog, &o->p, err) < 0)
+		fail_msg("'%s': %d:%d: %s", prog, err->line, err->col, err->msg);
+	o->out = tmpfile();
+	assert_non_null(o->out);
+	o->in = interp_open(&o->p, ro, FIXTURE_TRACEFS, fileno(o->out), 0, err);
+	return o->in;
+}
+
+/*
+ * Feed records (one per line; "tick NS" runs the interval clauses at NS;
+ * '#' starts a comment), then END and the maps at the last timestamp.
+ */
+static void feed(struct outcome *o, const char *records)
+{
+	struct engine *e = interp_engine(o->in);
+	uint64_t now = 0;
+	const char *p = records;
+
+	while (p && *p) {
+		size_t n = strcspn(p, "\n");
+		char line[512], err[256];
+		struct fx_rec r;
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
+		line[strcspn(line, "#")] = '\0';
+		if (!line[strspn(line, " \t")])
+			continue;
+		if (!strncmp(line, "tick ", 5)) {
+			now = strtoull(line + 5, NULL, 0);
+			interp_tick(o->in, now);
+			continue;
+		}
+		if (fx_rec_parse(&r, e->tep, line, err, sizeof(err)) < 0)
+			fail_msg("record '%s': %s", line, err);
+		if (r.comm[0])
+			comm_set(e->comms, (int)field_int(fixture_field(r.ev, "common_pid"), &r.r),
+				 r.comm);
+		now = r.r.ts;
+		interp_feed(o->in, &r.r);
+	}
+	assert_int_equal(interp_finish(o->in, now), 0);
+}
+
+static void stop(struct outcome *o)
+{
+	size_t n;
+
+	interp_close(o->in);
+	o->in = NULL;
+	rewind(o->out);
+	n = fread(o->text, 1, sizeof(o->text) - 1, o->out);
+	o->text[n] = '\0';
+	fclose(o->out);
+	lang_free(&o->p);
+}
+
+/* The output of prog on records. */
+static const char *run_opts(const char *prog, const char *records, const struct run_opts *ro)
+{
+	static struct outcome o;
+	struct lang_err err;
+
+	if (!start(&o, prog, ro, &err))
+		fail_msg("'%s': %d:%d: %s", prog, err.line, err.col, err.msg);
+	feed(&o, records);
+	stop(&o);
+	return o.text;
+}
+
+static const char *run(const char *prog, const char *records)
+{
+	static const struct run_opts ro = { .where = WHERE_AUTO };
+
+	return run_opts(prog, records, &ro);
+}
+
+struct icase {
+	const char *name, *prog, *records, *want;
+};
+
+static void run_cases(const struct icase *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *got = run(c[i].prog, c[i].records);
+
+		if (strcmp(got, c[i].want)) {
+			/* whole, past cmocka's message size */
+			fprintf(stderr, "%s: %s\n--- got:\n%s--- want:\n%s---\n", c[i].name,
+				c[i].prog, got, c[i].want);
+			fail();
+		}
+	}
+}
+
+/* ---- the semantic pass: errors with their positions ------------------------- */
+
+static const struct {
+	const char *prog, *want;
+} refused[] = {
+	{ "tracepoint:syscalls:sys_enter_write { @[args.nosuch] = count(); }",
+	  "1:41: unknown field 'nosuch' in syscalls:sys_enter_write (fields: __syscall_nr, fd, "
+	  "buf, count)" },
+	{ "tracepoint:syscalls:sys_enter_write /comm ~ args.fd/ { @ = count(); }",
+	  "1:43: ~ matches a string against a \"glob*\" literal" },
+	{ "tracepoint:syscalls:sys_enter_write /args.fd !~ \"a*\"/ { @ = count(); }",
+	  "1:46: !~ matches a string against a \"glob*\" literal" },
+	{ "tracepoint:syscalls:sys_enter_write /comm == 1/ { @ = count(); }",
+	  "1:43: '==' compares a string with a number" },
+	{ "tracepoint:syscalls:sys_enter_write { time(comm); }", "1:44: time's format must be a "
+	  "string literal" },
+	{ "BEGIN { time(\"%H\", 1); }", "1:9: time() takes 0 or more arguments" },
+	{ "BEGIN { printf(\"%d\\n\", comm); }", "1:24: printf: %d needs a number" },
+	{ "BEGIN { printf(\"%d %d\\n\", 1); }", "1:9: printf: 2 conversions for 1 argument" },
+	{ "BEGIN { @x = count(); @x = sum(1); }", "1:28: @x is used two ways (first at 1:9)" },
+	{ "BEGIN { @x[1] = count(); @x[\"a\"] = count(); }",
+	  "1:29: key 1 of @x is a string here but a number at 1:9" },
+	{ "BEGIN { $y = $x + 1; }", "1:14: $x is used before it is assigned" },
+	{ "BEGIN { printf(\"%d\\n\", @never[1]); }", "1:24: @never is read but never assigned" },
+	{ "tracepoint:syscalls:sys_enter_write { @ = count() ; @m = lhist(args.count, 10, 0, 1); }",
+	  "1:58: lhist(value, min, max, step) needs numbers with min < max and step > 0" },
+};
+
+static void test_refused(void **state)
+{
+	static const struct run_opts ro = { .where = WHERE_AUTO };
+
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
+		struct outcome o;
+		struct lang_err err;
+		char got[600];
+
+		if (start(&o, refused[i].prog, &ro, &err)) {
+			interp_close(o.in);
+			fail_msg("'%s' was accepted", refused[i].prog);
+		}
+		fclose(o.out);
+		lang_free(&o.p);
+		snprintf(got, sizeof(got), "%d:%d: %s", err.line, err.col, err.msg);
+		if (strcmp(got, refused[i].want))
+			fail_msg("'%s':\n got  '%s'\n want '%s'", refused[i].prog, got,
+				 refused[i].want);
+	}
+}
+
+/* ---- aggregations --------------------------------------------------------------- */
+
+#define WRITES \
+	"syscalls:sys_enter_write tid=" T1 " comm=bash fd=1 count=10 ts=1000\n" \
+	"syscalls:sys_enter_write tid=" T2 " comm=python3 fd=2 count=20 ts=2000\n" \
+	"syscalls:sys_enter_write tid=" T1 " fd=1 count=33 ts=3000\n" \
+	"syscalls:sys_enter_write tid=" T3 " comm=sh fd=5 count=0 ts=4000\n" \
+	"syscalls:sys_enter_write tid=" T1 " fd=1 count=4096 ts=5000\n" \
+	"syscalls:sys_enter_write tid=" T2 " fd=1 count=7 ts=6000\n"
+
+static const struct icase aggs[] = {
+	{ "count by comm", "tracepoint:syscalls:sys_enter_write { @[comm] = count(); }", WRITES,
+	  "@[sh]: 1\n@[python3]: 2\n@[bash]: 3\n" },
+	{ "count, no key", "tracepoint:syscalls:sys_enter_write { @writes = count(); }", WRITES,
+	  "@writes: 6\n" },
+	{ "count by two keys", "tracepoint:syscalls:sys_enter_write { @[comm, args.fd] = count(); }",
+	  WRITES, "@[python3, 1]: 1\n@[python3, 2]: 1\n@[sh, 5]: 1\n@[bash, 1]: 3\n" },
+	{ "sum, avg, min, max",
+	  "tracepoint:syscalls:sys_enter_write { @s = sum(args.count); @a = avg(args.count); "
+	  "@lo = min(args.count); @hi = max(args.count); }", WRITES,
+	  "@s: 4166\n\n@a: 694\n\n@lo: 0\n\n@hi: 4096\n" },
+	{ "sum by comm", "tracepoint:syscalls:sys_enter_write { @[comm] = sum(args.count); }",
+	  WRITES, "@[sh]: 0\n@[python3]: 27\n@[bash]: 4139\n" },
+	{ "stats", "tracepoint:syscalls:sys_enter_write { @[comm] = stats(args.count); }", WRITES,
+	  "@[sh]: count 1, average 0, total 0\n@[python3]: count 2, average 13, total 27\n"
+	  "@[bash]: count 3, average 1379, total 4139\n" },
+	{ "signed sum, min, avg",
+	  "tracepoint:syscalls:sys_exit_read { @s = sum(args.ret); @lo = min(args.ret); "
+	  "@a = avg(args.ret); }",
+	  "syscalls:sys_exit_read tid=" T1 " ret=-14\n"
+	  "syscalls:sys_exit_read tid=" T1 " ret=4\n"
+	  "syscalls:sys_exit_read tid=" T1 " ret=-11\n",
+	  "@s: -21\n\n@lo: -14\n\n@a: -7\n" },
+	{ "hist",
+	  "tracepoint:syscalls:sys_enter_write { @bytes = hist(args.count); }", WRITES,
+	  "@bytes:\n"
+	  "[0]                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "[1]                    0 |                                                    |\n"
+	  "[2, 4)                 0 |                                                    |\n"
+	  "[4, 8)                 1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "[8, 16)                1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "[16, 32)               1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "[32, 64)               1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "[64, 128)              0 |                                                    |\n"
+	  "[128, 256)             0 |                                                    |\n"
+	  "[256, 512)             0 |                                                    |\n"
+	  "[512, 1K)              0 |                                                    |\n"
+	  "[1K, 2K)               0 |                                                    |\n"
+	  "[2K, 4K)               0 |                                                    |\n"
+	  "[4K, 8K)               1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "count 6, sum 4166, mean 694, p50 ~8, p90 ~4K, p99 ~4K\n\n" },
+	{ "hist by comm",
+	  "tracepoint:syscalls:sys_enter_write /comm != \"bash\"/ { @[comm] = hist(args.count); }",
+	  WRITES,
+	  "@[sh]:\n"
+	  "[0]                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "count 1, sum 0, mean 0, p50 ~0, p90 ~0, p99 ~0\n"
+	  "\n"
+	  "@[python3]:\n"
+	  "[4, 8)                 1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "[8, 16)                0 |                                                    |\n"
+	  "[16, 32)               1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "count 2, sum 27, mean 13, p50 ~4, p90 ~16, p99 ~16\n\n" },
+	{ "lhist",
+	  "tracepoint:syscalls:sys_enter_write { @l = lhist(args.count, 5, 45, 10); }", WRITES,
+	  "@l:\n"
+	  "(..., 5)               1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+	  "[5, 15)                2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "[15, 25)               1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+	  "[25, 35)               1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+	  "[35, 45)               0 |                                                    |\n"
+	  "[45, ...)              1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+	  "count 6, sum 4166, mean 694, p50 ~5, p90 >=45, p99 >=45\n\n" },
+	{ "nothing recorded", "tracepoint:syscalls:sys_enter_write { @[comm] = count(); }", "", "" },
+	{ "print() and clear()",
+	  "tracepoint:syscalls:sys_enter_write { @n = count(); } "
+	  "interval:ms:1 { print(@n); clear(@n); }",
+	  "syscalls:sys_enter_write tid=" T1 " comm=bash ts=500\n"
+	  "syscalls:sys_enter_write tid=" T1 " ts=600\n"
+	  "tick 1000000\n"
+	  "syscalls:sys_enter_write tid=" T1 " ts=1000500\n",
+	  "@n: 2\n@n: 1\n" },
+};
+
+static void test_aggregations(void **state)
+{
+	run_cases(aggs, ARRAY_SIZE(aggs));
+}
+
+/* ---- predicates, statements, builtins ------------------------------------------- */
+
+/* a syscall's filename is a user-space address: a number here */
+#define OPENS \
+	"syscalls:sys_enter_openat tid=" T1 " comm=bash dfd=-100 filename=0x7ffd1000 flags=0\n" \
+	"syscalls:sys_enter_openat tid=" T2 " comm=python3 dfd=3 filename=0x7ffd2000 " \
+	"flags=0x80000\n" \
+	"syscalls:sys_enter_openat tid=" T3 " comm=sh dfd=-100 filename=0x7ffd3000 flags=0\n" \
+	"syscalls:sys_enter_openat tid=" T2 " dfd=-100 filename=0x7ffd4000 flags=0x241\n"
+
+static const struct icase stmts[] = {
+	{ "numeric predicate",
+	  "tracepoint:syscalls:sys_enter_write /args.fd == 1/ { @[comm] = count(); }", WRITES,
+	  "@[python3]: 1\n@[bash]: 3\n" },
+	{ "string predicate", "tracepoint:syscalls:sys_enter_write /comm == \"python3\"/ "
+	  "{ @ = sum(args.count); }", WRITES, "@: 27\n" },
+	{ "glob predicate", "tracepoint:syscalls:sys_enter_write /comm ~ \"*h\"/ "
+	  "{ @[comm] = count(); }", WRITES, "@[sh]: 1\n@[bash]: 3\n" },
+	{ "glob non-match", "tracepoint:syscalls:sys_enter_write /comm !~ \"*h\"/ "
+	  "{ @[comm] = count(); }", WRITES, "@[python3]: 2\n" },
+	{ "an int in a syscall's 8 bytes, as a key",
+	  "tracepoint:syscalls:sys_enter_openat { @[args.dfd] = count(); }", OPENS,
+	  "@[3]: 1\n@[-100]: 3\n" },
+	{ "!~ in a body", "tracepoint:sched:sched_process_exec "
+	  "{ if (args.filename !~ \"/usr/*\") { printf(\"%s\\n\", args.filename); } }",
+	  "sched:sched_process_exec tid=" T1 " filename=/usr/bin/ls pid=" T1 "\n"
+	  "sched:sched_process_exec tid=" T2 " filename=/bin/sh pid=" T2 "\n"
+	  "sched:sched_process_exec tid=" T3 " filename=\"/opt/my app\" pid=" T3 "\n",
+	  "/bin/sh\n/opt/my app\n" },
+	{ "predicate of several", "tracepoint:syscalls:sys_enter_write "
+	  "/(args.fd == 1 || args.fd == 5) && comm != \"bash\" && !(args.count > 100)/ "
+	  "{ @[comm, args.fd] = count(); }", WRITES, "@[python3, 1]: 1\n@[sh, 5]: 1\n" },
+	{ "if, else if, else", "tracepoint:syscalls:sys_enter_write { "
+	  "if (args.count > 100) { @big = count(); } else if (args.count == 0) { @zero = count(); } "
+	  "else { @small = count(); } }", WRITES, "@big: 1\n\n@zero: 1\n\n@small: 4\n" },
+	{ "ternary", "tracepoint:syscalls:sys_enter_write "
+	  "{ @[args.count >= 20 ? \"large\" : \"small\"] = count(); }", WRITES,
+	  "@[large]: 3\n@[small]: 3\n" },
+	{ "variables", "tracepoint:syscalls:sys_enter_write { $k = args.count * 2; $k += 1; "
+	  "$name = comm; printf(\"%s %d\\n\", $name, $k); }", WRITES,
+	  "bash 21\npython3 41\nbash 67\nsh 1\nbash 8193\npython3 15\n" },
+	{ "latency join",
+	  "tracepoint:syscalls:sys_enter_read { @start[tid] = nsecs; } "
+	  "tracepoint:syscalls:sys_exit_read /@start[tid]/ { @us[comm] = sum((nsecs - "
+	  "@start[tid]) / 1000); @n[comm] = count(); delete(@start[tid]); }",
+	  "syscalls:sys_exit_read tid=" T1 " comm=bash ret=1 ts=500\n"	/* no start: skipped */
+	  "syscalls:sys_enter_read tid=" T1 " fd=0 ts=1000\n"
+	  "syscalls:sys_enter_read tid=" T2 " comm=cat fd=3 ts=2000\n"
+	  "syscalls:sys_exit_read tid=" T1 " ret=1 ts=11000\n"
+	  "syscalls:sys_exit_read tid=" T1 " ret=1 ts=12000\n"	/* deleted: skipped */
+	  "syscalls:sys_exit_read tid=" T2 " ret=100 ts=32000\n"
+	  "syscalls:sys_enter_read tid=" T1 " fd=0 ts=40000\n"
+	  "syscalls:sys_exit_read tid=" T1 " ret=1 ts=45000\n",
+	  "@us[bash]: 15\n@us[cat]: 30\n\n@n[cat]: 1\n@n[bash]: 2\n" },
+	{ "printf conversions", "tracepoint:syscalls:sys_enter_write { printf(\"%s|%d|%5d|%-5d|"
+	  "%05d|%x|%X|%#x|%o|\", comm, args.fd, args.fd, args.fd, args.count, args.count, "
+	  "args.count, args.count, args.count); printf(\"%c|%%|%.3s|%8s|%-8s|%p|%u|%i|%+d\\n\", "
+	  "65, comm, comm, comm, args.count, args.fd, args.fd, args.fd); }",
+	  "syscalls:sys_enter_write tid=" T1 " comm=python3 fd=2 count=255\n",
+	  "python3|2|    2|2    |00255|ff|FF|0xff|377|A|%|pyt| python3|python3 |0xff|2|2|+2\n" },
+	{ "builtins", "tracepoint:syscalls:sys_enter_write { printf(\"%s %d %d %d %d %d %d %s\\n\", "
+	  "comm, pid, tid, cpu, nsecs, elapsed, uid, probe); }",
+	  "syscalls:sys_enter_write tid=" T1 " comm=bash cpu=1 ts=1234567\n",
+	  "bash " T1 " " T1 " 1 1234567 1234567 -1 tracepoint:syscalls:sys_enter_write\n" },
+	{ "one clause, two probes", "tracepoint:syscalls:sys_enter_write, "
+	  "tracepoint:syscalls:sys_enter_read { @[probe] = count(); }",
+	  "syscalls:sys_enter_write tid=" T1 " comm=bash\n"
+	  "syscalls:sys_enter_read tid=" T1 "\n"
+	  "syscalls:sys_enter_read tid=" T1 "\n",
+	  "@[tracepoint:syscalls:sys_enter_write]: 1\n@[tracepoint:syscalls:sys_enter_read]: 2\n" },
+	{ "a glob of events", "tracepoint:syscalls:sys_enter_* { @[probe] = count(); }",
+	  "syscalls:sys_enter_write tid=" T1 " comm=bash\n"
+	  "syscalls:sys_enter_openat tid=" T1 " filename=0x1000\n",
+	  "@[tracepoint:syscalls:sys_enter_openat]: 1\n@[tracepoint:syscalls:sys_enter_write]: 1\n" },
+	{ "string fields", "tracepoint:sched:sched_switch /args.prev_state == 0/ "
+	  "{ @[args.prev_comm, args.next_comm] = count(); }",
+	  "sched:sched_switch tid=" T1 " prev_comm=bash prev_pid=" T1 " prev_state=1 "
+	  "next_comm=swapper/0 next_pid=0\n"
+	  "sched:sched_switch tid=0 prev_comm=swapper/0 prev_pid=0 prev_state=0 next_comm=bash "
+	  "next_pid=" T1 "\n",
+	  "@[swapper/0, bash]: 1\n" },
+	{ "BEGIN, events, interval, END in order",
+	  "BEGIN { printf(\"begin\\n\"); } "
+	  "tracepoint:syscalls:sys_enter_write { @c = count(); printf(\"write %d\\n\", args.count); } "
+	  "interval:ms:100 { printf(\"tick at %d ms\\n\", elapsed / 1000000); } "
+	  "END { printf(\"end\\n\"); }",
+	  "syscalls:sys_enter_write tid=" T1 " comm=bash count=1 ts=50000000\n"
+	  "tick 100000000\n"
+	  "tick 150000000\n"	/* not due: nothing */
+	  "syscalls:sys_enter_write tid=" T1 " count=2 ts=160000000\n"
+	  "tick 200000000\n",
+	  "begin\nwrite 1\ntick at 100 ms\nwrite 2\ntick at 200 ms\nend\n@c: 2\n" },
+	{ "exit() stops the events, END still runs",
+	  "tracepoint:syscalls:sys_enter_write { @c = count(); if (args.count == 2) { exit(); } "
+	  "printf(\"after\\n\"); } END { printf(\"end\\n\"); }",
+	  "syscalls:sys_enter_write tid=" T1 " comm=bash count=1\n"
+	  "syscalls:sys_enter_write tid=" T1 " count=2\n"
+	  "syscalls:sys_enter_write tid=" T1 " count=3\n",
+	  "after\nend\n@c: 2\n" },
+	{ "time() with a format", "BEGIN { time(\"[%%]\\n\"); }", "", "[%]\n" },
+};
+
+static void test_statements(void **state)
+{
+	run_cases(stmts, ARRAY_SIZE(stmts));
+}
+
+static void test_time(void **state)
+{
+	const char *got = run("BEGIN { time(); time(\"%Y\\n\"); }", "");
+	regex_t re;
+
+	assert_int_equal(regcomp(&re, "^[0-2][0-9]:[0-5][0-9]:[0-6][0-9]\n[0-9]{4}\n$",
+				 REG_EXTENDED), 0);
+	if (regexec(&re, got, 0, NULL, 0))
+		fail_msg("time(): '%s'", got);
+	regfree(&re);
+}
+
+/* ---- integers ------------------------------------------------------------------- */
+
+#define HUGE_WRITES \
+	"syscalls:sys_enter_write tid=" T1 " comm=bash fd=1 count=5\n" \
+	"syscalls:sys_enter_write tid=" T1 " fd=1 count=0x7fffffffffffffff\n" \
+	"syscalls:sys_enter_write tid=" T1 " fd=1 count=0x8000000000000000\n" \
+	"syscalls:sys_enter_write tid=" T1 " fd=0xffffffff count=0xffffffffffffffff\n"
+
+static const struct icase ints[] = {
+	/* size_t count and unsigned int fd are unsigned 64-bit fields: above
+	 * INT64_MAX they are large, not negative, as in the kernel's filter */
+	{ "u64 above INT64_MAX, in the interpreter", "tracepoint:syscalls:sys_enter_write "
+	  "{ if (args.count > 100) { @big = count(); } if (args.count < 0) { @neg = count(); } }",
+	  HUGE_WRITES, "@big: 3\n" },
+	{ "u64 above INT64_MAX, in a predicate", "tracepoint:syscalls:sys_enter_write "
+	  "/args.count > 100/ { @big = count(); }", HUGE_WRITES, "@big: 3\n" },
+	{ "u64 arithmetic is unsigned", "tracepoint:syscalls:sys_enter_write /args.fd > 1/ "
+	  "{ printf(\"%u %u %u %d\\n\", args.count / 2, args.count % 10, args.count >> 60, "
+	  "args.count + 1 > 0); }", HUGE_WRITES, "9223372036854775807 5 15 0\n" },
+	{ "u64 printed", "tracepoint:syscalls:sys_enter_write /args.count > 0x7fffffffffffffff/ "
+	  "{ printf(\"%u %d %x\\n\", args.count, args.count, args.count); }", HUGE_WRITES,
+	  "9223372036854775808 -9223372036854775808 8000000000000000\n"
+	  "18446744073709551615 -1 ffffffffffffffff\n" },
+	{ "signed fields stay signed", "tracepoint:syscalls:sys_exit_read "
+	  "{ @[args.ret < 0 ? \"error\" : \"ok\"] = count(); }",
+	  "syscalls:sys_exit_read tid=" T1 " ret=-1\n"
+	  "syscalls:sys_exit_read tid=" T1 " ret=0x7fffffffffffffff\n"
+	  "syscalls:sys_exit_read tid=" T1 " ret=-9223372036854775808\n",
+	  "@[ok]: 1\n@[error]: 2\n" },
+	{ "an int in a syscall's 8 bytes", "tracepoint:syscalls:sys_enter_openat "
+	  "/args.dfd == -100/ { @ = count(); }", OPENS, "@: 3\n" },
+	/* the kernel would compare its 8 bytes unsigned: the interpreter keeps it */
+	{ "an int in a syscall's 8 bytes, ordered", "tracepoint:syscalls:sys_enter_openat "
+	  "/args.dfd < 0/ { @ = count(); }", OPENS, "@: 3\n" },
+	{ "an int in a syscall's 8 bytes, a filter", "tracepoint:syscalls:sys_enter_openat "
+	  "/args.dfd == 3 || args.dfd != 2147483647 && args.flags == 0/ { @ = count(); }", OPENS,
+	  "@: 3\n" },
+	{ "division by zero, INT64_MIN / -1", "BEGIN { $z = 0; $m = -9223372036854775807 - 1; "
+	  "printf(\"%d %d %d %d\\n\", 7 / $z, 7 % $z, $m / -1, $m % -1); }", "",
+	  "0 0 -9223372036854775808 0\n" },
+	{ "wrapping", "BEGIN { $m = 9223372036854775807; printf(\"%d %d\\n\", $m + 1, -($m + 1)); }",
+	  "", "-9223372036854775808 -9223372036854775808\n" },
+};
+
+static void test_integers(void **state)
+{
+	run_cases(ints, ARRAY_SIZE(ints));
+}
+
+/* ---- the engine's filter and the interpreter agree ------------------------------ */
+
+/*
+ * Each predicate twice: as a clause's predicate, which the planner hands to
+ * the event's filter (expr.c, whose answers are the kernel's), and inside
+ * an if, which the interpreter evaluates.  Both must count the same, and
+ * the count is pinned too.
+ */
+static const struct {
+	const char *pred;
+	const char *want;
+	bool pushed;
+} agree[] = {
+	{ "args.count > 100", "@: 4\n", true },
+	{ "args.count >= 0x8000000000000000", "@: 2\n", true },
+	{ "args.count < 0x8000000000000000", "@: 4\n", true },
+	{ "args.count == 0xffffffffffffffff", "@: 1\n", true },
+	{ "args.count != 5 && args.fd < 3", "@: 3\n", true },
+	{ "args.fd > 2", "@: 2\n", true },
+	{ "args.fd & 0x80000000", "@: 1\n", true },
+	{ "!(args.count <= 100)", "@: 4\n", true },
+	{ "comm ~ \"ba*\"", "@: 4\n", true },
+	{ "comm !~ \"ba*\"", "@: 2\n", true },
+	{ "!(comm ~ \"ba*\")", "@: 2\n", true },
+	{ "comm !~ \"*[hn]\" || args.fd == 5", "@: 2\n", true },
+	{ "comm == \"sh\" || comm == \"python3\"", "@: 2\n", true },
+	{ "tid == " T1 " && cpu == 3", "@: 4\n", true },
+	/* the interpreter's only (arithmetic): the same answers */
+	{ "args.count - 1 > 100", "@: 5\n", false },	/* 0 - 1 wraps, as in C */
+	{ "args.count + 1 < 6", "@: 2\n", false },
+};
+
+static void test_filter_agrees(void **state)
+{
+	static const char recs[] =
+		"syscalls:sys_enter_write tid=" T1 " comm=bash fd=1 count=5\n"
+		"syscalls:sys_enter_write tid=" T1 " fd=1 count=0x7fffffffffffffff\n"
+		"syscalls:sys_enter_write tid=" T1 " fd=2 count=0x8000000000000000\n"
+		"syscalls:sys_enter_write tid=" T1 " fd=0xffffffff count=0xffffffffffffffff\n"
+		"syscalls:sys_enter_write tid=" T2 " comm=sh fd=5 count=200\n"
+		"syscalls:sys_enter_write tid=" T3 " comm=python3 fd=2 count=0 cpu=1\n";
+	static const struct run_opts ro = { .where = WHERE_AUTO };
+
+	for (size_t i = 0; i < ARRAY_SIZE(agree); i++) {
+		char a[512], b[512];
+		struct outcome o;
+		struct lang_err err;
+		const char *got;
+
+		snprintf(a, sizeof(a), "tracepoint:syscalls:sys_enter_write /%s/ { @ = count(); }",
+			 agree[i].pred);
+		if (!start(&o, a, &ro, &err))
+			fail_msg("'%s': %d:%d: %s", a, err.line, err.col, err.msg);
+		/* handed to the filter, or kept */
+		if ((interp_engine(o.in)->ev[0].filter_text != NULL) != agree[i].pushed)
+			fail_msg("/%s/ is %s the event's filter", agree[i].pred,
+				 agree[i].pushed ? "not" : "");
+		feed(&o, recs);
+		stop(&o);
+		if (strcmp(o.text, agree[i].want))
+			fail_msg("/%s/ as the filter: '%s', not '%s'", agree[i].pred, o.text,
+				 agree[i].want);
+		snprintf(b, sizeof(b), "tracepoint:syscalls:sys_enter_write { if (%s) { @ = count(); } }",
+			 agree[i].pred);
+		got = run(b, recs);
+		if (strcmp(got, agree[i].want))
+			fail_msg("if (%s) in the interpreter: '%s', not '%s'", agree[i].pred, got,
+				 agree[i].want);
+	}
+}
+
+/* ---- output modes ----------------------------------------------------------------- */
+
+static void test_top_and_json(void **state)
+{
+	static const char prog[] = "tracepoint:syscalls:sys_enter_write { @[comm] = count(); }";
+	const struct run_opts top = { .where = WHERE_AUTO, .top = 2 };
+	const struct run_opts json = { .where = WHERE_AUTO, .mode = OUT_JSON };
+	const char *got;
+
+	got = run_opts(prog, WRITES, &top);
+	assert_string_equal(got, "@[python3]: 2\n@[bash]: 3\n");
+	got = run_opts(prog, WRITES, &json);
+	assert_string_equal(got, "{\"@\": {\"sh\": 1, \"python3\": 2, \"bash\": 3}}\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_aggregations),
+		cmocka_unit_test(test_statements),
+		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_integers),
+		cmocka_unit_test(test_filter_agrees),
+		cmocka_unit_test(test_top_and_json),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

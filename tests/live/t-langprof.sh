@@ -69,7 +69,7 @@ if [ -n "$T" ] && [ -d "$T/events/syscalls/sys_enter_write" ]; then
 	fold "$TMP/o" > "$TMP/f"
 	n=$(awk '{ t += $NF } END { print t + 0 }' "$TMP/f")
 	if [ $rc -eq 0 ] && [ "$n" = 50 ] && ! grep -q '^- ' "$TMP/f" &&
-			grep -Eq '(^|;)(do_syscall_64|el0_svc_common[.a-z]*|invoke_syscall)(;|$)' "$TMP/f"; then
+			grep -Eq '(^|;)(do_syscall_64|el0_svc|el0_svc_common[.a-z0-9]*|invoke_syscall[.a-z0-9]*)(;|$)' "$TMP/f"; then
 		ok langprof-kstack-at-tracepoint
 	elif grep -q 'kstack frames print as addresses' "$TMP/e"; then
 		skip langprof-kstack-at-tracepoint "$(grep 'kstack frames' "$TMP/e")"

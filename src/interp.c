@@ -41,7 +41,7 @@
 #define PRINTF_GUARD_RATE 5000		/* printf/s in a program's first quarter second */
 
 /* A map aggregated by hist triggers, one per event of its clause. */
-enum kkey { KK_COMM, KK_TID, KK_FIELD, KK_PROBE };
+enum kkey { KK_COMM, KK_TID, KK_FIELD, KK_PROBE, KK_FUNC };
 
 struct ktrig {
 	struct eng_event *ev;
@@ -1627,10 +1627,12 @@ static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, cha
 			km->kk[i] = KK_TID;
 		else if (k->k == N_BUILTIN && k->ival == B_PROBE)
 			km->kk[i] = KK_PROBE;
+		else if (k->k == N_BUILTIN && k->ival == B_FUNC)
+			km->kk[i] = KK_FUNC;	/* one per event too */
 		else if (k->k == N_FIELD)
 			km->kk[i] = KK_FIELD;
 		else {
-			snprintf(why, wlen, "key %d:%d is not a field, comm, tid or probe",
+			snprintf(why, wlen, "key %d:%d is not a field, comm, tid, probe or func",
 				 k->line, k->col);
 			return why;
 		}
@@ -1701,6 +1703,7 @@ static int hist_plan_clause(struct interp *in, int ci, char *why, size_t wlen)
 				spec.keys[spec.nkeys++] = "common_pid";
 				break;
 			case KK_PROBE:
+			case KK_FUNC:
 				spec.keys[spec.nkeys++] = "common_type";
 				break;
 			case KK_FIELD:
@@ -1730,7 +1733,7 @@ static int hist_plan_clause(struct interp *in, int ci, char *why, size_t wlen)
 		if (!spec.nkeys)
 			spec.keys[spec.nkeys++] = "common_type";
 		for (int i = 0; i < km->nkeys; i++)
-			one_entry &= km->kk[i] == KK_PROBE;
+			one_entry &= km->kk[i] == KK_PROBE || km->kk[i] == KK_FUNC;
 		/* A table that holds one entry needs the kernel's smallest (and
 		 * hundreds of 2048-entry tables take long to set up). */
 		if (one_entry)
@@ -1808,6 +1811,10 @@ static int hist_read(struct interp *in, struct mapdef *m)
 					case KK_PROBE:
 						k[q].str.p = eb->probe;
 						k[q].str.len = strlen(eb->probe);
+						break;
+					case KK_FUNC:
+						k[q].str.p = eb->func;
+						k[q].str.len = strlen(eb->func);
 						break;
 					case KK_FIELD:
 						if (field_is_string(t->kf[q])) {

@@ -140,4 +140,17 @@ if sh -n "$TMP/s.sh"; then
 else
 	fail lang-emit-sh "not valid sh: $(head -5 "$TMP/e")"
 fi
+# @[func] of kprobes: one key per probe, a hist trigger each where the
+# kernel has them.  writer's 30 writes of one byte all go through vfs_write.
+if has_kprobes; then
+	"$FTR" -e 'kprobe:vfs_write,kprobe:vfs_read /comm == "writer"/ { @[func] = count(); }' \
+		-- writer 30 1 > "$TMP/o" 2> "$TMP/e"; rc=$?
+	"$FTR" -E -e 'kprobe:vfs_write,kprobe:vfs_read /comm == "writer"/ { @[func] = count(); }' \
+		> "$TMP/p" 2>&1
+	if has_hist; then where='@: in the kernel'; else where='@: in user space'; fi
+	[ $rc -eq 0 ] && grep -qx '@\[vfs_write\]: 30' "$TMP/o" && grep -q "^$where" "$TMP/p" &&
+		ok lang-func-key || fail lang-func-key "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -4) $(head -3 "$TMP/p")"
+else
+	skip lang-func-key "no kprobe events"
+fi
 same_as_before lang-leaves-tracefs "$TMP/before"

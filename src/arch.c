@@ -22,9 +22,22 @@ static const struct arch_abi {
 	const char *regs[8];
 	unsigned nregs;
 	unsigned stack_first;
+	/* Syscalls: the wrapper's name prefix, and where in the struct pt_regs
+	 * it is given (its first argument) the syscall number and the six
+	 * arguments were saved (arch/<arch>/include/asm/ptrace.h). */
+	const char *sys_prefix;
+	int nr_off;
+	int sys_off[6];
 } abis[] = {
-	{ "x86_64", "x86_64-linux-gnu", { "di", "si", "dx", "cx", "r8", "r9" }, 6, 1 },
-	{ "arm64", "aarch64-linux-gnu", { "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7" }, 8, 0 },
+	/* x86-64 pt_regs: r15 r14 r13 r12 bp bx r11 r10 r9 r8 ax cx dx si di
+	 * orig_ax, 8 bytes each; arguments in di si dx r10 r8 r9, the number
+	 * in orig_ax. */
+	{ "x86_64", "x86_64-linux-gnu", { "di", "si", "dx", "cx", "r8", "r9" }, 6, 1,
+	  "__x64_sys_", 120, { 112, 104, 96, 56, 72, 64 } },
+	/* arm64 pt_regs: regs[31] sp pc pstate orig_x0 syscallno; arguments in
+	 * regs[0..5]. */
+	{ "arm64", "aarch64-linux-gnu", { "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7" }, 8, 0,
+	  "__arm64_sys_", 280, { 0, 8, 16, 24, 32, 40 } },
 };
 
 static const struct arch_abi *abi_of(const char *arch)
@@ -105,4 +118,26 @@ const char *arch_multiarch(const char *arch)
 	const struct arch_abi *a = abi_of(arch);
 
 	return a ? a->multiarch : NULL;
+}
+
+int arch_syscall_wrapper(const char *arch, const char *name, char *out, size_t len)
+{
+	const struct arch_abi *a = abi_of(arch);
+
+	if (!a)
+		return -ENOTSUP;
+	snprintf(out, len, "%s%s", a->sys_prefix, name);
+	return 0;
+}
+
+int arch_syscall_arg_fetch(const char *arch, int idx, char *out, size_t len)
+{
+	const struct arch_abi *a = abi_of(arch);
+
+	if (!a)
+		return -ENOTSUP;
+	if (idx < -1 || idx >= (int)ARRAY_SIZE(a->sys_off))
+		return -ERANGE;
+	snprintf(out, len, "+%d(%%%s)", idx < 0 ? a->nr_off : a->sys_off[idx], a->regs[0]);
+	return 0;
 }

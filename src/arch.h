@@ -33,6 +33,17 @@ unsigned arch_nr_arg_regs(const char *arch);
 #define ARCH_MAX_ARG 15
 int arch_arg_fetch(const char *arch, unsigned idx, char *out, size_t len);
 
+/*
+ * Pure: syscalls.  The function the syscall table calls with the saved user
+ * registers, a struct pt_regs * (x86-64 "__x64_sys_openat", arm64
+ * "__arm64_sys_openat"), and the kernel fetcharg of syscall argument idx
+ * (0..5) at that function's first instruction, read from the pt_regs
+ * ("+104(%di)" for x86-64 argument 1); idx -1 is the syscall number.  0,
+ * -ENOTSUP for an architecture without a table, -ERANGE for idx.
+ */
+int arch_syscall_wrapper(const char *arch, const char *name, char *out, size_t len);
+int arch_syscall_arg_fetch(const char *arch, int idx, char *out, size_t len);
+
 /* Debian multiarch triplet ("x86_64-linux-gnu"), or NULL. */
 const char *arch_multiarch(const char *arch);
 

@@ -13,10 +13,13 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "evsel.h"
+#include "features.h"
 #include "ftr.h"
 #include "filters.h"
 #include "interp.h"
 #include "lang/lang.h"
+#include "strfetch.h"
 
 static const char run_usage[] =
 	"usage: ftr -e 'PROGRAM' [options] [-- CMD [ARGS]]\n"
@@ -111,6 +114,26 @@ static int list_recipes(void)
 		return FTR_EXIT_FAIL;
 	}
 	return FTR_EXIT_OK;
+}
+
+/* The conditions of //#if lines (lang.h):
+ *   str SYS:EV   str() reads the string arguments of tracepoint SYS:EV */
+static int run_cond(const char *expr, void *arg)
+{
+	static bool probed;
+	struct features *f = arg;
+	char sys[128], ev[128], why[400];
+
+	if (!str_has_prefix(expr, "str ") || evsel_split(expr + 4 + strspn(expr + 4, " "), sys,
+							 sizeof(sys), ev, sizeof(ev)) < 0)
+		return -1;
+	if (!probed)
+		features_probe(f, NULL);
+	probed = true;
+	if (strfetch_possible(f, sys, ev, why, sizeof(why)))
+		return 1;
+	ftr_info("//#if %s: no: %s", expr, why);
+	return 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -236,6 +259,15 @@ int cmd_run(int argc, char **argv)
 		free(owned);
 		owned = x;
 		text = x;
+	}
+	if (strstr(text, "//#if")) {
+		static struct features f;
+
+		if (lang_conditionals(owned, run_cond, &f, &err) < 0) {
+			lang_perror(NULL, text, &err);
+			free(owned);
+			return FTR_EXIT_FAIL;
+		}
 	}
 	o.src = text;
 	if (lang_parse(text, &prog, &err) < 0) {

@@ -159,24 +159,39 @@ int engine_raw_filter(struct engine *e, const char *raw)
 	return 0;
 }
 
+static int add_made(struct engine *e, const struct probe *made, const char *filter,
+		    struct eng_event **out)
+{
+	struct eng_event *v = add_event(e, made->system, made->event, filter);
+
+	if (!v)
+		return -ENOMEM;
+	free(v->fetchargs);
+	v->fetchargs = strdup(made->fetchargs);
+	if (out)
+		*out = v;
+	return v->fetchargs ? 0 : -ENOMEM;
+}
+
+int engine_add_eprobe(struct engine *e, const char *sys, const char *ev, const char *fetchargs,
+		      struct eng_event **out)
+{
+	struct probe made;
+	int ret = probe_create_eprobe(e->s, sys, ev, fetchargs, &made);
+
+	return ret < 0 ? ret : add_made(e, &made, NULL, out);
+}
+
 int engine_add_probe(struct engine *e, const struct probe_spec *p, const char *filter,
 		     struct eng_event **out)
 {
 	struct probe made;
-	struct eng_event *v;
 	int ret;
 
 	ret = probe_create(e->s, &e->feat, p, &made);
 	if (ret < 0)
 		return ret;
-	v = add_event(e, made.system, made.event, filter);
-	if (!v)
-		return -ENOMEM;
-	free(v->fetchargs);
-	v->fetchargs = strdup(made.fetchargs);
-	if (out)
-		*out = v;
-	return 0;
+	return add_made(e, &made, filter, out);
 }
 
 /*
@@ -742,6 +757,7 @@ void engine_close(struct engine *e)
 		free(e->ev[i].sys);
 		free(e->ev[i].name);
 		free(e->ev[i].fetchargs);
+		free(e->ev[i].replaces);
 		expr_free(e->ev[i].filter);
 	}
 	free(e->ev);

@@ -38,6 +38,8 @@ struct eng_event {
 	int idx;			/* 0..nev-1 */
 	const char *probe_text;		/* "kprobe:vfs_write", or NULL for tracepoints */
 	char *fetchargs;		/* a dynamic probe's fields ("count=$arg3:u64") */
+	char *replaces;			/* "syscalls:sys_enter_openat": the tracepoint this
+					 * probe stands in for (strfetch.c), or NULL */
 	bool trigger_only;		/* aggregated by a hist trigger: not enabled for
 					 * the ring buffer, nothing to read */
 	bool want_kstack;		/* handed over with its kernel stack */
@@ -114,6 +116,10 @@ int engine_raw_filter(struct engine *e, const char *raw);
 /* A dynamic probe; *out is its event.  0 / -errno. */
 int engine_add_probe(struct engine *e, const struct probe_spec *p, const char *filter,
 		     struct eng_event **out);
+/* An eprobe on tracepoint sys:ev with these fetchargs; *out is its event.
+ * 0 / -errno (printed). */
+int engine_add_eprobe(struct engine *e, const char *sys, const char *ev, const char *fetchargs,
+		      struct eng_event **out);
 /* Parse the formats of the events added so far (engine_prepare does it when
  * not done: call it first to look at fields before choosing filters). */
 int engine_load_formats(struct engine *e);

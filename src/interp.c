@@ -35,6 +35,7 @@
 #include "plan.h"
 #include "probe.h"
 #include "session.h"
+#include "strfetch.h"
 #include <tracefs.h>
 
 #define MAX_VARS 64
@@ -132,6 +133,7 @@ struct interp {
 	struct lprof *prof;
 	uint64_t ustk[1 + LPROF_MAX_FRAMES];	/* a ustack key: its tag, then frames */
 	struct intern *vals;		/* strings and stacks kept as map values */
+	char *fetch_why[256];		/* per clause: why str() cannot fetch (strfetch.h) */
 };
 
 static void planf(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -475,11 +477,13 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 			return 0;
 		}
 		/* A number here is a user-space address (a syscall's char *):
-		 * the kernel copies no string at a tracepoint. */
+		 * the kernel copies no string at a tracepoint, and strfetch.c
+		 * found nothing to fetch it with. */
 		lang_errf(s->err, n, "str(%s%s): %s is a user-space address, and the kernel "
 			  "copies no string at a tracepoint; %s", a->k == N_FIELD ? "args." : "",
 			  a->sval ? a->sval : "...", a->k == N_FIELD ? a->sval : "it",
-			  s->in->e.feat.f[F_KPROBE].yes ?
+			  s->clause < 256 && s->in->fetch_why[s->clause] ?
+			  s->in->fetch_why[s->clause] : s->in->e.feat.f[F_KPROBE].yes ?
 			  "use a kprobe with a ustring field, e.g. kprobe:do_sys_openat2 "
 			  "name=+0(%si):ustring" :
 			  "this kernel has neither kprobe nor eprobe events to fetch it "
@@ -1338,6 +1342,21 @@ static void probe_fields(const struct node *n, bool *args, int nargs)
 	}
 }
 
+/* Has an event added since index `before` replaced tracepoint v?  (Then v
+ * does not feed the clause that added it.) */
+static bool replaced_since(struct engine *e, int before, const struct eng_event *v)
+{
+	size_t ls = strlen(v->sys);
+
+	for (int k = before; k < e->nev; k++) {
+		const char *r = e->ev[k].replaces;
+
+		if (r && !strncmp(r, v->sys, ls) && r[ls] == ':' && !strcmp(r + ls + 1, v->name))
+			return true;
+	}
+	return false;
+}
+
 static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 {
 	struct clause *c = &in->p->cl[ci];
@@ -1347,7 +1366,17 @@ static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 		int before = in->e.nev, ret;
 
 		if (pr->pv == PV_TRACEPOINT) {
-			ret = engine_add_spec(&in->e, pr->target, NULL);
+			struct strfetch sf;
+
+			/* str(args.F) of a user-space address: an eprobe or a
+			 * kprobe stands in for the tracepoint. */
+			ret = strfetch_add(&in->e, pr->target, c->pred, c->body, &sf);
+			if (sf.plan[0])
+				planf(in, "clause %d: %s\n", ci + 1, sf.plan);
+			if (sf.why[0] && ci < 256 && !in->fetch_why[ci])
+				in->fetch_why[ci] = strdup(sf.why);
+			if (ret == 0)
+				ret = engine_add_spec(&in->e, pr->target, NULL);
 		} else if (pr->pv == PV_KPROBE || pr->pv == PV_KRETPROBE || pr->pv == PV_UPROBE ||
 			   pr->pv == PV_URETPROBE) {
 			struct probe_spec spec;
@@ -1406,7 +1435,8 @@ static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 				char sys[128], ev[128];
 
 				evsel_split(pr->target, sys, sizeof(sys), ev, sizeof(ev));
-				mine = !fnmatch(sys, v->sys, 0) && !fnmatch(ev, v->name, 0);
+				mine = !fnmatch(sys, v->sys, 0) && !fnmatch(ev, v->name, 0) &&
+				       !replaced_since(&in->e, before, v);
 			}
 			if (!mine)
 				continue;
@@ -1418,7 +1448,10 @@ static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 			if (in->eb[k].ncl < (int)ARRAY_SIZE(in->eb[k].clauses) &&
 			    (in->eb[k].ncl == 0 || in->eb[k].clauses[in->eb[k].ncl - 1] != ci))
 				in->eb[k].clauses[in->eb[k].ncl++] = ci;
-			if (pr->pv == PV_TRACEPOINT) {
+			if (pr->pv == PV_TRACEPOINT && v->replaces) {
+				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "tracepoint:%s",
+					 v->replaces);
+			} else if (pr->pv == PV_TRACEPOINT) {
 				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "tracepoint:%s:%s",
 					 v->sys, v->name);
 			} else {
@@ -2370,6 +2403,8 @@ static void release(struct interp *in)
 			free(in->varnames[c][i]);
 	free(in->eb);
 	free(in->next_fire);
+	for (int c = 0; c < 256; c++)
+		free(in->fetch_why[c]);
 	lprof_close(in->prof);
 	if (in->vals && intern_refused(in->vals))
 		fprintf(stderr, "ftr: %llu strings or stacks not kept as map values: ftr keeps "

@@ -228,3 +228,39 @@ int plan_render_pred(const struct node *pred, char *buf, size_t len, char *why, 
 	render(&b, pred);
 	return b.bad ? -EINVAL : 0;
 }
+
+static int fields_walk(const struct node *n, struct plan_field *f, int nf, int max)
+{
+	for (; n && nf >= 0; n = n->next) {
+		const struct node *fld = n->k == N_FIELD ? n :
+					 n->k == N_CALL && !strcmp(n->sval, "str") && n->nargs &&
+					 n->args[0]->k == N_FIELD ? n->args[0] : NULL;
+		int i = 0;
+
+		if (fld) {
+			while (i < nf && strcmp(f[i].name, fld->sval))
+				i++;
+			if (i == nf) {
+				if (nf == max)
+					return -ENOSPC;
+				snprintf(f[nf].name, sizeof(f[nf].name), "%s", fld->sval);
+				f[nf++].str = false;
+			}
+			f[i].str |= fld != n;
+		}
+		nf = fields_walk(n->a, f, nf, max);
+		nf = nf < 0 ? nf : fields_walk(n->b, f, nf, max);
+		nf = nf < 0 ? nf : fields_walk(n->c, f, nf, max);
+		for (int j = 0; j < n->nargs && nf >= 0; j++)
+			nf = fields_walk(n->args[j], f, nf, max);
+	}
+	return nf;
+}
+
+int plan_clause_fields(const struct node *pred, const struct node *body, struct plan_field *f,
+		       int max)
+{
+	int n = fields_walk(pred, f, 0, max);
+
+	return n < 0 ? n : fields_walk(body, f, n, max);
+}

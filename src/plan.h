@@ -22,4 +22,17 @@ struct node;
  * 0, or -EINVAL with the reason in why. */
 int plan_render_pred(const struct node *pred, char *buf, size_t len, char *why, size_t wlen);
 
+/*
+ * The event fields (args.NAME) a clause reads in its predicate and body,
+ * each once, in the order first met; str is true when one of the reads is
+ * str(args.NAME), the string the field points to.  The count, or -ENOSPC
+ * when there are more than max.
+ */
+struct plan_field {
+	char name[64];
+	bool str;
+};
+int plan_clause_fields(const struct node *pred, const struct node *body, struct plan_field *f,
+		       int max);
+
 #endif

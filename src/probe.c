@@ -1231,6 +1231,40 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 	return 0;
 }
 
+int probe_create_eprobe(struct session *s, const char *sys, const char *ev, const char *fetchargs,
+			struct probe *out)
+{
+	struct probe_spec named = { .kind = PROBE_KPROBE };
+	struct tracefs_dynevent *dyn;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->system, sizeof(out->system), "%s", session_name(s));
+	snprintf(out->place, sizeof(out->place), "%s.%s", sys, ev);
+	snprintf(out->fetchargs, sizeof(out->fetchargs), "%s", fetchargs);
+	snprintf(named.symbol, sizeof(named.symbol), "%s", ev);
+	ret = probe_event_name(&named, (const char *const *)taken_names, ntaken, out->event,
+			       sizeof(out->event));
+	if (ret) {
+		ftr_err("cannot name an eprobe for '%s:%s': too many", sys, ev);
+		return ret;
+	}
+	dyn = tracefs_eprobe_alloc(out->system, out->event, sys, ev, fetchargs);
+	if (!dyn) {
+		ret = -(errno ? errno : ENOMEM);
+		ftr_err("cannot prepare an eprobe on '%s:%s': %s", sys, ev, strerror(-ret));
+		return ret;
+	}
+	ret = session_dynevent_create(s, dyn);
+	if (ret) {
+		tracefs_dynevent_free(dyn);
+		return ret;
+	}
+	out->dyn = dyn;
+	remember_name(out->event);
+	return 0;
+}
+
 struct tep_event *probe_tep_event(struct tep_handle *tep, const struct probe *pr)
 {
 	if (!tep || !pr || !pr->dyn)

@@ -187,6 +187,16 @@ struct probe {
 int probe_create(struct session *s, const struct features *f, const struct probe_spec *p,
 		 struct probe *out);
 
+/*
+ * Create an eprobe on tracepoint sys:ev, in the session's group, with the
+ * kernel fetchargs given ("path=+0($filename):ustring dfd=$dfd:u64"), named
+ * after the tracepoint (made unique as probe_event_name() does).  Prints
+ * its own errors.  0 or -errno; out as for probe_create (kind is left
+ * PROBE_KPROBE, place is "sys.ev").
+ */
+int probe_create_eprobe(struct session *s, const char *sys, const char *ev, const char *fetchargs,
+			struct probe *out);
+
 /* Rescan pr's system into tep (tracefs_dynevent_get_event) and return the
  * event, or NULL. */
 struct tep_event *probe_tep_event(struct tep_handle *tep, const struct probe *pr);

@@ -104,6 +104,23 @@ void lang_perror(const struct program *p, const char *src, const struct lang_err
 void lang_errf(struct lang_err *err, const struct node *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * Conditional lines, for recipes that do more where the kernel can:
+ *
+ *	//#if COND
+ *	... used when cond(COND) is true
+ *	//#else
+ *	... used otherwise
+ *	//#endif
+ *
+ * at the start of a line, not nested.  They are comments to the parser;
+ * the lines not used are blanked in text (same length, so that positions
+ * in messages stay right).  cond returns 1, 0, or < 0 for a COND it does
+ * not know.  0, or -EINVAL with err.
+ */
+int lang_conditionals(char *text, int (*cond)(const char *expr, void *ctx), void *ctx,
+		      struct lang_err *err);
+
 const char *lang_tok_str(enum tok t);
 /* The builtin named name, or -1. */
 int lang_builtin(const char *name, int *argn);

@@ -5,6 +5,7 @@
 . "$LIVE_DIR/lib.sh"
 require_tracing recipes
 snapshot > "$TMP/before"
+"$FTR" doctor --json > "$TMP/doctor" 2>/dev/null
 
 # Where the library is: $FTR_EVENTS / $FTR_FILTERS, the source tree around
 # these tests, a copy beside them (a scratch FTR_LIVE_DIR), beside the
@@ -89,13 +90,26 @@ if has_syscalls; then
 	# opensnoop: opener's 7 openat calls with flags O_RDONLY|O_NOFOLLOW
 	# (0x20000 on x86-64, 0x8000 on arm64), each returning fd 3, and cat's
 	# failing open (ENOENT).
+	# Where the kernel can fetch the names (eprobe events, or kprobe
+	# events and openat's wrapper: t-strfetch.sh), each call also prints
+	# a line with its PATH: opener's, which it has just written (resident).
 	fl=$(printf '0x%x' "$(opener --flags)")
-	"$FTR" run opensnoop -- sh -c 'opener 7; cat /nonexistent-ftr-recipes 2>/dev/null; true' \
+	: > "$TMP/opensnoop-target"
+	"$FTR" run opensnoop -- sh -c "opener 7 $TMP/opensnoop-target; cat /nonexistent-ftr-recipes 2>/dev/null; true" \
 		> "$TMP/o" 2> "$TMP/e"
-	n=$(count_lines "^[0-9][0-9]* *opener  *3  *0  *$fl " "$TMP/o")
+	n=$(count_lines "^[0-9][0-9]* *opener  *3  *0  *$fl  *[0-9][0-9]*\$" "$TMP/o")
 	f=$(count_lines '^[0-9][0-9]* *cat  *-1  *2 ' "$TMP/o")
-	head -1 "$TMP/o" | grep -q '^PID  *COMM  *FD  *ERR  *FLAGS  *US$' && [ "$n" = 7 ] && [ "$f" -ge 1 ] &&
-		ok recipes-opensnoop || fail recipes-opensnoop "$n opener lines (want 7), $f cat ENOENT: $(head -3 "$TMP/o" "$TMP/e")"
+	p=$(count_lines "^[0-9][0-9]* *opener  *$fl  *$TMP/opensnoop-target\$" "$TMP/o")
+	if grep -q '"eprobe_events": *{ *"available": *true' "$TMP/doctor" ||
+	   { has_kprobes && grep -q -E ' (__x64_sys_openat|__arm64_sys_openat)$' /proc/kallsyms; }; then
+		head -1 "$TMP/o" | grep -q '^PID  *COMM  *FD  *ERR  *FLAGS  *US  *PATH$' && [ "$n" = 7 ] &&
+			[ "$p" = 7 ] && [ "$f" -ge 1 ] && ok recipes-opensnoop-paths ||
+			fail recipes-opensnoop-paths "$n opener lines, $p with the path (want 7, 7), $f cat ENOENT: $(head -3 "$TMP/o" "$TMP/e")"
+	else
+		head -1 "$TMP/o" | grep -q '^PID  *COMM  *FD  *ERR  *FLAGS  *US$' && [ "$n" = 7 ] &&
+			[ "$p" = 0 ] && [ "$f" -ge 1 ] && ok recipes-opensnoop ||
+			fail recipes-opensnoop "$n opener lines (want 7), $f cat ENOENT: $(head -3 "$TMP/o" "$TMP/e")"
+	fi
 
 	# syscount: opener N makes N openat and N close more than opener 0.
 	# On the user path: on the kernel path its glob is one hist trigger per

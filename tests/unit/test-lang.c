@@ -929,9 +929,60 @@ static void test_tok_str(void **state)
 	assert_string_equal(lang_tok_str((enum tok)1000), "?");
 }
 
+/* ---- //#if lines -------------------------------------------------------------- */
+
+static int cond_yes(const char *expr, void *ctx)
+{
+	(void)ctx;
+	return !strcmp(expr, "yes") ? 1 : !strcmp(expr, "no") ? 0 : -1;
+}
+
+static void test_conditionals(void **state)
+{
+	static const struct {
+		const char *in, *msg;
+		int line;
+	} cbad[] = {
+		{ "//#if maybe\n//#endif\n", "unknown condition '//#if maybe'", 1 },
+		{ "x\n//#else\n", "'//#else' without '//#if'", 2 },
+		{ "//#endif\n", "'//#endif' without '//#if'", 1 },
+		{ "//#if yes\n//#else\n//#else\n//#endif\n", "'//#else' without '//#if'", 3 },
+		{ "//#if yes\n//#if no\n", "'//#if' inside '//#if' (they do not nest)", 2 },
+		{ "a\n//#if yes\nb\n", "'//#if' without '//#endif'", 2 },
+	};
+	static const struct {
+		const char *in, *out;
+	} good[] = {
+		{ "a\n//#if yes\nb\n//#else\nc\n//#endif\nd",
+		  "a\n//#if yes\nb\n//#else\n \n//#endif\nd" },
+		{ "a\n//#if no\nbb\n//#else\nc\n//#endif\n",
+		  "a\n//#if no\n  \n//#else\nc\n//#endif\n" },
+		{ "//#if no\nxyz\n//#endif", "//#if no\n   \n//#endif" },
+		/* not directives: //#ifx, indented, in the middle of a line */
+		{ "//#ifx\n //#if no\nq //#if no\n", "//#ifx\n //#if no\nq //#if no\n" },
+	};
+	struct lang_err err;
+	char buf[256];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cbad); i++) {
+		snprintf(buf, sizeof(buf), "%s", cbad[i].in);
+		memset(&err, 0, sizeof(err));
+		assert_int_equal(lang_conditionals(buf, cond_yes, NULL, &err), -EINVAL);
+		assert_string_equal(err.msg, cbad[i].msg);
+		assert_int_equal(err.line, cbad[i].line);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
+		snprintf(buf, sizeof(buf), "%s", good[i].in);
+		assert_int_equal(lang_conditionals(buf, cond_yes, NULL, &err), 0);
+		assert_string_equal(buf, good[i].out);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_conditionals),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_error_hints),
 		cmocka_unit_test(test_errors_deep),

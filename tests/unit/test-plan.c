@@ -27,6 +27,7 @@
 #include "lang/lang.h"
 #include "output.h"
 #include "plan.h"
+#include "strfetch.h"
 
 static struct tep_handle *tep;
 
@@ -540,6 +541,101 @@ static void test_differential(void **state)
 	assert_true(n > 3000);
 }
 
+/* ---- the fields a clause reads, and probes fetching them (strfetch.c) ---------- */
+
+static int clause_fields(const char *text, struct plan_field *f, int max)
+{
+	struct lang_err err;
+	int n;
+
+	if (lang_parse(text, &prog, &err) < 0)
+		fail_msg("'%s': %d:%d: %s", text, err.line, err.col, err.msg);
+	n = plan_clause_fields(prog.cl[0].pred, prog.cl[0].body, f, max);
+	lang_free(&prog);
+	return n;
+}
+
+static void test_clause_fields(void **state)
+{
+	static const char text[] =
+		"tracepoint:syscalls:sys_enter_openat /args.flags == 1 && comm == \"x\"/ {"
+		" printf(\"%s %d\\n\", str(args.filename), args.dfd);"
+		" if (args.dfd) { @[args.mode, str(args.filename)] = count(); } }";
+	struct plan_field f[8];
+	int n;
+
+	(void)state;
+	/* more fields than room */
+	assert_int_equal(clause_fields(text, f, 3), -ENOSPC);
+	n = clause_fields(text, f, 8);
+	assert_int_equal(n, 4);
+	assert_string_equal(f[0].name, "flags");
+	assert_false(f[0].str);
+	assert_string_equal(f[1].name, "filename");
+	assert_true(f[1].str);
+	assert_string_equal(f[2].name, "dfd");
+	assert_false(f[2].str);
+	assert_string_equal(f[3].name, "mode");
+	assert_false(f[3].str);
+	/* a field read as a number and through str(): str wins */
+	n = clause_fields("t:syscalls:sys_enter_openat { printf(\"%d\", args.filename); "
+			  "printf(\"%s\", str(args.filename)); }", f, 8);
+	assert_int_equal(n, 1);
+	assert_true(f[0].str);
+	assert_int_equal(clause_fields("BEGIN { printf(\"%s\", str(\"x\")); }", f, 8), 0);
+}
+
+static void test_strfetch_args(void **state)
+{
+	struct tep_event *openat = event("syscalls", "sys_enter_openat");
+	struct tep_event *sw = event("sched", "sched_switch");
+	struct plan_field f[4] = {
+		{ "filename", true }, { "flags", false }, { "common_pid", false }, { "dfd", false },
+	};
+	struct plan_field nr = { "__syscall_nr", false }, none = { "nosuch", false };
+	struct plan_field comm = { "prev_comm", true }, pid = { "prev_pid", false };
+	char out[512], why[256];
+
+	(void)state;
+	/* refusals first */
+	assert_int_equal(strfetch_eprobe_args(openat, &none, 1, out, sizeof(out), why,
+					      sizeof(why)), -EINVAL);
+	assert_string_equal(why, "syscalls:sys_enter_openat has no field 'nosuch'");
+	assert_int_equal(strfetch_kprobe_args("x86_64", openat, &none, 1, out, sizeof(out), why,
+					      sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "no syscall argument 'nosuch'"));
+	assert_int_equal(strfetch_kprobe_args("x86_64", sw, &pid, 1, out, sizeof(out), why,
+					      sizeof(why)), -EINVAL);
+	assert_int_equal(strfetch_kprobe_args("riscv64", openat, f, 4, out, sizeof(out), why,
+					      sizeof(why)), -ENOTSUP);
+	assert_non_null(strstr(why, "'riscv64'"));
+	assert_int_equal(strfetch_eprobe_args(openat, f, 4, out, 40, why, sizeof(why)), -ENOSPC);
+
+	/* an eprobe: the same names, the tracepoint's types, the string where
+	 * the pointer points; common fields are every event's */
+	assert_int_equal(strfetch_eprobe_args(openat, f, 4, out, sizeof(out), why, sizeof(why)), 0);
+	assert_string_equal(out, "filename=+0($filename):ustring flags=$flags:u64 dfd=$dfd:u64");
+	assert_int_equal(strfetch_eprobe_args(openat, &nr, 1, out, sizeof(out), why, sizeof(why)), 0);
+	assert_string_equal(out, "__syscall_nr=$__syscall_nr:s32");
+	/* a string the tracepoint copied is fetched as the kernel string it is */
+	assert_int_equal(strfetch_eprobe_args(sw, &comm, 1, out, sizeof(out), why, sizeof(why)), 0);
+	assert_string_equal(out, "prev_comm=$prev_comm:string");
+
+	/* a kprobe on the wrapper: argument N is the N-th field after
+	 * __syscall_nr, read from the saved pt_regs */
+	assert_int_equal(strfetch_kprobe_args("x86_64", openat, f, 4, out, sizeof(out), why,
+					      sizeof(why)), 0);
+	assert_string_equal(out, "filename=+0(+104(%di)):ustring flags=+96(%di):u64 "
+			    "dfd=+112(%di):u64");
+	assert_int_equal(strfetch_kprobe_args("arm64", openat, f, 4, out, sizeof(out), why,
+					      sizeof(why)), 0);
+	assert_string_equal(out, "filename=+0(+8(%x0)):ustring flags=+16(%x0):u64 "
+			    "dfd=+0(%x0):u64");
+	assert_int_equal(strfetch_kprobe_args("x86_64", openat, &nr, 1, out, sizeof(out), why,
+					      sizeof(why)), 0);
+	assert_string_equal(out, "__syscall_nr=+120(%di):s32");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -548,6 +644,8 @@ int main(void)
 		cmocka_unit_test(test_rendered),
 		cmocka_unit_test(test_placed),
 		cmocka_unit_test(test_differential),
+		cmocka_unit_test(test_clause_fields),
+		cmocka_unit_test(test_strfetch_args),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -197,7 +197,25 @@ static void test_parse_uprobe(void **state)
 
 static void test_arch(void **state)
 {
-	char r[32];
+	char r[32], sc[64];
+
+	/* syscalls: the wrapper and the saved registers (strfetch.c) */
+	assert_int_equal(arch_syscall_wrapper("riscv64", "openat", sc, sizeof(sc)), -ENOTSUP);
+	assert_int_equal(arch_syscall_arg_fetch("riscv64", 0, sc, sizeof(sc)), -ENOTSUP);
+	assert_int_equal(arch_syscall_arg_fetch("x86_64", 6, sc, sizeof(sc)), -ERANGE);
+	assert_int_equal(arch_syscall_arg_fetch("x86_64", -2, sc, sizeof(sc)), -ERANGE);
+	assert_int_equal(arch_syscall_wrapper("x86_64", "openat", sc, sizeof(sc)), 0);
+	assert_string_equal(sc, "__x64_sys_openat");
+	assert_int_equal(arch_syscall_wrapper("arm64", "execve", sc, sizeof(sc)), 0);
+	assert_string_equal(sc, "__arm64_sys_execve");
+	assert_int_equal(arch_syscall_arg_fetch("x86_64", 3, sc, sizeof(sc)), 0);
+	assert_string_equal(sc, "+56(%di)");	/* r10, not cx */
+	assert_int_equal(arch_syscall_arg_fetch("x86_64", -1, sc, sizeof(sc)), 0);
+	assert_string_equal(sc, "+120(%di)");	/* orig_ax */
+	assert_int_equal(arch_syscall_arg_fetch("arm64", 5, sc, sizeof(sc)), 0);
+	assert_string_equal(sc, "+40(%x0)");
+	assert_int_equal(arch_syscall_arg_fetch("arm64", -1, sc, sizeof(sc)), 0);
+	assert_string_equal(sc, "+280(%x0)");	/* syscallno */
 
 	assert_string_equal(arch_normalise("x86_64"), "x86_64");
 	assert_string_equal(arch_normalise("aarch64"), "arm64");

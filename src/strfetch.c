@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* User strings at tracepoints: see strfetch.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "arch.h"
+#include "engine.h"
+#include "evsel.h"
+#include "features.h"
+#include "formats.h"
+#include "ftr.h"
+#include "output.h"
+#include "plan.h"
+#include "probe.h"
+#include "session.h"
+#include "strfetch.h"
+
+#define MAX_FIELDS 32
+
+static int put(char *out, size_t len, size_t *off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int put(char *out, size_t len, size_t *off, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	*off += vsnprintf(out + *off, *off < len ? len - *off : 0, fmt, ap);
+	va_end(ap);
+	return *off < len ? 0 : -ENOSPC;
+}
+
+/* "u64", "s32"...: the probe type of a number field. */
+static int num_type(const struct tep_format_field *fl, char *out, size_t len)
+{
+	if (fl->size != 1 && fl->size != 2 && fl->size != 4 && fl->size != 8)
+		return -EINVAL;
+	snprintf(out, len, "%c%d", fl->flags & TEP_FIELD_IS_SIGNED ? 's' : 'u', fl->size * 8);
+	return 0;
+}
+
+static bool is_common(const char *name)
+{
+	return str_has_prefix(name, "common_");
+}
+
+int strfetch_eprobe_args(const struct tep_event *tp, const struct plan_field *f, int n,
+			 char *out, size_t len, char *why, size_t wlen)
+{
+	size_t off = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		struct tep_format_field *fl = tep_find_field((struct tep_event *)tp, f[i].name);
+		char type[8];
+
+		if (is_common(f[i].name))
+			continue;	/* every event has them */
+		if (!fl) {
+			snprintf(why, wlen, "%s:%s has no field '%s'", tp->system, tp->name,
+				 f[i].name);
+			return -EINVAL;
+		}
+		if (field_is_string(fl)) {
+			/* A string the tracepoint copied: $F is its address. */
+			put(out, len, &off, "%s%s=$%s:string", off ? " " : "", fl->name, fl->name);
+		} else if (f[i].str) {
+			/* The value is the user-space address: the string is there. */
+			put(out, len, &off, "%s%s=+0($%s):ustring", off ? " " : "", fl->name,
+			    fl->name);
+		} else if (num_type(fl, type, sizeof(type)) == 0) {
+			put(out, len, &off, "%s%s=$%s:%s", off ? " " : "", fl->name, fl->name, type);
+		} else {
+			snprintf(why, wlen, "field '%s' of %s:%s is %d bytes long: an eprobe fetches "
+				 "numbers of 1, 2, 4 or 8", fl->name, tp->system, tp->name, fl->size);
+			return -EINVAL;
+		}
+	}
+	if (off >= len) {
+		snprintf(why, wlen, "too many fields: the probe command is too long");
+		return -ENOSPC;
+	}
+	return 0;
+}
+
+int strfetch_kprobe_args(const char *arch, const struct tep_event *tp, const struct plan_field *f,
+			 int n, char *out, size_t len, char *why, size_t wlen)
+{
+	struct tep_format_field **all = tep_event_fields((struct tep_event *)tp);
+	size_t off = 0;
+	int ret = 0;
+
+	out[0] = '\0';
+	if (!all)
+		return -ENOMEM;
+	for (int i = 0; i < n && !ret; i++) {
+		char fetch[64], type[8];
+		int argn = -2;
+
+		if (is_common(f[i].name))
+			continue;
+		/* Argument N is the N-th field after __syscall_nr. */
+		for (int j = 0, seen_nr = 0, a = 0; all[j]; j++) {
+			if (!strcmp(all[j]->name, "__syscall_nr")) {
+				seen_nr = 1;
+				if (!strcmp(f[i].name, "__syscall_nr"))
+					argn = -1;
+				continue;
+			}
+			if (seen_nr && !strcmp(all[j]->name, f[i].name)) {
+				argn = a;
+				break;
+			}
+			a += seen_nr;
+		}
+		if (argn == -2) {
+			snprintf(why, wlen, "%s:%s has no syscall argument '%s'", tp->system, tp->name,
+				 f[i].name);
+			ret = -EINVAL;
+			break;
+		}
+		ret = arch_syscall_arg_fetch(arch, argn, fetch, sizeof(fetch));
+		if (ret == -ENOTSUP) {
+			snprintf(why, wlen, "ftr has no table of saved syscall registers for '%s' "
+				 "(it has x86_64 and arm64)", arch);
+			break;
+		}
+		if (ret) {
+			snprintf(why, wlen, "'%s' is syscall argument %d: the saved registers hold "
+				 "six", f[i].name, argn + 1);
+			break;
+		}
+		if (f[i].str) {
+			put(out, len, &off, "%s%s=+0(%s):ustring", off ? " " : "", f[i].name, fetch);
+		} else if (argn < 0) {
+			put(out, len, &off, "%s%s=%s:s32", off ? " " : "", f[i].name, fetch);
+		} else {
+			struct tep_format_field *fl = tep_find_field((struct tep_event *)tp, f[i].name);
+
+			if (num_type(fl, type, sizeof(type)) < 0) {
+				snprintf(why, wlen, "field '%s' of %s:%s is not a number", f[i].name,
+					 tp->system, tp->name);
+				ret = -EINVAL;
+				break;
+			}
+			put(out, len, &off, "%s%s=%s:%s", off ? " " : "", f[i].name, fetch, type);
+		}
+	}
+	free(all);
+	if (!ret && off >= len) {
+		snprintf(why, wlen, "too many fields: the probe command is too long");
+		ret = -ENOSPC;
+	}
+	return ret;
+}
+
+/* ---- what this kernel has ------------------------------------------------------ */
+
+/*
+ * Mark which of names[0..n) /proc/kallsyms lists (a name ending in '*'
+ * matches as a prefix).  0, or -errno when it cannot be read.  The names are
+ * listed whatever kptr_restrict hides (only the addresses read as zero).
+ */
+static int ksyms_have(const char *const *names, bool *found, int n)
+{
+	FILE *fp = fopen("/proc/kallsyms", "re");
+	char line[512];
+
+	for (int i = 0; i < n; i++)
+		found[i] = false;
+	if (!fp)
+		return -errno;
+	while (fgets(line, sizeof(line), fp)) {
+		char *sym = strchr(line, ' ');
+
+		sym = sym ? strchr(sym + 1, ' ') : NULL;
+		if (!sym)
+			continue;
+		sym++;
+		sym[strcspn(sym, " \t\n")] = '\0';
+		for (int i = 0; i < n; i++) {
+			size_t l = strlen(names[i]);
+
+			if (names[i][l - 1] == '*' ? !strncmp(sym, names[i], l - 1) :
+			    !strcmp(sym, names[i]))
+				found[i] = true;
+		}
+	}
+	fclose(fp);
+	return 0;
+}
+
+/*
+ * Eprobe events, judged without changing anything.  The README's "e[:..."
+ * line is no proof (LIBS.md §13: this host lists it without
+ * CONFIG_EPROBE_EVENTS); their code in kallsyms is.
+ */
+static bool eprobes_exist(const struct features *f, char *why, size_t wlen)
+{
+	static const char *const names[] = { "eprobe_*", "trace_eprobe*" };
+	bool found[2];
+
+	if (!tracefs_file_exists(NULL, "dynamic_events") || !(f->probe_syntax & PS_EPROBE_LINE)) {
+		snprintf(why, wlen, "no eprobe events");
+		return false;
+	}
+	if (ksyms_have(names, found, 2) == 0 && !found[0] && !found[1]) {
+		snprintf(why, wlen, "no eprobe events (built without CONFIG_EPROBE_EVENTS)");
+		return false;
+	}
+	return true;
+}
+
+/* The kprobe on sys:ev's syscall wrapper, when this kernel has one. */
+static bool kprobe_possible(const struct features *f, const char *sys, const char *ev,
+			    char *wrapper, size_t len, char *why, size_t wlen)
+{
+	const char *arch = f->arch[0] ? arch_normalise(f->arch) : arch_name();
+	const char *names[1] = { wrapper };
+	bool found;
+
+	if (strcmp(sys, "syscalls") || !str_has_prefix(ev, "sys_enter_")) {
+		snprintf(why, wlen, "a kprobe reads syscall arguments only at a syscall's entry "
+			 "(syscalls:sys_enter_*)");
+		return false;
+	}
+	if (!f->f[F_KPROBE].yes) {
+		snprintf(why, wlen, "no kprobe events");
+		return false;
+	}
+	if (!(f->probe_syntax & PS_USTRING)) {
+		snprintf(why, wlen, "kprobes without the 'ustring' type");
+		return false;
+	}
+	if (arch_syscall_wrapper(arch, ev + strlen("sys_enter_"), wrapper, len) < 0) {
+		snprintf(why, wlen, "no table of syscall wrappers for '%s' (ftr has x86_64 and "
+			 "arm64)", arch);
+		return false;
+	}
+	if (ksyms_have(names, &found, 1) < 0 || !found) {
+		snprintf(why, wlen, "no function '%s' in /proc/kallsyms to put a kprobe on",
+			 wrapper);
+		return false;
+	}
+	return true;
+}
+
+bool strfetch_possible(const struct features *f, const char *sys, const char *ev, char *why,
+		       size_t wlen)
+{
+	char ewhy[160], kwhy[200], wrapper[PROBE_SYM_MAX];
+
+	if (eprobes_exist(f, ewhy, sizeof(ewhy)) ||
+	    kprobe_possible(f, sys, ev, wrapper, sizeof(wrapper), kwhy, sizeof(kwhy)))
+		return true;
+	snprintf(why, wlen, "%s; %s", ewhy, kwhy);
+	return false;
+}
+
+/*
+ * Do this kernel's eprobes read a char * field whole?  6.1's read its first
+ * byte only (0x52 for 0x7ffe7468ff52, so every string behind it is a fault);
+ * 6.12's read the pointer.  No version number tells: create an eprobe
+ * fetching openat's filename pointer, open a path of ours while it records,
+ * and look for our address in the trace.  Once per run.  1 yes, 0 no (why
+ * says why), -errno when the check itself failed.
+ */
+static int eprobe_reads_pointers(struct engine *e, char *why, size_t wlen)
+{
+	static int known = -1;
+	static char known_why[160];
+	static const char path[] = "/nonexistent/ftr-eprobe-check";
+	struct session *s = e->s;
+	struct tracefs_dynevent *dyn;
+	char want[64], *text;
+	int err, fd;
+
+	if (known >= 0) {
+		snprintf(why, wlen, "%s", known_why);
+		return known;
+	}
+	dyn = tracefs_eprobe_alloc(session_name(s), "ftr_eprobe_check", "syscalls",
+				   "sys_enter_openat", "p=$filename:x64");
+	if (!dyn)
+		return -(errno ? errno : ENOMEM);
+	session_set_quiet(s, true);
+	err = session_dynevent_create(s, dyn);
+	session_set_quiet(s, false);
+	if (err) {
+		tracefs_dynevent_free(dyn);
+		snprintf(known_why, sizeof(known_why), "no eprobe events (creating one failed: %s)",
+			 strerror(-err));
+		known = 0;
+		snprintf(why, wlen, "%s", known_why);
+		return 0;
+	}
+	if (session_event_write(s, session_name(s), "ftr_eprobe_check", "enable", "1", "0") < 0 ||
+	    session_start(s) < 0)
+		return -EIO;
+	fd = open(path, O_RDONLY);
+	if (fd >= 0)
+		close(fd);
+	session_stop(s);
+	if (session_event_write(s, session_name(s), "ftr_eprobe_check", "enable", "0", NULL) < 0)
+		return -EIO;
+	text = tracefs_instance_file_read(session_instance(s), "trace", NULL);
+	snprintf(want, sizeof(want), "p=0x%lx\n", (unsigned long)path);
+	known = text && strstr(text, want);
+	free(text);
+	snprintf(known_why, sizeof(known_why), "%s", known ? "" :
+		 "this kernel's eprobes read a char * field as its first byte only (a kernel "
+		 "bug, seen on 6.1), so the string behind it faults");
+	snprintf(why, wlen, "%s", known_why);
+	return known;
+}
+
+/* ---- replacing ----------------------------------------------------------------- */
+
+static int replaced_by(struct eng_event *v, const char *sys, const char *ev)
+{
+	if (!v)
+		return -ENOMEM;
+	free(v->replaces);
+	if (asprintf(&v->replaces, "%s:%s", sys, ev) < 0) {
+		v->replaces = NULL;
+		return -ENOMEM;
+	}
+	return 1;
+}
+
+static void note(struct strfetch *sf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void note(struct strfetch *sf, const char *fmt, ...)
+{
+	size_t off = strlen(sf->plan);
+	va_list ap;
+
+	if (off)
+		put(sf->plan, sizeof(sf->plan), &off, "; ");
+	va_start(ap, fmt);
+	if (off < sizeof(sf->plan))
+		vsnprintf(sf->plan + off, sizeof(sf->plan) - off, fmt, ap);
+	va_end(ap);
+}
+
+/* Replace tracepoint tp: 1 done, 0 nothing can (sf->why says why), -errno. */
+static int replace_one(struct engine *e, const struct tep_event *tp, const char *strf,
+		       const struct plan_field *f, int n, struct strfetch *sf)
+{
+	const char *arch = e->feat.arch[0] ? arch_normalise(e->feat.arch) : arch_name();
+	char fa[2048], ewhy[200], kwhy[200], wrapper[PROBE_SYM_MAX];
+	struct eng_event *v = NULL;
+	int ret;
+
+	if (eprobes_exist(&e->feat, ewhy, sizeof(ewhy))) {
+		if (strfetch_eprobe_args(tp, f, n, fa, sizeof(fa), ewhy, sizeof(ewhy)) < 0) {
+			snprintf(sf->why, sizeof(sf->why), "%s", ewhy);
+			return 0;
+		}
+		ret = e->o.explain ? 1 : eprobe_reads_pointers(e, ewhy, sizeof(ewhy));
+		if (ret < 0)
+			return ret;
+		if (!ret)
+			ftr_info("str() at %s:%s: not an eprobe: %s", tp->system, tp->name, ewhy);
+		if (ret) {
+			ret = engine_add_eprobe(e, tp->system, tp->name, fa, &v);
+			if (ret < 0)
+				return ret;
+			note(sf, "tracepoint:%s:%s is an eprobe on it, %s/%s: str(args.%s) reads "
+			     "a user-space address the tracepoint does not copy, and the eprobe "
+			     "fetches the string (%s)%s", tp->system, tp->name, v->sys, v->name,
+			     strf, fa, e->o.explain ? " — unchecked under --explain: a run first "
+			     "makes sure this kernel's eprobes read a char * field whole (6.1's do "
+			     "not), else takes the kprobe on the syscall's wrapper" : "");
+			return replaced_by(v, tp->system, tp->name);
+		}
+	}
+	if (kprobe_possible(&e->feat, tp->system, tp->name, wrapper, sizeof(wrapper), kwhy,
+			    sizeof(kwhy))) {
+		struct probe_spec spec;
+		struct probe_error perr = { .pos = -1 };
+		char text[2600];
+
+		if (strfetch_kprobe_args(arch, tp, f, n, fa, sizeof(fa), kwhy, sizeof(kwhy)) < 0) {
+			snprintf(sf->why, sizeof(sf->why), "%s", kwhy);
+			return 0;
+		}
+		snprintf(text, sizeof(text), "kprobe:%s %s", wrapper, fa);
+		if (probe_parse(text, &spec, &perr) < 0) {
+			ftr_err("internal: bad probe '%s': %s", text, perr.msg);
+			return -EINVAL;
+		}
+		ret = engine_add_probe(e, &spec, NULL, &v);
+		if (ret < 0)
+			return ret;
+		note(sf, "tracepoint:%s:%s is a kprobe on the syscall's wrapper, %s/%s at %s: "
+		     "str(args.%s) reads a user-space address the tracepoint does not copy, "
+		     "and the kprobe fetches the string from the saved registers (%s); not an "
+		     "eprobe: %s", tp->system, tp->name, v->sys, v->name, wrapper, strf, fa, ewhy);
+		return replaced_by(v, tp->system, tp->name);
+	}
+	snprintf(sf->why, sizeof(sf->why), "nothing on this kernel can fetch it: %s; %s. A kernel "
+		 "with eprobe events, or kprobe events for a syscall's entry, would (see 'ftr "
+		 "doctor')", ewhy, kwhy);
+	return 0;
+}
+
+int strfetch_add(struct engine *e, const char *spec, const struct node *pred,
+		 const struct node *body, struct strfetch *sf)
+{
+	const char *tdir = session_tracefs(e->s)->path;
+	struct plan_field f[MAX_FIELDS];
+	struct tep_handle *tep = NULL;
+	struct evlist l = { 0 };
+	char err[512];
+	int n = plan_clause_fields(pred, body, f, MAX_FIELDS), added = 0, ret = 0;
+	bool any = false;
+
+	sf->plan[0] = sf->why[0] = '\0';
+	for (int i = 0; i < n; i++)
+		any |= f[i].str;
+	if (!any || evsel_resolve(tdir, spec, &l, err, sizeof(err)) < 0 || !l.n)
+		goto out;	/* engine_add_spec says what is wrong with spec */
+	tep = formats_new(tdir);
+	if (!tep) {
+		ret = -errno;
+		goto out;
+	}
+	for (size_t j = 0; j < l.n && ret >= 0; j++) {
+		struct tep_event *tp = formats_add(tep, tdir, l.v[j].sys, l.v[j].name);
+		const char *strf = NULL;
+
+		for (int i = 0; tp && i < n && !strf; i++) {
+			struct tep_format_field *fl = f[i].str ? tep_find_field(tp, f[i].name) : NULL;
+
+			if (fl && !field_is_string(fl))
+				strf = f[i].name;
+		}
+		ret = strf ? replace_one(e, tp, strf, f, n, sf) : 0;
+		if (ret == 0) {
+			char name[300];
+
+			snprintf(name, sizeof(name), "%s:%s", l.v[j].sys, l.v[j].name);
+			ret = engine_add_spec(e, name, NULL);
+		}
+		added++;
+	}
+	if (ret < 0)
+		added = ret;
+out:
+	if (tep)
+		tep_free(tep);
+	evlist_free(&l);
+	return ret < 0 ? ret : added;
+}

@@ -1,0 +1,72 @@
+# str() of a syscall's string argument (strfetch.c): where the kernel can
+# fetch user strings (eprobe events, or kprobe events and the syscall's
+# wrapper) the tracepoint is replaced by a probe that fetches them, and the
+# program prints the real names; elsewhere ftr refuses it, saying why.
+. "$LIVE_DIR/lib.sh"
+require_tracing strfetch
+if [ ! -d "$T/events/syscalls/sys_enter_openat" ]; then
+	skip strfetch "no syscall tracepoints on this kernel"
+	exit 0
+fi
+snapshot > "$TMP/before"
+
+# Can this kernel fetch them?  Eprobe events (ftr doctor proves them by
+# creating one), or kprobe events and openat's syscall wrapper.
+"$FTR" doctor --json > "$TMP/doctor" 2>/dev/null
+eprobes=no
+grep -q '"eprobe_events": *{ *"available": *true' "$TMP/doctor" && eprobes=yes
+kprobes=no
+has_kprobes && grep -q -E ' (__x64_sys_openat|__arm64_sys_openat)$' /proc/kallsyms && kprobes=yes
+
+# The workload writes the path it opens (a file of ours) into its stack
+# first: a name in a page not yet touched would read as empty.
+P="$TMP/strfetch-target"
+: > "$P"
+OFLAGS=$(opener --flags)
+PROG='tracepoint:syscalls:sys_enter_openat { printf("%s %s\n", comm, str(args.filename)); }'
+
+if [ $eprobes = no ] && [ $kprobes = no ]; then
+	"$FTR" -e "$PROG" -- opener 3 "$P" > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'str(args.filename): filename is a user-space address' "$TMP/e" &&
+		grep -q 'nothing on this kernel can fetch it: no eprobe events.*no kprobe events' "$TMP/e" &&
+		grep -q 'eprobe events, or kprobe events for a syscall.s entry, would' "$TMP/e" &&
+		ok strfetch-refused || fail strfetch-refused "rc=$rc $(head -2 "$TMP/e")"
+	skip strfetch-names "this kernel has neither eprobe nor kprobe events (the refusal is checked)"
+	same_as_before strfetch-clean "$TMP/before"
+	exit 0
+fi
+
+# The plan names the replacement and why, and writes its definition.
+"$FTR" -E -e "$PROG" > "$TMP/o" 2> "$TMP/e"
+if [ $eprobes = yes ]; then
+	grep -q 'tracepoint:syscalls:sys_enter_openat is an eprobe on it' "$TMP/o" &&
+		grep -q "echo 'e:ftr_[0-9]*/sys_enter_openat syscalls.sys_enter_openat filename=+0(\$filename):ustring" "$TMP/o" &&
+		ok strfetch-explain || fail strfetch-explain "$(head -3 "$TMP/o" "$TMP/e")"
+else
+	grep -q "tracepoint:syscalls:sys_enter_openat is a kprobe on the syscall's wrapper" "$TMP/o" &&
+		grep -q "echo 'p:ftr_[0-9]*/__.*_sys_openat __.*_sys_openat filename=+0(+[0-9]*(%[dx][i0])):ustring" "$TMP/o" &&
+		ok strfetch-explain || fail strfetch-explain "$(head -3 "$TMP/o" "$TMP/e")"
+fi
+
+# The scenario as written: every openat of the command, its comm and name.
+# opener opens the path exactly 7 times.
+"$FTR" -e "$PROG" -- opener 7 "$P" > "$TMP/o" 2> "$TMP/e"
+rc=$?
+n=$(count_lines "^opener $P\$" "$TMP/o")
+[ $rc -eq 0 ] && [ "$n" = 7 ] && ok strfetch-names ||
+	fail strfetch-names "rc=$rc, $n lines 'opener $P' (want 7): $(head -3 "$TMP/o" "$TMP/e")"
+
+# A predicate on another field goes to the kernel's filter on the probe
+# (fetched with the tracepoint's type), and the probe builtin still names
+# the tracepoint; exactly the workload's 11 opens pass.
+"$FTR" -e "tracepoint:syscalls:sys_enter_openat /args.flags == $OFLAGS/ {
+	printf(\"%s|%s|%d\n\", probe, str(args.filename), args.flags); }" \
+	-- opener 11 "$P" > "$TMP/o" 2> "$TMP/e"
+rc=$?
+n=$(count_lines "^tracepoint:syscalls:sys_enter_openat|$P|$OFLAGS\$" "$TMP/o")
+all=$(wc -l < "$TMP/o")
+[ $rc -eq 0 ] && [ "$n" = 11 ] && [ "$all" -eq 11 ] && ok strfetch-filter ||
+	fail strfetch-filter "rc=$rc, $n of $all lines right (want 11 of 11): $(head -3 "$TMP/o" "$TMP/e")"
+
+same_as_before strfetch-clean "$TMP/before"

@@ -40,6 +40,7 @@ struct ksyms {
 	size_t nmod;
 	size_t lines, nonzero;
 	bool hidden;
+	uint32_t *by_name;	/* ksyms_addr: indexes of v, sorted by name */
 };
 
 /* A symbol further than this from its start is not in it: the last text
@@ -224,7 +225,53 @@ void ksyms_free(struct ksyms *k)
 	free(k->modules);
 	free(k->v);
 	free(k->pool);
+	free(k->by_name);
 	free(k);
+}
+
+static int by_name_cmp(const void *a, const void *b, void *arg)
+{
+	const struct ksyms *k = arg;
+	const struct ksym *x = &k->v[*(const uint32_t *)a], *y = &k->v[*(const uint32_t *)b];
+	int c = strcmp(k->pool + x->name, k->pool + y->name);
+
+	/* Same name (static functions of several files): the kernel's own
+	 * before a module's, then by address, so that the choice is stable. */
+	if (!c)
+		c = (x->module > y->module) - (x->module < y->module);
+	return c ? c : (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+int ksyms_addr(struct ksyms *k, const char *name, const char *module, uint64_t *addr)
+{
+	size_t lo = 0, hi = k->n;
+
+	if (!k->by_name) {
+		k->by_name = malloc(k->n * sizeof(*k->by_name) + 1);
+		if (!k->by_name)
+			return -ENOMEM;
+		for (size_t i = 0; i < k->n; i++)
+			k->by_name[i] = (uint32_t)i;
+		qsort_r(k->by_name, k->n, sizeof(*k->by_name), by_name_cmp, k);
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(k->pool + k->v[k->by_name[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < k->n && !strcmp(k->pool + k->v[k->by_name[lo]].name, name); lo++) {
+		const struct ksym *s = &k->v[k->by_name[lo]];
+		const char *m = s->module ? k->modules[s->module - 1] : NULL;
+
+		if ((!module && !m) || (module && m && !strcmp(module, m))) {
+			*addr = s->addr;
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 bool ksyms_hidden(const struct ksyms *k)

@@ -38,6 +38,10 @@ size_t ksyms_count(const struct ksyms *k);
 /* The function holding addr, or NULL; *off from its start; *module is the
  * module's name or NULL for the kernel proper. */
 const char *ksyms_at(const struct ksyms *k, uint64_t addr, uint64_t *off, const char **module);
+/* The address of function name (of module, NULL: the kernel proper): the
+ * way back from a name the kernel printed.  0, -ENOENT, -ENOMEM (the first
+ * call sorts an index by name). */
+int ksyms_addr(struct ksyms *k, const char *name, const char *module, uint64_t *addr);
 
 /* ---- /proc/PID/maps lines, JIT maps ---------------------------------------------- */
 

@@ -91,15 +91,15 @@ if has_syscalls; then
 	# (0x20000 on x86-64, 0x8000 on arm64), each returning fd 3, and cat's
 	# failing open (ENOENT).
 	# Where the kernel can fetch the names (eprobe events, or kprobe
-	# events and openat's wrapper: t-strfetch.sh), each call also prints
-	# a line with its PATH: opener's, which it has just written (resident).
+	# events and openat's wrapper: t-strfetch.sh), each line ends with
+	# its PATH: opener's, which it has just written (resident).
 	fl=$(printf '0x%x' "$(opener --flags)")
 	: > "$TMP/opensnoop-target"
 	"$FTR" run opensnoop -- sh -c "opener 7 $TMP/opensnoop-target; cat /nonexistent-ftr-recipes 2>/dev/null; true" \
 		> "$TMP/o" 2> "$TMP/e"
-	n=$(count_lines "^[0-9][0-9]* *opener  *3  *0  *$fl  *[0-9][0-9]*\$" "$TMP/o")
+	n=$(count_lines "^[0-9][0-9]* *opener  *3  *0  *$fl  *[0-9][0-9]*\( .*\)\{0,1\}\$" "$TMP/o")
 	f=$(count_lines '^[0-9][0-9]* *cat  *-1  *2 ' "$TMP/o")
-	p=$(count_lines "^[0-9][0-9]* *opener  *$fl  *$TMP/opensnoop-target\$" "$TMP/o")
+	p=$(count_lines "^[0-9][0-9]* *opener  *3  *0  *$fl  *[0-9][0-9]* $TMP/opensnoop-target\$" "$TMP/o")
 	if grep -q '"eprobe_events": *{ *"available": *true' "$TMP/doctor" ||
 	   { has_kprobes && grep -q -E ' (__x64_sys_openat|__arm64_sys_openat)$' /proc/kallsyms; }; then
 		head -1 "$TMP/o" | grep -q '^PID  *COMM  *FD  *ERR  *FLAGS  *US  *PATH$' && [ "$n" = 7 ] &&

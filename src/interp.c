@@ -40,9 +40,12 @@
 
 #define MAX_VARS 64
 #define PRINTF_GUARD_RATE 5000		/* printf/s in a program's first quarter second */
+/* The frames of an event's kstack: as many as a hist trigger's stacktrace
+ * key holds (HIST_STACKTRACE_DEPTH), so that both paths give one answer. */
+#define EVENT_KSTACK_MAX 16
 
 /* A map aggregated by hist triggers, one per event of its clause. */
-enum kkey { KK_COMM, KK_TID, KK_FIELD, KK_PROBE, KK_FUNC };
+enum kkey { KK_COMM, KK_TID, KK_FIELD, KK_PROBE, KK_FUNC, KK_STACK };
 
 struct ktrig {
 	struct eng_event *ev;
@@ -827,6 +830,15 @@ static struct val builtin(struct xctx *x, const struct node *n)
 			return (struct val){ .t = VT_STACK, .ips = x->smp->k,
 					     .len = (size_t)x->smp->nk };
 		ips = engine_kstack(&in->e, &n_ips);
+		/* From the event's own frame, as the kernel's hist key starts. */
+		if (in->prof && n_ips) {
+			int skip = lprof_skip_tracing(in->prof, ips, n_ips);
+
+			ips += skip;
+			n_ips -= skip;
+		}
+		if (n_ips > EVENT_KSTACK_MAX)
+			n_ips = EVENT_KSTACK_MAX;
 		return (struct val){ .t = VT_STACK, .ips = ips, .len = (size_t)n_ips };
 	}
 	case B_USTACK:
@@ -1662,6 +1674,8 @@ static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, cha
 			km->kk[i] = KK_PROBE;
 		else if (k->k == N_BUILTIN && k->ival == B_FUNC)
 			km->kk[i] = KK_FUNC;	/* one per event too */
+		else if (k->k == N_BUILTIN && k->ival == B_KSTACK)
+			km->kk[i] = KK_STACK;	/* every hist kernel has the key */
 		else if (k->k == N_FIELD)
 			km->kk[i] = KK_FIELD;
 		else {
@@ -1739,6 +1753,10 @@ static int hist_plan_clause(struct interp *in, int ci, char *why, size_t wlen)
 			case KK_FUNC:
 				spec.keys[spec.nkeys++] = "common_type";
 				break;
+			case KK_STACK:
+				spec.keys[spec.nkeys++] = in->e.feat.hist_mods & HM_COMMON_STACKTRACE ?
+							  "common_stacktrace" : "stacktrace";
+				break;
 			case KK_FIELD:
 				t->kf[i] = ((struct tep_format_field **)kn->bind)[v->idx];
 				if (!key_field_ok(t->kf[i])) {
@@ -1801,6 +1819,16 @@ fail:
 }
 
 /* Merge what the kernel counted into the map (replacing what it held). */
+/* A stack key the kernel printed, back to addresses (what the user path
+ * keys by): "func+0x4f8/0x9e0" is func's address plus 0x4f8. */
+static const uint64_t *kstack_of(struct interp *in, const struct khist_kv *kv, uint64_t *out)
+{
+	for (int i = 0; i < kv->nframes && i < EVENT_KSTACK_MAX; i++)
+		if (!in->prof || lprof_kaddr(in->prof, kv->frames[i], &out[i]) < 0)
+			out[i] = 0;
+	return out;
+}
+
 static int hist_read(struct interp *in, struct mapdef *m)
 {
 	struct kmap *km = m->k;
@@ -1828,6 +1856,7 @@ static int hist_read(struct interp *in, struct mapdef *m)
 			for (size_t j = 0; j < tab->nentries; j++) {
 				struct khist_entry *en = &tab->entries[j];
 				struct agg_kpart k[AGG_MAX_KEYS];
+				uint64_t stk[AGG_MAX_KEYS][EVENT_KSTACK_MAX];
 				int64_t v = 0;
 
 				for (int q = 0; q < km->nkeys; q++) {
@@ -1848,6 +1877,11 @@ static int hist_read(struct interp *in, struct mapdef *m)
 					case KK_FUNC:
 						k[q].str.p = eb->func;
 						k[q].str.len = strlen(eb->func);
+						break;
+					case KK_STACK:
+						k[q].stack.ips = kstack_of(in, kv, stk[q]);
+						k[q].stack.n = (uint32_t)(kv->nframes < EVENT_KSTACK_MAX ?
+									  kv->nframes : EVENT_KSTACK_MAX);
 						break;
 					case KK_FIELD:
 						if (field_is_string(t->kf[q])) {
@@ -2317,6 +2351,10 @@ static int setup(struct interp *in)
 		return err;
 	plan_hists(in);
 	plan_filters(in);
+	/* Stacks the hist triggers take need no stack records. */
+	in->e.kstacks = false;
+	for (int i = 0; i < in->e.nev; i++)
+		in->e.kstacks |= in->e.ev[i].want_kstack && !in->e.ev[i].trigger_only;
 	if (in->e.kstacks)
 		planf(in, "kstack at events: the instance's stacktrace option records a kernel "
 		      "stack after every event; ftr joins each to its event\n");

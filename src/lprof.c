@@ -218,6 +218,12 @@ static bool tracing_frame(const char *name)
 		"__ftrace_trace_stack", "ftrace_trace_stack", "__trace_stack",
 		"trace_buffer_unlock_commit", "__buffer_unlock_commit", "kprobe_dispatcher",
 		"kprobe_trace_func", "kretprobe_dispatcher", "__kretprobe_trampoline_handler",
+		"ftrace_syscall_enter", "ftrace_syscall_exit", "perf_syscall_enter",
+		"perf_syscall_exit",
+		/* The syscall tracepoints' callers: a hist trigger's stack key
+		 * skips them too, and both paths must give one answer. */
+		"syscall_trace_enter", "syscall_trace_exit", "syscall_exit_work",
+		"syscall_slow_exit_work",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(pfx); i++)
@@ -250,12 +256,6 @@ int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg)
 		sym_resolve_kernel(p->sc, addr - ret, &r);
 		if (!r.name)
 			return -1;
-		/* An event's stack starts inside the tracing code that took it:
-		 * those frames say nothing about the event.  Leave them out. */
-		if (idx == p->leaf && tracing_frame(r.name)) {
-			p->leaf = idx + 1;
-			return 1;
-		}
 	} else {
 		if (!p->cur)
 			return -1;
@@ -268,6 +268,45 @@ int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg)
 		}
 	}
 	snprintf(buf, len, "%s+%llu", r.name, (unsigned long long)(r.off + ret));
+	return 0;
+}
+
+int lprof_skip_tracing(struct lprof *p, const uint64_t *ips, int n)
+{
+	int i = 0;
+
+	for (; i < n; i++) {
+		struct sym_res r;
+
+		sym_resolve_kernel(p->sc, ips[i], &r);
+		if (!r.name || !tracing_frame(r.name))
+			break;
+	}
+	return i;
+}
+
+int lprof_kaddr(struct lprof *p, const char *frame, uint64_t *addr)
+{
+	struct ksyms *k = (struct ksyms *)sym_kernel(p->sc, NULL);
+	char name[256], mod[64] = "";
+	unsigned long long off = 0;
+	const char *plus, *br;
+	uint64_t a;
+
+	if (!k)
+		return -ENOENT;
+	/* "func+0x4f8/0x9e0", "func+0x10/0x20 [mod]", "func" */
+	plus = strchr(frame, '+');
+	snprintf(name, sizeof(name), "%.*s", (int)(plus ? plus - frame : (long)strcspn(frame, " ")),
+		 frame);
+	if (plus)
+		off = strtoull(plus + 1, NULL, 16);
+	br = strchr(frame, '[');
+	if (br)
+		snprintf(mod, sizeof(mod), "%.*s", (int)strcspn(br + 1, "]"), br + 1);
+	if (ksyms_addr(k, name, mod[0] ? mod : NULL, &a) < 0)
+		return -ENOENT;
+	*addr = a + off;
 	return 0;
 }
 

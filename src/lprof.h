@@ -69,6 +69,12 @@ unsigned lprof_hz(const struct lprof *p);
  * "[unknown] (in /path)" for a user address in a file without its
  * symbol; 1 for a ustack tag (print nothing), 0 otherwise. */
 int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *p);
+/* How many of the innermost frames of an event's kernel stack are the
+ * tracing code that took it (trace_event_raw_event_*, __traceiter_*...). */
+int lprof_skip_tracing(struct lprof *p, const uint64_t *ips, int n);
+/* The address of a frame as the kernel prints it in a hist ("func+0x4f8/
+ * 0x9e0 [mod]"): the way back to what the user path keeps.  0 / -ENOENT. */
+int lprof_kaddr(struct lprof *p, const char *frame, uint64_t *addr);
 /* Why kernel frames cannot be named (kptr_restrict...), or NULL. */
 const char *lprof_kernel_note(struct lprof *p);
 void lprof_close(struct lprof *p);

@@ -15,6 +15,7 @@
 #include "output.h"
 
 struct program;
+struct agg_sort;
 
 enum where { WHERE_AUTO, WHERE_KERNEL, WHERE_USER };
 
@@ -28,6 +29,7 @@ struct run_opts {
 	const char *filter;	/* a filter (expr.h syntax) on every event, or NULL */
 	uint32_t top;		/* print only the N largest entries (0: all) */
 	uint32_t map_size;	/* entries per map (0: 2048) */
+	const struct agg_sort *sort;	/* the maps' print order (NULL: bpftrace's) */
 };
 
 /* Compile and run p.  Prints its own errors.  Returns an exit code. */

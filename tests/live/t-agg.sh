@@ -83,9 +83,14 @@ fi
 
 # Kernel-address keys.  timers arms a known number of hrtimers of three
 # kinds, each in relative mode (1): the ticks restarted on its CPU while it
-# runs are absolute, and other tasks' timers have another comm.
+# runs are absolute, and other tasks' timers have another comm.  Its own
+# kfree_rcu() (closing the timerfd at exit) may arm one more, relative, with
+# schedule_page_work_fn (seen on 5.10): the filter names the three functions
+# by their addresses too.
+ksym_addr() { awk -v n="$1" '$3 == n && NF == 3 { print "0x" $1; exit }' /proc/kallsyms; }
 if [ -d "$T/events/timer/hrtimer_start" ]; then
-	TF='comm == "timers" && mode == 1'
+	TF="comm == \"timers\" && mode == 1 && (function == $(ksym_addr hrtimer_wakeup) ||
+	    function == $(ksym_addr it_real_fn) || function == $(ksym_addr timerfd_tmrproc))"
 	printf '@[timerfd_tmrproc]: 10\n@[hrtimer_wakeup]: 20\n@[it_real_fn]: 30\n' > "$TMP/want"
 	"$FTR" count timer:hrtimer_start -k function.sym -f "$TF" -- timers 20 30 10 > "$TMP/s" 2> "$TMP/e"
 	cmp -s "$TMP/s" "$TMP/want" && ok count-sym || fail count-sym "$(cat "$TMP/s" "$TMP/e" | head -5)"
@@ -122,8 +127,10 @@ if [ -d "$T/events/timer/hrtimer_start" ]; then
 		ok count-sort-json || fail count-sort-json "$(cat "$TMP/o" "$TMP/e" | head -3)"
 
 	# The language's ksym(), and ftr -e's --sort.
-	"$FTR" -e 'tracepoint:timer:hrtimer_start /comm == "timers" && args.mode == 1/ {
-		@[ksym(args.function)] = count(); }' --sort key.desc -- timers 20 30 10 > "$TMP/o" 2> "$TMP/e"
+	# (args.function == 0xffffffff...: the predicate stays in user space,
+	# which the planner says, as the literal reads as a negative number.)
+	"$FTR" -e "tracepoint:timer:hrtimer_start /$(echo "$TF" | sed -e 's/mode /args.mode /' -e 's/function /args.function /g')/ {
+		@[ksym(args.function)] = count(); }" --sort key.desc -- timers 20 30 10 > "$TMP/o" 2> "$TMP/e"
 	[ "$(tr '\n' ' ' < "$TMP/o")" = '@[timerfd_tmrproc]: 10 @[it_real_fn]: 30 @[hrtimer_wakeup]: 20 ' ] &&
 		ok lang-ksym-sort || fail lang-ksym-sort "$(cat "$TMP/o" "$TMP/e" | head -4)"
 

@@ -81,6 +81,7 @@ static size_t key_encode(const struct agg *m, const struct agg_kpart *keys, uint
 		switch (m->ktypes[i]) {
 		case AGG_K_INT:
 		case AGG_K_UINT:
+		case AGG_K_HEX:
 			memcpy(out + off, &k->u, 8);
 			off += 8;
 			break;
@@ -129,6 +130,7 @@ static void key_decode(const struct agg *m, const uint8_t *kb, struct agg_kpart 
 		switch (m->ktypes[i]) {
 		case AGG_K_INT:
 		case AGG_K_UINT:
+		case AGG_K_HEX:
 			memcpy(&k->u, kb + off, 8);
 			off += 8;
 			break;
@@ -200,7 +202,7 @@ struct agg *agg_alloc(const struct agg_spec *spec)
 		}
 	}
 	for (int i = 0; i < spec->nkeys; i++) {
-		if ((unsigned)spec->ktypes[i] > AGG_K_STACK) {
+		if ((unsigned)spec->ktypes[i] > AGG_K_HEX) {
 			errno = EINVAL;
 			return NULL;
 		}
@@ -548,75 +550,123 @@ enum agg_kind agg_kind(const struct agg *m) { return m ? m->kind : AGG_COUNT; }
 
 /* ---- iteration in print order ------------------------------------------------ */
 
-static int cmp_keys(const struct agg *m, uint32_t a, uint32_t b)
+/* Key part i of two decoded keys. */
+static int cmp_part(const struct agg *m, int i, const struct agg_kpart *ka,
+		    const struct agg_kpart *kb)
+{
+	int c = 0;
+
+	switch (m->ktypes[i]) {
+	case AGG_K_INT:
+		c = (ka[i].i > kb[i].i) - (ka[i].i < kb[i].i);
+		break;
+	case AGG_K_UINT:
+	case AGG_K_HEX:
+		c = (ka[i].u > kb[i].u) - (ka[i].u < kb[i].u);
+		break;
+	case AGG_K_STR: {
+		size_t n = ka[i].str.len < kb[i].str.len ? ka[i].str.len : kb[i].str.len;
+
+		c = memcmp(ka[i].str.p, kb[i].str.p, n);
+		if (!c)
+			c = (ka[i].str.len > kb[i].str.len) - (ka[i].str.len < kb[i].str.len);
+		break;
+	}
+	case AGG_K_STACK:
+		for (uint32_t f = 0; !c && f < ka[i].stack.n && f < kb[i].stack.n; f++) {
+			uint64_t x = key_ip(&ka[i], f), y = key_ip(&kb[i], f);
+
+			c = (x > y) - (x < y);
+		}
+		if (!c)
+			c = (ka[i].stack.n > kb[i].stack.n) - (ka[i].stack.n < kb[i].stack.n);
+		break;
+	}
+	return c;
+}
+
+/* Entries a and b by key part `part`, or by every part in order (-1). */
+static int cmp_keys(const struct agg *m, uint32_t a, uint32_t b, int part)
 {
 	struct agg_kpart ka[AGG_MAX_KEYS], kb[AGG_MAX_KEYS];
 
 	key_decode(m, m->keys + (size_t)a * m->kslot, ka);
 	key_decode(m, m->keys + (size_t)b * m->kslot, kb);
+	if (part >= 0)
+		return part < m->nkeys ? cmp_part(m, part, ka, kb) : 0;
 	for (int i = 0; i < m->nkeys; i++) {
-		int c = 0;
+		int c = cmp_part(m, i, ka, kb);
 
-		switch (m->ktypes[i]) {
-		case AGG_K_INT:
-			c = (ka[i].i > kb[i].i) - (ka[i].i < kb[i].i);
-			break;
-		case AGG_K_UINT:
-			c = (ka[i].u > kb[i].u) - (ka[i].u < kb[i].u);
-			break;
-		case AGG_K_STR: {
-			size_t n = ka[i].str.len < kb[i].str.len ? ka[i].str.len : kb[i].str.len;
-
-			c = memcmp(ka[i].str.p, kb[i].str.p, n);
-			if (!c)
-				c = (ka[i].str.len > kb[i].str.len) - (ka[i].str.len < kb[i].str.len);
-			break;
-		}
-		case AGG_K_STACK:
-			for (uint32_t f = 0; !c && f < ka[i].stack.n && f < kb[i].stack.n; f++) {
-				uint64_t x = key_ip(&ka[i], f), y = key_ip(&kb[i], f);
-
-				c = (x > y) - (x < y);
-			}
-			if (!c)
-				c = (ka[i].stack.n > kb[i].stack.n) - (ka[i].stack.n < kb[i].stack.n);
-			break;
-		}
 		if (c)
 			return c;
 	}
 	return 0;
 }
 
-static int cmp_ents(const void *pa, const void *pb, void *arg)
+/* By what the entry prints: bpftrace's order. */
+static int cmp_value(const struct agg *m, uint32_t a, uint32_t b)
 {
-	const struct agg *m = arg;
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
 	int64_t va, vb;
-	int c;
 
 	switch (m->kind) {
 	case AGG_STATS:		/* bpftrace sorts stats by their average */
 	case AGG_AVG:
 		va = ent_avg(m, &m->ents[a]);
 		vb = ent_avg(m, &m->ents[b]);
-		c = less(m, va, vb) ? -1 : less(m, vb, va);
-		break;
+		return less(m, va, vb) ? -1 : less(m, vb, va);
 	case AGG_COUNT:
 	case AGG_HIST:
 	case AGG_LHIST: {
 		uint64_t x = m->ents[a].count, y = m->ents[b].count;
 
-		c = (x > y) - (x < y);
-		break;
+		return (x > y) - (x < y);
 	}
 	default:
 		va = ent_value(m, &m->ents[a]);
 		vb = ent_value(m, &m->ents[b]);
-		c = less(m, va, vb) ? -1 : less(m, vb, va);
-		break;
+		return less(m, va, vb) ? -1 : less(m, vb, va);
 	}
-	return c ? c : cmp_keys(m, a, b);
+}
+
+static int cmp_ents(const void *pa, const void *pb, void *arg)
+{
+	const struct agg *m = arg;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	int c = cmp_value(m, a, b);
+
+	return c ? c : cmp_keys(m, a, b, -1);
+}
+
+struct sort_ctx {
+	const struct agg *m;
+	const struct agg_sort *s;
+};
+
+static int cmp_sorted(const void *pa, const void *pb, void *arg)
+{
+	const struct sort_ctx *x = arg;
+	const struct agg *m = x->m;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	for (int i = 0; i < x->s->n; i++) {
+		int c = 0;
+
+		switch (x->s->k[i].by) {
+		case AGG_BY_VALUE:
+			c = cmp_value(m, a, b);
+			break;
+		case AGG_BY_COUNT:
+			c = (m->ents[a].count > m->ents[b].count) -
+			    (m->ents[a].count < m->ents[b].count);
+			break;
+		case AGG_BY_KEY:
+			c = cmp_keys(m, a, b, x->s->k[i].key);
+			break;
+		}
+		if (c)
+			return x->s->k[i].desc ? -c : c;
+	}
+	return cmp_ents(pa, pb, (void *)m);
 }
 
 /* Live entry ids in print order; caller frees.  NULL with *n = 0 when empty. */
@@ -659,9 +709,11 @@ static void fill_row(const struct agg *m, uint32_t id, struct agg_row *r)
 	}
 }
 
-int agg_foreach(const struct agg *m, int (*fn)(const struct agg_row *, void *), void *arg)
+/* The rows to print: the top N by the default order, then in o->sort's. */
+static int foreach_ordered(const struct agg *m, const struct agg_print_opts *o,
+			   int (*fn)(const struct agg_row *, void *), void *arg)
 {
-	uint32_t n, *ids;
+	uint32_t n, first = 0, *ids;
 	struct agg_row row;
 	int err, ret = 0;
 
@@ -670,12 +722,124 @@ int agg_foreach(const struct agg *m, int (*fn)(const struct agg_row *, void *), 
 	ids = sorted_ids(m, &n, &err);
 	if (err)
 		return err;
-	for (uint32_t i = 0; i < n && !ret; i++) {
+	if (o && o->top && n > o->top)
+		first = n - o->top;
+	if (o && o->sort && o->sort->n > 0) {
+		struct sort_ctx x = { m, o->sort };
+
+		qsort_r(ids + first, n - first, sizeof(*ids), cmp_sorted, &x);
+	}
+	for (uint32_t i = first; i < n && !ret; i++) {
 		fill_row(m, ids[i], &row);
 		ret = fn(&row, arg);
 	}
 	free(ids);
 	return ret;
+}
+
+int agg_foreach(const struct agg *m, int (*fn)(const struct agg_row *, void *), void *arg)
+{
+	return foreach_ordered(m, NULL, fn, arg);
+}
+
+/* ---- --sort ------------------------------------------------------------------ */
+
+static bool is_dir(const char *s, bool *desc)
+{
+	if (!strcmp(s, "asc") || !strcmp(s, "ascending")) {
+		*desc = false;
+		return true;
+	}
+	if (!strcmp(s, "desc") || !strcmp(s, "descending")) {
+		*desc = true;
+		return true;
+	}
+	return false;
+}
+
+static int sort_item(char *it, const char *const *names, int nnames, struct agg_sort *out,
+		     char *err, size_t elen)
+{
+	char *dot = strrchr(it, '.');
+	bool desc = false;
+	int i = out->n;
+	size_t nl;
+
+	if (dot && is_dir(dot + 1, &desc))
+		*dot = '\0';
+	if (!*it) {
+		snprintf(err, elen, "empty sort key");
+		return -EINVAL;
+	}
+	if (out->n == AGG_MAX_SORT) {
+		snprintf(err, elen, "at most %d sort keys", AGG_MAX_SORT);
+		return -EINVAL;
+	}
+	out->k[i].desc = desc;
+	out->k[i].key = -1;
+	if (!strcmp(it, "count") || !strcmp(it, "hitcount")) {
+		out->k[i].by = AGG_BY_COUNT;
+	} else if (!strcmp(it, "value")) {
+		out->k[i].by = AGG_BY_VALUE;
+	} else if (!strcmp(it, "key")) {
+		out->k[i].by = AGG_BY_KEY;
+	} else {
+		out->k[i].by = AGG_BY_KEY;
+		out->k[i].key = -2;
+		/* a key's name first: a field may be called "key1" */
+		nl = strcspn(it, ".");
+		for (int k = 0; k < nnames && out->k[i].key == -2; k++)
+			if (names[k] && (!strcmp(it, names[k]) ||
+					 (strlen(names[k]) == nl && !strncmp(it, names[k], nl))))
+				out->k[i].key = k;
+		if (out->k[i].key == -2 && !strncmp(it, "key", 3) && it[3] >= '1' && it[3] <= '9' &&
+		    !it[4])
+			out->k[i].key = it[3] - '1';
+		if (names && out->k[i].key >= nnames) {
+			snprintf(err, elen, "sort key '%s': there %s only %d key%s", it,
+				 nnames == 1 ? "is" : "are", nnames, nnames == 1 ? "" : "s");
+			return -EINVAL;
+		}
+		if (out->k[i].key == -2) {
+			snprintf(err, elen, "unknown sort key '%s' (count, value, key, keyN%s)", it,
+				 nnames ? " or a key's name" : "");
+			return -EINVAL;
+		}
+	}
+	out->n++;
+	return 0;
+}
+
+int agg_sort_parse(const char *text, const char *const *names, int nnames, struct agg_sort *out,
+		   char *err, size_t elen)
+{
+	char buf[256], *save = NULL;
+	const char *p;
+
+	if (!out || !text) {
+		snprintf(err, elen, "no sort keys");
+		return -EINVAL;
+	}
+	memset(out, 0, sizeof(*out));
+	if (strlen(text) >= sizeof(buf)) {
+		snprintf(err, elen, "sort keys too long");
+		return -EINVAL;
+	}
+	/* strtok_r would skip empty items: "count,,key" is a mistake */
+	for (p = text; *p; p++)
+		if (*p == ',' && (p == text || p[1] == ',' || !p[1])) {
+			snprintf(err, elen, "empty sort key in '%s'", text);
+			return -EINVAL;
+		}
+	strcpy(buf, text);
+	for (char *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save))
+		if (sort_item(it, names, nnames, out, err, elen) < 0)
+			return -EINVAL;
+	if (!out->n) {
+		snprintf(err, elen, "no sort keys");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 /* ---- buckets and labels ------------------------------------------------------ */
@@ -938,6 +1102,9 @@ static void text_part(struct outbuf *ob, const struct agg *m, int i, const struc
 	case AGG_K_UINT:
 		ob_u64(ob, k->u);
 		break;
+	case AGG_K_HEX:
+		ob_hex(ob, k->u);
+		break;
 	case AGG_K_STR:
 		ob_write(ob, k->str.p, k->str.len);
 		break;
@@ -1036,8 +1203,6 @@ struct print_ctx {
 	const struct agg *m;
 	struct outbuf *ob;
 	const struct agg_print_opts *o;
-	uint32_t skip;			/* rows before the top N */
-	uint32_t i;
 	bool json_first;
 };
 
@@ -1047,8 +1212,6 @@ static int text_row(const struct agg_row *r, void *arg)
 	const struct agg *m = c->m;
 	struct outbuf *ob = c->ob;
 
-	if (c->i++ < c->skip)
-		return 0;
 	text_key(ob, m, r, c->o);
 	switch (m->kind) {
 	case AGG_HIST:
@@ -1078,22 +1241,16 @@ static int text_row(const struct agg_row *r, void *arg)
 	return 0;
 }
 
-static uint32_t top_skip(const struct agg *m, const struct agg_print_opts *o)
-{
-	return o->top && m->n > o->top ? m->n - o->top : 0;
-}
-
 int agg_print(const struct agg *m, struct outbuf *ob, const struct agg_print_opts *opts)
 {
 	static const struct agg_print_opts none;
 	const struct agg_print_opts *o = opts ? opts : &none;
-	struct print_ctx c = { m, ob, o, 0, 0, true };
+	struct print_ctx c = { m, ob, o, true };
 	int err;
 
 	if (!m || !ob)
 		return -EINVAL;
-	c.skip = top_skip(m, o);
-	err = agg_foreach(m, text_row, &c);
+	err = foreach_ordered(m, o, text_row, &c);
 	return err ? err : ob->err;
 }
 
@@ -1116,6 +1273,12 @@ static void json_part(struct outbuf *ob, const struct agg *m, int i, const struc
 		ob_u64(ob, k->u);
 		if (as_string)
 			ob_putc(ob, '"');
+		break;
+	case AGG_K_HEX:
+		/* JSON has no hex numbers */
+		ob_putc(ob, '"');
+		ob_hex(ob, k->u);
+		ob_putc(ob, '"');
 		break;
 	case AGG_K_STR:
 		ob_json_str(ob, k->str.p, k->str.len);
@@ -1280,8 +1443,6 @@ static int json_row(const struct agg_row *r, void *arg)
 	const struct agg *m = c->m;
 	struct outbuf *ob = c->ob;
 
-	if (c->i++ < c->skip)
-		return 0;
 	if (!c->json_first)
 		ob_write(ob, ", ", 2);
 	c->json_first = false;
@@ -1309,12 +1470,11 @@ int agg_print_json(const struct agg *m, struct outbuf *ob, const struct agg_prin
 {
 	static const struct agg_print_opts none;
 	const struct agg_print_opts *o = opts ? opts : &none;
-	struct print_ctx c = { m, ob, o, 0, 0, true };
+	struct print_ctx c = { m, ob, o, true };
 	int err;
 
 	if (!m || !ob)
 		return -EINVAL;
-	c.skip = top_skip(m, o);
 	ob_putc(ob, '{');
 	ob_json_str(ob, m->name, strlen(m->name));
 	ob_puts(ob, ": ");
@@ -1324,7 +1484,7 @@ int agg_print_json(const struct agg *m, struct outbuf *ob, const struct agg_prin
 		ob_putc(ob, '[');
 	else if (!m->n)
 		ob_puts(ob, "null");
-	err = agg_foreach(m, json_row, &c);
+	err = foreach_ordered(m, o, json_row, &c);
 	if (m->nkeys == 1)
 		ob_putc(ob, '}');
 	else if (m->nkeys > 1)

@@ -19,8 +19,8 @@
  * dropped and counted (agg_dropped), never grown.  Open addressing, linear
  * probing, a slab of spec.size entries allocated up front.
  *
- * Keys: 0..AGG_MAX_KEYS parts, each an integer (signed or unsigned), a
- * string (at most AGG_STR_MAX bytes are kept, as bpftrace truncates to its
+ * Keys: 0..AGG_MAX_KEYS parts, each an integer (signed, unsigned or shown
+ * in hex), a string (at most AGG_STR_MAX bytes are kept, as bpftrace truncates to its
  * string size) or a stack (at most AGG_STACK_MAX addresses, symbolized only
  * at print time through a callback).
  *
@@ -103,6 +103,7 @@ enum agg_ktype {
 	AGG_K_UINT,			/* uint64_t */
 	AGG_K_STR,			/* bytes, at most AGG_STR_MAX kept */
 	AGG_K_STACK,			/* addresses, at most AGG_STACK_MAX kept */
+	AGG_K_HEX,			/* uint64_t, printed "0x1f" (a JSON string) */
 };
 
 /* One part of a key, as given to update/lookup/delete and as returned in
@@ -110,7 +111,7 @@ enum agg_ktype {
 struct agg_kpart {
 	union {
 		int64_t i;		/* AGG_K_INT */
-		uint64_t u;		/* AGG_K_UINT */
+		uint64_t u;		/* AGG_K_UINT, AGG_K_HEX */
 		struct {		/* AGG_K_STR: not NUL-terminated; stops */
 			const char *p;	/* at the first NUL or len */
 			size_t len;
@@ -194,9 +195,40 @@ int agg_foreach(const struct agg *m, int (*fn)(const struct agg_row *, void *), 
  * the callback keeps for the frames after it). */
 typedef int (*agg_sym_fn)(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg);
 
+/*
+ * A print order other than bpftrace's (--sort): up to AGG_MAX_SORT criteria,
+ * each ascending unless desc, the default order breaking the remaining ties.
+ *	AGG_BY_VALUE	what the entry prints (count, sum, average...; a
+ *			histogram's count), compared as the default order does
+ *	AGG_BY_COUNT	the number of updates (the kernel's hitcount)
+ *	AGG_BY_KEY	key part `key` (0-based), or every part in order (-1):
+ *			numbers by value, strings bytewise, stacks frame by frame
+ */
+#define AGG_MAX_SORT 4
+enum agg_sort_by { AGG_BY_VALUE, AGG_BY_COUNT, AGG_BY_KEY };
+
+struct agg_sort {
+	int n;				/* 0: the default order */
+	struct {
+		enum agg_sort_by by;
+		int key;
+		bool desc;
+	} k[AGG_MAX_SORT];
+};
+
+/* Pure: "count,key.desc" into *out.  An item is count (or the kernel's
+ * hitcount), value, key (every part), keyN (part N, from 1), or one of
+ * names[0..nnames) (the keys' names, part i for names[i]; "name.modifier"
+ * matches "name"), followed by .asc/.ascending or .desc/.descending.  0, or
+ * -EINVAL with why (lowercase, naming the item) in err. */
+int agg_sort_parse(const char *text, const char *const *names, int nnames, struct agg_sort *out,
+		   char *err, size_t elen);
+
 struct agg_print_opts {
 	bool no_summary;		/* omit ftr's line under histograms */
-	uint32_t top;			/* print only the last (largest) N; 0: all */
+	uint32_t top;			/* print only the N largest (by the default
+					 * order), in the order of sort; 0: all */
+	const struct agg_sort *sort;	/* NULL or n == 0: bpftrace's order */
 	agg_sym_fn sym;			/* NULL: stacks print as 0x addresses */
 	void *sym_arg;
 };

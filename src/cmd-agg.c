@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agg.h"
 #include "cmd.h"
 #include "engine.h"
 #include "ftr.h"
@@ -23,14 +24,17 @@
 static const char count_usage[] =
 	"usage: ftr count EVENT [EVENT...] [-k KEY,...] [-v FIELD] [options] [-- CMD]\n\n"
 	"Count events, by key.  KEY is comm, pid, tid, cpu, probe (the event's name)\n"
-	"or a field of the event; with several events the default key is probe.\n";
+	"or a field of the event; with several events the default key is probe.  A\n"
+	"field holding a kernel address shows as its function with FIELD.sym, as\n"
+	"function+offset with FIELD.sym-offset; FIELD.hex shows a number in hex.\n";
 
 static const char hist_usage[] =
 	"usage: ftr hist EVENT [EVENT...] -k FIELD[.log2|.linear=STEP[/MAX]][,KEY...] [options]\n\n"
 	"The distribution of a field: a power-of-2 histogram (.log2, the default) or a\n"
 	"linear one (.linear=STEP, buckets STEP wide up to MAX, by default 20 buckets),\n"
-	"for each value of the other keys (comm, pid, tid, cpu, probe, a field;\n"
-	"common_pid.execname is comm).\n";
+	"for each value of the other keys (comm, pid, tid, cpu, probe, a field, and\n"
+	"FIELD.sym, FIELD.sym-offset, FIELD.hex as for ftr count; common_pid.execname\n"
+	"is comm).\n";
 
 static const char common_usage[] =
 	"\n  -k, --keys KEYS       what to group (and for hist, what to bucket) by\n"
@@ -44,6 +48,8 @@ static const char common_usage[] =
 	"      --size N          at most N entries per table (default 2048, like the\n"
 	"                        kernel's hist triggers); more are counted as dropped\n"
 	"  -w, --where W         auto (the kernel when it can), kernel, or user\n"
+	"  -s, --sort KEYS       print order: count, value, key or a key's name, each\n"
+	"                        .asc (the default) or .desc; comma-separated\n"
 	"  -j, --json            JSON instead of tables\n"
 	"  -E, --explain         print the program, the plan and the tracefs writes\n"
 	"  -h, --help            this help\n\n"
@@ -93,12 +99,9 @@ static int key_expr(const char *cmd, const char *k, struct buf *out)
 		add(out, "comm");
 		return 0;
 	}
-	if (dot && (!strcmp(dot, ".sym") || !strcmp(dot, ".sym-offset"))) {
-		ftr_err("'%s': symbol keys are not supported yet", k);
-		return -ENOTSUP;
-	}
-	if (dot && strcmp(dot, ".hex")) {
-		cmd_usage_error(cmd, "unknown modifier '%s' in '%s'", dot, k);
+	if (dot && strcmp(dot, ".hex") && strcmp(dot, ".sym") && strcmp(dot, ".sym-offset")) {
+		cmd_usage_error(cmd, "unknown modifier '%s' in '%s' (.hex, .sym, .sym-offset, "
+				"and common_pid.execname)", dot, k);
 		return -EINVAL;
 	}
 	if (!strcmp(name, "stack") || !strcmp(name, "kstack")) {
@@ -107,6 +110,11 @@ static int key_expr(const char *cmd, const char *k, struct buf *out)
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
 		if (!strcmp(name, builtins[i])) {
+			if (dot) {
+				cmd_usage_error(cmd, "'%s' applies to a field of the event, not to %s",
+						dot, name);
+				return -EINVAL;
+			}
 			add(out, "%s", name);
 			return 0;
 		}
@@ -114,13 +122,21 @@ static int key_expr(const char *cmd, const char *k, struct buf *out)
 		cmd_usage_error(cmd, "bad key '%s'", k);
 		return -EINVAL;
 	}
-	add(out, "args.%s", name);
+	/* the kernel's hist modifiers, as the language's functions */
+	add(out, "%sargs.%s%s", !dot ? "" : !strcmp(dot, ".hex") ? "hex(" :
+	    !strcmp(dot, ".sym") ? "ksym(" : "ksymoff(", name, dot ? ")" : "");
 	return 0;
 }
 
 static int run_agg(bool hist, int argc, char **argv)
 {
 	enum { OPT_CUMUL = 1000, OPT_TOP, OPT_SIZE };
+	/* --sort's names of the keys: each key's field (or builtin) name */
+	const char *keynames[AGG_MAX_KEYS];
+	char keyname_buf[AGG_MAX_KEYS][128];
+	int nkeynames = 0;
+	const char *sortarg = NULL;
+	struct agg_sort sort;
 	static const struct option longopts[] = {
 		{ "keys", required_argument, NULL, 'k' },
 		{ "value", required_argument, NULL, 'v' },
@@ -132,6 +148,7 @@ static int run_agg(bool hist, int argc, char **argv)
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "size", required_argument, NULL, OPT_SIZE },
 		{ "where", required_argument, NULL, 'w' },
+		{ "sort", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "explain", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
@@ -149,7 +166,7 @@ static int run_agg(bool hist, int argc, char **argv)
 	int nev = 0, c, ret;
 
 	/* '-': events come back in order as option 1; "--" ends them. */
-	while ((c = cmd_getopt(cmd, argc, argv, "-k:v:f:p:d:i:w:jEh", longopts)) != -1) {
+	while ((c = cmd_getopt(cmd, argc, argv, "-k:v:f:p:d:i:w:s:jEh", longopts)) != -1) {
 		switch (c) {
 		case 1:
 			if (nev == (int)ARRAY_SIZE(evs))
@@ -207,6 +224,9 @@ static int run_agg(bool hist, int argc, char **argv)
 				o.where = WHERE_USER;
 			else
 				return cmd_usage_error(cmd, "--where takes auto, kernel or user");
+			break;
+		case 's':
+			sortarg = optarg;
 			break;
 		case 'j':
 			o.mode = OUT_JSON;
@@ -276,10 +296,26 @@ static int run_agg(bool hist, int argc, char **argv)
 				free(copy);
 				return FTR_EXIT_USAGE;
 			}
+			if (nkeynames < AGG_MAX_KEYS) {
+				/* common_pid.execname is comm */
+				snprintf(keyname_buf[nkeynames], sizeof(keyname_buf[0]), "%.*s",
+					 dot && strcmp(dot, ".execname") ? (int)(dot - k) :
+					 (int)strlen(k), dot && !strcmp(dot, ".execname") ? "comm" : k);
+				keynames[nkeynames] = keyname_buf[nkeynames];
+				nkeynames++;
+			}
 		}
 		free(copy);
 	} else if (nev > 1) {
 		add(&keys, "probe");
+		keynames[nkeynames++] = "probe";
+	}
+	if (sortarg) {
+		char serr[160];
+
+		if (agg_sort_parse(sortarg, keynames, nkeynames, &sort, serr, sizeof(serr)) < 0)
+			return cmd_usage_error(cmd, "--sort: %s", serr);
+		o.sort = &sort;
 	}
 
 	add(&prog, "%s {", probes.s);

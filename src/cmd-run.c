@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agg.h"
 #include "cmd.h"
 #include "evsel.h"
 #include "features.h"
@@ -32,6 +33,8 @@ static const char run_usage[] =
 	"  -p, --pid PID       only this process and what it forks\n"
 	"  -d, --duration TIME stop after TIME (5, 5s, 200ms, 2m)\n"
 	"  -j, --json          print maps as JSON\n"
+	"  -s, --sort KEYS     the maps' print order: count, value, key or keyN (from 1),\n"
+	"                      each .asc (the default) or .desc; comma-separated\n"
 	"  -w, --where W       aggregate in the kernel when it can (auto), always\n"
 	"                      (kernel: fail when it cannot) or never (user)\n"
 	"      --force         no runaway guard for printf on hot probes\n"
@@ -149,10 +152,13 @@ int cmd_run(int argc, char **argv)
 		{ "list", no_argument, NULL, 'l' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "where", required_argument, NULL, 'w' },
+		{ "sort", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct run_opts o = { .mode = OUT_TEXT };
+	struct agg_sort sort;
+	char serr[160];
 	struct program prog;
 	struct lang_err err;
 	const char *text = NULL, *file = NULL;
@@ -162,7 +168,7 @@ int cmd_run(int argc, char **argv)
 
 	/* '-': operands come back in order as option 1, so that the FILE or
 	 * NAME is told apart from a command after "--". */
-	while ((c = cmd_getopt("run", argc, argv, "-e:p:d:jElhvw:", longopts)) != -1) {
+	while ((c = cmd_getopt("run", argc, argv, "-e:p:d:jElhvw:s:", longopts)) != -1) {
 		switch (c) {
 		case 1:
 			if (file || text)
@@ -202,6 +208,11 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'j':
 			o.mode = OUT_JSON;
+			break;
+		case 's':
+			if (agg_sort_parse(optarg, NULL, 0, &sort, serr, sizeof(serr)) < 0)
+				return cmd_usage_error("run", "--sort: %s", serr);
+			o.sort = &sort;
 			break;
 		case OPT_FORCE:
 			o.force = true;

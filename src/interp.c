@@ -36,6 +36,7 @@
 #include "probe.h"
 #include "session.h"
 #include "strfetch.h"
+#include "sym.h"
 #include <tracefs.h>
 
 #define MAX_VARS 64
@@ -45,12 +46,12 @@
 #define EVENT_KSTACK_MAX 16
 
 /* A map aggregated by hist triggers, one per event of its clause. */
-enum kkey { KK_COMM, KK_TID, KK_FIELD, KK_PROBE, KK_FUNC, KK_STACK };
+enum kkey { KK_COMM, KK_TID, KK_FIELD, KK_PROBE, KK_FUNC, KK_STACK, KK_SYM, KK_SYMOFF };
 
 struct ktrig {
 	struct eng_event *ev;
 	struct khist_cmd cmd;
-	struct tep_format_field *kf[AGG_MAX_KEYS];	/* KK_FIELD keys */
+	struct tep_format_field *kf[AGG_MAX_KEYS];	/* KK_FIELD and KK_SYM* keys */
 	struct tep_format_field *vf;			/* the value field, or NULL */
 };
 
@@ -137,6 +138,9 @@ struct interp {
 	uint64_t ustk[1 + LPROF_MAX_FRAMES];	/* a ustack key: its tag, then frames */
 	struct intern *vals;		/* strings and stacks kept as map values */
 	char *fetch_why[256];		/* per clause: why str() cannot fetch (strfetch.h) */
+	struct ksyms *ks;		/* for ksym(), loaded when a program uses it */
+	int ks_err;
+	bool ks_warned;
 };
 
 static void planf(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -193,6 +197,20 @@ struct sema {
 };
 
 static int check(struct sema *s, struct node *n);
+
+/* ksym(addr), ksymoff(addr): the kernel symbol of an address, as a string;
+ * hex(x): x, a map key shown in hex. */
+static bool is_sym_call(const struct node *n)
+{
+	return n->k == N_CALL && (!strcmp(n->sval, "ksym") || !strcmp(n->sval, "ksymoff"));
+}
+
+static bool is_hex_call(const struct node *n)
+{
+	return n->k == N_CALL && !strcmp(n->sval, "hex");
+}
+
+#define KSYM_TEXT 256
 
 static int fields_of(struct tep_event *ev, char *buf, size_t len)
 {
@@ -261,9 +279,17 @@ static int var_slot(struct sema *s, const char *name, bool create)
 	return s->in->nvars[c]++;
 }
 
-static enum agg_ktype ktype_of(enum vtype t)
+static enum agg_ktype ktype_of(const struct node *n)
 {
-	return t == VT_STR ? AGG_K_STR : t == VT_STACK ? AGG_K_STACK : AGG_K_INT;
+	return n->type == VT_STR ? AGG_K_STR : n->type == VT_STACK ? AGG_K_STACK :
+	       is_hex_call(n) ? AGG_K_HEX : AGG_K_INT;
+}
+
+/* Keys of one map agree in kind: strings, stacks or numbers (hex()
+ * numbers are numbers too). */
+static int kclass(enum agg_ktype kt)
+{
+	return kt == AGG_K_STR ? 0 : kt == AGG_K_STACK ? 1 : 2;
 }
 
 static const char *ktype_name(enum agg_ktype kt)
@@ -300,7 +326,7 @@ static int check_map_keys(struct sema *s, struct node *n)
 		}
 		m->nkeys = n->nargs;
 		for (int i = 0; i < n->nargs; i++)
-			m->kt[i] = ktype_of(n->args[i]->type);
+			m->kt[i] = ktype_of(n->args[i]);
 		m->keys_known = true;
 		m->first = n;
 		return 0;
@@ -311,9 +337,9 @@ static int check_map_keys(struct sema *s, struct node *n)
 		return -EINVAL;
 	}
 	for (int i = 0; i < n->nargs; i++) {
-		enum agg_ktype kt = ktype_of(n->args[i]->type);
+		enum agg_ktype kt = ktype_of(n->args[i]);
 
-		if (kt != m->kt[i]) {
+		if (kclass(kt) != kclass(m->kt[i])) {
 			lang_errf(s->err, n->args[i], "key %d of %s is a %s here but a %s at %d:%d",
 				  i + 1, m->name, ktype_name(kt), ktype_name(m->kt[i]),
 				  m->first->line, m->first->col);
@@ -368,6 +394,27 @@ static int set_kind(struct sema *s, struct node *map, struct node *rhs)
 	return 0;
 }
 
+static int check_sym_call(struct sema *s, struct node *n)
+{
+	if (n->args[0]->type != VT_INT) {
+		lang_errf(s->err, n->args[0], "%s() takes a number", n->sval);
+		return -EINVAL;
+	}
+	if (is_hex_call(n)) {
+		n->type = VT_INT;
+		return 0;
+	}
+	/* The symbol's text lives here until the next event. */
+	free(n->bind);
+	n->bind = malloc(KSYM_TEXT);
+	if (!n->bind)
+		return -ENOMEM;
+	if (!s->in->ks && !s->in->ks_err)
+		s->in->ks_err = ksyms_load(NULL, &s->in->ks);
+	n->type = VT_STR;
+	return 0;
+}
+
 static int check_call(struct sema *s, struct node *n, bool as_map_value)
 {
 	static const struct {
@@ -377,7 +424,8 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		{ "count", 0, 0 }, { "sum", 1, 1 }, { "avg", 1, 1 }, { "min", 1, 1 },
 		{ "max", 1, 1 }, { "stats", 1, 1 }, { "hist", 1, 1 }, { "lhist", 4, 4 },
 		{ "printf", 1, 16 }, { "print", 1, 1 }, { "clear", 1, 1 }, { "delete", 1, 1 },
-		{ "exit", 0, 0 }, { "str", 1, 2 }, { "time", 0, 1 },
+		{ "exit", 0, 0 }, { "str", 1, 2 }, { "time", 0, 1 }, { "ksym", 1, 1 },
+		{ "ksymoff", 1, 1 }, { "hex", 1, 1 },
 	};
 	int found = -1, err;
 
@@ -505,6 +553,8 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		n->type = VT_NONE;
 		return 0;
 	}
+	if (is_sym_call(n) || !strcmp(n->sval, "hex"))
+		return check_sym_call(s, n);
 	/* aggregations */
 	for (int i = 0; i < n->nargs; i++)
 		if (n->args[i]->type != VT_INT) {
@@ -763,6 +813,36 @@ static bool truthy(struct val v)
 
 static struct val eval(struct xctx *x, const struct node *n);
 
+/* The kernel's symbols; once, say why there are none (keys then show
+ * addresses, as the kernel's %ps does for an address it cannot name). */
+static const struct ksyms *kernel_syms(struct interp *in)
+{
+	if (!in->ks_warned && (!in->ks || ksyms_hidden(in->ks))) {
+		in->ks_warned = true;
+		if (in->ks)
+			ftr_warn("/proc/kallsyms hides kernel addresses (kptr_restrict=%d): kernel "
+				 "symbols show as addresses", in->e.feat.kptr_restrict);
+		else
+			ftr_warn("cannot read /proc/kallsyms (%s): kernel symbols show as addresses",
+				 strerror(-in->ks_err));
+	}
+	return in->ks && !ksyms_hidden(in->ks) ? in->ks : NULL;
+}
+
+static struct val eval_sym(struct xctx *x, const struct node *n)
+{
+	uint64_t addr = (uint64_t)eval(x, n->args[0]).i;
+	const struct ksyms *ks = kernel_syms(x->in);
+	const char *mod = NULL, *name;
+	int len;
+
+	/* the common case, a function of the kernel proper, formats nothing */
+	if (ks && !strcmp(n->sval, "ksym") && (name = ksyms_at(ks, addr, NULL, &mod)) && !mod)
+		return vstr(name, strlen(name));
+	len = ksyms_format(ks, addr, !strcmp(n->sval, "ksymoff"), n->bind, KSYM_TEXT);
+	return vstr(n->bind, len < KSYM_TEXT ? (size_t)len : KSYM_TEXT - 1);
+}
+
 static int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k)
 {
 	for (int i = 0; i < map->nargs; i++) {
@@ -977,6 +1057,10 @@ static struct val eval(struct xctx *x, const struct node *n)
 			}
 			return a;
 		}
+		if (is_sym_call(n))
+			return eval_sym(x, n);
+		if (is_hex_call(n))
+			return eval(x, n->args[0]);
 		return vint(0);
 	case N_UNOP:
 		a = eval(x, n->a);
@@ -1110,8 +1194,8 @@ static void print_map(struct interp *in, struct mapdef *m)
 		return;
 	if (m->pc && pc_read(m) < 0)
 		return;
-	struct agg_print_opts po = { .top = in->o->top, .sym = in->prof ? lprof_frame : NULL,
-				     .sym_arg = in->prof };
+	struct agg_print_opts po = { .top = in->o->top, .sort = in->o->sort,
+				     .sym = in->prof ? lprof_frame : NULL, .sym_arg = in->prof };
 
 	if (in->o->mode == OUT_JSON)
 		agg_print_json(m->m, &in->ob, &po);
@@ -1634,6 +1718,13 @@ static bool key_field_ok(struct tep_format_field *f)
 	       (field_is_string(f) || !(f->flags & TEP_FIELD_IS_ARRAY));
 }
 
+/* A number, or a pointer read as one: the key of ksym(), ksymoff(), hex(). */
+static bool addr_field_ok(struct tep_format_field *f)
+{
+	return f && !field_is_string(f) &&
+	       !(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC));
+}
+
 /*
  * Can clause ci's only statement, @m[keys] = count()|sum(x)|avg(x)|stats(x)|
  * hist(x)|lhist(x, ...), be a hist trigger on each of its events?  Keys map
@@ -1676,11 +1767,13 @@ static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, cha
 			km->kk[i] = KK_FUNC;	/* one per event too */
 		else if (k->k == N_BUILTIN && k->ival == B_KSTACK)
 			km->kk[i] = KK_STACK;	/* every hist kernel has the key */
-		else if (k->k == N_FIELD)
+		else if (k->k == N_FIELD || (is_hex_call(k) && k->args[0]->k == N_FIELD))
 			km->kk[i] = KK_FIELD;
+		else if (is_sym_call(k) && k->args[0]->k == N_FIELD)
+			km->kk[i] = strcmp(k->sval, "ksym") ? KK_SYMOFF : KK_SYM;
 		else {
-			snprintf(why, wlen, "key %d:%d is not a field, comm, tid, probe or func",
-				 k->line, k->col);
+			snprintf(why, wlen, "key %d:%d is not a field, comm, tid, probe, func, kstack, "
+				 "or ksym()/ksymoff()/hex() of a field", k->line, k->col);
 			return why;
 		}
 	}
@@ -1741,7 +1834,10 @@ static int hist_plan_clause(struct interp *in, int ci, char *why, size_t wlen)
 		t->ev = v;
 		for (int i = 0; i < km->nkeys; i++) {
 			const struct node *kn = st->a->args[i];
+			bool sym = km->kk[i] == KK_SYM;
 
+			if (kn->k == N_CALL)
+				kn = kn->args[0];	/* hex(), ksym(), ksymoff() of a field */
 			switch (km->kk[i]) {
 			case KK_COMM:
 				spec.keys[spec.nkeys++] = "common_pid.execname";
@@ -1759,11 +1855,27 @@ static int hist_plan_clause(struct interp *in, int ci, char *why, size_t wlen)
 				break;
 			case KK_FIELD:
 				t->kf[i] = ((struct tep_format_field **)kn->bind)[v->idx];
-				if (!key_field_ok(t->kf[i])) {
+				if (kn == st->a->args[i] ? !key_field_ok(t->kf[i]) :
+				    !addr_field_ok(t->kf[i])) {
 					snprintf(why, wlen, "field '%s' cannot be a hist key", kn->sval);
 					goto fail;
 				}
 				snprintf(keybuf[i], sizeof(keybuf[i]), "%s", t->kf[i]->name);
+				spec.keys[spec.nkeys++] = keybuf[i];
+				break;
+			case KK_SYM:
+			case KK_SYMOFF:
+				/* An address: a number, or a pointer (void *function). */
+				t->kf[i] = ((struct tep_format_field **)kn->bind)[v->idx];
+				if (!addr_field_ok(t->kf[i])) {
+					snprintf(why, wlen, "field '%s' cannot be a hist key", kn->sval);
+					goto fail;
+				}
+				/* The kernel's own symbols where its README lists the
+				 * modifier; else the raw address, named here. */
+				snprintf(keybuf[i], sizeof(keybuf[i]), "%s%s", t->kf[i]->name,
+					 !(in->e.feat.hist_mods & (sym ? HM_SYM : HM_SYM_OFFSET)) ? "" :
+					 sym ? ".sym" : ".sym-offset");
 				spec.keys[spec.nkeys++] = keybuf[i];
 				break;
 			}
@@ -1857,10 +1969,12 @@ static int hist_read(struct interp *in, struct mapdef *m)
 				struct khist_entry *en = &tab->entries[j];
 				struct agg_kpart k[AGG_MAX_KEYS];
 				uint64_t stk[AGG_MAX_KEYS][EVENT_KSTACK_MAX];
+				char sym[AGG_MAX_KEYS][KSYM_TEXT];
 				int64_t v = 0;
 
 				for (int q = 0; q < km->nkeys; q++) {
 					struct khist_kv *kv = &en->keys[q];
+					int len;
 
 					switch (km->kk[q]) {
 					case KK_COMM:
@@ -1890,6 +2004,22 @@ static int hist_read(struct interp *in, struct mapdef *m)
 						} else {
 							k[q].i = field_from_u64(t->kf[q], kv->u);
 						}
+						break;
+					case KK_SYM:
+					case KK_SYMOFF:
+						/* .sym keys by address: the addresses of
+						 * one function add up here, as in user space */
+						if (kv->fmt == KHIST_SYM || kv->fmt == KHIST_SYM_OFFSET)
+							len = khist_sym_text(kv, sym[q], KSYM_TEXT);
+						else
+							len = ksyms_format(kernel_syms(in), kv->u,
+									   km->kk[q] == KK_SYMOFF,
+									   sym[q], KSYM_TEXT);
+						if (len < 0)
+							len = snprintf(sym[q], KSYM_TEXT, "0x%llx",
+								       (unsigned long long)kv->u);
+						k[q].str.p = sym[q];
+						k[q].str.len = len < KSYM_TEXT ? (size_t)len : KSYM_TEXT - 1;
 						break;
 					}
 				}
@@ -2172,6 +2302,12 @@ static void plan_hists(struct interp *in)
 		if (m->k->kk[0] == KK_COMM && m->k->nkeys)
 			planf(in, "%s: the kernel keys by pid (common_pid.execname); ftr adds "
 			      "the pids of each comm\n", m->name);
+		for (int i = 0; i < m->k->nkeys; i++)
+			if (m->k->kk[i] == KK_SYM) {
+				planf(in, "%s: the kernel keys .sym by address; ftr adds the "
+				      "addresses of each function\n", m->name);
+				break;
+			}
 	}
 }
 
@@ -2443,6 +2579,7 @@ static void release(struct interp *in)
 	free(in->next_fire);
 	for (int c = 0; c < 256; c++)
 		free(in->fetch_why[c]);
+	ksyms_free(in->ks);
 	lprof_close(in->prof);
 	if (in->vals && intern_refused(in->vals))
 		fprintf(stderr, "ftr: %llu strings or stacks not kept as map values: ftr keeps "

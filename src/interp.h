@@ -17,6 +17,7 @@
 struct lang_err;
 struct program;
 struct tep_record;
+struct agg_sort;
 
 enum where { WHERE_AUTO, WHERE_KERNEL, WHERE_USER };
 
@@ -30,6 +31,7 @@ struct run_opts {
 	const char *filter;	/* a filter (expr.h syntax) on every event, or NULL */
 	uint32_t top;		/* print only the N largest entries (0: all) */
 	uint32_t map_size;	/* entries per map (0: 2048) */
+	const struct agg_sort *sort;	/* the maps' print order (NULL: bpftrace's) */
 };
 
 /* Compile and run p.  Prints its own errors.  Returns an exit code. */

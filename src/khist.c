@@ -881,3 +881,20 @@ int khist_frame_split(const char *frame, char *func, size_t len, uint64_t *off, 
 	func[plus - frame] = '\0';
 	return 0;
 }
+
+int khist_sym_text(const struct khist_kv *kv, char *buf, size_t len)
+{
+	char func[256];
+	const char *mod;
+	uint64_t off, size;
+
+	if (!kv || !kv->s || !buf || (kv->fmt != KHIST_SYM && kv->fmt != KHIST_SYM_OFFSET))
+		return -EINVAL;
+	/* sprint_symbol's "0x%lx" for an address without a symbol */
+	if (kv->fmt == KHIST_SYM || !strncmp(kv->s, "0x", 2))
+		return snprintf(buf, len, "%s", kv->s);
+	if (khist_frame_split(kv->s, func, sizeof(func), &off, &size) < 0)
+		return -EINVAL;
+	mod = strchr(kv->s, ' ');
+	return snprintf(buf, len, "%s+0x%llx%s", func, (unsigned long long)off, mod ? mod : "");
+}

@@ -179,6 +179,12 @@ struct khist_err {
 int khist_parse(const char *text, size_t len, struct khist_file *out, struct khist_err *err);
 void khist_file_free(struct khist_file *f);
 
+/* A .sym or .sym-offset key as ftr shows symbols (ksyms_format, sym.h):
+ * "func [mod]" as printed, "func+0x2a/0xa0 [mod]" without the size,
+ * "func+0x2a [mod]"; an address without a symbol stays "0x...".  What
+ * snprintf returns, or -EINVAL (another kind of key, a malformed symbol). */
+int khist_sym_text(const struct khist_kv *kv, char *buf, size_t len);
+
 /* Split "[ffffffff9fb7b73a] single_open+0x2a/0xa0" style symbols:
  * "func+0x2a/0xa0" or "func+0x2a/0xa0 [mod]" into the function name, its
  * offset and size.  A bare address ("0xffffffff81000000") gives func "" and

@@ -310,6 +310,21 @@ const char *ksyms_at(const struct ksyms *k, uint64_t addr, uint64_t *off, const 
 	return k->pool + k->v[i].name;
 }
 
+int ksyms_format(const struct ksyms *k, uint64_t addr, bool with_off, char *buf, size_t len)
+{
+	const char *mod = NULL, *name;
+	uint64_t off = 0;
+	char o[24] = "";
+
+	name = k ? ksyms_at(k, addr, &off, &mod) : NULL;
+	if (!name)
+		return snprintf(buf, len, "0x%llx", (unsigned long long)addr);
+	if (with_off)
+		snprintf(o, sizeof(o), "+0x%llx", (unsigned long long)off);
+	return snprintf(buf, len, "%s%s%s%s%s", name, o, mod ? " [" : "", mod ? mod : "",
+			mod ? "]" : "");
+}
+
 /* ---- /proc/PID/maps and JIT maps ------------------------------------------------- */
 
 int maps_parse_line(char *line, struct map_line *m)

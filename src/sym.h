@@ -43,6 +43,13 @@ const char *ksyms_at(const struct ksyms *k, uint64_t addr, uint64_t *off, const 
  * call sorts an index by name). */
 int ksyms_addr(struct ksyms *k, const char *name, const char *module, uint64_t *addr);
 
+/* A kernel address as ftr's keys show it (ksym(), ksymoff(), -k F.sym): the
+ * function, "func" or "func [module]"; with_off, "func+0x2a" or "func+0x2a
+ * [module]".  An address in no function (or k NULL) is "0x..." as the
+ * kernel's own %ps prints it, so that a hist trigger's .sym keys and these
+ * read alike.  Returns what snprintf returns. */
+int ksyms_format(const struct ksyms *k, uint64_t addr, bool with_off, char *buf, size_t len);
+
 /* ---- /proc/PID/maps lines, JIT maps ---------------------------------------------- */
 
 enum { MAP_R = 1, MAP_W = 2, MAP_X = 4 };

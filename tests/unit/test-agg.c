@@ -414,6 +414,145 @@ static void test_modes(void **state)
 	assert_int_equal(agg_modes(none, 2), 0);
 }
 
+/* ---- --sort --------------------------------------------------------------------- */
+
+static void test_sort_parse_bad(void **state)
+{
+	static const char *const names[] = { "comm", "call_site" };
+	struct agg_sort s;
+	char err[160];
+	char longer[300];
+
+	assert_int_equal(agg_sort_parse(NULL, NULL, 0, &s, err, sizeof(err)), -EINVAL);
+	assert_int_equal(agg_sort_parse("", NULL, 0, &s, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "no sort keys");
+	assert_int_equal(agg_sort_parse("count,,key", NULL, 0, &s, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "empty sort key in 'count,,key'");
+	assert_int_equal(agg_sort_parse(",count", NULL, 0, &s, err, sizeof(err)), -EINVAL);
+	assert_int_equal(agg_sort_parse("count,", NULL, 0, &s, err, sizeof(err)), -EINVAL);
+	assert_int_equal(agg_sort_parse(".desc", NULL, 0, &s, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "empty sort key");
+	assert_int_equal(agg_sort_parse("nosuch", names, 2, &s, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "unknown sort key 'nosuch' (count, value, key, keyN or a key's name)");
+	/* a direction that is not one is part of the name */
+	assert_int_equal(agg_sort_parse("count.sideways", NULL, 0, &s, err, sizeof(err)), -EINVAL);
+	assert_int_equal(agg_sort_parse("key3", names, 2, &s, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "sort key 'key3': there are only 2 keys");
+	assert_int_equal(agg_sort_parse("key0", NULL, 0, &s, err, sizeof(err)), -EINVAL);
+	assert_int_equal(agg_sort_parse("key10", NULL, 0, &s, err, sizeof(err)), -EINVAL);
+	assert_int_equal(agg_sort_parse("count,value,key,count,value", NULL, 0, &s, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "at most 4 sort keys");
+	memset(longer, 'k', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	assert_int_equal(agg_sort_parse(longer, NULL, 0, &s, err, sizeof(err)), -EINVAL);
+}
+
+static void test_sort_parse(void **state)
+{
+	static const char *const names[] = { "comm", "call_site" };
+	struct agg_sort s;
+	char err[160];
+
+	assert_int_equal(agg_sort_parse("count", NULL, 0, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.k[0].by, AGG_BY_COUNT);
+	assert_false(s.k[0].desc);
+	/* the kernel's spellings */
+	assert_int_equal(agg_sort_parse("hitcount.descending,key.ascending", NULL, 0, &s, err,
+					sizeof(err)), 0);
+	assert_int_equal(s.n, 2);
+	assert_int_equal(s.k[0].by, AGG_BY_COUNT);
+	assert_true(s.k[0].desc);
+	assert_int_equal(s.k[1].by, AGG_BY_KEY);
+	assert_int_equal(s.k[1].key, -1);
+	assert_false(s.k[1].desc);
+	assert_int_equal(agg_sort_parse("value.desc,call_site.sym.asc,comm.desc,key2", names, 2, &s,
+					err, sizeof(err)), 0);
+	assert_int_equal(s.n, 4);
+	assert_int_equal(s.k[0].by, AGG_BY_VALUE);
+	assert_true(s.k[0].desc);
+	assert_int_equal(s.k[1].by, AGG_BY_KEY);
+	assert_int_equal(s.k[1].key, 1);
+	assert_false(s.k[1].desc);
+	assert_int_equal(s.k[2].key, 0);
+	assert_true(s.k[2].desc);
+	assert_int_equal(s.k[3].key, 1);
+	/* without names, keyN up to what a map may have */
+	assert_int_equal(agg_sort_parse("key8.desc", NULL, 0, &s, err, sizeof(err)), 0);
+	assert_int_equal(s.k[0].key, 7);
+}
+
+static void test_sort_print(void **state)
+{
+	static const struct { const char *comm; int fd, n; } ev[] = {
+		{ "sh", 1, 18 }, { "sh", 2, 3 }, { "podman", 1, 540 }, { "nft", 3, 18 },
+		{ "crun", 2, 423 },
+	};
+	enum agg_ktype kt[2] = { AGG_K_STR, AGG_K_HEX };
+	struct agg_spec ss = { .name = "@bytes", .kind = AGG_SUM, .nkeys = 2,
+			       .ktypes = { AGG_K_STR, AGG_K_HEX } };
+	struct agg *m = mk(AGG_COUNT, 2, kt), *sum = agg_alloc(&ss);
+	struct agg_sort s;
+	struct agg_print_opts o = { .sort = &s };
+	char err[160];
+
+	assert_non_null(sum);
+	for (size_t i = 0; i < ARRAY_SIZE(ev); i++)
+		for (int j = 0; j < ev[i].n; j++) {
+			struct agg_kpart k[2] = { kstr(ev[i].comm), AGG_KU(ev[i].fd) };
+
+			assert_int_equal(agg_update(m, k, 0), 0);
+			/* sums in another order than the counts */
+			assert_int_equal(agg_update(sum, k, 1000 / ev[i].n), 0);
+		}
+	/* bpftrace's order: by value, then by key */
+	assert_render(m, false, NULL,
+		      "@[sh, 0x2]: 3\n@[nft, 0x3]: 18\n@[sh, 0x1]: 18\n@[crun, 0x2]: 423\n"
+		      "@[podman, 0x1]: 540\n");
+	assert_int_equal(agg_sort_parse("key", NULL, 0, &s, err, sizeof(err)), 0);
+	assert_render(m, false, &o,
+		      "@[crun, 0x2]: 423\n@[nft, 0x3]: 18\n@[podman, 0x1]: 540\n@[sh, 0x1]: 18\n"
+		      "@[sh, 0x2]: 3\n");
+	/* one part of the key, the default order breaking ties */
+	assert_int_equal(agg_sort_parse("key2.desc", NULL, 0, &s, err, sizeof(err)), 0);
+	assert_render(m, false, &o,
+		      "@[nft, 0x3]: 18\n@[sh, 0x2]: 3\n@[crun, 0x2]: 423\n@[sh, 0x1]: 18\n"
+		      "@[podman, 0x1]: 540\n");
+	assert_int_equal(agg_sort_parse("count.desc,key1.desc", NULL, 0, &s, err, sizeof(err)), 0);
+	assert_render(m, false, &o,
+		      "@[podman, 0x1]: 540\n@[crun, 0x2]: 423\n@[sh, 0x1]: 18\n@[nft, 0x3]: 18\n"
+		      "@[sh, 0x2]: 3\n");
+	/* JSON follows, hex keys as strings */
+	assert_render(m, true, &o,
+		      "{\"@\": [{\"key\": [\"podman\", \"0x1\"], \"value\": 540}, "
+		      "{\"key\": [\"crun\", \"0x2\"], \"value\": 423}, "
+		      "{\"key\": [\"sh\", \"0x1\"], \"value\": 18}, "
+		      "{\"key\": [\"nft\", \"0x3\"], \"value\": 18}, "
+		      "{\"key\": [\"sh\", \"0x2\"], \"value\": 3}]}\n");
+	/* --top picks the largest, --sort orders them */
+	o.top = 3;
+	assert_int_equal(agg_sort_parse("key", NULL, 0, &s, err, sizeof(err)), 0);
+	assert_render(m, false, &o, "@[crun, 0x2]: 423\n@[podman, 0x1]: 540\n@[sh, 0x1]: 18\n");
+	o.top = 0;
+	/* value is the sum; count the updates */
+	assert_int_equal(agg_sort_parse("value", NULL, 0, &s, err, sizeof(err)), 0);
+	assert_render(sum, false, &o,
+		      "@bytes[podman, 0x1]: 540\n@bytes[crun, 0x2]: 846\n@bytes[nft, 0x3]: 990\n"
+		      "@bytes[sh, 0x1]: 990\n@bytes[sh, 0x2]: 999\n");
+	assert_int_equal(agg_sort_parse("count,key.desc", NULL, 0, &s, err, sizeof(err)), 0);
+	assert_render(sum, false, &o,
+		      "@bytes[sh, 0x2]: 999\n@bytes[sh, 0x1]: 990\n@bytes[nft, 0x3]: 990\n"
+		      "@bytes[crun, 0x2]: 846\n@bytes[podman, 0x1]: 540\n");
+	/* no criteria: the default */
+	s.n = 0;
+	assert_render(sum, false, &o,
+		      "@bytes[podman, 0x1]: 540\n@bytes[crun, 0x2]: 846\n@bytes[nft, 0x3]: 990\n"
+		      "@bytes[sh, 0x1]: 990\n@bytes[sh, 0x2]: 999\n");
+	agg_free(m);
+	agg_free(sum);
+}
+
 /* ---- keys --------------------------------------------------------------------- */
 
 static void test_string_keys(void **state)
@@ -767,6 +906,9 @@ int main(void)
 		cmocka_unit_test(test_hist_edges),
 		cmocka_unit_test(test_lhist_edges),
 		cmocka_unit_test(test_modes),
+		cmocka_unit_test(test_sort_parse_bad),
+		cmocka_unit_test(test_sort_parse),
+		cmocka_unit_test(test_sort_print),
 		cmocka_unit_test(test_string_keys),
 		cmocka_unit_test(test_stack_keys),
 		cmocka_unit_test(test_value_kinds),

@@ -101,6 +101,36 @@ static void test_ksyms_lookup(void **state)
 	ksyms_free(k);
 }
 
+/* What ksym() and ksymoff() keys show: the kernel's %ps and %pS renderings
+ * without the size, " [module]" after a module's function. */
+static void test_ksyms_format(void **state)
+{
+	char *t = fixture(FIX "kallsyms.txt"), buf[64];
+	struct ksyms *k;
+
+	assert_int_equal(ksyms_parse(t, &k), 0);
+	free(t);
+	assert_int_equal(ksyms_format(k, 0xffffffff816b89f0ull + 0x42, false, buf, sizeof(buf)), 8);
+	assert_string_equal(buf, "vfs_read");
+	ksyms_format(k, 0xffffffff816b89f0ull + 0x42, true, buf, sizeof(buf));
+	assert_string_equal(buf, "vfs_read+0x42");
+	ksyms_format(k, 0xffffffff816b9240ull, true, buf, sizeof(buf));
+	assert_string_equal(buf, "vfs_write+0x0");
+	ksyms_format(k, 0xffffffffc0a3e020ull, false, buf, sizeof(buf));
+	assert_string_equal(buf, "ext4_fill_super [ext4]");
+	ksyms_format(k, 0xffffffffc0a3e020ull, true, buf, sizeof(buf));
+	assert_string_equal(buf, "ext4_fill_super+0x10 [ext4]");
+	/* no function there, or no table: the address, as %ps prints it */
+	ksyms_format(k, 0xffffffff82a00010ull, false, buf, sizeof(buf));
+	assert_string_equal(buf, "0xffffffff82a00010");
+	ksyms_format(NULL, 0xffffffff816b89f0ull, true, buf, sizeof(buf));
+	assert_string_equal(buf, "0xffffffff816b89f0");
+	/* truncated like snprintf */
+	assert_int_equal(ksyms_format(k, 0xffffffffc0a3e020ull, true, buf, 8), 27);
+	assert_string_equal(buf, "ext4_fi");
+	ksyms_free(k);
+}
+
 static void test_ksyms_real(void **state)
 {
 	struct ksyms *k;
@@ -435,6 +465,7 @@ int main(void)
 		cmocka_unit_test(test_ksyms_bad),
 		cmocka_unit_test(test_ksyms_hidden),
 		cmocka_unit_test(test_ksyms_lookup),
+		cmocka_unit_test(test_ksyms_format),
 		cmocka_unit_test(test_ksyms_real),
 		cmocka_unit_test(test_maps_bad),
 		cmocka_unit_test(test_maps_lines),

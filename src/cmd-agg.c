@@ -23,18 +23,19 @@
 
 static const char count_usage[] =
 	"usage: ftr count EVENT [EVENT...] [-k KEY,...] [-v FIELD] [options] [-- CMD]\n\n"
-	"Count events, by key.  KEY is comm, pid, tid, cpu, probe (the event's name)\n"
-	"or a field of the event; with several events the default key is probe.  A\n"
-	"field holding a kernel address shows as its function with FIELD.sym, as\n"
-	"function+offset with FIELD.sym-offset; FIELD.hex shows a number in hex.\n";
+	"Count events, by key.  KEY is comm, pid, tid, cpu, probe (the event's name),\n"
+	"kstack (the kernel stack; also stacktrace) or a field of the event; with\n"
+	"several events the default key is probe.  A field holding a kernel address\n"
+	"shows as its function with FIELD.sym, as function+offset with\n"
+	"FIELD.sym-offset; FIELD.hex shows a number in hex.\n";
 
 static const char hist_usage[] =
 	"usage: ftr hist EVENT [EVENT...] -k FIELD[.log2|.linear=STEP[/MAX]][,KEY...] [options]\n\n"
 	"The distribution of a field: a power-of-2 histogram (.log2, the default) or a\n"
 	"linear one (.linear=STEP, buckets STEP wide up to MAX, by default 20 buckets),\n"
-	"for each value of the other keys (comm, pid, tid, cpu, probe, a field, and\n"
-	"FIELD.sym, FIELD.sym-offset, FIELD.hex as for ftr count; common_pid.execname\n"
-	"is comm).\n";
+	"for each value of the other keys (comm, pid, tid, cpu, probe, kstack, a field,\n"
+	"and FIELD.sym, FIELD.sym-offset, FIELD.hex as for ftr count;\n"
+	"common_pid.execname is comm).\n";
 
 static const char common_usage[] =
 	"\n  -k, --keys KEYS       what to group (and for hist, what to bucket) by\n"
@@ -104,9 +105,16 @@ static int key_expr(const char *cmd, const char *k, struct buf *out)
 				"and common_pid.execname)", dot, k);
 		return -EINVAL;
 	}
-	if (!strcmp(name, "stack") || !strcmp(name, "kstack")) {
-		ftr_err("kernel stacks as keys are not supported yet");
-		return -ENOTSUP;
+	/* The kernel's spellings too: keys=stacktrace / common_stacktrace. */
+	if (!strcmp(name, "kstack") || !strcmp(name, "stacktrace") ||
+	    !strcmp(name, "common_stacktrace")) {
+		if (dot) {
+			cmd_usage_error(cmd, "'%s' applies to a field of the event, not to %s", dot,
+					name);
+			return -EINVAL;
+		}
+		add(out, "kstack");
+		return 0;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
 		if (!strcmp(name, builtins[i])) {

@@ -80,6 +80,32 @@ else
 	skip langprof-kstack-at-tracepoint "no syscall tracepoints"
 fi
 
+# On a kernel with hist triggers, kstack keys go into the trigger
+# (keys=stacktrace): the kernel path and the user path print the same stacks,
+# for a tracepoint in the scheduler and a system-call one.
+if [ -n "$T" ] && has_hist; then
+	bad=""
+	for prog in 'tracepoint:sched:sched_switch /args.prev_comm == "sleep"/ { @[kstack] = count(); }' \
+		    'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @[kstack] = count(); }'; do
+		"$FTR" -E -e "$prog" > "$TMP/p" 2>&1
+		grep -q 'stacktrace' "$TMP/p" || bad="$bad no-trigger($(head -2 "$TMP/p" | tr '\n' ' '))"
+		"$FTR" --where kernel -e "$prog" -- sh -c 'sleep 0.1; writer 20 1; sleep 0.1' > "$TMP/k" 2> "$TMP/e"
+		"$FTR" --where user -e "$prog" -- sh -c 'sleep 0.1; writer 20 1; sleep 0.1' > "$TMP/u" 2>> "$TMP/e"
+		grep -q '^@\[$' "$TMP/k" && cmp -s "$TMP/k" "$TMP/u" ||
+			bad="$bad differ($(diff "$TMP/k" "$TMP/u" | head -4 | tr '\n' ' ') $(head -2 "$TMP/e"))"
+	done
+	[ -z "$bad" ] && ok langprof-kstack-kernel-equals-user || fail langprof-kstack-kernel-equals-user "$bad"
+else
+	skip langprof-kstack-kernel-equals-user "no hist triggers here"
+fi
+# ftr count -k kstack is the same map.
+if [ -n "$T" ]; then
+	"$FTR" count syscalls:sys_enter_write -k kstack -- writer 25 1 > "$TMP/o" 2> "$TMP/e"; rc=$?
+	n=$(fold "$TMP/o" | awk '{ t += $NF } END { print t + 0 }')
+	[ $rc -eq 0 ] && [ "$n" = 25 ] && grep -q '^@\[$' "$TMP/o" && ok langprof-count-kstack ||
+		fail langprof-count-kstack "rc=$rc $n (want 25) $(head -3 "$TMP/o" "$TMP/e")"
+fi
+
 # What cannot run says why, where.
 "$FTR" -d 1 -e 'tracepoint:syscalls:sys_enter_write { @[ustack] = count(); }' > /dev/null 2> "$TMP/e"; rc=$?
 [ $rc -ne 0 ] && grep -q '1:41: .*ustack is available in profile:hz clauses only' "$TMP/e" &&

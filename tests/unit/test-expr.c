@@ -17,6 +17,7 @@
 #include <event-parse.h>
 
 #include "expr.h"
+#include "fixtures.h"
 #include "ftr.h"
 
 static struct tep_handle *tep;
@@ -35,27 +36,8 @@ static const char *const fixtures[][2] = {
 
 static int setup(void **state)
 {
-	char path[512];
-	size_t len;
-	char *text;
-
-	tep = tep_alloc();
-	if (!tep)
-		return -1;
-	tep_set_long_size(tep, 8);
-	tep_set_page_size(tep, 4096);
-	for (size_t i = 0; i < ARRAY_SIZE(fixtures); i++) {
-		snprintf(path, sizeof(path), "%s/formats/events/%s/%s/format", FIXTURES,
-			 fixtures[i][0], fixtures[i][1]);
-		text = read_file(path, &len);
-		if (!text || tep_parse_event(tep, text, len, fixtures[i][0])) {
-			fprintf(stderr, "cannot load %s\n", path);
-			free(text);
-			return -1;
-		}
-		free(text);
-	}
-	return 0;
+	tep = fixture_tep(fixtures, ARRAY_SIZE(fixtures));
+	return tep ? 0 : -1;
 }
 
 static int teardown(void **state)

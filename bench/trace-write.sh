@@ -9,6 +9,10 @@
 #
 #   bench/trace-write.sh [N] [RUNS]      (defaults 2000000 and 5; root)
 #
+# TOOLS="ftr perf" (default: "ftr perf bpftrace") runs only those tracers (the
+# untraced run and the floor always run: the ratios need them); FTR=path picks
+# the ftr binary.
+#
 # Reports medians of RUNS runs: the workload's slowdown against untraced and
 # against the floor, events delivered against N, events lost, and the
 # tracer's CPU time per event (its rusage minus the workload's own).
@@ -17,6 +21,8 @@ N=${1:-2000000}
 RUNS=${2:-5}
 top=$(cd "$(dirname "$0")/.." && pwd)
 FTR=${FTR:-$top/build/ftr}
+TOOLS=${TOOLS:-ftr perf bpftrace}
+want() { case " $TOOLS " in *" $1 "*) command -v "$2" > /dev/null;; *) false;; esac; }
 BIN=$top/build/tests-bin
 W="$BIN/writer $N 1"
 export WRITER_TIME=1
@@ -47,14 +53,16 @@ for r in $(seq "$RUNS"); do
 	echo 0 > "$inst/events/syscalls/sys_enter_write/enable"; rmdir "$inst"
 
 	# ftr
-	"$BIN/rusage" "$FTR" -v trace syscalls:sys_enter_write -- $W 2> "$work/e" > /dev/null
-	sed -n 's/^ftr: \([0-9]*\) events read.*/\1/p' "$work/e" >> "$work/ftr.n"
-	field elapsed "$work/e" >> "$work/ftr.t"
-	tracer_cpu "$work/e" >> "$work/ftr.cpu"
-	sed -n 's/.* \([0-9]*\) LOST.*/\1/p' "$work/e" | grep . >> "$work/ftr.lost" || echo 0 >> "$work/ftr.lost"
+	if want ftr "$FTR"; then
+		"$BIN/rusage" "$FTR" -v trace syscalls:sys_enter_write -- $W 2> "$work/e" > /dev/null
+		sed -n 's/^ftr: \([0-9]*\) events read.*/\1/p' "$work/e" >> "$work/ftr.n"
+		field elapsed "$work/e" >> "$work/ftr.t"
+		tracer_cpu "$work/e" >> "$work/ftr.cpu"
+		sed -n 's/.* \([0-9]*\) LOST.*/\1/p' "$work/e" | grep . >> "$work/ftr.lost" || echo 0 >> "$work/ftr.lost"
+	fi
 
 	# perf record
-	if command -v perf > /dev/null; then
+	if want perf perf; then
 		"$BIN/rusage" perf record -q -e syscalls:sys_enter_write -o "$work/p.data" -- $W 2> "$work/e" > /dev/null
 		field elapsed "$work/e" >> "$work/perf.t"
 		tracer_cpu "$work/e" >> "$work/perf.cpu"
@@ -63,7 +71,7 @@ for r in $(seq "$RUNS"); do
 	fi
 
 	# bpftrace, a printf per event
-	if command -v bpftrace > /dev/null; then
+	if want bpftrace bpftrace; then
 		"$BIN/rusage" bpftrace -e 'tracepoint:syscalls:sys_enter_write /pid == cpid/ { printf("%d %d\n", args->fd, args->count); }' \
 			-c "$W" 2> "$work/e" | grep -c '^3 1$' >> "$work/bpftrace.n"
 		field elapsed "$work/e" >> "$work/bpftrace.t"
@@ -82,10 +90,10 @@ row() {
 	    'BEGIN { printf "%-22s %8.2fx %8.2fx %12d %10d %12.0f\n", name, t / u, t / f, n, l, c * 1e9 / N }'
 }
 awk -v f="$fl" -v u="$un" 'BEGIN { printf "%-22s %8.2fx %8.2fx %12s %10s %12s\n", "floor (enabled, no reader)", f / u, 1, "-", "-", "-" }'
-row ftr "ftr trace"
+[ -s "$work/ftr.t" ] && row ftr "ftr trace"
 [ -s "$work/perf.t" ] && row perf "perf record"
 [ -s "$work/bpftrace.t" ] && row bpftrace "bpftrace printf"
-if command -v trace-cmd > /dev/null; then
+if want trace-cmd trace-cmd; then
 	msg=$(trace-cmd record -e syscalls:sys_enter_write -o "$work/tc.dat" true 2>&1 | tail -2 | tr '\n' ' ')
 	if [ -s "$work/tc.dat" ]; then
 		echo "trace-cmd              (recorded; not measured by this script)"

@@ -359,6 +359,28 @@ static void test_flush_boundaries(void **state)
 	free(want);
 }
 
+/* A string longer than the buffer escapes whole, in pieces. */
+static void test_long_json_string(void **state)
+{
+	static struct outbuf ob;
+	static char s[100000];
+	int fd = memfd_create("out", 0);
+	char *got;
+
+	assert_true(fd >= 0);
+	memset(s, '"', sizeof(s));
+	s[sizeof(s) - 1] = '\x01';
+	ob_init(&ob, fd);
+	ob_json_str(&ob, s, sizeof(s));
+	assert_int_equal(ob_flush(&ob), 0);
+	got = fd_text(fd);
+	close(fd);
+	assert_int_equal(strlen(got), 2 + 2 * (sizeof(s) - 1) + 6);
+	assert_true(got[0] == '"' && !strncmp(got + 1, "\\\"\\\"", 4));
+	assert_string_equal(got + strlen(got) - 9, "\\\"\\u0001\"");
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -369,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_types),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_flush_boundaries),
+		cmocka_unit_test(test_long_json_string),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -17,6 +17,10 @@
 # against the floor, events delivered against N, events lost, and the
 # tracer's CPU time per event (its rusage minus the workload's own).
 set -u
+# Under `flock FILE bench/trace-write.sh`, the lock is fd 3: the workload's
+# /dev/null would be fd 4, and perf's and bpftrace's counts look for fd 3.
+# (flock itself keeps the lock.)
+exec 3<&-
 N=${1:-2000000}
 RUNS=${2:-5}
 top=$(cd "$(dirname "$0")/.." && pwd)

@@ -245,7 +245,7 @@ int engine_load_formats(struct engine *e)
 		if (t && t->size == 2)
 			e->type_off = t->offset;
 	}
-	e->comms = comm_cache_new(e->tep, tdir);
+	e->comms = comm_cache_new(tdir);
 	return e->comms ? 0 : -ENOMEM;
 }
 

@@ -224,7 +224,7 @@ int stream_drain(struct stream *st, stream_record_fn fn, stream_lost_fn lost, vo
 
 		/* k-way merge by timestamp; CPUs are few, a scan is cheapest.
 		 * The runner-up bounds a run of records from the best CPU that
-		 * needs no new scan: with one busy CPU, a scan per page. */
+		 * needs no new scan: with one busy CPU, one scan per drain. */
 		for (int i = 0; i < st->n; i++) {
 			struct scpu *c = &st->c[i];
 

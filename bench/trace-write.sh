@@ -9,14 +9,28 @@
 #
 #   bench/trace-write.sh [N] [RUNS]      (defaults 2000000 and 5; root)
 #
+# TOOLS="ftr perf" (default: "ftr perf bpftrace trace-cmd") runs only those
+# tracers (the untraced run and the floor always run: the ratios need them);
+# FTR=path picks the ftr binary; FTR_BASE=path adds a row for a second ftr,
+# run right after the first in each run, so that a change is compared under
+# the same load.
+#
 # Reports medians of RUNS runs: the workload's slowdown against untraced and
-# against the floor, events delivered against N, events lost, and the
-# tracer's CPU time per event (its rusage minus the workload's own).
+# against the floor, events delivered against N, events lost (and in how many
+# runs any were), and the tracer's CPU time per event (its rusage minus the
+# workload's own; the lowest and highest run in brackets).
 set -u
+# Under `flock FILE bench/trace-write.sh`, the lock is fd 3: the workload's
+# /dev/null would be fd 4, and perf's and bpftrace's counts look for fd 3.
+# (flock itself keeps the lock.)
+exec 3<&-
 N=${1:-2000000}
 RUNS=${2:-5}
 top=$(cd "$(dirname "$0")/.." && pwd)
 FTR=${FTR:-$top/build/ftr}
+FTR_BASE=${FTR_BASE:-}
+TOOLS=${TOOLS:-ftr perf bpftrace trace-cmd}
+want() { case " $TOOLS " in *" $1 "*) command -v "$2" > /dev/null;; *) false;; esac; }
 BIN=$top/build/tests-bin
 W="$BIN/writer $N 1"
 export WRITER_TIME=1
@@ -36,6 +50,15 @@ tracer_cpu() {
 	     END { printf "%.6f\n", (r["user"] + r["sys"]) - (w["user"] + w["sys"]) }' "$1"
 }
 
+# run_ftr BINARY NAME: one traced run, its figures appended to $work/NAME.*
+run_ftr() {
+	"$BIN/rusage" "$1" -v trace syscalls:sys_enter_write -- $W 2> "$work/e" > /dev/null
+	sed -n 's/^ftr: \([0-9]*\) events read.*/\1/p' "$work/e" >> "$work/$2.n"
+	field elapsed "$work/e" >> "$work/$2.t"
+	tracer_cpu "$work/e" >> "$work/$2.cpu"
+	sed -n 's/.* \([0-9]*\) LOST.*/\1/p' "$work/e" | grep . >> "$work/$2.lost" || echo 0 >> "$work/$2.lost"
+}
+
 for r in $(seq "$RUNS"); do
 	# untraced
 	$W 2> "$work/e"; field elapsed "$work/e" >> "$work/untraced"
@@ -46,15 +69,12 @@ for r in $(seq "$RUNS"); do
 	field elapsed "$work/e" >> "$work/floor"
 	echo 0 > "$inst/events/syscalls/sys_enter_write/enable"; rmdir "$inst"
 
-	# ftr
-	"$BIN/rusage" "$FTR" -v trace syscalls:sys_enter_write -- $W 2> "$work/e" > /dev/null
-	sed -n 's/^ftr: \([0-9]*\) events read.*/\1/p' "$work/e" >> "$work/ftr.n"
-	field elapsed "$work/e" >> "$work/ftr.t"
-	tracer_cpu "$work/e" >> "$work/ftr.cpu"
-	sed -n 's/.* \([0-9]*\) LOST.*/\1/p' "$work/e" | grep . >> "$work/ftr.lost" || echo 0 >> "$work/ftr.lost"
+	# ftr (and the one to compare it with)
+	want ftr "$FTR" && run_ftr "$FTR" ftr
+	[ -n "$FTR_BASE" ] && want ftr "$FTR_BASE" && run_ftr "$FTR_BASE" ftrbase
 
 	# perf record
-	if command -v perf > /dev/null; then
+	if want perf perf; then
 		"$BIN/rusage" perf record -q -e syscalls:sys_enter_write -o "$work/p.data" -- $W 2> "$work/e" > /dev/null
 		field elapsed "$work/e" >> "$work/perf.t"
 		tracer_cpu "$work/e" >> "$work/perf.cpu"
@@ -63,7 +83,7 @@ for r in $(seq "$RUNS"); do
 	fi
 
 	# bpftrace, a printf per event
-	if command -v bpftrace > /dev/null; then
+	if want bpftrace bpftrace; then
 		"$BIN/rusage" bpftrace -e 'tracepoint:syscalls:sys_enter_write /pid == cpid/ { printf("%d %d\n", args->fd, args->count); }' \
 			-c "$W" 2> "$work/e" | grep -c '^3 1$' >> "$work/bpftrace.n"
 		field elapsed "$work/e" >> "$work/bpftrace.t"
@@ -75,17 +95,22 @@ done
 un=$(median < "$work/untraced")
 fl=$(median < "$work/floor")
 printf 'N = %d writes, %d runs, medians; slowdown = workload time / untraced (%.3fs)\n\n' "$N" "$RUNS" "$un"
-printf '%-22s %9s %9s %12s %10s %12s\n' tool slowdown vs-floor delivered lost "ns CPU/event"
+printf '%-22s %9s %9s %12s %10s %6s  %s\n' tool slowdown vs-floor delivered lost lossy "ns CPU/event"
 row() {
 	t=$(median < "$work/$1.t"); n=$(median < "$work/$1.n"); l=$(median < "$work/$1.lost"); c=$(median < "$work/$1.cpu")
+	k=$(awk '$1 > 0' "$work/$1.lost" | wc -l)
+	lo=$(sort -g "$work/$1.cpu" | head -1); hi=$(sort -g "$work/$1.cpu" | tail -1)
 	awk -v name="$2" -v t="$t" -v u="$un" -v f="$fl" -v n="$n" -v l="$l" -v c="$c" -v N="$N" \
-	    'BEGIN { printf "%-22s %8.2fx %8.2fx %12d %10d %12.0f\n", name, t / u, t / f, n, l, c * 1e9 / N }'
+	    -v k="$k" -v R="$RUNS" -v lo="$lo" -v hi="$hi" \
+	    'BEGIN { printf "%-22s %8.2fx %8.2fx %12d %10d %6s  %.0f (%.0f-%.0f)\n", name, t / u, t / f, n, l,
+		     k "/" R, c * 1e9 / N, lo * 1e9 / N, hi * 1e9 / N }'
 }
-awk -v f="$fl" -v u="$un" 'BEGIN { printf "%-22s %8.2fx %8.2fx %12s %10s %12s\n", "floor (enabled, no reader)", f / u, 1, "-", "-", "-" }'
-row ftr "ftr trace"
+awk -v f="$fl" -v u="$un" 'BEGIN { printf "%-22s %8.2fx %8.2fx %12s %10s %6s  %s\n", "floor (enabled, no reader)", f / u, 1, "-", "-", "-", "-" }'
+[ -s "$work/ftr.t" ] && row ftr "ftr trace"
+[ -s "$work/ftrbase.t" ] && row ftrbase "ftr trace (FTR_BASE)"
 [ -s "$work/perf.t" ] && row perf "perf record"
 [ -s "$work/bpftrace.t" ] && row bpftrace "bpftrace printf"
-if command -v trace-cmd > /dev/null; then
+if want trace-cmd trace-cmd; then
 	msg=$(trace-cmd record -e syscalls:sys_enter_write -o "$work/tc.dat" true 2>&1 | tail -2 | tr '\n' ' ')
 	if [ -s "$work/tc.dat" ]; then
 		echo "trace-cmd              (recorded; not measured by this script)"

@@ -7,8 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <event-parse.h>
-
 #include "comm.h"
 #include "ftr.h"
 
@@ -19,20 +17,18 @@ struct centry {
 };
 
 struct comm_cache {
-	struct tep_handle *tep;
 	char tdir[4096];		/* .../saved_cmdlines, or "" */
 	uint64_t last_load;
 	struct centry *v;
 	unsigned cap, used;
 };
 
-struct comm_cache *comm_cache_new(struct tep_handle *tep, const char *tdir)
+struct comm_cache *comm_cache_new(const char *tdir)
 {
 	struct comm_cache *cc = calloc(1, sizeof(*cc));
 
 	if (!cc)
 		return NULL;
-	cc->tep = tep;
 	if (tdir)
 		snprintf(cc->tdir, sizeof(cc->tdir), "%s/saved_cmdlines", tdir);
 	cc->cap = 1024;
@@ -160,16 +156,18 @@ static int load_saved(struct comm_cache *cc)
 	text = read_file(cc->tdir, NULL);
 	if (!text)
 		return -errno;
+	/* Thousands of lines where saved_cmdlines_size was raised: strtol,
+	 * not sscanf. */
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char comm[17];
-		int pid;
+		char *comm;
+		long pid = strtol(line, &comm, 10);
 
-		if (sscanf(line, "%d %16[^\n]", &pid, comm) == 2 && pid > 0) {
-			struct centry *e = slot(cc, pid);
+		if (pid > 0 && pid <= INT32_MAX && *comm == ' ' && comm[1]) {
+			struct centry *e = slot(cc, (int)pid);
 
 			/* Never overwrite a comm read from /proc: it is newer. */
 			if (e->pid != pid)
-				comm_set(cc, pid, comm);
+				comm_set(cc, (int)pid, comm + 1);
 		}
 	}
 	free(text);
@@ -179,7 +177,6 @@ static int load_saved(struct comm_cache *cc)
 const char *comm_lookup(struct comm_cache *cc, int pid)
 {
 	struct centry *e;
-	const char *c;
 	char path[48], *text;
 
 	if (pid == 0)
@@ -188,23 +185,17 @@ const char *comm_lookup(struct comm_cache *cc, int pid)
 	if (e->pid == pid)
 		return e->comm;
 	/* Miss: /proc first (the live truth), then the kernel's saved_cmdlines
-	 * read afresh (a process already gone), and only then libtraceevent's
-	 * copy of it from start-up, which may name an earlier owner of a
-	 * recycled pid. */
+	 * read afresh (a process already gone). */
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	text = read_file(path, NULL);
 	if (text) {
 		comm_set(cc, pid, str_trim(text));
 		free(text);
 	} else {
-		int err = load_saved(cc);
-
+		load_saved(cc);
 		if (slot(cc, pid)->pid == pid)
 			return slot(cc, pid)->comm;
-		/* Without a saved_cmdlines to read, the start-up copy. */
-		c = err == -ENOENT || !cc->tdir[0] ?
-			(cc->tep ? tep_data_comm_from_pid(cc->tep, pid) : NULL) : NULL;
-		comm_set(cc, pid, c ? c : "<...>");
+		comm_set(cc, pid, "<...>");
 	}
 	e = slot(cc, pid);
 	return e->pid == pid ? e->comm : "<...>";

@@ -275,7 +275,14 @@ int engine_load_formats(struct engine *e)
 		return -ENOMEM;
 	for (int i = 0; i < e->nev; i++)
 		e->by_id[e->ev[i].ev->id] = &e->ev[i];
-	e->comms = comm_cache_new(e->tep, tdir);
+	e->type_off = -1;
+	if (e->nev) {
+		struct tep_format_field *t = tep_find_common_field(e->ev[0].ev, "common_type");
+
+		if (t && t->size == 2)
+			e->type_off = t->offset;
+	}
+	e->comms = comm_cache_new(tdir);
 	return e->comms ? 0 : -ENOMEM;
 }
 
@@ -481,6 +488,19 @@ static const char *comm_cb(int pid, void *arg)
 	return comm_lookup(arg, pid);
 }
 
+/* The event id of a record.  The buffers are the running kernel's, in this
+ * machine's byte order: one load, where tep_data_type() costs more than
+ * the rest of the record's routing. */
+static inline int record_type(const struct engine *e, const struct tep_record *rec)
+{
+	uint16_t id;
+
+	if (e->type_off < 0 || rec->size < e->type_off + 2)
+		return tep_data_type(e->tep, (struct tep_record *)rec);
+	memcpy(&id, (const char *)rec->data + e->type_off, sizeof(id));
+	return id;
+}
+
 /* ---- kernel stacks -------------------------------------------------------- */
 
 /* An event held until its stack record comes (the next record of its CPU). */
@@ -589,7 +609,7 @@ static void flush_all_pending(struct run_ctx *rc)
 static int feed(struct run_ctx *rc, struct tep_record *rec)
 {
 	struct engine *e = rc->e;
-	int id = tep_data_type(e->tep, rec);
+	int id = record_type(e, rec);
 	struct eng_event *v;
 	struct eng_pending *p;
 	int r;

@@ -72,6 +72,7 @@ struct engine {
 	int nev;
 	struct eng_event **by_id;
 	int max_id;
+	int type_off;			/* of common_type (2 bytes), -1: ask libtraceevent */
 	struct stream *st;
 	struct child child;
 	uint64_t filtered_out;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Feature probing: see features.h. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -238,23 +241,54 @@ static bool tfile(const char *name)
 	return tracefs_file_exists(NULL, name);
 }
 
+/* Whether a directory entry is a directory: d_type where the file system
+ * gives it (tracefs and eventfs do), a stat where it does not. */
+static bool entry_is_dir(DIR *d, const struct dirent *de)
+{
+	struct stat st;
+
+	if (de->d_name[0] == '.')
+		return false;
+	if (de->d_type != DT_UNKNOWN)
+		return de->d_type == DT_DIR;
+	return fstatat(dirfd(d), de->d_name, &st, 0) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * How many systems and events: the directories under events/ and under
+ * each system.  Counted from readdir's types: libtracefs's listings stat
+ * every entry, thousands of them, which cost every ftr command 8 ms here.
+ */
 static void probe_events(struct features *f)
 {
-	char **systems = tracefs_event_systems(f->tfs.path);
+	char path[PATH_MAX + 8];
+	struct dirent *de;
+	DIR *d;
 
 	f->nr_systems = 0;
 	f->nr_events = 0;
-	for (int i = 0; systems && systems[i]; i++) {
-		char **evs = tracefs_system_events(f->tfs.path, systems[i]);
-		int n = 0;
+	snprintf(path, sizeof(path), "%s/events", f->tfs.path);
+	d = opendir(path);
+	while (d && (de = readdir(d))) {
+		int fd;
+		DIR *sd;
 
-		while (evs && evs[n])
-			n++;
-		tracefs_list_free(evs);
+		/* ftrace: the tracers' own records, not events to enable
+		 * (libtracefs leaves it out of its systems too). */
+		if (!entry_is_dir(d, de) || !strcmp(de->d_name, "ftrace"))
+			continue;
 		f->nr_systems++;
-		f->nr_events += n;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		sd = fd >= 0 ? fdopendir(fd) : NULL;
+		if (!sd && fd >= 0)
+			close(fd);
+		while (sd && (de = readdir(sd)))
+			f->nr_events += entry_is_dir(sd, de);
+		if (sd)
+			closedir(sd);
 	}
-	tracefs_list_free(systems);
+	if (d)
+		closedir(d);
 }
 
 static void probe_lockdown(struct features *f)

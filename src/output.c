@@ -51,72 +51,158 @@ void ob_puts(struct outbuf *ob, const char *s)
 	ob_write(ob, s, strlen(s));
 }
 
-void ob_u64(struct outbuf *ob, uint64_t v)
+/*
+ * The writers below fill the buffer through a cursor p: room() makes space
+ * for the most a piece can take, once, and the piece is written without a
+ * check per byte.  An event costs a few such checks, not one per character.
+ */
+static inline char *room(struct outbuf *ob, char *p, size_t n)
 {
-	static const char pairs[] =
-		"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-		"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-		"8081828384858687888990919293949596979899";
-	char tmp[24];
-	int i = sizeof(tmp);
+	if ((size_t)(ob->buf + sizeof(ob->buf) - p) >= n)
+		return p;
+	ob->len = p - ob->buf;
+	ob_flush(ob);
+	return ob->buf + ob->len;
+}
 
-	/* Two digits per division: numbers are most of what ftr prints. */
+/* The most a number takes: 20 digits, or a sign and 19. */
+#define NUM_MAX 20
+/* What an event's line takes before its fields, at the most: the longest
+ * comm (escaped in JSON), pid, cpu and timestamp as the longest numbers,
+ * the words around them and put_short()'s over-copy; the event's name is
+ * added per event type. */
+#define HEAD_MAX (16 * 6 + 4 * NUM_MAX + 7 + 64 + 32)
+
+static const char digit_pairs[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+static inline char *put_dec(char *p, uint64_t v)
+{
+	static const uint64_t pow10[] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+		100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+		1000000000000ull, 10000000000000ull, 100000000000000ull,
+		1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+		1000000000000000000ull, 10000000000000000000ull,
+	};
+	int n = 1;
+	char *q;
+
+	if (v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	/* Most numbers are short: count the digits, then fill them from the
+	 * right, two per division. */
+	while (n < 20 && v >= pow10[n])
+		n++;
+	q = p + n;
 	while (v >= 100) {
 		unsigned d = (unsigned)(v % 100) * 2;
 
 		v /= 100;
-		tmp[--i] = pairs[d + 1];
-		tmp[--i] = pairs[d];
+		*--q = digit_pairs[d + 1];
+		*--q = digit_pairs[d];
 	}
 	if (v >= 10) {
-		tmp[--i] = pairs[v * 2 + 1];
-		tmp[--i] = pairs[v * 2];
+		*--q = digit_pairs[v * 2 + 1];
+		*--q = digit_pairs[v * 2];
 	} else {
-		tmp[--i] = (char)('0' + v);
+		*--q = (char)('0' + v);
 	}
-	ob_write(ob, tmp + i, sizeof(tmp) - i);
+	return p + n;
+}
+
+static inline char *put_sdec(char *p, int64_t v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		return put_dec(p, -(uint64_t)v);
+	}
+	return put_dec(p, (uint64_t)v);
+}
+
+/* "0x" and the digits that matter: NUM_MAX bytes at most. */
+static inline char *put_hex(char *p, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	int n = (64 - __builtin_clzll(v | 1) + 3) / 4;
+
+	*p++ = '0';
+	*p++ = 'x';
+	for (int i = n - 1; i >= 0; i--, v >>= 4)
+		p[i] = digits[v & 15];
+	return p + n;
+}
+
+static inline char *put_mem(char *p, const void *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/*
+ * Labels and names from an array of at least 32 bytes: one fixed 32-byte
+ * move for the short ones, where a copy of variable length costs a call or
+ * a slow "rep movs".  The room must be 32 bytes even when n is less.
+ */
+static inline char *put_short(char *p, const char *s, size_t n)
+{
+	if (n <= 32)
+		memcpy(p, s, 32);
+	else
+		memcpy(p, s, n);
+	return p + n;
+}
+
+void ob_u64(struct outbuf *ob, uint64_t v)
+{
+	ob->len = put_dec(room(ob, ob->buf + ob->len, NUM_MAX), v) - ob->buf;
 }
 
 void ob_s64(struct outbuf *ob, int64_t v)
 {
-	if (v < 0) {
-		ob_putc(ob, '-');
-		ob_u64(ob, -(uint64_t)v);
-	} else {
-		ob_u64(ob, (uint64_t)v);
-	}
+	ob->len = put_sdec(room(ob, ob->buf + ob->len, NUM_MAX), v) - ob->buf;
 }
 
 void ob_hex(struct outbuf *ob, uint64_t v)
 {
-	static const char digits[] = "0123456789abcdef";
-	char tmp[20];
-	int i = sizeof(tmp);
+	ob->len = put_hex(room(ob, ob->buf + ob->len, NUM_MAX), v) - ob->buf;
+}
 
+/* The quoted, escaped JSON string of s[0..n): each byte takes 6 at the most
+ * ("\u001f"), so a long string goes in pieces that fit the buffer. */
+static char *put_json(struct outbuf *ob, char *p, const char *s, size_t n)
+{
+	const size_t piece = (sizeof(ob->buf) - 2) / 6;
+
+	p = room(ob, p, 1);
+	*p++ = '"';
 	do {
-		tmp[--i] = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	tmp[--i] = 'x';
-	tmp[--i] = '0';
-	ob_write(ob, tmp + i, sizeof(tmp) - i);
+		size_t k = n < piece ? n : piece;
+
+		p = room(ob, p, 6 * k + 1);
+		for (size_t i = 0; i < k; i++) {
+			unsigned char c = s[i];
+
+			/* The common case without a call: nothing to escape. */
+			if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
+				*p++ = (char)c;
+			else
+				p += json_escape(c, p);
+		}
+		s += k;
+		n -= k;
+	} while (n);
+	*p++ = '"';
+	return p;
 }
 
 void ob_json_str(struct outbuf *ob, const char *s, size_t maxlen)
 {
-	char e[7];
-
-	ob_putc(ob, '"');
-	for (size_t i = 0; i < maxlen && s[i]; i++) {
-		unsigned char c = s[i];
-
-		/* The common case without a call: nothing to escape. */
-		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f)
-			ob_putc(ob, (char)c);
-		else
-			ob_write(ob, e, json_escape(c, e));
-	}
-	ob_putc(ob, '"');
+	ob->len = put_json(ob, ob->buf + ob->len, s, strnlen(s, maxlen)) - ob->buf;
 }
 
 /* ---- field values ---------------------------------------------------------- */
@@ -209,6 +295,10 @@ int evfmt_init(struct evfmt *f, struct tep_event *ev, char *const *only, int non
 	f->ev = ev;
 	snprintf(f->name, sizeof(f->name), "%s:%s", ev->system, ev->name);
 	snprintf(f->jname, sizeof(f->jname), "\"%s\"", f->name);
+	snprintf(f->ename, sizeof(f->ename), "%s", ev->name);
+	f->enamelen = strlen(f->ename);
+	f->jnamelen = strlen(f->jname);
+	f->headmax = HEAD_MAX + (f->enamelen > f->jnamelen ? f->enamelen : f->jnamelen);
 	f->pid = tep_find_common_field(ev, "common_pid");
 	for (int i = 0; all && all[i]; i++)
 		n++;
@@ -227,11 +317,10 @@ int evfmt_init(struct evfmt *f, struct tep_event *ev, char *const *only, int non
 		ff = &f->fields[f->nfields++];
 		ff->f = fl;
 		ff->kind = field_kind(fl);
-		snprintf(ff->label, sizeof(ff->label), " %s=", fl->name);
-		ff->tlen = (unsigned char)strlen(ff->label);
-		snprintf(ff->label + ff->tlen + 1, sizeof(ff->label) - ff->tlen - 1, "\"%s\":",
-			 fl->name);
-		ff->jlen = (unsigned char)strlen(ff->label + ff->tlen + 1);
+		snprintf(ff->tlabel, sizeof(ff->tlabel), " %s=", fl->name);
+		ff->tlen = (unsigned char)strlen(ff->tlabel);
+		snprintf(ff->jlabel, sizeof(ff->jlabel), "\"%s\":", fl->name);
+		ff->jlen = (unsigned char)strlen(ff->jlabel);
 	}
 	free(all);
 	return 0;
@@ -273,56 +362,6 @@ static inline uint64_t rd(const struct tep_record *rec, const struct tep_format_
 	}
 }
 
-static void print_value(struct outbuf *ob, enum out_mode mode, const struct ffmt *ff,
-			const struct tep_record *rec)
-{
-	const struct tep_format_field *fl = ff->f;
-
-	switch (ff->kind) {
-	case FK_STRING: {
-		size_t len;
-		const char *s = field_string(fl, rec->data, rec->size, &len);
-
-		if (mode == OUT_JSON)
-			ob_json_str(ob, s, len);
-		else
-			ob_write(ob, s, len);
-		return;
-	}
-	case FK_ARRAY: {
-		unsigned esz = fl->elementsize ? fl->elementsize : 1;
-		unsigned cnt = fl->arraylen ? fl->arraylen : fl->size / esz;
-
-		ob_putc(ob, mode == OUT_JSON ? '[' : '{');
-		for (unsigned i = 0; i < cnt && (int)(fl->offset + (i + 1) * esz) <= rec->size; i++) {
-			if (i)
-				ob_putc(ob, ',');
-			ob_u64(ob, tep_read_number(fl->event->tep,
-						   (char *)rec->data + fl->offset + i * esz, esz));
-		}
-		ob_putc(ob, mode == OUT_JSON ? ']' : '}');
-		return;
-	}
-	case FK_POINTER:
-		/* An address survives JSON only as a string. */
-		if (mode == OUT_JSON)
-			ob_putc(ob, '"');
-		ob_hex(ob, rd(rec, fl, fl->size));
-		if (mode == OUT_JSON)
-			ob_putc(ob, '"');
-		return;
-	case FK_INT_IN_LONG: ob_s64(ob, (int32_t)rd(rec, fl, 8)); return;
-	case FK_S8: ob_s64(ob, (int8_t)rd(rec, fl, 1)); return;
-	case FK_S16: ob_s64(ob, (int16_t)rd(rec, fl, 2)); return;
-	case FK_S32: ob_s64(ob, (int32_t)rd(rec, fl, 4)); return;
-	case FK_S64: ob_s64(ob, (int64_t)rd(rec, fl, 8)); return;
-	case FK_U8: ob_u64(ob, rd(rec, fl, 1)); return;
-	case FK_U16: ob_u64(ob, rd(rec, fl, 2)); return;
-	case FK_U32: ob_u64(ob, rd(rec, fl, 4)); return;
-	case FK_U64: ob_u64(ob, rd(rec, fl, 8)); return;
-	}
-}
-
 int64_t field_int(const struct tep_format_field *f, const struct tep_record *rec)
 {
 	switch (field_kind(f)) {
@@ -354,68 +393,134 @@ bool field_is_string(const struct tep_format_field *f)
 	return field_kind(f) == FK_STRING;
 }
 
-/* "secs.usecs" of the trace clock, without printf. */
-static void put_ts(struct outbuf *ob, uint64_t ns)
+/* A field's value; the caller made room for NUM_MAX + 2 bytes, which is
+ * what every kind but strings and arrays takes. */
+static char *put_value(struct outbuf *ob, char *p, enum out_mode mode, const struct ffmt *ff,
+		       const struct tep_record *rec)
+{
+	const struct tep_format_field *fl = ff->f;
+
+	switch (ff->kind) {
+	case FK_STRING: {
+		size_t len;
+		const char *s = field_string(fl, rec->data, rec->size, &len);
+
+		if (mode == OUT_JSON)
+			return put_json(ob, p, s, len);
+		/* At most a record long; one field cannot be longer than the
+		 * buffer (ob_write's rule). */
+		if (len > sizeof(ob->buf))
+			len = sizeof(ob->buf);
+		return put_mem(room(ob, p, len), s, len);
+	}
+	case FK_ARRAY: {
+		unsigned esz = fl->elementsize ? fl->elementsize : 1;
+		unsigned cnt = fl->arraylen ? fl->arraylen : fl->size / esz;
+
+		*p++ = mode == OUT_JSON ? '[' : '{';
+		for (unsigned i = 0; i < cnt && (int)(fl->offset + (i + 1) * esz) <= rec->size; i++) {
+			p = room(ob, p, NUM_MAX + 2);
+			if (i)
+				*p++ = ',';
+			p = put_dec(p, tep_read_number(fl->event->tep,
+						       (char *)rec->data + fl->offset + i * esz, esz));
+		}
+		*p++ = mode == OUT_JSON ? ']' : '}';
+		return p;
+	}
+	case FK_POINTER:
+		/* An address survives JSON only as a string. */
+		if (mode == OUT_JSON)
+			*p++ = '"';
+		p = put_hex(p, rd(rec, fl, fl->size));
+		if (mode == OUT_JSON)
+			*p++ = '"';
+		return p;
+	case FK_INT_IN_LONG: return put_sdec(p, (int32_t)rd(rec, fl, 8));
+	case FK_S8: return put_sdec(p, (int8_t)rd(rec, fl, 1));
+	case FK_S16: return put_sdec(p, (int16_t)rd(rec, fl, 2));
+	case FK_S32: return put_sdec(p, (int32_t)rd(rec, fl, 4));
+	case FK_S64: return put_sdec(p, (int64_t)rd(rec, fl, 8));
+	case FK_U8: return put_dec(p, rd(rec, fl, 1));
+	case FK_U16: return put_dec(p, rd(rec, fl, 2));
+	case FK_U32: return put_dec(p, rd(rec, fl, 4));
+	case FK_U64: return put_dec(p, rd(rec, fl, 8));
+	}
+	return p;
+}
+
+/* "secs.usecs" of the trace clock: NUM_MAX + 7 bytes at most. */
+static inline char *put_ts(char *p, uint64_t ns)
 {
 	uint64_t us = ns / 1000;
 	unsigned frac = (unsigned)(us % 1000000);
-	char d[7];
 
-	ob_u64(ob, us / 1000000);
-	d[0] = '.';
-	for (int i = 6; i >= 1; i--) {
-		d[i] = (char)('0' + frac % 10);
-		frac /= 10;
-	}
-	ob_write(ob, d, 7);
+	p = put_dec(p, us / 1000000);
+	*p++ = '.';
+	memcpy(p, digit_pairs + frac / 10000 * 2, 2);
+	memcpy(p + 2, digit_pairs + frac / 100 % 100 * 2, 2);
+	memcpy(p + 4, digit_pairs + frac % 100 * 2, 2);
+	return p + 6;
 }
 
 void evfmt_print(struct outbuf *ob, enum out_mode mode, const struct evfmt *f,
 		 const struct tep_record *rec, const char *comm, int pid)
 {
-	if (mode == OUT_JSON) {
-		ob_write(ob, "{\"ts\":", 6);
-		put_ts(ob, rec->ts);
-		ob_write(ob, ",\"cpu\":", 7);
-		ob_u64(ob, rec->cpu);
-		ob_write(ob, ",\"comm\":", 8);
-		ob_json_str(ob, comm, 16);
-		ob_write(ob, ",\"pid\":", 7);
-		ob_s64(ob, pid);
-		ob_write(ob, ",\"event\":", 9);
-		ob_puts(ob, f->jname);
-		ob_write(ob, ",\"fields\":{", 11);
-		for (int i = 0; i < f->nfields; i++) {
-			if (i)
-				ob_putc(ob, ',');
-			ob_write(ob, f->fields[i].label + f->fields[i].tlen + 1, f->fields[i].jlen);
-			print_value(ob, mode, &f->fields[i], rec);
-		}
-		ob_write(ob, "}}\n", 3);
-		return;
-	}
-	/* trace-cmd report's shape: comm-pid [cpu] secs.usecs: event: fields */
+	char *p = room(ob, ob->buf + ob->len, f->headmax);
 	size_t n = strnlen(comm, 16);
 
-	for (size_t i = n; i < 16; i++)
-		ob_putc(ob, ' ');
-	ob_write(ob, comm, n);
-	ob_putc(ob, '-');
-	ob_s64(ob, pid);
-	ob_write(ob, " [", 2);
-	if (rec->cpu < 100)
-		ob_putc(ob, '0');
-	if (rec->cpu < 10)
-		ob_putc(ob, '0');
-	ob_u64(ob, rec->cpu);
-	ob_write(ob, "] ", 2);
-	put_ts(ob, rec->ts);
-	ob_write(ob, ": ", 2);
-	ob_puts(ob, f->ev->name);
-	ob_putc(ob, ':');
-	for (int i = 0; i < f->nfields; i++) {
-		ob_write(ob, f->fields[i].label, f->fields[i].tlen);
-		print_value(ob, mode, &f->fields[i], rec);
+	if (mode == OUT_JSON) {
+		p = put_mem(p, "{\"ts\":", 6);
+		p = put_ts(p, rec->ts);
+		p = put_mem(p, ",\"cpu\":", 7);
+		p = put_dec(p, rec->cpu);
+		p = put_mem(p, ",\"comm\":", 8);
+		p = put_json(ob, p, comm, n);
+		p = put_mem(p, ",\"pid\":", 7);
+		p = put_sdec(p, pid);
+		p = put_mem(p, ",\"event\":", 9);
+		p = put_short(p, f->jname, f->jnamelen);
+		p = put_mem(p, ",\"fields\":{", 11);
+		for (int i = 0; i < f->nfields; i++) {
+			const struct ffmt *ff = &f->fields[i];
+
+			p = room(ob, p, 1 + sizeof(ff->jlabel) + NUM_MAX + 2);
+			if (i)
+				*p++ = ',';
+			p = put_short(p, ff->jlabel, ff->jlen);
+			p = put_value(ob, p, mode, ff, rec);
+		}
+		p = put_mem(room(ob, p, 3), "}}\n", 3);
+	} else {
+		/* trace-cmd report's shape: comm-pid [cpu] secs.usecs: event: fields */
+		memset(p, ' ', 16);
+		memcpy(p + 16 - n, comm, n);
+		p += 16;
+		*p++ = '-';
+		p = put_sdec(p, pid);
+		*p++ = ' ';
+		*p++ = '[';
+		if (rec->cpu < 100)
+			*p++ = '0';
+		if (rec->cpu < 10)
+			*p++ = '0';
+		p = put_dec(p, rec->cpu);
+		*p++ = ']';
+		*p++ = ' ';
+		p = put_ts(p, rec->ts);
+		*p++ = ':';
+		*p++ = ' ';
+		p = put_short(p, f->ename, f->enamelen);
+		*p++ = ':';
+		for (int i = 0; i < f->nfields; i++) {
+			const struct ffmt *ff = &f->fields[i];
+
+			p = room(ob, p, sizeof(ff->tlabel) + NUM_MAX + 2);
+			p = put_short(p, ff->tlabel, ff->tlen);
+			p = put_value(ob, p, mode, ff, rec);
+		}
+		p = room(ob, p, 1);
+		*p++ = '\n';
 	}
-	ob_putc(ob, '\n');
+	ob->len = p - ob->buf;
 }

@@ -71,8 +71,9 @@ enum fkind field_kind(const struct tep_format_field *f);
 struct ffmt {
 	struct tep_format_field *f;
 	enum fkind kind;
-	char label[72];		/* " name=" (text) or "\"name\":" (JSON) */
 	unsigned char tlen, jlen;
+	char tlabel[80];	/* " name=" (text) */
+	char jlabel[80];	/* "\"name\":" (JSON) */
 };
 
 /* How one event type prints: which fields, in which order. */
@@ -80,6 +81,9 @@ struct evfmt {
 	struct tep_event *ev;
 	char name[192];			/* "system:event" */
 	char jname[200];		/* the same as a JSON string */
+	char ename[192];		/* "event" */
+	size_t enamelen, jnamelen;
+	size_t headmax;			/* the most a line takes before its fields */
 	struct tep_format_field *pid;	/* common_pid */
 	struct ffmt *fields;
 	int nfields;

@@ -199,6 +199,13 @@ static bool load_page(struct stream *st, struct scpu *c, stream_lost_fn lost, vo
 	}
 }
 
+/* Whether a CPU's current record goes before b's: older first, and on equal
+ * timestamps the CPU opened first. */
+static inline bool before(const struct scpu *a, const struct scpu *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a < b);
+}
+
 int stream_drain(struct stream *st, stream_record_fn fn, stream_lost_fn lost, void *arg)
 {
 	struct tep_record rec;
@@ -209,32 +216,42 @@ int stream_drain(struct stream *st, stream_record_fn fn, stream_lost_fn lost, vo
 		if (!st->c[i].data)
 			load_page(st, &st->c[i], lost, arg);
 	}
+	/* record_size and the other fields stay 0: nobody reads them. */
+	memset(&rec, 0, sizeof(rec));
+	rec.ref_count = 1;
 	for (;;) {
-		struct scpu *best = NULL;
+		struct scpu *best = NULL, *next = NULL;
 
-		/* k-way merge by timestamp; CPUs are few, a scan is cheapest. */
+		/* k-way merge by timestamp; CPUs are few, a scan is cheapest.
+		 * The runner-up bounds a run of records from the best CPU that
+		 * needs no new scan: with one busy CPU, one scan per drain. */
 		for (int i = 0; i < st->n; i++) {
 			struct scpu *c = &st->c[i];
 
-			if (c->data && (!best || c->ts < best->ts))
+			if (c->data && (!best || before(c, best)))
 				best = c;
 		}
 		if (!best)
 			return 0;
-		memset(&rec, 0, sizeof(rec));
-		rec.ts = best->ts;
-		rec.data = best->data;
-		rec.size = kbuffer_event_size(best->kb);
-		rec.record_size = kbuffer_curr_size(best->kb);
+		for (int i = 0; i < st->n; i++) {
+			struct scpu *c = &st->c[i];
+
+			if (c != best && c->data && (!next || before(c, next)))
+				next = c;
+		}
 		rec.cpu = best->cpu;
-		rec.ref_count = 1;
-		best->st.delivered++;
-		ret = fn(&rec, arg);
-		best->data = kbuffer_next_event(best->kb, &best->ts);
-		if (!best->data)
-			load_page(st, best, lost, arg);
-		if (ret)
-			return ret;
+		do {
+			rec.ts = best->ts;
+			rec.data = best->data;
+			rec.size = kbuffer_event_size(best->kb);
+			best->st.delivered++;
+			ret = fn(&rec, arg);
+			best->data = kbuffer_next_event(best->kb, &best->ts);
+			if (!best->data)
+				load_page(st, best, lost, arg);
+			if (ret)
+				return ret;
+		} while (best->data && (!next || before(best, next)));
 	}
 }
 

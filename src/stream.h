@@ -14,7 +14,8 @@ struct session;
 struct tep_handle;
 struct tep_record;
 
-/* Called for each record in timestamp order; non-zero stops the drain. */
+/* Called for each record in timestamp order, with its ts, data, size and
+ * cpu (not record_size); non-zero stops the drain. */
 typedef int (*stream_record_fn)(struct tep_record *rec, void *arg);
 /* Called where the kernel reports lost events on a CPU: n > 0 is a count,
  * n < 0 means "some, number unknown". */

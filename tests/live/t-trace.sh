@@ -80,6 +80,20 @@ fi
 "$FTR" trace -b 4 --fail-on-lost syscalls:sys_enter_write -- writer 20000 1 0 > /dev/null 2>&1
 check trace-fail-on-lost [ $? -eq 1 ]
 
+# Two CPUs writing at once: every event, the CPUs merged in timestamp order.
+if [ "$(grep -c '^processor' /proc/cpuinfo)" -ge 2 ]; then
+	"$FTR" trace -F count syscalls:sys_enter_write -- \
+		sh -c 'writer 20000 1 0 & writer 20000 2 1; wait' > "$TMP/o" 2> "$TMP/e"
+	c0=$(count_lines '\[000\] .*count=1$' "$TMP/o")
+	c1=$(count_lines '\[001\] .*count=2$' "$TMP/o")
+	back=$(sed -n 's/.*\] \([0-9]*\.[0-9]*\): .*/\1/p' "$TMP/o" |
+		awk 'NR > 1 && $1 < prev { n++ } { prev = $1 } END { print n + 0 }')
+	[ "$c0" -eq 20000 ] && [ "$c1" -eq 20000 ] && [ "$back" -eq 0 ] && ok trace-cpus-merged ||
+		fail trace-cpus-merged "cpu0 $c0, cpu1 $c1 of 20000; $back lines older than the one before"
+else
+	skip trace-cpus-merged "one CPU"
+fi
+
 # Bad input: a clear message, a non-zero exit, nothing left.
 "$FTR" trace sched:sched_swich > /dev/null 2> "$TMP/e"; rc=$?
 [ $rc -eq 1 ] && grep -q "closest: sched:sched_switch" "$TMP/e" && ok trace-unknown-event ||

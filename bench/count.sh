@@ -39,6 +39,12 @@ for r in $(seq "$RUNS"); do
 	elapsed "$work/e" >> "$work/ftrk.t"; tracer_cpu "$work/e" >> "$work/ftrk.cpu"
 	sed -n 's/^@: //p' "$work/o" >> "$work/ftrk.n"
 
+	# The language's one-liner, the text bpftrace runs below.
+	"$BIN/rusage" "$FTR" -e 'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @[comm] = count(); }' \
+		-- $W > "$work/o" 2> "$work/e"
+	elapsed "$work/e" >> "$work/lang.t"; tracer_cpu "$work/e" >> "$work/lang.cpu"
+	sed -n 's/^@\[writer\]: //p' "$work/o" >> "$work/lang.n"
+
 	if command -v bpftrace > /dev/null; then
 		"$BIN/rusage" bpftrace -e 'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @[comm] = count(); }' \
 			-c "$W" > "$work/o" 2> "$work/e"
@@ -57,7 +63,14 @@ row() {
 }
 row ftr "ftr count -k comm (user path here)"
 row ftrk "ftr count, no key (perf counters here)"
+row lang "ftr -e '/comm == \"writer\"/ @[comm] = count()'"
 row bpf "bpftrace @[comm] = count()"
+echo
+echo "plans (ftr -E):"
+"$FTR" count -E syscalls:sys_enter_write -k comm 2>&1 | sed -n '/^# plan/,/^# tracefs/p' | grep -v '^#' | sed 's/^/  count -k comm: /'
+"$FTR" count -E syscalls:sys_enter_write 2>&1 | sed -n '/^# plan/,/^# tracefs/p' | grep -v '^#' | sed 's/^/  count: /'
+"$FTR" -E -e 'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @[comm] = count(); }' 2>&1 |
+	sed -n '/^# plan/,/^# tracefs/p' | grep -v '^#' | sed 's/^/  -e: /'
 
 # Memory of the user path: 100,000 distinct keys, tables of 2048 and 131072.
 for size in 2048 131072; do

@@ -3,6 +3,7 @@
  * instance with tracing off, enable, open the buffers, start, read, stop,
  * drain, undo. */
 #include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -76,6 +77,15 @@ int engine_open(struct engine *e, const struct engine_opts *o)
 	e->child = (struct child)CHILD_INIT;
 	if (o->emit_sh)
 		e->o.explain = true;
+	e->sw.fd = -1;
+	if (o->no_tracefs && !o->emit_sh) {
+		features_probe(&e->feat, NULL);
+		/* Names from /proc (and the sampler's records) alone. */
+		e->comms = comm_cache_new(NULL);
+		if (!e->comms)
+			return -ENOMEM;
+		return o->explain ? 0 : sigwatch_open(&e->sw, true);
+	}
 	if (session_open(&e->s, o->emit_sh ? SESSION_EMIT_SH : o->explain ? SESSION_DRY_RUN : 0) < 0)
 		return -EIO;
 	features_probe(&e->feat, NULL);
@@ -95,6 +105,7 @@ int engine_open_offline(struct engine *e, const struct engine_opts *o, const cha
 	e->o = *o;
 	e->o.user_filter = true;
 	e->child = (struct child)CHILD_INIT;
+	e->sw.fd = -1;
 	e->tdir = tdir;
 	return 0;
 }
@@ -390,6 +401,14 @@ int engine_prepare(struct engine *e)
 	static char buf[32];	/* e->o.bufsz points here after return */
 	int err;
 
+	if (e->o.no_tracefs && !e->s) {
+		if (!e->o.cmdv || e->o.explain)
+			return 0;
+		err = child_spawn(e->o.cmdv, &e->child, sigwatch_restore, &e->sw);
+		if (err < 0)
+			ftr_err("cannot start '%s': %s", e->o.cmdv[0], strerror(-err));
+		return err;
+	}
 	err = engine_load_formats(e);
 	if (err || !e->s)
 		return err ? err : setup_filters(e);
@@ -649,6 +668,17 @@ static int on_record(struct tep_record *rec, void *arg)
 	return feed(arg, rec);
 }
 
+/* Without a stream: the signals alone.  1 when one is pending. */
+static int wait_signal(int fd, int timeout)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int r = poll(&p, fd >= 0, timeout);
+
+	if (r < 0)
+		return errno == EINTR ? 0 : -errno;
+	return r > 0 && (p.revents & POLLIN);
+}
+
 int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_lost,
 	       engine_tick_fn on_tick, uint64_t tick_ns, void *arg)
 {
@@ -657,7 +687,7 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 	bool cb_stop = false;	/* a callback said stop: it wants no more */
 	int err, ret = 0;
 
-	if (session_start(e->s) < 0)
+	if (e->s && session_start(e->s) < 0)
 		return -EIO;
 	if (e->start_hook && e->start_hook(e, e->hook_arg) < 0)
 		return -EIO;
@@ -679,15 +709,20 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 		if (next_tick && (next_tick <= now ? 0 : (next_tick - now) / 1000000) <
 				 (uint64_t)timeout)
 			timeout = next_tick <= now ? 0 : (int)((next_tick - now) / 1000000) + 1;
-		err = stream_wait(e->st, session_signal_fd(e->s), timeout);
+		err = e->st ? stream_wait(e->st, session_signal_fd(e->s), timeout) :
+			      wait_signal(e->sw.fd, timeout);
 		if (err < 0) {
 			ftr_err("poll: %s", strerror(-err));
 			ret = err;
 			break;
 		}
-		if (err == 1 && (e->stop_signal = session_pending_signal(e->s)))
+		if (err == 1 && (e->stop_signal = e->s ? session_pending_signal(e->s) :
+						      sigwatch_take(&e->sw)))
 			e->stop = true;
-		if (stream_drain(e->st, on_record, lost_cb, &rc))
+		/* SIGCHLD only wakes the loop: the command's end is reaped below. */
+		if (e->stop_signal == SIGCHLD)
+			e->stop = false, e->stop_signal = 0;
+		if (e->st && stream_drain(e->st, on_record, lost_cb, &rc))
 			e->stop = cb_stop = true;
 		if (!cb_stop && e->drain_hook && e->drain_hook(e, e->hook_arg))
 			e->stop = cb_stop = true;
@@ -704,11 +739,13 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 	}
 	/* Stop, then read what is still in the buffers (unless a callback
 	 * asked to stop: then it wants no more). */
-	session_stop(e->s);
+	if (e->s)
+		session_stop(e->s);
 	if (e->stop_hook)
 		e->stop_hook(e, e->hook_arg);
 	if (!cb_stop) {
-		stream_drain(e->st, on_record, lost_cb, &rc);
+		if (e->st)
+			stream_drain(e->st, on_record, lost_cb, &rc);
 		flush_all_pending(&rc);
 		if (e->drain_hook)
 			e->drain_hook(e, e->hook_arg);
@@ -773,6 +810,8 @@ void engine_close(struct engine *e)
 	e->st = NULL;
 	session_close(e->s);
 	e->s = NULL;
+	if (e->sw.fd >= 0)
+		sigwatch_close(&e->sw);
 	for (int i = 0; i < e->nev; i++) {
 		free(e->ev[i].sys);
 		free(e->ev[i].name);

@@ -57,6 +57,9 @@ struct engine_opts {
 	uint64_t duration_ns;		/* 0: until stopped */
 	bool user_filter;		/* every filter in user space */
 	const char *clock;		/* the instance's trace_clock, NULL: the kernel's */
+	bool no_tracefs;		/* no events at all (a program of profile, interval,
+					 * BEGIN, END): no session, no instance, so that
+					 * it runs where lockdown empties tracefs */
 };
 
 struct eng_pending;
@@ -75,6 +78,7 @@ struct engine {
 	int type_off;			/* of common_type (2 bytes), -1: ask libtraceevent */
 	struct stream *st;
 	struct child child;
+	struct sigwatch sw;		/* no_tracefs: the signals (else the session's) */
 	uint64_t filtered_out;
 	bool stop;
 	int stop_signal;		/* the signal that ended the run, or 0 */

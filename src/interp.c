@@ -44,6 +44,16 @@
 /* The frames of an event's kstack: as many as a hist trigger's stacktrace
  * key holds (HIST_STACKTRACE_DEPTH), so that both paths give one answer. */
 #define EVENT_KSTACK_MAX 16
+/* Measured on arm64 6.1: a hist trigger's stacktrace key at sched_switch
+ * starts at schedule (or do_task_dead), one frame above __schedule, where
+ * x86 starts at __schedule: the kernel skips a fixed number of frames,
+ * counted for x86's unwinder.  The user path keeps that frame, so on arm64
+ * stack keys stay there, and both paths still give one answer. */
+#if defined(__aarch64__)
+#define KSTACK_HIST_SHORT 1
+#else
+#define KSTACK_HIST_SHORT 0
+#endif
 
 /* A map aggregated by hist triggers, one per event of its clause. */
 enum kkey { KK_COMM, KK_TID, KK_FIELD, KK_PROBE, KK_FUNC, KK_STACK, KK_SYM, KK_SYMOFF };
@@ -1765,8 +1775,13 @@ static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, cha
 			km->kk[i] = KK_PROBE;
 		else if (k->k == N_BUILTIN && k->ival == B_FUNC)
 			km->kk[i] = KK_FUNC;	/* one per event too */
-		else if (k->k == N_BUILTIN && k->ival == B_KSTACK)
+		else if (k->k == N_BUILTIN && k->ival == B_KSTACK && !KSTACK_HIST_SHORT)
 			km->kk[i] = KK_STACK;	/* every hist kernel has the key */
+		else if (k->k == N_BUILTIN && k->ival == B_KSTACK) {
+			snprintf(why, wlen, "on arm64 the kernel's stacktrace key leaves out the "
+				 "event's own caller (its skip count is x86's)");
+			return why;
+		}
 		else if (k->k == N_FIELD || (is_hex_call(k) && k->args[0]->k == N_FIELD))
 			km->kk[i] = KK_FIELD;
 		else if (is_sym_call(k) && k->args[0]->k == N_FIELD)
@@ -2613,6 +2628,13 @@ int lang_run(struct program *p, const struct run_opts *o)
 		}
 	/* nsecs in every probe is CLOCK_MONOTONIC: events' timestamps too. */
 	eo.clock = "mono";
+	/* Without events (profile, interval, BEGIN, END) tracefs is not
+	 * needed: such a program runs even where lockdown empties it. */
+	eo.no_tracefs = true;
+	for (int i = 0; i < p->ncl; i++)
+		for (int j = 0; j < p->cl[i].nprobes; j++)
+			if (p->cl[i].probes[j].pv <= PV_URETPROBE)
+				eo.no_tracefs = false;
 	if (engine_open(&in->e, &eo) < 0)
 		goto out;
 	err = setup(in);

@@ -9,7 +9,10 @@
 . "$LIVE_DIR/lib.sh"
 
 require_sampling langprof
-[ -n "$T" ] && snapshot > "$TMP/before"
+# Events need tracefs; profile clauses alone do not (they run even where
+# lockdown empties tracefs).
+traceable() { [ -n "$T" ] && ! tracing_locked; }
+traceable && snapshot > "$TMP/before"
 
 # Stack keys as bpftrace prints them ("@[", frames indented 8, "]: N")
 # into one line each: "leaf;caller;...;outermost N", offsets cut.
@@ -63,7 +66,7 @@ fi
 
 # kstack at a tracepoint (the instance's stacktrace option): writer's 50
 # writes, each with a kernel stack from the system-call entry.
-if [ -n "$T" ] && [ -d "$T/events/syscalls/sys_enter_write" ]; then
+if traceable && [ -d "$T/events/syscalls/sys_enter_write" ]; then
 	"$FTR" -e 'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @[kstack] = count(); }' \
 		-- writer 50 1 > "$TMP/o" 2> "$TMP/e"; rc=$?
 	fold "$TMP/o" > "$TMP/f"
@@ -83,13 +86,13 @@ fi
 # On a kernel with hist triggers, kstack keys go into the trigger
 # (keys=stacktrace): the kernel path and the user path print the same stacks,
 # for a tracepoint in the scheduler and a system-call one.
-if [ -n "$T" ] && has_hist && [ "$(uname -m)" = aarch64 ]; then
+if traceable && has_hist && [ "$(uname -m)" = aarch64 ]; then
 	# arm64's stacktrace key drops a frame (interp.c): stacks stay in
 	# user space, and the plan says why.
 	"$FTR" -E -e 'tracepoint:sched:sched_switch { @[kstack] = count(); }' > "$TMP/p" 2>&1
 	grep -q "^@: in user space: .*arm64" "$TMP/p" && ok langprof-kstack-arm64-user-path ||
 		fail langprof-kstack-arm64-user-path "$(head -3 "$TMP/p")"
-elif [ -n "$T" ] && has_hist; then
+elif traceable && has_hist; then
 	bad=""
 	for prog in 'tracepoint:sched:sched_switch /args.prev_comm == "sleep"/ { @[kstack] = count(); }' \
 		    'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @[kstack] = count(); }'; do
@@ -105,7 +108,7 @@ else
 	skip langprof-kstack-kernel-equals-user "no hist triggers here"
 fi
 # ftr count -k kstack is the same map.
-if [ -n "$T" ]; then
+if traceable; then
 	"$FTR" count syscalls:sys_enter_write -k kstack -- writer 25 1 > "$TMP/o" 2> "$TMP/e"; rc=$?
 	n=$(fold "$TMP/o" | awk '{ t += $NF } END { print t + 0 }')
 	[ $rc -eq 0 ] && [ "$n" = 25 ] && grep -q '^@\[$' "$TMP/o" && ok langprof-count-kstack ||
@@ -113,14 +116,16 @@ if [ -n "$T" ]; then
 fi
 
 # What cannot run says why, where.
-"$FTR" -d 1 -e 'tracepoint:syscalls:sys_enter_write { @[ustack] = count(); }' > /dev/null 2> "$TMP/e"; rc=$?
-[ $rc -ne 0 ] && grep -q '1:41: .*ustack is available in profile:hz clauses only' "$TMP/e" &&
-	ok langprof-ustack-at-tracepoint || fail langprof-ustack-at-tracepoint "rc=$rc $(cat "$TMP/e")"
+if traceable; then
+	"$FTR" -d 1 -e 'tracepoint:syscalls:sys_enter_write { @[ustack] = count(); }' > /dev/null 2> "$TMP/e"; rc=$?
+	[ $rc -ne 0 ] && grep -q '1:41: .*ustack is available in profile:hz clauses only' "$TMP/e" &&
+		ok langprof-ustack-at-tracepoint || fail langprof-ustack-at-tracepoint "rc=$rc $(cat "$TMP/e")"
+fi
 "$FTR" -e 'profile:hz:99 { @ = count(); } profile:hz:49 { @ = count(); }' > /dev/null 2> "$TMP/e"; rc=$?
 [ $rc -ne 0 ] && grep -q '1:32: .*one rate (99 Hz here)' "$TMP/e" && ok langprof-one-rate ||
 	fail langprof-one-rate "rc=$rc $(cat "$TMP/e")"
 "$FTR" -e 'profile:hz:99, interval:s:1 { exit(); }' > /dev/null 2> "$TMP/e"; rc=$?
 [ $rc -ne 0 ] && grep -q 'cannot mix profile probes' "$TMP/e" && ok langprof-no-mix ||
 	fail langprof-no-mix "rc=$rc $(cat "$TMP/e")"
-[ -n "$T" ] && same_as_before langprof-leaves-tracefs "$TMP/before"
+traceable && same_as_before langprof-leaves-tracefs "$TMP/before"
 exit 0

@@ -228,10 +228,11 @@ int64_t field_signed(const struct tep_format_field *f, const void *data)
 	}
 }
 
-const char *field_string(const struct tep_format_field *f, const void *data, int size,
-			 size_t *len)
+/* Where a field's bytes are: in place, or where its __data_loc /
+ * __rel_loc word points.  NULL (and *len 0) when outside the record. */
+static const unsigned char *field_bytes(const struct tep_format_field *f, const void *data,
+					int size, size_t *len)
 {
-	const char *p;
 	unsigned off, n;
 
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
@@ -249,10 +250,20 @@ const char *field_string(const struct tep_format_field *f, const void *data, int
 	}
 	if ((int)(off + n) > size) {
 		*len = 0;
-		return "";
+		return NULL;
 	}
-	p = (const char *)data + off;
-	*len = strnlen(p, n);
+	*len = n;
+	return (const unsigned char *)data + off;
+}
+
+const char *field_string(const struct tep_format_field *f, const void *data, int size,
+			 size_t *len)
+{
+	const char *p = (const char *)field_bytes(f, data, size, len);
+
+	if (!p)
+		return "";
+	*len = strnlen(p, *len);
 	return p;
 }
 
@@ -286,6 +297,42 @@ enum fkind field_kind(const struct tep_format_field *f)
 	}
 }
 
+static bool is_byte_type(const char *t)
+{
+	/* "u8 odd[3]" and "__data_loc u8[] blob": the type names the element */
+	static const char *const b[] = { "u8", "__u8", "unsigned char", "uint8_t" };
+	if (!strncmp(t, "__data_loc ", 11))
+		t += 11;
+	else if (!strncmp(t, "__rel_loc ", 10))
+		t += 10;
+	for (size_t i = 0; i < ARRAY_SIZE(b); i++) {
+		size_t n = strlen(b[i]);
+
+		if (!strncmp(t, b[i], n) && (t[n] == '[' || t[n] == ' ' || !t[n]))
+			return true;
+	}
+	return false;
+}
+
+/* How a field prints: its field_kind, but for what libtraceevent takes for
+ * a string or a number and is neither: bytes (u8 arrays), a cpumask, a
+ * struct of an odd size. */
+static enum fkind print_kind(const struct tep_format_field *f)
+{
+	enum fkind k = field_kind(f);
+
+	if ((f->flags & TEP_FIELD_IS_DYNAMIC) && strstr(f->type, "cpumask"))
+		return FK_CPUMASK;
+	if (k == FK_STRING && is_byte_type(f->type))
+		return FK_BYTES;
+	if ((f->flags & TEP_FIELD_IS_DYNAMIC) && k != FK_STRING)
+		return FK_BYTES;
+	if (k >= FK_S8 && k <= FK_U64 && f->size != 1 && f->size != 2 && f->size != 4 &&
+	    f->size != 8)
+		return FK_BYTES;
+	return k;
+}
+
 int evfmt_init(struct evfmt *f, struct tep_event *ev, char *const *only, int nonly)
 {
 	struct tep_format_field **all = tep_event_fields(ev);
@@ -316,7 +363,7 @@ int evfmt_init(struct evfmt *f, struct tep_event *ev, char *const *only, int non
 			continue;
 		ff = &f->fields[f->nfields++];
 		ff->f = fl;
-		ff->kind = field_kind(fl);
+		ff->kind = print_kind(fl);
 		snprintf(ff->tlabel, sizeof(ff->tlabel), " %s=", fl->name);
 		ff->tlen = (unsigned char)strlen(ff->tlabel);
 		snprintf(ff->jlabel, sizeof(ff->jlabel), "\"%s\":", fl->name);
@@ -425,6 +472,36 @@ static char *put_value(struct outbuf *ob, char *p, enum out_mode mode, const str
 			p = put_dec(p, tep_read_number(fl->event->tep,
 						       (char *)rec->data + fl->offset + i * esz, esz));
 		}
+		*p++ = mode == OUT_JSON ? ']' : '}';
+		return p;
+	}
+	case FK_BYTES: case FK_CPUMASK: {
+		size_t n;
+		const unsigned char *b = field_bytes(fl, rec->data, rec->size, &n);
+		bool first = true;
+
+		*p++ = mode == OUT_JSON ? '[' : '{';
+		if (ff->kind == FK_BYTES) {
+			for (size_t i = 0; b && i < n; i++) {
+				p = room(ob, p, 6);
+				if (i)
+					*p++ = ',';
+				p = put_dec(p, b[i]);
+			}
+		} else {
+			/* The bits of little-endian longs, as the kernel
+			 * stores a cpumask: CPU i is bit i. */
+			for (size_t i = 0; b && i < n * 8; i++) {
+				if (!(b[i / 8] & (1u << (i % 8))))
+					continue;
+				p = room(ob, p, NUM_MAX + 2);
+				if (!first)
+					*p++ = ',';
+				p = put_dec(p, i);
+				first = false;
+			}
+		}
+		p = room(ob, p, 1);
 		*p++ = mode == OUT_JSON ? ']' : '}';
 		return p;
 	}

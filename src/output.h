@@ -63,6 +63,10 @@ enum fkind {
 	FK_INT_IN_LONG,		/* an int stored in 8 unsigned bytes (syscall args) */
 	FK_S8, FK_S16, FK_S32, FK_S64,
 	FK_U8, FK_U16, FK_U32, FK_U64,
+	/* printing only (evfmt): */
+	FK_BYTES,		/* u8 arrays, odd-sized fields, dynamic non-char data:
+				 * the bytes as numbers */
+	FK_CPUMASK,		/* a __data_loc cpumask: the CPUs in it, as a list */
 };
 /* How a numeric field is read: its size and signedness as the format says,
  * but for FK_INT_IN_LONG. */

@@ -1092,10 +1092,10 @@ static int frame_name(const struct agg_print_opts *o, const struct agg_kpart *k,
 }
 
 /* One key part as bpftrace prints it inside @name[...]. */
-static void text_part(struct outbuf *ob, const struct agg *m, int i, const struct agg_kpart *k,
+static void text_part(struct outbuf *ob, enum agg_ktype t, const struct agg_kpart *k,
 		      const struct agg_print_opts *o)
 {
-	switch (m->ktypes[i]) {
+	switch (t) {
 	case AGG_K_INT:
 		ob_s64(ob, k->i);
 		break;
@@ -1134,7 +1134,7 @@ static void text_key(struct outbuf *ob, const struct agg *m, const struct agg_ro
 	for (int i = 0; i < m->nkeys; i++) {
 		if (i)
 			ob_write(ob, ", ", 2);
-		text_part(ob, m, i, &r->keys[i], o);
+		text_part(ob, m->ktypes[i], &r->keys[i], o);
 	}
 	ob_putc(ob, ']');
 }
@@ -1206,6 +1206,29 @@ struct print_ctx {
 	bool json_first;
 };
 
+static void json_part(struct outbuf *ob, enum agg_ktype t, const struct agg_kpart *k,
+		      const struct agg_print_opts *o, bool as_string);
+
+/* A value map whose numbers stand for strings or stacks (opts->value): the
+ * value printed as such a key part is.  false: print the number. */
+static bool value_part(struct outbuf *ob, const struct agg *m, const struct agg_row *r,
+		       const struct agg_print_opts *o, bool json)
+{
+	struct agg_kpart k;
+	int t;
+
+	if (m->kind != AGG_VALUE || !o || !o->value)
+		return false;
+	t = o->value(r->value, &k, o->value_arg);
+	if (t < 0)
+		return false;
+	if (json)
+		json_part(ob, (enum agg_ktype)t, &k, o, false);
+	else
+		text_part(ob, (enum agg_ktype)t, &k, o);
+	return true;
+}
+
 static int text_row(const struct agg_row *r, void *arg)
 {
 	struct print_ctx *c = arg;
@@ -1234,7 +1257,8 @@ static int text_row(const struct agg_row *r, void *arg)
 		break;
 	default:
 		ob_puts(ob, ": ");
-		ob_val(ob, m, r->value);
+		if (!value_part(ob, m, r, c->o, false))
+			ob_val(ob, m, r->value);
 		break;
 	}
 	ob_putc(ob, '\n');
@@ -1256,10 +1280,10 @@ int agg_print(const struct agg *m, struct outbuf *ob, const struct agg_print_opt
 
 /* ---- JSON -------------------------------------------------------------------- */
 
-static void json_part(struct outbuf *ob, const struct agg *m, int i, const struct agg_kpart *k,
+static void json_part(struct outbuf *ob, enum agg_ktype t, const struct agg_kpart *k,
 		      const struct agg_print_opts *o, bool as_string)
 {
-	switch (m->ktypes[i]) {
+	switch (t) {
 	case AGG_K_INT:
 		if (as_string)
 			ob_putc(ob, '"');
@@ -1432,7 +1456,8 @@ static void json_value(struct outbuf *ob, const struct agg *m, const struct agg_
 		ob_u64(ob, r->count);
 		break;
 	default:
-		ob_val(ob, m, r->value);
+		if (!value_part(ob, m, r, o, true))
+			ob_val(ob, m, r->value);
 		break;
 	}
 }
@@ -1447,7 +1472,7 @@ static int json_row(const struct agg_row *r, void *arg)
 		ob_write(ob, ", ", 2);
 	c->json_first = false;
 	if (m->nkeys == 1) {
-		json_part(ob, m, 0, &r->keys[0], c->o, true);
+		json_part(ob, m->ktypes[0], &r->keys[0], c->o, true);
 		ob_puts(ob, ": ");
 		json_value(ob, m, r, c->o);
 	} else if (m->nkeys > 1) {
@@ -1455,7 +1480,7 @@ static int json_row(const struct agg_row *r, void *arg)
 		for (int i = 0; i < m->nkeys; i++) {
 			if (i)
 				ob_write(ob, ", ", 2);
-			json_part(ob, m, i, &r->keys[i], c->o, false);
+			json_part(ob, m->ktypes[i], &r->keys[i], c->o, false);
 		}
 		ob_puts(ob, "], \"value\": ");
 		json_value(ob, m, r, c->o);

@@ -231,6 +231,11 @@ struct agg_print_opts {
 	const struct agg_sort *sort;	/* NULL or n == 0: bpftrace's order */
 	agg_sym_fn sym;			/* NULL: stacks print as 0x addresses */
 	void *sym_arg;
+	/* AGG_VALUE maps whose numbers stand for strings or stacks (the
+	 * language's interned values): fills *k and returns its type
+	 * (AGG_K_STR, AGG_K_STACK), or -1 to print the number. */
+	int (*value)(int64_t v, struct agg_kpart *k, void *arg);
+	void *value_arg;
 };
 
 /* Text as bpftrace; nothing for an empty map.  opts may be NULL.  Returns

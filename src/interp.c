@@ -473,11 +473,6 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 			lang_errf(s->err, m, "delete() takes one entry: %s[key]", m->sval);
 			return -EINVAL;
 		}
-		if (!strcmp(n->sval, "print") && map_get(s->in, m->sval)->vt > VT_INT) {
-			lang_errf(s->err, m, "print() of %s, which holds strings or stacks: not "
-				  "yet (printf its entries)", m->sval);
-			return -EINVAL;
-		}
 		if (m->nargs)
 			return check_map_keys(s, m);
 		m->slot = (int)(map_get(s->in, m->sval) - s->in->maps);
@@ -1196,6 +1191,29 @@ static void do_time(struct xctx *x, const struct node *n)
 static int hist_read(struct interp *in, struct mapdef *m);
 static int pc_read(struct mapdef *m);
 
+/* agg's value callback for a map of strings or stacks: the interned value
+ * behind the number. */
+struct vals_ctx {
+	const struct intern *vals;
+	enum vtype vt;
+};
+
+static int interned_value(int64_t v, struct agg_kpart *k, void *arg)
+{
+	const struct vals_ctx *c = arg;
+	size_t len;
+	const void *p = intern_get(c->vals, (uint32_t)v, &len);
+
+	if (c->vt == VT_STR) {
+		k->str.p = p ? p : "";
+		k->str.len = len;
+		return AGG_K_STR;
+	}
+	k->stack.ips = p;
+	k->stack.n = (uint32_t)(len / sizeof(uint64_t));
+	return AGG_K_STACK;
+}
+
 static void print_map(struct interp *in, struct mapdef *m)
 {
 	if (!m->m)
@@ -1204,8 +1222,10 @@ static void print_map(struct interp *in, struct mapdef *m)
 		return;
 	if (m->pc && pc_read(m) < 0)
 		return;
+	struct vals_ctx vc = { in->vals, m->vt };
 	struct agg_print_opts po = { .top = in->o->top, .sort = in->o->sort,
-				     .sym = in->prof ? lprof_frame : NULL, .sym_arg = in->prof };
+				     .sym = in->prof ? lprof_frame : NULL, .sym_arg = in->prof,
+				     .value = m->vt > VT_INT ? interned_value : NULL, .value_arg = &vc };
 
 	if (in->o->mode == OUT_JSON)
 		agg_print_json(m->m, &in->ob, &po);

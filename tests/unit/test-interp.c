@@ -384,6 +384,16 @@ static const struct icase stmts[] = {
 	  "syscalls:sys_enter_write tid=" T1 " count=3\n",
 	  "after\nend\n@c: 2\n" },
 	{ "time() with a format", "BEGIN { time(\"[%%]\\n\"); }", "", "[%]\n" },
+	{ "strings kept as map values, carried from entry to return",
+	  "tracepoint:sched:sched_switch { @who[args.next_pid] = str(args.next_comm); } "
+	  "tracepoint:syscalls:sys_enter_write /@who[tid] != \"\"/ "
+	  "{ printf(\"%s wrote %d\\n\", @who[tid], args.count); @by[@who[tid]] = sum(args.count); } "
+	  "END { print(@who); clear(@who); }",
+	  "sched:sched_switch tid=0 prev_comm=swapper/0 next_comm=bash next_pid=" T1 "\n"
+	  "syscalls:sys_enter_write tid=" T1 " comm=bash count=7\n"
+	  "syscalls:sys_enter_write tid=" T2 " comm=cat count=9\n"	/* no name kept */
+	  "syscalls:sys_enter_write tid=" T1 " count=5\n",
+	  "bash wrote 7\nbash wrote 5\n@who[" T1 "]: bash\n@by[bash]: 12\n" },
 };
 
 static void test_statements(void **state)

@@ -14,6 +14,7 @@ struct ival {
 struct intern {
 	struct ival **v;		/* by id - 1 */
 	uint32_t n, max;
+	size_t bytes, max_bytes;
 	uint32_t *slot;			/* open addressing: id, 0 = free */
 	uint32_t cap;			/* a power of two, > 2 * n */
 	uint64_t refused;
@@ -28,13 +29,14 @@ static uint64_t hash_bytes(const unsigned char *p, size_t len)
 	return h;
 }
 
-struct intern *intern_new(uint32_t max)
+struct intern *intern_new(uint32_t max, size_t max_bytes)
 {
 	struct intern *t = calloc(1, sizeof(*t));
 
 	if (!t)
 		return NULL;
 	t->max = max;
+	t->max_bytes = max_bytes;
 	return t;
 }
 
@@ -87,7 +89,7 @@ uint32_t intern_put(struct intern *t, const void *p, size_t len)
 		if (v->hash == h && v->len == len && !memcmp(v->b, p, len))
 			return t->slot[i];
 	}
-	if (t->n >= t->max) {
+	if (t->n >= t->max || t->bytes + len > t->max_bytes) {
 		t->refused++;
 		return 0;
 	}
@@ -100,6 +102,7 @@ uint32_t intern_put(struct intern *t, const void *p, size_t len)
 	v = malloc(sizeof(*v) + len);
 	if (!v)
 		return 0;
+	t->bytes += len;
 	v->len = len;
 	v->hash = h;
 	memcpy(v->b, p, len);

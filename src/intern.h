@@ -13,8 +13,8 @@
 
 struct intern;
 
-/* At most max values.  NULL on ENOMEM. */
-struct intern *intern_new(uint32_t max);
+/* At most max values of max_bytes in all.  NULL on ENOMEM. */
+struct intern *intern_new(uint32_t max, size_t max_bytes);
 void intern_free(struct intern *t);
 /* The number of the value (len bytes at p): 1.., or 0 when the table is
  * full or memory ran out. */

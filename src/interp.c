@@ -44,6 +44,9 @@
 /* The frames of an event's kstack: as many as a hist trigger's stacktrace
  * key holds (HIST_STACKTRACE_DEPTH), so that both paths give one answer. */
 #define EVENT_KSTACK_MAX 16
+/* Strings and stacks kept as map values: bounded, as maps are. */
+#define INTERN_MAX (1u << 20)
+#define INTERN_MAX_BYTES ((size_t)64 << 20)
 /* Measured on arm64 6.1: a hist trigger's stacktrace key at sched_switch
  * starts at schedule (or do_task_dead), one frame above __schedule, where
  * x86 starts at __schedule: the kernel skips a fixed number of frames,
@@ -1639,7 +1642,7 @@ static int value_types(struct interp *in, const struct node *n, struct lang_err 
 				return -EINVAL;
 			}
 			m->vt = t;
-			if (t != VT_INT && !in->vals && !(in->vals = intern_new(1u << 20)))
+			if (t != VT_INT && !in->vals && !(in->vals = intern_new(INTERN_MAX, INTERN_MAX_BYTES)))
 				return -ENOMEM;
 		}
 		if (value_types(in, n->a, err) || value_types(in, n->b, err) ||
@@ -2617,8 +2620,10 @@ static void release(struct interp *in)
 	ksyms_free(in->ks);
 	lprof_close(in->prof);
 	if (in->vals && intern_refused(in->vals))
-		fprintf(stderr, "ftr: %llu strings or stacks not kept as map values: ftr keeps "
-			"%u distinct ones\n", (unsigned long long)intern_refused(in->vals), 1u << 20);
+		fprintf(stderr, "ftr: %llu strings or stacks not kept as map values (read back "
+			"empty): ftr keeps %u distinct ones, %u MB in all\n",
+			(unsigned long long)intern_refused(in->vals), INTERN_MAX,
+			(unsigned)(INTERN_MAX_BYTES >> 20));
 	intern_free(in->vals);
 }
 

@@ -101,6 +101,27 @@ static void test_ksyms_lookup(void **state)
 	ksyms_free(k);
 }
 
+/* The way back from a name the kernel printed (a hist stack frame). */
+static void test_ksyms_addr(void **state)
+{
+	char *t = fixture(FIX "kallsyms.txt");
+	struct ksyms *k;
+	uint64_t a = 0;
+
+	assert_int_equal(ksyms_parse(t, &k), 0);
+	free(t);
+	assert_int_equal(ksyms_addr(k, "vfs_read", NULL, &a), 0);
+	assert_int_equal(a, 0xffffffff816b89f0ull);
+	assert_string_equal(ksyms_at(k, a, NULL, NULL), "vfs_read");
+	assert_int_equal(ksyms_addr(k, "ext4_fill_super", "ext4", &a), 0);
+	assert_string_equal(ksyms_at(k, a + 0x10, NULL, NULL), "ext4_fill_super");
+	/* a module's function is not the kernel's, nor another module's */
+	assert_int_equal(ksyms_addr(k, "ext4_fill_super", NULL, &a), -ENOENT);
+	assert_int_equal(ksyms_addr(k, "ext4_fill_super", "xfs", &a), -ENOENT);
+	assert_int_equal(ksyms_addr(k, "no_such_function", NULL, &a), -ENOENT);
+	ksyms_free(k);
+}
+
 /* What ksym() and ksymoff() keys show: the kernel's %ps and %pS renderings
  * without the size, " [module]" after a module's function. */
 static void test_ksyms_format(void **state)
@@ -465,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_ksyms_bad),
 		cmocka_unit_test(test_ksyms_hidden),
 		cmocka_unit_test(test_ksyms_lookup),
+		cmocka_unit_test(test_ksyms_addr),
 		cmocka_unit_test(test_ksyms_format),
 		cmocka_unit_test(test_ksyms_real),
 		cmocka_unit_test(test_maps_bad),

@@ -597,11 +597,11 @@ static int check(struct sema *s, struct node *n)
 					  "kprobe clauses");
 				return -EINVAL;
 			}
-			/* At an event: the instance's stacktrace option (engine). */
+			/* At an event: the instance's stacktrace option, which
+			 * setup() turns on for the events still read after the
+			 * plan (a hist trigger takes its own stacks). */
 			for (int i = 0; i < s->nev; i++)
 				s->evs[i]->want_kstack = true;
-			if (s->has_record)
-				s->in->e.kstacks = true;
 			s->in->prof_k = true;
 			n->type = VT_STACK;
 			break;

@@ -390,6 +390,31 @@ static unsigned long default_buffer_kb(long ncpu)
 	return kb;
 }
 
+/*
+ * Sub-buffers of up to 64 KB where the kernel lets an instance choose (6.8
+ * and later; before, they are pages).  A read of trace_pipe_raw returns one
+ * sub-buffer, and a busy trace is read a sub-buffer at a time: 16 times
+ * fewer reads, each taking the buffer's lock once.  The buffer keeps at
+ * least 8 of them, so that a small --buffer-size stays as small as asked
+ * (the kernel rounds a buffer up to whole sub-buffers).  Written before
+ * buffer_size_kb: a change reallocates the buffer.
+ */
+static int set_subbuf_size(struct engine *e)
+{
+	unsigned long page_kb = (unsigned long)getpagesize() / 1024, kb = 64;
+	unsigned long buf_kb = strtoul(e->o.bufsz, NULL, 10);
+	char val[16];
+
+	if (!tracefs_file_exists(session_instance(e->s), "buffer_subbuf_size_kb"))
+		return 0;
+	while (kb > page_kb && kb * 8 > buf_kb)
+		kb /= 2;
+	if (kb <= page_kb)
+		return 0;
+	snprintf(val, sizeof(val), "%lu", kb);
+	return session_write(e->s, "buffer_subbuf_size_kb", val, NULL) < 0 ? -EIO : 0;
+}
+
 static void child_signals(void *s)
 {
 	session_child_signals(s);
@@ -419,6 +444,9 @@ int engine_prepare(struct engine *e)
 		snprintf(buf, sizeof(buf), "%lu", default_buffer_kb(ncpu));
 		e->o.bufsz = buf;
 	}
+	err = set_subbuf_size(e);
+	if (err)
+		return err;
 	if (session_write(e->s, "buffer_size_kb", e->o.bufsz, NULL) < 0)
 		return -EIO;
 	if (e->o.cpus) {
@@ -722,7 +750,7 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 		/* SIGCHLD only wakes the loop: the command's end is reaped below. */
 		if (e->stop_signal == SIGCHLD)
 			e->stop = false, e->stop_signal = 0;
-		if (e->st && stream_drain(e->st, on_record, lost_cb, &rc))
+		if (e->st && stream_drain(e->st, false, on_record, lost_cb, &rc))
 			e->stop = cb_stop = true;
 		if (!cb_stop && e->drain_hook && e->drain_hook(e, e->hook_arg))
 			e->stop = cb_stop = true;
@@ -745,7 +773,7 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 		e->stop_hook(e, e->hook_arg);
 	if (!cb_stop) {
 		if (e->st)
-			stream_drain(e->st, on_record, lost_cb, &rc);
+			stream_drain(e->st, true, on_record, lost_cb, &rc);
 		flush_all_pending(&rc);
 		if (e->drain_hook)
 			e->drain_hook(e, e->hook_arg);

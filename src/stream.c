@@ -22,6 +22,7 @@ struct scpu {
 	void *data;		/* current record in the loaded page, or NULL */
 	unsigned long long ts;
 	bool eof;		/* nothing more to read in this drain */
+	bool small;		/* the last page read was under half full */
 	struct stream_cpu_stats st;
 };
 
@@ -30,7 +31,8 @@ struct stream {
 	struct tep_handle *tep;
 	struct scpu *c;
 	int n;
-	size_t pagesize;
+	size_t pagesize;	/* of the sub-buffers: what one read returns */
+	bool all;		/* this drain reads every page */
 	struct pollfd *pfd;
 };
 
@@ -80,6 +82,16 @@ int stream_open(struct stream **out, struct session *s, struct tep_handle *tep, 
 	st->s = s;
 	st->tep = tep;
 	st->pagesize = getpagesize();
+	/* The instance's sub-buffers may be bigger than a page (engine.c
+	 * chooses; 6.8 and later): a read returns one whole sub-buffer. */
+	if (tracefs_file_exists(inst, "buffer_subbuf_size_kb")) {
+		char *v = tracefs_instance_file_read(inst, "buffer_subbuf_size_kb", NULL);
+		long kb = v ? strtol(v, NULL, 10) : 0;
+
+		free(v);
+		if (kb > 0 && (size_t)kb * 1024 > st->pagesize)
+			st->pagesize = (size_t)kb * 1024;
+	}
 	st->c = calloc(nconf, sizeof(*st->c));
 	st->pfd = calloc(nconf + 1, sizeof(*st->pfd));
 	if (!st->c || !st->pfd) {
@@ -166,6 +178,7 @@ static bool load_page(struct stream *st, struct scpu *c, stream_lost_fn lost, vo
 {
 	ssize_t r;
 	int missed;
+	bool small;
 
 	c->data = NULL;
 	if (c->eof)
@@ -182,6 +195,21 @@ static bool load_page(struct stream *st, struct scpu *c, stream_lost_fn lost, vo
 		}
 		if (kbuffer_load_subbuffer(c->kb, c->page) < 0)
 			continue;
+		/*
+		 * A page under half full, read right after a full one: the
+		 * kernel copied it because its writer is on it, so the reader
+		 * has caught up.  Reading on would fetch a few events per
+		 * read (those written meanwhile), each read under the buffer's
+		 * lock, at a cost per event several times that of a full page
+		 * (which the kernel swaps out).  This CPU's drain stops here;
+		 * the next poll wakes at the watermark.  A small page after a
+		 * small page may be the rest of a page read in part, with full
+		 * ones behind it: reading goes on.
+		 */
+		small = (size_t)kbuffer_subbuffer_size(c->kb) < st->pagesize / 2;
+		if (small && !c->small && !st->all)
+			c->eof = true;
+		c->small = small;
 		c->data = kbuffer_read_event(c->kb, &c->ts);
 		/* The page header says whether events were lost before this
 		 * page: a count, or -1 for "some". */
@@ -206,11 +234,13 @@ static inline bool before(const struct scpu *a, const struct scpu *b)
 	return a->ts < b->ts || (a->ts == b->ts && a < b);
 }
 
-int stream_drain(struct stream *st, stream_record_fn fn, stream_lost_fn lost, void *arg)
+int stream_drain(struct stream *st, bool all, stream_record_fn fn, stream_lost_fn lost,
+		 void *arg)
 {
 	struct tep_record rec;
 	int ret;
 
+	st->all = all;
 	for (int i = 0; i < st->n; i++) {
 		st->c[i].eof = false;
 		if (!st->c[i].data)
@@ -253,6 +283,11 @@ int stream_drain(struct stream *st, stream_record_fn fn, stream_lost_fn lost, vo
 				return ret;
 		} while (best->data && (!next || before(best, next)));
 	}
+}
+
+size_t stream_subbuf_size(const struct stream *st)
+{
+	return st->pagesize;
 }
 
 int stream_ncpus(const struct stream *st)

@@ -40,9 +40,14 @@ void stream_free(struct stream *st);
 /* Wait for data (or extra_fd readable, or timeout).  Returns 1 when
  * extra_fd is readable, 0 otherwise, -errno on error. */
 int stream_wait(struct stream *st, int extra_fd, int timeout_ms);
-/* Read everything available now and deliver it.  Returns the callback's
+/* Read what is available now and deliver it: every page when all is set
+ * (the last drain), else up to where a CPU's reader has caught up with its
+ * writer (the next drain reads on from there).  Returns the callback's
  * non-zero value when it stopped early, else 0 or -errno. */
-int stream_drain(struct stream *st, stream_record_fn fn, stream_lost_fn lost, void *arg);
+int stream_drain(struct stream *st, bool all, stream_record_fn fn, stream_lost_fn lost,
+		 void *arg);
+/* The size of the buffers' sub-buffers (pages): what one read moves. */
+size_t stream_subbuf_size(const struct stream *st);
 
 int stream_ncpus(const struct stream *st);
 /* Per CPU (index into the opened list): cpu number and statistics;

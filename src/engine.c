@@ -399,20 +399,26 @@ static unsigned long default_buffer_kb(long ncpu)
  * (the kernel rounds a buffer up to whole sub-buffers).  Written before
  * buffer_size_kb: a change reallocates the buffer.
  */
-static int set_subbuf_size(struct engine *e)
+static void set_subbuf_size(struct engine *e)
 {
 	unsigned long page_kb = (unsigned long)getpagesize() / 1024, kb = 64;
 	unsigned long buf_kb = strtoul(e->o.bufsz, NULL, 10);
 	char val[16];
+	int err;
 
 	if (!tracefs_file_exists(session_instance(e->s), "buffer_subbuf_size_kb"))
-		return 0;
+		return;
 	while (kb > page_kb && kb * 8 > buf_kb)
 		kb /= 2;
 	if (kb <= page_kb)
-		return 0;
+		return;
 	snprintf(val, sizeof(val), "%lu", kb);
-	return session_write(e->s, "buffer_subbuf_size_kb", val, NULL) < 0 ? -EIO : 0;
+	/* A refusal (ENOMEM: they are blocks of 2^4 pages, which a fragmented
+	 * memory may not have) leaves the page-sized ones, which work. */
+	err = session_try_write(e->s, "buffer_subbuf_size_kb", val);
+	if (err)
+		ftr_info("kept page-sized sub-buffers: writing '%s' to buffer_subbuf_size_kb: %s",
+			 val, strerror(-err));
 }
 
 static void child_signals(void *s)
@@ -444,9 +450,7 @@ int engine_prepare(struct engine *e)
 		snprintf(buf, sizeof(buf), "%lu", default_buffer_kb(ncpu));
 		e->o.bufsz = buf;
 	}
-	err = set_subbuf_size(e);
-	if (err)
-		return err;
+	set_subbuf_size(e);
 	if (session_write(e->s, "buffer_size_kb", e->o.bufsz, NULL) < 0)
 		return -EIO;
 	if (e->o.cpus) {
@@ -793,7 +797,7 @@ uint64_t engine_lost(struct engine *e, bool *unknown)
 
 void engine_summary(struct engine *e, bool always)
 {
-	uint64_t lost, delivered = 0;
+	uint64_t lost, delivered = 0, reads = 0;
 	bool unknown;
 
 	if (!e->st)
@@ -804,10 +808,14 @@ void engine_summary(struct engine *e, bool always)
 
 		stream_cpu(e->st, i, &cs);
 		delivered += cs.delivered;
+		reads += cs.reads;
 	}
 	if (!lost && !unknown && !always)
 		return;
 	fprintf(stderr, "ftr: %llu events read", (unsigned long long)delivered);
+	if (always)
+		fprintf(stderr, " (%llu reads of %zu KB)", (unsigned long long)reads,
+			stream_subbuf_size(e->st) / 1024);
 	if (e->filtered_out)
 		fprintf(stderr, ", %llu dropped by the user-space filter",
 			(unsigned long long)e->filtered_out);

@@ -15,6 +15,8 @@ void ob_init(struct outbuf *ob, int fd)
 	ob->fd = fd;
 	ob->err = 0;
 	ob->len = 0;
+	ob->task.valid = false;
+	ob->secs = UINT64_MAX;
 }
 
 int ob_flush(struct outbuf *ob)
@@ -124,16 +126,23 @@ static inline char *put_sdec(char *p, int64_t v)
 	return put_dec(p, (uint64_t)v);
 }
 
-/* "0x" and the digits that matter: NUM_MAX bytes at most. */
+/* "0x" and the digits that matter: NUM_MAX bytes at most.  Two digits at a
+ * time (addresses are long), from the right. */
 static inline char *put_hex(char *p, uint64_t v)
 {
 	static const char digits[] = "0123456789abcdef";
 	int n = (64 - __builtin_clzll(v | 1) + 3) / 4;
+	char *q;
 
 	*p++ = '0';
 	*p++ = 'x';
-	for (int i = n - 1; i >= 0; i--, v >>= 4)
-		p[i] = digits[v & 15];
+	q = p + n;
+	for (; q - p >= 2; v >>= 8) {
+		*--q = digits[v & 15];
+		*--q = digits[(v >> 4) & 15];
+	}
+	if (q > p)
+		*--q = digits[v & 15];
 	return p + n;
 }
 
@@ -526,35 +535,73 @@ static char *put_value(struct outbuf *ob, char *p, enum out_mode mode, const str
 	return p;
 }
 
-/* "secs.usecs" of the trace clock: NUM_MAX + 7 bytes at most. */
-static inline char *put_ts(char *p, uint64_t ns)
+/* "secs.usecs" of the trace clock: 24 bytes at most (the seconds' copy
+ * moves 24; the text is NUM_MAX + 7 at most). */
+static inline char *put_ts(struct outbuf *ob, char *p, uint64_t ns)
 {
-	uint64_t us = ns / 1000;
+	uint64_t us = ns / 1000, secs = us / 1000000;
 	unsigned frac = (unsigned)(us % 1000000);
 
-	p = put_dec(p, us / 1000000);
-	*p++ = '.';
+	if (secs != ob->secs) {
+		char *e = put_dec(ob->secstext, secs);
+
+		*e++ = '.';
+		ob->secslen = (unsigned)(e - ob->secstext);
+		ob->secs = secs;
+	}
+	memcpy(p, ob->secstext, sizeof(ob->secstext));
+	p += ob->secslen;
 	memcpy(p, digit_pairs + frac / 10000 * 2, 2);
 	memcpy(p + 2, digit_pairs + frac / 100 % 100 * 2, 2);
 	memcpy(p + 4, digit_pairs + frac % 100 * 2, 2);
 	return p + 6;
 }
 
+/* Whether the line's task part is the one the last line wrote. */
+static inline bool same_task(const struct outbuf *ob, enum out_mode mode, const char *comm,
+			     int pid, int cpu)
+{
+	return ob->task.valid && ob->task.pid == pid && ob->task.cpu == cpu &&
+	       ob->task.mode == (int)mode && !strncmp(ob->task.comm, comm, 16);
+}
+
+/* Keep the task part just written at [start, end) for the next line. */
+static inline void keep_task(struct outbuf *ob, enum out_mode mode, const char *comm, int pid,
+			     int cpu, const char *start, const char *end)
+{
+	ob->task.valid = (size_t)(end - start) <= sizeof(ob->task.text);
+	if (!ob->task.valid)
+		return;
+	ob->task.pid = pid;
+	ob->task.cpu = cpu;
+	ob->task.mode = (int)mode;
+	memset(ob->task.comm, 0, sizeof(ob->task.comm));
+	memcpy(ob->task.comm, comm, strnlen(comm, sizeof(ob->task.comm)));
+	ob->task.len = (unsigned)(end - start);
+	memcpy(ob->task.text, start, ob->task.len);
+}
+
 void evfmt_print(struct outbuf *ob, enum out_mode mode, const struct evfmt *f,
 		 const struct tep_record *rec, const char *comm, int pid)
 {
-	char *p = room(ob, ob->buf + ob->len, f->headmax);
-	size_t n = strnlen(comm, 16);
+	char *p = room(ob, ob->buf + ob->len, f->headmax), *start;
+	bool same = same_task(ob, mode, comm, pid, rec->cpu);
 
 	if (mode == OUT_JSON) {
 		p = put_mem(p, "{\"ts\":", 6);
-		p = put_ts(p, rec->ts);
-		p = put_mem(p, ",\"cpu\":", 7);
-		p = put_dec(p, rec->cpu);
-		p = put_mem(p, ",\"comm\":", 8);
-		p = put_json(ob, p, comm, n);
-		p = put_mem(p, ",\"pid\":", 7);
-		p = put_sdec(p, pid);
+		p = put_ts(ob, p, rec->ts);
+		if (same) {
+			p = put_short(p, ob->task.text, ob->task.len);
+		} else {
+			start = p;
+			p = put_mem(p, ",\"cpu\":", 7);
+			p = put_dec(p, rec->cpu);
+			p = put_mem(p, ",\"comm\":", 8);
+			p = put_json(ob, p, comm, strnlen(comm, 16));
+			p = put_mem(p, ",\"pid\":", 7);
+			p = put_sdec(p, pid);
+			keep_task(ob, mode, comm, pid, rec->cpu, start, p);
+		}
 		p = put_mem(p, ",\"event\":", 9);
 		p = put_short(p, f->jname, f->jnamelen);
 		p = put_mem(p, ",\"fields\":{", 11);
@@ -570,21 +617,29 @@ void evfmt_print(struct outbuf *ob, enum out_mode mode, const struct evfmt *f,
 		p = put_mem(room(ob, p, 3), "}}\n", 3);
 	} else {
 		/* trace-cmd report's shape: comm-pid [cpu] secs.usecs: event: fields */
-		memset(p, ' ', 16);
-		memcpy(p + 16 - n, comm, n);
-		p += 16;
-		*p++ = '-';
-		p = put_sdec(p, pid);
-		*p++ = ' ';
-		*p++ = '[';
-		if (rec->cpu < 100)
-			*p++ = '0';
-		if (rec->cpu < 10)
-			*p++ = '0';
-		p = put_dec(p, rec->cpu);
-		*p++ = ']';
-		*p++ = ' ';
-		p = put_ts(p, rec->ts);
+		if (same) {
+			p = put_short(p, ob->task.text, ob->task.len);
+		} else {
+			size_t n = strnlen(comm, 16);
+
+			start = p;
+			memset(p, ' ', 16);
+			memcpy(p + 16 - n, comm, n);
+			p += 16;
+			*p++ = '-';
+			p = put_sdec(p, pid);
+			*p++ = ' ';
+			*p++ = '[';
+			if (rec->cpu < 100)
+				*p++ = '0';
+			if (rec->cpu < 10)
+				*p++ = '0';
+			p = put_dec(p, rec->cpu);
+			*p++ = ']';
+			*p++ = ' ';
+			keep_task(ob, mode, comm, pid, rec->cpu, start, p);
+		}
+		p = put_ts(ob, p, rec->ts);
 		*p++ = ':';
 		*p++ = ' ';
 		p = put_short(p, f->ename, f->enamelen);

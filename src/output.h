@@ -19,6 +19,19 @@ struct outbuf {
 	int fd;
 	int err;		/* first write error (-errno), sticky */
 	size_t len;
+	/* What the last event line said of its task and of its second, for
+	 * the next line to copy: events come in runs from one task on one
+	 * CPU, and seconds change slowly (evfmt_print). */
+	struct {
+		bool valid;
+		int pid, cpu, mode;
+		char comm[16];
+		unsigned len;
+		char text[160];	/* "comm-pid [cpu] ", or JSON's ,"cpu":..."pid":N */
+	} task;
+	uint64_t secs;		/* UINT64_MAX: none yet */
+	unsigned secslen;
+	char secstext[24];	/* "secs." */
 	char buf[1 << 16];
 };
 

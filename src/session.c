@@ -608,7 +608,8 @@ struct tracefs_instance *session_instance(struct session *s)
 	return s->inst;
 }
 
-static int do_write(struct session *s, const char *rel, const char *val, const char *restore)
+static int do_write(struct session *s, const char *rel, const char *val, const char *restore,
+		    bool quiet)
 {
 	char path[PATH_MAX + 256];
 	int ret, saved;
@@ -634,6 +635,8 @@ static int do_write(struct session *s, const char *rel, const char *val, const c
 		char *log;
 
 		saved = errno ? errno : EIO;
+		if (quiet)
+			return -saved;
 		log = tracefs_error_last(s->inst);
 		ftr_err("cannot write '%s' to '%s': %s", val, path, strerror(saved));
 		ftr_err_kernel_log(log);
@@ -645,7 +648,12 @@ static int do_write(struct session *s, const char *rel, const char *val, const c
 
 int session_write(struct session *s, const char *file, const char *val, const char *restore)
 {
-	return do_write(s, file, val, restore);
+	return do_write(s, file, val, restore, false);
+}
+
+int session_try_write(struct session *s, const char *file, const char *val)
+{
+	return do_write(s, file, val, NULL, true);
 }
 
 int session_event_write(struct session *s, const char *sys, const char *ev, const char *file,
@@ -654,7 +662,7 @@ int session_event_write(struct session *s, const char *sys, const char *ev, cons
 	char rel[512];
 
 	snprintf(rel, sizeof(rel), "events/%s/%s/%s", sys, ev, file);
-	return do_write(s, rel, val, restore);
+	return do_write(s, rel, val, restore, false);
 }
 
 int session_trigger_add(struct session *s, const char *sys, const char *ev, const char *spec)

@@ -116,6 +116,9 @@ int session_instance_ready(struct session *s);		/* create it; 0/-errno */
  * writing restore back at close.  Kernel error_log text is printed on
  * failure. */
 int session_write(struct session *s, const char *file, const char *val, const char *restore);
+/* The same without restore and without a message: for a setting ftr can do
+ * without (the caller says what it does instead). */
+int session_try_write(struct session *s, const char *file, const char *val);
 /* The same for events/SYS/EV/FILE of the instance. */
 int session_event_write(struct session *s, const char *sys, const char *ev,
 			const char *file, const char *val, const char *restore);

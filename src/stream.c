@@ -193,6 +193,7 @@ static bool load_page(struct stream *st, struct scpu *c, stream_lost_fn lost, vo
 			c->eof = true;
 			return false;
 		}
+		c->st.reads++;
 		if (kbuffer_load_subbuffer(c->kb, c->page) < 0)
 			continue;
 		/*

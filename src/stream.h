@@ -23,6 +23,7 @@ typedef void (*stream_lost_fn)(int cpu, long long n, unsigned long long ts, void
 
 struct stream_cpu_stats {
 	uint64_t delivered;	/* records handed to the callback */
+	uint64_t reads;		/* sub-buffers read */
 	uint64_t lost_inline;	/* counts seen in page headers */
 	bool lost_unknown;	/* a page said "lost, count unknown" */
 	uint64_t overrun;	/* from per_cpu/cpuN/stats at the end */

@@ -128,4 +128,24 @@ check trace-bad-pid [ $rc -ne 0 ]
 grep -q "^mkdir $T/instances/ftr_" "$TMP/x" && grep -q "echo 'fd == 1' > .*sys_enter_write/filter" "$TMP/x" &&
 	grep -q "rmdir" "$TMP/x" && ok trace-explain || fail trace-explain "$(head -3 "$TMP/x")"
 
+# Sub-buffers: 64 KB where the kernel lets an instance choose (6.8+), fewer
+# for a buffer that would hold less than 8, none where it cannot choose.
+sub() { "$FTR" trace -E "$@" syscalls:sys_enter_write -- true 2>&1 |
+	sed -n "s/^echo '\([0-9]*\)' > .*\/buffer_subbuf_size_kb$/\1/p"; }
+if [ -e "$T/buffer_subbuf_size_kb" ] && [ "$(getconf PAGESIZE)" -eq 4096 ]; then
+	a=$(sub); b=$(sub -b 256); c=$(sub -b 16)
+	[ "$a" = 64 ] && [ "$b" = 32 ] && [ -z "$c" ] && ok trace-subbuf ||
+		fail trace-subbuf "default '$a' (want 64), -b 256 '$b' (32), -b 16 '$c' (none)"
+	# A busy trace read 64 KB at a time, over many drains: every event.
+	"$FTR" trace -F count syscalls:sys_enter_write -- writer 50000 3 > "$TMP/o" 2> "$TMP/e"; rc=$?
+	n=$(count_lines 'count=3$' "$TMP/o")
+	[ $rc -eq 0 ] && [ "$n" -eq 50000 ] && ok trace-subbuf-exact ||
+		fail trace-subbuf-exact "rc=$rc, $n of 50000 $(tail -2 "$TMP/e")"
+elif [ -e "$T/buffer_subbuf_size_kb" ]; then
+	skip trace-subbuf "pages of $(getconf PAGESIZE) bytes: the sizes asked for are 4 KB pages'"
+else
+	a=$(sub)
+	[ -z "$a" ] && ok trace-subbuf || fail trace-subbuf "wrote '$a' where the kernel has no buffer_subbuf_size_kb"
+fi
+
 same_as_before trace-leaves-tracefs "$TMP/before"

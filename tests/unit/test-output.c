@@ -355,6 +355,70 @@ static void test_flush_boundaries(void **state)
 	free(want);
 }
 
+/*
+ * A line copies the task part and the seconds of the line before when they
+ * are the same: a run of events that changes one thing at a time (pid, CPU,
+ * comm, the comm's text under the same pointer as after an exec, second,
+ * mode) through one outbuf must give the bytes of each event printed alone.
+ */
+static void test_line_reuse(void **state)
+{
+	static struct outbuf ob;
+	static const struct { int pid, cpu; const char *comm; unsigned long long ts; int json; }
+	ev[] = {
+		{ 100, 1, "bash", 5999999000ull, 0 },
+		{ 100, 1, "bash", 5999999500ull, 0 },	/* all the same */
+		{ 100, 1, "bash", 6000000000ull, 0 },	/* next second */
+		{ 101, 1, "bash", 6000000100ull, 0 },	/* pid */
+		{ 101, 0, "bash", 6000000200ull, 0 },	/* CPU */
+		{ 101, 0, "bash!", 6000000300ull, 0 },	/* comm's text, same pointer */
+		{ 101, 0, "bash!", 6000000400ull, 1 },	/* mode */
+		{ 101, 0, "bash!", 6000000500ull, 1 },
+		{ 101, 0, "bash", 7000000000ull, 1 },	/* comm back, next second */
+		{ 101, 0, "bash", 7000000100ull, 0 },
+		{ 0, 0, "<idle>", 7000000200ull, 0 },
+		{ 2147483647, 123, "a-sixteen-bytes!", 10000000000ull, 0 },
+		{ 2147483647, 123, "a-sixteen-bytes!", 10000000001ull, 1 },
+	};
+	char comm[17];
+	size_t wlen = 0;
+	char *want = NULL, *got;
+	FILE *w = open_memstream(&want, &wlen);
+	int fd = memfd_create("out", 0);
+	struct rec r;
+	struct evfmt f;
+
+	assert_non_null(w);
+	assert_true(fd >= 0);
+	ob_init(&ob, fd);
+	for (size_t i = 0; i < ARRAY_SIZE(ev); i++) {
+		enum out_mode mode = ev[i].json ? OUT_JSON : OUT_TEXT;
+		char *one;
+
+		/* One buffer for every comm, rewritten in place. */
+		snprintf(comm, sizeof(comm), "%s", ev[i].comm);
+		write_rec(&r);
+		memcpy(r.data + 4, &ev[i].pid, 4);
+		r.r.cpu = ev[i].cpu;
+		r.r.ts = ev[i].ts;
+		one = render(&r, mode, NULL, 0, comm);
+		fputs(one, w);
+		free(one);
+		assert_int_equal(evfmt_init(&f, r.ev, NULL, 0), 0);
+		evfmt_print(&ob, mode, &f, &r.r, comm, ev[i].pid);
+		evfmt_free(&f);
+	}
+	fclose(w);
+	assert_int_equal(ob_flush(&ob), 0);
+	got = fd_text(fd);
+	close(fd);
+	if (strcmp(got, want))
+		fprintf(stderr, "--- want\n%s--- got\n%s---\n", want, got);
+	assert_string_equal(got, want);
+	free(got);
+	free(want);
+}
+
 /* A string longer than the buffer escapes whole, in pieces. */
 static void test_long_json_string(void **state)
 {
@@ -387,6 +451,7 @@ int main(void)
 		cmocka_unit_test(test_types),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_flush_boundaries),
+		cmocka_unit_test(test_line_reuse),
 		cmocka_unit_test(test_long_json_string),
 	};
 

@@ -65,6 +65,9 @@ for r in $(seq "$RUNS"); do
 
 	# the floor: the event enabled for this pid in an instance nobody reads
 	mkdir "$inst"
+	# with the sub-buffers ftr takes (64 KB where the kernel lets it
+	# choose): the same buffer geometry for both
+	[ -e "$inst/buffer_subbuf_size_kb" ] && echo 64 > "$inst/buffer_subbuf_size_kb"
 	sh -c "echo \$\$ > $inst/set_event_pid; echo 1 > $inst/events/syscalls/sys_enter_write/enable; exec $W" 2> "$work/e"
 	field elapsed "$work/e" >> "$work/floor"
 	echo 0 > "$inst/events/syscalls/sys_enter_write/enable"; rmdir "$inst"

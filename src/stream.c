@@ -33,6 +33,7 @@ struct stream {
 	int n;
 	size_t pagesize;	/* of the sub-buffers: what one read returns */
 	bool all;		/* this drain reads every page */
+	int stats_fd;		/* a CPU's stats, for the buffer's clock; -1 */
 	struct pollfd *pfd;
 };
 
@@ -66,22 +67,108 @@ int stream_parse_stats(const char *text, uint64_t *overrun, uint64_t *dropped)
 	return found ? 0 : -EINVAL;
 }
 
+int stream_parse_now(const char *text, uint64_t *ts)
+{
+	const char *p = strstr(text, "now ts:");
+	char *end;
+	uint64_t secs, us = 0;
+
+	if (!p)
+		return -EINVAL;
+	p += 7;
+	while (*p == ' ')
+		p++;
+	secs = strtoull(p, &end, 10);
+	if (end == p)
+		return -EINVAL;
+	if (*end != '.') {
+		*ts = secs;	/* a counter clock: the records' unit too */
+		return 0;
+	}
+	p = end + 1;
+	us = strtoull(p, &end, 10);
+	if (end - p != 6)
+		return -EINVAL;
+	*ts = secs * 1000000000ull + us * 1000;
+	return 0;
+}
+
+/* The buffer's clock now, or UINT64_MAX when it cannot be read (then a drain
+ * delivers all it reads, as the last one does). */
+static uint64_t buffer_now(struct stream *st)
+{
+	char text[512];
+	ssize_t r;
+	uint64_t ts;
+
+	if (st->stats_fd < 0)
+		return UINT64_MAX;
+	r = pread(st->stats_fd, text, sizeof(text) - 1, 0);
+	if (r <= 0)
+		return UINT64_MAX;
+	text[r] = '\0';
+	return stream_parse_now(text, &ts) < 0 ? UINT64_MAX : ts;
+}
+
+static struct stream *stream_new(struct tep_handle *tep, int max, size_t subbuf)
+{
+	struct stream *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->tep = tep;
+	st->stats_fd = -1;
+	st->pagesize = subbuf;
+	st->c = calloc(max, sizeof(*st->c));
+	st->pfd = calloc(max + 1, sizeof(*st->pfd));
+	if (!st->c || !st->pfd) {
+		stream_free(st);
+		return NULL;
+	}
+	return st;
+}
+
+static int add_cpu(struct stream *st, int cpu, int fd)
+{
+	struct scpu *c = &st->c[st->n++];
+
+	c->cpu = cpu;
+	c->fd = fd;
+	c->page = malloc(st->pagesize);
+	c->kb = tep_kbuffer(st->tep);
+	return c->page && c->kb ? 0 : -ENOMEM;
+}
+
+int stream_open_fds(struct stream **out, struct tep_handle *tep, const int *cpus, const int *fds,
+		    int n, size_t subbuf, int stats_fd)
+{
+	struct stream *st = stream_new(tep, n, subbuf);
+
+	if (!st)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		if (add_cpu(st, cpus[i], fds[i]) < 0) {
+			stream_free(st);
+			return -ENOMEM;
+		}
+	}
+	st->stats_fd = stats_fd;
+	*out = st;
+	return 0;
+}
+
 int stream_open(struct stream **out, struct session *s, struct tep_handle *tep, const bool *cpus,
 		int ncpus_mask)
 {
 	struct tracefs_instance *inst = session_instance(s);
 	long nconf = sysconf(_SC_NPROCESSORS_CONF);
+	size_t subbuf = getpagesize();
 	struct stream *st;
+	char file[64];
 	int err;
 
 	if (!inst)
 		return -EIO;
-	st = calloc(1, sizeof(*st));
-	if (!st)
-		return -ENOMEM;
-	st->s = s;
-	st->tep = tep;
-	st->pagesize = getpagesize();
 	/* The instance's sub-buffers may be bigger than a page (engine.c
 	 * chooses; 6.8 and later): a read returns one whole sub-buffer. */
 	if (tracefs_file_exists(inst, "buffer_subbuf_size_kb")) {
@@ -89,18 +176,14 @@ int stream_open(struct stream **out, struct session *s, struct tep_handle *tep, 
 		long kb = v ? strtol(v, NULL, 10) : 0;
 
 		free(v);
-		if (kb > 0 && (size_t)kb * 1024 > st->pagesize)
-			st->pagesize = (size_t)kb * 1024;
+		if (kb > 0 && (size_t)kb * 1024 > subbuf)
+			subbuf = (size_t)kb * 1024;
 	}
-	st->c = calloc(nconf, sizeof(*st->c));
-	st->pfd = calloc(nconf + 1, sizeof(*st->pfd));
-	if (!st->c || !st->pfd) {
-		err = -ENOMEM;
-		goto fail;
-	}
+	st = stream_new(tep, nconf, subbuf);
+	if (!st)
+		return -ENOMEM;
+	st->s = s;
 	for (int cpu = 0; cpu < nconf; cpu++) {
-		char file[64];
-		struct scpu *c;
 		int fd;
 
 		if (cpus && (cpu >= ncpus_mask || !cpus[cpu]))
@@ -116,21 +199,20 @@ int stream_open(struct stream **out, struct session *s, struct tep_handle *tep, 
 			goto fail;
 		}
 		session_track_fd(s, fd);
-		c = &st->c[st->n++];
-		c->cpu = cpu;
-		c->fd = fd;
-		c->page = malloc(st->pagesize);
-		c->kb = tep_kbuffer(tep);
-		if (!c->page || !c->kb) {
-			err = -ENOMEM;
+		err = add_cpu(st, cpu, fd);
+		if (err)
 			goto fail;
-		}
 	}
 	if (st->n == 0) {
 		ftr_err("no CPU buffer to read in instance '%s'", session_name(s));
 		err = -ENOENT;
 		goto fail;
 	}
+	/* Any CPU's stats tell the buffer's clock (drain's horizon). */
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", st->c[0].cpu);
+	st->stats_fd = tracefs_instance_file_open(inst, file, O_RDONLY);
+	if (st->stats_fd >= 0)
+		session_track_fd(s, st->stats_fd);
 	*out = st;
 	return 0;
 fail:
@@ -239,9 +321,20 @@ int stream_drain(struct stream *st, bool all, stream_record_fn fn, stream_lost_f
 		 void *arg)
 {
 	struct tep_record rec;
+	uint64_t horizon;
 	int ret;
 
+	/*
+	 * The horizon: the buffer's clock before any CPU is read.  A record
+	 * stamped before it was committed before the read of its CPU (short
+	 * of a writer held between reserving and committing it), so every
+	 * record up to the horizon is in hand when the merge reaches it, on
+	 * every CPU.  Later ones wait for the next drain: delivering them now
+	 * could put them ahead of older ones a CPU read earlier did not have
+	 * yet.
+	 */
 	st->all = all;
+	horizon = all ? UINT64_MAX : buffer_now(st);
 	for (int i = 0; i < st->n; i++) {
 		st->c[i].eof = false;
 		if (!st->c[i].data)
@@ -262,7 +355,7 @@ int stream_drain(struct stream *st, bool all, stream_record_fn fn, stream_lost_f
 			if (c->data && (!best || before(c, best)))
 				best = c;
 		}
-		if (!best)
+		if (!best || best->ts > horizon)
 			return 0;
 		for (int i = 0; i < st->n; i++) {
 			struct scpu *c = &st->c[i];
@@ -282,7 +375,7 @@ int stream_drain(struct stream *st, bool all, stream_record_fn fn, stream_lost_f
 				load_page(st, best, lost, arg);
 			if (ret)
 				return ret;
-		} while (best->data && (!next || before(best, next)));
+		} while (best->data && best->ts <= horizon && (!next || before(best, next)));
 	}
 }
 

@@ -36,15 +36,21 @@ struct stream;
  * belong to the session, which closes them before removing the instance. */
 int stream_open(struct stream **out, struct session *s, struct tep_handle *tep,
 		const bool *cpus, int ncpus_mask);
+/* The same over open fds that read like trace_pipe_raw (O_NONBLOCK, one
+ * sub-buffer per read) and a stats_fd that reads like a CPU's stats file
+ * (or -1): for tests.  The fds stay the caller's. */
+int stream_open_fds(struct stream **out, struct tep_handle *tep, const int *cpus, const int *fds,
+		    int n, size_t subbuf, int stats_fd);
 void stream_free(struct stream *st);
 
 /* Wait for data (or extra_fd readable, or timeout).  Returns 1 when
  * extra_fd is readable, 0 otherwise, -errno on error. */
 int stream_wait(struct stream *st, int extra_fd, int timeout_ms);
-/* Read what is available now and deliver it: every page when all is set
- * (the last drain), else up to where a CPU's reader has caught up with its
- * writer (the next drain reads on from there).  Returns the callback's
- * non-zero value when it stopped early, else 0 or -errno. */
+/* Deliver, merged by timestamp, the records written before the drain
+ * began (every record when all is set: the last drain); the later ones wait
+ * for the next drain.  A CPU is read up to where its reader catches up with
+ * its writer.  Returns the callback's non-zero value when it stopped early,
+ * else 0 or -errno. */
 int stream_drain(struct stream *st, bool all, stream_record_fn fn, stream_lost_fn lost,
 		 void *arg);
 /* The size of the buffers' sub-buffers (pages): what one read moves. */
@@ -61,5 +67,9 @@ uint64_t stream_lost_total(const struct stream *st, bool *unknown);
 /* Pure, for tests: parse the overrun, commit overrun and dropped-events
  * counts of a per_cpu stats file. */
 int stream_parse_stats(const char *text, uint64_t *overrun, uint64_t *dropped);
+/* The same file's "now ts:" (the buffer's clock when it was read) in the
+ * records' unit: nanoseconds from "secs.usecs", or a counter clock's raw
+ * count.  0 or -EINVAL. */
+int stream_parse_now(const char *text, uint64_t *ts);
 
 #endif

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for stream.c's drains, on sub-buffers built by hand in the
+ * ring buffer's page format (events/header_page of the fixtures: a u64
+ * timestamp, an 8-byte commit, then events with a 4-byte header of type_len
+ * and time delta) and fed through pipes that read like trace_pipe_raw:
+ *
+ * - the merge delivers only what was written before the drain began (the
+ *   buffer's clock, from a stats file): a CPU found empty whose record comes
+ *   later, older than records another CPU already had, still comes out in
+ *   timestamp order;
+ * - a drain stops reading a CPU where a small page follows a full one (the
+ *   reader caught up with the writer), goes on after a small page that
+ *   follows a small one, and the last drain reads everything;
+ * - the "now ts:" parser.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <event-parse.h>
+
+#include "fixture.h"
+#include "ftr.h"
+#include "stream.h"
+
+#define SUBBUF 4096
+
+static struct tep_handle *tep;
+
+static int setup(void **state)
+{
+	static const char *const none[] = { NULL };
+
+	tep = fixture_tep(none);
+	return tep ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	tep_free(tep);
+	return 0;
+}
+
+/* A sub-buffer being built: events of 12 bytes (type_len 3) whose id is
+ * where common_pid would be. */
+struct page {
+	unsigned char b[SUBBUF];
+	size_t len;			/* of data, after the 16-byte header */
+	uint64_t last;			/* timestamp of the last event */
+};
+
+static void page_begin(struct page *p, uint64_t ts)
+{
+	memset(p, 0, sizeof(*p));
+	memcpy(p->b, &ts, 8);
+	p->last = ts;
+}
+
+static void page_add(struct page *p, uint64_t ts, int id)
+{
+	uint32_t delta = (uint32_t)(ts - p->last), hdr = 3 | (delta << 5);
+	unsigned char *d = p->b + 16 + p->len;
+
+	assert_true(ts >= p->last && delta < (1u << 27));
+	assert_true(16 + p->len + 16 <= SUBBUF);
+	memcpy(d, &hdr, 4);
+	memset(d + 4, 0, 12);
+	memcpy(d + 8, &id, 4);		/* payload offset 4: common_pid */
+	p->len += 16;
+	p->last = ts;
+}
+
+/* The page as the kernel hands it over: the whole sub-buffer. */
+static void page_write(int fd, struct page *p)
+{
+	uint64_t commit = p->len;
+
+	memcpy(p->b + 8, &commit, 8);
+	assert_int_equal(write(fd, p->b, SUBBUF), SUBBUF);
+}
+
+/* A page of n events from ts on, 100 ns apart, ids from id on. */
+static void write_events(int fd, uint64_t ts, int id, int n)
+{
+	struct page p;
+
+	page_begin(&p, ts);
+	for (int i = 0; i < n; i++)
+		page_add(&p, ts + 100 * i, id + i);
+	page_write(fd, &p);
+}
+
+static void set_now(int fd, const char *now)
+{
+	char text[256];
+	int n = snprintf(text, sizeof(text), "entries: 0\noverrun: 0\nnow ts: %s\n"
+			 "dropped events: 0\n", now);
+
+	assert_int_equal(ftruncate(fd, 0), 0);
+	assert_int_equal(pwrite(fd, text, n, 0), n);
+}
+
+struct got {
+	int n;
+	int cpu[1024], id[1024];
+	uint64_t ts[1024];
+};
+
+static int collect(struct tep_record *rec, void *arg)
+{
+	struct got *g = arg;
+
+	assert_true(g->n < 1024);
+	g->cpu[g->n] = rec->cpu;
+	memcpy(&g->id[g->n], (char *)rec->data + 4, 4);
+	g->ts[g->n] = rec->ts;
+	g->n++;
+	return 0;
+}
+
+struct rig {
+	int rd[2], wr[2], stats;
+	struct stream *st;
+};
+
+static void rig_open(struct rig *r, int ncpu, bool stats)
+{
+	static const int cpus[] = { 0, 1 };
+
+	for (int i = 0; i < ncpu; i++) {
+		int p[2];
+
+		/* Room for 16 sub-buffers, as a pipe has by default. */
+		assert_int_equal(pipe2(p, O_NONBLOCK), 0);
+		r->rd[i] = p[0];
+		r->wr[i] = p[1];
+	}
+	r->stats = stats ? memfd_create("stats", 0) : -1;
+	assert_int_equal(stream_open_fds(&r->st, tep, cpus, r->rd, ncpu, SUBBUF, r->stats), 0);
+}
+
+static void rig_close(struct rig *r, int ncpu)
+{
+	stream_free(r->st);
+	for (int i = 0; i < ncpu; i++) {
+		close(r->rd[i]);
+		close(r->wr[i]);
+	}
+	if (r->stats >= 0)
+		close(r->stats);
+}
+
+/* CPU 0 is empty when the drain begins and gets a record later, older than
+ * CPU 1's last: it must come out before it. */
+static void test_horizon(void **state)
+{
+	struct rig r;
+	struct got g = { 0 };
+	struct page p;
+
+	rig_open(&r, 2, true);
+	page_begin(&p, 10000);
+	page_add(&p, 10000, 1);
+	page_add(&p, 20000, 2);
+	page_add(&p, 30000, 3);
+	page_write(r.wr[1], &p);
+	set_now(r.stats, "    0.000025");		/* 25 us */
+	assert_int_equal(stream_drain(r.st, false, collect, NULL, &g), 0);
+	assert_int_equal(g.n, 2);
+	assert_int_equal(g.id[0], 1);
+	assert_int_equal(g.id[1], 2);
+
+	write_events(r.wr[0], 22000, 100, 1);
+	set_now(r.stats, "    0.000040");
+	assert_int_equal(stream_drain(r.st, false, collect, NULL, &g), 0);
+	assert_int_equal(g.n, 4);
+	assert_int_equal(g.cpu[2], 0);
+	assert_int_equal(g.id[2], 100);
+	assert_int_equal(g.cpu[3], 1);
+	assert_int_equal(g.id[3], 3);
+	for (int i = 1; i < g.n; i++)
+		assert_true(g.ts[i] >= g.ts[i - 1]);
+	rig_close(&r, 2);
+}
+
+/* Without the buffer's clock, a drain delivers all it reads; the last drain
+ * always does. */
+static void test_no_clock_and_last_drain(void **state)
+{
+	struct rig r;
+	struct got g = { 0 };
+
+	rig_open(&r, 1, false);
+	write_events(r.wr[0], 1000, 1, 3);
+	assert_int_equal(stream_drain(r.st, false, collect, NULL, &g), 0);
+	assert_int_equal(g.n, 3);
+	rig_close(&r, 1);
+
+	memset(&g, 0, sizeof(g));
+	rig_open(&r, 1, true);
+	write_events(r.wr[0], 1000, 1, 3);
+	set_now(r.stats, "0.000000");		/* before every record */
+	assert_int_equal(stream_drain(r.st, false, collect, NULL, &g), 0);
+	assert_int_equal(g.n, 0);
+	assert_int_equal(stream_drain(r.st, true, collect, NULL, &g), 0);
+	assert_int_equal(g.n, 3);
+	rig_close(&r, 1);
+}
+
+/* Full, small, small, full: the drain stops after the small page that
+ * follows a full one (the reader caught up); the next drain starts with a
+ * small page after a small one (it may be the rest of a page read in part,
+ * with full ones behind it), reads on, and gets the full one. */
+static void test_caught_up(void **state)
+{
+	const int full = (SUBBUF - 16) / 16, small = 5;
+	struct rig r;
+	struct got g = { 0 };
+
+	rig_open(&r, 1, true);
+	set_now(r.stats, "100.000000");
+	write_events(r.wr[0], 1000, 0, full);
+	write_events(r.wr[0], 100000, 1000, small);
+	write_events(r.wr[0], 200000, 2000, small);
+	write_events(r.wr[0], 300000, 3000, full);
+	assert_int_equal(stream_drain(r.st, false, collect, NULL, &g), 0);
+	assert_int_equal(g.n, full + small);
+	assert_int_equal(g.id[g.n - 1], 1000 + small - 1);
+	assert_int_equal(stream_drain(r.st, false, collect, NULL, &g), 0);
+	assert_int_equal(g.n, full + small + small + full);
+	assert_int_equal(g.id[g.n - 1], 3000 + full - 1);
+	rig_close(&r, 1);
+
+	/* The last drain reads through. */
+	memset(&g, 0, sizeof(g));
+	rig_open(&r, 1, true);
+	write_events(r.wr[0], 1000, 0, full);
+	write_events(r.wr[0], 100000, 1000, small);
+	write_events(r.wr[0], 200000, 2000, full);
+	assert_int_equal(stream_drain(r.st, true, collect, NULL, &g), 0);
+	assert_int_equal(g.n, full + small + full);
+	rig_close(&r, 1);
+}
+
+static void test_parse_now(void **state)
+{
+	uint64_t ts = 0;
+
+	assert_int_equal(stream_parse_now("entries: 0\nnow ts: 22184.770878\n", &ts), 0);
+	assert_true(ts == 22184770878000ull);
+	assert_int_equal(stream_parse_now("now ts:     0.000025\n", &ts), 0);
+	assert_true(ts == 25000);
+	/* a counter clock (x86-tsc, counter): the raw count */
+	assert_int_equal(stream_parse_now("oldest event ts: 5\nnow ts: 123456789\n", &ts), 0);
+	assert_true(ts == 123456789);
+	assert_int_equal(stream_parse_now("entries: 0\n", &ts), -EINVAL);
+	assert_int_equal(stream_parse_now("now ts: x\n", &ts), -EINVAL);
+	assert_int_equal(stream_parse_now("now ts: 12.34\n", &ts), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_horizon),
+		cmocka_unit_test(test_no_clock_and_last_drain),
+		cmocka_unit_test(test_caught_up),
+		cmocka_unit_test(test_parse_now),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -307,6 +307,8 @@ static bool load_page(struct stream *st, struct scpu *c, stream_lost_fn lost, vo
 		}
 		if (c->data)
 			return true;
+		if (c->eof)
+			return false;
 	}
 }
 

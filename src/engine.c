@@ -430,6 +430,7 @@ int engine_prepare(struct engine *e)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	static char buf[32];	/* e->o.bufsz points here after return */
+	bool streams = false;
 	int err;
 
 	if (e->o.no_tracefs && !e->s) {
@@ -446,13 +447,19 @@ int engine_prepare(struct engine *e)
 	/* Instance settings first: a clock change resets the buffer. */
 	if (e->o.clock && session_write(e->s, "trace_clock", e->o.clock, NULL) < 0)
 		return -EIO;
-	if (!e->o.bufsz) {
+	/* Events that only feed hist triggers or perf counters write nothing
+	 * to the buffer: it keeps the size mkdir gave it, unless asked. */
+	for (int i = 0; i < e->nev; i++)
+		streams |= !e->ev[i].trigger_only;
+	if (!e->o.bufsz && streams) {
 		snprintf(buf, sizeof(buf), "%lu", default_buffer_kb(ncpu));
 		e->o.bufsz = buf;
 	}
-	set_subbuf_size(e);
-	if (session_write(e->s, "buffer_size_kb", e->o.bufsz, NULL) < 0)
-		return -EIO;
+	if (e->o.bufsz) {
+		set_subbuf_size(e);
+		if (session_write(e->s, "buffer_size_kb", e->o.bufsz, NULL) < 0)
+			return -EIO;
+	}
 	if (e->o.cpus) {
 		char mask[512];
 

@@ -54,6 +54,12 @@ if has_hist; then
 	"$FTR" -E -e "$prog" > "$TMP/x" 2>&1
 	grep -q 'in the kernel, a hist trigger' "$TMP/x" && grep -q "hist:keys=fd,count" "$TMP/x" &&
 		ok lang-explain-kernel-path || fail lang-explain-kernel-path "$(head -5 "$TMP/x")"
+	# Nothing is written to the ring buffer then: ftr does not size it
+	# (the user path does).
+	"$FTR" -E --where user -e "$prog" > "$TMP/xu" 2>&1
+	! grep -q buffer_size_kb "$TMP/x" && grep -q buffer_size_kb "$TMP/xu" &&
+		ok lang-kernel-path-buffer-unsized ||
+		fail lang-kernel-path-buffer-unsized "$(grep buffer_ "$TMP/x" "$TMP/xu")"
 else
 	grep -q '^\[2K, 4K) *200 ' "$TMP/u" && ok lang-user-path ||
 		fail lang-user-path "$(head -5 "$TMP/u" "$TMP/ue")"

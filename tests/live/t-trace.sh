@@ -148,7 +148,7 @@ if [ -e "$T/buffer_subbuf_size_kb" ] && [ "$page_kb" = 4 ]; then
 	[ $rc -eq 0 ] && [ "$n" -eq 50000 ] && ok trace-subbuf-exact ||
 		fail trace-subbuf-exact "rc=$rc, $n of 50000 $(tail -2 "$TMP/e")"
 elif [ -e "$T/buffer_subbuf_size_kb" ]; then
-	skip trace-subbuf "pages of ${page_kb:-?} KB: the sizes asked for are 4 KB pages'"
+	skip trace-subbuf "pages of ${page_kb:-?} KB: the sizes checked here are those of 4 KB pages"
 else
 	a=$(sub)
 	[ -z "$a" ] && ok trace-subbuf || fail trace-subbuf "wrote '$a' where the kernel has no buffer_subbuf_size_kb"

@@ -69,8 +69,8 @@ msg = @printf '  %-7s %s\n' '$(1)' '$(2)';
 endif
 
 B := build$(if $(CROSS),/$(FTR_ARCH))
-SRCS := $(wildcard src/*.c src/lang/*.c)
-HDRS := $(wildcard src/*.h src/lang/*.h)
+SRCS := $(wildcard src/*.c src/*/*.c)
+HDRS := $(wildcard src/*.h src/*/*.h)
 OBJS := $(SRCS:src/%.c=$(B)/%.o)
 LIBOBJS := $(filter-out $(B)/main.o,$(OBJS))
 MANS := $(wildcard man/*.[0-9])
@@ -99,7 +99,7 @@ $(B)/ftr: $(OBJS)
 # costs twice the CPU per event, for a few KB saved.
 SB := $(B)/static
 SOBJS := $(SRCS:src/%.c=$(SB)/%.o)
-HOT_SRCS := src/output.c src/stream.c src/engine.c src/comm.c
+HOT_SRCS := src/report/output.c src/kernel/stream.c src/kernel/engine.c src/kernel/comm.c
 $(SB)/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$< [static])
@@ -181,7 +181,7 @@ check-unit: $(UNIT_BINS)
 # $(B)/fuzz/.  `make fuzz`: libFuzzer with clang for FUZZ_TIME seconds
 # (default 60), its corpus growing in $(B)/fuzz/corpus; without clang's
 # libFuzzer, the driver on a million mutants.
-FUZZ_LIB := src/lang/parse.c src/plan.c src/util.c
+FUZZ_LIB := src/lang/parse.c src/lang/plan.c src/util.c
 FUZZ_SRCS := tests/fuzz/fuzz-lang.c $(FUZZ_LIB)
 FUZZ_FLAGS := -std=gnu11 $(WARN) $(CPPFLAGS) -O1 -g -fno-omit-frame-pointer
 FUZZ_RUNS ?= 50000

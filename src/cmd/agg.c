@@ -13,12 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agg.h"
-#include "cmd.h"
-#include "engine.h"
+#include "lang/agg.h"
+#include "cmd/cmd.h"
+#include "kernel/engine.h"
 #include "ftr.h"
-#include "filters.h"
-#include "interp.h"
+#include "filter/filters.h"
+#include "lang/interp.h"
 #include "lang/lang.h"
 
 static const char count_usage[] =

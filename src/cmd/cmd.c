@@ -4,7 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "ftr.h"
 
 int cmd_usage_error(const char *cmd, const char *fmt, ...)

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "features.h"
+#include "cmd/cmd.h"
+#include "kernel/features.h"
 #include "ftr.h"
-#include "session.h"
+#include "kernel/session.h"
 
 static const char doctor_usage[] =
 	"usage: ftr doctor [--json]\n\n"

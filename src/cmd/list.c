@@ -14,9 +14,9 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "ftr.h"
-#include "session.h"
+#include "kernel/session.h"
 
 static const char list_usage[] =
 	"usage: ftr list [-v] [GLOB]\n"

@@ -31,12 +31,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "child.h"
-#include "cmd.h"
-#include "flame.h"
+#include "perf/child.h"
+#include "cmd/cmd.h"
+#include "report/flame.h"
 #include "ftr.h"
-#include "perf.h"
-#include "sym.h"
+#include "perf/perf.h"
+#include "report/sym.h"
 
 static const char profile_usage[] =
 	"usage: ftr profile [options] -- CMD [ARGS]\n"

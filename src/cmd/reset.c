@@ -3,9 +3,9 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "cmd.h"
+#include "cmd/cmd.h"
 #include "ftr.h"
-#include "session.h"
+#include "kernel/session.h"
 
 static const char reset_usage[] =
 	"usage: ftr reset [-n]\n\n"

@@ -12,15 +12,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agg.h"
-#include "cmd.h"
-#include "evsel.h"
-#include "features.h"
+#include "lang/agg.h"
+#include "cmd/cmd.h"
+#include "kernel/evsel.h"
+#include "kernel/features.h"
 #include "ftr.h"
-#include "filters.h"
-#include "interp.h"
+#include "filter/filters.h"
+#include "lang/interp.h"
 #include "lang/lang.h"
-#include "strfetch.h"
+#include "lang/strfetch.h"
 
 static const char run_usage[] =
 	"usage: ftr -e 'PROGRAM' [options] [-- CMD [ARGS]]\n"

@@ -23,11 +23,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "child.h"
-#include "cmd.h"
+#include "perf/child.h"
+#include "cmd/cmd.h"
 #include "ftr.h"
-#include "perf.h"
-#include "session.h"
+#include "perf/perf.h"
+#include "kernel/session.h"
 
 static const char stat_usage[] =
 	"usage: ftr stat [options] -- CMD [ARGS]\n"

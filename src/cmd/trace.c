@@ -16,11 +16,11 @@
 
 #include <event-parse.h>
 
-#include "cmd.h"
-#include "engine.h"
+#include "cmd/cmd.h"
+#include "kernel/engine.h"
 #include "ftr.h"
-#include "output.h"
-#include "probe.h"
+#include "report/output.h"
+#include "kernel/probe.h"
 
 static const char trace_usage[] =
 	"usage: ftr trace [options] EVENT [-f FILTER] [EVENT [-f FILTER] ...] [-- CMD [ARGS]]\n\n"

@@ -32,7 +32,7 @@
 
 #include <event-parse.h>
 
-#include "expr.h"
+#include "filter/expr.h"
 
 /* Kernel limits (trace.h, trace_events_filter.c, trace_events.c). */
 #define K_MAX_STR_VAL	256	/* MAX_FILTER_STR_VAL: a pattern must be shorter */

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "filters.h"
+#include "filter/filters.h"
 #include "ftr.h"
 
 int data_dirs(const char *sub, char dirs[][4096], int max)

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "arch.h"
+#include "kernel/arch.h"
 #include "ftr.h"
 
 /*

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "comm.h"
+#include "kernel/comm.h"
 #include "ftr.h"
 
 struct centry {

@@ -12,17 +12,17 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
-#include "comm.h"
-#include "engine.h"
-#include "evsel.h"
-#include "expr.h"
-#include "filters.h"
-#include "formats.h"
-#include "output.h"
+#include "kernel/comm.h"
+#include "kernel/engine.h"
+#include "kernel/evsel.h"
+#include "filter/expr.h"
+#include "filter/filters.h"
+#include "kernel/formats.h"
+#include "report/output.h"
 #include "ftr.h"
-#include "probe.h"
-#include "session.h"
-#include "stream.h"
+#include "kernel/probe.h"
+#include "kernel/session.h"
+#include "kernel/stream.h"
 
 bool engine_is_probe_spec(const char *s)
 {

@@ -15,8 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "child.h"
-#include "features.h"
+#include "perf/child.h"
+#include "kernel/features.h"
 
 struct comm_cache;
 struct expr;

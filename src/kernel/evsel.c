@@ -8,7 +8,7 @@
 
 #include <tracefs.h>
 
-#include "evsel.h"
+#include "kernel/evsel.h"
 #include "ftr.h"
 
 int evsel_split(const char *spec, char *sys, size_t syslen, char *ev, size_t evlen)

@@ -13,9 +13,9 @@
 
 #include <tracefs.h>
 
-#include "features.h"
+#include "kernel/features.h"
 #include "ftr.h"
-#include "perf.h"
+#include "perf/perf.h"
 
 const struct feature_info feature_info[F_NR] = {
 	[F_TRACEPOINTS] = { "tracepoints", "tracepoints" },

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "session.h"
+#include "kernel/session.h"
 
 enum feat_id {
 	F_TRACEPOINTS,

@@ -10,7 +10,7 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
-#include "formats.h"
+#include "kernel/formats.h"
 #include "ftr.h"
 
 struct tep_handle *formats_new(const char *tdir)

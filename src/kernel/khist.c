@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "khist.h"
+#include "kernel/khist.h"
 
 /* ---- building --------------------------------------------------------------- */
 

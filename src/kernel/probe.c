@@ -17,12 +17,12 @@
 
 #include <tracefs.h>
 
-#include "arch.h"
-#include "elfsym.h"
-#include "features.h"
+#include "kernel/arch.h"
+#include "report/elfsym.h"
+#include "kernel/features.h"
 #include "ftr.h"
-#include "probe.h"
-#include "session.h"
+#include "kernel/probe.h"
+#include "kernel/session.h"
 
 _Static_assert(PROBE_MAX_ARGN == ARCH_MAX_ARG, "probe.h and arch.h disagree on argN");
 

@@ -17,7 +17,7 @@
 #include <tracefs.h>
 
 #include "ftr.h"
-#include "session.h"
+#include "kernel/session.h"
 
 /* ---- locating tracefs ------------------------------------------------------ */
 

@@ -12,8 +12,8 @@
 #include <tracefs.h>
 
 #include "ftr.h"
-#include "session.h"
-#include "stream.h"
+#include "kernel/session.h"
+#include "kernel/stream.h"
 
 struct scpu {
 	int cpu, fd;

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg.h"
+#include "lang/agg.h"
 #include "ftr.h"
-#include "output.h"
+#include "report/output.h"
 
 /* Serialized key: per part, an int is 8 bytes; a string is a length byte
  * and its bytes, zero-padded to a multiple of 8; a stack is an 8-byte count

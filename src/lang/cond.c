@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lang.h"
+#include "lang/lang.h"
 
 static int directive(const char *line, size_t len, const char *name)
 {

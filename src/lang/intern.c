@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "intern.h"
+#include "lang/intern.h"
 
 struct ival {
 	size_t len;

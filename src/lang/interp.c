@@ -20,23 +20,23 @@
 
 #include <event-parse.h>
 
-#include "agg.h"
-#include "comm.h"
-#include "engine.h"
-#include "evsel.h"
+#include "lang/agg.h"
+#include "kernel/comm.h"
+#include "kernel/engine.h"
+#include "kernel/evsel.h"
 #include "ftr.h"
-#include "expr.h"
-#include "interp.h"
-#include "intern.h"
-#include "khist.h"
-#include "lprof.h"
-#include "perf.h"
+#include "filter/expr.h"
+#include "lang/interp.h"
+#include "lang/intern.h"
+#include "kernel/khist.h"
+#include "lang/lprof.h"
+#include "perf/perf.h"
 #include "lang/lang.h"
-#include "plan.h"
-#include "probe.h"
-#include "session.h"
-#include "strfetch.h"
-#include "sym.h"
+#include "lang/plan.h"
+#include "kernel/probe.h"
+#include "kernel/session.h"
+#include "lang/strfetch.h"
+#include "report/sym.h"
 #include <tracefs.h>
 
 #define MAX_VARS 64

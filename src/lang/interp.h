@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "engine.h"
-#include "output.h"
+#include "kernel/engine.h"
+#include "report/output.h"
 
 struct lang_err;
 struct program;

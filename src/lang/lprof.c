@@ -8,9 +8,9 @@
 #include <unistd.h>
 
 #include "ftr.h"
-#include "lprof.h"
-#include "perf.h"
-#include "sym.h"
+#include "lang/lprof.h"
+#include "perf/perf.h"
+#include "report/sym.h"
 
 struct lprof {
 	struct lprof_opts o;

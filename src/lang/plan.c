@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "lang/lang.h"
-#include "plan.h"
+#include "lang/plan.h"
 
 struct rbuf {
 	char *p;

@@ -11,17 +11,17 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
-#include "arch.h"
-#include "engine.h"
-#include "evsel.h"
-#include "features.h"
-#include "formats.h"
+#include "kernel/arch.h"
+#include "kernel/engine.h"
+#include "kernel/evsel.h"
+#include "kernel/features.h"
+#include "kernel/formats.h"
 #include "ftr.h"
-#include "output.h"
-#include "plan.h"
-#include "probe.h"
-#include "session.h"
-#include "strfetch.h"
+#include "report/output.h"
+#include "lang/plan.h"
+#include "kernel/probe.h"
+#include "kernel/session.h"
+#include "lang/strfetch.h"
 
 #define MAX_FIELDS 32
 

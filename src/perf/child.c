@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "perf/child.h"
 #include "ftr.h"
 
 int child_spawn(char **argv, struct child *c, void (*before_exec)(void *), void *arg)

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "ftr.h"
-#include "perf.h"
+#include "perf/perf.h"
 
 int perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "elfsym.h"
+#include "report/elfsym.h"
 #include "ftr.h"
 
 struct seg {

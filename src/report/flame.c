@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flame.h"
+#include "report/flame.h"
 
 struct fnode {
 	char *name;

@@ -8,7 +8,7 @@
 #include <event-parse.h>
 
 #include "ftr.h"
-#include "output.h"
+#include "report/output.h"
 
 void ob_init(struct outbuf *ob, int fd)
 {

@@ -17,9 +17,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "elfsym.h"
+#include "report/elfsym.h"
 #include "ftr.h"
-#include "sym.h"
+#include "report/sym.h"
 
 /* ---- kernel symbols ------------------------------------------------------------ */
 

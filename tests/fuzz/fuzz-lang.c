@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "lang/lang.h"
-#include "plan.h"
+#include "lang/plan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

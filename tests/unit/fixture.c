@@ -11,7 +11,7 @@
 #include <cmocka.h>
 
 #include "fixture.h"
-#include "formats.h"
+#include "kernel/formats.h"
 
 struct tep_handle *fixture_tep(const char *const *events)
 {

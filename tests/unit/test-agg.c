@@ -19,9 +19,9 @@
 
 #include <cmocka.h>
 
-#include "agg.h"
+#include "lang/agg.h"
 #include "ftr.h"
-#include "output.h"
+#include "report/output.h"
 
 /* Renders a map through a real outbuf (on a memfd) and returns the text. */
 static char *render(const struct agg *m, bool json, const struct agg_print_opts *o)

@@ -16,7 +16,7 @@
 #include <cmocka.h>
 #include <event-parse.h>
 
-#include "expr.h"
+#include "filter/expr.h"
 #include "ftr.h"
 #include "fixture.h"
 

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "features.h"
+#include "kernel/features.h"
 #include "ftr.h"
 
 static char *fixture(const char *name)

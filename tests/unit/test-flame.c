@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "flame.h"
+#include "report/flame.h"
 
 static char *folded(struct flame *f)
 {

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "intern.h"
+#include "lang/intern.h"
 
 static void test_same_value_same_number(void **state)
 {

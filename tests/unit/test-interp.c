@@ -23,11 +23,11 @@
 #include <cmocka.h>
 #include <event-parse.h>
 
-#include "comm.h"
-#include "engine.h"
+#include "kernel/comm.h"
+#include "kernel/engine.h"
 #include "fixture.h"
 #include "ftr.h"
-#include "interp.h"
+#include "lang/interp.h"
 #include "lang/lang.h"
 
 /* Thread ids above PID_MAX_LIMIT (2^22): /proc never has them, so pid is

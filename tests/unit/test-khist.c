@@ -20,11 +20,11 @@
 
 #include <cmocka.h>
 
-#include "agg.h"
+#include "lang/agg.h"
 #include "ftr.h"
-#include "khist.h"
-#include "output.h"
-#include "sym.h"
+#include "kernel/khist.h"
+#include "report/output.h"
+#include "report/sym.h"
 
 #define KSYM_MAX 256
 

@@ -24,7 +24,7 @@
 
 #include "fixture.h"
 #include "ftr.h"
-#include "output.h"
+#include "report/output.h"
 
 static struct tep_handle *tep;
 

@@ -21,13 +21,13 @@
 #include <cmocka.h>
 #include <event-parse.h>
 
-#include "expr.h"
+#include "filter/expr.h"
 #include "ftr.h"
 #include "fixture.h"
 #include "lang/lang.h"
-#include "output.h"
-#include "plan.h"
-#include "strfetch.h"
+#include "report/output.h"
+#include "lang/plan.h"
+#include "lang/strfetch.h"
 
 static struct tep_handle *tep;
 

@@ -22,11 +22,11 @@
 
 #include <cmocka.h>
 
-#include "arch.h"
-#include "elfsym.h"
-#include "features.h"
+#include "kernel/arch.h"
+#include "report/elfsym.h"
+#include "kernel/features.h"
 #include "ftr.h"
-#include "probe.h"
+#include "kernel/probe.h"
 
 #ifndef FIXTURES
 #define FIXTURES "tests/fixtures"

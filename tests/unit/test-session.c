@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "session.h"
+#include "kernel/session.h"
 
 static void test_name_pid_rejects(void **state)
 {

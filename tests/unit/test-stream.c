@@ -31,7 +31,7 @@
 
 #include "fixture.h"
 #include "ftr.h"
-#include "stream.h"
+#include "kernel/stream.h"
 
 #define SUBBUF 4096
 

@@ -24,7 +24,7 @@
 #include <cmocka.h>
 
 #include "ftr.h"
-#include "sym.h"
+#include "report/sym.h"
 
 #define FIX FIXTURES "/sym/"
 

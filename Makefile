@@ -57,6 +57,15 @@ PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
 PC_LIBS   := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null)
 # libelf's static archive pulls zlib and zstd; pkg-config --static knows one, not both.
 PC_SLIBS  := $(shell $(PKG_CONFIG) --static --libs $(LIBS_PC) 2>/dev/null) -lzstd -lz
+# libtracecmd (reading trace-cmd data files: ftr report, -i FILE) is shared
+# only in Debian: the dynamic build uses it when installed, the static one
+# never (FTR_NO_TRACECMD: "not in this build"), and records all the same.
+ifneq ($(shell $(PKG_CONFIG) --exists libtracecmd 2>/dev/null && echo y),)
+PC_CFLAGS += $(shell $(PKG_CONFIG) --cflags libtracecmd)
+PC_LIBS   += $(shell $(PKG_CONFIG) --libs libtracecmd)
+else
+CPPFLAGS += -DFTR_NO_TRACECMD
+endif
 
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS)
 
@@ -103,7 +112,7 @@ HOT_SRCS := src/report/output.c src/kernel/stream.c src/kernel/engine.c src/kern
 $(SB)/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$< [static])
-	$(Q)$(CC) $(ALL_CFLAGS) $(if $(filter $<,$(HOT_SRCS)),-O2,-Os) -ffunction-sections \
+	$(Q)$(CC) $(ALL_CFLAGS) -DFTR_NO_TRACECMD $(if $(filter $<,$(HOT_SRCS)),-O2,-Os) -ffunction-sections \
 		-fdata-sections -c -o $@ $<
 
 # glibc's linker prints one warning about dlopen in static programs: it comes

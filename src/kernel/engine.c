@@ -707,6 +707,23 @@ static int on_record(struct tep_record *rec, void *arg)
 	return feed(arg, rec);
 }
 
+static int on_page(int cpu, const void *page, size_t len, int nrec, void *arg)
+{
+	struct run_ctx *rc = arg;
+
+	return rc->e->page_hook(rc->e, cpu, page, len, nrec, rc->e->hook_arg);
+}
+
+/* Records, or pages as they are (ftr record). */
+static int drain(struct run_ctx *rc, bool all)
+{
+	struct engine *e = rc->e;
+
+	if (e->page_hook)
+		return stream_drain_pages(e->st, all, on_page, lost_cb, rc);
+	return stream_drain(e->st, all, on_record, lost_cb, rc);
+}
+
 /* Without a stream: the signals alone.  1 when one is pending. */
 static int wait_signal(int fd, int timeout)
 {
@@ -761,7 +778,7 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 		/* SIGCHLD only wakes the loop: the command's end is reaped below. */
 		if (e->stop_signal == SIGCHLD)
 			e->stop = false, e->stop_signal = 0;
-		if (e->st && stream_drain(e->st, false, on_record, lost_cb, &rc))
+		if (e->st && drain(&rc, false))
 			e->stop = cb_stop = true;
 		if (!cb_stop && e->drain_hook && e->drain_hook(e, e->hook_arg))
 			e->stop = cb_stop = true;
@@ -784,7 +801,7 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 		e->stop_hook(e, e->hook_arg);
 	if (!cb_stop) {
 		if (e->st)
-			stream_drain(e->st, true, on_record, lost_cb, &rc);
+			drain(&rc, true);
 		flush_all_pending(&rc);
 		if (e->drain_hook)
 			e->drain_hook(e, e->hook_arg);

@@ -94,6 +94,12 @@ struct engine {
 	 * Non-zero stops the run. */
 	int (*drain_hook)(struct engine *e, void *arg);
 	void *hook_arg;
+	/* Set before engine_run (ftr record): the buffers' pages as the kernel
+	 * wrote them, undecoded, instead of records to on_event (which may be
+	 * NULL then); nrec: how many records the page holds.  Non-zero stops
+	 * the run. */
+	int (*page_hook)(struct engine *e, int cpu, const void *page, size_t len, int nrec,
+			 void *arg);
 	/* Kernel stacks (set kstacks before engine_prepare): the instance's
 	 * stacktrace option writes a kernel_stack record after each event,
 	 * on its CPU; an event that wants one is held until it comes. */

@@ -381,6 +381,51 @@ int stream_drain(struct stream *st, bool all, stream_record_fn fn, stream_lost_f
 	}
 }
 
+int stream_drain_pages(struct stream *st, bool all, stream_page_fn fn, stream_lost_fn lost,
+		       void *arg)
+{
+	for (int i = 0; i < st->n; i++) {
+		struct scpu *c = &st->c[i];
+
+		for (;;) {
+			unsigned long long ts = 0;
+			ssize_t r = read(c->fd, c->page, st->pagesize);
+			int missed, n = 0, ret;
+			size_t size;
+
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;	/* EAGAIN: empty for now */
+			c->st.reads++;
+			if (kbuffer_load_subbuffer(c->kb, c->page) < 0)
+				continue;
+			size = (size_t)kbuffer_subbuffer_size(c->kb);
+			missed = kbuffer_missed_events(c->kb);
+			/* Only the records' headers are walked, for the count. */
+			for (void *d = kbuffer_read_event(c->kb, &ts); d;
+			     d = kbuffer_next_event(c->kb, &ts))
+				n++;
+			if (missed) {
+				if (missed > 0)
+					c->st.lost_inline += missed;
+				else
+					c->st.lost_unknown = true;
+				if (lost)
+					lost(c->cpu, missed, ts, arg);
+			}
+			c->st.delivered += n;
+			if ((n || missed) && (ret = fn(c->cpu, c->page, (size_t)r, n, arg)))
+				return ret;
+			/* Under half full: the writer's page, copied; as in
+			 * load_page, reading on would fetch a few records a read. */
+			if (!all && size < st->pagesize / 2)
+				break;
+		}
+	}
+	return 0;
+}
+
 size_t stream_subbuf_size(const struct stream *st)
 {
 	return st->pagesize;

@@ -8,6 +8,7 @@
 #define FTR_STREAM_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct session;
@@ -53,6 +54,16 @@ int stream_wait(struct stream *st, int extra_fd, int timeout_ms);
  * else 0 or -errno. */
 int stream_drain(struct stream *st, bool all, stream_record_fn fn, stream_lost_fn lost,
 		 void *arg);
+/* Called per sub-buffer read, with the page as the kernel wrote it (len:
+ * what the read returned) and how many records it holds; non-zero stops
+ * the drain. */
+typedef int (*stream_page_fn)(int cpu, const void *page, size_t len, int nrec, void *arg);
+/* The same drain without decoding (ftr record): each CPU's pages in the
+ * order read, CPU after CPU; lost events are reported as stream_drain
+ * does.  A CPU is read until its reader catches up with its writer (every
+ * page when all is set). */
+int stream_drain_pages(struct stream *st, bool all, stream_page_fn fn, stream_lost_fn lost,
+		       void *arg);
 /* The size of the buffers' sub-buffers (pages): what one read moves. */
 size_t stream_subbuf_size(const struct stream *st);
 

@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Writing trace-cmd data files: see record.h. */
+#include <dirent.h>
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ftr.h"
+#include "kernel/record.h"
+#include "report/tdat.h"
+
+struct recfile {
+	int fd;
+	char *path;
+	const char *tdir;
+	int ncpu;
+	int *cfd;		/* side file per CPU, -1 before its first page */
+	uint64_t *csize;
+	size_t page_size;
+	uint64_t max_size, total;
+	off_t cmd_off;
+	char *zpage;		/* a short read, padded to a whole page */
+};
+
+/* Buffered writes of the header (and only the header). */
+struct wbuf {
+	int fd;
+	char b[65536];
+	size_t n;
+	int err;
+};
+
+static void wflush(struct wbuf *w)
+{
+	size_t off = 0;
+
+	while (!w->err && off < w->n) {
+		ssize_t r = write(w->fd, w->b + off, w->n - off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			w->err = r < 0 ? -errno : -EIO;
+		else
+			off += (size_t)r;
+	}
+	w->n = 0;
+}
+
+static void wput(struct wbuf *w, const void *p, size_t len)
+{
+	const char *s = p;
+
+	while (len && !w->err) {
+		size_t k = sizeof(w->b) - w->n < len ? sizeof(w->b) - w->n : len;
+
+		memcpy(w->b + w->n, s, k);
+		w->n += k;
+		s += k;
+		len -= k;
+		if (w->n == sizeof(w->b))
+			wflush(w);
+	}
+}
+
+/* Numbers in this machine's order: the file says which (its endian byte). */
+static void wnum(struct wbuf *w, uint64_t v, int bytes)
+{
+	uint32_t v32 = (uint32_t)v;
+	uint16_t v16 = (uint16_t)v;
+
+	wput(w, bytes == 8 ? (void *)&v : bytes == 4 ? (void *)&v32 : (void *)&v16, bytes);
+}
+
+/* A file's content preceded by its size (4 or 8 bytes); a missing one is
+ * empty (no printk formats on a kernel without trace_printk users). */
+static int wfile(struct wbuf *w, const char *path, int size_bytes, bool must)
+{
+	size_t len = 0;
+	char *text = read_file(path, &len);
+
+	if (!text && must)
+		return -errno;
+	wnum(w, text ? len : 0, size_bytes);
+	if (text)
+		wput(w, text, len);
+	free(text);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every format of events/ftrace: the records the ftrace system writes
+ * (kernel stacks, markers) stay readable.  Returns how many were written. */
+static int ftrace_formats(struct wbuf *w, const char *tdir)
+{
+	char path[PATH_MAX], *names[128];
+	struct dirent *d;
+	int n = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/events/ftrace", tdir);
+	dir = opendir(path);
+	while (dir && (d = readdir(dir)) && n < (int)ARRAY_SIZE(names)) {
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/events/ftrace/%s/format", tdir, d->d_name);
+		if (path_exists(path) && !(names[n] = strdup(d->d_name)))
+			break;
+		n += path_exists(path);
+	}
+	if (dir)
+		closedir(dir);
+	qsort(names, n, sizeof(*names), cmp_str);
+	wnum(w, n, 4);
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/events/ftrace/%s/format", tdir, names[i]);
+		wfile(w, path, 8, false);
+		free(names[i]);
+	}
+	return n;
+}
+
+/* The formats of the recorded events, by system (ftrace's are above). */
+static int event_formats(struct wbuf *w, const char *tdir, char *const *sys, char *const *name,
+			 int nev)
+{
+	char path[PATH_MAX];
+	int nsys = 0, err;
+
+	for (int i = 0; i < nev; i++) {
+		bool seen = !strcmp(sys[i], "ftrace");
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(sys[j], sys[i]);
+		nsys += !seen;
+	}
+	wnum(w, nsys, 4);
+	for (int i = 0; i < nev; i++) {
+		bool seen = !strcmp(sys[i], "ftrace");
+		int n = 0;
+
+		for (int j = 0; j < i && !seen; j++)
+			seen = !strcmp(sys[j], sys[i]);
+		if (seen)
+			continue;
+		for (int j = i; j < nev; j++)
+			n += !strcmp(sys[j], sys[i]);
+		wput(w, sys[i], strlen(sys[i]) + 1);
+		wnum(w, n, 4);
+		for (int j = i; j < nev; j++) {
+			if (strcmp(sys[j], sys[i]))
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%s/%s/format", tdir, sys[j], name[j]);
+			if ((err = wfile(w, path, 8, true)) < 0)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/*
+ * From cmd_off on: the saved cmdlines, the CPU count, the options, then
+ * "flyrecord" and a table of zeros (where each CPU's data is, filled in
+ * last by move_data).  *tab_off: where the table is.
+ */
+static int write_tail(int fd, off_t cmd_off, const char *tdir, int ncpu,
+		      const struct rec_opt *opts, int nopt, off_t *tab_off)
+{
+	static struct wbuf w;
+	char file[PATH_MAX];
+
+	if (ftruncate(fd, cmd_off) < 0 || lseek(fd, cmd_off, SEEK_SET) < 0)
+		return -errno;
+	w.fd = fd;
+	w.n = 0;
+	w.err = 0;
+	snprintf(file, sizeof(file), "%s/saved_cmdlines", tdir);
+	wfile(&w, file, 8, false);
+	wnum(&w, ncpu, 4);
+	wput(&w, "options  ", 10);
+	for (int i = 0; i < nopt; i++) {
+		wnum(&w, opts[i].id, 2);
+		wnum(&w, strlen(opts[i].text) + 1, 4);
+		wput(&w, opts[i].text, strlen(opts[i].text) + 1);
+	}
+	wnum(&w, TDAT_OPT_DONE, 2);
+	wput(&w, "flyrecord", 10);
+	wflush(&w);
+	if (tab_off)
+		*tab_off = lseek(fd, 0, SEEK_CUR);
+	for (int i = 0; i < ncpu; i++) {
+		wnum(&w, 0, 8);
+		wnum(&w, 0, 8);
+	}
+	wflush(&w);
+	return w.err;
+}
+
+static void side_path(char *buf, size_t len, const char *path, int cpu)
+{
+	snprintf(buf, len, "%s.cpu%d", path, cpu);
+}
+
+/* Copy len bytes of in (from 0) to out at off: in the kernel where it can,
+ * else through a buffer (another file system, an old kernel). */
+static int copy_range(int in, int out, off_t off, uint64_t len)
+{
+	static char buf[1 << 16];
+	off_t ioff = 0;
+
+	while (len) {
+		ssize_t r = copy_file_range(in, &ioff, out, &off, len, 0);
+
+		if (r > 0) {
+			len -= (uint64_t)r;
+			continue;
+		}
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0 && errno != EXDEV && errno != ENOSYS && errno != EINVAL &&
+		    errno != EOPNOTSUPP)
+			return -errno;
+		break;
+	}
+	while (len) {
+		ssize_t r = pread(in, buf, len < sizeof(buf) ? len : sizeof(buf), ioff);
+
+		if (r <= 0)
+			return r < 0 ? -errno : -EIO;
+		if (pwrite(out, buf, (size_t)r, off) != r)
+			return errno ? -errno : -EIO;
+		ioff += r;
+		off += r;
+		len -= (uint64_t)r;
+	}
+	return 0;
+}
+
+/*
+ * Move each CPU's side file (its whole pages) into FILE after the table,
+ * at page-aligned offsets, then fill the table in: until that last write
+ * the file still says "unfinished", so a stop half-way loses nothing (the
+ * side files are removed after it).
+ */
+static int move_data(int fd, const char *path, off_t tab_off, int ncpu, size_t page_size,
+		     uint64_t *pages)
+{
+	off_t data = tab_off + 16 * (off_t)ncpu;
+	uint64_t *tab = calloc(2 * (size_t)ncpu, sizeof(*tab));
+	char side[PATH_MAX];
+	int err = 0;
+
+	if (!tab)
+		return -ENOMEM;
+	*pages = 0;
+	data = (data + (off_t)page_size - 1) / (off_t)page_size * (off_t)page_size;
+	for (int i = 0; i < ncpu && !err; i++) {
+		struct stat st;
+		int in;
+
+		side_path(side, sizeof(side), path, i);
+		in = open(side, O_RDONLY | O_CLOEXEC);
+		if (in < 0)
+			continue;	/* no page of this CPU */
+		if (fstat(in, &st) == 0) {
+			/* A kill or a full disk may have cut the last page. */
+			uint64_t len = (uint64_t)st.st_size / page_size * page_size;
+
+			tab[2 * i] = (uint64_t)data;
+			tab[2 * i + 1] = len;
+			err = copy_range(in, fd, data, len);
+			data += (off_t)len;
+			*pages += len / page_size;
+		} else {
+			err = -errno;
+		}
+		close(in);
+	}
+	if (!err && ftruncate(fd, data) < 0)
+		err = -errno;
+	if (!err && pwrite(fd, tab, 16 * (size_t)ncpu, tab_off) != 16 * (ssize_t)ncpu)
+		err = errno ? -errno : -EIO;
+	free(tab);
+	if (err)
+		return err;
+	for (int i = 0; i < ncpu; i++) {
+		side_path(side, sizeof(side), path, i);
+		unlink(side);
+	}
+	return 0;
+}
+
+int recfile_create(struct recfile **out, const char *path, const char *tdir, char *const *sys,
+		   char *const *name, int nev, int ncpu, size_t page_size, uint64_t max_size,
+		   char *err, size_t errlen)
+{
+	static struct wbuf w;
+	struct recfile *rf = calloc(1, sizeof(*rf));
+	char file[PATH_MAX];
+	uint16_t one = 1;
+	int e = -ENOMEM;
+	off_t end;
+
+	*out = NULL;
+	if (!rf)
+		return -ENOMEM;
+	rf->fd = -1;
+	rf->tdir = tdir;
+	rf->ncpu = ncpu;
+	rf->page_size = page_size;
+	rf->max_size = max_size;
+	rf->path = strdup(path);
+	rf->cfd = malloc(ncpu * sizeof(*rf->cfd));
+	rf->csize = calloc(ncpu, sizeof(*rf->csize));
+	rf->zpage = calloc(1, page_size);
+	if (!rf->path || !rf->cfd || !rf->csize || !rf->zpage)
+		goto fail;
+	for (int i = 0; i < ncpu; i++)
+		rf->cfd[i] = -1;
+	rf->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (rf->fd < 0) {
+		e = -errno;
+		snprintf(err, errlen, "cannot create '%s': %s", path, strerror(-e));
+		goto fail;
+	}
+	w.fd = rf->fd;
+	w.n = 0;
+	w.err = 0;
+	wput(&w, TDAT_MAGIC, TDAT_MAGIC_LEN);
+	wput(&w, "6", 2);
+	wput(&w, (char[]){ *(char *)&one == 0, sizeof(long) }, 2);
+	wnum(&w, page_size, 4);
+	wput(&w, "header_page", 12);
+	snprintf(file, sizeof(file), "%s/events/header_page", tdir);
+	if ((e = wfile(&w, file, 8, true)) < 0)
+		goto fmt;
+	wput(&w, "header_event", 13);
+	snprintf(file, sizeof(file), "%s/events/header_event", tdir);
+	if ((e = wfile(&w, file, 8, true)) < 0)
+		goto fmt;
+	ftrace_formats(&w, tdir);
+	if ((e = event_formats(&w, tdir, sys, name, nev)) < 0)
+		goto fmt;
+	/* Hidden addresses (kptr_restrict) are saved as they are: readers
+	 * then print addresses, as they would here. */
+	wfile(&w, "/proc/kallsyms", 4, false);
+	snprintf(file, sizeof(file), "%s/printk_formats", tdir);
+	wfile(&w, file, 4, false);
+	wflush(&w);
+	if (w.err) {
+		e = w.err;
+		snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-e));
+		goto fail;
+	}
+	rf->cmd_off = lseek(rf->fd, 0, SEEK_CUR);
+	/* Until finished, the saved cmdlines of the start and a table of
+	 * zeros: a readable, empty trace that says it is unfinished. */
+	if ((e = write_tail(rf->fd, rf->cmd_off, tdir, ncpu, NULL, 0, NULL)) < 0)
+		goto wfail;
+	end = lseek(rf->fd, 0, SEEK_END);
+	rf->total = (uint64_t)end;
+	if (max_size && rf->total >= max_size) {
+		snprintf(err, errlen, "--max-size %llu is smaller than the header (%llu bytes, "
+			 "most of it kallsyms)", (unsigned long long)max_size,
+			 (unsigned long long)rf->total);
+		e = -EFBIG;
+		goto fail;
+	}
+	*out = rf;
+	return 0;
+fmt:
+	snprintf(err, errlen, "cannot read '%s' for the file's header: %s", file, strerror(-e));
+	goto fail;
+wfail:
+	snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-e));
+fail:
+	if (rf->fd >= 0) {
+		close(rf->fd);
+		unlink(path);
+	}
+	free(rf->path);
+	free(rf->cfd);
+	free(rf->csize);
+	free(rf->zpage);
+	free(rf);
+	return e;
+}
+
+int recfile_page(struct recfile *rf, int cpu, const void *page, size_t len)
+{
+	size_t off = 0;
+
+	if (cpu < 0 || cpu >= rf->ncpu)
+		return -EINVAL;
+	if (rf->max_size && rf->total + rf->page_size > rf->max_size)
+		return 1;
+	if (len < rf->page_size) {
+		memcpy(rf->zpage, page, len);
+		memset(rf->zpage + len, 0, rf->page_size - len);
+		page = rf->zpage;
+	}
+	if (rf->cfd[cpu] < 0) {
+		char side[PATH_MAX];
+
+		side_path(side, sizeof(side), rf->path, cpu);
+		rf->cfd[cpu] = open(side, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (rf->cfd[cpu] < 0)
+			return -errno;
+	}
+	while (off < rf->page_size) {
+		ssize_t r = write(rf->cfd[cpu], (const char *)page + off, rf->page_size - off);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			int e = r < 0 ? -errno : -ENOSPC;
+
+			/* Back to the last whole page. */
+			if (off && ftruncate(rf->cfd[cpu], (off_t)rf->csize[cpu]) == 0)
+				lseek(rf->cfd[cpu], (off_t)rf->csize[cpu], SEEK_SET);
+			return e;
+		}
+		off += (size_t)r;
+	}
+	rf->csize[cpu] += rf->page_size;
+	rf->total += rf->page_size;
+	return 0;
+}
+
+uint64_t recfile_size(const struct recfile *rf)
+{
+	return rf->total;
+}
+
+static void recfile_free(struct recfile *rf)
+{
+	for (int i = 0; i < rf->ncpu; i++)
+		if (rf->cfd[i] >= 0)
+			close(rf->cfd[i]);
+	if (rf->fd >= 0)
+		close(rf->fd);
+	free(rf->path);
+	free(rf->cfd);
+	free(rf->csize);
+	free(rf->zpage);
+	free(rf);
+}
+
+int recfile_finish(struct recfile *rf, const struct rec_opt *opts, int nopt, char *err,
+		   size_t errlen)
+{
+	uint64_t pages;
+	off_t tab_off;
+	int e;
+
+	for (int i = 0; i < rf->ncpu; i++) {
+		if (rf->cfd[i] >= 0)
+			close(rf->cfd[i]);
+		rf->cfd[i] = -1;
+	}
+	e = write_tail(rf->fd, rf->cmd_off, rf->tdir, rf->ncpu, opts, nopt, &tab_off);
+	if (!e)
+		e = move_data(rf->fd, rf->path, tab_off, rf->ncpu, rf->page_size, &pages);
+	if (e)
+		snprintf(err, errlen, "cannot finish '%s': %s (its pages stay in '%s.cpuN': "
+			 "'ftr record --finish %s' completes it)", rf->path, strerror(-e),
+			 rf->path, rf->path);
+	recfile_free(rf);
+	return e;
+}
+
+int recfile_complete(const char *path, uint64_t *pages, char *err, size_t errlen)
+{
+	struct tdat_head h;
+	int fd = open(path, O_RDWR | O_CLOEXEC), e;
+
+	if (fd < 0) {
+		e = -errno;
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(-e));
+		return e;
+	}
+	e = tdat_head_parse(fd, &h, err, errlen);
+	if (!e && (h.version != 6 || !h.unfinished || h.latency)) {
+		snprintf(err, errlen, "'%s' is not an unfinished recording: nothing to do", path);
+		e = -EINVAL;
+	}
+	if (!e && h.big_endian != (htobe16(1) == 1)) {
+		snprintf(err, errlen, "'%s' was written on a machine of the other byte order: "
+			 "finish it there", path);
+		e = -EINVAL;
+	}
+	if (!e) {
+		e = move_data(fd, path, h.tab_off, (int)h.ncpu, h.page_size, pages);
+		if (e)
+			snprintf(err, errlen, "cannot finish '%s': %s", path, strerror(-e));
+	}
+	close(fd);
+	return e;
+}

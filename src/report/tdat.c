@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* trace-cmd data files: see tdat.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+
+#include "report/tdat.h"
+
+/* A cursor over the file: every read is bounds-checked against its size. */
+struct cur {
+	int fd;
+	off_t pos, size;
+	bool swap;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct cur *c, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(c->err, c->errlen, "at offset %lld: ", (long long)c->pos);
+
+	va_start(ap, fmt);
+	if (n >= 0 && (size_t)n < c->errlen)
+		vsnprintf(c->err + n, c->errlen - n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int get(struct cur *c, void *buf, size_t len, const char *what)
+{
+	if (c->pos < 0 || (off_t)len > c->size - c->pos)
+		return fail(c, "the file ends inside %s (truncated?)", what);
+	if (pread(c->fd, buf, len, c->pos) != (ssize_t)len)
+		return -EIO;
+	c->pos += len;
+	return 0;
+}
+
+static int get_u(struct cur *c, int bytes, uint64_t *v, const char *what)
+{
+	unsigned char b[8];
+	int err = get(c, b, bytes, what);
+
+	if (err)
+		return err;
+	/* b[] is in the file's order: little endian unless swap says big. */
+	if (!c->swap) {
+		*v = 0;
+		for (int i = bytes - 1; i >= 0; i--)
+			*v = (*v << 8) | b[i];
+	} else {
+		*v = 0;
+		for (int i = 0; i < bytes; i++)
+			*v = (*v << 8) | b[i];
+	}
+	return 0;
+}
+
+/* A block of len bytes, skipped. */
+static int skip(struct cur *c, uint64_t len, const char *what)
+{
+	if (len > (uint64_t)(c->size - c->pos))
+		return fail(c, "%s says %llu bytes, past the end of the file (truncated?)", what,
+			    (unsigned long long)len);
+	c->pos += (off_t)len;
+	return 0;
+}
+
+static int expect(struct cur *c, const char *s, size_t len, const char *what)
+{
+	char buf[16];
+	int err = get(c, buf, len, what);
+
+	if (err)
+		return err;
+	if (memcmp(buf, s, len)) {
+		c->pos -= len;
+		return fail(c, "no '%s' here: not a trace-cmd data file, or a damaged one", what);
+	}
+	return 0;
+}
+
+/* A NUL-terminated name of at most 255 bytes. */
+static int get_name(struct cur *c, char *out, size_t outlen, const char *what)
+{
+	for (size_t i = 0; i < outlen; i++) {
+		int err = get(c, &out[i], 1, what);
+
+		if (err)
+			return err;
+		if (!out[i])
+			return 0;
+	}
+	return fail(c, "%s is not a name", what);
+}
+
+int tdat_head_parse(int fd, struct tdat_head *h, char *err, size_t errlen)
+{
+	struct cur c = { .fd = fd, .err = err, .errlen = errlen };
+	struct stat st;
+	char ver[8], name[256];
+	unsigned char b[2];
+	uint64_t v, n;
+	int e;
+
+	memset(h, 0, sizeof(*h));
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	c.size = h->file_size = st.st_size;
+	if (c.size == 0) {
+		snprintf(err, errlen, "the file is empty");
+		return -EINVAL;
+	}
+	if ((e = expect(&c, TDAT_MAGIC, TDAT_MAGIC_LEN, "trace-cmd magic")) ||
+	    (e = get_name(&c, ver, sizeof(ver), "the version")))
+		return e;
+	if (strcmp(ver, "6") && strcmp(ver, "7"))
+		return fail(&c, "version '%s' is not one ftr reads (6 or 7)", ver);
+	h->version = ver[0] - '0';
+	if ((e = get(&c, b, 2, "the endianness")))
+		return e;
+	if (b[0] > 1 || (b[1] != 4 && b[1] != 8))
+		return fail(&c, "bad endianness %u or long size %u", b[0], b[1]);
+	h->big_endian = b[0];
+	h->long_size = b[1];
+	c.swap = h->big_endian;
+	if ((e = get_u(&c, 4, &v, "the page size")))
+		return e;
+	if (v < 64 || v > (1u << 24) || (v & (v - 1)))
+		return fail(&c, "page size %llu is not a power of two up to 16 MB",
+			    (unsigned long long)v);
+	h->page_size = (uint32_t)v;
+	if (h->version == 7)
+		return 0;	/* sections: libtracecmd's to walk */
+
+	if ((e = expect(&c, "header_page", 12, "header_page")) ||
+	    (e = get_u(&c, 8, &v, "header_page's size")) || (e = skip(&c, v, "header_page")) ||
+	    (e = expect(&c, "header_event", 13, "header_event")) ||
+	    (e = get_u(&c, 8, &v, "header_event's size")) || (e = skip(&c, v, "header_event")))
+		return e;
+	if ((e = get_u(&c, 4, &n, "the count of ftrace formats")))
+		return e;
+	for (uint64_t i = 0; i < n; i++)
+		if ((e = get_u(&c, 8, &v, "an ftrace format's size")) ||
+		    (e = skip(&c, v, "an ftrace format")))
+			return e;
+	if ((e = get_u(&c, 4, &n, "the count of event systems")))
+		return e;
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t nev;
+
+		if ((e = get_name(&c, name, sizeof(name), "a system name")) ||
+		    (e = get_u(&c, 4, &nev, "a system's count of events")))
+			return e;
+		for (uint64_t j = 0; j < nev; j++)
+			if ((e = get_u(&c, 8, &v, "an event format's size")) ||
+			    (e = skip(&c, v, "an event format")))
+				return e;
+	}
+	if ((e = get_u(&c, 4, &v, "the kallsyms size")))
+		return e;
+	h->ksyms_off = c.pos;
+	h->ksyms_len = (uint32_t)v;
+	if ((e = skip(&c, v, "kallsyms")) || (e = get_u(&c, 4, &v, "the printk formats' size")) ||
+	    (e = skip(&c, v, "the printk formats")))
+		return e;
+	h->cmd_off = c.pos;
+	if ((e = get_u(&c, 8, &v, "the saved cmdlines' size")) ||
+	    (e = skip(&c, v, "the saved cmdlines")) ||
+	    (e = get_u(&c, 4, &v, "the CPU count")))
+		return e;
+	if (v == 0 || v > 65536)
+		return fail(&c, "%llu CPUs", (unsigned long long)v);
+	h->ncpu = (uint32_t)v;
+	if ((e = get(&c, name, 10, "the data's kind")))
+		return e;
+	if (!memcmp(name, "options  ", 10)) {
+		for (;;) {
+			if ((e = get_u(&c, 2, &v, "an option's id")))
+				return e;
+			if (v == TDAT_OPT_DONE)
+				break;
+			if ((e = get_u(&c, 4, &n, "an option's size")) ||
+			    (e = skip(&c, n, "an option")))
+				return e;
+		}
+		if ((e = get(&c, name, 10, "the data's kind")))
+			return e;
+	}
+	if (!memcmp(name, "latency  ", 10)) {
+		h->latency = true;
+		return 0;
+	}
+	if (memcmp(name, "flyrecord", 10)) {
+		c.pos -= 10;
+		return fail(&c, "neither 'flyrecord' nor 'latency': a damaged file");
+	}
+	h->tab_off = c.pos;
+	h->unfinished = true;
+	for (uint32_t i = 0; i < h->ncpu; i++) {
+		uint64_t off, size;
+
+		if ((e = get_u(&c, 8, &off, "a CPU's data offset")) ||
+		    (e = get_u(&c, 8, &size, "a CPU's data size")))
+			return e;
+		if (off)
+			h->unfinished = false;
+		if (off > (uint64_t)c.size || size > (uint64_t)c.size - off) {
+			c.pos -= 16;
+			return fail(&c, "CPU %u's data (%llu bytes at %llu) goes past the end of the "
+				    "file (%lld bytes): truncated", i, (unsigned long long)size,
+				    (unsigned long long)off, (long long)c.size);
+		}
+		if (off % h->page_size || size % h->page_size) {
+			c.pos -= 16;
+			return fail(&c, "CPU %u's data is not in whole pages", i);
+		}
+	}
+	return 0;
+}
+
+#ifdef FTR_NO_TRACECMD
+
+struct tdat *tdat_open(const char *path, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "reading trace-cmd data files is not in this build (the static "
+		 "build has no libtracecmd): read '%s' with the dynamic ftr or trace-cmd", path);
+	errno = ENOTSUP;
+	return NULL;
+}
+
+void tdat_close(struct tdat *t)
+{
+}
+
+struct tep_handle *tdat_tep(struct tdat *t)
+{
+	return NULL;
+}
+
+int tdat_iterate(struct tdat *t, int (*fn)(struct tep_record *rec, void *arg),
+		 void (*lost)(int cpu, long long n, unsigned long long ts, void *arg), void *arg)
+{
+	return -ENOTSUP;
+}
+
+char *tdat_kallsyms(struct tdat *t)
+{
+	errno = ENOTSUP;
+	return NULL;
+}
+
+const struct tdat_head *tdat_head(const struct tdat *t)
+{
+	return NULL;
+}
+
+#else
+
+#include <trace-cmd.h>
+
+struct tdat {
+	struct tracecmd_input *in;
+	struct tdat_head h;
+	int fd;
+	int (*fn)(struct tep_record *rec, void *arg);
+	void (*lost)(int cpu, long long n, unsigned long long ts, void *arg);
+	void *arg;
+};
+
+struct tdat *tdat_open(const char *path, char *err, size_t errlen)
+{
+	struct tdat *t = calloc(1, sizeof(*t));
+	int e;
+
+	if (!t)
+		return NULL;
+	t->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (t->fd < 0) {
+		e = errno;
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(e));
+		free(t);
+		errno = e;
+		return NULL;
+	}
+	e = tdat_head_parse(t->fd, &t->h, err, errlen);
+	if (e == 0 && t->h.latency) {
+		snprintf(err, errlen, "a latency-format file (text, no events to read)");
+		e = -EINVAL;
+	}
+	if (e == 0 && t->h.unfinished) {
+		snprintf(err, errlen, "the file is unfinished: its recorder was stopped before it "
+			 "wrote where each CPU's data is ('ftr record --finish' completes a file "
+			 "of ftr's)");
+		e = -EINVAL;
+	}
+	if (e) {
+		close(t->fd);
+		free(t);
+		errno = -e;
+		return NULL;
+	}
+	/* Quiet: its messages go to stdout; ours say what failed. */
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	t->in = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!t->in) {
+		snprintf(err, errlen, "libtracecmd cannot read it (a damaged or unsupported "
+			 "trace-cmd file)");
+		close(t->fd);
+		free(t);
+		errno = EINVAL;
+		return NULL;
+	}
+	return t;
+}
+
+void tdat_close(struct tdat *t)
+{
+	if (!t)
+		return;
+	tracecmd_close(t->in);
+	close(t->fd);
+	free(t);
+}
+
+struct tep_handle *tdat_tep(struct tdat *t)
+{
+	return tracecmd_get_tep(t->in);
+}
+
+const struct tdat_head *tdat_head(const struct tdat *t)
+{
+	return &t->h;
+}
+
+static int iter_cb(struct tracecmd_input *in, struct tep_record *rec, int cpu, void *arg)
+{
+	struct tdat *t = arg;
+
+	/* libtracecmd marks the first record after a gap: -1 when the page
+	 * said "some" without a count. */
+	if (rec->missed_events && t->lost)
+		t->lost(cpu, rec->missed_events, rec->ts, t->arg);
+	return t->fn(rec, t->arg);
+}
+
+int tdat_iterate(struct tdat *t, int (*fn)(struct tep_record *rec, void *arg),
+		 void (*lost)(int cpu, long long n, unsigned long long ts, void *arg), void *arg)
+{
+	t->fn = fn;
+	t->lost = lost;
+	t->arg = arg;
+	return tracecmd_iterate_events(t->in, NULL, 0, iter_cb, t);
+}
+
+char *tdat_kallsyms(struct tdat *t)
+{
+	char *text;
+
+	if (t->h.version != 6 || !t->h.ksyms_len) {
+		errno = ENOENT;
+		return NULL;
+	}
+	text = malloc((size_t)t->h.ksyms_len + 1);
+	if (!text)
+		return NULL;
+	if (pread(t->fd, text, t->h.ksyms_len, t->h.ksyms_off) != (ssize_t)t->h.ksyms_len) {
+		free(text);
+		errno = EIO;
+		return NULL;
+	}
+	text[t->h.ksyms_len] = '\0';
+	return text;
+}
+
+#endif

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * trace-cmd data files (trace-cmd.dat.v6(5), trace-cmd.dat.v7(5)): checking
+ * their structure without trusting any of it, and reading their events.
+ *
+ * tdat_head_parse() walks a version 6 file's header with bounds checks on
+ * every length (the writer's recovery and the reader's first look use it);
+ * a version 7 file is checked as far as its fixed start.  Reading events
+ * goes through libtracecmd, which the static build does not have
+ * (FTR_NO_TRACECMD): there tdat_open() fails with ENOTSUP.
+ */
+#ifndef FTR_TDAT_H
+#define FTR_TDAT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define TDAT_MAGIC "\027\010Dtracing"	/* 0x17 0x08 'D' "tracing" */
+#define TDAT_MAGIC_LEN 10
+
+/* Options of the v6 header that ftr writes (trace-cmd's numbering). */
+enum {
+	TDAT_OPT_DONE = 0,
+	TDAT_OPT_CPUSTAT = 2,
+	TDAT_OPT_TRACECLOCK = 4,
+	TDAT_OPT_UNAME = 5,
+};
+
+struct tdat_head {
+	int version;		/* 6 or 7 */
+	bool big_endian;
+	int long_size;
+	uint32_t page_size;
+	off_t ksyms_off;	/* v6: the kallsyms text */
+	uint32_t ksyms_len;
+	off_t cmd_off;		/* v6: where the saved cmdlines begin */
+	off_t tab_off;		/* v6: the flyrecord table of (offset, size) per CPU */
+	uint32_t ncpu;		/* v6 */
+	bool unfinished;	/* v6: every CPU's offset is 0 (the recorder did not finish) */
+	bool latency;		/* v6: text, not pages */
+	off_t file_size;
+};
+
+/* Walk the header of the file open on fd.  0, or -EINVAL/-EIO with what is
+ * wrong (and at which offset) in err. */
+int tdat_head_parse(int fd, struct tdat_head *h, char *err, size_t errlen);
+
+struct tdat;
+struct tep_handle;
+struct tep_record;
+
+/* Open for reading: the structure checked first, then libtracecmd's open
+ * (or ENOTSUP without it).  NULL with errno, and why in err. */
+struct tdat *tdat_open(const char *path, char *err, size_t errlen);
+void tdat_close(struct tdat *t);
+/* The file's formats, kallsyms, printk formats and saved cmdlines. */
+struct tep_handle *tdat_tep(struct tdat *t);
+/* Every record of the file, merged by timestamp; lost(cpu, n) where a page
+ * says events were lost before it (n < 0: an unknown number).  The record
+ * is valid during the call; non-zero from fn stops and is returned. */
+int tdat_iterate(struct tdat *t, int (*fn)(struct tep_record *rec, void *arg),
+		 void (*lost)(int cpu, long long n, unsigned long long ts, void *arg), void *arg);
+/* The kallsyms text a v6 file carries (malloc'd), NULL+errno when none. */
+char *tdat_kallsyms(struct tdat *t);
+const struct tdat_head *tdat_head(const struct tdat *t);
+
+#endif

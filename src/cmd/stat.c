@@ -821,11 +821,9 @@ static int stat_parse_opts(struct stat_cli *a, int argc, char **argv)
 			cpus_arg = optarg;
 			break;
 		case 'd':
-			if (parse_duration_ns(optarg, &a->duration) < 0 || !a->duration) {
-				ret = cmd_usage_error("stat", "bad a->duration '%s' (e.g. 5, 5s, 200ms, "
-						      "2m)", optarg);
-				return ret;
-			}
+			if (parse_duration_ns(optarg, &a->duration) < 0 || !a->duration)
+				return cmd_usage_error("stat", "bad duration '%s' (e.g. 5, 5s, 200ms, "
+						       "2m)", optarg);
 			break;
 		case 'e': {
 			const char **ne = realloc(a->events, (a->nev + 1) * sizeof(*ne));
@@ -837,10 +835,8 @@ static int stat_parse_opts(struct stat_cli *a, int argc, char **argv)
 			break;
 		}
 		case 'r':
-			if (parse_u64(optarg, &v) < 0 || v < 1 || v > 100000) {
-				ret = cmd_usage_error("stat", "bad repeat count '%s'", optarg);
-				return ret;
-			}
+			if (parse_u64(optarg, &v) < 0 || v < 1 || v > 100000)
+				return cmd_usage_error("stat", "bad repeat count '%s'", optarg);
 			a->st.nruns = (int)v;
 			break;
 		case 'j':
@@ -862,30 +858,20 @@ static int stat_parse_opts(struct stat_cli *a, int argc, char **argv)
 		optind++;
 	if (optind < argc)
 		a->st.cmdv = argv + optind;
-	if ((pid_arg != NULL) + a->all + (a->st.cmdv != NULL) != 1) {
-		ret = cmd_usage_error("stat", (pid_arg != NULL) + a->all + (a->st.cmdv != NULL) ?
-				      "-p, -a and a command exclude each other" :
-				      "nothing to count: give -- CMD, -p PID or -a");
-		return ret;
-	}
-	if (a->duration && a->st.cmdv) {
-		ret = cmd_usage_error("stat", "-d goes with -p or -a (a command is counted "
-				      "until it ends)");
-		return ret;
-	}
-	if (a->st.nruns > 1 && !a->st.cmdv) {
-		ret = cmd_usage_error("stat", "-r repeats a command: not with -p or -a");
-		return ret;
-	}
-	if (cpus_arg && !a->all) {
-		ret = cmd_usage_error("stat", "-C goes with -a");
-		return ret;
-	}
+	if ((pid_arg != NULL) + a->all + (a->st.cmdv != NULL) != 1)
+		return cmd_usage_error("stat", (pid_arg != NULL) + a->all + (a->st.cmdv != NULL) ?
+				       "-p, -a and a command exclude each other" :
+				       "nothing to count: give -- CMD, -p PID or -a");
+	if (a->duration && a->st.cmdv)
+		return cmd_usage_error("stat", "-d goes with -p or -a (a command is counted "
+				       "until it ends)");
+	if (a->st.nruns > 1 && !a->st.cmdv)
+		return cmd_usage_error("stat", "-r repeats a command: not with -p or -a");
+	if (cpus_arg && !a->all)
+		return cmd_usage_error("stat", "-C goes with -a");
 	if (pid_arg) {
-		if (parse_u64(pid_arg, &v) < 0 || v == 0 || v > INT32_MAX) {
-			ret = cmd_usage_error("stat", "bad pid '%s'", pid_arg);
-			return ret;
-		}
+		if (parse_u64(pid_arg, &v) < 0 || v == 0 || v > INT32_MAX)
+			return cmd_usage_error("stat", "bad pid '%s'", pid_arg);
 		a->st.target = T_PID;
 		a->st.pid = (int)v;
 		if (!pid_alive(a->st.pid)) {
@@ -905,11 +891,9 @@ static int stat_parse_opts(struct stat_cli *a, int argc, char **argv)
 			bool sel[ARRAY_SIZE(a->cpumask)];
 
 			err = parse_cpulist(cpus_arg, sel, a->st.ncpu);
-			if (err) {
-				ret = cmd_usage_error("stat", "bad CPU list '%s'%s", cpus_arg,
-						      err == -ERANGE ? " (no such CPU)" : "");
-				return ret;
-			}
+			if (err)
+				return cmd_usage_error("stat", "bad CPU list '%s'%s", cpus_arg,
+						       err == -ERANGE ? " (no such CPU)" : "");
 			for (int i = 0; i < a->st.ncpu; i++)
 				a->cpumask[i] = a->cpumask[i] && sel[i];
 		}

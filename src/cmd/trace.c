@@ -225,11 +225,9 @@ static int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 				a->sel[a->nsel - 1].filter = optarg;
 			else if (!a->nsel && !a->global_filter)
 				a->global_filter = optarg;
-			else {
-				ret = cmd_usage_error("trace", "two filters for one event: join "
-						      "them with && in one -f");
-				return ret;
-			}
+			else
+				return cmd_usage_error("trace", "two filters for one event: join "
+						       "them with && in one -f");
 			break;
 		case 'U':
 			a->o.user_filter = true;
@@ -244,24 +242,18 @@ static int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 			cpus_arg = optarg;
 			break;
 		case 'd':
-			if (parse_duration_ns(optarg, &a->o.duration_ns) < 0 || !a->o.duration_ns) {
-				ret = cmd_usage_error("trace", "bad duration '%s' (e.g. 5, 5s, "
-						      "200ms, 2m)", optarg);
-				return ret;
-			}
+			if (parse_duration_ns(optarg, &a->o.duration_ns) < 0 || !a->o.duration_ns)
+				return cmd_usage_error("trace", "bad duration '%s' (e.g. 5, 5s, "
+						       "200ms, 2m)", optarg);
 			break;
 		case 'c':
-			if (parse_u64(optarg, &a->t.count_limit) < 0 || !a->t.count_limit) {
-				ret = cmd_usage_error("trace", "bad count '%s'", optarg);
-				return ret;
-			}
+			if (parse_u64(optarg, &a->t.count_limit) < 0 || !a->t.count_limit)
+				return cmd_usage_error("trace", "bad count '%s'", optarg);
 			break;
 		case 'b':
-			if (parse_u64(optarg, &v) < 0 || v < 4 || v > (1u << 22)) {
-				ret = cmd_usage_error("trace", "bad buffer size '%s' (KB per CPU, "
-						      "4 to 4194304)", optarg);
-				return ret;
-			}
+			if (parse_u64(optarg, &v) < 0 || v < 4 || v > (1u << 22))
+				return cmd_usage_error("trace", "bad buffer size '%s' (KB per CPU, "
+						       "4 to 4194304)", optarg);
 			a->o.bufsz = optarg;
 			break;
 		case 'j':
@@ -287,23 +279,15 @@ static int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 	}
 	if (optind < argc)
 		a->o.cmdv = argv + optind;	/* after "--" */
-	if (!a->nsel) {
-		ret = cmd_usage_error("trace", "no event given (see 'ftr list')");
-		return ret;
-	}
-	if (pid_arg && a->o.cmdv) {
-		ret = cmd_usage_error("trace", "-p and a command exclude each other");
-		return ret;
-	}
-	if (a->kfilter && (a->global_filter || a->o.user_filter)) {
-		ret = cmd_usage_error("trace", "--kernel-filter goes alone: not with -f or -U");
-		return ret;
-	}
+	if (!a->nsel)
+		return cmd_usage_error("trace", "no event given (see 'ftr list')");
+	if (pid_arg && a->o.cmdv)
+		return cmd_usage_error("trace", "-p and a command exclude each other");
+	if (a->kfilter && (a->global_filter || a->o.user_filter))
+		return cmd_usage_error("trace", "--kernel-filter goes alone: not with -f or -U");
 	if (pid_arg) {
-		if (parse_u64(pid_arg, &v) < 0 || v == 0 || v > INT32_MAX) {
-			ret = cmd_usage_error("trace", "bad pid '%s'", pid_arg);
-			return ret;
-		}
+		if (parse_u64(pid_arg, &v) < 0 || v == 0 || v > INT32_MAX)
+			return cmd_usage_error("trace", "bad pid '%s'", pid_arg);
 		a->o.pid = (int)v;
 		if (!pid_alive(a->o.pid)) {
 			ftr_err("no process with pid %d", a->o.pid);
@@ -314,11 +298,9 @@ static int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 		if (ncpu > (long)ARRAY_SIZE(cpumask))
 			ncpu = ARRAY_SIZE(cpumask);
 		err = parse_cpulist(cpus_arg, cpumask, (int)ncpu);
-		if (err) {
-			ret = cmd_usage_error("trace", "bad CPU list '%s'%s", cpus_arg,
-					      err == -ERANGE ? " (no such CPU)" : "");
-			return ret;
-		}
+		if (err)
+			return cmd_usage_error("trace", "bad CPU list '%s'%s", cpus_arg,
+					       err == -ERANGE ? " (no such CPU)" : "");
 		a->o.cpus = cpumask;
 		a->o.ncpus = (int)ncpu;
 	}

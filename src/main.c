@@ -21,6 +21,8 @@ static const struct ftr_cmd commands[] = {
 	{ "trace", cmd_trace, "stream events, filtered in the kernel, from the raw buffers" },
 	{ "count", cmd_count, "count events, by comm, pid, field...: in the kernel when it can" },
 	{ "hist", cmd_hist, "the distribution of a field, as a histogram" },
+	{ "record", cmd_record, "record events to a trace-cmd data file (trace.dat)" },
+	{ "report", cmd_report, "print the events of a recording (ftr's or trace-cmd's)" },
 	{ "run", cmd_run, "run a program in ftr's language (also: ftr -e 'PROGRAM')" },
 	{ "reset", cmd_reset, "remove what a killed ftr left in tracefs" },
 	{ "profile", cmd_profile, "sample where the CPU time goes: symbols, call chains, flame graphs" },

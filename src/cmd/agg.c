@@ -43,6 +43,7 @@ static const char common_usage[] =
 	"  -f, --filter EXPR     the kernel's filter syntax: 'fd == 1 && count > 0'\n"
 	"  -p, --pid PID         only this process and what it forks\n"
 	"  -d, --duration TIME   stop after TIME (5, 5s, 200ms)\n"
+	"      --input FILE      over a recording (ftr record, trace-cmd), not live\n"
 	"  -i, --interval TIME   print (and clear) every TIME\n"
 	"      --cumulative      with -i: do not clear between prints\n"
 	"      --top N           only the N largest entries\n"
@@ -151,7 +152,7 @@ struct agg_cli {
 /* Options and their checks.  Returns -1 to go on, else the exit code. */
 static int agg_parse_opts(struct agg_cli *a, int argc, char **argv)
 {
-	enum { OPT_CUMUL = 1000, OPT_TOP, OPT_SIZE };
+	enum { OPT_CUMUL = 1000, OPT_TOP, OPT_SIZE, OPT_INPUT };
 	static const struct option longopts[] = {
 		{ "keys", required_argument, NULL, 'k' },
 		{ "value", required_argument, NULL, 'v' },
@@ -159,6 +160,7 @@ static int agg_parse_opts(struct agg_cli *a, int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "interval", required_argument, NULL, 'i' },
+		{ "input", required_argument, NULL, OPT_INPUT },
 		{ "cumulative", no_argument, NULL, OPT_CUMUL },
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "size", required_argument, NULL, OPT_SIZE },
@@ -210,6 +212,9 @@ static int agg_parse_opts(struct agg_cli *a, int argc, char **argv)
 		case 'i':
 			if (parse_duration_ns(optarg, &a->interval) < 0 || a->interval < 1000000)
 				return cmd_usage_error(cmd, "bad interval '%s' (at least 1ms)", optarg);
+			break;
+		case OPT_INPUT:
+			o->input = optarg;
 			break;
 		case OPT_CUMUL:
 			a->cumulative = true;

@@ -16,6 +16,8 @@ int cmd_list(int argc, char **argv);
 int cmd_reset(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_count(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
 int cmd_stat(int argc, char **argv);

@@ -32,6 +32,7 @@ static const char run_usage[] =
 	"  -e PROGRAM          the program text\n"
 	"  -p, --pid PID       only this process and what it forks\n"
 	"  -d, --duration TIME stop after TIME (5, 5s, 200ms, 2m)\n"
+	"  -i, --input FILE    run over a recording (ftr record, trace-cmd), not live\n"
 	"  -j, --json          print maps as JSON\n"
 	"  -s, --sort KEYS     the maps' print order: count, value, key or keyN (from 1),\n"
 	"                      each .asc (the default) or .desc; comma-separated\n"
@@ -145,6 +146,7 @@ int cmd_run(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "explain", no_argument, NULL, 'E' },
@@ -168,7 +170,7 @@ int cmd_run(int argc, char **argv)
 
 	/* '-': operands come back in order as option 1, so that the FILE or
 	 * NAME is told apart from a command after "--". */
-	while ((c = cmd_getopt("run", argc, argv, "-e:p:d:jElhvw:s:", longopts)) != -1) {
+	while ((c = cmd_getopt("run", argc, argv, "-e:p:d:i:jElhvw:s:", longopts)) != -1) {
 		switch (c) {
 		case 1:
 			if (file || text)
@@ -191,6 +193,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'e':
 			text = optarg;
+			break;
+		case 'i':
+			o.input = optarg;
 			break;
 		case 'p':
 			if (parse_u64(optarg, &v) < 0 || !v || v > INT32_MAX)
@@ -241,6 +246,15 @@ int cmd_run(int argc, char **argv)
 	if (o.eng.emit_sh && o.eng.cmdv)
 		return cmd_usage_error("run", "--emit-sh cannot hold a command back before its "
 				       "exec: trace it with -p PID");
+	/* ftr run -i FILE 'PROGRAM': a program given where a file goes. */
+	if (file && !text && strchr(file, '{')) {
+		text = file;
+		file = NULL;
+	}
+	if (o.input && (o.eng.pid || o.eng.cmdv || o.eng.duration_ns || o.eng.explain ||
+			o.eng.emit_sh))
+		return cmd_usage_error("run", "-i FILE reads a recording: not with -p, -d, -E, "
+				       "--emit-sh or a command");
 	if (!text && !file)
 		return cmd_usage_error("run", "no program: give -e 'PROGRAM', a FILE or a recipe NAME");
 	if (file) {

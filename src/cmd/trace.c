@@ -21,6 +21,8 @@
 #include "ftr.h"
 #include "report/output.h"
 #include "kernel/probe.h"
+#include "cmd/trace.h"
+#include "kernel/evsel.h"
 
 static const char trace_usage[] =
 	"usage: ftr trace [options] EVENT [-f FILTER] [EVENT [-f FILTER] ...] [-- CMD [ARGS]]\n\n"
@@ -50,24 +52,7 @@ static const char trace_usage[] =
 	"its children; ftr ends when it ends, as with -p when the process exits.\n"
 	"Otherwise Ctrl-C (or SIGTERM) ends the trace.\n";
 
-struct tsel {
-	char *spec;
-	char *filter;
-	struct probe_spec *probe;	/* a dynamic probe, else NULL */
-	char *probe_text;		/* its spec with the fields that followed it */
-};
-
-struct trace {
-	struct outbuf *ob;
-	enum out_mode mode;
-	struct evfmt *fmt;		/* per engine event */
-	int nfmt;
-	uint64_t count_limit, printed;
-	char **only;
-	int nonly;
-};
-
-static int on_event(struct engine *e, struct eng_event *v, struct tep_record *rec, void *arg)
+int trace_on_event(struct engine *e, struct eng_event *v, struct tep_record *rec, void *arg)
 {
 	struct trace *t = arg;
 	struct evfmt *f = &t->fmt[v->idx];
@@ -81,7 +66,7 @@ static int on_event(struct engine *e, struct eng_event *v, struct tep_record *re
 	return 0;
 }
 
-static void on_lost(int cpu, long long n, unsigned long long ts, void *arg)
+void trace_on_lost(int cpu, long long n, unsigned long long ts, void *arg)
 {
 	struct trace *t = arg;
 
@@ -116,7 +101,7 @@ static int on_tick(struct engine *e, uint64_t now, void *arg)
 }
 
 /* Formats for each event; a --fields name that no event has is a typo. */
-static int setup_output(struct engine *e, struct trace *t)
+int trace_setup_output(struct engine *e, struct trace *t)
 {
 	t->fmt = calloc(e->nev, sizeof(*t->fmt));
 	if (!t->fmt)
@@ -137,24 +122,42 @@ static int setup_output(struct engine *e, struct trace *t)
 	return 0;
 }
 
-/* What the command line of trace said; trace_parse_opts fills it. */
-struct trace_cli {
-	struct trace t;
-	struct engine_opts o;
-	struct tsel *sel;	/* the events, each with its filter or probe */
-	int nsel;
-	char *global_filter, *kfilter;
-	bool fail_on_lost;
-};
-
 /*
  * Options and their checks.  Returns -1 to go on, else the exit code; what
  * it allocated (a->sel, a->t.only) is freed by the caller either way.
  */
-static int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
+/* "100000", "64K", "10M", "2G" (powers of 1024). */
+static int parse_size(const char *s, uint64_t *out)
 {
-	enum { OPT_FAIL_LOST = 1000, OPT_KFILTER };
+	char *end;
+	unsigned long long v = strtoull(s, &end, 10);
+	int shift = 0;
+
+	if (end == s || *s == '-')
+		return -EINVAL;
+	if (*end) {
+		const char *u = strchr("KMGT", *end & ~0x20);
+
+		if (!u || end[1])
+			return -EINVAL;
+		shift = 10 * (int)(u - "KMGT" + 1);
+	}
+	if (v > (UINT64_MAX >> shift))
+		return -ERANGE;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
+{
+	enum { OPT_FAIL_LOST = 1000, OPT_KFILTER, OPT_MAX_SIZE, OPT_FINISH };
 	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "max-size", required_argument, NULL, OPT_MAX_SIZE },
+		{ "finish", required_argument, NULL, OPT_FINISH },
+		{ "kstack", no_argument, NULL, 'k' },
+		{ "input", required_argument, NULL, 'i' },
 		{ "filter", required_argument, NULL, 'f' },
 		{ "user-filter", no_argument, NULL, 'U' },
 		{ "kernel-filter", required_argument, NULL, OPT_KFILTER },
@@ -177,11 +180,64 @@ static int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 	int c, ret = FTR_EXIT_FAIL, err;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
+	/* Which options each command takes (record writes what the kernel
+	 * keeps: no user-space filter, no printing; report reads a file). */
+	static const struct {
+		const char *cmd, *shorts;
+		int longs[4];
+	} allowed[] = {
+		{ "trace", "fUpCdcbjFE", { OPT_FAIL_LOST, OPT_KFILTER } },
+		{ "record", "fpCdbEok", { OPT_FAIL_LOST, OPT_KFILTER, OPT_MAX_SIZE, OPT_FINISH } },
+		{ "report", "fcjFi", { 0 } },
+	};
+	const char *cmd = a->cmd ? a->cmd : "trace";
+	int mode = !strcmp(cmd, "record") ? 1 : !strcmp(cmd, "report") ? 2 : 0;
+
 	/* A leading '-': events come back in order as option 1, so that a
 	 * -f applies to the event just before it (perf's rule). */
-	while ((c = cmd_getopt("trace", argc, argv, "-f:Up:C:d:c:b:jF:Eh", longopts)) != -1) {
+	while ((c = cmd_getopt(cmd, argc, argv, "-e:f:Up:C:d:c:b:jF:Eho:i:k", longopts)) != -1) {
+		if (c > 1 && c != 'h' && c != 'e' && c != '?' && c != ':' &&
+		    !(c < 256 ? strchr(allowed[mode].shorts, c) != NULL :
+		      c == allowed[mode].longs[0] || c == allowed[mode].longs[1] ||
+		      c == allowed[mode].longs[2] || c == allowed[mode].longs[3])) {
+			const char *name = "?";
+
+			for (int k = 0; longopts[k].name; k++)
+				if (longopts[k].val == c)
+					name = longopts[k].name;
+			return cmd_usage_error(cmd, "--%s is not an option of ftr %s", name, cmd);
+		}
 		switch (c) {
-		case 1: {
+		case 'e':	/* -e EVENT: the same as EVENT */
+		case 1:
+			if (c == 1 && mode == 2 && !a->input) {
+				a->input = optarg;	/* ftr report FILE [EVENT ...] */
+				break;
+			}
+			if (str_has_prefix(optarg, "eprobe:")) {
+				/* eprobe:SYS:EV NAME=FETCH...: the fetchargs are the
+				 * kernel's ($field, +0($field):ustring). */
+				struct tsel *ns = realloc(a->sel, (a->nsel + 1) * sizeof(*a->sel));
+				size_t len = 1;
+				char *text;
+				int first = optind;
+
+				if (!ns)
+					return ret;
+				a->sel = ns;
+				memset(&a->sel[a->nsel], 0, sizeof(*a->sel));
+				a->sel[a->nsel].spec = optarg + strlen("eprobe:");
+				while (optind < argc && engine_is_fetch_word(argv[optind]))
+					len += strlen(argv[optind++]) + 1;
+				text = a->sel[a->nsel++].eprobe = malloc(len);
+				if (!text)
+					return ret;
+				*text = '\0';
+				for (int k = first; k < optind; k++)
+					text += sprintf(text, "%s%s", k > first ? " " : "", argv[k]);
+				break;
+			}
+			{
 			struct tsel *ns = realloc(a->sel, (a->nsel + 1) * sizeof(*a->sel));
 
 			if (!ns)
@@ -226,7 +282,7 @@ static int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 			else if (!a->nsel && !a->global_filter)
 				a->global_filter = optarg;
 			else
-				return cmd_usage_error("trace", "two filters for one event: join "
+				return cmd_usage_error(cmd, "two filters for one event: join "
 						       "them with && in one -f");
 			break;
 		case 'U':
@@ -243,16 +299,16 @@ static int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 			break;
 		case 'd':
 			if (parse_duration_ns(optarg, &a->o.duration_ns) < 0 || !a->o.duration_ns)
-				return cmd_usage_error("trace", "bad duration '%s' (e.g. 5, 5s, "
+				return cmd_usage_error(cmd, "bad duration '%s' (e.g. 5, 5s, "
 						       "200ms, 2m)", optarg);
 			break;
 		case 'c':
 			if (parse_u64(optarg, &a->t.count_limit) < 0 || !a->t.count_limit)
-				return cmd_usage_error("trace", "bad count '%s'", optarg);
+				return cmd_usage_error(cmd, "bad count '%s'", optarg);
 			break;
 		case 'b':
 			if (parse_u64(optarg, &v) < 0 || v < 4 || v > (1u << 22))
-				return cmd_usage_error("trace", "bad buffer size '%s' (KB per CPU, "
+				return cmd_usage_error(cmd, "bad buffer size '%s' (KB per CPU, "
 						       "4 to 4194304)", optarg);
 			a->o.bufsz = optarg;
 			break;
@@ -268,8 +324,25 @@ static int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 		case 'E':
 			a->o.explain = true;
 			break;
+		case 'o':
+			a->output = optarg;
+			break;
+		case 'i':
+			a->input = optarg;
+			break;
+		case 'k':
+			a->kstack = true;
+			break;
+		case OPT_MAX_SIZE:
+			if (parse_size(optarg, &a->max_size) < 0 || !a->max_size)
+				return cmd_usage_error(cmd, "bad size '%s' (bytes, or 10M, 2G...)",
+						       optarg);
+			break;
+		case OPT_FINISH:
+			a->finish = optarg;
+			break;
 		case 'h':
-			fputs(trace_usage, stdout);
+			fputs(a->usage ? a->usage : trace_usage, stdout);
 			ret = FTR_EXIT_OK;
 			return ret;
 		default:
@@ -279,15 +352,17 @@ static int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 	}
 	if (optind < argc)
 		a->o.cmdv = argv + optind;	/* after "--" */
-	if (!a->nsel)
-		return cmd_usage_error("trace", "no event given (see 'ftr list')");
+	if (mode == 2 && !a->input)
+		return cmd_usage_error(cmd, "no file given");
+	if (!a->nsel && mode != 2 && !a->finish)
+		return cmd_usage_error(cmd, "no event given (see 'ftr list')");
 	if (pid_arg && a->o.cmdv)
-		return cmd_usage_error("trace", "-p and a command exclude each other");
+		return cmd_usage_error(cmd, "-p and a command exclude each other");
 	if (a->kfilter && (a->global_filter || a->o.user_filter))
-		return cmd_usage_error("trace", "--kernel-filter goes alone: not with -f or -U");
+		return cmd_usage_error(cmd, "--kernel-filter goes alone: not with -f or -U");
 	if (pid_arg) {
 		if (parse_u64(pid_arg, &v) < 0 || v == 0 || v > INT32_MAX)
-			return cmd_usage_error("trace", "bad pid '%s'", pid_arg);
+			return cmd_usage_error(cmd, "bad pid '%s'", pid_arg);
 		a->o.pid = (int)v;
 		if (!pid_alive(a->o.pid)) {
 			ftr_err("no process with pid %d", a->o.pid);
@@ -299,7 +374,7 @@ static int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 			ncpu = ARRAY_SIZE(cpumask);
 		err = parse_cpulist(cpus_arg, cpumask, (int)ncpu);
 		if (err)
-			return cmd_usage_error("trace", "bad CPU list '%s'%s", cpus_arg,
+			return cmd_usage_error(cmd, "bad CPU list '%s'%s", cpus_arg,
 					       err == -ERANGE ? " (no such CPU)" : "");
 		a->o.cpus = cpumask;
 		a->o.ncpus = (int)ncpu;
@@ -325,7 +400,7 @@ int cmd_trace(int argc, char **argv)
 	struct trace *t = &a.t;
 	struct engine e = { 0 };
 	bool opened = false;
-	int ret, err;
+	int ret;
 
 	ret = trace_parse_opts(&a, argc, argv);
 	if (ret >= 0)
@@ -334,27 +409,19 @@ int cmd_trace(int argc, char **argv)
 	opened = true;
 	if (engine_open(&e, &a.o) < 0)
 		goto out;
-	for (int i = 0; i < a.nsel; i++) {
-		const char *filter = a.sel[i].filter ? a.sel[i].filter : a.global_filter;
-
-		err = a.sel[i].probe ? engine_add_probe(&e, a.sel[i].probe, filter, NULL) :
-				     engine_add_spec(&e, a.sel[i].spec, filter);
-		if (err < 0)
-			goto out;
-	}
-	if (a.kfilter)
-		engine_raw_filter(&e, a.kfilter);
+	if (trace_add_events(&e, &a) < 0)
+		goto out;
 	if (engine_prepare(&e) < 0)
 		goto out;
 	if (a.o.explain) {
 		ret = FTR_EXIT_OK;
 		goto out;
 	}
-	if (setup_output(&e, t) < 0)
+	if (trace_setup_output(&e, t) < 0)
 		goto out;
 	ob_init(&ob, STDOUT_FILENO);
 	/* A tick to flush what was printed, so that a slow trace shows up. */
-	if (engine_run(&e, on_event, on_lost, on_tick, 200000000, t) < 0)
+	if (engine_run(&e, trace_on_event, trace_on_lost, on_tick, 200000000, t) < 0)
 		goto out;
 	ob_flush(&ob);
 	if (ob.err && ob.err != -EPIPE)
@@ -366,14 +433,53 @@ int cmd_trace(int argc, char **argv)
 out:
 	if (opened)
 		engine_close(&e);
-	for (int i = 0; i < t->nfmt; i++)
-		evfmt_free(&t->fmt[i]);
-	free(t->fmt);
-	for (int i = 0; i < a.nsel; i++) {
-		free(a.sel[i].probe);
-		free(a.sel[i].probe_text);
-	}
-	free(t->only);
-	free(a.sel);
+	trace_cli_free(&a);
 	return ret;
+}
+
+int trace_add_events(struct engine *e, struct trace_cli *a)
+{
+	int err;
+
+	for (int i = 0; i < a->nsel; i++) {
+		const char *filter = a->sel[i].filter ? a->sel[i].filter : a->global_filter;
+		struct tsel *s = &a->sel[i];
+
+		if (s->eprobe) {
+			struct eng_event *v;
+			char sys[256], ev[256];
+
+			if (evsel_split(s->spec, sys, sizeof(sys), ev, sizeof(ev)) < 0 ||
+			    !strcmp(sys, "*")) {
+				ftr_err("bad eprobe 'eprobe:%s': eprobe:SYSTEM:EVENT NAME=FETCH...",
+					s->spec);
+				return -EINVAL;
+			}
+			err = engine_add_eprobe(e, sys, ev, s->eprobe, &v);
+			if (!err && filter)
+				v->filter_text = filter;
+		} else {
+			err = s->probe ? engine_add_probe(e, s->probe, filter, NULL) :
+					 engine_add_spec(e, s->spec, filter);
+		}
+		if (err < 0)
+			return err;
+	}
+	if (a->kfilter)
+		engine_raw_filter(e, a->kfilter);
+	return 0;
+}
+
+void trace_cli_free(struct trace_cli *a)
+{
+	for (int i = 0; i < a->t.nfmt; i++)
+		evfmt_free(&a->t.fmt[i]);
+	free(a->t.fmt);
+	for (int i = 0; i < a->nsel; i++) {
+		free(a->sel[i].probe);
+		free(a->sel[i].probe_text);
+		free(a->sel[i].eprobe);
+	}
+	free(a->t.only);
+	free(a->sel);
 }

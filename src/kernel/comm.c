@@ -21,7 +21,16 @@ struct comm_cache {
 	uint64_t last_load;
 	struct centry *v;
 	unsigned cap, used;
+	/* A recording: its own saved cmdlines, never this machine's /proc. */
+	const char *(*resolve)(int pid, void *arg);
+	void *rarg;
 };
+
+void comm_cache_offline(struct comm_cache *cc, const char *(*fn)(int pid, void *arg), void *arg)
+{
+	cc->resolve = fn;
+	cc->rarg = arg;
+}
 
 struct comm_cache *comm_cache_new(const char *tdir)
 {
@@ -109,7 +118,7 @@ static struct centry *status_of(struct comm_cache *cc, int tid)
 		return e;
 	e->tgid = e->uid = -1;
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	text = read_file(path, NULL);
+	text = cc->resolve ? NULL : read_file(path, NULL);
 	if (text) {
 		p = strstr(text, "\nTgid:");
 		if (p)
@@ -184,6 +193,13 @@ const char *comm_lookup(struct comm_cache *cc, int pid)
 	e = slot(cc, pid);
 	if (e->pid == pid)
 		return e->comm;
+	if (cc->resolve) {
+		const char *c = cc->resolve(pid, cc->rarg);
+
+		comm_set(cc, pid, c ? c : "<...>");
+		e = slot(cc, pid);
+		return e->pid == pid ? e->comm : "<...>";
+	}
 	/* Miss: /proc first (the live truth), then the kernel's saved_cmdlines
 	 * read afresh (a process already gone). */
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);

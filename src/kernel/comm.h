@@ -12,6 +12,9 @@ struct comm_cache;
 /* tdir: tracefs, for its saved_cmdlines (NULL: none). */
 struct comm_cache *comm_cache_new(const char *tdir);
 void comm_cache_free(struct comm_cache *cc);
+/* Over a recording: misses ask fn (the file's saved cmdlines; NULL:
+ * unknown), never /proc; a thread is its own process, of no known user. */
+void comm_cache_offline(struct comm_cache *cc, const char *(*fn)(int pid, void *arg), void *arg);
 /* Never NULL; "<...>" when nobody knows.  Valid until the next call. */
 const char *comm_lookup(struct comm_cache *cc, int pid);
 /* The process (thread group) and user of a thread, from /proc/TID/status

@@ -3,6 +3,7 @@
  * instance with tracing off, enable, open the buffers, start, read, stop,
  * drain, undo. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,8 +108,10 @@ int engine_open_offline(struct engine *e, const struct engine_opts *o, const cha
 	e->child = (struct child)CHILD_INIT;
 	e->sw.fd = -1;
 	e->tdir = tdir;
+	e->tep = o->file_tep;
 	return 0;
 }
+
 
 static const char *tdir_of(struct engine *e)
 {
@@ -141,12 +144,41 @@ static struct eng_event *add_event(struct engine *e, const char *sys, const char
 	return v->sys && v->name ? v : NULL;
 }
 
+/* A recording's events matching spec, the way evsel_resolve matches
+ * tracefs's. */
+static int resolve_in_file(struct engine *e, const char *spec, const char *filter)
+{
+	struct tep_event **evs = tep_list_events(e->tep, TEP_EVENT_SORT_SYSTEM);
+	char sys[256], ev[256];
+	int n = 0;
+
+	if (evsel_split(spec, sys, sizeof(sys), ev, sizeof(ev)) < 0) {
+		ftr_err("bad event '%s': SYSTEM:EVENT", spec);
+		return -EINVAL;
+	}
+	for (int i = 0; evs && evs[i]; i++) {
+		if (fnmatch(sys, evs[i]->system, 0) || fnmatch(ev, evs[i]->name, 0))
+			continue;
+		if (!add_event(e, evs[i]->system, evs[i]->name, filter))
+			return -ENOMEM;
+		n++;
+	}
+	if (!n) {
+		ftr_err("no event '%s' in the recording (see 'ftr report FILE' without events)",
+			spec);
+		return -ENOENT;
+	}
+	return n;
+}
+
 int engine_add_spec(struct engine *e, const char *spec, const char *filter)
 {
 	struct evlist l = { 0 };
 	char err[512];
 	int ret;
 
+	if (e->o.file_tep)
+		return resolve_in_file(e, spec, filter);
 	ret = evsel_resolve(tdir_of(e), spec, &l, err, sizeof(err));
 	if (ret < 0) {
 		ftr_err("%s", err);
@@ -256,13 +288,19 @@ static struct tep_event *explain_format(struct engine *e, struct eng_event *v)
 	return ev;
 }
 
+static const char *file_comm(int pid, void *tep)
+{
+	return tep_is_pid_registered(tep, pid) ? tep_data_comm_from_pid(tep, pid) : NULL;
+}
+
 int engine_load_formats(struct engine *e)
 {
-	if (e->tep)
+	if (e->by_id || (e->tep && !e->o.file_tep))
 		return 0;
 	const char *tdir = tdir_of(e);
 
-	e->tep = formats_new(tdir);
+	if (!e->tep)
+		e->tep = formats_new(tdir);
 	if (!e->tep) {
 		ftr_err("cannot read '%s/events/header_page': %s", tdir,
 			strerror(errno ? errno : EIO));
@@ -271,7 +309,8 @@ int engine_load_formats(struct engine *e)
 	for (int i = 0; i < e->nev; i++) {
 		struct eng_event *v = &e->ev[i];
 
-		v->ev = formats_add(e->tep, tdir, v->sys, v->name);
+		v->ev = e->o.file_tep ? tep_find_event_by_name(e->tep, v->sys, v->name) :
+					formats_add(e->tep, tdir, v->sys, v->name);
 		if (!v->ev && e->o.explain && v->fetchargs)
 			v->ev = explain_format(e, v);
 		if (!v->ev) {
@@ -294,6 +333,8 @@ int engine_load_formats(struct engine *e)
 			e->type_off = t->offset;
 	}
 	e->comms = comm_cache_new(tdir);
+	if (e->comms && e->o.file_tep)
+		comm_cache_offline(e->comms, file_comm, e->tep);
 	return e->comms ? 0 : -ENOMEM;
 }
 
@@ -442,6 +483,13 @@ int engine_prepare(struct engine *e)
 		return err;
 	}
 	err = engine_load_formats(e);
+	if (!err && !e->s && e->kstacks) {
+		e->stack_ev = tep_find_event_by_name(e->tep, "ftrace", "kernel_stack");
+		if (!e->stack_ev)
+			ftr_warn("the recording has no kernel stacks (record with -k): kstack "
+				 "is empty");
+		e->kstacks = e->stack_ev != NULL;
+	}
 	if (err || !e->s)
 		return err ? err : setup_filters(e);
 	/* Instance settings first: a clock change resets the buffer. */
@@ -702,6 +750,13 @@ int engine_feed(struct engine *e, struct tep_record *rec, engine_event_fn on_eve
 	return feed(&rc, rec);
 }
 
+void engine_feed_end(struct engine *e, engine_event_fn on_event, void *arg)
+{
+	struct run_ctx rc = { e, on_event, NULL, arg };
+
+	flush_all_pending(&rc);
+}
+
 static int on_record(struct tep_record *rec, void *arg)
 {
 	return feed(arg, rec);
@@ -885,7 +940,7 @@ void engine_close(struct engine *e)
 		free(e->pend[i].buf);
 	free(e->pend);
 	comm_cache_free(e->comms);
-	if (e->tep)
+	if (e->tep && !e->o.file_tep)
 		tep_free(e->tep);
 	memset(e, 0, sizeof(*e));
 }

@@ -57,6 +57,8 @@ struct engine_opts {
 	uint64_t duration_ns;		/* 0: until stopped */
 	bool user_filter;		/* every filter in user space */
 	const char *clock;		/* the instance's trace_clock, NULL: the kernel's */
+	struct tep_handle *file_tep;	/* offline over a recording: its formats and
+					 * cmdlines (the caller's; see engine_open_offline) */
 	bool no_tracefs;		/* no events at all (a program of profile, interval,
 					 * BEGIN, END): no session, no instance, so that
 					 * it runs where lockdown empties tracefs */
@@ -118,6 +120,7 @@ int engine_open(struct engine *e, const struct engine_opts *o);
  * events/SYS/EV/format); no session, no kernel features, every filter in
  * user space, and the records come from engine_feed, not engine_run. */
 int engine_open_offline(struct engine *e, const struct engine_opts *o, const char *tdir);
+
 /* Events named by spec ("sys:ev", globs, "t:..."), with a filter for each.
  * Returns how many were added (>= 1) or -errno (message printed). */
 int engine_add_spec(struct engine *e, const char *spec, const char *filter);
@@ -156,6 +159,11 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
  * event's user-space filter, then on_event.  on_event's value, or 0 for a
  * record that is not ours or is filtered out. */
 int engine_feed(struct engine *e, struct tep_record *rec, engine_event_fn on_event, void *arg);
+/* engine_open_offline with o->file_tep set (tdir NULL): the events are the
+ * recording's, resolved in its tep; comms come from its saved cmdlines.
+ * After the last engine_feed, engine_feed_end hands on the events still
+ * held for a kernel stack. */
+void engine_feed_end(struct engine *e, engine_event_fn on_event, void *arg);
 
 /* Events lost by the kernel in this run (after engine_run). */
 uint64_t engine_lost(struct engine *e, bool *unknown);

@@ -37,6 +37,7 @@
 #include "kernel/session.h"
 #include "lang/strfetch.h"
 #include "report/sym.h"
+#include "report/tdat.h"
 #include <tracefs.h>
 
 #define MAX_VARS 64
@@ -2627,6 +2628,90 @@ static void release(struct interp *in)
 	intern_free(in->vals);
 }
 
+/* ---- over a recording (ftr run -i FILE) ----------------------------------- */
+
+struct input_ctx {
+	struct interp *in;
+	bool intervals;
+	uint64_t last;
+};
+
+static int input_record(struct tep_record *rec, void *arg)
+{
+	struct input_ctx *c = arg;
+
+	/* Time is the recording's: interval clauses fire as its timestamps
+	 * pass their periods. */
+	if (c->intervals && interp_tick(c->in, rec->ts))
+		return 1;
+	c->last = rec->ts;
+	return interp_feed(c->in, rec);
+}
+
+/* The program over every record of the file, with the user-space
+ * semantics (nothing is in a kernel), and kernel symbols from the file's
+ * kallsyms. */
+static int lang_run_input(struct program *p, const struct run_opts *o)
+{
+	struct run_opts ro = *o;
+	struct input_ctx c = { 0 };
+	struct lang_err lerr;
+	struct tdat *td;
+	char err[512], *ks;
+	int ret = FTR_EXIT_FAIL, r;
+
+	td = tdat_open(o->input, err, sizeof(err));
+	if (!td) {
+		ftr_err("cannot read '%s': %s", o->input, err);
+		return FTR_EXIT_FAIL;
+	}
+	ks = tdat_kallsyms(td);
+	ksyms_set_source(ks ? ks : "");
+	ro.eng.file_tep = tdat_tep(td);
+	ro.where = WHERE_USER;
+	ro.input = NULL;
+	for (int i = 0; i < p->ncl; i++)
+		for (int j = 0; j < p->cl[i].nprobes; j++) {
+			enum probe_provider pv = p->cl[i].probes[j].pv;
+
+			c.intervals |= pv == PV_INTERVAL;
+			if (pv == PV_PROFILE) {
+				ftr_err("'%s' samples the running system: a recording has only "
+					"its events", p->cl[i].probes[j].text);
+				goto out;
+			}
+			/* A probe would be made here: the recorded one is an event
+			 * of the file, under its system (ftr report FILE names it). */
+			if (pv != PV_TRACEPOINT && pv <= PV_URETPROBE) {
+				ftr_err("'%s': over a recording, name the recorded probe's event "
+					"as tracepoint:SYSTEM:EVENT ('ftr report %s' shows it)",
+					p->cl[i].probes[j].text, o->input);
+				goto out;
+			}
+		}
+	c.last = tdat_first_ts(td);
+	c.in = interp_open(p, &ro, NULL, STDOUT_FILENO, c.last, &lerr);
+	if (!c.in) {
+		if (lerr.msg[0])
+			lang_perror(p, o->src, &lerr);
+		goto out;
+	}
+	r = tdat_iterate(td, input_record, NULL, &c);
+	if (r < 0) {
+		ftr_err("reading '%s': %s", o->input, strerror(-r));
+		goto out;
+	}
+	engine_feed_end(interp_engine(c.in), on_event, c.in);
+	r = interp_finish(c.in, c.last);
+	ret = r < 0 && r != -EPIPE ? FTR_EXIT_FAIL : FTR_EXIT_OK;
+out:
+	interp_close(c.in);
+	ksyms_set_source(NULL);
+	free(ks);
+	tdat_close(td);
+	return ret;
+}
+
 int lang_run(struct program *p, const struct run_opts *o)
 {
 	static struct interp in_storage;
@@ -2636,6 +2721,8 @@ int lang_run(struct program *p, const struct run_opts *o)
 	uint64_t tick = 0;
 	int ret = FTR_EXIT_FAIL, err;
 
+	if (o->input)
+		return lang_run_input(p, o);
 	memset(in, 0, sizeof(*in));
 	in->p = p;
 	in->o = o;

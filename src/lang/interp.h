@@ -32,6 +32,7 @@ struct run_opts {
 	uint32_t top;		/* print only the N largest entries (0: all) */
 	uint32_t map_size;	/* entries per map (0: 2048) */
 	const struct agg_sort *sort;	/* the maps' print order (NULL: bpftrace's) */
+	const char *input;	/* run over this recording (trace-cmd data file), not live */
 };
 
 /* Compile and run p.  Prints its own errors.  Returns an exit code. */

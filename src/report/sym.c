@@ -189,6 +189,15 @@ int ksyms_parse(const char *text, struct ksyms **out)
 	return ksyms_finish(k, out);
 }
 
+/* Process-wide: the interpreter and the profiler's symbol context both
+ * load "the kernel's" symbols, and over a recording they are its. */
+static const char *ksyms_source;
+
+void ksyms_set_source(const char *text)
+{
+	ksyms_source = text;
+}
+
 int ksyms_load(const char *path, struct ksyms **out)
 {
 	struct ksyms *k;
@@ -196,6 +205,8 @@ int ksyms_load(const char *path, struct ksyms **out)
 	FILE *f;
 
 	*out = NULL;
+	if (!path && ksyms_source)
+		return ksyms_parse(ksyms_source, out);
 	/* A line at a time: the text is megabytes, the table a third of it. */
 	f = fopen(path ? path : "/proc/kallsyms", "re");
 	if (!f)

@@ -30,6 +30,10 @@ struct ksyms;
  * -EINVAL (no symbol at all).  When every address reads as zero
  * (kptr_restrict) the table is empty and ksyms_hidden() says so. */
 int ksyms_parse(const char *text, struct ksyms **out);
+/* Where ksyms_load(NULL) reads: text, when set (a recording's kallsyms,
+ * for `ftr run -i`; NULL: /proc/kallsyms again).  The text stays the
+ * caller's. */
+void ksyms_set_source(const char *text);
 /* ksyms_parse of a file (NULL: /proc/kallsyms).  0 or -errno. */
 int ksyms_load(const char *path, struct ksyms **out);
 void ksyms_free(struct ksyms *k);

@@ -252,6 +252,11 @@ int tdat_iterate(struct tdat *t, int (*fn)(struct tep_record *rec, void *arg),
 	return -ENOTSUP;
 }
 
+unsigned long long tdat_first_ts(struct tdat *t)
+{
+	return 0;
+}
+
 char *tdat_kallsyms(struct tdat *t)
 {
 	errno = ENOTSUP;
@@ -359,6 +364,11 @@ int tdat_iterate(struct tdat *t, int (*fn)(struct tep_record *rec, void *arg),
 	t->lost = lost;
 	t->arg = arg;
 	return tracecmd_iterate_events(t->in, NULL, 0, iter_cb, t);
+}
+
+unsigned long long tdat_first_ts(struct tdat *t)
+{
+	return tracecmd_get_first_ts(t->in);
 }
 
 char *tdat_kallsyms(struct tdat *t)

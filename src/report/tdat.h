@@ -61,6 +61,8 @@ struct tep_handle *tdat_tep(struct tdat *t);
  * is valid during the call; non-zero from fn stops and is returned. */
 int tdat_iterate(struct tdat *t, int (*fn)(struct tep_record *rec, void *arg),
 		 void (*lost)(int cpu, long long n, unsigned long long ts, void *arg), void *arg);
+/* The timestamp of the first record (0: none). */
+unsigned long long tdat_first_ts(struct tdat *t);
 /* The kallsyms text a v6 file carries (malloc'd), NULL+errno when none. */
 char *tdat_kallsyms(struct tdat *t);
 const struct tdat_head *tdat_head(const struct tdat *t);

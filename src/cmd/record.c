@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftr record: the events of `ftr trace`, filtered in the kernel, written
+ * undecoded to a trace-cmd data file (kernel/record.c) that trace-cmd,
+ * KernelShark and `ftr report` / `ftr run -i` read.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "cmd/cmd.h"
+#include "cmd/trace.h"
+#include "ftr.h"
+#include "kernel/engine.h"
+#include "kernel/record.h"
+#include "kernel/session.h"
+#include "kernel/stream.h"
+#include "report/tdat.h"
+
+static const char record_usage[] =
+	"usage: ftr record [options] EVENT [-f FILTER] [EVENT [-f FILTER] ...] [-- CMD [ARGS]]\n"
+	"       ftr record --finish FILE\n\n"
+	"Record events to a trace-cmd data file (version 6): the ring buffers' pages as\n"
+	"the kernel wrote them, with the formats, kallsyms and comms to read them\n"
+	"anywhere: 'ftr report FILE', 'ftr run -i FILE PROGRAM', 'trace-cmd report FILE'.\n\n"
+	"EVENT is as in 'ftr trace': SYSTEM:EVENT (globs), kprobe:FUNC [NAME=FETCH ...],\n"
+	"uprobe:PATH:SYMBOL, and eprobe:SYSTEM:EVENT NAME=FETCH... (kernel fetch syntax).\n\n"
+	"  -o, --output FILE      the file (default: trace.dat); pages go to FILE.cpuN\n"
+	"                         until the end, then into FILE\n"
+	"  -f, --filter EXPR      a filter, run in the kernel (record refuses one the\n"
+	"                         kernel cannot take: filter when reading instead)\n"
+	"      --kernel-filter RAW  the kernel's own filter syntax, unchecked\n"
+	"  -k, --kstack           a kernel stack after each event (for kstack)\n"
+	"  -p, --pid PID          only this process and its threads\n"
+	"  -C, --cpus LIST        only these CPUs\n"
+	"  -d, --duration TIME    stop after TIME\n"
+	"  -b, --buffer-size KB   per-CPU ring buffer size\n"
+	"      --max-size SIZE    stop when the file reaches SIZE (10M, 1G)\n"
+	"      --fail-on-lost     exit 1 when the kernel lost events\n"
+	"      --finish FILE      complete FILE after its recorder was killed\n"
+	"  -E, --explain          print the tracefs writes, and exit\n"
+	"  -h, --help             this help\n";
+
+struct rec_ctx {
+	struct recfile *rf;
+	uint64_t pages, events;
+	int err;		/* of the file */
+	bool full;		/* --max-size reached */
+};
+
+static int on_page(struct engine *e, int cpu, const void *page, size_t len, int nrec, void *arg)
+{
+	struct rec_ctx *c = arg;
+	int r = recfile_page(c->rf, cpu, page, len);
+
+	if (r == 1) {
+		c->full = true;
+		return 1;
+	}
+	if (r < 0) {
+		c->err = r;
+		return 1;
+	}
+	c->pages++;
+	c->events += (uint64_t)nrec;
+	return 0;
+}
+
+static int finish_cmd(const char *path)
+{
+	char err[512];
+	uint64_t pages;
+
+	if (recfile_complete(path, &pages, err, sizeof(err)) < 0) {
+		ftr_err("%s", err);
+		return FTR_EXIT_FAIL;
+	}
+	fprintf(stderr, "ftr: '%s' finished: %llu pages\n", path, (unsigned long long)pages);
+	return FTR_EXIT_OK;
+}
+
+/* The options trace-cmd reads: the clock (its timestamps' unit), the
+ * machine, and each CPU's buffer statistics (trace-cmd report --stat). */
+static int file_options(struct engine *e, struct rec_opt *opts, char **texts, int max)
+{
+	struct tracefs_instance *inst = session_instance(e->s);
+	struct utsname u;
+	int n = 0;
+
+	texts[n] = tracefs_instance_file_read(inst, "trace_clock", NULL);
+	if (texts[n]) {
+		opts[n].id = TDAT_OPT_TRACECLOCK;
+		opts[n].text = texts[n];
+		n++;
+	}
+	if (uname(&u) == 0 && asprintf(&texts[n], "%s %s %s %s", u.sysname, u.release,
+				       u.version, u.machine) > 0) {
+		opts[n].id = TDAT_OPT_UNAME;
+		opts[n].text = texts[n];
+		n++;
+	}
+	for (int i = 0; i < stream_ncpus(e->st) && n < max; i++) {
+		char file[64];
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", stream_cpu(e->st, i, NULL));
+		texts[n] = tracefs_instance_file_read(inst, file, NULL);
+		if (texts[n]) {
+			opts[n].id = TDAT_OPT_CPUSTAT;
+			opts[n].text = texts[n];
+			n++;
+		}
+	}
+	return n;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct trace_cli a = { .cmd = "record", .usage = record_usage };
+	struct rec_ctx c = { 0 };
+	struct engine e = { 0 };
+	char err[512], **sys = NULL, **name = NULL;
+	const char *path;
+	bool opened = false;
+	int ret;
+
+	ret = trace_parse_opts(&a, argc, argv);
+	if (ret >= 0)
+		goto out;
+	ret = FTR_EXIT_FAIL;
+	if (a.finish) {
+		ret = a.nsel ? cmd_usage_error("record", "--finish FILE goes alone") :
+			       finish_cmd(a.finish);
+		goto out;
+	}
+	path = a.output ? a.output : "trace.dat";
+	/* nsecs in the language is CLOCK_MONOTONIC: a recording read by
+	 * 'ftr run -i' answers as live. */
+	a.o.clock = "mono";
+	opened = true;
+	if (engine_open(&e, &a.o) < 0 || trace_add_events(&e, &a) < 0)
+		goto out;
+	e.kstacks = a.kstack;
+	if (engine_prepare(&e) < 0)
+		goto out;
+	if (a.o.explain) {
+		ret = FTR_EXIT_OK;
+		goto out;
+	}
+	sys = calloc(e.nev, sizeof(*sys));
+	name = calloc(e.nev, sizeof(*name));
+	if (!sys || !name)
+		goto out;
+	for (int i = 0; i < e.nev; i++) {
+		/* Nothing is decoded here: a filter must be the kernel's. */
+		if (e.ev[i].user_filter) {
+			ftr_err("the filter of '%s:%s' cannot run in the kernel, and ftr record "
+				"keeps what the kernel filters: record without it and filter when "
+				"reading ('ftr report FILE -f ...')", e.ev[i].sys, e.ev[i].name);
+			goto out;
+		}
+		sys[i] = e.ev[i].sys;
+		name[i] = e.ev[i].name;
+	}
+	if (recfile_create(&c.rf, path, session_tracefs(e.s)->path, sys, name, e.nev,
+			   (int)sysconf(_SC_NPROCESSORS_CONF), stream_subbuf_size(e.st), a.max_size,
+			   err, sizeof(err)) < 0) {
+		ftr_err("%s", err);
+		goto out;
+	}
+	e.page_hook = on_page;
+	e.hook_arg = &c;
+	if (engine_run(&e, NULL, NULL, NULL, 0, &c) < 0) {
+		recfile_finish(c.rf, NULL, 0, err, sizeof(err));
+		goto out;
+	}
+	{
+		struct rec_opt opts[66];
+		char *texts[66] = { 0 };
+		int nopt = file_options(&e, opts, texts, 66);
+		uint64_t size = recfile_size(c.rf);
+
+		ret = recfile_finish(c.rf, opts, nopt, err, sizeof(err));
+		for (int i = 0; i < nopt; i++)
+			free(texts[i]);
+		if (ret < 0) {
+			ftr_err("%s", err);
+			ret = FTR_EXIT_FAIL;
+			goto out;
+		}
+		if (c.err)
+			ftr_err("writing '%s' stopped: %s; the file holds what was written up to "
+				"the last whole page", path, strerror(-c.err));
+		else if (c.full)
+			ftr_warn("--max-size reached: recording stopped at %llu bytes",
+				 (unsigned long long)size);
+		fprintf(stderr, "ftr: %llu events in %llu pages of %zu KB written to '%s' "
+			"(%llu bytes)\n", (unsigned long long)c.events,
+			(unsigned long long)c.pages, stream_subbuf_size(e.st) / 1024, path,
+			(unsigned long long)size);
+	}
+	engine_summary(&e, false);
+	ret = c.err ? FTR_EXIT_FAIL : FTR_EXIT_OK;
+	if (a.fail_on_lost && engine_lost(&e, NULL))
+		ret = FTR_EXIT_FAIL;
+out:
+	free(sys);
+	free(name);
+	if (opened)
+		engine_close(&e);
+	trace_cli_free(&a);
+	return ret;
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ftr report: the events of a trace-cmd data file (ftr record's or
+ * trace-cmd's own), printed as `ftr trace` prints them, with its -F, -j
+ * and filters (run in user space, with the same meaning as the kernel's).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+
+#include "cmd/cmd.h"
+#include "cmd/trace.h"
+#include "ftr.h"
+#include "kernel/engine.h"
+#include "kernel/record.h"
+#include "report/tdat.h"
+
+static const char report_usage[] =
+	"usage: ftr report [options] FILE [EVENT [-f FILTER] ...]\n\n"
+	"Print the events of a trace-cmd data file (written by 'ftr record' or by\n"
+	"trace-cmd), as 'ftr trace' prints them.  Without EVENT, every event of the\n"
+	"file.  A file its recorder left unfinished (killed, disk full) is completed\n"
+	"first, from its FILE.cpuN side files.\n\n"
+	"  -f, --filter EXPR      a filter ('ftr trace' syntax, evaluated here)\n"
+	"  -F, --fields A,B,C     print only these fields\n"
+	"  -j, --json             one JSON object per event\n"
+	"  -c, --count N          stop after N events\n"
+	"  -h, --help             this help\n";
+
+/* A file whose recorder was killed: completed from its side files, when
+ * they are there. */
+int trace_complete_if_unfinished(const char *path)
+{
+	struct tdat_head h;
+	char err[512];
+	uint64_t pages;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
+
+	if (fd < 0)
+		return 0;	/* tdat_open says why */
+	e = tdat_head_parse(fd, &h, err, sizeof(err));
+	close(fd);
+	if (e || h.version != 6 || !h.unfinished)
+		return 0;
+	if (recfile_complete(path, &pages, err, sizeof(err)) < 0) {
+		ftr_err("'%s' is unfinished and cannot be completed: %s", path, err);
+		return -EIO;
+	}
+	ftr_info("'%s' was unfinished (its recorder stopped early): completed, %llu pages",
+		 path, (unsigned long long)pages);
+	return 0;
+}
+
+struct rep_ctx {
+	struct engine *e;
+	struct trace *t;
+};
+
+static void on_lost(int cpu, long long n, unsigned long long ts, void *arg)
+{
+	struct rep_ctx *r = arg;
+
+	trace_on_lost(cpu, n, ts, r->t);
+}
+
+static int on_record(struct tep_record *rec, void *arg)
+{
+	struct rep_ctx *r = arg;
+
+	return engine_feed(r->e, rec, trace_on_event, r->t);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static struct outbuf ob;
+	struct trace_cli a = { .cmd = "report", .usage = report_usage,
+			       .t = { .mode = OUT_TEXT, .ob = &ob } };
+	struct engine e = { 0 };
+	struct tdat *td = NULL;
+	bool opened = false;
+	char err[512];
+	int ret;
+
+	ret = trace_parse_opts(&a, argc, argv);
+	if (ret >= 0)
+		goto out;
+	ret = FTR_EXIT_FAIL;
+	if (trace_complete_if_unfinished(a.input) < 0)
+		goto out;
+	td = tdat_open(a.input, err, sizeof(err));
+	if (!td) {
+		ftr_err("cannot read '%s': %s", a.input, err);
+		goto out;
+	}
+	a.o.file_tep = tdat_tep(td);
+	opened = true;
+	engine_open_offline(&e, &a.o, NULL);
+	if (a.nsel) {
+		if (trace_add_events(&e, &a) < 0)
+			goto out;
+	} else if (engine_add_spec(&e, "*:*", a.global_filter) < 0) {
+		goto out;
+	}
+	if (engine_prepare(&e) < 0 || trace_setup_output(&e, &a.t) < 0)
+		goto out;
+	ob_init(&ob, STDOUT_FILENO);
+	{
+		struct rep_ctx r = { &e, &a.t };
+		int r2 = tdat_iterate(td, on_record, on_lost, &r);
+
+		if (r2 < 0 && r2 != -EPIPE && !ob.err) {
+			ftr_err("reading '%s': %s", a.input, strerror(-r2));
+			goto out;
+		}
+	}
+	ob_flush(&ob);
+	if (ob.err && ob.err != -EPIPE) {
+		ftr_err("write error on standard output: %s", strerror(-ob.err));
+		goto out;
+	}
+	ret = FTR_EXIT_OK;
+out:
+	if (opened)
+		engine_close(&e);
+	tdat_close(td);
+	trace_cli_free(&a);
+	return ret;
+}

@@ -16,6 +16,7 @@
 #include "cmd/trace.h"
 #include "ftr.h"
 #include "kernel/engine.h"
+#include "filter/expr.h"
 #include "kernel/record.h"
 #include "report/tdat.h"
 
@@ -30,6 +31,8 @@ static const char report_usage[] =
 	"  -j, --json             one JSON object per event\n"
 	"  -c, --count N          stop after N events\n"
 	"  -h, --help             this help\n";
+
+#ifndef FTR_NO_TRACECMD
 
 /* A file whose recorder was killed: completed from its side files, when
  * they are there. */
@@ -50,8 +53,8 @@ int trace_complete_if_unfinished(const char *path)
 		ftr_err("'%s' is unfinished and cannot be completed: %s", path, err);
 		return -EIO;
 	}
-	ftr_info("'%s' was unfinished (its recorder stopped early): completed, %llu pages",
-		 path, (unsigned long long)pages);
+	fprintf(stderr, "ftr: '%s' was unfinished (its recorder stopped early): completed, "
+		"%llu pages\n", path, (unsigned long long)pages);
 	return 0;
 }
 
@@ -72,6 +75,31 @@ static int on_record(struct tep_record *rec, void *arg)
 	struct rep_ctx *r = arg;
 
 	return engine_feed(r->e, rec, trace_on_event, r->t);
+}
+
+/* No event named: all the file's, or with a filter, those that have the
+ * fields it names (a trace-cmd file holds the formats of every event). */
+static int add_all(struct engine *e, struct tep_handle *tep, const char *filter)
+{
+	struct tep_event **evs = tep_list_events(tep, TEP_EVENT_SORT_SYSTEM);
+	struct expr_err xerr = { .pos = -1 };
+	struct expr *x = filter ? expr_parse(filter, &xerr) : NULL;
+	char spec[512];
+	int n = 0, err = 0;
+
+	if (filter && !x)
+		return engine_add_spec(e, "*:*", filter);	/* its error */
+	for (int i = 0; evs && evs[i] && !err; i++) {
+		if (x && expr_bind(x, evs[i], &xerr) < 0)
+			continue;
+		snprintf(spec, sizeof(spec), "%s:%s", evs[i]->system, evs[i]->name);
+		err = engine_add_spec(e, spec, filter) < 0;
+		n++;
+	}
+	expr_free(x);
+	if (!n && !err)
+		ftr_err("no event of the file has the fields of '%s'", filter);
+	return n && !err ? 0 : -EINVAL;
 }
 
 int cmd_report(int argc, char **argv)
@@ -102,7 +130,7 @@ int cmd_report(int argc, char **argv)
 	if (a.nsel) {
 		if (trace_add_events(&e, &a) < 0)
 			goto out;
-	} else if (engine_add_spec(&e, "*:*", a.global_filter) < 0) {
+	} else if (add_all(&e, a.o.file_tep, a.global_filter) < 0) {
 		goto out;
 	}
 	if (engine_prepare(&e) < 0 || trace_setup_output(&e, &a.t) < 0)
@@ -130,3 +158,24 @@ out:
 	trace_cli_free(&a);
 	return ret;
 }
+
+#else
+
+/* The static build has no libtracecmd: reading is the dynamic ftr's. */
+int trace_complete_if_unfinished(const char *path)
+{
+	return 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(report_usage, stdout);
+		return FTR_EXIT_OK;
+	}
+	ftr_err("ftr report is not in this build (the static build has no libtracecmd): "
+		"read the file with the dynamic ftr or trace-cmd");
+	return FTR_EXIT_FAIL;
+}
+
+#endif

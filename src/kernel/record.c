@@ -479,6 +479,17 @@ int recfile_finish(struct recfile *rf, const struct rec_opt *opts, int nopt, cha
 	return e;
 }
 
+#ifdef FTR_NO_TRACECMD
+/* Kept out of the static build (its size): the dynamic ftr finishes a
+ * file copied with its side files (ftr report does it by itself). */
+int recfile_complete(const char *path, uint64_t *pages, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "--finish is not in this build: copy '%s' and its '%s.cpuN' "
+		 "files to a machine with the dynamic ftr, where 'ftr report' finishes it", path,
+		 path);
+	return -ENOTSUP;
+}
+#else
 int recfile_complete(const char *path, uint64_t *pages, char *err, size_t errlen)
 {
 	struct tdat_head h;
@@ -507,3 +518,4 @@ int recfile_complete(const char *path, uint64_t *pages, char *err, size_t errlen
 	close(fd);
 	return e;
 }
+#endif

@@ -2630,6 +2630,7 @@ static void release(struct interp *in)
 
 /* ---- over a recording (ftr run -i FILE) ----------------------------------- */
 
+#ifndef FTR_NO_TRACECMD
 struct input_ctx {
 	struct interp *in;
 	bool intervals;
@@ -2647,10 +2648,19 @@ static int input_record(struct tep_record *rec, void *arg)
 	c->last = rec->ts;
 	return interp_feed(c->in, rec);
 }
+#endif
 
 /* The program over every record of the file, with the user-space
  * semantics (nothing is in a kernel), and kernel symbols from the file's
  * kallsyms. */
+#ifdef FTR_NO_TRACECMD
+static int lang_run_input(struct program *p, const struct run_opts *o)
+{
+	ftr_err("reading recordings (-i/--input) is not in this build (the static build has "
+		"no libtracecmd): use the dynamic ftr");
+	return FTR_EXIT_FAIL;
+}
+#else
 static int lang_run_input(struct program *p, const struct run_opts *o)
 {
 	struct run_opts ro = *o;
@@ -2711,6 +2721,7 @@ out:
 	tdat_close(td);
 	return ret;
 }
+#endif
 
 int lang_run(struct program *p, const struct run_opts *o)
 {

@@ -1,0 +1,124 @@
+# ftr record / report / run -i: a trace-cmd data file of exactly the
+# workload's events, read by trace-cmd and by ftr; a killed recorder's file
+# completed; malformed files refused; nothing left behind.
+. "$LIVE_DIR/lib.sh"
+require_tracing record
+if [ ! -d "$T/events/syscalls/sys_enter_write" ]; then
+	skip record "no syscall tracepoints on this kernel"
+	exit 0
+fi
+snapshot > "$TMP/before"
+F="$TMP/w.dat"
+
+"$FTR" record -o "$F" -e syscalls:sys_enter_write -f 'comm == "writer"' -- writer 1000 7 \
+	> "$TMP/o" 2> "$TMP/e"
+rc=$?
+magic=$(od -An -c -N 10 "$F" 2>/dev/null | tr -d ' ')
+[ $rc -eq 0 ] && [ "$magic" = '027\bDtracing' ] && [ ! -e "$F.cpu0" ] && ok record-writes ||
+	fail record-writes "rc=$rc magic='$magic' $(head -2 "$TMP/e")"
+grep -q '^ftr: 1000 events in ' "$TMP/e" && ok record-counts ||
+	fail record-counts "$(head -2 "$TMP/e")"
+
+# trace-cmd's own reader: exactly the 1000 writes, with their fields.
+if command -v trace-cmd > /dev/null 2>&1; then
+	trace-cmd report "$F" > "$TMP/tc" 2> "$TMP/e"
+	n=$(count_lines 'writer-[0-9]* *\[[0-9]*\] *[0-9.]*: sys_enter_write: *fd: 0x0000000[0-9], buf: 0x[0-9a-f]*, count: 0x00000007$' "$TMP/tc")
+	all=$(count_lines 'sys_enter_write' "$TMP/tc")
+	[ "$n" -eq 1000 ] && [ "$all" -eq 1000 ] && ok record-trace-cmd-reads ||
+		fail record-trace-cmd-reads "$n of $all lines match, want 1000 $(head -2 "$TMP/e")"
+else
+	skip record-trace-cmd-reads "no trace-cmd here (the file is read on the host by the matrix)"
+fi
+
+# ftr's reader (the dynamic build; the static one says it has none).
+"$FTR" report "$F" > "$TMP/r" 2> "$TMP/e"
+if grep -q 'not in this build' "$TMP/e"; then
+	skip record-report "this ftr is built without libtracecmd: $(head -1 "$TMP/e")"
+	same_as_before record-leaves-nothing "$TMP/before"
+	exit $FAILED
+fi
+n=$(count_lines 'writer-[0-9]* *\[[0-9]*\] [0-9.]*: sys_enter_write: __syscall_nr=[0-9]* fd=[0-9] buf=0x[0-9a-f]* count=7$' "$TMP/r")
+check record-report [ "$n" -eq 1000 ] && [ "$(wc -l < "$TMP/r")" -eq 1000 ]
+"$FTR" report -j -F count "$F" -f 'count == 7' > "$TMP/r" 2>&1
+n=$(count_lines '^{"ts":[0-9.]*,"cpu":[0-9]*,"comm":"writer","pid":[0-9]*,"event":"syscalls:sys_enter_write","fields":{"count":7}}$' "$TMP/r")
+check record-report-json-filter [ "$n" -eq 1000 ]
+"$FTR" report "$F" -f 'count != 7' > "$TMP/r" 2>&1
+check record-report-filter-none [ "$?" -eq 0 ] && [ ! -s "$TMP/r" ]
+
+# The language over the recording: the same answer as live.
+"$FTR" run -i "$F" 'tracepoint:syscalls:sys_enter_write { @[comm] = count(); }' > "$TMP/r" 2>&1
+check record-run-input [ "$(cat "$TMP/r")" = "@[writer]: 1000" ]
+"$FTR" count --input "$F" -k comm syscalls:sys_enter_write > "$TMP/r" 2>&1
+check record-count-input grep -q '^@\[writer\]: 1000$' "$TMP/r"
+# ksym() from the file's kallsyms.
+s=vfs_write
+a=$(awk '$3 == "vfs_write" && $1 !~ /^0*$/ { print $1; exit }' /proc/kallsyms)
+if [ -n "$a" ]; then
+	"$FTR" run -i "$F" "tracepoint:syscalls:sys_enter_write { @[ksym(0x$a)] = count(); }" \
+		> "$TMP/r" 2>&1
+	check record-ksym-from-file [ "$(cat "$TMP/r")" = "@[$s]: 1000" ]
+fi
+
+# A recorder killed (SIGKILL): its pages are in FILE.cpuN; ftr report
+# completes the file, and then trace-cmd reads it too.
+K="$TMP/k.dat"
+"$FTR" record -o "$K" -e syscalls:sys_enter_write -f 'comm == "writer" && count == 5' \
+	> /dev/null 2>&1 &
+fpid=$!
+if wait_tracing $fpid; then
+	writer 3000 5
+	sleep 1
+fi
+kill -9 $fpid
+wait $fpid 2> /dev/null
+"$FTR" reset > /dev/null 2>&1
+ls "$K".cpu* > /dev/null 2>&1 && ok record-kill-side-files ||
+	fail record-kill-side-files "no $K.cpuN after the kill"
+"$FTR" report -F count "$K" > "$TMP/r" 2> "$TMP/e"
+rc=$?
+n=$(count_lines 'count=5$' "$TMP/r")
+[ $rc -eq 0 ] && [ "$n" -eq 3000 ] && grep -q 'completed' "$TMP/e" && ok record-kill-recovered ||
+	fail record-kill-recovered "rc=$rc, $n events, want 3000 $(head -2 "$TMP/e")"
+if command -v trace-cmd > /dev/null 2>&1; then
+	check record-kill-trace-cmd-reads [ "$(trace-cmd report "$K" 2>/dev/null |
+		grep -c 'sys_enter_write:')" -eq 3000 ]
+fi
+
+# --max-size: the file stays within it, and reads.
+hdr=$(stat -c %s "$F")
+"$FTR" record --max-size $((hdr + 200000)) -b 256 -o "$TMP/m.dat" \
+	-e syscalls:sys_enter_write -f 'comm == "writer"' -- writer 100000 7 > /dev/null 2> "$TMP/e"
+rc=$?
+sz=$(stat -c %s "$TMP/m.dat")
+"$FTR" report "$TMP/m.dat" > "$TMP/r" 2>&1
+n=$(count_lines 'count=7$' "$TMP/r")
+[ $rc -eq 0 ] && [ "$sz" -le $((hdr + 200000)) ] && [ "$n" -gt 0 ] && [ "$n" -lt 100000 ] &&
+	grep -q 'max-size reached' "$TMP/e" && ok record-max-size ||
+	fail record-max-size "rc=$rc size=$sz (limit $((hdr + 200000))) events=$n $(head -1 "$TMP/e")"
+
+# Malformed files: a clear error, exit 1, no crash.
+: > "$TMP/empty"
+"$FTR" report "$TMP/empty" > /dev/null 2> "$TMP/e"
+rc=$?
+check record-empty-file [ $rc -eq 1 ] && grep -q 'empty' "$TMP/e"
+head -c 4000 "$F" > "$TMP/t1"
+"$FTR" report "$TMP/t1" > /dev/null 2> "$TMP/e"
+rc=$?
+check record-truncated-header [ $rc -eq 1 ] && grep -q 'truncated' "$TMP/e"
+head -c $((hdr - 100)) "$F" > "$TMP/t2"
+"$FTR" run -i "$TMP/t2" 'tracepoint:syscalls:sys_enter_write { @ = count(); }' > /dev/null 2> "$TMP/e"
+rc=$?
+check record-truncated-data [ $rc -eq 1 ] && grep -q 'truncated' "$TMP/e"
+# Bytes flipped all over the file: any answer but a crash.
+crashed=0
+for off in 3 12 40 300 2000 100000 $((hdr - 40)) $((hdr - 5000)) $((hdr - 65536 + 20)); do
+	cp "$F" "$TMP/b"
+	printf '\377\377\377\377' | dd of="$TMP/b" bs=1 seek=$off conv=notrunc 2>/dev/null
+	"$FTR" report "$TMP/b" > /dev/null 2>&1
+	rc=$?
+	[ $rc -gt 1 ] && crashed="$crashed $off:$rc" && cp "$TMP/b" "${TMPDIR:-/tmp}/ftr-record-crash.$off"
+done
+check record-bit-flips [ "$crashed" = 0 ]
+
+same_as_before record-leaves-nothing "$TMP/before"
+exit $FAILED

@@ -15,6 +15,7 @@
 
 #include "lang/agg.h"
 #include "cmd/cmd.h"
+#include "cmd/trace.h"
 #include "kernel/engine.h"
 #include "ftr.h"
 #include "filter/filters.h"
@@ -437,7 +438,11 @@ static int run_agg(bool hist, int argc, char **argv)
 		free(filter_owned);
 		return FTR_EXIT_FAIL;
 	}
-	ret = lang_run(&p, &a.o);
+	/* A recording its recorder left unfinished: finished first. */
+	if (a.o.input && trace_complete_if_unfinished(a.o.input) < 0)
+		ret = FTR_EXIT_FAIL;
+	else
+		ret = lang_run(&p, &a.o);
 	lang_free(&p);
 	free(filter_owned);
 	return ret;

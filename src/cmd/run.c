@@ -14,6 +14,7 @@
 
 #include "lang/agg.h"
 #include "cmd/cmd.h"
+#include "cmd/trace.h"
 #include "kernel/evsel.h"
 #include "kernel/features.h"
 #include "ftr.h"
@@ -300,7 +301,11 @@ int cmd_run(int argc, char **argv)
 		free(owned);
 		return FTR_EXIT_FAIL;
 	}
-	ret = lang_run(&prog, &o);
+	/* A recording its recorder left unfinished: finished first. */
+	if (o.input && trace_complete_if_unfinished(o.input) < 0)
+		ret = FTR_EXIT_FAIL;
+	else
+		ret = lang_run(&prog, &o);
 	lang_free(&prog);
 	free(owned);
 	return ret;

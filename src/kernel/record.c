@@ -24,6 +24,7 @@ struct recfile {
 	uint64_t *csize;
 	size_t page_size;
 	uint64_t max_size, total;
+	uint64_t head, base;	/* header bytes; where the data will start, at most */
 	off_t cmd_off;
 	char *zpage;		/* a short read, padded to a whole page */
 };
@@ -368,8 +369,9 @@ int recfile_create(struct recfile **out, const char *path, const char *tdir, cha
 	if ((e = write_tail(rf->fd, rf->cmd_off, tdir, ncpu, NULL, 0, NULL)) < 0)
 		goto wfail;
 	end = lseek(rf->fd, 0, SEEK_END);
-	rf->total = (uint64_t)end;
-	if (max_size && rf->total >= max_size) {
+	rf->total = rf->head = (uint64_t)end;
+	rf->base = (rf->head + 16384 + 256 * (uint64_t)ncpu + page_size - 1) / page_size * page_size;
+	if (max_size && rf->base >= max_size) {
 		snprintf(err, errlen, "--max-size %llu is smaller than the header (%llu bytes, "
 			 "most of it kallsyms)", (unsigned long long)max_size,
 			 (unsigned long long)rf->total);
@@ -402,7 +404,9 @@ int recfile_page(struct recfile *rf, int cpu, const void *page, size_t len)
 
 	if (cpu < 0 || cpu >= rf->ncpu)
 		return -EINVAL;
-	if (rf->max_size && rf->total + rf->page_size > rf->max_size)
+	/* The finished file: the header, fresh cmdlines and options (slack),
+	 * padding to a page, then the pages. */
+	if (rf->max_size && rf->base + (rf->total - rf->head) + rf->page_size > rf->max_size)
 		return 1;
 	if (len < rf->page_size) {
 		memcpy(rf->zpage, page, len);

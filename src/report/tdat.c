@@ -142,7 +142,28 @@ int tdat_head_parse(int fd, struct tdat_head *h, char *err, size_t errlen)
 		return 0;	/* sections: libtracecmd's to walk */
 
 	if ((e = expect(&c, "header_page", 12, "header_page")) ||
-	    (e = get_u(&c, 8, &v, "header_page's size")) || (e = skip(&c, v, "header_page")) ||
+	    (e = get_u(&c, 8, &v, "header_page's size")))
+		return e;
+	/* libtracecmd 1.x crashes (in its own cleanup) on a header page
+	 * libtraceevent cannot parse: parse it here first. */
+	if (v > 0 && v < 65536 && (uint64_t)(c.size - c.pos) >= v) {
+		char *hp = malloc(v);
+		struct tep_handle *tep = tep_alloc();
+		bool bad = !hp || !tep || pread(fd, hp, v, c.pos) != (ssize_t)v ||
+			   tep_parse_header_page(tep, hp, v, h->long_size) != 0 ||
+			   !memmem(hp, v, "\tfield: u64 timestamp;", 22) ||
+			   !memmem(hp, v, "\tfield: local_t commit;", 23) ||
+			   !memmem(hp, v, "\tfield: char data;", 18);
+
+		free(hp);
+		if (tep)
+			tep_free(tep);
+		if (bad)
+			return fail(&c, "the header page cannot be parsed: a damaged file");
+	} else if (v >= 65536) {
+		return fail(&c, "a header page of %llu bytes: a damaged file", (unsigned long long)v);
+	}
+	if ((e = skip(&c, v, "header_page")) ||
 	    (e = expect(&c, "header_event", 13, "header_event")) ||
 	    (e = get_u(&c, 8, &v, "header_event's size")) || (e = skip(&c, v, "header_event")))
 		return e;

@@ -295,6 +295,8 @@ const struct tdat_head *tdat_head(const struct tdat *t)
 
 struct tdat {
 	struct tracecmd_input *in;
+	struct tracecmd_input **all;	/* in, then its instances' buffers */
+	int nall;
 	struct tdat_head h;
 	int fd;
 	int (*fn)(struct tep_record *rec, void *arg);
@@ -345,6 +347,26 @@ struct tdat *tdat_open(const char *path, char *err, size_t errlen)
 		errno = EINVAL;
 		return NULL;
 	}
+	/* trace-cmd records an instance (-B NAME, extract -B) as a buffer of
+	 * its own, beside the top level's (often empty). */
+	t->nall = 1 + (tracecmd_buffer_instances(t->in) > 0 ? tracecmd_buffer_instances(t->in) : 0);
+	t->all = calloc(t->nall, sizeof(*t->all));
+	if (!t->all) {
+		tdat_close(t);
+		return NULL;
+	}
+	t->all[0] = t->in;
+	for (int i = 1; i < t->nall; i++) {
+		t->all[i] = tracecmd_buffer_instance_handle(t->in, i - 1);
+		if (!t->all[i]) {
+			snprintf(err, errlen, "libtracecmd cannot read its buffer '%s'",
+				 tracecmd_buffer_instance_name(t->in, i - 1));
+			t->nall = i;
+			tdat_close(t);
+			errno = EINVAL;
+			return NULL;
+		}
+	}
 	return t;
 }
 
@@ -352,6 +374,9 @@ void tdat_close(struct tdat *t)
 {
 	if (!t)
 		return;
+	for (int i = 1; i < t->nall; i++)
+		tracecmd_close(t->all[i]);
+	free(t->all);
 	tracecmd_close(t->in);
 	close(t->fd);
 	free(t);
@@ -384,6 +409,8 @@ int tdat_iterate(struct tdat *t, int (*fn)(struct tep_record *rec, void *arg),
 	t->fn = fn;
 	t->lost = lost;
 	t->arg = arg;
+	if (t->nall > 1)
+		return tracecmd_iterate_events_multi(t->all, t->nall, iter_cb, t);
 	return tracecmd_iterate_events(t->in, NULL, 0, iter_cb, t);
 }
 

@@ -59,6 +59,23 @@ if [ -n "$a" ]; then
 	check record-ksym-from-file [ "$(cat "$TMP/r")" = "@[$s]: 1000" ]
 fi
 
+# A file of trace-cmd's own (version 7, compressed, the events in an
+# instance's buffer): 'trace-cmd record' cannot run where ftrace_enabled is
+# refused, but 'trace-cmd extract' of an instance filled here can.
+if command -v trace-cmd > /dev/null 2>&1; then
+	I="$T/instances/ftrtest_$$"
+	mkdir "$I" && echo 'comm == "writer"' > "$I/events/syscalls/sys_enter_write/filter" &&
+		echo 1 > "$I/events/syscalls/sys_enter_write/enable" && writer 50 3 &&
+		echo 0 > "$I/tracing_on" &&
+		trace-cmd extract -B "ftrtest_$$" -o "$TMP/tc.dat" > "$TMP/e" 2>&1
+	[ -d "$I" ] && rmdir "$I"
+	"$FTR" report -F count "$TMP/tc.dat" > "$TMP/r" 2>&1
+	check record-reads-trace-cmd-file [ "$(count_lines 'writer-[0-9]* .*sys_enter_write: count=3$' "$TMP/r")" -eq 50 ]
+	"$FTR" run -i "$TMP/tc.dat" 'tracepoint:syscalls:sys_enter_write { @[comm] = count(); }' \
+		> "$TMP/r" 2>&1
+	check record-run-trace-cmd-file [ "$(cat "$TMP/r")" = "@[writer]: 50" ]
+fi
+
 # A recorder killed (SIGKILL): its pages are in FILE.cpuN; ftr report
 # completes the file, and then trace-cmd reads it too.
 K="$TMP/k.dat"

@@ -102,6 +102,38 @@ static int get_name(struct cur *c, char *out, size_t outlen, const char *what)
 	return fail(c, "%s is not a name", what);
 }
 
+/*
+ * Each page's header: libtraceevent's kbuffer trusts the length it gives
+ * (and reads past the page on a damaged one), so it is checked here: a
+ * timestamp, then the commit (kernel long) whose low 30 bits are the data's
+ * length and bits 30 and 31 flags (events lost; their count stored after
+ * the data).  Only the headers are read: 16 bytes a page.
+ */
+static int check_pages(struct cur *c, const struct tdat_head *h, uint32_t cpu, uint64_t off,
+		       uint64_t size)
+{
+	uint32_t hdr = 8 + h->commit_size;
+	off_t save = c->pos;
+
+	for (uint64_t p = off; p < off + size; p += h->page_size) {
+		uint64_t commit, len;
+		int e;
+
+		c->pos = (off_t)p + 8;
+		if ((e = get_u(c, h->commit_size, &commit, "a page header")))
+			return e;
+		len = commit & ((1u << 30) - 1);
+		if ((h->commit_size == 8 && commit >> 32) ||
+		    len + hdr + ((commit >> 30) & 1 ? h->commit_size : 0) > h->page_size) {
+			c->pos = (off_t)p;
+			return fail(c, "CPU %u's page says it holds %llu bytes, more than a page: "
+				    "a damaged file", cpu, (unsigned long long)len);
+		}
+	}
+	c->pos = save;
+	return 0;
+}
+
 int tdat_head_parse(int fd, struct tdat_head *h, char *err, size_t errlen)
 {
 	struct cur c = { .fd = fd, .err = err, .errlen = errlen };
@@ -155,6 +187,13 @@ int tdat_head_parse(int fd, struct tdat_head *h, char *err, size_t errlen)
 			   !memmem(hp, v, "\tfield: local_t commit;", 23) ||
 			   !memmem(hp, v, "\tfield: char data;", 18);
 
+		if (!bad) {
+			const char *cs = memmem(hp, v, "local_t commit;", 15);
+			const char *sz = cs ? memmem(cs, v - (cs - hp), "size:", 5) : NULL;
+
+			h->commit_size = sz && sz + 6 < hp + v ? atoi(sz + 5) : 0;
+			bad = h->commit_size != 4 && h->commit_size != 8;
+		}
 		free(hp);
 		if (tep)
 			tep_free(tep);
@@ -244,6 +283,8 @@ int tdat_head_parse(int fd, struct tdat_head *h, char *err, size_t errlen)
 			c.pos -= 16;
 			return fail(&c, "CPU %u's data is not in whole pages", i);
 		}
+		if ((e = check_pages(&c, h, i, off, size)))
+			return e;
 	}
 	return 0;
 }

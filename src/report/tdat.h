@@ -31,6 +31,7 @@ struct tdat_head {
 	int version;		/* 6 or 7 */
 	bool big_endian;
 	int long_size;
+	int commit_size;	/* v6: of a page header's commit (the kernel's long) */
 	uint32_t page_size;
 	off_t ksyms_off;	/* v6: the kallsyms text */
 	uint32_t ksyms_len;

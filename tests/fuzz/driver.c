@@ -33,7 +33,9 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 extern int fuzz_lang_last_ok;	/* fuzz-lang.c: did the last input parse? */
 
+#ifndef MAX_LEN
 #define MAX_LEN 4096		/* libFuzzer's default -max_len */
+#endif
 #define MAX_POOL 4096
 
 struct input {

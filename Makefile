@@ -247,9 +247,10 @@ check-live: $(B)/ftr helpers
 # made unless MATRIX_ROWS=NAME,NAME (run only those rows; see
 # tests/matrix/run.sh --list) names no arm64 row.
 MATRIX_ARM64 := $(if $(MATRIX_ROWS),$(findstring arm64,$(MATRIX_ROWS)),1)
-check-matrix: $(B)/ftr-static $(HELPERS_STATIC)
+check-matrix: $(B)/ftr-static $(B)/ftr $(HELPERS_STATIC)
 	$(if $(MATRIX_ARM64),@$(MAKE) --no-print-directory ARCH=arm64 static helpers-static)
 	@FTR_STATIC=$(CURDIR)/$(B)/ftr-static FTR_TESTS_BIN=$(CURDIR)/$(B)/tests-static \
+	 FTR_HOST=$(CURDIR)/$(B)/ftr \
 	 FTR_STATIC_ARM64=$(CURDIR)/build/arm64/ftr-static \
 	 FTR_TESTS_BIN_ARM64=$(CURDIR)/build/arm64/tests-static \
 	 tests/matrix/run.sh $(if $(MATRIX_ROWS),--rows $(MATRIX_ROWS))

@@ -27,6 +27,8 @@ for t in $tests; do
 		"ok "*) pass=$((pass + 1)); lines=$((lines + 1)); echo "$line" ;;
 		"not ok "*) fail=$((fail + 1)); lines=$((lines + 1)); echo "$line" ;;
 		"skip "*) skipped=$((skipped + 1)); lines=$((lines + 1)); echo "$line" ;;
+		# A file for the host to check (t-record.sh in the qemu matrix).
+		"file "*) echo "$line" ;;
 		*) [ -n "$LIVE_VERBOSE" ] && echo "  | $line" ;;
 		esac
 	done <<EOT

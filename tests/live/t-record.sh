@@ -34,6 +34,30 @@ fi
 "$FTR" report "$F" > "$TMP/r" 2> "$TMP/e"
 if grep -q 'not in this build' "$TMP/e"; then
 	skip record-report "this ftr is built without libtracecmd: $(head -1 "$TMP/e")"
+	# In the qemu matrix: a kprobe, an eprobe and a tracepoint recorded
+	# here go out on the result port ("file NAME ..." lines, base64), and
+	# the host reads them with the dynamic ftr and trace-cmd
+	# (tests/matrix/run.sh) and checks the counts these lines expect.
+	if has_kprobes && command -v base64 > /dev/null 2>&1; then
+		P="$TMP/probes.dat"
+		"$FTR" record -o "$P" -e syscalls:sys_enter_write kprobe:vfs_write \
+			eprobe:syscalls:sys_enter_write 'n=$count:u64' -- writer 200 7 > /dev/null 2> "$TMP/e"
+		rc=$?
+		if [ $rc -eq 0 ] && grep -q '^ftr: 600 events in ' "$TMP/e"; then
+			ok record-probes
+			base64 "$P" | sed 's/^/file probes.dat data /'
+			echo 'file probes.dat expect ftr 200 writer-[0-9]+ +\[[0-9]+\] [0-9.]+: sys_enter_write: __syscall_nr=[0-9]+ fd=[0-9]+ buf=0x[0-9a-f]+ count=7$'
+			echo 'file probes.dat expect ftr 200 writer-[0-9]+ +\[[0-9]+\] [0-9.]+: sys_enter_write[_0-9]*: n=7$'
+			echo 'file probes.dat expect ftr 200 writer-[0-9]+ +\[[0-9]+\] [0-9.]+: vfs_write[_0-9]*: '
+			echo 'file probes.dat expect trace-cmd 200 writer-[0-9]+ .*: sys_enter_write: +fd: 0x[0-9a-f]+, buf: 0x[0-9a-f]+, count: 0x0*7$'
+			echo 'file probes.dat expect trace-cmd 200 writer-[0-9]+ .*: vfs_write[_0-9]*: '
+			echo 'file probes.dat expect run 200 tracepoint:ftr_*:vfs_write* { @[comm] = count(); }'
+		elif grep -q -i 'eprobe' "$TMP/e"; then
+			skip record-probes "no eprobes here: $(head -1 "$TMP/e")"
+		else
+			fail record-probes "rc=$rc $(head -2 "$TMP/e")"
+		fi
+	fi
 	same_as_before record-leaves-nothing "$TMP/before"
 	exit $FAILED
 fi

@@ -359,6 +359,41 @@ boot_row() { # ROW-SPEC ROWDIR INITRD
 	echo "$rc" >"$dir/status"
 }
 
+# A "file NAME data|expect ..." line of the guest: base64 data appended to
+# ROWDIR/files/NAME.b64, or an expectation kept for host_check.
+host_file() { # ROWDIR REST
+	local name=${2%% *} rest=${2#* }
+	mkdir -p "$1/files"
+	case $rest in
+	"data "*)   printf '%s\n' "${rest#data }" >>"$1/files/$name.b64" ;;
+	"expect "*) printf '%s %s\n' "$name" "${rest#expect }" >>"$1/files/$name.expect" ;;
+	esac
+}
+
+# "NAME ftr|trace-cmd|run N WHAT": read the guest's file on the host, count.
+# Prints an ok/not ok/skip line; returns 0 for ok.
+host_check() { # ROWDIR LINE
+	local file tool n what got test
+	read -r file tool n what <<<"$2"
+	test="record-host-$tool-${file%.dat}"
+	[ -f "$1/files/$file" ] || base64 -d <"$1/files/$file.b64" >"$1/files/$file" 2>/dev/null
+	case $tool in
+	ftr)       [ -x "${FTR_HOST:-}" ] || { echo "skip $test: no dynamic ftr (FTR_HOST)"; return 1; }
+	           got=$("$FTR_HOST" report "$1/files/$file" 2>&1 | grep -cE -- "$what") ;;
+	trace-cmd) command -v trace-cmd >/dev/null || { echo "skip $test: no trace-cmd"; return 1; }
+	           got=$(trace-cmd report "$1/files/$file" 2>&1 | grep -cE -- "$what") ;;
+	run)       [ -x "${FTR_HOST:-}" ] || { echo "skip $test: no dynamic ftr (FTR_HOST)"; return 1; }
+	           got=$("$FTR_HOST" run -i "$1/files/$file" "$what" 2>&1 | grep -c "^@\[writer\]: $n\$")
+	           [ "$got" = 1 ] && got=$n ;;
+	esac
+	if [ "$got" = "$n" ]; then
+		echo "ok $test ($n: $what)"
+	else
+		echo "not ok $test: $got lines, want $n: $what"
+		return 1
+	fi
+}
+
 # Report one row from its logs; prints lines, returns counts via globals.
 report_row() { # ROW-SPEC ROWDIR
 	local name arch kernel dir=$2 qrc wall p=0 f=0 s=0 endrc='' why=''
@@ -379,9 +414,26 @@ report_row() { # ROW-SPEC ROWDIR
 		"ok "*)       p=$((p + 1)) ;;
 		"not ok "*)   f=$((f + 1)) ;;
 		"skip "*)     s=$((s + 1)) ;;
+		"file "*)     host_file "$dir" "${line#file }"; continue ;;
 		esac
 		printf '[%s] %s\n' "$name" "$line"
 	done <<<"$body"
+	# Files the guest sent out (t-record.sh): read here, by the dynamic
+	# ftr and trace-cmd, with the counts the guest expects.
+	local chk
+	for chk in "$dir"/files/*.expect; do
+		[ -e "$chk" ] || continue
+		while IFS= read -r line; do
+			if line=$(host_check "$dir" "$line"); then
+				p=$((p + 1))
+			elif [ "${line#skip }" != "$line" ]; then
+				s=$((s + 1))
+			else
+				f=$((f + 1))
+			fi
+			printf '[%s] %s\n' "$name" "$line"
+		done <"$chk"
+	done
 	if [ -z "$endrc" ]; then
 		if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 			why="did not report: killed after $(cat "$dir/timeout" 2>/dev/null || echo "$TIMEOUT")s"

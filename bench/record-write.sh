@@ -1,0 +1,93 @@
+#!/bin/bash
+# Benchmark for `ftr record` (issue #16): N write(2) calls to /dev/null
+# recorded to a file through syscalls:sys_enter_write (the workload's pid
+# only), side by side in one run: untraced, the kernel's floor (the event
+# enabled in an instance nobody reads), `ftr record` and `perf record`, and
+# trace-cmd where it can record (not on a kernel that refuses writes to
+# /proc/sys/kernel/ftrace_enabled).
+#
+#   bench/record-write.sh [N] [RUNS]      (defaults 2000000 and 5; root)
+#
+# FTR=path picks the ftr binary (the dynamic one: it also counts the file's
+# events with `ftr run -i`).  The files go to $TMPDIR (default /tmp).
+#
+# Reports medians of RUNS runs: the workload's slowdown against untraced and
+# against the floor, the events in the file (counted by reading it back:
+# `ftr run -i`, `perf script`), events lost, the file's bytes per event, and
+# the recorder's CPU time per event (its rusage minus the workload's own).
+set -u
+exec 3<&-	# under flock the lock is fd 3; the workload's /dev/null must be
+N=${1:-2000000}
+RUNS=${2:-5}
+top=$(cd "$(dirname "$0")/.." && pwd)
+FTR=${FTR:-$top/build/ftr}
+BIN=$top/build/tests-bin
+W="$BIN/writer $N 1"
+export WRITER_TIME=1
+T=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+[ -n "$T" ] || { "$FTR" doctor > /dev/null; T=/sys/kernel/tracing; }
+work=$(mktemp -d)
+inst=$T/instances/bench_floor_$$
+cleanup() { [ -d "$inst" ] && { echo 0 > "$inst/events/syscalls/sys_enter_write/enable"; rmdir "$inst"; }; rm -rf "$work"; }
+trap cleanup EXIT INT TERM
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" "$2" | tail -1; }
+tracer_cpu() {
+	awk '/^writer:/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); w[kv[1]] = kv[2] } }
+	     /^rusage:/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] } }
+	     END { printf "%.6f\n", (r["user"] + r["sys"]) - (w["user"] + w["sys"]) }' "$1"
+}
+
+for r in $(seq "$RUNS"); do
+	$W 2> "$work/e"; field elapsed "$work/e" >> "$work/untraced"
+
+	mkdir "$inst"
+	[ -e "$inst/buffer_subbuf_size_kb" ] && echo 64 > "$inst/buffer_subbuf_size_kb"
+	sh -c "echo \$\$ > $inst/set_event_pid; echo 1 > $inst/events/syscalls/sys_enter_write/enable; exec $W" 2> "$work/e"
+	field elapsed "$work/e" >> "$work/floor"
+	echo 0 > "$inst/events/syscalls/sys_enter_write/enable"; rmdir "$inst"
+
+	# ftr record
+	"$BIN/rusage" "$FTR" record -o "$work/f.dat" -e syscalls:sys_enter_write -- $W 2> "$work/e" > /dev/null
+	field elapsed "$work/e" >> "$work/ftr.t"
+	tracer_cpu "$work/e" >> "$work/ftr.cpu"
+	sed -n 's/.* \([0-9]*\) LOST.*/\1/p' "$work/e" | grep . >> "$work/ftr.lost" || echo 0 >> "$work/ftr.lost"
+	n=$("$FTR" run -i "$work/f.dat" 'tracepoint:syscalls:sys_enter_write /args.count == 1/ { @ = count(); }' | sed -n 's/^@: //p')
+	echo "${n:-0}" >> "$work/ftr.n"
+	stat -c %s "$work/f.dat" >> "$work/ftr.bytes"
+	# the pages alone (the file less its header: kallsyms, formats)
+	sed -n 's/^ftr: \([0-9]*\) events in \([0-9]*\) pages of \([0-9]*\) KB.*/\2 \3 \1/p' "$work/e" |
+		awk '{ printf "%.2f\n", $1 * $2 * 1024 / $3 }' >> "$work/ftr.pagebytes"
+	rm -f "$work/f.dat"
+
+	# perf record
+	"$BIN/rusage" perf record -q -e syscalls:sys_enter_write -o "$work/p.data" -- $W 2> "$work/e" > /dev/null
+	field elapsed "$work/e" >> "$work/perf.t"
+	tracer_cpu "$work/e" >> "$work/perf.cpu"
+	perf script -i "$work/p.data" -F trace 2> /dev/null | grep -c 'count: 0x00000001' >> "$work/perf.n"
+	perf report -i "$work/p.data" --stats 2> /dev/null | awk '/LOST/ && $NF ~ /^[0-9]+$/ { s += $NF } END { print s + 0 }' >> "$work/perf.lost"
+	stat -c %s "$work/p.data" >> "$work/perf.bytes"
+	rm -f "$work/p.data"
+done
+
+un=$(median < "$work/untraced")
+fl=$(median < "$work/floor")
+printf 'N = %d writes, %d runs, medians; slowdown = workload time / untraced (%.3fs)\n\n' "$N" "$RUNS" "$un"
+printf '%-26s %9s %9s %10s %8s %11s %10s  %s\n' tool slowdown vs-floor in-file lost file-MB bytes/event "ns CPU/event"
+row() {
+	t=$(median < "$work/$1.t"); n=$(median < "$work/$1.n"); l=$(median < "$work/$1.lost")
+	c=$(median < "$work/$1.cpu"); b=$(median < "$work/$1.bytes")
+	lo=$(sort -g "$work/$1.cpu" | head -1); hi=$(sort -g "$work/$1.cpu" | tail -1)
+	awk -v name="$2" -v t="$t" -v u="$un" -v f="$fl" -v n="$n" -v l="$l" -v c="$c" -v N="$N" \
+	    -v b="$b" -v lo="$lo" -v hi="$hi" \
+	    'BEGIN { printf "%-26s %8.2fx %8.2fx %10d %8d %11.1f %10.1f  %.0f (%.0f-%.0f)\n", name, t / u, t / f, n, l,
+		     b / 1048576, b / (n ? n : 1), c * 1e9 / N, lo * 1e9 / N, hi * 1e9 / N }'
+}
+awk -v f="$fl" -v u="$un" 'BEGIN { printf "%-26s %8.2fx %8.2fx\n", "floor (enabled, no reader)", f / u, 1 }'
+row ftr "ftr record"
+printf '%-26s %s bytes/event in its pages (the rest is the header: kallsyms, formats)\n' "" "$(median < "$work/ftr.pagebytes")"
+row perf "perf record"
+msg=$(trace-cmd record -e syscalls:sys_enter_write -o "$work/tc.dat" true 2>&1 | tail -2 | tr '\n' ' ')
+[ -s "$work/tc.dat" ] && echo "trace-cmd record           (recorded; not measured by this script)" ||
+	echo "trace-cmd record           cannot record on this kernel: $msg"

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for report/tdat.c's walk of a trace-cmd v6 header, on a small
+ * file written by ftr record (tests/fixtures/tdat-writer20.dat: 4 KB
+ * pages, one CPU's page of 20 sys_enter_write records, a two-line kallsyms):
+ * bad input first (empty, cut anywhere, a length or a page header
+ * damaged, an unfinished table), then the good file's layout.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ftr.h"
+#include "report/tdat.h"
+
+static char *good;
+static size_t good_len;
+
+static int setup(void **state)
+{
+	good = read_file(FIXTURES "/tdat-writer20.dat", &good_len);
+	return good ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	free(good);
+	return 0;
+}
+
+/* Parse these bytes as a file. */
+static int parse(const void *data, size_t len, struct tdat_head *h, char *err, size_t errlen)
+{
+	int fd = memfd_create("tdat", 0), r;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, len), (ssize_t)len);
+	r = tdat_head_parse(fd, h, err, errlen);
+	close(fd);
+	return r;
+}
+
+static void test_bad(void **state)
+{
+	struct tdat_head h;
+	char err[512], *b;
+
+	assert_int_equal(parse("", 0, &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "empty"));
+	assert_int_equal(parse("hello world, not a trace", 24, &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "magic"));
+	/* Cut anywhere in the header or the data: refused, never read past. */
+	for (size_t n = 1; n < good_len; n += n < 200 ? 1 : 97) {
+		err[0] = '\0';
+		assert_int_equal(parse(good, n, &h, err, sizeof(err)), -EINVAL);
+		assert_true(err[0] != '\0');
+	}
+	b = malloc(good_len);
+	/* header_page's length made huge */
+	memcpy(b, good, good_len);
+	memset(b + 30, 0xff, 8);
+	assert_int_equal(parse(b, good_len, &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "damaged"));
+	/* the kallsyms length past the end */
+	memcpy(b, good, good_len);
+	{
+		struct tdat_head g;
+
+		assert_int_equal(parse(good, good_len, &g, err, sizeof(err)), 0);
+		memset(b + g.ksyms_off - 4, 0x7f, 3);
+	}
+	assert_int_equal(parse(b, good_len, &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "truncated"));
+	/* the header page's text damaged (libtracecmd would crash on it) */
+	memcpy(b, good, good_len);
+	memset(b + 40, 0xff, 4);
+	assert_int_equal(parse(b, good_len, &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "header page"));
+	/* the page's commit says more than a page */
+	memcpy(b, good, good_len);
+	memset(b + good_len - 4096 + 8, 0x7f, 3);
+	assert_int_equal(parse(b, good_len, &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "more than a page"));
+	free(b);
+}
+
+static void test_good(void **state)
+{
+	struct tdat_head h;
+	char err[512] = "", *b;
+
+	assert_int_equal(parse(good, good_len, &h, err, sizeof(err)), 0);
+	assert_int_equal(h.version, 6);
+	assert_int_equal(h.page_size, 4096);
+	assert_int_equal(h.commit_size, 8);
+	assert_int_equal(h.ncpu, 1);
+	assert_false(h.unfinished);
+	assert_true(h.ksyms_len > 0 && h.ksyms_off > 0 && h.cmd_off > h.ksyms_off);
+	assert_true(h.tab_off > h.cmd_off);
+	/* A table of zeros: the recorder did not finish. */
+	b = malloc(good_len);
+	memcpy(b, good, good_len);
+	memset(b + h.tab_off, 0, 16);
+	assert_int_equal(parse(b, good_len, &h, err, sizeof(err)), 0);
+	assert_true(h.unfinished);
+	free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_good),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -2706,6 +2706,9 @@ static int lang_run_input(struct program *p, const struct run_opts *o)
 			lang_perror(p, o->src, &lerr);
 		goto out;
 	}
+	/* kstack frames are named as live ones are (the file's kallsyms). */
+	if (prof_open(c.in) < 0)
+		goto out;
 	r = tdat_iterate(td, input_record, NULL, &c);
 	if (r < 0) {
 		ftr_err("reading '%s': %s", o->input, strerror(-r));

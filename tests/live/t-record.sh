@@ -83,6 +83,14 @@ if [ -n "$a" ]; then
 	check record-ksym-from-file [ "$(cat "$TMP/r")" = "@[$s]: 1000" ]
 fi
 
+# kstack over a recording (-k) names the frames as a live run does.
+P='tracepoint:syscalls:sys_enter_write { @[kstack] = count(); }'
+"$FTR" record -k -o "$TMP/k.dat" -e syscalls:sys_enter_write -- writer 10 7 > /dev/null 2>&1
+"$FTR" run -i "$TMP/k.dat" "$P" > "$TMP/r1" 2>&1
+"$FTR" run -e "$P" -- writer 10 7 > "$TMP/r2" 2>&1
+[ "$(tail -1 "$TMP/r1")" = "]: 10" ] && grep -q 'do_syscall_64' "$TMP/r1" && cmp -s "$TMP/r1" "$TMP/r2" &&
+	ok record-kstack-as-live || fail record-kstack-as-live "$(tr '\n' ' ' < "$TMP/r1") vs $(tr '\n' ' ' < "$TMP/r2")"
+
 # A file of trace-cmd's own (version 7, compressed, the events in an
 # instance's buffer): 'trace-cmd record' cannot run where ftrace_enabled is
 # refused, but 'trace-cmd extract' of an instance filled here can.

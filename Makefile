@@ -219,13 +219,16 @@ $(B)/fuzz/driver-tdat: tests/fuzz/driver.c $(TDAT_FUZZ_SRCS) $(HDRS)
 	$(call msg,CC,$@ [asan])
 	$(Q)$(CC) $(FUZZ_FLAGS) $(PC_CFLAGS) -DMAX_LEN=16384 -fsanitize=address,undefined \
 		-fno-sanitize-recover=all -o $@ tests/fuzz/driver.c $(TDAT_FUZZ_SRCS) $(PC_LIBS)
-HAVE_TRACECMD := $(filter -DFTR_NO_TRACECMD,$(CPPFLAGS))
-check-fuzz: $(B)/fuzz/driver-lang $(if $(HAVE_TRACECMD),,$(B)/fuzz/driver-tdat)
+NO_TRACECMD := $(filter -DFTR_NO_TRACECMD,$(CPPFLAGS))
+check-fuzz: $(B)/fuzz/driver-lang $(if $(NO_TRACECMD),,$(B)/fuzz/driver-tdat)
 	@$(B)/fuzz/driver-lang -n $(FUZZ_RUNS) -t $(or $(FUZZ_TIME),25) -o $(B)/fuzz tests/fuzz/corpus \
 		$(wildcard events/*.ftr)
-	$(if $(HAVE_TRACECMD),@echo "fuzz-tdat: skipped, no libtracecmd in this build",\
+ifeq ($(NO_TRACECMD),)
 	@$(B)/fuzz/driver-tdat -n $(or $(FUZZ_TDAT_RUNS),3000) -t $(or $(FUZZ_TIME),25) \
-		-o $(B)/fuzz tests/fuzz/corpus-tdat)
+		-o $(B)/fuzz tests/fuzz/corpus-tdat
+else
+	@echo "fuzz-tdat: skipped (no libtracecmd in this build)"
+endif
 fuzz: $(B)/fuzz/driver-lang
 	@if [ -n "$(FUZZ_CLANG)" ] && echo 'int LLVMFuzzerTestOneInput(void){return 0;}' | \
 	    $(FUZZ_CLANG) -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null; then \

@@ -209,15 +209,37 @@ static int write_tail(int fd, off_t cmd_off, const char *tdir, int ncpu,
 
 static void side_path(char *buf, size_t len, const char *path, int cpu)
 {
-	snprintf(buf, len, "%s.cpu%d", path, cpu);
+	if (cpu < 0)
+		snprintf(buf, len, "%s.reserve", path);
+	else
+		snprintf(buf, len, "%s.cpu%d", path, cpu);
 }
 
-/* Copy len bytes of in (from 0) to out at off: in the kernel where it can,
- * else through a buffer (another file system, an old kernel). */
-static int copy_range(int in, int out, off_t off, uint64_t len)
+/* Two pages held from the start, and given back before the data is moved
+ * into FILE: room for the move (move_side) when the disk filled up. */
+static void reserve(const char *path, size_t page_size, bool take)
+{
+	char file[PATH_MAX];
+	int fd;
+
+	side_path(file, sizeof(file), path, -1);
+	if (!take) {
+		unlink(file);
+		return;
+	}
+	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (posix_fallocate(fd, 0, 2 * (off_t)page_size))
+		unlink(file);
+	close(fd);
+}
+
+/* Copy len bytes of in at ioff to out at off: in the kernel where it
+ * can, else through a buffer (another file system, an old kernel). */
+static int copy_range(int in, off_t ioff, int out, off_t off, uint64_t len)
 {
 	static char buf[1 << 16];
-	off_t ioff = 0;
 
 	while (len) {
 		ssize_t r = copy_file_range(in, &ioff, out, &off, len, 0);
@@ -248,6 +270,37 @@ static int copy_range(int in, int out, off_t off, uint64_t len)
 }
 
 /*
+ * A side file's len bytes into out at off, a page at a time, each page
+ * punched out of the side file once copied: on a full disk the move needs
+ * one page of room (the reserve gives two), not a second copy of the data.
+ * A move cut short (no room, a kill) resumes where it stopped: the pages
+ * already moved are holes in the side file now, skipped (SEEK_DATA).
+ */
+static int move_side(int in, int out, off_t off, uint64_t len, size_t page)
+{
+	for (off_t pos = 0; (uint64_t)pos < len;) {
+		off_t d = lseek(in, pos, SEEK_DATA);
+		int err;
+
+		if (d < 0 && errno == ENXIO)
+			return 0;	/* the rest was moved already */
+		if (d < 0)
+			d = pos;	/* no SEEK_DATA here: all of it is data */
+		d = d / (off_t)page * (off_t)page;
+		if ((uint64_t)d >= len)
+			return 0;
+		err = copy_range(in, d, out, off + d, page);
+		if (err)
+			return err;
+		/* Where punching is not supported, the space comes back when
+		 * the side file is removed. */
+		fallocate(in, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, d, (off_t)page);
+		pos = d + (off_t)page;
+	}
+	return 0;
+}
+
+/*
  * Move each CPU's side file (its whole pages) into FILE after the table,
  * at page-aligned offsets, then fill the table in: until that last write
  * the file still says "unfinished", so a stop half-way loses nothing (the
@@ -270,7 +323,7 @@ static int move_data(int fd, const char *path, off_t tab_off, int ncpu, size_t p
 		int in;
 
 		side_path(side, sizeof(side), path, i);
-		in = open(side, O_RDONLY | O_CLOEXEC);
+		in = open(side, O_RDWR | O_CLOEXEC);
 		if (in < 0)
 			continue;	/* no page of this CPU */
 		if (fstat(in, &st) == 0) {
@@ -279,7 +332,7 @@ static int move_data(int fd, const char *path, off_t tab_off, int ncpu, size_t p
 
 			tab[2 * i] = (uint64_t)data;
 			tab[2 * i + 1] = len;
-			err = copy_range(in, fd, data, len);
+			err = move_side(in, fd, data, len, page_size);
 			data += (off_t)len;
 			*pages += len / page_size;
 		} else {
@@ -378,6 +431,7 @@ int recfile_create(struct recfile **out, const char *path, const char *tdir, cha
 		e = -EFBIG;
 		goto fail;
 	}
+	reserve(path, page_size, true);
 	*out = rf;
 	return 0;
 fmt:
@@ -472,6 +526,7 @@ int recfile_finish(struct recfile *rf, const struct rec_opt *opts, int nopt, cha
 			close(rf->cfd[i]);
 		rf->cfd[i] = -1;
 	}
+	reserve(rf->path, rf->page_size, false);
 	e = write_tail(rf->fd, rf->cmd_off, rf->tdir, rf->ncpu, opts, nopt, &tab_off);
 	if (!e)
 		e = move_data(rf->fd, rf->path, tab_off, rf->ncpu, rf->page_size, &pages);
@@ -515,6 +570,7 @@ int recfile_complete(const char *path, uint64_t *pages, char *err, size_t errlen
 		e = -EINVAL;
 	}
 	if (!e) {
+		reserve(path, h.page_size, false);
 		e = move_data(fd, path, h.tab_off, (int)h.ncpu, h.page_size, pages);
 		if (e)
 			snprintf(err, errlen, "cannot finish '%s': %s", path, strerror(-e));

@@ -145,6 +145,25 @@ n=$(count_lines 'count=7$' "$TMP/r")
 	grep -q 'max-size reached' "$TMP/e" && ok record-max-size ||
 	fail record-max-size "rc=$rc size=$sz (limit $((hdr + 200000))) events=$n $(head -1 "$TMP/e")"
 
+# A full disk: recording stops at the last whole page, and the file is
+# finished all the same (the data moves into it a page at a time).
+D="$TMP/full"
+mkdir "$D"
+if mount -t tmpfs -o size=$(( (hdr + 1500000) / 1024 ))k tmpfs "$D" 2> /dev/null; then
+	"$FTR" record -o "$D/f.dat" -e syscalls:sys_enter_write -f 'comm == "writer"' \
+		-- writer 100000 7 > /dev/null 2> "$TMP/e"
+	rc=$?
+	"$FTR" report "$D/f.dat" > "$TMP/r" 2>&1
+	n=$(count_lines 'count=7$' "$TMP/r")
+	left=$(ls "$D" | tr '\n' ' ')
+	[ $rc -eq 1 ] && grep -q 'No space left' "$TMP/e" && [ "$n" -gt 0 ] && [ "$n" -lt 100000 ] &&
+		[ "$left" = "f.dat " ] && ok record-disk-full ||
+		fail record-disk-full "rc=$rc events=$n files: $left $(head -1 "$TMP/e")"
+	umount "$D"
+else
+	skip record-disk-full "cannot mount a tmpfs here"
+fi
+
 # Malformed files: a clear error, exit 1, no crash.
 : > "$TMP/empty"
 "$FTR" report "$TMP/empty" > /dev/null 2> "$TMP/e"

@@ -20,6 +20,7 @@
 #include "kernel/record.h"
 #include "report/tdat.h"
 
+#ifndef FTR_NO_TRACECMD
 static const char report_usage[] =
 	"usage: ftr report [options] FILE [EVENT [-f FILTER] ...]\n\n"
 	"Print the events of a trace-cmd data file (written by 'ftr record' or by\n"
@@ -31,8 +32,6 @@ static const char report_usage[] =
 	"  -j, --json             one JSON object per event\n"
 	"  -c, --count N          stop after N events\n"
 	"  -h, --help             this help\n";
-
-#ifndef FTR_NO_TRACECMD
 
 /* A file whose recorder was killed: completed from its side files, when
  * they are there. */
@@ -169,10 +168,6 @@ int trace_complete_if_unfinished(const char *path)
 
 int cmd_report(int argc, char **argv)
 {
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		fputs(report_usage, stdout);
-		return FTR_EXIT_OK;
-	}
 	ftr_err("ftr report is not in this build (the static build has no libtracecmd): "
 		"read the file with the dynamic ftr or trace-cmd");
 	return FTR_EXIT_FAIL;

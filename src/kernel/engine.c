@@ -144,6 +144,7 @@ static struct eng_event *add_event(struct engine *e, const char *sys, const char
 	return v->sys && v->name ? v : NULL;
 }
 
+#ifndef FTR_NO_TRACECMD
 /* A recording's events matching spec, the way evsel_resolve matches
  * tracefs's. */
 static int resolve_in_file(struct engine *e, const char *spec, const char *filter)
@@ -170,6 +171,7 @@ static int resolve_in_file(struct engine *e, const char *spec, const char *filte
 	}
 	return n;
 }
+#endif
 
 int engine_add_spec(struct engine *e, const char *spec, const char *filter)
 {
@@ -177,8 +179,10 @@ int engine_add_spec(struct engine *e, const char *spec, const char *filter)
 	char err[512];
 	int ret;
 
+#ifndef FTR_NO_TRACECMD
 	if (e->o.file_tep)
 		return resolve_in_file(e, spec, filter);
+#endif
 	ret = evsel_resolve(tdir_of(e), spec, &l, err, sizeof(err));
 	if (ret < 0) {
 		ftr_err("%s", err);

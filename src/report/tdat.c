@@ -105,7 +105,7 @@ static int get_name(struct cur *c, char *out, size_t outlen, const char *what)
 /*
  * Each page's header: libtraceevent's kbuffer trusts the length it gives
  * (and reads past the page on a damaged one), so it is checked here: a
- * timestamp, then the commit (kernel long) whose low 30 bits are the data's
+ * timestamp, then the commit (kernel long) whose low 27 bits are the data's
  * length and bits 30 and 31 flags (events lost; their count stored after
  * the data).  Only the headers are read: 16 bytes a page.
  */
@@ -122,8 +122,10 @@ static int check_pages(struct cur *c, const struct tdat_head *h, uint32_t cpu, u
 		c->pos = (off_t)p + 8;
 		if ((e = get_u(c, h->commit_size, &commit, "a page header")))
 			return e;
-		len = commit & ((1u << 30) - 1);
-		if ((h->commit_size == 8 && commit >> 32) ||
+		/* The kernel sets the flags as (1 << 31) in a long: on 64-bit
+		 * the upper half is the sign's; readers look at 32 bits. */
+		len = commit & ((1u << 27) - 1);
+		if ((commit & 0x38000000) ||
 		    len + hdr + ((commit >> 30) & 1 ? h->commit_size : 0) > h->page_size) {
 			c->pos = (off_t)p;
 			return fail(c, "CPU %u's page says it holds %llu bytes, more than a page: "

@@ -145,6 +145,19 @@ n=$(count_lines 'count=7$' "$TMP/r")
 	grep -q 'max-size reached' "$TMP/e" && ok record-max-size ||
 	fail record-max-size "rc=$rc size=$sz (limit $((hdr + 200000))) events=$n $(head -1 "$TMP/e")"
 
+# Lost events (a small buffer): the pages say where, both readers show
+# it, and what the file holds plus what it says was lost is the workload.
+"$FTR" record -b 8 -o "$TMP/l.dat" -e syscalls:sys_enter_write -- writer 300000 7 > /dev/null 2>&1
+"$FTR" report -F count "$TMP/l.dat" > "$TMP/r" 2>&1
+n=$(count_lines 'count=7$' "$TMP/r")
+lost=$(sed -n 's/^-- cpu [0-9]*: \([0-9]*\) events lost here --$/\1/p' "$TMP/r" | awk '{ s += $1 } END { print s + 0 }')
+[ $((n + lost)) -eq 300000 ] && ok record-lost-in-file ||
+	fail record-lost-in-file "$n events + $lost lost != 300000"
+if command -v trace-cmd > /dev/null 2>&1; then
+	tl=$(trace-cmd report "$TMP/l.dat" 2>/dev/null | sed -n 's/.*\[\([0-9]*\) EVENTS DROPPED\].*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+	check record-lost-trace-cmd [ "$tl" -eq "$lost" ]
+fi
+
 # A full disk: recording stops at the last whole page, and the file is
 # finished all the same (the data moves into it a page at a time).
 D="$TMP/full"

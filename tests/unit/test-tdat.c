@@ -107,6 +107,18 @@ static void test_good(void **state)
 	assert_false(h.unfinished);
 	assert_true(h.ksyms_len > 0 && h.ksyms_off > 0 && h.cmd_off > h.ksyms_off);
 	assert_true(h.tab_off > h.cmd_off);
+	/* Events lost before the page, their count stored after the data:
+	 * the kernel's flags in a long, sign-extended on 64-bit. */
+	b = malloc(good_len);
+	memcpy(b, good, good_len);
+	{
+		uint64_t commit = 0xffffffffc0000fd0ull;
+
+		memcpy(b + good_len - 4096 + 8, &commit, 8);
+	}
+	assert_int_equal(parse(b, good_len, &h, err, sizeof(err)), 0);
+	free(b);
+	assert_int_equal(parse(good, good_len, &h, err, sizeof(err)), 0);
 	/* A table of zeros: the recorder did not finish. */
 	b = malloc(good_len);
 	memcpy(b, good, good_len);

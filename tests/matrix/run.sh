@@ -359,23 +359,12 @@ boot_row() { # ROW-SPEC ROWDIR INITRD
 	echo "$rc" >"$dir/status"
 }
 
-# A "file NAME data|expect ..." line of the guest: base64 data appended to
-# ROWDIR/files/NAME.b64, or an expectation kept for host_check.
-host_file() { # ROWDIR REST
-	local name=${2%% *} rest=${2#* }
-	mkdir -p "$1/files"
-	case $rest in
-	"data "*)   printf '%s\n' "${rest#data }" >>"$1/files/$name.b64" ;;
-	"expect "*) printf '%s %s\n' "$name" "${rest#expect }" >>"$1/files/$name.expect" ;;
-	esac
-}
-
 # "NAME ftr|trace-cmd|run N WHAT": read the guest's file on the host, count.
 # Prints an ok/not ok/skip line; returns 0 for ok.
-host_check() { # ROWDIR LINE
+host_check() { # ROWDIR LINE K
 	local file tool n what got test
 	read -r file tool n what <<<"$2"
-	test="record-host-$tool-${file%.dat}"
+	test="record-host-$3-$tool-${file%.dat}"
 	[ -f "$1/files/$file" ] || base64 -d <"$1/files/$file.b64" >"$1/files/$file" 2>/dev/null
 	case $tool in
 	ftr)       [ -x "${FTR_HOST:-}" ] || { echo "skip $test: no dynamic ftr (FTR_HOST)"; return 1; }
@@ -408,23 +397,30 @@ report_row() { # ROW-SPEC ROWDIR
 		/^==FTR-END rc=[0-9]+==$/ { if (on) { sub(/^==FTR-END rc=/, ""); sub(/==$/, "");
 		                                      print "\001END " $0; exit } }
 		on { print }') || true
+	# "file NAME data B64" and "file NAME expect ..." lines (t-record.sh):
+	# the file and what the host should find in it, to files/.
+	mkdir -p "$dir/files"
+	awk -v d="$dir/files" '$1 == "file" && $3 == "data" { print $4 > (d "/" $2 ".b64") }
+		$1 == "file" && $3 == "expect" { n = $2; sub(/^file [^ ]* expect /, "");
+		                                 print n " " $0 > (d "/" n ".expect") }' <<<"$body"
 	while IFS= read -r line; do
 		case $line in
 		$'\001END '*) endrc=${line#$'\001END '}; continue ;;
 		"ok "*)       p=$((p + 1)) ;;
 		"not ok "*)   f=$((f + 1)) ;;
 		"skip "*)     s=$((s + 1)) ;;
-		"file "*)     host_file "$dir" "${line#file }"; continue ;;
+		"file "*)     continue ;;
 		esac
 		printf '[%s] %s\n' "$name" "$line"
 	done <<<"$body"
 	# Files the guest sent out (t-record.sh): read here, by the dynamic
 	# ftr and trace-cmd, with the counts the guest expects.
-	local chk
+	local chk k=0
 	for chk in "$dir"/files/*.expect; do
 		[ -e "$chk" ] || continue
 		while IFS= read -r line; do
-			if line=$(host_check "$dir" "$line"); then
+			k=$((k + 1))
+			if line=$(host_check "$dir" "$line" "$k"); then
 				p=$((p + 1))
 			elif [ "${line#skip }" != "$line" ]; then
 				s=$((s + 1))

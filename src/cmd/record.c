@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -182,6 +183,7 @@ int cmd_record(int argc, char **argv)
 		char *texts[66] = { 0 };
 		int nopt = file_options(&e, opts, texts, 66);
 		uint64_t size = recfile_size(c.rf);
+		struct stat st;
 
 		ret = recfile_finish(c.rf, opts, nopt, err, sizeof(err));
 		for (int i = 0; i < nopt; i++)
@@ -197,6 +199,8 @@ int cmd_record(int argc, char **argv)
 		else if (c.full)
 			ftr_warn("--max-size reached: recording stopped at %llu bytes",
 				 (unsigned long long)size);
+		if (stat(path, &st) == 0)
+			size = (uint64_t)st.st_size;
 		fprintf(stderr, "ftr: %llu events in %llu pages of %zu KB written to '%s' "
 			"(%llu bytes)\n", (unsigned long long)c.events,
 			(unsigned long long)c.pages, stream_subbuf_size(e.st) / 1024, path,

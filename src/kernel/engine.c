@@ -477,7 +477,8 @@ int engine_prepare(struct engine *e)
 							   "set_event_notrace_pid")) {
 		char me[16];
 
-		snprintf(me, sizeof(me), "%d", getpid());
+		/* A script (--emit-sh) leaves out its own shell, not ours. */
+		snprintf(me, sizeof(me), e->o.emit_sh ? "$$" : "%d", getpid());
 		if (session_write(e->s, "set_event_notrace_pid", me, NULL) < 0)
 			return -EIO;
 	}

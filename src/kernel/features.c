@@ -417,6 +417,18 @@ int features_probe(struct features *f, struct session *s)
 		return err;
 	}
 
+	/* An unreadable tracefs is not always lockdown: as a user, it is
+	 * usually the mount's mode (0700), and lockdown cannot be told then. */
+	if (access(f->tfs.path, R_OK | X_OK) != 0 && errno == EACCES) {
+		struct stat st;
+		unsigned mode = stat(f->tfs.path, &st) == 0 ? st.st_mode & 07777 : 0;
+
+		f->tracefs_closed = true;
+		for (int i = F_TRACEPOINTS; i <= F_ERROR_LOG; i++)
+			set(f, i, false, "tracefs (mode %04o) is closed to uid %d: tracing needs root",
+			    mode, (int)geteuid());
+		return -EACCES;
+	}
 	readme = tracefs_instance_file_read(NULL, "README", NULL);
 	if (readme)
 		readme_len = strlen(readme);

@@ -195,6 +195,38 @@ static void test_refused(void **state)
 	}
 }
 
+/* 64 maps, then a 65th named by print/clear/delete or stored to: a message at
+ * its position (it was an index past the map table, and a silent exit 1). */
+static void test_too_many_maps(void **state)
+{
+	static const char *const tails[] = { "print(@x);", "clear(@x);", "delete(@x[1]);",
+					     "@x = 1;", "@x = count();" };
+	static const struct run_opts ro = { .where = WHERE_AUTO };
+
+	for (size_t t = 0; t < ARRAY_SIZE(tails); t++) {
+		for (int plain = 0; plain < 2; plain++) {
+			char prog[4096], want[64];
+			size_t n = (size_t)snprintf(prog, sizeof(prog), "BEGIN { ");
+			struct outcome o;
+			struct lang_err err;
+
+			for (int m = 0; m < 64; m++)
+				n += (size_t)snprintf(prog + n, sizeof(prog) - n,
+						      plain ? "@m%d = %d; " : "@m%d = count(); ", m, m);
+			snprintf(prog + n, sizeof(prog) - n, "%s }", tails[t]);
+			if (start(&o, prog, &ro, &err)) {
+				interp_close(o.in);
+				fail_msg("'%s' was accepted", prog);
+			}
+			fclose(o.out);
+			lang_free(&o.p);
+			snprintf(want, sizeof(want), "too many maps (ftr keeps 64)");
+			if (strcmp(err.msg, want) || err.line != 1 || err.col < 9)
+				fail_msg("%s: %d:%d: %s", tails[t], err.line, err.col, err.msg);
+		}
+	}
+}
+
 /* ---- aggregations --------------------------------------------------------------- */
 
 #define WRITES \
@@ -556,6 +588,7 @@ int main(void)
 		cmocka_unit_test(test_statements),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_integers),
+		cmocka_unit_test(test_too_many_maps),
 		cmocka_unit_test(test_filter_agrees),
 		cmocka_unit_test(test_top_and_json),
 	};

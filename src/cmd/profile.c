@@ -1287,6 +1287,11 @@ int cmd_profile(int argc, char **argv)
 					      err == -ERANGE ? " (no such CPU)" : "");
 			goto out;
 		}
+		if ((err = perf_first_offline(p->cpus, (int)ARRAY_SIZE(p->cpus))) >= 0) {
+			ret = cmd_usage_error("profile", "bad CPU list '%s' (CPU %d is not online)",
+					      cpus_arg, err);
+			goto out;
+		}
 		p->cpus_given = true;
 	}
 	if (out_arg && !(out = fopen(out_arg, "we"))) {

@@ -900,6 +900,13 @@ int cmd_stat(int argc, char **argv)
 						      err == -ERANGE ? " (no such CPU)" : "");
 				goto out;
 			}
+			/* A CPU that is not online would only read as "not
+			 * supported" (and a busy 0%). */
+			if ((err = perf_first_offline(sel, st.ncpu)) >= 0) {
+				ret = cmd_usage_error("stat", "bad CPU list '%s' (CPU %d is not online)",
+						      cpus_arg, err);
+				goto out;
+			}
 			for (int i = 0; i < st.ncpu; i++)
 				cpumask[i] = cpumask[i] && sel[i];
 		}

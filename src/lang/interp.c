@@ -1179,7 +1179,12 @@ static void do_printf(struct xctx *x, const struct node *n)
 				snprintf(out, sizeof(out), spec, width, prec, (long long)v.i);
 			}
 		}
-		ob_puts(ob, out);
+		/* A string from the kernel (a comm, a path) is shown, not
+		 * obeyed: its control characters are escaped. */
+		if (*q == 's')
+			ob_text_str(ob, out, strlen(out));
+		else
+			ob_puts(ob, out);
 		p = q + 1;
 	}
 }

@@ -228,6 +228,19 @@ int perf_online_cpus(bool *mask, int n)
 	return err;
 }
 
+int perf_first_offline(const bool *sel, int n)
+{
+	bool *on = calloc(n, sizeof(*on));
+	int bad = -1;
+
+	if (on && perf_online_cpus(on, n) == 0)
+		for (int i = 0; i < n && bad < 0; i++)
+			if (sel[i] && !on[i])
+				bad = i;
+	free(on);
+	return bad;
+}
+
 /* ---- rings ------------------------------------------------------------------ */
 
 int perf_ring_map(struct perf_ring *r, int fd, unsigned pages)

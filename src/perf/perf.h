@@ -69,6 +69,9 @@ long perf_tracepoint_id(const char *tracefs, const char *sys, const char *name);
 
 /* /sys/devices/system/cpu/online into mask[0..n): 0 or -errno. */
 int perf_online_cpus(bool *mask, int n);
+/* The first CPU of sel[0..n) that is not online, -1 when all are (or when
+ * the online CPUs cannot be read: perf_event_open answers then). */
+int perf_first_offline(const bool *sel, int n);
 
 /* ---- rings ----------------------------------------------------------------------- */
 

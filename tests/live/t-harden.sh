@@ -109,4 +109,32 @@ else
 	skip harden-reset-user-fails "no asuser helper, not root, or tracefs open to every user"
 fi
 
+# A CPU that is not online is refused (stat said "<not supported>" and
+# "busy 0%", profile dropped it).
+last=$(sed 's/.*[-,]//' /sys/devices/system/cpu/online 2>/dev/null)
+if [ -n "$last" ]; then
+	bad=$((last + 1))
+	"$FTR" stat -a -C $bad -d 1 > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "CPU $bad is not online" "$TMP/e" && ok harden-stat-offline-cpu ||
+		fail harden-stat-offline-cpu "rc=$rc $(head -3 "$TMP/e")"
+	"$FTR" profile -a -C 0,$bad -d 1 > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "CPU $bad is not online" "$TMP/e" && ok harden-profile-offline-cpu ||
+		fail harden-profile-offline-cpu "rc=$rc $(head -3 "$TMP/e")"
+fi
+
+# A program's name with an escape sequence is shown escaped in text, as in
+# JSON: in trace lines, in count's keys and in the language's printf %s.
+esc=$(printf 'w\033[7mx')
+if cp "$(command -v writer)" "$TMP/$esc" 2> /dev/null; then
+	"$FTR" trace syscalls:sys_enter_write -- "$TMP/$esc" 3 1 > "$TMP/o" 2> "$TMP/e"
+	"$FTR" count -k comm syscalls:sys_enter_write -- "$TMP/$esc" 3 1 >> "$TMP/o" 2>> "$TMP/e"
+	"$FTR" -e 'tracepoint:syscalls:sys_enter_write { printf("%s\n", comm); }' -- "$TMP/$esc" 3 1 \
+		>> "$TMP/o" 2>> "$TMP/e"
+	n=$(grep -c 'w\\x1b\[7mx' "$TMP/o")
+	! grep -q "$(printf '\033')" "$TMP/o" && [ "$n" -ge 7 ] && ok harden-text-escapes-comm ||
+		fail harden-text-escapes-comm "n=$n $(od -c "$TMP/o" | head -5) $(head -3 "$TMP/e")"
+fi
+
 same_as_before harden-leaves-tracefs "$TMP/before"

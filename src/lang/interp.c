@@ -107,8 +107,8 @@ struct mapdef {
 
 /* What one engine event needs to run its clauses. */
 struct evbind {
-	int clauses[16];
-	int ncl;
+	int *clauses;			/* as many as the program has */
+	int ncl, cap;
 	char probe[256];		/* the `probe` builtin */
 	char func[128];			/* the `func` builtin */
 	struct tep_format_field *pid;
@@ -1586,9 +1586,19 @@ static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 				return -ENOMEM;
 			if (k >= before)
 				memset(&in->eb[k], 0, sizeof(in->eb[k]));
-			if (in->eb[k].ncl < (int)ARRAY_SIZE(in->eb[k].clauses) &&
-			    (in->eb[k].ncl == 0 || in->eb[k].clauses[in->eb[k].ncl - 1] != ci))
-				in->eb[k].clauses[in->eb[k].ncl++] = ci;
+			if (in->eb[k].ncl == 0 || in->eb[k].clauses[in->eb[k].ncl - 1] != ci) {
+				struct evbind *b = &in->eb[k];
+
+				if (b->ncl == b->cap) {
+					int *nc = realloc(b->clauses, (b->cap + 8) * sizeof(*nc));
+
+					if (!nc)
+						return -ENOMEM;
+					b->clauses = nc;
+					b->cap += 8;
+				}
+				b->clauses[b->ncl++] = ci;
+			}
 			if (pr->pv == PV_TRACEPOINT && v->replaces) {
 				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "tracepoint:%s",
 					 v->replaces);
@@ -2670,6 +2680,8 @@ static void release(struct interp *in)
 	for (int c = 0; c < 256; c++)
 		for (int i = 0; i < in->nvars[c]; i++)
 			free(in->varnames[c][i]);
+	for (int k = 0; in->eb && k < in->e.nev; k++)
+		free(in->eb[k].clauses);
 	free(in->eb);
 	free(in->next_fire);
 	for (int c = 0; c < 256; c++)
@@ -2763,6 +2775,8 @@ int lang_run(struct program *p, const struct run_opts *o)
 			lprof_hz(in->prof), (unsigned long long)lprof_lost(in->prof),
 			(unsigned long long)lprof_samples(in->prof));
 	ret = in->ob.err && in->ob.err != -EPIPE ? FTR_EXIT_FAIL : FTR_EXIT_OK;
+	if (ret == FTR_EXIT_FAIL)	/* (a closed pipe is the reader's choice) */
+		ftr_err("write error on standard output: %s", strerror(-in->ob.err));
 out:
 	release(in);
 	return ret;

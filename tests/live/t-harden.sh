@@ -137,4 +137,18 @@ if cp "$(command -v writer)" "$TMP/$esc" 2> /dev/null; then
 		fail harden-text-escapes-comm "n=$n $(od -c "$TMP/o" | head -5) $(head -3 "$TMP/e")"
 fi
 
+# A write error on the output is said (ftr count > /dev/full exited 1
+# silently); a NUL byte in a program file is an error at its position.
+if [ -w /dev/full ]; then
+	"$FTR" count -k comm syscalls:sys_enter_write -- writer 3 1 > /dev/full 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'write error on standard output' "$TMP/e" && ok harden-dev-full ||
+		fail harden-dev-full "rc=$rc $(cat "$TMP/e")"
+fi
+printf 'BEGIN { printf("a\\n");\n\0 exit(); }\n' > "$TMP/nul.ftr"
+"$FTR" run "$TMP/nul.ftr" > "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'nul.ftr:2:1: a NUL byte' "$TMP/e" && ok harden-nul-in-program ||
+	fail harden-nul-in-program "rc=$rc $(cat "$TMP/o" "$TMP/e")"
+
 same_as_before harden-leaves-tracefs "$TMP/before"

@@ -237,6 +237,21 @@ static void test_too_many_maps(void **state)
 	"syscalls:sys_enter_write tid=" T1 " fd=1 count=4096 ts=5000\n" \
 	"syscalls:sys_enter_write tid=" T2 " fd=1 count=7 ts=6000\n"
 
+/* 20 clauses on one tracepoint: every one runs (past 16 it was "no event"). */
+static void test_many_clauses(void **state)
+{
+	char prog[4096], want[1024];
+	size_t n = 0, w = 0;
+
+	for (int c = 0; c < 20; c++) {
+		n += (size_t)snprintf(prog + n, sizeof(prog) - n, "tracepoint:syscalls:sys_enter_write "
+				      "/args.fd == 1/ { @c%02d = sum(%d); } ", c, c + 1);
+		w += (size_t)snprintf(want + w, sizeof(want) - w, "%s@c%02d: %d\n", c ? "\n" : "", c,
+				      4 * (c + 1));
+	}
+	assert_string_equal(run(prog, WRITES), want);
+}
+
 static const struct icase aggs[] = {
 	{ "count by comm", "tracepoint:syscalls:sys_enter_write { @[comm] = count(); }", WRITES,
 	  "@[sh]: 1\n@[python3]: 2\n@[bash]: 3\n" },
@@ -589,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_integers),
 		cmocka_unit_test(test_too_many_maps),
+		cmocka_unit_test(test_many_clauses),
 		cmocka_unit_test(test_filter_agrees),
 		cmocka_unit_test(test_top_and_json),
 	};

@@ -310,6 +310,19 @@ static void probe_perf(struct features *f)
 
 	f->paranoid = perf_paranoid();
 	err = perf_probe(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, false);
+	/* The kernel decides what a paranoid level forbids (3 means nothing
+	 * more than 2 on a kernel without the distribution patch for it):
+	 * ask it for user space alone before saying no. */
+	if ((err == -EACCES || err == -EPERM) &&
+	    perf_probe_user(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, false) == 0) {
+		set(f, F_PERF, true, "perf_event_paranoid=%d: user space only", f->paranoid);
+		err = perf_probe_user(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, true);
+		set(f, F_PERF_CPU_CLOCK, err == 0, "%s", err ? strerror(-err) : "user space only");
+		err = perf_probe_user(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, false);
+		set(f, F_PERF_HW, err == 0, "%s", err ? (err == -ENOENT || err == -EOPNOTSUPP ?
+			"no PMU (cycles <not supported>)" : strerror(-err)) : "cycles, user space only");
+		return;
+	}
 	if (err == -ENOSYS || (err && f->paranoid == INT_MIN)) {
 		set(f, F_PERF, false, "%s", strerror(-err));
 		set(f, F_PERF_CPU_CLOCK, false, "no perf_event_open");

@@ -22,13 +22,15 @@ int perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, un
 	return fd < 0 ? -errno : (int)fd;
 }
 
-int perf_probe(unsigned type, unsigned long long config, bool sampling)
+static int probe_attr(unsigned type, unsigned long long config, bool sampling, bool user_only)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
 		.type = type,
 		.config = config,
 		.disabled = 1,
+		.exclude_kernel = user_only,
+		.exclude_hv = user_only,
 	};
 	int fd;
 
@@ -42,6 +44,16 @@ int perf_probe(unsigned type, unsigned long long config, bool sampling)
 		return fd;
 	close(fd);
 	return 0;
+}
+
+int perf_probe(unsigned type, unsigned long long config, bool sampling)
+{
+	return probe_attr(type, config, sampling, false);
+}
+
+int perf_probe_user(unsigned type, unsigned long long config, bool sampling)
+{
+	return probe_attr(type, config, sampling, true);
 }
 
 int perf_paranoid(void)

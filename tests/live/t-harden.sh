@@ -151,4 +151,24 @@ rc=$?
 [ $rc -eq 1 ] && grep -q 'nul.ftr:2:1: a NUL byte' "$TMP/e" && ok harden-nul-in-program ||
 	fail harden-nul-in-program "rc=$rc $(cat "$TMP/o" "$TMP/e")"
 
+# perf_event_paranoid=3: doctor says what the kernel allows (it said "no"
+# while stat measured a user's process).  The sysctl is restored.
+pf=/proc/sys/kernel/perf_event_paranoid
+if command -v asuser > /dev/null 2>&1 && [ "$(id -u)" = 0 ] && [ -w $pf ]; then
+	was=$(cat $pf)
+	echo 3 > $pf
+	(cd / && asuser 65534 "$FTR" stat -- true) > "$TMP/o" 2> "$TMP/e"
+	src=$?
+	(cd / && asuser 65534 "$FTR" doctor) > "$TMP/d" 2>&1
+	echo "$was" > $pf
+	if [ $src -eq 0 ]; then
+		grep -q '^yes  perf_event_open' "$TMP/d" && ok harden-paranoid-3 ||
+			fail harden-paranoid-3 "stat worked, doctor: $(grep perf_event_open "$TMP/d")"
+	else
+		grep -q '^no   perf_event_open' "$TMP/d" && ok harden-paranoid-3 ||
+			fail harden-paranoid-3 "stat failed, doctor: $(grep perf_event_open "$TMP/d")"
+	fi
+	[ "$(cat $pf)" = "$was" ] || fail harden-paranoid-restored "$(cat $pf) != $was"
+fi
+
 same_as_before harden-leaves-tracefs "$TMP/before"

@@ -171,4 +171,20 @@ if command -v asuser > /dev/null 2>&1 && [ "$(id -u)" = 0 ] && [ -w $pf ]; then
 	[ "$(cat $pf)" = "$was" ] || fail harden-paranoid-restored "$(cat $pf) != $was"
 fi
 
+# A glob leaves other runs' private events alone: '*:*' enabled another
+# ftr's uprobe (ftr_PID/...) in this run's instance.
+if has_uprobes && [ -n "$tgt" ]; then
+	"$FTR" trace uprobe:$tgt:ftr_target -d 4 > /dev/null 2>&1 &
+	p=$!
+	if wait_tracing $p; then
+		"$FTR" trace -E '*:*' -d 1 > "$TMP/o" 2>&1
+		! grep -q "events/ftr_$p/" "$TMP/o" && grep -q 'events/sched/sched_switch/enable' "$TMP/o" &&
+			ok harden-glob-skips-other-runs ||
+			fail harden-glob-skips-other-runs "$(grep "ftr_$p/" "$TMP/o" | head -2)"
+	else
+		fail harden-glob-skips-other-runs "the uprobe run never started"
+	fi
+	wait $p
+fi
+
 same_as_before harden-leaves-tracefs "$TMP/before"

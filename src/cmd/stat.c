@@ -373,14 +373,16 @@ static int measure_cmd(struct cnt *st, struct sigwatch *sw, int run)
 		return err;
 	}
 	/* Ctrl-C goes to the command too (same process group): ftr waits
-	 * for it to end, then reports what it counted. */
+	 * for it to end, then reports what it counted.  A SIGINT sent to
+	 * ftr alone (kill -INT) is passed on, or ftr would wait for the
+	 * command's own end. */
 	while (!child_reap(&ch)) {
 		struct pollfd p = { .fd = sw->fd, .events = POLLIN };
 		int sig;
 
 		poll(&p, 1, 200);
 		while ((sig = sigwatch_take(sw))) {
-			if (sig == SIGTERM || sig == SIGHUP)
+			if (sig == SIGTERM || sig == SIGHUP || (sig == SIGINT && !sw->from_kernel))
 				kill(ch.pid, sig);
 			if (sig != SIGCHLD)
 				st->interrupted = true;

@@ -187,4 +187,21 @@ if has_uprobes && [ -n "$tgt" ]; then
 	wait $p
 fi
 
+# SIGINT sent to `ftr stat -- CMD` alone reaches CMD (it waited for CMD's
+# own end).  ftr must start with SIGINT at its default (a background job of
+# a script starts with it ignored): env --default-signal, where env has it.
+if env --default-signal=INT true 2> /dev/null; then
+	env --default-signal=INT "$FTR" stat -- sh -c 'trap "echo got-int; exit 0" INT
+		i=0; while [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done; echo no-int' \
+		> "$TMP/o" 2> "$TMP/e" &
+	p=$!
+	sleep 1
+	kill -INT $p
+	wait $p
+	grep -q got-int "$TMP/o" && cat "$TMP/o" "$TMP/e" | grep -q task-clock && ok harden-stat-sigint-forwarded ||
+		fail harden-stat-sigint-forwarded "$(cat "$TMP/o") $(head -3 "$TMP/e")"
+else
+	skip harden-stat-sigint-forwarded "no env --default-signal here"
+fi
+
 same_as_before harden-leaves-tracefs "$TMP/before"

@@ -2668,6 +2668,8 @@ static int finish(struct interp *in, uint64_t now)
 static void release(struct interp *in)
 {
 	ob_flush(&in->ob);
+	for (int k = 0; in->eb && k < in->e.nev; k++)
+		free(in->eb[k].clauses);
 	engine_close(&in->e);
 	for (int i = 0; i < in->nmaps; i++) {
 		agg_free(in->maps[i].m);
@@ -2680,8 +2682,6 @@ static void release(struct interp *in)
 	for (int c = 0; c < 256; c++)
 		for (int i = 0; i < in->nvars[c]; i++)
 			free(in->varnames[c][i]);
-	for (int k = 0; in->eb && k < in->e.nev; k++)
-		free(in->eb[k].clauses);
 	free(in->eb);
 	free(in->next_fire);
 	for (int c = 0; c < 256; c++)

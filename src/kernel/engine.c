@@ -250,7 +250,7 @@ static struct tep_event *explain_format(struct engine *e, struct eng_event *v)
 	free(args);
 	fprintf(f, "\nprint fmt: \"(%%lx)\", REC->__probe_ip\n");
 	fclose(f);
-	if (buf && tep_parse_event(e->tep, buf, len, v->sys) == 0)
+	if (buf && formats_parse(e->tep, buf, len, v->sys) == 0)
 		ev = tep_find_event_by_name(e->tep, v->sys, v->name);
 	free(buf);
 	return ev;

@@ -215,7 +215,7 @@ $(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(SRCS) $(HDRS)
 	$(Q)$(FUZZ_CLANG) $(FUZZ_FLAGS) -Wno-format-nonliteral -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $< $(FUZZ_CLANG_LIBOBJS) $(PC_LIBS)
 define fuzz_driver_one
-	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize.supp $(B)/fuzz/driver-$(1) \
+	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize.supp:print_suppressions=0 $(B)/fuzz/driver-$(1) \
 		-n $(2) -t $(3) -o $(B)/fuzz $(if $(FUZZ_MAXLEN_$(1)),-m $(FUZZ_MAXLEN_$(1))) \
 		$(call fuzz_seeds,$(1))
 
@@ -226,7 +226,7 @@ define fuzz_libfuzzer_one
 	@mkdir -p $(B)/fuzz/corpus-$(1) && for s in $(call fuzz_seeds,$(1)); do \
 		if [ -d $$s ]; then cp $$s/* $(B)/fuzz/corpus-$(1)/; else cp $$s $(B)/fuzz/corpus-$(1)/; fi; \
 	done
-	@cd $(B)/fuzz && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize.supp ./fuzz-$(1) \
+	@cd $(B)/fuzz && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize.supp:print_suppressions=0 ./fuzz-$(1) \
 		-max_total_time=$(or $(FUZZ_TIME),60) -max_len=$(or $(FUZZ_MAXLEN_$(1)),4096) \
 		$(if $(filter lang,$(1)),-dict=$(CURDIR)/tests/fuzz/lang.dict) corpus-$(1)
 
@@ -254,7 +254,7 @@ fuzz-driver: $(FUZZ_TARGETS:%=$(B)/fuzz/driver-%)
 # and UBSan stop the program, and the live tests check what ftr printed.
 # tests/sanitize.supp holds the leak suppressions, each explained.
 SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
-SAN_ENV := ASAN_OPTIONS=detect_leaks=1:exitcode=99 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:exitcode=99:fast_unwind_on_malloc=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize.supp:print_suppressions=0
 check-sanitize: helpers
 	@$(MAKE) --no-print-directory B=build/san CFLAGS="$(SAN_FLAGS)" build/san/ftr \

@@ -303,6 +303,21 @@ bool ftr_name_is_live(const char *name)
 
 /* ---- the undo log ----------------------------------------------------------- */
 
+/*
+ * FTR_TEST_KILL_AFTER=N (read by tests only, t-kill.sh): the run raises
+ * SIGKILL right after its Nth kernel change is in the undo log, so that
+ * `ftr reset` can be checked at every step of a set-up.  0: never.
+ */
+static unsigned long kill_after, changes;
+
+static void maybe_die(enum undo_kind kind)
+{
+	if (!kill_after || kind == UNDO_CLOSE || kind == UNDO_FUNC)
+		return;
+	if (++changes == kill_after)
+		raise(SIGKILL);
+}
+
 int undo_push(struct undo_log *log, const struct undo *u)
 {
 	struct undo *e;
@@ -326,6 +341,7 @@ int undo_push(struct undo_log *log, const struct undo *u)
 		return -ENOMEM;
 	}
 	log->n++;
+	maybe_die(u->kind);
 	return 0;
 }
 
@@ -458,6 +474,8 @@ int session_open(struct session **sp, unsigned flags)
 	s->flags = flags;
 	s->sigfd = -1;
 	s->lock_fd = -1;
+	if (!(flags & SESSION_DRY_RUN) && getenv("FTR_TEST_KILL_AFTER"))
+		kill_after = strtoul(getenv("FTR_TEST_KILL_AFTER"), NULL, 10);
 	if (flags & SESSION_EMIT_SH) {
 		flags |= SESSION_DRY_RUN;
 		s->flags = flags;

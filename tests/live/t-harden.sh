@@ -26,12 +26,12 @@ fi
 # instance (the second used to destroy and reuse the first's).
 if command -v unshare > /dev/null 2>&1 && unshare -pf --mount-proc true 2> /dev/null; then
 	# (-d: a command's pid in a namespace is not the kernel's common_pid)
-	unshare -pf --mount-proc "$FTR" count -d 6 -k comm syscalls:sys_enter_write > "$TMP/n1" 2>&1 &
+	unshare -pf --mount-proc "$FTR" count -d 12 -k comm syscalls:sys_enter_write > "$TMP/n1" 2>&1 &
 	p1=$!
-	unshare -pf --mount-proc "$FTR" count -d 6 -k comm syscalls:sys_enter_write > "$TMP/n2" 2>&1 &
+	unshare -pf --mount-proc "$FTR" count -d 12 -k comm syscalls:sys_enter_write > "$TMP/n2" 2>&1 &
 	p2=$!
 	i=0
-	while [ $i -lt 50 ] && [ "$(cat "$T"/instances/ftr_1_*/tracing_on 2>/dev/null | grep -c 1)" != 2 ]; do
+	while [ $i -lt 100 ] && [ "$(cat "$T"/instances/ftr_1_*/tracing_on 2>/dev/null | grep -c 1)" != 2 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done

@@ -3,6 +3,9 @@
 #   make            dynamic build: build/ftr
 #   make static     one stripped static binary: build/ftr-static
 #   make check      unit tests, live tests on this kernel, the qemu kernel matrix
+#   make check-sanitize  unit and live tests of an ASan+UBSan build (build/san)
+#   make fuzz       libFuzzer on every parser of outside data (check-fuzz: bounded)
+#   make soak       memory under load for minutes (bench/soak.sh)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make deps       install the Debian packages the build and the tests need
 #   V=1             show the commands
@@ -75,7 +78,7 @@ OBJS := $(SRCS:src/%.c=$(B)/%.o)
 LIBOBJS := $(filter-out $(B)/main.o,$(OBJS))
 MANS := $(wildcard man/*.[0-9])
 
-.PHONY: all static check check-unit check-fuzz check-live check-matrix check-sanitize fuzz fuzz-libfuzzer fuzz-driver install man clean deps helpers helpers-static
+.PHONY: all static check check-unit check-fuzz check-live check-matrix check-sanitize soak fuzz fuzz-libfuzzer fuzz-driver install man clean deps helpers helpers-static
 
 all: $(B)/ftr
 
@@ -262,6 +265,10 @@ check-sanitize: helpers
 	@$(SAN_ENV) tests/unit/run.sh $(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
 	@$(SAN_ENV) FTR=$(CURDIR)/build/san/ftr PATH="$(CURDIR)/$(B)/tests-bin:$$PATH" \
 		tests/live/run.sh $(SAN_LIVE)
+
+# Memory under load for minutes (bench/soak.sh): not part of check.
+soak: $(B)/ftr helpers
+	@FTR=$(CURDIR)/$(B)/ftr PATH="$(CURDIR)/$(B)/tests-bin:$$PATH" bench/soak.sh
 
 check-live: $(B)/ftr helpers
 	@FTR=$(CURDIR)/$(B)/ftr PATH="$(CURDIR)/$(B)/tests-bin:$$PATH" tests/live/run.sh

@@ -264,7 +264,7 @@ check-sanitize: helpers
 		$(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
 	@$(SAN_ENV) tests/unit/run.sh $(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
 	@$(SAN_ENV) FTR=$(CURDIR)/build/san/ftr PATH="$(CURDIR)/$(B)/tests-bin:$$PATH" \
-		tests/live/run.sh $(SAN_LIVE)
+		FTR_FILTERS=$(CURDIR)/filters FTR_EVENTS=$(CURDIR)/events tests/live/run.sh $(SAN_LIVE)
 
 # Memory under load for minutes (bench/soak.sh): not part of check.
 soak: $(B)/ftr helpers

@@ -3,6 +3,9 @@
 #   make            dynamic build: build/ftr
 #   make static     one stripped static binary: build/ftr-static
 #   make check      unit tests, live tests on this kernel, the qemu kernel matrix
+#   make check-sanitize  unit and live tests of an ASan+UBSan build (build/san)
+#   make fuzz       libFuzzer on every parser of outside data (check-fuzz: bounded)
+#   make soak       memory under load for minutes (bench/soak.sh)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make deps       install the Debian packages the build and the tests need
 #   V=1             show the commands
@@ -84,7 +87,7 @@ OBJS := $(SRCS:src/%.c=$(B)/%.o)
 LIBOBJS := $(filter-out $(B)/main.o,$(OBJS))
 MANS := $(wildcard man/*.[0-9])
 
-.PHONY: all static check check-layers check-unit check-fuzz check-live check-matrix fuzz install man clean deps helpers helpers-static
+.PHONY: all static check check-layers check-unit check-fuzz check-live check-matrix check-sanitize soak fuzz fuzz-libfuzzer fuzz-driver install man clean deps helpers helpers-static
 
 all: $(B)/ftr
 
@@ -190,61 +193,105 @@ check-layers:
 check-unit: $(UNIT_BINS)
 	@tests/unit/run.sh $(UNIT_BINS)
 
-# The parser's fuzz target (tests/fuzz/fuzz-lang.c) on the objects it needs,
-# built with the sanitizers.  check-fuzz: a bounded deterministic campaign,
-# FUZZ_RUNS mutants of the seed corpus and of the recipes in events/ (PRNG
-# seed 1; about 3 s of CPU, stopped at FUZZ_TIME seconds, default 25), with
-# gcc's ASan+UBSan and tests/fuzz/driver.c; a crashing input is saved in
-# $(B)/fuzz/.  `make fuzz`: libFuzzer with clang for FUZZ_TIME seconds
-# (default 60), its corpus growing in $(B)/fuzz/corpus; without clang's
-# libFuzzer, the driver on a million mutants.
-FUZZ_LIB := src/lang/parse.c src/lang/plan.c src/util.c
-FUZZ_SRCS := tests/fuzz/fuzz-lang.c $(FUZZ_LIB)
-FUZZ_FLAGS := -std=gnu11 $(WARN) $(CPPFLAGS) -O1 -g -fno-omit-frame-pointer
+# Fuzz targets: tests/fuzz/fuzz-NAME.c, one per parser of outside data.
+# Adding one is adding its NAME to FUZZ_TARGETS (its seeds: the files of
+# tests/fuzz/corpus-NAME/, or FUZZ_SEEDS_NAME; FUZZ_MAXLEN_NAME when its
+# inputs are longer than 4096 bytes).  Each is linked with every object of
+# ftr but main.o, built with gcc's ASan+UBSan into build/san (a sub-make, as
+# for check-sanitize).  check-fuzz: a bounded deterministic campaign per
+# target, FUZZ_RUNS mutants of its seeds (PRNG seed 1) with
+# tests/fuzz/driver.c, each stopped at FUZZ_TIME seconds (default 8); a
+# crashing input is saved in $(B)/fuzz/.  `make fuzz`: libFuzzer with clang,
+# FUZZ_TIME seconds (default 60) per target, the corpus growing in
+# $(B)/fuzz/corpus-NAME; without clang's libFuzzer, the driver on a million
+# mutants.
+FUZZ_TARGETS := lang expr khist formats sym elfsym flame
+FUZZ_SEEDS_lang := tests/fuzz/corpus $(wildcard events/*.ftr)
+FUZZ_SEEDS_khist := tests/fixtures/hist/6.1 tests/fixtures/hist/6.12
+FUZZ_SEEDS_formats := $(wildcard tests/fixtures/formats/events/*/*/format)
+FUZZ_SEEDS_elfsym = $(B)/tests-bin/uprobe-target $(B)/tests-bin/hotpath-stripped
+FUZZ_MAXLEN_elfsym := 65536
+# The trace-cmd file reader (report/tdat.c over libtracecmd): only where
+# libtracecmd is in the build; its seeds are 8 KB files.
+ifeq ($(filter -DFTR_NO_TRACECMD,$(CPPFLAGS)),)
+FUZZ_TARGETS += tdat
+endif
+FUZZ_MAXLEN_tdat := 16384
+fuzz_seeds = $(or $(FUZZ_SEEDS_$(1)),tests/fuzz/corpus-$(1))
+FUZZ_FLAGS := -std=gnu11 $(WARN) $(CPPFLAGS) $(PC_CFLAGS) -O1 -g -fno-omit-frame-pointer
 FUZZ_RUNS ?= 50000
 FUZZ_CLANG ?= $(shell command -v clang 2>/dev/null || command -v clang-14 2>/dev/null)
-$(B)/fuzz/driver-lang: tests/fuzz/driver.c $(FUZZ_SRCS) $(HDRS)
+SAN_LIBOBJS := $(filter-out build/san/main.o,$(SRCS:src/%.c=build/san/%.o))
+FUZZ_CLANG_LIBOBJS := $(filter-out build/fuzzclang/main.o,$(SRCS:src/%.c=build/fuzzclang/%.o))
+build/san/.objs: $(SRCS) $(HDRS)
+	@$(MAKE) --no-print-directory B=build/san CFLAGS="$(SAN_FLAGS)" $(SAN_LIBOBJS)
+	@touch $@
+$(B)/fuzz/driver-%: tests/fuzz/driver.c tests/fuzz/fuzz-%.c build/san/.objs
 	@mkdir -p $(B)/fuzz
 	$(call msg,CC,$@ [asan])
 	$(Q)$(CC) $(FUZZ_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
-		-o $@ tests/fuzz/driver.c $(FUZZ_SRCS)
+		-o $@ tests/fuzz/driver.c tests/fuzz/fuzz-$*.c $(SAN_LIBOBJS) $(PC_LIBS)
 # (clang's -Wformat=2 also flags util.c's vfprintf wrappers, which gcc's does not)
-$(B)/fuzz/fuzz-lang: $(FUZZ_SRCS) $(HDRS)
+$(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(SRCS) $(HDRS)
 	@mkdir -p $(B)/fuzz
+	@$(MAKE) --no-print-directory B=build/fuzzclang CC=$(FUZZ_CLANG) \
+		CFLAGS="-O1 -g -Wno-format-nonliteral -fsanitize=fuzzer-no-link,address,undefined" \
+		$(FUZZ_CLANG_LIBOBJS)
 	$(call msg,CC,$@ [libFuzzer])
 	$(Q)$(FUZZ_CLANG) $(FUZZ_FLAGS) -Wno-format-nonliteral -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -o $@ $(FUZZ_SRCS)
-# The trace-cmd file reader (tests/fuzz/fuzz-tdat.c) on report/tdat.c and
-# libtracecmd: seeds of 8 KB, so the driver's inputs go to 16 KB.  Only
-# where libtracecmd is installed (the reader is not built without it).
-TDAT_FUZZ_SRCS := tests/fuzz/fuzz-tdat.c src/report/tdat.c
-$(B)/fuzz/driver-tdat: tests/fuzz/driver.c $(TDAT_FUZZ_SRCS) $(HDRS)
-	@mkdir -p $(B)/fuzz
-	$(call msg,CC,$@ [asan])
-	$(Q)$(CC) $(FUZZ_FLAGS) $(PC_CFLAGS) -DMAX_LEN=16384 -fsanitize=address,undefined \
-		-fno-sanitize-recover=all -o $@ tests/fuzz/driver.c $(TDAT_FUZZ_SRCS) $(PC_LIBS)
-NO_TRACECMD := $(filter -DFTR_NO_TRACECMD,$(CPPFLAGS))
-check-fuzz: $(B)/fuzz/driver-lang $(if $(NO_TRACECMD),,$(B)/fuzz/driver-tdat)
-	@$(B)/fuzz/driver-lang -n $(FUZZ_RUNS) -t $(or $(FUZZ_TIME),25) -o $(B)/fuzz tests/fuzz/corpus \
-		$(wildcard events/*.ftr)
-ifeq ($(NO_TRACECMD),)
-	@$(B)/fuzz/driver-tdat -n $(or $(FUZZ_TDAT_RUNS),3000) -t $(or $(FUZZ_TIME),25) \
-		-o $(B)/fuzz tests/fuzz/corpus-tdat
-else
-	@echo "fuzz-tdat: skipped (no libtracecmd in this build)"
-endif
-fuzz: $(B)/fuzz/driver-lang
+		-fno-sanitize-recover=all -o $@ $< $(FUZZ_CLANG_LIBOBJS) $(PC_LIBS)
+define fuzz_driver_one
+	@LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize.supp:print_suppressions=0 $(B)/fuzz/driver-$(1) \
+		-n $(2) -t $(3) -o $(B)/fuzz $(if $(FUZZ_MAXLEN_$(1)),-m $(FUZZ_MAXLEN_$(1))) \
+		$(call fuzz_seeds,$(1))
+
+endef
+# libFuzzer takes directories as a corpus (a file is an input to rerun):
+# the seeds are copied into its corpus directory first.
+define fuzz_libfuzzer_one
+	@mkdir -p $(B)/fuzz/corpus-$(1) && for s in $(call fuzz_seeds,$(1)); do \
+		if [ -d $$s ]; then cp $$s/* $(B)/fuzz/corpus-$(1)/; else cp $$s $(B)/fuzz/corpus-$(1)/; fi; \
+	done
+	@cd $(B)/fuzz && LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize.supp:print_suppressions=0 ./fuzz-$(1) \
+		-max_total_time=$(or $(FUZZ_TIME),60) -max_len=$(or $(FUZZ_MAXLEN_$(1)),4096) \
+		$(if $(filter lang,$(1)),-dict=$(CURDIR)/tests/fuzz/lang.dict) corpus-$(1)
+
+endef
+check-fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/driver-%) helpers
+	$(foreach t,$(FUZZ_TARGETS),$(call fuzz_driver_one,$(t),$(FUZZ_RUNS),$(or $(FUZZ_TIME),8)))
+fuzz: $(FUZZ_TARGETS:%=$(B)/fuzz/driver-%) helpers
 	@if [ -n "$(FUZZ_CLANG)" ] && echo 'int LLVMFuzzerTestOneInput(void){return 0;}' | \
 	    $(FUZZ_CLANG) -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null; then \
-		$(MAKE) --no-print-directory $(B)/fuzz/fuzz-lang && mkdir -p $(B)/fuzz/corpus && \
-		cd $(B)/fuzz && ./fuzz-lang -max_total_time=$(or $(FUZZ_TIME),60) \
-			-dict=$(CURDIR)/tests/fuzz/lang.dict corpus $(CURDIR)/tests/fuzz/corpus \
-			$(if $(wildcard events/*.ftr),$(CURDIR)/events); \
+		$(MAKE) --no-print-directory fuzz-libfuzzer; \
 	else \
 		echo "fuzz: no clang with libFuzzer; the driver instead"; \
-		$(B)/fuzz/driver-lang -n 1000000 -t $(or $(FUZZ_TIME),60) -o $(B)/fuzz tests/fuzz/corpus \
-			$(wildcard events/*.ftr); \
+		$(MAKE) --no-print-directory fuzz-driver; \
 	fi
+fuzz-libfuzzer: $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz-%)
+	$(foreach t,$(FUZZ_TARGETS),$(call fuzz_libfuzzer_one,$(t)))
+fuzz-driver: $(FUZZ_TARGETS:%=$(B)/fuzz/driver-%)
+	$(foreach t,$(FUZZ_TARGETS),$(call fuzz_driver_one,$(t),1000000,$(or $(FUZZ_TIME),60)))
+
+# check-sanitize: ftr and the unit tests built with gcc's AddressSanitizer
+# (leaks included) and UndefinedBehaviorSanitizer into build/san (a
+# sub-make with B=build/san), the unit tests, then the live tests on this
+# kernel with that ftr (SAN_LIVE=NAME... runs some; run it under the live
+# lock like any live test).  Any report fails the test that saw it: ASan
+# and UBSan stop the program, and the live tests check what ftr printed.
+# tests/sanitize.supp holds the leak suppressions, each explained.
+SAN_FLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:exitcode=99:fast_unwind_on_malloc=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize.supp:print_suppressions=0
+check-sanitize: helpers
+	@$(MAKE) --no-print-directory B=build/san CFLAGS="$(SAN_FLAGS)" build/san/ftr \
+		$(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
+	@$(SAN_ENV) tests/unit/run.sh $(UNIT_SRCS:tests/unit/%.c=build/san/tests/%)
+	@$(SAN_ENV) FTR=$(CURDIR)/build/san/ftr PATH="$(CURDIR)/$(B)/tests-bin:$$PATH" \
+		FTR_FILTERS=$(CURDIR)/filters FTR_EVENTS=$(CURDIR)/events tests/live/run.sh $(SAN_LIVE)
+
+# Memory under load for minutes (bench/soak.sh): not part of check.
+soak: $(B)/ftr helpers
+	@FTR=$(CURDIR)/$(B)/ftr PATH="$(CURDIR)/$(B)/tests-bin:$$PATH" bench/soak.sh
 
 check-live: $(B)/ftr helpers
 	@FTR=$(CURDIR)/$(B)/ftr PATH="$(CURDIR)/$(B)/tests-bin:$$PATH" tests/live/run.sh

@@ -44,6 +44,7 @@ int write_file(const char *path, const char *s);	/* 0 / -errno */
 bool path_exists(const char *path);
 bool str_has_prefix(const char *s, const char *prefix);
 char *str_trim(char *s);
+void sh_quote(FILE *f, const char *s);	/* one single-quoted sh word */
 void json_str(FILE *f, const char *s);	/* a quoted, escaped JSON string */
 /* One byte as it goes in a JSON string: its escape, or itself.  Length. */
 size_t json_escape(unsigned char c, char out[7]);

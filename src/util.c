@@ -188,6 +188,20 @@ size_t json_escape(unsigned char c, char out[7])
 	}
 }
 
+void sh_quote(FILE *f, const char *s)
+{
+	/* A newline cannot be in a tracefs value: dropped, so that every
+	 * generated command stays on one line. */
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else if (*s != '\n')
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
 void json_str(FILE *f, const char *s)
 {
 	char e[7];

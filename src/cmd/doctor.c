@@ -58,6 +58,8 @@ static void print_text(const struct features *f)
 		printf("tracefs     none: %s\n", f->tfs.why);
 	printf("lockdown    %s%s\n", f->lockdown,
 	       f->tracing_locked ? " (tracefs is empty: kernel lockdown forbids tracing)" :
+	       f->tracefs_closed && f->lockdown_inferred ?
+	       " (cannot tell: securityfs and tracefs are closed to this user)" :
 	       f->lockdown_inferred ? " (securityfs not mounted; tracefs is readable)" : "");
 	printf("user        %s\n\n", f->root ? "root" : "not root: tracing needs root");
 	if (f->tracing_locked) {

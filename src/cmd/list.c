@@ -15,6 +15,7 @@
 #include <tracefs.h>
 
 #include "cmd/cmd.h"
+#include "kernel/formats.h"
 #include "ftr.h"
 #include "kernel/session.h"
 
@@ -101,7 +102,7 @@ static void print_fields(struct tep_handle *tep, const char *sys, const char *ev
 	int size = 0;
 
 	fmt = tracefs_event_file_read(NULL, sys, ev, "format", &size);
-	if (!fmt || size <= 0 || tep_parse_event(tep, fmt, size, sys) != 0) {
+	if (!fmt || size <= 0 || formats_parse(tep, fmt, size, sys) != 0) {
 		printf("    (format unreadable)\n");
 		free(fmt);
 		return;

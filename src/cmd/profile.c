@@ -1268,6 +1268,9 @@ static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, c
 		if (err)
 			return cmd_usage_error("profile", "bad CPU list '%s'%s", a->cpus_arg,
 					       err == -ERANGE ? " (no such CPU)" : "");
+		if ((err = perf_first_offline(p->cpus, (int)ARRAY_SIZE(p->cpus))) >= 0)
+			return cmd_usage_error("profile", "bad CPU list '%s' (CPU %d is not online)",
+					       a->cpus_arg, err);
 		p->cpus_given = true;
 	}
 	return -1;

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ftr reset: remove what a killed ftr left behind, and nothing else. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "ftr.h"
@@ -10,8 +13,9 @@
 static const char reset_usage[] =
 	"usage: ftr reset [-n]\n\n"
 	"Remove the tracefs instances and dynamic events that an ftr run killed with\n"
-	"SIGKILL (or crashed) left behind: those named ftr_<pid> whose pid no longer\n"
-	"runs an ftr.  Nothing that ftr did not create is touched.\n\n"
+	"SIGKILL (or crashed) left behind: those named ftr_<pid> (ftr_<pid>_<pidns>)\n"
+	"whose run's lock in /run/ftr is free.  Nothing that ftr did not create, and\n"
+	"nothing of a running ftr or of an --emit-sh script (ftr_sh_<pid>), is touched.\n\n"
 	"  -n, --dry-run   say what would be removed, remove nothing\n"
 	"  -h, --help      this help\n";
 
@@ -46,6 +50,13 @@ int cmd_reset(int argc, char **argv)
 	if (tracefs_locate(&t, false) < 0) {
 		printf("nothing to clean up (%s)\n", t.why);
 		return FTR_EXIT_OK;
+	}
+	/* As a user tracefs may be readable but not writable, or not even
+	 * listable: "nothing to clean up" would then be a guess. */
+	if (access(t.path, R_OK | W_OK | X_OK) != 0) {
+		ftr_err("cannot clean up tracefs at '%s': %s%s", t.path, strerror(errno),
+			geteuid() ? " (ftr reset needs root)" : "");
+		return FTR_EXIT_FAIL;
 	}
 	n = session_reset(&t, dry, stdout);
 	if (n == 0)

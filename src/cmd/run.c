@@ -266,9 +266,25 @@ int cmd_run(int argc, char **argv)
 			ftr_err("no file or recipe '%s' (see 'ftr run --list')", file);
 			return FTR_EXIT_FAIL;
 		}
-		owned = read_file(p, NULL);
+		size_t len;
+		const char *nul;
+
+		owned = read_file(p, &len);
 		if (!owned) {
 			ftr_err("cannot read '%s': %s", p, strerror(errno));
+			return FTR_EXIT_FAIL;
+		}
+		/* The parser takes a C string: a NUL would end the program
+		 * there, silently. */
+		nul = memchr(owned, '\0', len);
+		if (nul) {
+			int line = 1, col = 1;
+
+			for (const char *q = owned; q < nul; q++, col++)
+				if (*q == '\n')
+					line++, col = 0;
+			ftr_err("%s:%d:%d: a NUL byte: not a program file", p, line, col);
+			free(owned);
 			return FTR_EXIT_FAIL;
 		}
 		text = owned;

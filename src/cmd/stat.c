@@ -373,14 +373,16 @@ static int measure_cmd(struct cnt *st, struct sigwatch *sw, int run)
 		return err;
 	}
 	/* Ctrl-C goes to the command too (same process group): ftr waits
-	 * for it to end, then reports what it counted. */
+	 * for it to end, then reports what it counted.  A SIGINT sent to
+	 * ftr alone (kill -INT) is passed on, or ftr would wait for the
+	 * command's own end. */
 	while (!child_reap(&ch)) {
 		struct pollfd p = { .fd = sw->fd, .events = POLLIN };
 		int sig;
 
 		poll(&p, 1, 200);
 		while ((sig = sigwatch_take(sw))) {
-			if (sig == SIGTERM || sig == SIGHUP)
+			if (sig == SIGTERM || sig == SIGHUP || (sig == SIGINT && !sw->from_kernel))
 				kill(ch.pid, sig);
 			if (sig != SIGCHLD)
 				st->interrupted = true;
@@ -894,6 +896,11 @@ static int stat_parse_opts(struct stat_cli *a, int argc, char **argv)
 			if (err)
 				return cmd_usage_error("stat", "bad CPU list '%s'%s", cpus_arg,
 						       err == -ERANGE ? " (no such CPU)" : "");
+			/* A CPU that is not online would only read as "not
+			 * supported" (and a busy 0%). */
+			if ((err = perf_first_offline(sel, a->st.ncpu)) >= 0)
+				return cmd_usage_error("stat", "bad CPU list '%s' (CPU %d is not online)",
+						       cpus_arg, err);
 			for (int i = 0; i < a->st.ncpu; i++)
 				a->cpumask[i] = a->cpumask[i] && sel[i];
 		}

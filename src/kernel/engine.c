@@ -286,7 +286,7 @@ static struct tep_event *explain_format(struct engine *e, struct eng_event *v)
 	free(args);
 	fprintf(f, "\nprint fmt: \"(%%lx)\", REC->__probe_ip\n");
 	fclose(f);
-	if (buf && tep_parse_event(e->tep, buf, len, v->sys) == 0)
+	if (buf && formats_parse(e->tep, buf, len, v->sys) == 0)
 		ev = tep_find_event_by_name(e->tep, v->sys, v->name);
 	free(buf);
 	return ev;
@@ -529,7 +529,8 @@ int engine_prepare(struct engine *e)
 							   "set_event_notrace_pid")) {
 		char me[16];
 
-		snprintf(me, sizeof(me), "%d", getpid());
+		/* A script (--emit-sh) leaves out its own shell, not ours. */
+		snprintf(me, sizeof(me), e->o.emit_sh ? "$$" : "%d", getpid());
 		if (session_write(e->s, "set_event_notrace_pid", me, NULL) < 0)
 			return -EIO;
 	}

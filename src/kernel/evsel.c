@@ -9,6 +9,7 @@
 #include <tracefs.h>
 
 #include "kernel/evsel.h"
+#include "kernel/session.h"
 #include "ftr.h"
 
 int evsel_split(const char *spec, char *sys, size_t syslen, char *ev, size_t evlen)
@@ -180,6 +181,13 @@ int evsel_resolve(const char *tdir, const char *spec, struct evlist *list, char 
 	}
 	for (int i = 0; systems[i] && is_glob(sys); i++) {
 		if (fnmatch(sys, systems[i], 0))
+			continue;
+		/* The dynamic events of ftr runs (ftr_<pid>, ftr_sh_<pid>) are
+		 * theirs: a glob enabling them would feed another run's
+		 * probes into this one and pin them (EBUSY at its cleanup).
+		 * Named, or by a glob that says ftr_, they are taken. */
+		if (str_has_prefix(systems[i], FTR_NAME_PREFIX) &&
+		    !str_has_prefix(sys, FTR_NAME_PREFIX))
 			continue;
 		ret = match_system(tdir, systems[i], ev, list);
 		if (ret < 0) {

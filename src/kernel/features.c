@@ -310,6 +310,19 @@ static void probe_perf(struct features *f)
 
 	f->paranoid = perf_paranoid();
 	err = perf_probe(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, false);
+	/* The kernel decides what a paranoid level forbids (3 means nothing
+	 * more than 2 on a kernel without the distribution patch for it):
+	 * ask it for user space alone before saying no. */
+	if ((err == -EACCES || err == -EPERM) &&
+	    perf_probe_user(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, false) == 0) {
+		set(f, F_PERF, true, "perf_event_paranoid=%d: user space only", f->paranoid);
+		err = perf_probe_user(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, true);
+		set(f, F_PERF_CPU_CLOCK, err == 0, "%s", err ? strerror(-err) : "user space only");
+		err = perf_probe_user(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, false);
+		set(f, F_PERF_HW, err == 0, "%s", err ? (err == -ENOENT || err == -EOPNOTSUPP ?
+			"no PMU (cycles <not supported>)" : strerror(-err)) : "cycles, user space only");
+		return;
+	}
 	if (err == -ENOSYS || (err && f->paranoid == INT_MIN)) {
 		set(f, F_PERF, false, "%s", strerror(-err));
 		set(f, F_PERF_CPU_CLOCK, false, "no perf_event_open");
@@ -417,6 +430,18 @@ int features_probe(struct features *f, struct session *s)
 		return err;
 	}
 
+	/* An unreadable tracefs is not always lockdown: as a user, it is
+	 * usually the mount's mode (0700), and lockdown cannot be told then. */
+	if (access(f->tfs.path, R_OK | X_OK) != 0 && errno == EACCES) {
+		struct stat st;
+		unsigned mode = stat(f->tfs.path, &st) == 0 ? st.st_mode & 07777 : 0;
+
+		f->tracefs_closed = true;
+		for (int i = F_TRACEPOINTS; i <= F_ERROR_LOG; i++)
+			set(f, i, false, "tracefs (mode %04o) is closed to uid %d: tracing needs root",
+			    mode, (int)geteuid());
+		return -EACCES;
+	}
 	readme = tracefs_instance_file_read(NULL, "README", NULL);
 	if (readme)
 		readme_len = strlen(readme);

@@ -71,6 +71,7 @@ struct features {
 	char lockdown[32];	/* none, integrity, confidentiality, unknown */
 	bool lockdown_inferred;
 	bool tracing_locked;	/* lockdown forbids tracing: tracefs is empty */
+	bool tracefs_closed;	/* tracefs's mode shuts this user out (not lockdown) */
 	bool root;
 	int paranoid;		/* INT_MIN when unreadable */
 	int kptr_restrict;	/* -1 when unreadable */

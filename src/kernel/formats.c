@@ -45,6 +45,33 @@ struct tep_handle *formats_new(const char *tdir)
 	return tep;
 }
 
+int formats_parse(struct tep_handle *tep, const char *buf, size_t len, const char *sys)
+{
+	static const char empty[] = "\nprint fmt: \"\"\n";
+	const char *pf = NULL;
+	char *copy;
+	size_t keep;
+	int ret;
+
+	for (const char *p = buf; p && p < buf + len; p = memchr(p, '\n', buf + len - p)) {
+		if (*p == '\n')
+			p++;
+		if ((size_t)(buf + len - p) >= 10 && !memcmp(p, "print fmt:", 10)) {
+			pf = p;
+			break;
+		}
+	}
+	keep = pf ? (size_t)(pf - buf) : len;
+	copy = malloc(keep + sizeof(empty));
+	if (!copy)
+		return -1;
+	memcpy(copy, buf, keep);
+	memcpy(copy + keep, empty, sizeof(empty));
+	ret = tep_parse_event(tep, copy, keep + sizeof(empty) - 1, sys) != 0 ? -1 : 0;
+	free(copy);
+	return ret;
+}
+
 struct tep_event *formats_add(struct tep_handle *tep, const char *tdir, const char *sys,
 			      const char *ev)
 {
@@ -58,7 +85,7 @@ struct tep_event *formats_add(struct tep_handle *tep, const char *tdir, const ch
 	buf = read_file(path, &len);
 	if (!buf)
 		return NULL;
-	if (tep_parse_event(tep, buf, len, sys) != 0) {
+	if (formats_parse(tep, buf, len, sys) != 0) {
 		free(buf);
 		errno = EINVAL;
 		return NULL;

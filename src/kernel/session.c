@@ -4,11 +4,13 @@
  * log, signals, and `ftr reset`.  See session.h for the contract.
  */
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
@@ -139,24 +141,74 @@ void ftr_name(char *buf, size_t len, int pid)
 	snprintf(buf, len, FTR_NAME_PREFIX "%d", pid);
 }
 
-int ftr_name_pid(const char *name)
+/* The kernel's inode number of the initial PID namespace (PROC_PID_INIT_INO,
+ * fixed since Linux 3.8). */
+#define PIDNS_INIT_INO 0xEFFFFFFCul
+
+/* This process's PID namespace: 0 for the initial one (or when /proc cannot
+ * tell), else its inode number. */
+static unsigned long pidns_self(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) < 0 || st.st_ino == PIDNS_INIT_INO)
+		return 0;
+	return (unsigned long)st.st_ino;
+}
+
+void ftr_name_self(char *buf, size_t len)
+{
+	unsigned long ns = pidns_self();
+
+	if (ns)
+		snprintf(buf, len, FTR_NAME_PREFIX "%d_%lu", (int)getpid(), ns);
+	else
+		ftr_name(buf, len, getpid());
+}
+
+/* A decimal without a leading zero, up to max; the end in *end. */
+static int parse_dec(const char *p, const char **end, unsigned long max, unsigned long *out)
+{
+	unsigned long v = 0;
+
+	if (*p < '1' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		v = v * 10 + (unsigned long)(*p - '0');
+		if (v > max)
+			return -1;
+	}
+	*end = p;
+	*out = v;
+	return 0;
+}
+
+int ftr_name_parse(const char *name, int *pid, unsigned long *ns)
 {
 	const char *p;
-	long pid = 0;
+	unsigned long v;
 
 	if (!name || !str_has_prefix(name, FTR_NAME_PREFIX))
 		return -1;
-	p = name + strlen(FTR_NAME_PREFIX);
-	if (!*p || *p == '0')
+	if (parse_dec(name + strlen(FTR_NAME_PREFIX), &p, INT_MAX, &v) < 0)
 		return -1;
-	for (; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return -1;
-		pid = pid * 10 + (*p - '0');
-		if (pid > INT_MAX)
-			return -1;
-	}
-	return (int)pid;
+	*pid = (int)v;
+	*ns = 0;
+	if (!*p)
+		return 0;
+	if (*p != '_' || parse_dec(p + 1, &p, 0xffffffffUL, ns) < 0 || *p)
+		return -1;
+	return 0;
+}
+
+int ftr_name_pid(const char *name)
+{
+	unsigned long ns;
+	int pid;
+
+	if (ftr_name_parse(name, &pid, &ns) < 0 || ns)
+		return -1;
+	return pid;
 }
 
 bool ftr_pid_is_live(int pid)
@@ -181,7 +233,90 @@ bool ftr_pid_is_live(int pid)
 	return ftr;
 }
 
+static void lock_path(char *buf, size_t len, const char *name)
+{
+	snprintf(buf, len, "%s/%s.lock", FTR_RUN_DIR, name);
+}
+
+int ftr_lock_take(const char *name)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (mkdir(FTR_RUN_DIR, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	lock_path(path, sizeof(path), name);
+	for (int tries = 0; tries < 8; tries++) {
+		struct stat a, b;
+
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+		if (fd < 0)
+			return -errno;
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			int err = errno == EWOULDBLOCK ? -EBUSY : -errno;
+
+			close(fd);
+			return err;
+		}
+		/* `ftr reset` unlinks a free lock file: one it removed
+		 * between our open and our flock is no lock at all. */
+		if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_ino == b.st_ino &&
+		    a.st_dev == b.st_dev)
+			return fd;
+		close(fd);
+	}
+	return -EAGAIN;
+}
+
+/* The lock's answer: 1 live (held), 0 stale (free; *path names it, for
+ * removal), -1 no lock file. */
+static int lock_says(const char *name, char *path, size_t len)
+{
+	int fd, held;
+
+	lock_path(path, len, name);
+	fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -1;
+	held = flock(fd, LOCK_EX | LOCK_NB) < 0;
+	close(fd);
+	return held;
+}
+
+bool ftr_name_is_live(const char *name)
+{
+	char path[PATH_MAX];
+	unsigned long ns;
+	int pid, says;
+
+	if (ftr_name_parse(name, &pid, &ns) < 0)
+		return true;	/* not ours: never touched */
+	says = lock_says(name, path, sizeof(path));
+	if (says >= 0)
+		return says;
+	/* No lock file: an older ftr's run.  Its pid means something only
+	 * in its own namespace; from another, it cannot be told dead. */
+	if (ns != pidns_self())
+		return true;
+	return pid == getpid() || ftr_pid_is_live(pid);
+}
+
 /* ---- the undo log ----------------------------------------------------------- */
+
+/*
+ * FTR_TEST_KILL_AFTER=N (read by tests only, t-kill.sh): the run raises
+ * SIGKILL right after its Nth kernel change is in the undo log, so that
+ * `ftr reset` can be checked at every step of a set-up.  0: never.
+ */
+static unsigned long kill_after, changes;
+
+static void maybe_die(enum undo_kind kind)
+{
+	if (!kill_after || kind == UNDO_CLOSE || kind == UNDO_FUNC)
+		return;
+	if (++changes == kill_after)
+		raise(SIGKILL);
+}
 
 int undo_push(struct undo_log *log, const struct undo *u)
 {
@@ -206,6 +341,7 @@ int undo_push(struct undo_log *log, const struct undo *u)
 		return -ENOMEM;
 	}
 	log->n++;
+	maybe_die(u->kind);
 	return 0;
 }
 
@@ -234,6 +370,7 @@ struct session {
 	bool inst_tried;
 	struct undo_log undo;
 	int sigfd;
+	int lock_fd;		/* the flock that says this run is live, or -1 */
 	sigset_t oldmask;
 	FILE *explain;
 	char *script_buf;	/* SESSION_EMIT_SH: the setup lines, captured */
@@ -243,19 +380,6 @@ struct session {
 };
 
 static struct session *live_session;
-
-/* Shell-quote for --explain, so the lines can be pasted into sh. */
-static void sh_quote(FILE *f, const char *s)
-{
-	fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", f);
-		else if (*s != '\n')
-			fputc(*s, f);
-	}
-	fputc('\'', f);
-}
 
 static void explain_write(struct session *s, const char *path, const char *val, bool append,
 			  bool at_exit)
@@ -298,8 +422,11 @@ static int run_undo(struct undo *u, void *ctx)
 			close(fd);
 		break;
 	case UNDO_DYNEVENT:
-		if (s->explain)
-			fprintf(s->explain, "  echo '%s' >> %s/dynamic_events\n", u->data, s->tfs.path);
+		if (s->explain) {
+			fputs("  echo ", s->explain);
+			sh_quote(s->explain, u->data);
+			fprintf(s->explain, " >> %s/dynamic_events\n", s->tfs.path);
+		}
 		if (dry) {
 			tracefs_dynevent_free(u->obj);
 			break;
@@ -346,6 +473,9 @@ int session_open(struct session **sp, unsigned flags)
 		return -ENOMEM;
 	s->flags = flags;
 	s->sigfd = -1;
+	s->lock_fd = -1;
+	if (!(flags & SESSION_DRY_RUN) && getenv("FTR_TEST_KILL_AFTER"))
+		kill_after = strtoul(getenv("FTR_TEST_KILL_AFTER"), NULL, 10);
 	if (flags & SESSION_EMIT_SH) {
 		flags |= SESSION_DRY_RUN;
 		s->flags = flags;
@@ -358,7 +488,7 @@ int session_open(struct session **sp, unsigned flags)
 		s->explain = stdout;
 	else if (flags & SESSION_EXPLAIN)
 		s->explain = stderr;
-	ftr_name(s->name, sizeof(s->name), getpid());
+	ftr_name_self(s->name, sizeof(s->name));
 
 	err = tracefs_locate(&s->tfs, !(flags & (SESSION_NO_MOUNT | SESSION_DRY_RUN)));
 	if (err && (flags & SESSION_DRY_RUN)) {
@@ -380,6 +510,17 @@ int session_open(struct session **sp, unsigned flags)
 		return err;
 	}
 	snprintf(s->inst_dir, sizeof(s->inst_dir), "%s/instances/%s", s->tfs.path, s->name);
+	if (!(flags & SESSION_DRY_RUN)) {
+		/* Before the first kernel change.  Without /run, the pid alone
+		 * tells `ftr reset` that this run is live. */
+		s->lock_fd = ftr_lock_take(s->name);
+		if (s->lock_fd == -EBUSY) {
+			ftr_err("the name '%s' is held by another live ftr run (lock %s/%s.lock)",
+				s->name, FTR_RUN_DIR, s->name);
+			free(s);
+			return -EBUSY;
+		}
+	}
 
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
@@ -391,6 +532,8 @@ int session_open(struct session **sp, unsigned flags)
 		err = -errno;
 		sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 		ftr_err("cannot create signalfd: %s", strerror(errno));
+		if (s->lock_fd >= 0)
+			close(s->lock_fd);
 		free(s);
 		return err;
 	}
@@ -417,6 +560,13 @@ void session_close(struct session *s)
 	if (s->explain && s->undo.n)
 		fprintf(s->explain, "# at exit, in reverse order:\n");
 	undo_replay(&s->undo, run_undo, s);
+	if (s->lock_fd >= 0) {
+		char path[PATH_MAX];
+
+		lock_path(path, sizeof(path), s->name);
+		unlink(path);
+		close(s->lock_fd);
+	}
 	if (s->sigfd >= 0)
 		close(s->sigfd);
 	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
@@ -427,23 +577,59 @@ void session_close(struct session *s)
 	free(s);
 }
 
-/* Replace the instance directory by $I and the tracefs path by $T. */
-static void put_line(FILE *out, const char *line, size_t n, const char *inst, const char *tfs,
+/* Does text at p (n bytes left) start with word, not followed by more of a
+ * name ("ftr_1" is not in "ftr_12" nor in "ftr_1_4026531837")? */
+static bool word_at(const char *p, size_t n, const char *word)
+{
+	size_t l = strlen(word);
+
+	return n >= l && !memcmp(p, word, l) &&
+	       (n == l || !(p[l] == '_' || (p[l] >= '0' && p[l] <= '9')));
+}
+
+/*
+ * A line of the script: the instance directory becomes $I, the tracefs path
+ * $T, the run's name (dynamic-event groups) ${G}, which is ftr_sh_$$ like
+ * the instance, so that `ftr reset` leaves a running script's probes alone;
+ * and the quoted word '$$' (the engine's "this process") the script's pid.
+ * Inside a single-quoted word the variables are spliced in as '"$X"'.
+ */
+static void put_line(FILE *out, const char *line, size_t n, const struct session *s,
 		     const char *indent)
 {
-	size_t li = strlen(inst), lt = strlen(tfs);
+	const char *inst = s->inst_dir, *tfs = s->tfs.path;
+	size_t li = strlen(inst), lt = strlen(tfs), lg = strlen(s->name);
+	bool comment = n && line[0] == '#', sq = false;
 
 	fputs(indent, out);
 	for (size_t i = 0; i < n;) {
-		if (n - i >= li && !memcmp(line + i, inst, li)) {
-			fputs("$I", out);
-			i += li;
-		} else if (n - i >= lt && !memcmp(line + i, tfs, lt)) {
-			fputs("$T", out);
-			i += lt;
-		} else {
-			fputc(line[i++], out);
+		const char *var = NULL;
+		size_t skip = 0;
+
+		if (!comment && !sq && line[i] == '\\' && i + 1 < n) {
+			fwrite(line + i, 1, 2, out);
+			i += 2;
+			continue;
 		}
+		if (!comment && !sq && n - i >= 4 && !memcmp(line + i, "'$$'", 4)) {
+			fputs("\"$$\"", out);
+			i += 4;
+			continue;
+		}
+		if (n - i >= li && !memcmp(line + i, inst, li))
+			var = "I", skip = li;
+		else if (n - i >= lt && !memcmp(line + i, tfs, lt))
+			var = "T", skip = lt;
+		else if (word_at(line + i, n - i, s->name))
+			var = "G", skip = lg;
+		if (var) {
+			fprintf(out, sq ? "'\"${%s}\"'" : "${%s}", var);
+			i += skip;
+			continue;
+		}
+		if (!comment && line[i] == '\'')
+			sq = !sq;
+		fputc(line[i++], out);
 	}
 	fputc('\n', out);
 }
@@ -470,7 +656,9 @@ int session_script(struct session *s, FILE *out, const char *body)
 				      s->undo.v[i].kind == UNDO_APPEND, false);
 			break;
 		case UNDO_DYNEVENT:
-			fprintf(uf, "echo '%s' >> %s/dynamic_events\n", s->undo.v[i].data, s->tfs.path);
+			fputs("echo ", uf);
+			sh_quote(uf, s->undo.v[i].data);
+			fprintf(uf, " >> %s/dynamic_events\n", s->tfs.path);
 			break;
 		case UNDO_RMDIR_INSTANCE:
 			fprintf(uf, "rmdir %s\n", s->undo.v[i].path);
@@ -485,31 +673,34 @@ int session_script(struct session *s, FILE *out, const char *body)
 	fprintf(out, "#!/bin/sh\n"
 		     "# Generated by ftr %s: the in-kernel part of a run, with echo and cat\n"
 		     "# alone, for a machine without ftr.  Run as root.  Its instance is\n"
-		     "# ftr_sh_PID, which 'ftr reset' leaves alone: the script cleans up.\n"
+		     "# ftr_sh_PID, and so is its dynamic events' group: 'ftr reset' leaves\n"
+		     "# them alone, the script cleans up (by hand after a kill -9: the\n"
+		     "# lines of cleanup() below with PID for $$).\n"
 		     "T=%s\n"
 		     "[ -e \"$T/README\" ] || mount -t tracefs nodev \"$T\" || exit 1\n"
-		     "I=$T/instances/ftr_sh_$$\n"
+		     "G=ftr_sh_$$\n"
+		     "I=$T/instances/$G\n"
 		     "cleanup() {\n"
 		     "\ttrap - INT TERM HUP EXIT\n",
 		FTR_VERSION, TRACEFS_DEFAULT_PATH);
 	for (off = 0; off < undo_len;) {
 		size_t n = strcspn(undo_buf + off, "\n");
 
-		put_line(out, undo_buf + off, n, s->inst_dir, s->tfs.path, "\t");
+		put_line(out, undo_buf + off, n, s, "\t");
 		off += n + 1;
 	}
 	fprintf(out, "}\ntrap cleanup EXIT\ntrap 'exit 0' INT TERM HUP\nset -e\n");
 	for (off = 0; off < s->script_len;) {
 		size_t n = strcspn(s->script_buf + off, "\n");
 
-		put_line(out, s->script_buf + off, n, s->inst_dir, s->tfs.path, "");
+		put_line(out, s->script_buf + off, n, s, "");
 		off += n + 1;
 	}
 	fprintf(out, "set +e\n");
 	for (const char *b = body; b && *b;) {
 		size_t n = strcspn(b, "\n");
 
-		put_line(out, b, n, s->inst_dir, s->tfs.path, "");
+		put_line(out, b, n, s, "");
 		b += n + (b[n] == '\n');
 	}
 	free(undo_buf);
@@ -531,14 +722,12 @@ bool session_dry_run(const struct session *s)
 	return s->flags & SESSION_DRY_RUN;
 }
 
-static void warn_leftovers(void)
+static void warn_leftovers(const struct session *s)
 {
 	char **names = tracefs_instances("^" FTR_NAME_PREFIX);
 
 	for (int i = 0; names && names[i]; i++) {
-		int pid = ftr_name_pid(names[i]);
-
-		if (pid > 0 && pid != getpid() && !ftr_pid_is_live(pid))
+		if (strcmp(names[i], s->name) && !ftr_name_is_live(names[i]))
 			ftr_warn("tracefs still holds instance '%s' of a killed ftr run; "
 				 "'ftr reset' removes it", names[i]);
 	}
@@ -568,7 +757,7 @@ int session_instance_ready(struct session *s)
 		explain_write(s, path, "0", false, false);
 		return err;
 	}
-	warn_leftovers();
+	warn_leftovers(s);
 	inst = tracefs_instance_create(s->name);
 	if (inst && !tracefs_instance_is_new(inst)) {
 		/* Our own name, but we did not make it: a killed earlier run
@@ -715,9 +904,20 @@ int session_dynevent_create(struct session *s, struct tracefs_dynevent *dyn)
 		ret = -EINVAL;
 		goto out;
 	}
-	if (s->explain)
-		fprintf(s->explain, "echo '%s:%s/%s %s %s' >> %s/dynamic_events\n", prefix, sys, ev,
-			addr ? addr : "", fmt ? fmt : "", s->tfs.path);
+	if (s->explain) {
+		/* The address holds a file name for a uprobe: any bytes. */
+		char *def = NULL;
+
+		if (asprintf(&def, "%s:%s/%s %s %s", prefix, sys, ev, addr ? addr : "",
+			     fmt ? fmt : "") < 0) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		fputs("echo ", s->explain);
+		sh_quote(s->explain, def);
+		fprintf(s->explain, " >> %s/dynamic_events\n", s->tfs.path);
+		free(def);
+	}
 	if (asprintf(&del, "-:%s/%s", sys, ev) < 0) {
 		ret = -ENOMEM;
 		goto out;
@@ -812,9 +1012,30 @@ void session_child_signals(const struct session *s)
 
 static bool stale(const char *name)
 {
-	int pid = ftr_name_pid(name);
+	return !ftr_name_is_live(name);
+}
 
-	return pid > 0 && pid != getpid() && !ftr_pid_is_live(pid);
+/* A stale run's lock file goes with what it made; lock files whose run made
+ * nothing (killed before its first change) go too. */
+static void reset_locks(bool dry_run)
+{
+	DIR *d = opendir(FTR_RUN_DIR);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char name[256], path[PATH_MAX];
+		size_t n = strlen(de->d_name);
+
+		if (n < 6 || n - 5 >= sizeof(name) || strcmp(de->d_name + n - 5, ".lock"))
+			continue;
+		memcpy(name, de->d_name, n - 5);
+		name[n - 5] = '\0';
+		if (ftr_name_parse(name, &(int){ 0 }, &(unsigned long){ 0 }) == 0 &&
+		    lock_says(name, path, sizeof(path)) == 0 && !dry_run)
+			unlink(path);
+	}
+	if (d)
+		closedir(d);
 }
 
 int session_reset(const struct ftr_tracefs *t, bool dry_run, FILE *report)
@@ -879,5 +1100,7 @@ int session_reset(const struct ftr_tracefs *t, bool dry_run, FILE *report)
 		free(ev);
 	}
 	tracefs_dynevent_list_free(dyns);
+	if (!failed)
+		reset_locks(dry_run);
 	return failed ? -EIO : removed;
 }

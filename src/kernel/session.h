@@ -50,10 +50,33 @@ int tracefs_locate(struct ftr_tracefs *t, bool may_mount);
 #define FTR_NAME_PREFIX "ftr_"
 /* "ftr_<pid>" for instances and dynamic-event groups. */
 void ftr_name(char *buf, size_t len, int pid);
+/* The name of this process's run: "ftr_<pid>" in the initial PID namespace,
+ * "ftr_<pid>_<pidns inode>" in any other (two namespaces both have a pid 1:
+ * their runs must not share, and destroy, one instance). */
+void ftr_name_self(char *buf, size_t len);
 /* The pid in a name ftr made ("ftr_123" → 123), else -1. */
 int ftr_name_pid(const char *name);
-/* True when pid runs and is an ftr (guards against pid reuse). */
+/* The pid and namespace (0: the initial one) of "ftr_<pid>[_<ns>]": 0, or
+ * -1 when the name is not one ftr makes. */
+int ftr_name_parse(const char *name, int *pid, unsigned long *ns);
+/* True when pid runs and its comm starts with "ftr": the liveness rule for
+ * names without a lock file (runs of older ftr versions) only. */
 bool ftr_pid_is_live(int pid);
+
+/*
+ * Liveness.  A run holds an flock on FTR_RUN_DIR/<name>.lock from before its
+ * first kernel change until its last (the kernel drops the lock when the
+ * process dies, SIGKILL included), so `ftr reset` decides by the lock, never
+ * by a pid or a comm: a renamed or copied binary, or a run in another PID
+ * namespace, stays live.  Names without a lock file fall back to the pid.
+ */
+#define FTR_RUN_DIR "/run/ftr"
+/* Take the lock of name: an fd (O_CLOEXEC), -EBUSY when a live run holds
+ * it, other -errno when no lock can be made (no /run: the pid rule then). */
+int ftr_lock_take(const char *name);
+/* Whether the run that made name (an instance or a dynamic-event group)
+ * still runs.  Names ftr does not make count as live (never touched). */
+bool ftr_name_is_live(const char *name);
 
 /* ---- the undo log (pure data; exposed for unit tests) ---------------------- */
 

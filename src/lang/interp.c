@@ -108,8 +108,8 @@ struct mapdef {
 
 /* What one engine event needs to run its clauses. */
 struct evbind {
-	int clauses[16];
-	int ncl;
+	int *clauses;			/* as many as the program has */
+	int ncl, cap;
 	char probe[256];		/* the `probe` builtin */
 	char func[128];			/* the `func` builtin */
 	struct tep_format_field *pid;
@@ -316,7 +316,7 @@ static int check_map_keys(struct sema *s, struct node *n)
 	struct mapdef *m = map_get(s->in, n->sval);
 
 	if (!m) {
-		lang_errf(s->err, n, "too many maps");
+		lang_errf(s->err, n, "too many maps (ftr keeps %d)", (int)ARRAY_SIZE(s->in->maps));
 		return -EINVAL;
 	}
 	n->slot = (int)(m - s->in->maps);
@@ -464,6 +464,7 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 	if (!strcmp(n->sval, "print") || !strcmp(n->sval, "clear") ||
 	    !strcmp(n->sval, "delete")) {
 		struct node *m = n->args[0];
+		struct mapdef *md;
 
 		if (m->k != N_MAP) {
 			lang_errf(s->err, m, "%s() takes a map", n->sval);
@@ -473,13 +474,19 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 			lang_errf(s->err, m, "%s() takes the whole map: %s", n->sval, m->sval);
 			return -EINVAL;
 		}
-		if (!strcmp(n->sval, "delete") && !m->nargs && map_get(s->in, m->sval)->nkeys) {
+		if (m->nargs)
+			return check_map_keys(s, m);
+		md = map_get(s->in, m->sval);
+		if (!md) {
+			lang_errf(s->err, m, "too many maps (ftr keeps %d)",
+				  (int)ARRAY_SIZE(s->in->maps));
+			return -EINVAL;
+		}
+		if (!strcmp(n->sval, "delete") && md->nkeys) {
 			lang_errf(s->err, m, "delete() takes one entry: %s[key]", m->sval);
 			return -EINVAL;
 		}
-		if (m->nargs)
-			return check_map_keys(s, m);
-		m->slot = (int)(map_get(s->in, m->sval) - s->in->maps);
+		m->slot = (int)(md - s->in->maps);
 		n->type = VT_NONE;
 		return 0;
 	}
@@ -959,7 +966,7 @@ static int64_t arith(enum tok op, int64_t a, int64_t b)
 	case T_PLUS: return (int64_t)((uint64_t)a + (uint64_t)b);
 	case T_MINUS: return (int64_t)((uint64_t)a - (uint64_t)b);
 	case T_STAR: return (int64_t)((uint64_t)a * (uint64_t)b);
-	case T_SLASH: return b ? (b == -1 ? -a : a / b) : 0;
+	case T_SLASH: return b ? (b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b) : 0;
 	case T_PERCENT: return b && b != -1 ? a % b : 0;
 	case T_AND: return a & b;
 	case T_OR: return a | b;
@@ -1173,7 +1180,12 @@ static void do_printf(struct xctx *x, const struct node *n)
 				snprintf(out, sizeof(out), spec, width, prec, (long long)v.i);
 			}
 		}
-		ob_puts(ob, out);
+		/* A string from the kernel (a comm, a path) is shown, not
+		 * obeyed: its control characters are escaped. */
+		if (*q == 's')
+			ob_text_str(ob, out, strlen(out));
+		else
+			ob_puts(ob, out);
 		p = q + 1;
 	}
 }
@@ -1575,9 +1587,19 @@ static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 				return -ENOMEM;
 			if (k >= before)
 				memset(&in->eb[k], 0, sizeof(in->eb[k]));
-			if (in->eb[k].ncl < (int)ARRAY_SIZE(in->eb[k].clauses) &&
-			    (in->eb[k].ncl == 0 || in->eb[k].clauses[in->eb[k].ncl - 1] != ci))
-				in->eb[k].clauses[in->eb[k].ncl++] = ci;
+			if (in->eb[k].ncl == 0 || in->eb[k].clauses[in->eb[k].ncl - 1] != ci) {
+				struct evbind *b = &in->eb[k];
+
+				if (b->ncl == b->cap) {
+					int *nc = realloc(b->clauses, (b->cap + 8) * sizeof(*nc));
+
+					if (!nc)
+						return -ENOMEM;
+					b->clauses = nc;
+					b->cap += 8;
+				}
+				b->clauses[b->ncl++] = ci;
+			}
 			if (pr->pv == PV_TRACEPOINT && v->replaces) {
 				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "tracepoint:%s",
 					 v->replaces);
@@ -1633,8 +1655,11 @@ static int value_types(struct interp *in, const struct node *n, struct lang_err 
 			struct mapdef *m = map_get(in, n->a->sval);
 			enum vtype t = n->op == T_ASSIGN ? store_type(n->b) : VT_INT;
 
-			if (!m)
-				return -ENOMEM;
+			if (!m) {
+				lang_errf(err, n->a, "too many maps (ftr keeps %d)",
+					  (int)ARRAY_SIZE(in->maps));
+				return -EINVAL;
+			}
 			if (m->vt && m->vt != t) {
 				lang_errf(err, n->b, "%s holds %ss and %ss", m->name,
 					  m->vt == VT_STR ? "string" : m->vt == VT_STACK ? "stack" :
@@ -2174,6 +2199,18 @@ static int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 	return 0;
 }
 
+/* Closed through the undo log, before the dynamic events they count are
+ * deleted: the kernel refuses (EBUSY) to delete a uprobe or kprobe while a
+ * perf counter still holds it, and the run would leave it behind. */
+static void pc_close_fds(void *arg)
+{
+	struct pcount *pc = arg;
+
+	for (int i = 0; i < pc->nfds; i++)
+		close(pc->fds[i]);
+	pc->nfds = 0;
+}
+
 static int pc_open_one(struct pcount *pc, struct eng_event *v, const char *filter, int pid,
 		       int cpu)
 {
@@ -2215,6 +2252,10 @@ static int pc_start(struct interp *in, struct pcount *pc)
 	int pid = in->o->eng.cmdv ? in->e.child.pid : in->o->eng.pid;
 	static bool online[1024];
 	int err;
+
+	err = session_on_close(in->e.s, pc_close_fds, pc);
+	if (err)
+		return err;
 
 	for (int i = 0; i < pc->nev; i++) {
 		if (pid > 0) {
@@ -2274,8 +2315,8 @@ static int pc_read(struct mapdef *m)
 
 static void pc_close(struct pcount *pc)
 {
-	for (int i = 0; pc && i < pc->nfds; i++)
-		close(pc->fds[i]);
+	if (pc)
+		pc_close_fds(pc);
 	free(pc);
 }
 
@@ -2456,6 +2497,16 @@ static void plan_filters(struct interp *in)
 	}
 }
 
+/* echo 'VAL' > $I/events/SYS/EV/FILE, VAL quoted for sh. */
+static void emit_echo(FILE *b, const char *val, const struct eng_event *v, const char *file)
+{
+	fputs("echo ", b);
+	sh_quote(b, val);
+	/* Append to a trigger file: truncating it removes every trigger. */
+	fprintf(b, " %s $I/events/%s/%s/%s\n", strcmp(file, "trigger") ? ">" : ">>", v->sys,
+		v->name, file);
+}
+
 /* --emit-sh: the in-kernel part as a script: set up, count, read, undo. */
 static int emit_sh(struct interp *in)
 {
@@ -2479,8 +2530,18 @@ static int emit_sh(struct interp *in)
 			char cmd[KHIST_CMD_MAX + 16];
 
 			if (khist_cmd(km->t[j].cmd.add, KHIST_CONT, cmd, sizeof(cmd)) == 0)
-				fprintf(b, "echo '%s' >> $I/events/%s/%s/trigger\n", cmd,
-					km->t[j].ev->sys, km->t[j].ev->name);
+				emit_echo(b, cmd, km->t[j].ev, "trigger");
+		}
+	}
+	/* A keyless count runs on perf counters in ftr: in sh, the events
+	 * themselves go to the buffer (filtered alike) and are counted there. */
+	for (int i = 0; i < in->nmaps; i++) {
+		struct pcount *pc = in->maps[i].pc;
+
+		for (int j = 0; pc && j < pc->nev; j++) {
+			if (pc->filter[j][0])
+				emit_echo(b, pc->filter[j], pc->ev[j], "filter");
+			emit_echo(b, "1", pc->ev[j], "enable");
 		}
 	}
 	if (in->o->eng.duration_ns)
@@ -2499,16 +2560,22 @@ static int emit_sh(struct interp *in)
 			char cmd[KHIST_CMD_MAX + 16];
 
 			if (khist_cmd(m->k->t[j].cmd.add, KHIST_PAUSE, cmd, sizeof(cmd)) == 0)
-				fprintf(b, "echo '%s' >> $I/events/%s/%s/trigger\n", cmd,
-					m->k->t[j].ev->sys, m->k->t[j].ev->name);
+				emit_echo(b, cmd, m->k->t[j].ev, "trigger");
 			fprintf(b, "echo '%s (raw values; ftr would bucket and merge them):'\n"
 				   "cat $I/events/%s/%s/hist\n", m->name, m->k->t[j].ev->sys,
 				m->k->t[j].ev->name);
 		}
-		if (!m->k)
+		if (m->pc && !m->pc->by_cpu) {
+			/* The events of a count, by name, in the buffer. */
+			fprintf(b, "echo 0 > $I/tracing_on\necho \"%s: $(awk '", m->name);
+			for (int j = 0; j < m->pc->nev; j++)
+				fprintf(b, "%s/ %s: /", j ? " || " : "", m->pc->ev[j]->name);
+			fprintf(b, " { n++ } END { print n + 0 }' $I/trace)\"\n");
+		} else if (!m->k) {
 			fprintf(b, "# %s is computed by ftr in user space (%s): sh cannot do it; "
 				   "the events are in $I/trace\n", m->name,
 				m->pc ? "perf counters" : "from the event stream");
+		}
 	}
 	fclose(b);
 	err = session_script(in->e.s, stdout, body);
@@ -2602,6 +2669,8 @@ static int finish(struct interp *in, uint64_t now)
 static void release(struct interp *in)
 {
 	ob_flush(&in->ob);
+	for (int k = 0; in->eb && k < in->e.nev; k++)
+		free(in->eb[k].clauses);
 	engine_close(&in->e);
 	for (int i = 0; i < in->nmaps; i++) {
 		agg_free(in->maps[i].m);
@@ -2807,6 +2876,8 @@ int lang_run(struct program *p, const struct run_opts *o)
 			lprof_hz(in->prof), (unsigned long long)lprof_lost(in->prof),
 			(unsigned long long)lprof_samples(in->prof));
 	ret = in->ob.err && in->ob.err != -EPIPE ? FTR_EXIT_FAIL : FTR_EXIT_OK;
+	if (ret == FTR_EXIT_FAIL)	/* (a closed pipe is the reader's choice) */
+		ftr_err("write error on standard output: %s", strerror(-in->ob.err));
 out:
 	release(in);
 	return ret;

@@ -171,8 +171,10 @@ int sigwatch_take(struct sigwatch *w)
 {
 	struct signalfd_siginfo si;
 
-	if (w->fd >= 0 && read(w->fd, &si, sizeof(si)) == (ssize_t)sizeof(si))
+	if (w->fd >= 0 && read(w->fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		w->from_kernel = si.ssi_code == SI_KERNEL;
 		return (int)si.ssi_signo;
+	}
 	return 0;
 }
 

@@ -45,6 +45,8 @@ void child_status_str(int status, char *buf, size_t len);
 struct sigwatch {
 	int fd;
 	sigset_t old;
+	bool from_kernel;	/* the last signal taken: the kernel's (a terminal's
+				 * Ctrl-C, sent to the whole foreground group) */
 };
 /* Block SIGINT, SIGTERM, SIGHUP (and SIGCHLD when chld) and open a
  * non-blocking signalfd for them.  0 / -errno. */

@@ -22,13 +22,15 @@ int perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, un
 	return fd < 0 ? -errno : (int)fd;
 }
 
-int perf_probe(unsigned type, unsigned long long config, bool sampling)
+static int probe_attr(unsigned type, unsigned long long config, bool sampling, bool user_only)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
 		.type = type,
 		.config = config,
 		.disabled = 1,
+		.exclude_kernel = user_only,
+		.exclude_hv = user_only,
 	};
 	int fd;
 
@@ -42,6 +44,16 @@ int perf_probe(unsigned type, unsigned long long config, bool sampling)
 		return fd;
 	close(fd);
 	return 0;
+}
+
+int perf_probe(unsigned type, unsigned long long config, bool sampling)
+{
+	return probe_attr(type, config, sampling, false);
+}
+
+int perf_probe_user(unsigned type, unsigned long long config, bool sampling)
+{
+	return probe_attr(type, config, sampling, true);
 }
 
 int perf_paranoid(void)
@@ -226,6 +238,19 @@ int perf_online_cpus(bool *mask, int n)
 	err = parse_cpulist(str_trim(s), mask, n);
 	free(s);
 	return err;
+}
+
+int perf_first_offline(const bool *sel, int n)
+{
+	bool *on = calloc(n, sizeof(*on));
+	int bad = -1;
+
+	if (on && perf_online_cpus(on, n) == 0)
+		for (int i = 0; i < n && bad < 0; i++)
+			if (sel[i] && !on[i])
+				bad = i;
+	free(on);
+	return bad;
 }
 
 /* ---- rings ------------------------------------------------------------------ */

@@ -21,6 +21,9 @@ struct pollfd;
 int perf_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd, unsigned long flags);
 /* Can this process open (type, config) on itself?  0, or -errno. */
 int perf_probe(unsigned type, unsigned long long config, bool sampling);
+/* The same for user space only (exclude_kernel): what perf_event_paranoid 2
+ * (and a distribution's 3, where the kernel has it) may still allow. */
+int perf_probe_user(unsigned type, unsigned long long config, bool sampling);
 /* /proc/sys/kernel/perf_event_paranoid, or INT_MIN when unreadable. */
 int perf_paranoid(void);
 
@@ -69,6 +72,9 @@ long perf_tracepoint_id(const char *tracefs, const char *sys, const char *name);
 
 /* /sys/devices/system/cpu/online into mask[0..n): 0 or -errno. */
 int perf_online_cpus(bool *mask, int n);
+/* The first CPU of sel[0..n) that is not online, -1 when all are (or when
+ * the online CPUs cannot be read: perf_event_open answers then). */
+int perf_first_offline(const bool *sel, int n);
 
 /* ---- rings ----------------------------------------------------------------------- */
 

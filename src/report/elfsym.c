@@ -2,6 +2,7 @@
 /* ELF function symbols with libelf: see elfsym.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <gelf.h>
 #include <stdarg.h>
 #include <libelf.h>
@@ -249,6 +250,48 @@ fail:
 	return err;
 }
 
+/*
+ * Whether the headers describe more than the file holds (a copy cut short,
+ * a corrupted file).  libelf then finds no sections, and a file without
+ * sections would pass for a stripped one.  true with why set.
+ */
+static bool elf_truncated(Elf *elf, const GElf_Ehdr *eh, int fd, char *why, size_t whylen,
+			  const char *path)
+{
+	uint64_t need = 0, at = 0;
+	Elf_Scn *scn = NULL;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return false;
+	if (eh->e_phnum)
+		need = eh->e_phoff + (uint64_t)eh->e_phnum * eh->e_phentsize;
+	if (eh->e_shoff && eh->e_shoff + (uint64_t)(eh->e_shnum ? eh->e_shnum : 1) *
+	    eh->e_shentsize > need) {
+		need = eh->e_shoff + (uint64_t)(eh->e_shnum ? eh->e_shnum : 1) * eh->e_shentsize;
+		at = eh->e_shoff;
+	}
+	if (need <= (uint64_t)st.st_size) {
+		/* The section table is there: is every section's data? */
+		need = 0;
+		while ((scn = elf_nextscn(elf, scn))) {
+			GElf_Shdr sh;
+
+			if (gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS &&
+			    sh.sh_offset + sh.sh_size > need) {
+				need = sh.sh_offset + sh.sh_size;
+				at = sh.sh_offset;
+			}
+		}
+	}
+	if (need <= (uint64_t)st.st_size)
+		return false;
+	set_why(why, whylen, "'%s' is truncated or corrupt: its ELF headers describe %llu bytes "
+		"(a table or section at %llu), the file has %llu", path,
+		(unsigned long long)need, (unsigned long long)at, (unsigned long long)st.st_size);
+	return true;
+}
+
 int elfsym_open(const char *path, struct elfsym **out, char *why, size_t whylen)
 {
 	struct elfsym *e = NULL;
@@ -276,6 +319,10 @@ int elfsym_open(const char *path, struct elfsym **out, char *why, size_t whylen)
 	if (!gelf_getehdr(elf, &eh)) {
 		set_why(why, whylen, "'%s': bad ELF header: %s", path, elf_errmsg(-1));
 		err = -EINVAL;
+		goto out;
+	}
+	if (elf_truncated(elf, &eh, fd, why, whylen, path)) {
+		err = -ENOEXEC;
 		goto out;
 	}
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {

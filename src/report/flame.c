@@ -9,15 +9,32 @@
 
 struct fnode {
 	char *name;
+	struct fnode *parent;
 	uint64_t total, self;
 	struct fnode **kids;
 	size_t nkids, cap;
 	bool sorted;
 };
 
+/*
+ * Children are found through one hash table of (parent, name) for the whole
+ * tree: a node with many children (a folded file of 300,000 distinct
+ * callees of main) would make a search of its list quadratic.  Every walk
+ * of the tree is a loop on an explicit stack: a folded line can be deeper
+ * than the C stack (200,000 frames).
+ */
 struct flame {
 	struct fnode root;
 	size_t max_depth;
+	struct fnode **tab;	/* open addressing, a power of two; NULL is empty */
+	size_t tab_cap, tab_n;
+};
+
+/* One level of a walk: a node and the next of its children to visit. */
+struct level {
+	struct fnode *n;
+	size_t next;
+	uint64_t x;		/* the SVG's left edge */
 };
 
 struct flame *flame_new(void)
@@ -29,31 +46,77 @@ struct flame *flame_new(void)
 	return f;
 }
 
-static void node_free(struct fnode *n)
+/* A stack for a walk of f (the root and max_depth levels), or NULL. */
+static struct level *levels(const struct flame *f)
 {
-	for (size_t i = 0; i < n->nkids; i++) {
-		node_free(n->kids[i]);
-		free(n->kids[i]);
-	}
-	free(n->kids);
-	free(n->name);
+	return calloc(f->max_depth + 2, sizeof(struct level));
 }
 
 void flame_free(struct flame *f)
 {
 	if (!f)
 		return;
-	node_free(&f->root);
+	/* Every node but the root is in the table. */
+	for (size_t i = 0; i < f->tab_cap; i++) {
+		if (f->tab[i]) {
+			free(f->tab[i]->kids);
+			free(f->tab[i]->name);
+			free(f->tab[i]);
+		}
+	}
+	free(f->tab);
+	free(f->root.kids);
 	free(f);
 }
 
-static struct fnode *child(struct fnode *n, const char *name, size_t len)
+static size_t key_hash(const struct fnode *parent, const char *name, size_t len)
 {
-	struct fnode *k;
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)(uintptr_t)parent;
 
-	for (size_t i = 0; i < n->nkids; i++)
-		if (!strncmp(n->kids[i]->name, name, len) && !n->kids[i]->name[len])
-			return n->kids[i];
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* Where (parent, name) is in the table, or the empty slot it would take. */
+static struct fnode **slot(struct flame *f, const struct fnode *parent, const char *name,
+			   size_t len)
+{
+	size_t mask = f->tab_cap - 1, i = key_hash(parent, name, len) & mask;
+
+	for (;; i = (i + 1) & mask) {
+		struct fnode *k = f->tab[i];
+
+		if (!k || (k->parent == parent && !strncmp(k->name, name, len) && !k->name[len]))
+			return &f->tab[i];
+	}
+}
+
+static int grow(struct flame *f)
+{
+	size_t cap = f->tab_cap ? f->tab_cap * 2 : 64, old = f->tab_cap;
+	struct fnode **t = calloc(cap, sizeof(*t)), **prev = f->tab;
+
+	if (!t)
+		return -ENOMEM;
+	f->tab = t;
+	f->tab_cap = cap;
+	for (size_t i = 0; i < old; i++)
+		if (prev[i])
+			*slot(f, prev[i]->parent, prev[i]->name, strlen(prev[i]->name)) = prev[i];
+	free(prev);
+	return 0;
+}
+
+static struct fnode *child(struct flame *f, struct fnode *n, const char *name, size_t len)
+{
+	struct fnode *k, **at;
+
+	if ((f->tab_n + 1) * 2 > f->tab_cap && grow(f) < 0)
+		return NULL;
+	at = slot(f, n, name, len);
+	if (*at)
+		return *at;
 	if (n->nkids == n->cap) {
 		size_t cap = n->cap ? n->cap * 2 : 4;
 		struct fnode **v = realloc(n->kids, cap * sizeof(*v));
@@ -68,6 +131,9 @@ static struct fnode *child(struct fnode *n, const char *name, size_t len)
 		free(k);
 		return NULL;
 	}
+	k->parent = n;
+	*at = k;
+	f->tab_n++;
 	n->kids[n->nkids++] = k;
 	n->sorted = n->nkids == 1;
 	return k;
@@ -79,14 +145,14 @@ int flame_add(struct flame *f, const char *const *frames, size_t n, uint64_t cou
 
 	/* Find or make every node first, so that a failure adds nothing. */
 	for (size_t i = 0; i < n; i++) {
-		node = child(node, frames[i], strlen(frames[i]));
+		node = child(f, node, frames[i], strlen(frames[i]));
 		if (!node)
 			return -ENOMEM;
 	}
 	node = &f->root;
 	node->total += count;
 	for (size_t i = 0; i < n; i++) {
-		node = child(node, frames[i], strlen(frames[i]));
+		node = child(f, node, frames[i], strlen(frames[i]));
 		node->total += count;
 	}
 	node->self += count;
@@ -131,7 +197,7 @@ int flame_add_folded(struct flame *f, const char *line)
 			const char *semi = memchr(p, ';', line + len - p);
 			size_t n = semi ? (size_t)(semi - p) : (size_t)(line + len - p);
 
-			node = child(node, p, n);
+			node = child(f, node, p, n);
 			if (!node)
 				return -ENOMEM;
 			if (pass)
@@ -184,46 +250,69 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp((*(struct fnode *const *)a)->name, (*(struct fnode *const *)b)->name);
 }
 
-static void sort_tree(struct fnode *n)
+static int sort_tree(struct flame *f)
 {
-	if (!n->sorted && n->nkids > 1)
-		qsort(n->kids, n->nkids, sizeof(*n->kids), name_cmp);
-	n->sorted = true;
-	for (size_t i = 0; i < n->nkids; i++)
-		sort_tree(n->kids[i]);
-}
+	struct level *st = levels(f);
+	size_t d = 0;
 
-struct walk {
-	const char **path;
-	flame_walk_fn fn;
-	void *arg;
-};
+	if (!st)
+		return -ENOMEM;
+	st[0].n = &f->root;
+	for (;;) {
+		struct fnode *n = st[d].n;
 
-static int walk(struct walk *w, struct fnode *n, size_t depth)
-{
-	int r;
-
-	if (depth)
-		w->path[depth - 1] = n->name;
-	if (n->self && depth && (r = w->fn(w->path, depth, n->self, w->arg)))
-		return r;
-	for (size_t i = 0; i < n->nkids; i++)
-		if ((r = walk(w, n->kids[i], depth + 1)))
-			return r;
+		if (st[d].next == 0 && !n->sorted) {
+			if (n->nkids > 1)
+				qsort(n->kids, n->nkids, sizeof(*n->kids), name_cmp);
+			n->sorted = true;
+		}
+		if (st[d].next < n->nkids) {
+			st[d + 1].n = n->kids[st[d].next++];
+			st[d + 1].next = 0;
+			d++;
+		} else if (d-- == 0) {
+			break;
+		}
+	}
+	free(st);
 	return 0;
 }
 
 int flame_walk(struct flame *f, flame_walk_fn fn, void *arg)
 {
-	struct walk w = { .fn = fn, .arg = arg };
-	int r;
+	const char **path;
+	struct level *st;
+	size_t d = 0;
+	int r = 0;
 
-	sort_tree(&f->root);
-	w.path = calloc(f->max_depth + 1, sizeof(*w.path));
-	if (!w.path)
+	if (sort_tree(f) < 0)
 		return -ENOMEM;
-	r = walk(&w, &f->root, 0);
-	free(w.path);
+	path = calloc(f->max_depth + 1, sizeof(*path));
+	st = levels(f);
+	if (!path || !st) {
+		free(path);
+		free(st);
+		return -ENOMEM;
+	}
+	st[0].n = &f->root;
+	for (;;) {
+		struct fnode *n = st[d].n;
+
+		if (st[d].next == 0 && d) {
+			path[d - 1] = n->name;
+			if (n->self && (r = fn(path, d, n->self, arg)))
+				break;
+		}
+		if (st[d].next < n->nkids) {
+			st[d + 1].n = n->kids[st[d].next++];
+			st[d + 1].next = 0;
+			d++;
+		} else if (d-- == 0) {
+			break;
+		}
+	}
+	free(path);
+	free(st);
 	return r;
 }
 
@@ -327,7 +416,8 @@ struct svg {
 	double char_w;
 };
 
-static void svg_node(struct svg *s, struct fnode *n, size_t depth, uint64_t x)
+/* One frame; false when it is too narrow to draw (its callees are too). */
+static bool svg_node(struct svg *s, struct fnode *n, size_t depth, uint64_t x)
 {
 	double w = (double)n->total * s->scale, px = s->x0 + (double)x * s->scale;
 	double y = s->bottom - (double)(depth + 1) * s->frame_h;
@@ -336,7 +426,7 @@ static void svg_node(struct svg *s, struct fnode *n, size_t depth, uint64_t x)
 	char fill[32];
 
 	if (w < s->min_width)
-		return;
+		return false;
 	if (is_kernel(name))
 		shown -= 4;
 	color(name, fill, sizeof(fill));
@@ -358,12 +448,39 @@ static void svg_node(struct svg *s, struct fnode *n, size_t depth, uint64_t x)
 		fputs("..", s->out);
 	}
 	fputs("</text></g>\n", s->out);
-	/* Callees from the caller's left edge; its own samples are the gap
-	 * left on the right. */
-	for (size_t i = 0; i < n->nkids; i++) {
-		svg_node(s, n->kids[i], depth + 1, x);
-		x += n->kids[i]->total;
+	return true;
+}
+
+/* Callees from the caller's left edge; its own samples are the gap left on
+ * the right. */
+static int svg_tree(struct svg *s, struct flame *f)
+{
+	struct level *st = levels(f);
+	size_t d = 0;
+
+	if (!st)
+		return -ENOMEM;
+	st[0].n = &f->root;
+	if (svg_node(s, &f->root, 0, 0)) {
+		for (;;) {
+			struct fnode *n = st[d].n;
+
+			if (st[d].next < n->nkids) {
+				struct fnode *k = n->kids[st[d].next++];
+				uint64_t x = st[d].x;
+
+				st[d].x += k->total;
+				if (!svg_node(s, k, d + 1, x))
+					continue;
+				st[d + 1] = (struct level){ .n = k, .x = x };
+				d++;
+			} else if (d-- == 0) {
+				break;
+			}
+		}
 	}
+	free(st);
+	return 0;
 }
 
 static const char svg_script[] =
@@ -464,7 +581,8 @@ int flame_write_svg(struct flame *f, FILE *out, const struct flame_svg_opts *o)
 		.bottom = height - bottom_pad, .char_w = font * 0.6,
 	};
 
-	sort_tree(&f->root);
+	if (sort_tree(f) < 0)
+		return -ENOMEM;
 	s.scale = f->root.total ? (width - 2 * xpad) / (double)f->root.total : 0;
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 		"<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
@@ -497,8 +615,8 @@ int flame_write_svg(struct flame *f, FILE *out, const struct flame_svg_opts *o)
 	fprintf(out, "<text id=\"details\" x=\"%.0f\" y=\"%.0f\"> </text>\n", xpad, height - 12);
 	fprintf(out, "<text id=\"matched\" x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\"> </text>\n",
 		width - xpad, height - 12);
-	if (f->root.total)
-		svg_node(&s, &f->root, 0, 0);
+	if (f->root.total && svg_tree(&s, f) < 0)
+		return -ENOMEM;
 	fputs("</svg>\n", out);
 	return ferror(out) ? -EIO : 0;
 }

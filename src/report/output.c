@@ -209,6 +209,42 @@ static char *put_json(struct outbuf *ob, char *p, const char *s, size_t n)
 	return p;
 }
 
+/* Text: the bytes as they are, but a control character as \xNN, so that a
+ * program's name or a string (an escape sequence) cannot drive the
+ * operator's terminal.  JSON escapes them alike. */
+static char *put_text(struct outbuf *ob, char *p, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	const size_t piece = sizeof(ob->buf) / 4;
+
+	do {
+		size_t k = n < piece ? n : piece;
+
+		p = room(ob, p, 4 * k);
+		for (size_t i = 0; i < k; i++) {
+			unsigned char c = s[i];
+
+			if (c >= 0x20 && c != 0x7f) {
+				*p++ = (char)c;
+			} else {
+				p[0] = '\\';
+				p[1] = 'x';
+				p[2] = hex[c >> 4];
+				p[3] = hex[c & 15];
+				p += 4;
+			}
+		}
+		s += k;
+		n -= k;
+	} while (n);
+	return p;
+}
+
+void ob_text_str(struct outbuf *ob, const char *s, size_t n)
+{
+	ob->len = put_text(ob, ob->buf + ob->len, s, n) - ob->buf;
+}
+
 void ob_json_str(struct outbuf *ob, const char *s, size_t maxlen)
 {
 	ob->len = put_json(ob, ob->buf + ob->len, s, strnlen(s, maxlen)) - ob->buf;
@@ -463,11 +499,7 @@ static char *put_value(struct outbuf *ob, char *p, enum out_mode mode, const str
 
 		if (mode == OUT_JSON)
 			return put_json(ob, p, s, len);
-		/* At most a record long; one field cannot be longer than the
-		 * buffer (ob_write's rule). */
-		if (len > sizeof(ob->buf))
-			len = sizeof(ob->buf);
-		return put_mem(room(ob, p, len), s, len);
+		return put_text(ob, p, s, len);
 	}
 	case FK_ARRAY: {
 		unsigned esz = fl->elementsize ? fl->elementsize : 1;
@@ -620,12 +652,21 @@ void evfmt_print(struct outbuf *ob, enum out_mode mode, const struct evfmt *f,
 		if (same) {
 			p = put_short(p, ob->task.text, ob->task.len);
 		} else {
-			size_t n = strnlen(comm, 16);
+			size_t n = strnlen(comm, 16), esc = 0;
 
+			for (size_t i = 0; i < n; i++)
+				esc += (unsigned char)comm[i] < 0x20 || comm[i] == 0x7f;
 			start = p;
-			memset(p, ' ', 16);
-			memcpy(p + 16 - n, comm, n);
-			p += 16;
+			if (esc) {
+				/* (HEAD_MAX counts 6 bytes per comm byte) */
+				for (size_t w = n + 3 * esc; w < 16; w++)
+					*p++ = ' ';
+				p = put_text(ob, p, comm, n);
+			} else {
+				memset(p, ' ', 16);
+				memcpy(p + 16 - n, comm, n);
+				p += 16;
+			}
 			*p++ = '-';
 			p = put_sdec(p, pid);
 			*p++ = ' ';

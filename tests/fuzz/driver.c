@@ -9,8 +9,11 @@
  * -fsanitize=address,undefined: the sanitizers find the bugs, the driver
  * feeds them and saves the input that crashed.
  *
- *	driver [-n RUNS] [-t SECONDS] [-s SEED] [-o CRASH_DIR] PATH...
+ *	driver [-n RUNS] [-t SECONDS] [-s SEED] [-o CRASH_DIR] [-m MAXLEN] PATH...
  *
+ * Every target (fuzz-NAME.c) sets fuzz_last_ok when an input was accepted:
+ * such mutants join the pool.  MAXLEN (default 4096, libFuzzer's) bounds a
+ * seed and a mutant: ELF files need more.
  * PATH is a seed file or a directory of them (its files in name order).
  * With -n 0 only the seeds run: a reproducer for a saved crash.
  */
@@ -31,12 +34,11 @@
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-extern int fuzz_lang_last_ok;	/* fuzz-lang.c: did the last input parse? */
+extern int fuzz_last_ok;	/* the target's: was the last input accepted? */
 
-#ifndef MAX_LEN
-#define MAX_LEN 4096		/* libFuzzer's default -max_len */
-#endif
 #define MAX_POOL 4096
+
+static size_t max_len = 4096;	/* -m; libFuzzer's default -max_len */
 
 struct input {
 	uint8_t *d;
@@ -94,7 +96,7 @@ static void save_crash(void)
 
 	if (!cur)
 		return;
-	snprintf(path, sizeof(path), "%s/crash-%lu.ftr", crash_dir, curiter);
+	snprintf(path, sizeof(path), "%s/crash-%lu", crash_dir, curiter);
 	f = fopen(path, "wb");
 	if (f) {
 		fwrite(cur, 1, curlen, f);
@@ -126,20 +128,26 @@ static int add(struct input *in, const uint8_t *d, size_t n)
 
 static int load_file(const char *path)
 {
-	uint8_t buf[MAX_LEN];
+	uint8_t *buf = malloc(max_len);
 	FILE *f = fopen(path, "rb");
 	size_t n;
+	int ret = 0;
 
-	if (!f) {
+	if (!f || !buf) {
 		fprintf(stderr, "fuzz: %s: %s\n", path, strerror(errno));
+		if (f)
+			fclose(f);
+		free(buf);
 		return -1;
 	}
-	n = fread(buf, 1, sizeof(buf), f);
+	n = fread(buf, 1, max_len, f);
 	fclose(f);
 	if (npool == MAX_POOL || add(&pool[npool], buf, n) < 0)
-		return -1;
-	npool++;
-	return 0;
+		ret = -1;
+	else
+		npool++;
+	free(buf);
+	return ret;
 }
 
 static int by_name(const void *a, const void *b)
@@ -189,7 +197,7 @@ static int load(const char *path)
 	return ret;
 }
 
-/* One mutation of b (length *n, capacity MAX_LEN). */
+/* One mutation of b (length *n, capacity max_len). */
 static void mutate(uint8_t *b, size_t *n)
 {
 	static const char special[] = "{}()[]/\\\"*@$,;:.?-+<>=!&|^~%# \n\t0123456789xab_";
@@ -205,7 +213,7 @@ static void mutate(uint8_t *b, size_t *n)
 			b[below(*n)] = special[below(sizeof(special) - 1)];
 		break;
 	case 2:		/* any byte, NUL and 8-bit included */
-		if (*n < MAX_LEN) {
+		if (*n < max_len) {
 			memmove(b + pos + 1, b + pos, *n - pos);
 			b[pos] = (uint8_t)rnd();
 			(*n)++;
@@ -216,7 +224,7 @@ static void mutate(uint8_t *b, size_t *n)
 		const char *t = dict[below(sizeof(dict) / sizeof(dict[0]))];
 
 		len = strlen(t);
-		if (*n + len <= MAX_LEN) {
+		if (*n + len <= max_len) {
 			memmove(b + pos + len, b + pos, *n - pos);
 			memcpy(b + pos, t, len);
 			*n += len;
@@ -236,7 +244,7 @@ static void mutate(uint8_t *b, size_t *n)
 		if (!*n)
 			break;
 		len = 1 + below(*n - from < 64 ? *n - from : 64);
-		if (*n + len > MAX_LEN)
+		if (*n + len > max_len)
 			break;
 		to = below(*n + 1);
 		memmove(b + to + len, b + to, *n - to);
@@ -249,8 +257,8 @@ static void mutate(uint8_t *b, size_t *n)
 		size_t at = below(o->n + 1);
 
 		len = o->n - at;
-		if (pos + len > MAX_LEN)
-			len = MAX_LEN - pos;
+		if (pos + len > max_len)
+			len = max_len - pos;
 		memcpy(b + pos, o->d + at, len);
 		*n = pos + len;
 		break;
@@ -262,14 +270,24 @@ static void mutate(uint8_t *b, size_t *n)
 		uint8_t c = *n ? b[below(*n)] : '(';
 
 		len = 1 + below(512);
-		if (*n + len > MAX_LEN)
-			len = MAX_LEN - *n;
+		if (*n + len > max_len)
+			len = max_len - *n;
 		memmove(b + pos + len, b + pos, *n - pos);
 		memset(b + pos, c, len);
 		*n += len;
 		break;
 	}
 	}
+}
+
+/* "driver-expr" → "expr" */
+static const char *target_name(const char *argv0)
+{
+	const char *b = strrchr(argv0, '/'), *d;
+
+	b = b ? b + 1 : argv0;
+	d = strchr(b, '-');
+	return d ? d + 1 : b;
 }
 
 static double now(void)
@@ -285,7 +303,7 @@ int main(int argc, char **argv)
 	unsigned long runs = 20000, done = 0;
 	double limit = 0, t0 = now();
 	uint64_t seed = 1;
-	static uint8_t buf[MAX_LEN];
+	uint8_t *buf;
 	int i;
 
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
@@ -293,9 +311,9 @@ int main(int argc, char **argv)
 			i++;
 			break;
 		}
-		if (i + 1 == argc || strlen(argv[i]) != 2 || !strchr("ntso", argv[i][1])) {
+		if (i + 1 == argc || strlen(argv[i]) != 2 || !strchr("ntsom", argv[i][1])) {
 			fprintf(stderr, "usage: %s [-n RUNS] [-t SECONDS] [-s SEED] "
-				"[-o CRASH_DIR] PATH...\n", argv[0]);
+				"[-o CRASH_DIR] [-m MAXLEN] PATH...\n", argv[0]);
 			return 2;
 		}
 		switch (argv[i][1]) {
@@ -303,12 +321,16 @@ int main(int argc, char **argv)
 		case 't': limit = strtod(argv[++i], NULL); break;
 		case 's': seed = strtoull(argv[++i], NULL, 0); break;
 		case 'o': crash_dir = argv[++i]; break;
+		case 'm': max_len = strtoul(argv[++i], NULL, 0); break;
 		}
 	}
-	if (i == argc) {
+	if (i == argc || max_len < 16) {
 		fprintf(stderr, "%s: no seed given\n", argv[0]);
 		return 2;
 	}
+	buf = malloc(max_len);
+	if (!buf)
+		return 1;
 	for (; i < argc; i++)
 		if (load(argv[i]) < 0)
 			return 1;
@@ -335,7 +357,7 @@ int main(int argc, char **argv)
 		run(buf, n, done + 1);
 		/* Keep mutants that parse: they lead deeper than the seeds.  A
 		 * full pool replaces one of its mutants now and then. */
-		if (!fuzz_lang_last_ok) {
+		if (!fuzz_last_ok) {
 			continue;
 		} else if (npool < MAX_POOL) {
 			if (add(&pool[npool], buf, n) == 0)
@@ -350,10 +372,11 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	printf("fuzz: %zu seeds and %lu mutants (seed %llu, pool %zu) in %.1f s: no crash%s\n",
-	       nseeds, done, (unsigned long long)seed, npool, now() - t0,
+	printf("fuzz: %s: %zu seeds and %lu mutants (seed %llu, pool %zu) in %.1f s: no crash%s\n",
+	       target_name(argv[0]), nseeds, done, (unsigned long long)seed, npool, now() - t0,
 	       done < runs ? " (stopped at the time limit)" : "");
 	for (size_t k = 0; k < npool; k++)
 		free(pool[k].d);
+	free(buf);
 	return 0;
 }

@@ -21,7 +21,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Whether the last input parsed: driver.c keeps such mutants. */
-int fuzz_lang_last_ok;
+int fuzz_last_ok;
 
 static void fail(const char *what, const char *text, int line, int col)
 {
@@ -87,8 +87,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';	/* lang_parse takes a C string: it ends at a NUL */
 	index_lines(text);
-	fuzz_lang_last_ok = lang_parse(text, &p, &err) == 0;
-	if (!fuzz_lang_last_ok) {
+	fuzz_last_ok = lang_parse(text, &p, &err) == 0;
+	if (!fuzz_last_ok) {
 		if (!err.msg[0])
 			fail("refusal without a message", text, err.line, err.col);
 		if (!pos_ok(err.line, err.col))

@@ -30,7 +30,7 @@ const char *__asan_default_options(void)
 }
 
 /* driver.c keeps the mutants that were read whole. */
-int fuzz_lang_last_ok;
+int fuzz_last_ok;
 
 static struct trace_seq seq;
 
@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tdat *t;
 	int fd = memfd_create("fuzz-tdat", MFD_CLOEXEC);
 
-	fuzz_lang_last_ok = 0;
+	fuzz_last_ok = 0;
 	if (fd < 0)
 		return 0;
 	if (write(fd, data, size) != (ssize_t)size) {
@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	t = tdat_open(path, err, sizeof(err));
 	if (t) {
 		if (tdat_iterate(t, on_record, NULL, tdat_tep(t)) >= 0)
-			fuzz_lang_last_ok = 1;
+			fuzz_last_ok = 1;
 		free(tdat_kallsyms(t));
 		tdat_close(t);
 	} else if (!err[0]) {

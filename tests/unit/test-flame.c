@@ -230,6 +230,56 @@ static void test_svg_empty(void **state)
 	flame_free(f);
 }
 
+/* One line 200,000 frames deep (past what recursion on an 8 MB stack
+ * survives), merged, walked, folded back and drawn: the walks are loops. */
+static void test_deep_line(void **state)
+{
+	const size_t depth = 200000;
+	char *line = malloc(depth * 8 + 16), *p = line, *out, *pic;
+	struct flame *f = flame_new();
+
+	assert_non_null(line);
+	for (size_t i = 0; i < depth; i++)
+		p += sprintf(p, "%sf%zu", i ? ";" : "", i);
+	strcpy(p, " 3\n");
+	assert_int_equal(flame_add_folded(f, line), 0);
+	assert_int_equal(flame_add_folded(f, line), 0);
+	assert_int_equal(flame_max_depth(f), depth);
+	assert_int_equal(flame_total(f), 6);
+	out = folded(f);
+	line[strlen(line) - 2] = '6';
+	assert_string_equal(out, line);
+	pic = svg(f, NULL);
+	assert_non_null(strstr(pic, ">f199999 (6 samples"));
+	free(pic);
+	free(out);
+	free(line);
+	flame_free(f);
+}
+
+/* 100,000 callees of one caller: each found again by name (the hash),
+ * written back sorted. */
+static void test_wide_node(void **state)
+{
+	struct flame *f = flame_new();
+	char line[64], *out, *p;
+	size_t n = 0;
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 99999; i >= 0; i--) {
+			snprintf(line, sizeof(line), "main;f%06d 1", i);
+			assert_int_equal(flame_add_folded(f, line), 0);
+		}
+	assert_int_equal(flame_total(f), 200000);
+	out = folded(f);
+	assert_true(!strncmp(out, "main;f000000 2\nmain;f000001 2\n", 30));
+	for (p = out; (p = strchr(p, '\n')); p++)
+		n++;
+	assert_int_equal(n, 100000);
+	free(out);
+	flame_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -240,6 +290,8 @@ int main(void)
 		cmocka_unit_test(test_svg),
 		cmocka_unit_test(test_svg_escapes),
 		cmocka_unit_test(test_svg_empty),
+		cmocka_unit_test(test_deep_line),
+		cmocka_unit_test(test_wide_node),
 	};
 
 	return cmocka_run_group_tests_name("flame", tests, NULL, NULL);

@@ -195,6 +195,38 @@ static void test_refused(void **state)
 	}
 }
 
+/* 64 maps, then a 65th named by print/clear/delete or stored to: a message at
+ * its position (it was an index past the map table, and a silent exit 1). */
+static void test_too_many_maps(void **state)
+{
+	static const char *const tails[] = { "print(@x);", "clear(@x);", "delete(@x[1]);",
+					     "@x = 1;", "@x = count();" };
+	static const struct run_opts ro = { .where = WHERE_AUTO };
+
+	for (size_t t = 0; t < ARRAY_SIZE(tails); t++) {
+		for (int plain = 0; plain < 2; plain++) {
+			char prog[4096], want[64];
+			size_t n = (size_t)snprintf(prog, sizeof(prog), "BEGIN { ");
+			struct outcome o;
+			struct lang_err err;
+
+			for (int m = 0; m < 64; m++)
+				n += (size_t)snprintf(prog + n, sizeof(prog) - n,
+						      plain ? "@m%d = %d; " : "@m%d = count(); ", m, m);
+			snprintf(prog + n, sizeof(prog) - n, "%s }", tails[t]);
+			if (start(&o, prog, &ro, &err)) {
+				interp_close(o.in);
+				fail_msg("'%s' was accepted", prog);
+			}
+			fclose(o.out);
+			lang_free(&o.p);
+			snprintf(want, sizeof(want), "too many maps (ftr keeps 64)");
+			if (strcmp(err.msg, want) || err.line != 1 || err.col < 9)
+				fail_msg("%s: %d:%d: %s", tails[t], err.line, err.col, err.msg);
+		}
+	}
+}
+
 /* ---- aggregations --------------------------------------------------------------- */
 
 #define WRITES \
@@ -204,6 +236,21 @@ static void test_refused(void **state)
 	"syscalls:sys_enter_write tid=" T3 " comm=sh fd=5 count=0 ts=4000\n" \
 	"syscalls:sys_enter_write tid=" T1 " fd=1 count=4096 ts=5000\n" \
 	"syscalls:sys_enter_write tid=" T2 " fd=1 count=7 ts=6000\n"
+
+/* 20 clauses on one tracepoint: every one runs (past 16 it was "no event"). */
+static void test_many_clauses(void **state)
+{
+	char prog[4096], want[1024];
+	size_t n = 0, w = 0;
+
+	for (int c = 0; c < 20; c++) {
+		n += (size_t)snprintf(prog + n, sizeof(prog) - n, "tracepoint:syscalls:sys_enter_write "
+				      "/args.fd == 1/ { @c%02d = sum(%d); } ", c, c + 1);
+		w += (size_t)snprintf(want + w, sizeof(want) - w, "%s@c%02d: %d\n", c ? "\n" : "", c,
+				      4 * (c + 1));
+	}
+	assert_string_equal(run(prog, WRITES), want);
+}
 
 static const struct icase aggs[] = {
 	{ "count by comm", "tracepoint:syscalls:sys_enter_write { @[comm] = count(); }", WRITES,
@@ -556,6 +603,8 @@ int main(void)
 		cmocka_unit_test(test_statements),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_integers),
+		cmocka_unit_test(test_too_many_maps),
+		cmocka_unit_test(test_many_clauses),
 		cmocka_unit_test(test_filter_agrees),
 		cmocka_unit_test(test_top_and_json),
 	};

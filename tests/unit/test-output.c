@@ -275,7 +275,12 @@ static void test_types(void **state)
 	types_rec(&r, "q\"b\\s\n\x1f");
 	check(&r, OUT_TEXT, "t",
 	      "               t-99 [002] 0.000042: types: s8v=-128 u8v=255 s16v=-32768 "
-	      "u32v=4294967295 name=q\"b\\s\n\x1f cpu=-1 arr={1,4294967295} small=ab\"c "
+	      "u32v=4294967295 name=q\"b\\s\\x0a\\x1f cpu=-1 arr={1,4294967295} small=ab\"c "
+	      "blob={98,108,255} kptr=0xdeadbeef odd={120,121,122} weird={12,11,10}\n");
+	/* a comm with an escape sequence: shown, not obeyed */
+	check(&r, OUT_TEXT, "t\x1b[7m",
+	      "        t\\x1b[7m-99 [002] 0.000042: types: s8v=-128 u8v=255 s16v=-32768 "
+	      "u32v=4294967295 name=q\"b\\s\\x0a\\x1f cpu=-1 arr={1,4294967295} small=ab\"c "
 	      "blob={98,108,255} kptr=0xdeadbeef odd={120,121,122} weird={12,11,10}\n");
 	check(&r, OUT_JSON, "t",
 	      "{\"ts\":0.000042,\"cpu\":2,\"comm\":\"t\",\"pid\":99,\"event\":\"ftrtest:types\","

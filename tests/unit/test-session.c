@@ -38,6 +38,53 @@ static void test_name_roundtrip(void **state)
 	assert_int_equal(ftr_name_pid("ftr_1"), 1);
 }
 
+static void test_name_namespaces(void **state)
+{
+	unsigned long ns;
+	char buf[64], want[64];
+	int pid;
+
+	assert_int_equal(ftr_name_parse("ftr_1_4026532179", &pid, &ns), 0);
+	assert_int_equal(pid, 1);
+	assert_int_equal(ns, 4026532179ul);
+	assert_int_equal(ftr_name_parse("ftr_12", &pid, &ns), 0);
+	assert_int_equal(pid, 12);
+	assert_int_equal(ns, 0);
+	assert_int_equal(ftr_name_parse("ftr_1_", &pid, &ns), -1);
+	assert_int_equal(ftr_name_parse("ftr_1_0", &pid, &ns), -1);
+	assert_int_equal(ftr_name_parse("ftr_1_2_3", &pid, &ns), -1);
+	assert_int_equal(ftr_name_parse("ftr_sh_12", &pid, &ns), -1);
+	assert_int_equal(ftr_name_parse("ftr_1_99999999999", &pid, &ns), -1);
+	/* a namespaced name is not a plain pid */
+	assert_int_equal(ftr_name_pid("ftr_1_4026532179"), -1);
+	/* the tests run in the initial PID namespace: the plain name */
+	ftr_name_self(buf, sizeof(buf));
+	snprintf(want, sizeof(want), "ftr_%d", (int)getpid());
+	if (strcmp(buf, want))
+		skip();	/* in a container */
+}
+
+/* A held lock is a live run, whatever its pid or comm; a released one is
+ * stale; and names ftr does not make are never stale. */
+static void test_lock_liveness(void **state)
+{
+	char name[64];
+	int fd;
+
+	snprintf(name, sizeof(name), "ftr_%d_77", (int)getpid());
+	fd = ftr_lock_take(name);
+	if (fd < 0)
+		skip();	/* no writable /run here */
+	assert_true(ftr_name_is_live(name));
+	assert_int_equal(ftr_lock_take(name), -EBUSY);
+	close(fd);
+	assert_false(ftr_name_is_live(name));
+	snprintf(name, sizeof(name), "%s/ftr_%d_77.lock", FTR_RUN_DIR, (int)getpid());
+	unlink(name);
+	assert_true(ftr_name_is_live("ftr_sh_12"));
+	assert_true(ftr_name_is_live("other"));
+}
+
 static void test_pid_liveness(void **state)
 {
 	/* This test binary runs, but its comm is not "ftr...": a pid reused
@@ -140,6 +187,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_name_pid_rejects),
 		cmocka_unit_test(test_name_roundtrip),
+		cmocka_unit_test(test_name_namespaces),
+		cmocka_unit_test(test_lock_liveness),
 		cmocka_unit_test(test_pid_liveness),
 		cmocka_unit_test(test_mounts_none),
 		cmocka_unit_test(test_mounts_prefers_default),

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Soak: ftr's memory under high-cardinality keys (a new key per event, past
+# the map's bound), a flood that loses events, and a deep-stack profile,
+# for SOAK_TIME seconds each (default 60); ftr's RSS is sampled every 2 s.
+# Bounded means: the last sample is within 25% (and 8 MB) of the sample a
+# quarter of the way in.  Not in `make check` (minutes, and timing); run by
+# `make soak` as root, under the live-test lock.
+#
+#   FTR=build/ftr PATH=build/tests-bin:$PATH bench/soak.sh
+: "${FTR:?set FTR to the ftr binary}"
+: "${SOAK_TIME:=60}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+status=0
+
+rss() { awk '/^VmRSS:/ { print $2 }' /proc/$1/status 2>/dev/null; }
+
+# sample NAME PID: RSS every 2 s while PID runs; verdict at the end.
+sample() {
+	name=$1 pid=$2 n=0 : > "$tmp/rss"
+	while kill -0 "$pid" 2>/dev/null; do
+		r=$(rss "$pid")
+		[ -n "$r" ] && echo "$r" >> "$tmp/rss"
+		sleep 2
+	done
+	wait "$pid"
+	awk -v name="$name" '{ v[NR] = $1; if ($1 > max) max = $1 }
+		END { q = int(NR / 4); if (q < 1) q = 1
+		      ok = v[NR] <= v[q] * 1.25 || v[NR] - v[q] <= 8192
+		      printf "soak %s: %d samples, RSS %d KB at 1/4, %d KB at the end, max %d KB: %s\n",
+			     name, NR, v[q], v[NR], max, ok ? "bounded" : "GROWING"
+		      exit !ok }' "$tmp/rss" || status=1
+}
+
+flood() { while :; do writer 20000 1 > /dev/null; done; }
+flood & f1=$!
+flood & f2=$!
+
+# A new key per event: the map stops at its bound, the rest is counted as dropped.
+"$FTR" -e 'tracepoint:syscalls:sys_enter_write { @k[nsecs, tid] = count(); @c[comm, args.count] = sum(args.count); }' \
+	-d "$SOAK_TIME" --where user > /dev/null 2> "$tmp/e1" &
+sample keys $!
+# Every event streamed into small buffers: lost events, all the time.
+"$FTR" trace syscalls:sys_enter_write -b 64 -d "$SOAK_TIME" > /dev/null 2> "$tmp/e2" &
+sample lost-flood $!
+kill $f1 $f2 2>/dev/null
+wait $f1 $f2 2>/dev/null
+# Deep stacks: a profile with call chains of a recursive workload.
+if command -v hotpath > /dev/null 2>&1; then
+	"$FTR" profile -g -d "$SOAK_TIME" -a --folded > /dev/null 2> "$tmp/e3" &
+	sample profile-stacks $!
+fi
+exit $status

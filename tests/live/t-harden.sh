@@ -1,0 +1,207 @@
+# Regressions of the hostile-input and fault round (issue 18): what ftr
+# leaves in tracefs, whose run a name belongs to, --emit-sh scripts, and
+# messages where ftr used to be silent or wrong.
+. "$LIVE_DIR/lib.sh"
+require_tracing harden
+snapshot > "$TMP/before"
+
+tgt=$(command -v uprobe-target)
+
+# A keyless count on a uprobe runs on perf counters: their fds must be
+# closed before the probe is deleted (EBUSY left p:ftr_PID/... behind).
+if has_uprobes && [ -n "$tgt" ]; then
+	"$FTR" count uprobe:$tgt:ftr_target -- uprobe-target 7 > "$TMP/o" 2> "$TMP/e"
+	grep -q '^@: 7$' "$TMP/o" && ! grep -q 'cannot undo' "$TMP/e" &&
+		! grep -q ftr_ "$T/uprobe_events" && ok harden-uprobe-count-cleans ||
+		fail harden-uprobe-count-cleans "$(cat "$TMP/o" "$TMP/e") $(cat "$T/uprobe_events")"
+	"$FTR" -e "uretprobe:$tgt:ftr_target { @ = count(); }" -- uprobe-target 5 > "$TMP/o" 2> "$TMP/e"
+	grep -q '^@: 5$' "$TMP/o" && ! grep -q 'cannot undo' "$TMP/e" &&
+		! grep -q ftr_ "$T/uprobe_events" && ok harden-uretprobe-count-cleans ||
+		fail harden-uretprobe-count-cleans "$(cat "$TMP/o" "$TMP/e") $(cat "$T/uprobe_events")"
+else
+	skip harden-uprobe-count-cleans "no uprobe events or no uprobe-target helper"
+fi
+
+# Two runs in two PID namespaces are both pid 1: each must keep its own
+# instance (the second used to destroy and reuse the first's).
+if command -v unshare > /dev/null 2>&1 && unshare -pf --mount-proc true 2> /dev/null; then
+	# (-d: a command's pid in a namespace is not the kernel's common_pid)
+	unshare -pf --mount-proc "$FTR" count -d 12 -k comm syscalls:sys_enter_write > "$TMP/n1" 2>&1 &
+	p1=$!
+	unshare -pf --mount-proc "$FTR" count -d 12 -k comm syscalls:sys_enter_write > "$TMP/n2" 2>&1 &
+	p2=$!
+	i=0
+	while [ $i -lt 100 ] && [ "$(cat "$T"/instances/ftr_1_*/tracing_on 2>/dev/null | grep -c 1)" != 2 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	writer 50 1 > /dev/null
+	wait $p1 $p2
+	grep -q '^@\[writer\]: 50$' "$TMP/n1" && grep -q '^@\[writer\]: 50$' "$TMP/n2" &&
+		ok harden-pidns-names ||
+		fail harden-pidns-names "first: $(grep writer "$TMP/n1") second: $(grep writer "$TMP/n2")"
+else
+	skip harden-pidns-names "no unshare -p here"
+fi
+
+# Liveness is a lock, not a comm: `ftr reset` leaves a live run of a copied
+# binary alone, and the run still answers.
+cp "$FTR" "$TMP/mytracer"
+"$TMP/mytracer" count -k comm syscalls:sys_enter_write -- \
+	sh -c 'sleep 2; writer 40 1 > /dev/null' > "$TMP/r" 2> "$TMP/re" &
+p=$!
+if wait_tracing $p; then
+	"$FTR" reset > "$TMP/reset" 2>&1
+	rc=$?
+	[ $rc -eq 0 ] && [ -d "$T/instances/ftr_$p" ] && ! grep -q "ftr_$p" "$TMP/reset" &&
+		ok harden-reset-lock-liveness ||
+		fail harden-reset-lock-liveness "$(cat "$TMP/reset")"
+else
+	fail harden-reset-lock-liveness "the copied ftr never started: $(cat "$TMP/re")"
+fi
+wait $p
+rc=$?
+[ $rc -eq 0 ] && grep -q '^@\[writer\]: 40$' "$TMP/r" && ok harden-renamed-run-answers ||
+	fail harden-renamed-run-answers "rc=$rc $(cat "$TMP/r" "$TMP/re")"
+
+# --emit-sh: a uprobe path is one quoted word (a file named a';id;'b ran id), the script's probes are in its own group (ftr reset
+# leaves them alone while it runs), its own pid is left out of the events,
+# and a keyless count's event is enabled and counted.
+if has_uprobes && [ -n "$tgt" ]; then
+	d="$TMP/q';id;'x"
+	mkdir -p "$d" "$TMP/run" && cp "$tgt" "$d/prog"
+	"$FTR" --emit-sh -d 3 -e "uprobe:$d/prog:ftr_target { @ = count(); }" > "$TMP/s.sh" 2> "$TMP/e"
+	grep -q "ftr_[0-9]" "$TMP/s.sh" && fail harden-emit-sh-names "$(grep "ftr_[0-9]" "$TMP/s.sh")" ||
+		ok harden-emit-sh-names
+	(cd "$TMP/run" && sh "$TMP/s.sh" > "$TMP/so" 2>&1) &
+	sp=$!
+	sleep 1
+	"$d/prog" 6 > /dev/null
+	"$FTR" reset > "$TMP/reset" 2>&1
+	grep -q ftr_sh_ "$T/uprobe_events" && ok harden-emit-sh-reset-leaves-it ||
+		fail harden-emit-sh-reset-leaves-it "$(cat "$TMP/reset")"
+	wait $sp
+	! grep -q 'uid=' "$TMP/so" && ok harden-emit-sh-quotes-paths ||
+		fail harden-emit-sh-quotes-paths "the path ran a command"
+	grep -q '^@: 6$' "$TMP/so" && ok harden-emit-sh-keyless-count ||
+		fail harden-emit-sh-keyless-count "$(cat "$TMP/so")"
+	grep -q 'echo "\$\$" > ${I}/set_event_notrace_pid' "$TMP/s.sh" || ! [ -e "$T/set_event_notrace_pid" ] &&
+		ok harden-emit-sh-notrace-self || fail harden-emit-sh-notrace-self "$(grep notrace "$TMP/s.sh")"
+fi
+
+# As a user: reset fails naming why (it said "nothing to clean up", exit 0);
+# doctor does not take tracefs's mode 0700 for lockdown.
+if command -v asuser > /dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
+		! asuser 65534 test -r "$T/README" 2> /dev/null; then
+	asuser 65534 "$FTR" reset > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'needs root' "$TMP/e" && ok harden-reset-user-fails ||
+		fail harden-reset-user-fails "rc=$rc $(cat "$TMP/o" "$TMP/e")"
+	asuser 65534 "$FTR" doctor > "$TMP/o" 2> "$TMP/e"
+	if [ -r /sys/kernel/security/lockdown ] && grep -q '\[confidentiality\]' /sys/kernel/security/lockdown; then
+		skip harden-doctor-user-not-lockdown "this boot is under lockdown=confidentiality"
+	else
+		! grep -q confidentiality "$TMP/o" && grep -q 'closed to uid 65534' "$TMP/o" &&
+			ok harden-doctor-user-not-lockdown ||
+			fail harden-doctor-user-not-lockdown "$(head -6 "$TMP/o")"
+	fi
+else
+	skip harden-reset-user-fails "no asuser helper, not root, or tracefs open to every user"
+fi
+
+# A CPU that is not online is refused (stat said "<not supported>" and
+# "busy 0%", profile dropped it).
+last=$(sed 's/.*[-,]//' /sys/devices/system/cpu/online 2>/dev/null)
+if [ -n "$last" ]; then
+	bad=$((last + 1))
+	"$FTR" stat -a -C $bad -d 1 > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "CPU $bad is not online" "$TMP/e" && ok harden-stat-offline-cpu ||
+		fail harden-stat-offline-cpu "rc=$rc $(head -3 "$TMP/e")"
+	"$FTR" profile -a -C 0,$bad -d 1 > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 2 ] && grep -q "CPU $bad is not online" "$TMP/e" && ok harden-profile-offline-cpu ||
+		fail harden-profile-offline-cpu "rc=$rc $(head -3 "$TMP/e")"
+fi
+
+# A program's name with an escape sequence is shown escaped in text, as in
+# JSON: in trace lines, in count's keys and in the language's printf %s.
+esc=$(printf 'w\033[7mx')
+if cp "$(command -v writer)" "$TMP/$esc" 2> /dev/null; then
+	"$FTR" trace syscalls:sys_enter_write -- "$TMP/$esc" 3 1 > "$TMP/o" 2> "$TMP/e"
+	"$FTR" count -k comm syscalls:sys_enter_write -- "$TMP/$esc" 3 1 >> "$TMP/o" 2>> "$TMP/e"
+	"$FTR" -e 'tracepoint:syscalls:sys_enter_write { printf("%s\n", comm); }' -- "$TMP/$esc" 3 1 \
+		>> "$TMP/o" 2>> "$TMP/e"
+	n=$(grep -c 'w\\x1b\[7mx' "$TMP/o")
+	! grep -q "$(printf '\033')" "$TMP/o" && [ "$n" -ge 7 ] && ok harden-text-escapes-comm ||
+		fail harden-text-escapes-comm "n=$n $(od -c "$TMP/o" | head -5) $(head -3 "$TMP/e")"
+fi
+
+# A write error on the output is said (ftr count > /dev/full exited 1
+# silently); a NUL byte in a program file is an error at its position.
+if [ -w /dev/full ]; then
+	"$FTR" count -k comm syscalls:sys_enter_write -- writer 3 1 > /dev/full 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'write error on standard output' "$TMP/e" && ok harden-dev-full ||
+		fail harden-dev-full "rc=$rc $(cat "$TMP/e")"
+fi
+printf 'BEGIN { printf("a\\n");\n\0 exit(); }\n' > "$TMP/nul.ftr"
+"$FTR" run "$TMP/nul.ftr" > "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'nul.ftr:2:1: a NUL byte' "$TMP/e" && ok harden-nul-in-program ||
+	fail harden-nul-in-program "rc=$rc $(cat "$TMP/o" "$TMP/e")"
+
+# perf_event_paranoid=3: doctor says what the kernel allows (it said "no"
+# while stat measured a user's process).  The sysctl is restored.
+pf=/proc/sys/kernel/perf_event_paranoid
+if command -v asuser > /dev/null 2>&1 && [ "$(id -u)" = 0 ] && [ -w $pf ]; then
+	was=$(cat $pf)
+	echo 3 > $pf
+	(cd / && asuser 65534 "$FTR" stat -- true) > "$TMP/o" 2> "$TMP/e"
+	src=$?
+	(cd / && asuser 65534 "$FTR" doctor) > "$TMP/d" 2>&1
+	echo "$was" > $pf
+	if [ $src -eq 0 ]; then
+		grep -q '^yes  perf_event_open' "$TMP/d" && ok harden-paranoid-3 ||
+			fail harden-paranoid-3 "stat worked, doctor: $(grep perf_event_open "$TMP/d")"
+	else
+		grep -q '^no   perf_event_open' "$TMP/d" && ok harden-paranoid-3 ||
+			fail harden-paranoid-3 "stat failed, doctor: $(grep perf_event_open "$TMP/d")"
+	fi
+	[ "$(cat $pf)" = "$was" ] || fail harden-paranoid-restored "$(cat $pf) != $was"
+fi
+
+# A glob leaves other runs' private events alone: '*:*' enabled another
+# ftr's uprobe (ftr_PID/...) in this run's instance.
+if has_uprobes && [ -n "$tgt" ]; then
+	"$FTR" trace uprobe:$tgt:ftr_target -d 4 > /dev/null 2>&1 &
+	p=$!
+	if wait_tracing $p; then
+		"$FTR" trace -E '*:*' -d 1 > "$TMP/o" 2>&1
+		! grep -q "events/ftr_$p/" "$TMP/o" && grep -q 'events/sched/sched_switch/enable' "$TMP/o" &&
+			ok harden-glob-skips-other-runs ||
+			fail harden-glob-skips-other-runs "$(grep "ftr_$p/" "$TMP/o" | head -2)"
+	else
+		fail harden-glob-skips-other-runs "the uprobe run never started"
+	fi
+	wait $p
+fi
+
+# SIGINT sent to `ftr stat -- CMD` alone reaches CMD (it waited for CMD's
+# own end).  ftr must start with SIGINT at its default (a background job of
+# a script starts with it ignored): env --default-signal, where env has it.
+if env --default-signal=INT true 2> /dev/null; then
+	env --default-signal=INT "$FTR" stat -- sh -c 'trap "echo got-int; exit 0" INT
+		i=0; while [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done; echo no-int' \
+		> "$TMP/o" 2> "$TMP/e" &
+	p=$!
+	sleep 1
+	kill -INT $p
+	wait $p
+	grep -q got-int "$TMP/o" && cat "$TMP/o" "$TMP/e" | grep -q task-clock && ok harden-stat-sigint-forwarded ||
+		fail harden-stat-sigint-forwarded "$(cat "$TMP/o") $(head -3 "$TMP/e")"
+else
+	skip harden-stat-sigint-forwarded "no env --default-signal here"
+fi
+
+same_as_before harden-leaves-tracefs "$TMP/before"

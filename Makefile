@@ -53,8 +53,12 @@ LIBS_PC := libtracefs libtraceevent libelf
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wstrict-prototypes
 CPPFLAGS += -D_GNU_SOURCE -DFTR_VERSION='"$(VERSION)"' -DFTR_DATADIR='"$(DATADIR)"' -iquote src
-PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
-PC_LIBS   := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null)
+# The dynamic build also has libdw (elfutils, as libelf): the CFI unwinder of
+# `ftr profile --call-graph dwarf|auto` (src/perf/unwind.c).  The static one
+# leaves it out (FTR_NO_DWARF): libdw.a costs far more than the budget.
+LIBS_DYN_PC := libdw
+PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)
+PC_LIBS   := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)
 # libelf's static archive pulls zlib and zstd; pkg-config --static knows one, not both.
 PC_SLIBS  := $(shell $(PKG_CONFIG) --static --libs $(LIBS_PC) 2>/dev/null) -lzstd -lz
 
@@ -103,7 +107,7 @@ HOT_SRCS := src/report/output.c src/kernel/stream.c src/kernel/engine.c src/kern
 $(SB)/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$< [static])
-	$(Q)$(CC) $(ALL_CFLAGS) $(if $(filter $<,$(HOT_SRCS)),-O2,-Os) -ffunction-sections \
+	$(Q)$(CC) $(ALL_CFLAGS) -DFTR_NO_DWARF $(if $(filter $<,$(HOT_SRCS)),-O2,-Os) -ffunction-sections \
 		-fdata-sections -c -o $@ $<
 
 # glibc's linker prints one warning about dlopen in static programs: it comes

@@ -548,6 +548,7 @@ void sym_ctx_free(struct sym_ctx *c)
 		struct sym_dso *d = &c->dsos[i]->pub;
 
 		free(d->path);
+		free(d->file);
 		elfsym_close(d->elf);
 		elfsym_close(d->dbg);
 		free(c->dsos[i]);
@@ -1004,6 +1005,7 @@ static void dso_load(struct sym_ctx *c, struct dso_priv *dp)
 	}
 	if (elfsym_open(from, &d->elf, d->why, sizeof(d->why)) < 0)
 		return;
+	d->file = strdup(from);
 	if (!elfsym_has_symtab(d->elf))
 		load_debug(d, from);
 	d->stripped = !elfsym_has_symtab(d->elf) && !d->dbg;
@@ -1083,6 +1085,30 @@ void sym_resolve_user(struct sym_ctx *c, struct sym_proc *p, uint64_t ip, struct
 	s = elfsym_at(syms, va, &r->off);
 	if (s)
 		r->name = s->name;
+}
+
+int sym_proc_mapping(const struct sym_proc *p, uint64_t ip, struct sym_mapping *m)
+{
+	const struct sym_map *sm = p ? proc_map_at(p, ip) : NULL;
+
+	if (!sm)
+		return -ENOENT;
+	*m = (struct sym_mapping){ sm->start, sm->end, sm->pgoff, sm->dso };
+	return 0;
+}
+
+const char *sym_dso_file(struct sym_ctx *c, struct sym_dso *d)
+{
+	dso_load(c, (struct dso_priv *)d);
+	return d->file;
+}
+
+bool sym_proc_has_jit_map(struct sym_proc *p)
+{
+	struct sym_res r;
+
+	resolve_jit(p, 0, &r);
+	return p->jit != NULL;
 }
 
 size_t sym_dso_count(const struct sym_ctx *c)

@@ -89,6 +89,7 @@ struct sym_dso {
 	bool has_debug;		/* symbols from /usr/lib/debug/.build-id */
 	bool special;		/* [vdso] and friends: not a file */
 	char why[160];		/* when elf is NULL: why */
+	char *file;		/* where it was read (a /proc path while it runs) */
 	struct elfsym *elf;	/* segments (and symbols) of the file itself */
 	struct elfsym *dbg;	/* symbols of its debug file, or NULL */
 	/* For the caller's statistics (the profiler's warnings). */
@@ -151,6 +152,19 @@ struct sym_res {
 };
 void sym_resolve_user(struct sym_ctx *c, struct sym_proc *p, uint64_t ip, struct sym_res *r);
 void sym_resolve_kernel(struct sym_ctx *c, uint64_t ip, struct sym_res *r);
+
+/* The mapping of p holding ip: its range, file offset and file (NULL:
+ * anonymous memory).  0 or -ENOENT. */
+struct sym_mapping {
+	uint64_t start, end, pgoff;
+	struct sym_dso *dso;
+};
+int sym_proc_mapping(const struct sym_proc *p, uint64_t ip, struct sym_mapping *m);
+/* The path d's file can be opened at now (read once, as for its symbols:
+ * through /proc while its process runs), or NULL (d->why says why). */
+const char *sym_dso_file(struct sym_ctx *c, struct sym_dso *d);
+/* p has a JIT symbol map (/tmp/perf-PID.map). */
+bool sym_proc_has_jit_map(struct sym_proc *p);
 
 size_t sym_dso_count(const struct sym_ctx *c);
 struct sym_dso *sym_dso_get(struct sym_ctx *c, size_t i);

@@ -161,6 +161,23 @@ $(B)/tests-static/%: tests/helpers/%.c
 	@mkdir -p $(B)/tests-static
 	$(call msg,CC,$< [static])
 	$(Q)$(CC) -std=gnu11 $(WARN) -O1 -fno-omit-frame-pointer -g -static -o $@ $<
+# unwindme (main -> mid -> frameless leaves) as distributions build: -O2
+# without frame pointers, the same stripped, and -O2 with frame pointers
+# (whose leaves GCC still leaves frameless): the CFI unwinder's tests.
+UNWIND_VARIANTS := unwindme-nofp unwindme-stripped unwindme-fp
+HELPERS += $(UNWIND_VARIANTS:%=$(B)/tests-bin/%)
+HELPERS_STATIC += $(UNWIND_VARIANTS:%=$(B)/tests-static/%)
+UNWIND_FLAGS_nofp := -fomit-frame-pointer -g
+UNWIND_FLAGS_stripped := -fomit-frame-pointer -s
+UNWIND_FLAGS_fp := -fno-omit-frame-pointer -g
+$(B)/tests-bin/unwindme-%: tests/helpers/unwindme.c
+	@mkdir -p $(B)/tests-bin
+	$(call msg,CC,$< [$*])
+	$(Q)$(CC) -std=gnu11 $(WARN) -O2 $(UNWIND_FLAGS_$*) -o $@ $<
+$(B)/tests-static/unwindme-%: tests/helpers/unwindme.c
+	@mkdir -p $(B)/tests-static
+	$(call msg,CC,$< [$* static])
+	$(Q)$(CC) -std=gnu11 $(WARN) -O2 $(UNWIND_FLAGS_$*) -static -o $@ $<
 helpers: $(HELPERS) $(HELPERS_STATIC)
 helpers-static: $(HELPERS_STATIC)
 

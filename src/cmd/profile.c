@@ -36,6 +36,7 @@
 #include "report/flame.h"
 #include "ftr.h"
 #include "perf/perf.h"
+#include "perf/unwind.h"
 #include "report/sym.h"
 
 static const char profile_usage[] =
@@ -46,7 +47,12 @@ static const char profile_usage[] =
 	"Sample where the CPU time goes (cpu-clock, or cycles where there is a PMU)\n"
 	"and report it by symbol, kernel and user space, with call chains.\n\n"
 	"  -F, --frequency HZ     samples per second on each CPU (default 999)\n"
-	"  -g, --call-graph       record call chains (frame pointers; kernel and user)\n"
+	"  -g                     record call chains: --call-graph auto\n"
+	"      --call-graph MODE[,SIZE]\n"
+	"                         user call chains by fp (frame pointers), dwarf (the\n"
+	"                         files' CFI on a SIZE-byte stack copy, 8192), or auto\n"
+	"                         (CFI as far as the copy goes, frame pointers beyond;\n"
+	"                         fp in the static build); kernel ones by the kernel\n"
 	"  -p, --pid PID          an existing process and its threads\n"
 	"  -a, --all-cpus         the whole system\n"
 	"  -C, --cpus LIST        only these CPUs ('0', '0-2,5')\n"
@@ -54,12 +60,14 @@ static const char profile_usage[] =
 	"                         command's end, the process's end, or Ctrl-C\n"
 	"  -e, --event EV         cpu-clock or cycles (default: cycles if there is a\n"
 	"                         PMU, else cpu-clock)\n"
-	"  -m, --mmap-pages N     ring size per CPU in pages, a power of two (128)\n"
+	"  -m, --mmap-pages N     ring size per CPU in pages, a power of two (128;\n"
+	"                         1024 with stack copies)\n"
 	"output (--top unless another is given; --svg adds to any):\n"
 	"      --top              self share by symbol; with -g the callers under each\n"
 	"      --folded           folded stacks (FlameGraph, speedscope, inferno)\n"
 	"      --svg FILE         an interactive flame graph, written by ftr itself\n"
 	"  -j, --json             one JSON object\n"
+	"      --pprof FILE       also a gzipped profile.proto (go tool pprof, Pyroscope)\n"
 	"      --percent-limit P  --top: leave out symbols under P per cent (0.1)\n"
 	"  -i, --input FILE       report folded stacks from FILE ('-': stdin) instead\n"
 	"                         of profiling\n"
@@ -103,6 +111,10 @@ struct prof {
 	bool cpus_given;
 	unsigned hz, pages;
 	bool g;
+	bool pages_given;
+	enum unwind_mode cg;	/* with g: how user stacks are walked */
+	unsigned stack_size;	/* dwarf, auto: bytes of user stack copied */
+	uint64_t regs_mask;
 	uint64_t duration;
 	const char *event;	/* "cpu-clock" or "cycles" */
 	uint32_t ev_type;
@@ -120,7 +132,12 @@ struct prof {
 	struct tcomm *comms;
 	size_t comm_cap, comm_n;
 	uint64_t samples, lost, lost_records, throttles, other_mode, bad_records;
-	uint64_t kips[MAX_FRAMES], uips[MAX_FRAMES];
+	uint64_t kips[MAX_FRAMES], uips[MAX_FRAMES], dwips[MAX_FRAMES], spliced[MAX_FRAMES];
+	struct unwinder *uw;
+	struct stop *stops;	/* where CFI walks ended early, and why */
+	size_t stop_cap, stop_n;
+	uint64_t stop_other[UNWIND_END_N];	/* when the table is full */
+	uint64_t unwound, stopped[UNWIND_END_N];
 	double t0, t1;
 	int ncpus;
 	char status_note[128];
@@ -269,7 +286,72 @@ static int add_stack(struct prof *p, struct sym_proc *proc, uint32_t pid, uint32
 	return 0;
 }
 
+/* ---- where unwinding stopped ------------------------------------------------------- */
+
+/* A place where CFI walks ended before the outermost frame: counted, and
+ * named at the end (the warnings say where). */
+struct stop {
+	struct sym_proc *proc;
+	uint64_t pc, count;
+	enum unwind_end why;
+	bool used;
+};
+
+static void stop_note(struct prof *p, struct sym_proc *proc, uint64_t pc, enum unwind_end why)
+{
+	size_t i;
+
+	p->stopped[why]++;
+	if (!p->stop_cap) {
+		p->stops = calloc(4096, sizeof(*p->stops));
+		p->stop_cap = p->stops ? 4096 : 0;
+	}
+	if (!p->stop_cap || (p->stop_n + 1) * 2 > p->stop_cap) {
+		p->stop_other[why]++;	/* fixed size: per sample, nothing allocated */
+		return;
+	}
+	for (i = mix((uintptr_t)proc, pc ^ why) & (p->stop_cap - 1); p->stops[i].used;
+	     i = (i + 1) & (p->stop_cap - 1)) {
+		struct stop *t = &p->stops[i];
+
+		if (t->proc == proc && t->pc == pc && t->why == why) {
+			t->count++;
+			return;
+		}
+	}
+	p->stops[i] = (struct stop){ proc, pc, 1, why, true };
+	p->stop_n++;
+}
+
 /* ---- records ------------------------------------------------------------------------ */
+
+/* The user stack of a sample by CFI (dwarf, auto): into p->uips. */
+static int unwind_user(struct prof *p, struct sym_proc *proc, const struct perf_sample *s, int nu)
+{
+	struct unwind_result r;
+	int n;
+
+	if (!s->regs_abi || !proc)
+		return nu;	/* a kernel thread: no user stack */
+	/* A process that ran before the profile: its mappings now, once. */
+	if (sym_proc_needs_maps(proc))
+		sym_proc_read_maps(p->sc, proc);
+	unwind_sample(p->uw, proc, s, p->dwips, MAX_FRAMES, &r);
+	if (getenv("FTR_UWDBG")) fprintf(stderr, "uw n=%d end=%d nu=%d\n", r.n, r.end, nu);
+	p->unwound++;
+	if (p->cg == UNWIND_AUTO) {
+		n = unwind_splice(p->dwips, &r, p->uips, nu, p->spliced, MAX_FRAMES);
+		memcpy(p->uips, p->spliced, (size_t)n * sizeof(*p->uips));
+		if (n > r.n)
+			return n;	/* the FP chain went on: not a stop */
+	} else {
+		memcpy(p->uips, p->dwips, (size_t)r.n * sizeof(*p->uips));
+		n = r.n;
+	}
+	if (r.end != UNWIND_END_OK && r.end != UNWIND_END_MAX)
+		stop_note(p, proc, r.end_pc, r.end);
+	return n;
+}
 
 static int on_sample(struct prof *p, const struct perf_event_header *h)
 {
@@ -277,17 +359,21 @@ static int on_sample(struct prof *p, const struct perf_event_header *h)
 	struct sym_proc *proc = NULL;
 	int nk = 0, nu = 0;
 
-	if (perf_sample_parse(h, p->sample_type, &s) < 0) {
+	if (perf_sample_parse_regs(h, p->sample_type, p->regs_mask, &s) < 0) {
 		p->bad_records++;
 		return 0;
 	}
 	p->samples++;
 	perf_sample_split(&s, p->kips, &nk, p->uips, &nu, MAX_FRAMES);
+	if (p->uw && s.pid > 0) {
+		proc = sym_proc_find(p->sc, (int)s.pid, true);
+		nu = unwind_user(p, proc, &s, nu);
+	}
 	if (!nk && !nu) {
 		p->other_mode++;	/* hypervisor or guest: not ours to name */
 		return 0;
 	}
-	if (nu && s.pid > 0)
+	if (nu && s.pid > 0 && !proc)
 		proc = sym_proc_find(p->sc, (int)s.pid, true);
 	return add_stack(p, proc, s.pid, s.tid, nk, nu) < 0 ? -ENOMEM : 0;
 }
@@ -384,7 +470,8 @@ static int open_sampler(struct prof *p, int child_pid)
 
 	perf_clamp_rate(&p->hz);
 	p->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-			 PERF_SAMPLE_PERIOD | (p->g ? PERF_SAMPLE_CALLCHAIN : 0);
+			 PERF_SAMPLE_PERIOD | (p->g ? PERF_SAMPLE_CALLCHAIN : 0) |
+			 (p->uw ? PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER : 0);
 	cfg.attr = (struct perf_event_attr){
 		.size = sizeof(struct perf_event_attr),
 		.type = p->ev_type,
@@ -400,6 +487,11 @@ static int open_sampler(struct prof *p, int child_pid)
 		.exclude_hv = 1,
 		.watermark = 1,
 		.wakeup_watermark = (uint32_t)((size_t)p->pages * psz / 2),
+		.sample_regs_user = p->uw ? p->regs_mask : 0,
+		.sample_stack_user = p->uw ? p->stack_size : 0,
+		/* dwarf: the user chain is ours; auto: the FP chain continues
+		 * ours past the stack copy. */
+		.exclude_callchain_user = p->uw && p->cg == UNWIND_DWARF,
 	};
 	if (p->target == T_CMD) {
 		cfg.tids = &child_pid;
@@ -655,7 +747,7 @@ static int resolve(struct prof *p, uint64_t *kernel_frames)
 				frames[n] = names[n];
 				n++;
 			}
-			if (leaf_dso && p->g && !leaf_is_main) {
+			if (leaf_dso && p->g && p->cg == UNWIND_FP && !leaf_is_main) {
 				leaf_dso->leaf_samples += s->count;
 				if (own <= 1)
 					leaf_dso->one_frame_samples += s->count;
@@ -1045,10 +1137,106 @@ static void add_warning(char ***w, int *n, const char *fmt, ...)
 	v[(*n)++] = s;
 }
 
+/* Where CFI walks stopped early, for one reason: the place most of them
+ * stopped at, named, and how many places there were. */
+static void stop_where(struct prof *p, enum unwind_end why, char *buf, size_t len)
+{
+	const struct stop *best = NULL;
+	uint64_t best_n = 0;
+	size_t places = 0;
+	struct sym_res r;
+
+	for (size_t i = 0; i < p->stop_cap; i++) {
+		const struct stop *t = &p->stops[i];
+		uint64_t n = 0;
+
+		if (!t->used || t->why != why)
+			continue;
+		places++;
+		/* Stops at one function but different addresses are one place. */
+		sym_resolve_user(p->sc, t->proc, t->pc, &r);
+		for (size_t k = 0; k < p->stop_cap; k++) {
+			const struct stop *o = &p->stops[k];
+			struct sym_res q;
+
+			if (!o->used || o->why != why)
+				continue;
+			if (o->pc == t->pc && o->proc == t->proc) {
+				n += o->count;
+				continue;
+			}
+			sym_resolve_user(p->sc, o->proc, o->pc, &q);
+			if (r.name && q.name && q.dso == r.dso && !strcmp(q.name, r.name))
+				n += o->count;
+		}
+		if (n > best_n) {
+			best_n = n;
+			best = t;
+		}
+	}
+	if (!best) {
+		snprintf(buf, len, "places not kept");
+		return;
+	}
+	sym_resolve_user(p->sc, best->proc, best->pc, &r);
+	snprintf(buf, len, "%llu at %s%s%s (pid %d, 0x%llx)%s", (unsigned long long)best_n,
+		 r.name ? r.name : "[unknown]", r.dso ? " in " : "", r.dso ? r.dso->path : "",
+		 sym_proc_pid(best->proc), (unsigned long long)best->pc,
+		 places > 1 ? ", and elsewhere" : "");
+}
+
+/* Honest call chains: where CFI walks stopped before the outermost frame,
+ * counted by reason and located. */
+static void unwind_warnings(struct prof *p, char ***w, int *nw)
+{
+	for (int e = 0; e < UNWIND_END_N; e++) {
+		uint64_t n = p->stopped[e];
+		double pct = p->unwound ? 100.0 * n / p->unwound : 0;
+		char where[PATH_MAX + 200];
+		const char *fix;
+
+		if (e == UNWIND_END_OK || e == UNWIND_END_MAX || e == UNWIND_END_NOREGS || !n)
+			continue;
+		/* A stray sample at a process's start or end is no news. */
+		if ((n * 100 < p->unwound || n < 10) && !ftr_verbose)
+			continue;
+		stop_where(p, (enum unwind_end)e, where, sizeof(where));
+		switch (e) {
+		case UNWIND_END_STACK:
+			fix = p->stack_size < UNWIND_STACK_MAX ?
+			      ": a bigger copy (--call-graph dwarf,SIZE, up to 65528) reaches further" :
+			      "";
+			break;
+		case UNWIND_END_NOCFI:
+			fix = ": that code has neither call-frame information (.eh_frame) nor a "
+			      "frame pointer, so its callers are lost";
+			break;
+		case UNWIND_END_JIT:
+			fix = ": JIT code has no CFI; its runtime can write a perf map "
+			      "(/tmp/perf-PID.map) for names, and frame pointers for callers";
+			break;
+		default:
+			fix = "";
+			break;
+		}
+		if (e == UNWIND_END_STACK)
+			add_warning(w, nw, "%llu of %llu user stacks (%.1f%%) end early, at the end "
+				    "of the %u-byte stack copy: %s%s", (unsigned long long)n,
+				    (unsigned long long)p->unwound, pct, p->stack_size, where, fix);
+		else
+			add_warning(w, nw, "%llu of %llu user stacks (%.1f%%) end early, at %s: "
+				    "%s%s", (unsigned long long)n, (unsigned long long)p->unwound,
+				    pct, unwind_end_str((enum unwind_end)e), where, fix);
+	}
+}
+
 static void warnings(struct prof *p, uint64_t kernel_samples, char ***w, int *nw)
 {
 	uint64_t total = flame_total(p->fl);
 	const char *kwhy = NULL;
+
+	if (p->uw)
+		unwind_warnings(p, w, nw);
 
 	if (p->lost)
 		add_warning(w, nw, "%llu samples LOST in %llu gaps (the ring was full): a bigger "
@@ -1127,7 +1315,7 @@ static bool pmu_cycles(void)
 
 /* What the command line of profile said; profile_parse_opts fills it. */
 struct profile_cli {
-	const char *pid_arg, *cpus_arg, *out_arg, *svg_arg, *input;
+	const char *pid_arg, *cpus_arg, *out_arg, *svg_arg, *input, *pprof_arg;
 	enum out_mode mode;
 	bool mode_given, all;
 };
@@ -1138,10 +1326,11 @@ struct profile_cli {
  */
 static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, char **argv)
 {
-	enum { OPT_TOP = 1000, OPT_FOLDED, OPT_SVG, OPT_PCT };
+	enum { OPT_TOP = 1000, OPT_FOLDED, OPT_SVG, OPT_PCT, OPT_CG, OPT_PPROF };
 	static const struct option longopts[] = {
 		{ "frequency", required_argument, NULL, 'F' },
-		{ "call-graph", no_argument, NULL, 'g' },
+		{ "call-graph", required_argument, NULL, OPT_CG },
+		{ "pprof", required_argument, NULL, OPT_PPROF },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpus", required_argument, NULL, 'C' },
@@ -1172,6 +1361,36 @@ static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, c
 			break;
 		case 'g':
 			p->g = true;
+			p->cg = UNWIND_AUTO;
+			break;
+		case OPT_CG: {
+			size_t len = strcspn(optarg, ",");
+
+			p->g = true;
+			if (len == 2 && !strncmp(optarg, "fp", 2))
+				p->cg = UNWIND_FP;
+			else if (len == 5 && !strncmp(optarg, "dwarf", 5))
+				p->cg = UNWIND_DWARF;
+			else if (len == 4 && !strncmp(optarg, "auto", 4))
+				p->cg = UNWIND_AUTO;
+			else
+				return cmd_usage_error("profile", "bad call graph '%s': fp, dwarf "
+						       "or auto, dwarf and auto with ',SIZE'",
+						       optarg);
+			if (!optarg[len])
+				break;
+			/* The kernel copies whole words, and a record is at
+			 * most 64 KB with everything else in it. */
+			if (p->cg == UNWIND_FP || parse_u64(optarg + len + 1, &v) < 0 || v < 64 ||
+			    v > UNWIND_STACK_MAX || v % 8)
+				return cmd_usage_error("profile", "bad stack size in '%s': bytes, a "
+						       "multiple of 8 from 64 to %u (dwarf and auto "
+						       "only)", optarg, UNWIND_STACK_MAX);
+			p->stack_size = (unsigned)v;
+			break;
+		}
+		case OPT_PPROF:
+			a->pprof_arg = optarg;
 			break;
 		case 'p':
 			a->pid_arg = optarg;
@@ -1198,6 +1417,7 @@ static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, c
 				return cmd_usage_error("profile", "bad ring size '%s' (pages, a power "
 						       "of two)", optarg);
 			p->pages = (unsigned)v;
+			p->pages_given = true;
 			break;
 		case OPT_TOP:
 		case OPT_FOLDED:
@@ -1313,6 +1533,25 @@ static int profile_gather(struct prof *p, const char *input, struct sigwatch *sw
 		if (!p->sc)
 			return -1;
 		p->skip_root = true;
+		if (p->g && p->cg != UNWIND_FP) {
+			err = unwind_new(p->sc, &p->uw);
+			if (err == -ENOTSUP && p->cg == UNWIND_AUTO) {
+				p->cg = UNWIND_FP;	/* the static build: what it has */
+			} else if (err < 0) {
+				ftr_err(err == -ENOTSUP && !unwind_built() ?
+					"--call-graph dwarf: not in this static build (it has no "
+					"libdw, for size); use the dynamic build, or --call-graph fp" :
+					"--call-graph dwarf: %s", strerror(-err));
+				return -1;
+			} else {
+				p->regs_mask = unwind_regs_mask();
+				if (!p->stack_size)
+					p->stack_size = UNWIND_STACK_DEFAULT;
+				/* 8 KB a sample: the default ring holds 64. */
+				if (!p->pages_given)
+					p->pages = 1024;
+			}
+		}
 		err = sigwatch_open(sw, true);
 		if (err < 0) {
 			ftr_err("cannot set up signal handling: %s", strerror(-err));
@@ -1427,5 +1666,7 @@ out:
 		free(ch);
 	}
 	free(p->comms);
+	free(p->stops);
+	unwind_free(p->uw);
 	return ret;
 }

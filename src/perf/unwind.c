@@ -24,16 +24,21 @@ const char *unwind_end_str(enum unwind_end e)
 	return (unsigned)e < UNWIND_END_N ? s[e] : "?";
 }
 
-int unwind_splice(const uint64_t *dw, int ndw, enum unwind_end end, const uint64_t *fp, int nfp,
+int unwind_splice(const uint64_t *dw, const struct unwind_result *r, const uint64_t *fp, int nfp,
 		  uint64_t *out, int max)
 {
-	int n = ndw < max ? ndw : max;
+	int n = r->n < max ? r->n : max;
 
 	memcpy(out, dw, (size_t)n * sizeof(*out));
-	if (end == UNWIND_END_OK || end == UNWIND_END_MAX || !ndw)
+	if (r->end == UNWIND_END_OK || r->end == UNWIND_END_MAX || !n)
 		return n;
+	if (r->end == UNWIND_END_STACK) {
+		for (int j = 1 + r->fp_in_copy; j < nfp && n < max; j++)
+			out[n++] = fp[j];
+		return n;
+	}
 	/* The innermost CFI frame that the FP chain also holds: the FP chain
-	 * goes on from there.  Its frames are the same return addresses. */
+	 * goes on from there. */
 	for (int i = n - 1; i >= 0; i--) {
 		for (int j = 0; j < nfp; j++) {
 			if (fp[j] != dw[i])
@@ -66,11 +71,13 @@ int unwind_splice(const uint64_t *dw, int ndw, enum unwind_end end, const uint64
 static const unsigned char dwarf_from_sample[NDWARF] = {
 	0, 3, 2, 1, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 8,
 };
+#define SAMPLE_FP 6
 #define SAMPLE_SP 7
 #define SAMPLE_PC 8
 #elif defined(__aarch64__)
 #define REGS_MASK ((1ull << 33) - 1)
 #define NDWARF 32
+#define SAMPLE_FP 29
 #define SAMPLE_SP 31
 #define SAMPLE_PC 32
 #endif
@@ -262,6 +269,21 @@ static int frame(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
+/* What the kernel's frame-pointer walk (perf_callchain_user) finds inside
+ * the stack copy: the frame records {next, return address} from the frame
+ * pointer on, as long as they lie in it. */
+static int fp_in_copy(const struct perf_sample *s, uint64_t sp)
+{
+	uint64_t fp = s->regs[SAMPLE_FP], end = sp + s->stack_len;
+	int n = 0;
+
+	while (fp >= sp && fp < end && end - fp >= 16 && n < 4096) {
+		memcpy(&fp, s->stack + (fp - sp), 8);
+		n++;
+	}
+	return n;
+}
+
 static struct uw_proc *uw_proc(struct unwinder *u, struct sym_proc *proc)
 {
 	size_t b = ((uintptr_t)proc >> 4) % NBUCKETS;
@@ -319,20 +341,26 @@ int unwind_sample(struct unwinder *u, struct sym_proc *proc, const struct perf_s
 	if (!u->cur->attached) {
 		if (!dwfl_attach_state(u->cur->dwfl, NULL, sym_proc_pid(proc), &thread_cbs, u)) {
 			ips[0] = pc;
-			*r = (struct unwind_result){ 1, UNWIND_END_ERROR, pc };
+			*r = (struct unwind_result){ .n = 1, .end = UNWIND_END_ERROR, .end_pc = pc };
 			return 0;
 		}
 		u->cur->attached = true;
 	}
 	ret = dwfl_getthread_frames(u->cur->dwfl, (pid_t)s->tid, frame, u);
-	if (ret < 0 && u->end == UNWIND_END_OK)
-		u->end = u->past_copy ? UNWIND_END_STACK : UNWIND_END_NOCFI;
+	/* libdw ends a walk quietly (0) where a read of the stack fails, as
+	 * at the outermost frame: the reads beyond the copy tell the two apart. */
+	if (u->end == UNWIND_END_OK && u->past_copy)
+		u->end = UNWIND_END_STACK;
+	else if (ret < 0 && u->end == UNWIND_END_OK)
+		u->end = UNWIND_END_NOCFI;
 	if (!u->n) {
 		ips[u->n++] = pc;
 	}
 	r->n = u->n;
 	r->end = u->end;
 	r->end_pc = ips[u->n - 1];
+	if (r->end == UNWIND_END_STACK)
+		r->fp_in_copy = fp_in_copy(s, u->sp);
 	return 0;
 }
 

@@ -62,6 +62,8 @@ struct unwind_result {
 	int n;			/* frames in ips */
 	enum unwind_end end;
 	uint64_t end_pc;	/* the last frame's address (where it stopped) */
+	int fp_in_copy;		/* how many return addresses a frame-pointer walk
+				 * finds inside the stack copy */
 };
 /*
  * Unwind sample s (parsed with unwind_regs_mask()) of a thread of proc:
@@ -73,13 +75,16 @@ int unwind_sample(struct unwinder *u, struct sym_proc *proc, const struct perf_s
 		  uint64_t *ips, int max, struct unwind_result *r);
 
 /*
- * Auto mode: dw[0..ndw) from unwind_sample, fp[0..nfp) the kernel's
- * frame-pointer chain of the same sample.  Where the CFI walk stopped early,
- * the FP chain continues it from the first return address the two share
- * (the CFI walk is right about frameless leaves; the FP chain reaches past
- * the stack copy).  Writes into out[0..max); returns the count.
+ * Auto mode: dw[0..r->n) from unwind_sample, fp[0..nfp) the kernel's
+ * frame-pointer chain of the same sample (fp[0] the sampled pc).  Where the
+ * CFI walk stopped early, the FP chain continues it: at the end of the
+ * stack copy, with the FP chain's first return address stored beyond the
+ * copy (r->fp_in_copy tells which: the CFI walk has found every one inside
+ * it, the frameless callers the FP walk skips included); elsewhere, after
+ * the first address the two chains share.  Writes into out[0..max)
+ * (distinct from both); returns the count.
  */
-int unwind_splice(const uint64_t *dw, int ndw, enum unwind_end end, const uint64_t *fp, int nfp,
+int unwind_splice(const uint64_t *dw, const struct unwind_result *r, const uint64_t *fp, int nfp,
 		  uint64_t *out, int max);
 
 #endif

@@ -504,6 +504,8 @@ struct sym_ctx {
 	char ks_why[160];
 	struct elfsym *vdso;
 	bool vdso_tried;
+	int vdso_fd;		/* its memfd, kept for the unwinder (-1: none) */
+	char vdso_path[64];
 	struct sym_proc **pending;		/* need /proc/PID/maps */
 	size_t npending, pending_cap;
 };
@@ -558,6 +560,8 @@ void sym_ctx_free(struct sym_ctx *c)
 	free(c->tab);
 	ksyms_free(c->ks);
 	elfsym_close(c->vdso);
+	if (c->vdso_fd > 0)
+		close(c->vdso_fd);
 	free(c);
 }
 
@@ -930,7 +934,7 @@ static void load_debug(struct sym_dso *d, const char *from)
 
 /* The vDSO is the same image in every process of this kernel (and ABI):
  * ours, copied into a memfd for libelf. */
-static struct elfsym *load_vdso(void)
+static struct elfsym *load_vdso(struct sym_ctx *c)
 {
 	const ElfW(Ehdr) *eh = (const void *)getauxval(AT_SYSINFO_EHDR);
 	struct elfsym *e = NULL;
@@ -950,7 +954,13 @@ static struct elfsym *load_vdso(void)
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 		elfsym_open(path, &e, NULL, 0);
 	}
-	close(fd);
+	/* Kept open: the unwinder reads the vDSO's CFI from it. */
+	if (e) {
+		c->vdso_fd = fd;
+		snprintf(c->vdso_path, sizeof(c->vdso_path), "%s", path);
+	} else {
+		close(fd);
+	}
 	return e;
 }
 
@@ -968,9 +978,11 @@ static void dso_load(struct sym_ctx *c, struct dso_priv *dp)
 		if (!strcmp(d->path, "[vdso]")) {
 			if (!c->vdso_tried) {
 				c->vdso_tried = true;
-				c->vdso = load_vdso();
+				c->vdso = load_vdso(c);
 			}
 			/* Shared: the ctx owns it; d->elf stays NULL. */
+			if (c->vdso)
+				d->file = strdup(c->vdso_path);
 		}
 		if (!c->vdso || strcmp(d->path, "[vdso]"))
 			snprintf(d->why, sizeof(d->why), "no symbols for %s", d->path);

@@ -56,7 +56,7 @@ CPPFLAGS += -D_GNU_SOURCE -DFTR_VERSION='"$(VERSION)"' -DFTR_DATADIR='"$(DATADIR
 # The dynamic build also has libdw (elfutils, as libelf): the CFI unwinder of
 # `ftr profile --call-graph dwarf|auto` (src/perf/unwind.c).  The static one
 # leaves it out (FTR_NO_DWARF): libdw.a costs far more than the budget.
-LIBS_DYN_PC := libdw
+LIBS_DYN_PC := libdw zlib
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)
 PC_LIBS   := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)
 # libelf's static archive pulls zlib and zstd; pkg-config --static knows one, not both.

@@ -37,6 +37,7 @@
 #include "ftr.h"
 #include "perf/perf.h"
 #include "perf/unwind.h"
+#include "report/pprof.h"
 #include "report/sym.h"
 
 static const char profile_usage[] =
@@ -106,6 +107,7 @@ struct prof {
 	/* what and how */
 	enum target target;
 	int pid;
+	int child_pid;
 	char **cmdv;
 	bool cpus[4096];
 	bool cpus_given;
@@ -144,6 +146,7 @@ struct prof {
 
 	/* the report */
 	struct flame *fl;
+	struct pprof *pp;	/* --pprof */
 	bool skip_root;		/* the root frame is the comm (ours) */
 	double percent_limit;
 	char title[300];
@@ -337,7 +340,6 @@ static int unwind_user(struct prof *p, struct sym_proc *proc, const struct perf_
 	if (sym_proc_needs_maps(proc))
 		sym_proc_read_maps(p->sc, proc);
 	unwind_sample(p->uw, proc, s, p->dwips, MAX_FRAMES, &r);
-	if (getenv("FTR_UWDBG")) fprintf(stderr, "uw n=%d end=%d nu=%d\n", r.n, r.end, nu);
 	p->unwound++;
 	if (p->cg == UNWIND_AUTO) {
 		n = unwind_splice(p->dwips, &r, p->uips, nu, p->spliced, MAX_FRAMES);
@@ -560,6 +562,7 @@ static int run(struct prof *p, struct sigwatch *sw)
 			return err;
 		}
 	}
+	p->child_pid = ch.pid;
 	err = open_sampler(p, ch.pid);
 	if (err < 0)
 		goto out;
@@ -697,14 +700,52 @@ static bool startup_frame(const char *name)
 
 /* Name every frame of every distinct stack; the names, merged, go into the
  * flame tree.  Also the statistics the warnings read. */
+/* --pprof: the location of a user frame, in its mapping (with the file's
+ * build id, so that a profile store can find the file again). */
+static uint64_t pp_user_loc(struct prof *p, struct sym_proc *proc, uint64_t addr,
+			    const char *name, const struct sym_res *r)
+{
+	struct sym_mapping m;
+	uint64_t map = 0;
+
+	if (proc && sym_proc_mapping(proc, addr, &m) == 0)
+		map = pprof_mapping(p->pp, m.start, m.end, m.pgoff,
+				    m.dso ? m.dso->path : "[anon]",
+				    m.dso ? sym_dso_build_id(p->sc, m.dso) : NULL);
+	return pprof_location(p->pp, map, addr, name, r->dso ? r->dso->path : NULL);
+}
+
+static uint64_t pp_kernel_loc(struct prof *p, uint64_t addr, const char *name,
+			      const struct sym_res *r)
+{
+	uint64_t map = pprof_mapping(p->pp, 0, 0, 0, "[kernel.kallsyms]", NULL);
+	size_t len = strlen(name) - 4;	/* without "_[k]" */
+	char fn[NAME_MAX_LEN];
+
+	snprintf(fn, sizeof(fn), "%.*s", (int)len, name);
+	return pprof_location(p->pp, map, addr, fn, r->module ? r->module : "[kernel.kallsyms]");
+}
+
 static int resolve(struct prof *p, uint64_t *kernel_frames)
 {
 	static char names[MAX_FRAMES * 2 + 1][NAME_MAX_LEN];
+	static uint64_t locs[MAX_FRAMES * 2];
 	const char *frames[MAX_FRAMES * 2 + 1];
 
 	p->fl = flame_new();
 	if (!p->fl)
 		return -ENOMEM;
+	/* pprof takes the first mapping for the program's: the command's
+	 * lowest one, its executable. */
+	if (p->pp && (p->target == T_CMD || p->target == T_PID)) {
+		struct sym_proc *proc = sym_proc_find(p->sc, p->target == T_CMD ? p->child_pid :
+						      p->pid, false);
+		struct sym_mapping m;
+
+		if (proc && sym_proc_mapping(proc, 0, &m) == 0 && m.dso)
+			pprof_mapping(p->pp, m.start, m.end, m.pgoff, m.dso->path,
+				      sym_dso_build_id(p->sc, m.dso));
+	}
 	for (size_t b = 0; b < p->nbuckets; b++) {
 		for (struct stk *s = p->buckets[b]; s; s = s->next) {
 			const uint64_t *kip = s->ips, *uip = s->ips + s->nk;
@@ -744,6 +785,9 @@ static int resolve(struct prof *p, uint64_t *kernel_frames)
 					leaf_is_main = r.name && !strcmp(r.name, "main");
 				}
 				clean(names[n]);
+				if (p->pp)
+					locs[s->nk + j] = pp_user_loc(p, s->proc, j ? uip[j] - 1 : uip[j],
+								      names[n], &r);
 				frames[n] = names[n];
 				n++;
 			}
@@ -761,11 +805,16 @@ static int resolve(struct prof *p, uint64_t *kernel_frames)
 				else
 					snprintf(names[n], NAME_MAX_LEN, "[unknown] (in [kernel])_[k]");
 				clean(names[n]);
+				if (p->pp)
+					locs[j] = pp_kernel_loc(p, j ? kip[j] - 1 : kip[j], names[n], &r);
 				frames[n] = names[n];
 				n++;
 			}
 			*kernel_frames += s->nk ? s->count : 0;
 			err = flame_add(p->fl, frames, n, s->count);
+			if (!err && p->pp)
+				err = pprof_sample(p->pp, locs, (size_t)s->nk + s->nu, s->count,
+						   names[0]);
 			if (err < 0)
 				return err;
 		}
@@ -1463,6 +1512,9 @@ static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, c
 				       "nothing to profile: give -- CMD, -p PID or -a (or -i FILE)");
 	if (a->svg_arg && !a->mode_given)
 		a->mode = O_NONE;	/* --svg alone: the graph, no text */
+	if (a->pprof_arg && a->input)
+		return cmd_usage_error("profile", "--pprof writes a profile taken now, not one "
+				       "read with -i (folded stacks have no addresses)");
 	if (p->duration && p->cmdv)
 		return cmd_usage_error("profile", "-d goes with -p or -a (a command is profiled "
 				       "until it ends)");
@@ -1495,8 +1547,8 @@ static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, c
  * sampled, named, and checked for what makes them untrustworthy (the
  * warnings, into *warn).  Returns 0, or -1 once the failure is reported.
  */
-static int profile_gather(struct prof *p, const char *input, struct sigwatch *sw, char ***warn,
-			  int *nwarn)
+static int profile_gather(struct prof *p, const char *input, const char *pprof_arg,
+			  struct sigwatch *sw, char ***warn, int *nwarn)
 {
 	uint64_t kernel_samples = 0;
 	int err;
@@ -1561,6 +1613,10 @@ static int profile_gather(struct prof *p, const char *input, struct sigwatch *sw
 		sigwatch_close(sw);
 		if (err < 0)
 			return -1;
+		if (pprof_arg && !(p->pp = pprof_new((int64_t)(1e9 / p->hz)))) {
+			ftr_err("cannot build the pprof profile: %s", strerror(ENOMEM));
+			return -1;
+		}
 		err = resolve(p, &kernel_samples);
 		if (err < 0) {
 			ftr_err("cannot name the stacks: %s", strerror(-err));
@@ -1604,7 +1660,7 @@ int cmd_profile(int argc, char **argv)
 		goto out;
 	}
 
-	if (profile_gather(p, a.input, &sw, &warn, &nwarn) < 0)
+	if (profile_gather(p, a.input, a.pprof_arg, &sw, &warn, &nwarn) < 0)
 		goto out;
 
 	err = 0;
@@ -1634,6 +1690,24 @@ int cmd_profile(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (a.pprof_arg) {
+		FILE *f = fopen(a.pprof_arg, "we");
+		struct timespec now;
+
+		if (!f) {
+			ftr_err("cannot write '%s': %s", a.pprof_arg, strerror(errno));
+			goto out;
+		}
+		clock_gettime(CLOCK_REALTIME, &now);
+		err = pprof_write(p->pp, f, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec -
+				  (int64_t)((p->t1 - p->t0) * 1e9), (int64_t)((p->t1 - p->t0) * 1e9));
+		if (fclose(f) != 0 && !err)
+			err = -errno;
+		if (err < 0) {
+			ftr_err("cannot write '%s': %s", a.pprof_arg, strerror(-err));
+			goto out;
+		}
+	}
 	/* The warnings after the report, where they are read. */
 	for (int i = 0; i < nwarn; i++)
 		ftr_warn("%s", warn[i]);
@@ -1659,6 +1733,7 @@ out:
 		free(warn[i]);
 	free(warn);
 	flame_free(p->fl);
+	pprof_free(p->pp);
 	sym_ctx_free(p->sc);
 	free(p->buckets);
 	for (struct chunk *ch = p->arena, *next; ch; ch = next) {

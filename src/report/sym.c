@@ -1101,7 +1101,7 @@ void sym_resolve_user(struct sym_ctx *c, struct sym_proc *p, uint64_t ip, struct
 
 int sym_proc_mapping(const struct sym_proc *p, uint64_t ip, struct sym_mapping *m)
 {
-	const struct sym_map *sm = p ? proc_map_at(p, ip) : NULL;
+	const struct sym_map *sm = !p ? NULL : ip ? proc_map_at(p, ip) : p->n ? &p->maps[0] : NULL;
 
 	if (!sm)
 		return -ENOENT;
@@ -1113,6 +1113,16 @@ const char *sym_dso_file(struct sym_ctx *c, struct sym_dso *d)
 {
 	dso_load(c, (struct dso_priv *)d);
 	return d->file;
+}
+
+const char *sym_dso_build_id(struct sym_ctx *c, struct sym_dso *d)
+{
+	const char *f = sym_dso_file(c, d);
+
+	if (!d->build_id_tried && f && build_id(f, d->build_id, sizeof(d->build_id)) < 0)
+		d->build_id[0] = '\0';
+	d->build_id_tried = true;
+	return d->build_id[0] ? d->build_id : NULL;
 }
 
 bool sym_proc_has_jit_map(struct sym_proc *p)

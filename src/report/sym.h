@@ -90,6 +90,8 @@ struct sym_dso {
 	bool special;		/* [vdso] and friends: not a file */
 	char why[160];		/* when elf is NULL: why */
 	char *file;		/* where it was read (a /proc path while it runs) */
+	char build_id[66];	/* GNU build id in hex ("": none or not read) */
+	bool build_id_tried;
 	struct elfsym *elf;	/* segments (and symbols) of the file itself */
 	struct elfsym *dbg;	/* symbols of its debug file, or NULL */
 	/* For the caller's statistics (the profiler's warnings). */
@@ -153,8 +155,8 @@ struct sym_res {
 void sym_resolve_user(struct sym_ctx *c, struct sym_proc *p, uint64_t ip, struct sym_res *r);
 void sym_resolve_kernel(struct sym_ctx *c, uint64_t ip, struct sym_res *r);
 
-/* The mapping of p holding ip: its range, file offset and file (NULL:
- * anonymous memory).  0 or -ENOENT. */
+/* The mapping of p holding ip (0: its lowest mapping): its range, file
+ * offset and file (NULL: anonymous memory).  0 or -ENOENT. */
 struct sym_mapping {
 	uint64_t start, end, pgoff;
 	struct sym_dso *dso;
@@ -163,6 +165,8 @@ int sym_proc_mapping(const struct sym_proc *p, uint64_t ip, struct sym_mapping *
 /* The path d's file can be opened at now (read once, as for its symbols:
  * through /proc while its process runs), or NULL (d->why says why). */
 const char *sym_dso_file(struct sym_ctx *c, struct sym_dso *d);
+/* d's GNU build id in hex, or NULL. */
+const char *sym_dso_build_id(struct sym_ctx *c, struct sym_dso *d);
 /* p has a JIT symbol map (/tmp/perf-PID.map). */
 bool sym_proc_has_jit_map(struct sym_proc *p);
 

@@ -291,6 +291,13 @@ static int add_stack(struct prof *p, struct sym_proc *proc, uint32_t pid, uint32
 
 /* ---- where unwinding stopped ------------------------------------------------------- */
 
+#ifdef FTR_NO_DWARF
+/* The static build has no CFI unwinder (perf/unwind.h): p->uw stays NULL. */
+static int unwind_user(struct prof *p, struct sym_proc *proc, const struct perf_sample *s, int nu)
+{
+	return nu;
+}
+#else
 /* A place where CFI walks ended before the outermost frame: counted, and
  * named at the end (the warnings say where). */
 struct stop {
@@ -326,8 +333,6 @@ static void stop_note(struct prof *p, struct sym_proc *proc, uint64_t pc, enum u
 	p->stop_n++;
 }
 
-/* ---- records ------------------------------------------------------------------------ */
-
 /* The user stack of a sample by CFI (dwarf, auto): into p->uips. */
 static int unwind_user(struct prof *p, struct sym_proc *proc, const struct perf_sample *s, int nu)
 {
@@ -354,6 +359,10 @@ static int unwind_user(struct prof *p, struct sym_proc *proc, const struct perf_
 		stop_note(p, proc, r.end_pc, r.end);
 	return n;
 }
+
+#endif
+
+/* ---- records ------------------------------------------------------------------------ */
 
 static int on_sample(struct prof *p, const struct perf_event_header *h)
 {
@@ -1186,6 +1195,11 @@ static void add_warning(char ***w, int *n, const char *fmt, ...)
 	v[(*n)++] = s;
 }
 
+#ifdef FTR_NO_DWARF
+static void unwind_warnings(struct prof *p, char ***w, int *nw)
+{
+}
+#else
 /* Where CFI walks stopped early, for one reason: the place most of them
  * stopped at, named, and how many places there were. */
 static void stop_where(struct prof *p, enum unwind_end why, char *buf, size_t len)
@@ -1278,6 +1292,8 @@ static void unwind_warnings(struct prof *p, char ***w, int *nw)
 				    pct, unwind_end_str((enum unwind_end)e), where, fix);
 	}
 }
+
+#endif
 
 static void warnings(struct prof *p, uint64_t kernel_samples, char ***w, int *nw)
 {
@@ -1599,9 +1615,21 @@ static int profile_gather(struct prof *p, const char *input, const char *pprof_a
 				p->regs_mask = unwind_regs_mask();
 				if (!p->stack_size)
 					p->stack_size = UNWIND_STACK_DEFAULT;
-				/* 8 KB a sample: the default ring holds 64. */
+				long psz = sysconf(_SC_PAGESIZE);
+				unsigned need = 1;
+
+				/* 8 KB a sample: the default ring holds 64 of them.  A
+				 * record bigger than the ring is dropped without a
+				 * trace (not even counted lost): some must fit. */
 				if (!p->pages_given)
 					p->pages = 1024;
+				while ((size_t)need * psz < 4 * ((size_t)p->stack_size + 1024))
+					need *= 2;
+				if (p->pages < need) {
+					ftr_warn("-m %u: too small a ring for %u-byte stack copies; "
+						 "%u pages", p->pages, p->stack_size, need);
+					p->pages = need;
+				}
 			}
 		}
 		err = sigwatch_open(sw, true);

@@ -1,0 +1,106 @@
+# ftr profile --call-graph dwarf|auto: user stacks from the files' CFI on a
+# copy of the stack (PERF_SAMPLE_REGS_USER + STACK_USER), for programs built
+# as distributions build them: unwindme (main -> mid -> leaf_a 3/4, leaf_b
+# 1/4; frameless leaves) -O2 without frame pointers, the same stripped, and
+# with frame pointers (where the leaves still have no frame, so a frame-
+# pointer walk loses mid).  Also libc's memcpy unwinding into its caller, a
+# stack deeper than the copy (counted, located, and fixed by a bigger copy),
+# and --pprof read by go tool pprof with the shares of --top.
+#
+# The static build has no CFI unwinder: it must refuse dwarf in words.
+. "$LIVE_DIR/lib.sh"
+
+require_sampling unwind
+if ! command -v unwindme-nofp > /dev/null 2>&1; then
+	skip unwind "the unwindme helpers are not on PATH (make helpers)"
+	exit 0
+fi
+
+"$FTR" profile --call-graph dwarf --folded -- true > "$TMP/o" 2> "$TMP/e"; rc=$?
+if grep -q 'not in this static build' "$TMP/e"; then
+	[ $rc -eq 1 ] && grep -q 'use the dynamic build' "$TMP/e" && ok unwind-static-refuses ||
+		fail unwind-static-refuses "rc=$rc $(head -2 "$TMP/e")"
+	skip unwind "no CFI unwinder in the static build (it has no libdw)"
+	exit 0
+fi
+
+# under FOLDED LEAF CHAIN: per cent of the samples whose leaf is LEAF that
+# end in CHAIN;LEAF (CHAIN a regex of frames, outermost first).
+under() {
+	awk -v leaf="$2" -v chain="$3" '{ n = $NF; f = $0; sub(/ [0-9]+$/, "", f);
+		k = split(f, a, ";"); if (a[k] != leaf) next; t += n;
+		if (f ~ ("(^|;)" chain ";" leaf "$")) s += n }
+		END { if (t) printf "%.1f %d", 100 * s / t, t; else print "0 0" }' "$1"
+}
+atleast() { awk -v v="$1" -v w="$2" 'BEGIN { exit !(v + 0 >= w) }'; }
+
+for mode in dwarf auto; do
+	"$FTR" profile --call-graph $mode --folded -- unwindme-nofp 600 > "$TMP/f" 2> "$TMP/e"; rc=$?
+	set -- $(under "$TMP/f" leaf_a 'main;mid'); a=$1 na=$2
+	set -- $(under "$TMP/f" leaf_b 'main;mid'); b=$1 nb=$2
+	[ $rc -eq 0 ] && [ "$na" -ge 100 ] && atleast "$a" 90 && atleast "$b" 90 &&
+		ok unwind-$mode-nofp || fail unwind-$mode-nofp \
+		"rc=$rc leaf_a $a% of $na under main;mid, leaf_b $b% of $nb $(sort -t' ' -k2 -nr "$TMP/f" | head -2) $(head -2 "$TMP/e")"
+done
+
+# Stripped: no names, but the same three frames of the program under libc's
+# start, for nine samples in ten of those whose leaf is in the program.
+"$FTR" profile --call-graph dwarf --folded -- unwindme-stripped 600 > "$TMP/f" 2> "$TMP/e"; rc=$?
+set -- $(awk '{ n = $NF; f = $0; sub(/ [0-9]+$/, "", f); k = split(f, a, ";");
+	if (a[k] !~ /^\[unknown\] \(in .*unwindme-stripped\)$/) next; t += n;
+	if (k >= 4 && a[k-3] == "__libc_start_call_main" && a[k-2] == a[k] && a[k-1] == a[k]) s += n }
+	END { if (t) printf "%.1f %d", 100 * s / t, t; else print "0 0" }' "$TMP/f")
+[ $rc -eq 0 ] && [ "$2" -ge 100 ] && atleast "$1" 90 && ok unwind-dwarf-stripped ||
+	fail unwind-dwarf-stripped "rc=$rc $1% of $2 $(sort -t' ' -k2 -nr "$TMP/f" | head -2)"
+
+# Frame pointers, frameless leaves: fp loses mid (the walk goes from the
+# leaf to the frame of its caller's caller), auto gets it back from the
+# leaf's CFI.
+"$FTR" profile --call-graph fp --folded -- unwindme-fp 400 > "$TMP/f" 2> "$TMP/e"
+set -- $(under "$TMP/f" leaf_a 'main;mid'); fpa=$1
+"$FTR" profile -g --folded -- unwindme-fp 600 > "$TMP/f" 2> "$TMP/e"; rc=$?
+set -- $(under "$TMP/f" leaf_a 'main;mid'); a=$1 na=$2
+[ $rc -eq 0 ] && [ "$na" -ge 100 ] && atleast "$a" 90 && ! atleast "$fpa" 50 &&
+	ok unwind-auto-frameless-leaf || fail unwind-auto-frameless-leaf \
+	"rc=$rc auto: $a% of $na leaf_a under main;mid (fp: $fpa%) $(sort -t' ' -k2 -nr "$TMP/f" | head -2)"
+
+# libc's memcpy (no frame pointer) unwinds into its caller.
+"$FTR" profile --call-graph dwarf --folded -- unwindme-nofp -m 600 > "$TMP/f" 2> "$TMP/e"; rc=$?
+set -- $(awk '{ n = $NF; f = $0; sub(/ [0-9]+$/, "", f); k = split(f, a, ";");
+	if (a[k] !~ /memcpy|memmove/) next; t += n; if (f ~ /;main;copy;[^;]*$/) s += n }
+	END { if (t) printf "%.1f %d", 100 * s / t, t; else print "0 0" }' "$TMP/f")
+[ $rc -eq 0 ] && [ "$2" -ge 100 ] && atleast "$1" 90 && ok unwind-libc-memcpy ||
+	fail unwind-libc-memcpy "rc=$rc $1% of $2 memcpy samples under main;copy $(sort -t' ' -k2 -nr "$TMP/f" | head -2)"
+
+# 20 frames of 1 KB: more than the 8 KB copy.  Counted and located; a
+# 64 KB copy reaches main.
+"$FTR" profile --call-graph dwarf --folded -- unwindme-nofp -d 20 400 > "$TMP/f" 2> "$TMP/e"; rc=$?
+[ $rc -eq 0 ] && grep -q 'user stacks (.*) end early, at the end of the 8192-byte stack copy: [0-9]* at deep in .*unwindme-nofp' "$TMP/e" &&
+	ok unwind-stack-too-small-warned || fail unwind-stack-too-small-warned "rc=$rc $(head -3 "$TMP/e")"
+"$FTR" profile --call-graph dwarf,65528 --folded -- unwindme-nofp -d 20 400 > "$TMP/f" 2> "$TMP/e"; rc=$?
+set -- $(under "$TMP/f" leaf_a "main$(printf ';deep%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21)")
+[ $rc -eq 0 ] && [ "$2" -ge 100 ] && atleast "$1" 90 && ! grep -q 'end early' "$TMP/e" &&
+	ok unwind-big-stack-copy || fail unwind-big-stack-copy "rc=$rc $1% of $2 $(head -2 "$TMP/e")"
+
+# --pprof: go tool pprof reads it and names the same top functions with the
+# same shares as --top, from the same samples: the shares may differ by
+# rounding only (0.01 point), plus one sample's worth for safety.  Those of
+# 1% or more are compared (pprof leaves out nodes under half a per cent).
+if ! command -v go > /dev/null 2>&1; then
+	skip unwind-pprof-go "no go tool here (Debian's golang-go)"
+else
+	"$FTR" profile -g --pprof "$TMP/p.pb.gz" -- unwindme-nofp 600 > "$TMP/top" 2> "$TMP/e"; rc=$?
+	HOME=${HOME:-$TMP} GOCACHE=$TMP/gocache GOPATH=$TMP/gopath \
+		go tool pprof -top -nodefraction=0 -nodecount=20 "$TMP/p.pb.gz" > "$TMP/gt" 2> "$TMP/ge"
+	total=$(sed -n 's/^# ftr profile: \([0-9]*\) samples.*/\1/p' "$TMP/top")
+	awk '/^ *[0-9.]+% +\[/ && $1 + 0 >= 1 { print $3, $1 }' "$TMP/top" | tr -d % > "$TMP/ours"
+	awk '$2 ~ /%$/ && NF >= 6 { print $6, $2 }' "$TMP/gt" | tr -d % > "$TMP/theirs"
+	diff=$(awk -v t="${total:-1}" 'NR == FNR { g[$1] = $2; next }
+		{ if (!($1 in g)) { print "missing " $1; exit } d = g[$1] - $2; if (d < 0) d = -d;
+		  if (d > 0.01 + 100 / t) { print $1 " " $2 " vs " g[$1]; exit } m++ }
+		END { if (m < 2) print "only " m " functions compared" }' "$TMP/theirs" "$TMP/ours")
+	[ $rc -eq 0 ] && [ -s "$TMP/theirs" ] && [ -z "$diff" ] &&
+		[ "$(head -1 "$TMP/ours" | cut -d' ' -f1)" = "$(head -1 "$TMP/theirs" | cut -d' ' -f1)" ] &&
+		ok unwind-pprof-go || fail unwind-pprof-go \
+		"rc=$rc $diff ours: $(tr '\n' ' ' < "$TMP/ours") go: $(tr '\n' ' ' < "$TMP/theirs") $(head -2 "$TMP/ge")"
+fi

@@ -104,3 +104,13 @@ else
 		ok unwind-pprof-go || fail unwind-pprof-go \
 		"rc=$rc $diff ours: $(tr '\n' ' ' < "$TMP/ours") go: $(tr '\n' ' ' < "$TMP/theirs") $(head -2 "$TMP/ge")"
 fi
+
+# The language's ustack takes the same unwinder: leaf_a's callers in the
+# -O2 build without frame pointers.
+"$FTR" -e 'profile:hz:999 { @[ustack] = count(); }' -- unwindme-nofp 600 > "$TMP/o" 2> "$TMP/e"; rc=$?
+set -- $(awk '$0 == "@[" { on = 1; s = ""; next }
+	on && /^\]: [0-9]+$/ { if (s ~ /^leaf_a;/) { t += $2; if (s ~ /^leaf_a;mid;main;/) m += $2 } on = 0; next }
+	on { f = $1; sub(/\+[0-9]+$/, "", f); s = s f ";" }
+	END { if (t) printf "%.1f %d", 100 * m / t, t; else print "0 0" }' "$TMP/o")
+[ $rc -eq 0 ] && [ "$2" -ge 100 ] && atleast "$1" 90 && ok unwind-lang-ustack ||
+	fail unwind-lang-ustack "rc=$rc $1% of $2 leaf_a stacks under mid;main $(head -2 "$TMP/e")"

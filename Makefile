@@ -54,9 +54,12 @@ CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wstrict-prototypes
 CPPFLAGS += -D_GNU_SOURCE -DFTR_VERSION='"$(VERSION)"' -DFTR_DATADIR='"$(DATADIR)"' -iquote src
 # The dynamic build also has libdw (elfutils, as libelf): the CFI unwinder of
-# `ftr profile --call-graph dwarf|auto` (src/perf/unwind.c).  The static one
-# leaves it out (FTR_NO_DWARF): libdw.a costs far more than the budget.
-LIBS_DYN_PC := libdw zlib
+# `ftr profile --call-graph dwarf|auto` (src/perf/unwind.c); liblzma for
+# MiniDebugInfo (.gnu_debugdata) and libdebuginfod for --debuginfod.  The
+# static one leaves them out (STATIC_DEFS): libdw.a alone costs ~600 KB,
+# far more than the size budget.
+LIBS_DYN_PC := libdw zlib liblzma libdebuginfod
+STATIC_DEFS := -DFTR_NO_DWARF -DFTR_NO_LZMA -DFTR_NO_DEBUGINFOD
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)
 PC_LIBS   := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)
 # libelf's static archive pulls zlib and zstd; pkg-config --static knows one, not both.
@@ -107,7 +110,7 @@ HOT_SRCS := src/report/output.c src/kernel/stream.c src/kernel/engine.c src/kern
 $(SB)/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$< [static])
-	$(Q)$(CC) $(ALL_CFLAGS) -DFTR_NO_DWARF $(if $(filter $<,$(HOT_SRCS)),-O2,-Os) -ffunction-sections \
+	$(Q)$(CC) $(ALL_CFLAGS) $(STATIC_DEFS) $(if $(filter $<,$(HOT_SRCS)),-O2,-Os) -ffunction-sections \
 		-fdata-sections -c -o $@ $<
 
 # glibc's linker prints one warning about dlopen in static programs: it comes
@@ -178,6 +181,25 @@ $(B)/tests-static/unwindme-%: tests/helpers/unwindme.c
 	@mkdir -p $(B)/tests-static
 	$(call msg,CC,$< [$* static])
 	$(Q)$(CC) -std=gnu11 $(WARN) -O2 $(UNWIND_FLAGS_$*) -static -o $@ $<
+# Stripped, with its symbols elsewhere: in a debug file named by
+# .gnu_debuglink (beside it), and as MiniDebugInfo (.gnu_debugdata, xz, as
+# Fedora builds; the dynamic build reads it).
+OBJCOPY ?= $(CROSS_COMPILE)objcopy
+NM ?= $(CROSS_COMPILE)nm
+HELPERS += $(B)/tests-bin/unwindme-debuglink $(B)/tests-bin/unwindme-minidebug
+HELPERS_STATIC += $(B)/tests-static/unwindme-debuglink
+$(B)/tests-bin/unwindme-debuglink $(B)/tests-static/unwindme-debuglink: %/unwindme-debuglink: %/unwindme-nofp
+	$(call msg,GEN,$@)
+	$(Q)$(OBJCOPY) --only-keep-debug $< $@.debug && $(OBJCOPY) --strip-all $< $@ && \
+		cd $(dir $@) && $(OBJCOPY) --add-gnu-debuglink=$(notdir $@).debug $(notdir $@)
+$(B)/tests-bin/unwindme-minidebug: $(B)/tests-bin/unwindme-nofp
+	$(call msg,GEN,$@)
+	$(Q)$(NM) $< --format=posix --defined-only | awk '$$2 ~ /^[Tt]$$/ { print $$1 }' > $@.syms && \
+		$(OBJCOPY) --only-keep-debug $< $@.dbg && \
+		$(OBJCOPY) -S --remove-section .gdb_index --remove-section .comment \
+			--keep-symbols=$@.syms $@.dbg $@.mini && \
+		rm -f $@.mini.xz && xz $@.mini && $(OBJCOPY) --strip-all $< $@ && \
+		$(OBJCOPY) --add-section .gnu_debugdata=$@.mini.xz $@ && rm -f $@.syms $@.dbg $@.mini.xz
 helpers: $(HELPERS) $(HELPERS_STATIC)
 helpers-static: $(HELPERS_STATIC)
 

@@ -69,6 +69,7 @@ static const char profile_usage[] =
 	"      --svg FILE         an interactive flame graph, written by ftr itself\n"
 	"  -j, --json             one JSON object\n"
 	"      --pprof FILE       also a gzipped profile.proto (go tool pprof, Pyroscope)\n"
+	"      --debuginfod       fetch missing debug files from DEBUGINFOD_URLS (cached)\n"
 	"      --percent-limit P  --top: leave out symbols under P per cent (0.1)\n"
 	"  -i, --input FILE       report folded stacks from FILE ('-': stdin) instead\n"
 	"                         of profiling\n"
@@ -114,6 +115,7 @@ struct prof {
 	unsigned hz, pages;
 	bool g;
 	bool pages_given;
+	bool debuginfod;	/* --debuginfod */
 	enum unwind_mode cg;	/* with g: how user stacks are walked */
 	unsigned stack_size;	/* dwarf, auto: bytes of user stack copied */
 	uint64_t regs_mask;
@@ -1391,11 +1393,12 @@ struct profile_cli {
  */
 static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, char **argv)
 {
-	enum { OPT_TOP = 1000, OPT_FOLDED, OPT_SVG, OPT_PCT, OPT_CG, OPT_PPROF };
+	enum { OPT_TOP = 1000, OPT_FOLDED, OPT_SVG, OPT_PCT, OPT_CG, OPT_PPROF, OPT_DEBUGINFOD };
 	static const struct option longopts[] = {
 		{ "frequency", required_argument, NULL, 'F' },
 		{ "call-graph", required_argument, NULL, OPT_CG },
 		{ "pprof", required_argument, NULL, OPT_PPROF },
+		{ "debuginfod", no_argument, NULL, OPT_DEBUGINFOD },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpus", required_argument, NULL, 'C' },
@@ -1456,6 +1459,9 @@ static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, c
 		}
 		case OPT_PPROF:
 			a->pprof_arg = optarg;
+			break;
+		case OPT_DEBUGINFOD:
+			p->debuginfod = true;
 			break;
 		case 'p':
 			a->pid_arg = optarg;
@@ -1601,6 +1607,20 @@ static int profile_gather(struct prof *p, const char *input, const char *pprof_a
 		if (!p->sc)
 			return -1;
 		p->skip_root = true;
+		if (p->debuginfod) {
+			const char *urls = getenv("DEBUGINFOD_URLS");
+
+			if (sym_ctx_debuginfod(p->sc) < 0) {
+				ftr_err("--debuginfod: not in this static build (it has no "
+					"libdebuginfod); use the dynamic build");
+				return -1;
+			}
+			if (!urls || !*urls) {
+				ftr_err("--debuginfod: DEBUGINFOD_URLS is not set (the servers to "
+					"ask, e.g. https://debuginfod.debian.net)");
+				return -1;
+			}
+		}
 		if (p->g && p->cg != UNWIND_FP) {
 			err = unwind_new(p->sc, &p->uw);
 			if (err == -ENOTSUP && p->cg == UNWIND_AUTO) {

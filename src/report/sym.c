@@ -21,6 +21,14 @@
 #include "ftr.h"
 #include "report/sym.h"
 
+#ifndef FTR_NO_LZMA
+#include <lzma.h>
+#endif
+#ifndef FTR_NO_DEBUGINFOD
+#include <elfutils/debuginfod.h>
+#endif
+#include <zlib.h>
+
 /* ---- kernel symbols ------------------------------------------------------------ */
 
 /* 16 bytes a symbol, names in one pool: a kernel has 100 000 and more. */
@@ -505,6 +513,8 @@ struct sym_ctx {
 	struct elfsym *vdso;
 	bool vdso_tried;
 	int vdso_fd;		/* its memfd, kept for the unwinder (-1: none) */
+	bool debuginfod;	/* --debuginfod: ask the servers of DEBUGINFOD_URLS */
+	void *dc;		/* its debuginfod_client */
 	char vdso_path[64];
 	struct sym_proc **pending;		/* need /proc/PID/maps */
 	size_t npending, pending_cap;
@@ -562,6 +572,10 @@ void sym_ctx_free(struct sym_ctx *c)
 	elfsym_close(c->vdso);
 	if (c->vdso_fd > 0)
 		close(c->vdso_fd);
+#ifndef FTR_NO_DEBUGINFOD
+	if (c->dc)
+		debuginfod_end(c->dc);
+#endif
 	free(c);
 }
 
@@ -913,23 +927,177 @@ static int build_id(const char *path, char *hex, size_t len)
 	return ret;
 }
 
-/* Debian's -dbgsym packages (and Fedora's -debuginfo) install the symbols
- * of a stripped file under /usr/lib/debug/.build-id/XX/REST.debug. */
-static void load_debug(struct sym_dso *d, const char *from)
+/* path as d's debug file, if it has the symbols. */
+static bool try_debug(struct sym_dso *d, const char *path)
 {
-	char hex[130], path[PATH_MAX];
-
-	if (build_id(from, hex, sizeof(hex)) < 0 || strlen(hex) < 4)
-		return;
-	snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
 	if (elfsym_open(path, &d->dbg, NULL, 0) < 0)
-		return;
+		return false;
 	if (!elfsym_has_symtab(d->dbg)) {
 		elfsym_close(d->dbg);
 		d->dbg = NULL;
-		return;
+		return false;
 	}
 	d->has_debug = true;
+	return true;
+}
+
+static int crc_file(const char *path, uint32_t *crc)
+{
+	unsigned char buf[65536];
+	uLong c = crc32(0, Z_NULL, 0);
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		c = crc32(c, buf, (uInt)n);
+	close(fd);
+	*crc = (uint32_t)c;
+	return n < 0 ? -EIO : 0;
+}
+
+/* .gnu_debuglink: a file name and the CRC-32 of that file, looked for
+ * where gdb looks: beside the file, in .debug/ beside it, and under
+ * /usr/lib/debug/ + the file's directory. */
+static bool load_debuglink(struct sym_dso *d, const char *from)
+{
+	static const char *const pre[] = { "", "", "/usr/lib/debug" }, *const mid[] = {
+		"/", "/.debug/", "/" };
+	char path[PATH_MAX * 2];
+	const char *slash = strrchr(d->path, '/');
+	size_t len, nlen, off;
+	uint32_t want, crc;
+	bool found = false;
+	void *data;
+
+	if (!slash || elfsym_section(from, ".gnu_debuglink", &data, &len) < 0)
+		return false;
+	nlen = strnlen(data, len);
+	off = (nlen + 4) & ~(size_t)3;
+	if (nlen && off + 4 <= len && !strchr(data, '/')) {
+		memcpy(&want, (char *)data + off, 4);
+		for (size_t i = 0; i < ARRAY_SIZE(pre) && !found; i++) {
+			snprintf(path, sizeof(path), "%s%.*s%s%s", pre[i], (int)(slash - d->path),
+				 d->path, mid[i], (char *)data);
+			crc = ~want;
+			found = crc_file(path, &crc) == 0 && crc == want && try_debug(d, path);
+		}
+	}
+	free(data);
+	return found;
+}
+
+#ifdef FTR_NO_LZMA
+static bool load_minidebug(struct sym_dso *d, const char *from)
+{
+	return false;
+}
+#else
+/* MiniDebugInfo (Fedora, RHEL): .gnu_debugdata is an xz-compressed ELF with
+ * the function symbols that stripping took out.  Read through a memfd, as
+ * libelf wants a file. */
+static bool load_minidebug(struct sym_dso *d, const char *from)
+{
+	lzma_stream z = LZMA_STREAM_INIT;
+	unsigned char *out = NULL;
+	size_t xlen, cap = 0;
+	bool found = false;
+	lzma_ret r = LZMA_OK;
+	void *xz;
+	int fd;
+
+	if (elfsym_section(from, ".gnu_debugdata", &xz, &xlen) < 0)
+		return false;
+	if (lzma_stream_decoder(&z, 256u << 20, 0) != LZMA_OK)
+		goto out;
+	z.next_in = xz;
+	z.avail_in = xlen;
+	while (r == LZMA_OK) {
+		if (!z.avail_out) {
+			size_t ncap = cap ? cap * 2 : xlen * 4 + 4096;
+			unsigned char *n = realloc(out, ncap);
+
+			if (!n)
+				goto out;
+			out = n;
+			z.next_out = out + cap;
+			z.avail_out = ncap - cap;
+			cap = ncap;
+		}
+		r = lzma_code(&z, LZMA_FINISH);
+	}
+	if (r != LZMA_STREAM_END || (fd = memfd_create("ftr-minidebug", MFD_CLOEXEC)) < 0)
+		goto out;
+	if (write(fd, out, cap - z.avail_out) == (ssize_t)(cap - z.avail_out)) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		found = try_debug(d, path);
+	}
+	close(fd);
+out:
+	lzma_end(&z);
+	free(out);
+	free(xz);
+	return found;
+}
+#endif
+
+int sym_ctx_debuginfod(struct sym_ctx *c)
+{
+#ifdef FTR_NO_DEBUGINFOD
+	return -ENOTSUP;
+#else
+	c->debuginfod = true;
+	return 0;
+#endif
+}
+
+/* --debuginfod only: the debug file by build id from the servers in
+ * DEBUGINFOD_URLS, through libdebuginfod (which keeps them in its cache,
+ * $XDG_CACHE_HOME/debuginfod_client, for the next run). */
+static bool load_debuginfod(struct sym_ctx *c, struct sym_dso *d, const char *hex)
+{
+#ifdef FTR_NO_DEBUGINFOD
+	return false;
+#else
+	char *path = NULL;
+	bool found;
+	int fd;
+
+	if (!c->debuginfod)
+		return false;
+	if (!c->dc && !(c->dc = debuginfod_begin()))
+		return false;
+	fd = debuginfod_find_debuginfo(c->dc, (const unsigned char *)hex, 0, &path);
+	if (fd < 0)
+		return false;
+	close(fd);
+	found = try_debug(d, path);
+	free(path);
+	return found;
+#endif
+}
+
+/* A stripped file's symbols: Debian's -dbgsym packages (and Fedora's
+ * -debuginfo) install them under /usr/lib/debug/.build-id/XX/REST.debug;
+ * else .gnu_debuglink, MiniDebugInfo, and with --debuginfod the network. */
+static void load_debug(struct sym_ctx *c, struct sym_dso *d, const char *from)
+{
+	char hex[130], path[PATH_MAX];
+	bool bid = build_id(from, hex, sizeof(hex)) == 0 && strlen(hex) >= 4;
+
+	if (bid) {
+		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex,
+			 hex + 2);
+		if (try_debug(d, path))
+			return;
+	}
+	if (load_debuglink(d, from) || load_minidebug(d, from))
+		return;
+	if (bid)
+		load_debuginfod(c, d, hex);
 }
 
 /* The vDSO is the same image in every process of this kernel (and ABI):
@@ -1019,7 +1187,7 @@ static void dso_load(struct sym_ctx *c, struct dso_priv *dp)
 		return;
 	d->file = strdup(from);
 	if (!elfsym_has_symtab(d->elf))
-		load_debug(d, from);
+		load_debug(c, d, from);
 	d->stripped = !elfsym_has_symtab(d->elf) && !d->dbg;
 }
 

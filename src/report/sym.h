@@ -105,6 +105,11 @@ struct sym_ctx;
 struct sym_ctx *sym_ctx_new(void);
 void sym_ctx_free(struct sym_ctx *c);
 
+/* --debuginfod: stripped files without a local debug file get it from the
+ * servers in DEBUGINFOD_URLS (never without it).  0, or -ENOTSUP (not in
+ * this build: the static one). */
+int sym_ctx_debuginfod(struct sym_ctx *c);
+
 /* Kernel symbols, loaded from /proc/kallsyms on first use.  NULL when they
  * cannot be had; then *why (when not NULL) says why, in words. */
 const struct ksyms *sym_kernel(struct sym_ctx *c, const char **why);

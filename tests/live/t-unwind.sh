@@ -5,15 +5,33 @@
 # with frame pointers (where the leaves still have no frame, so a frame-
 # pointer walk loses mid).  Also libc's memcpy unwinding into its caller, a
 # stack deeper than the copy (counted, located, and fixed by a bigger copy),
-# and --pprof read by go tool pprof with the shares of --top.
+# --pprof read by go tool pprof with the shares of --top, the language's
+# ustack, and symbols from .gnu_debuglink and MiniDebugInfo.
 #
 # The static build has no CFI unwinder: it must refuse dwarf in words.
 . "$LIVE_DIR/lib.sh"
+atleast() { awk -v v="$1" -v w="$2" 'BEGIN { exit !(v + 0 >= w) }'; }
 
 require_sampling unwind
 if ! command -v unwindme-nofp > /dev/null 2>&1; then
 	skip unwind "the unwindme helpers are not on PATH (make helpers)"
 	exit 0
+fi
+
+# Symbols of a stripped file from its .gnu_debuglink file (beside it, CRC
+# checked): every build.
+# leaves FOLDED: per cent of the samples whose leaf is leaf_a or leaf_b.
+leaves() {
+	awk '{ n = $NF; t += n; if ($0 ~ /;leaf_[ab] [0-9]+$/) s += n }
+		END { if (t) printf "%.1f %d", 100 * s / t, t; else print "0 0" }' "$1"
+}
+if command -v unwindme-debuglink > /dev/null 2>&1; then
+	"$FTR" profile --folded -- unwindme-debuglink 400 > "$TMP/f" 2> "$TMP/e"; rc=$?
+	set -- $(leaves "$TMP/f")
+	[ $rc -eq 0 ] && [ "$2" -ge 100 ] && atleast "$1" 50 && ! grep -q 'stripped' "$TMP/e" &&
+		ok unwind-sym-debuglink || fail unwind-sym-debuglink "rc=$rc $1% of $2 named leaves $(head -2 "$TMP/e")"
+else
+	skip unwind-sym-debuglink "no unwindme-debuglink helper (make helpers)"
 fi
 
 "$FTR" profile --call-graph dwarf --folded -- true > "$TMP/o" 2> "$TMP/e"; rc=$?
@@ -32,7 +50,6 @@ under() {
 		if (f ~ ("(^|;)" chain ";" leaf "$")) s += n }
 		END { if (t) printf "%.1f %d", 100 * s / t, t; else print "0 0" }' "$1"
 }
-atleast() { awk -v v="$1" -v w="$2" 'BEGIN { exit !(v + 0 >= w) }'; }
 
 for mode in dwarf auto; do
 	"$FTR" profile --call-graph $mode --folded -- unwindme-nofp 600 > "$TMP/f" 2> "$TMP/e"; rc=$?
@@ -114,3 +131,9 @@ set -- $(awk '$0 == "@[" { on = 1; s = ""; next }
 	END { if (t) printf "%.1f %d", 100 * m / t, t; else print "0 0" }' "$TMP/o")
 [ $rc -eq 0 ] && [ "$2" -ge 100 ] && atleast "$1" 90 && ok unwind-lang-ustack ||
 	fail unwind-lang-ustack "rc=$rc $1% of $2 leaf_a stacks under mid;main $(head -2 "$TMP/e")"
+
+# MiniDebugInfo (.gnu_debugdata, xz): the dynamic build reads it.
+"$FTR" profile --folded -- unwindme-minidebug 400 > "$TMP/f" 2> "$TMP/e"; rc=$?
+set -- $(leaves "$TMP/f")
+[ $rc -eq 0 ] && [ "$2" -ge 100 ] && atleast "$1" 50 && ! grep -q 'stripped' "$TMP/e" &&
+	ok unwind-sym-minidebuginfo || fail unwind-sym-minidebuginfo "rc=$rc $1% of $2 named leaves $(head -2 "$TMP/e")"

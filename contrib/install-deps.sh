@@ -13,8 +13,9 @@ set -eu
 
 # libdw-dev: the CFI unwinder of the dynamic build (profile --call-graph dwarf).
 BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libelf-dev zlib1g-dev libzstd-dev libdw-dev"
-# golang-go: go tool pprof reads profile --pprof's files in the tests.
-TEST="libcmocka-dev qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates golang-go"
+# golang-go: go tool pprof reads profile --pprof's files in the tests;
+# debuginfod: elfutils' server, for profile --debuginfod's test.
+TEST="libcmocka-dev qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates golang-go debuginfod"
 DOCS="libtracefs-doc libtraceevent-doc man-db"
 BENCH="${FTR_BENCH_DEPS:-}"	# bench/ sets this to "bpftrace linux-perf trace-cmd"
 # libc6-dev:arm64 is named so that the multiarch -dev packages' "libc-dev"

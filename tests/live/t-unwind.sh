@@ -137,3 +137,38 @@ set -- $(awk '$0 == "@[" { on = 1; s = ""; next }
 set -- $(leaves "$TMP/f")
 [ $rc -eq 0 ] && [ "$2" -ge 100 ] && atleast "$1" 50 && ! grep -q 'stripped' "$TMP/e" &&
 	ok unwind-sym-minidebuginfo || fail unwind-sym-minidebuginfo "rc=$rc $1% of $2 named leaves $(head -2 "$TMP/e")"
+
+# --debuginfod, against elfutils' own server (Debian's debuginfod) serving
+# the debug file of a stripped copy that has no other way to its symbols:
+# named with --debuginfod (and cached), not without it although
+# DEBUGINFOD_URLS is set: never by default.
+dl=$(command -v unwindme-debuglink 2> /dev/null)
+if ! command -v debuginfod > /dev/null 2>&1; then
+	skip unwind-debuginfod "no debuginfod server here (Debian's debuginfod)"
+elif [ -z "$dl" ] || [ ! -f "$dl.debug" ]; then
+	skip unwind-debuginfod "no unwindme-debuglink helper and debug file (make helpers)"
+else
+	mkdir -p "$TMP/dbg" "$TMP/bin"
+	cp "$dl.debug" "$TMP/dbg/"
+	cp "$dl" "$TMP/bin/unwindme-bare"
+	port=$((20000 + $$ % 10000))
+	debuginfod -F -p $port -d "$TMP/dbg.sqlite" "$TMP/dbg" > "$TMP/srv.log" 2>&1 &
+	srv=$!
+	export DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH=$TMP/dcache
+	# The server scans its directory at start: ask until it answers.
+	id=$(readelf -n "$dl.debug" 2> /dev/null | sed -n 's/.*Build ID: *//p')
+	i=0
+	while [ $i -lt 50 ] && command -v debuginfod-find > /dev/null 2>&1 &&
+			! DEBUGINFOD_CACHE_PATH=$TMP/probe debuginfod-find debuginfo "$id" > /dev/null 2>&1; do
+		sleep 0.2; i=$((i + 1))
+	done
+	"$FTR" profile --folded -- "$TMP/bin/unwindme-bare" 300 > "$TMP/f0" 2> "$TMP/e0"
+	"$FTR" profile --debuginfod --folded -- "$TMP/bin/unwindme-bare" 400 > "$TMP/f" 2> "$TMP/e"; rc=$?
+	kill $srv 2> /dev/null; wait $srv 2> /dev/null
+	unset DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH
+	set -- $(leaves "$TMP/f"); named=$1 n=$2
+	set -- $(leaves "$TMP/f0"); named0=$1
+	[ $rc -eq 0 ] && [ "$n" -ge 100 ] && atleast "$named" 50 && ! atleast "$named0" 1 &&
+		[ -n "$(ls -A "$TMP/dcache" 2> /dev/null)" ] && ok unwind-debuginfod ||
+		fail unwind-debuginfod "rc=$rc with: $named% of $n named leaves, without: $named0% $(head -2 "$TMP/e") $(tail -2 "$TMP/srv.log")"
+fi

@@ -55,10 +55,11 @@ WARN    := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wstrict-prot
 CPPFLAGS += -D_GNU_SOURCE -DFTR_VERSION='"$(VERSION)"' -DFTR_DATADIR='"$(DATADIR)"' -iquote src
 # The dynamic build also has libdw (elfutils, as libelf): the CFI unwinder of
 # `ftr profile --call-graph dwarf|auto` (src/perf/unwind.c); liblzma for
-# MiniDebugInfo (.gnu_debugdata) and libdebuginfod for --debuginfod.  The
+# MiniDebugInfo (.gnu_debugdata); libdebuginfod for --debuginfod, opened
+# with dlopen when asked for (linked, it loads libcurl into every run).  The
 # static one leaves them out (STATIC_DEFS): libdw.a alone costs ~600 KB,
 # far more than the size budget.
-LIBS_DYN_PC := libdw zlib liblzma libdebuginfod
+LIBS_DYN_PC := libdw zlib liblzma
 STATIC_DEFS := -DFTR_NO_DWARF -DFTR_NO_LZMA -DFTR_NO_DEBUGINFOD
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)
 PC_LIBS   := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)

@@ -1610,9 +1610,12 @@ static int profile_gather(struct prof *p, const char *input, const char *pprof_a
 		if (p->debuginfod) {
 			const char *urls = getenv("DEBUGINFOD_URLS");
 
-			if (sym_ctx_debuginfod(p->sc) < 0) {
-				ftr_err("--debuginfod: not in this static build (it has no "
-					"libdebuginfod); use the dynamic build");
+			err = sym_ctx_debuginfod(p->sc);
+			if (err < 0) {
+				ftr_err(err == -ENOTSUP ? "--debuginfod: not in this static build "
+					"(it has no libdebuginfod); use the dynamic build" :
+					"--debuginfod: cannot load libdebuginfod.so.1 (Debian: "
+					"libdebuginfod1)");
 				return -1;
 			}
 			if (!urls || !*urls) {

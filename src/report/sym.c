@@ -25,7 +25,7 @@
 #include <lzma.h>
 #endif
 #ifndef FTR_NO_DEBUGINFOD
-#include <elfutils/debuginfod.h>
+#include <dlfcn.h>
 #endif
 #include <zlib.h>
 
@@ -515,6 +515,11 @@ struct sym_ctx {
 	int vdso_fd;		/* its memfd, kept for the unwinder (-1: none) */
 	bool debuginfod;	/* --debuginfod: ask the servers of DEBUGINFOD_URLS */
 	void *dc;		/* its debuginfod_client */
+	/* libdebuginfod, opened only for --debuginfod: linked in, it would
+	 * load libcurl and its TLS stack into every run. */
+	void *(*dfd_begin)(void);
+	int (*dfd_find)(void *, const unsigned char *, int, char **);
+	void (*dfd_end)(void *);
 	char vdso_path[64];
 	struct sym_proc **pending;		/* need /proc/PID/maps */
 	size_t npending, pending_cap;
@@ -574,7 +579,7 @@ void sym_ctx_free(struct sym_ctx *c)
 		close(c->vdso_fd);
 #ifndef FTR_NO_DEBUGINFOD
 	if (c->dc)
-		debuginfod_end(c->dc);
+		c->dfd_end(c->dc);
 #endif
 	free(c);
 }
@@ -1049,6 +1054,16 @@ int sym_ctx_debuginfod(struct sym_ctx *c)
 #ifdef FTR_NO_DEBUGINFOD
 	return -ENOTSUP;
 #else
+	void *h = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+
+	if (!h)
+		return -ENOENT;
+	/* The prototypes are those of debuginfod.h. */
+	*(void **)&c->dfd_begin = dlsym(h, "debuginfod_begin");
+	*(void **)&c->dfd_find = dlsym(h, "debuginfod_find_debuginfo");
+	*(void **)&c->dfd_end = dlsym(h, "debuginfod_end");
+	if (!c->dfd_begin || !c->dfd_find || !c->dfd_end)
+		return -ENOENT;
 	c->debuginfod = true;
 	return 0;
 #endif
@@ -1068,9 +1083,9 @@ static bool load_debuginfod(struct sym_ctx *c, struct sym_dso *d, const char *he
 
 	if (!c->debuginfod)
 		return false;
-	if (!c->dc && !(c->dc = debuginfod_begin()))
+	if (!c->dc && !(c->dc = c->dfd_begin()))
 		return false;
-	fd = debuginfod_find_debuginfo(c->dc, (const unsigned char *)hex, 0, &path);
+	fd = c->dfd_find(c->dc, (const unsigned char *)hex, 0, &path);
 	if (fd < 0)
 		return false;
 	close(fd);

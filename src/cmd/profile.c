@@ -1141,9 +1141,11 @@ static int print_json(struct prof *p, FILE *o, char **warnings, int nwarn)
 	if (p->target != T_INPUT) {
 		fputs("\"event\":", o);
 		json_str(o, p->event);
-		fprintf(o, ",\"frequency_hz\":%u,\"call_graph\":%s,\"cpus\":%d,\"duration_s\":%.6f,"
-			"\"lost\":%llu,\"throttled\":%llu,\"user_only\":%s,", p->hz,
-			p->g ? "true" : "false", p->ncpus, p->t1 - p->t0,
+		fprintf(o, ",\"frequency_hz\":%u,\"call_graph\":%s,\"unwind\":\"%s\",\"cpus\":%d,"
+			"\"duration_s\":%.6f,\"lost\":%llu,\"throttled\":%llu,\"user_only\":%s,",
+			p->hz, p->g ? "true" : "false",
+			!p->g ? "none" : p->cg == UNWIND_FP ? "fp" : p->cg == UNWIND_DWARF ? "dwarf" :
+			"auto", p->ncpus, p->t1 - p->t0,
 			(unsigned long long)p->lost, (unsigned long long)p->throttles,
 			p->user_only ? "true" : "false");
 	}
@@ -1204,7 +1206,8 @@ static void unwind_warnings(struct prof *p, char ***w, int *nw)
 #else
 /* Where CFI walks stopped early, for one reason: the place most of them
  * stopped at, named, and how many places there were. */
-static void stop_where(struct prof *p, enum unwind_end why, char *buf, size_t len)
+static void stop_where(struct prof *p, enum unwind_end why, char *buf, size_t len,
+		       bool *jit_mapped)
 {
 	const struct stop *best = NULL;
 	uint64_t best_n = 0;
@@ -1243,6 +1246,7 @@ static void stop_where(struct prof *p, enum unwind_end why, char *buf, size_t le
 		snprintf(buf, len, "places not kept");
 		return;
 	}
+	*jit_mapped = sym_proc_has_jit_map(best->proc);
 	sym_resolve_user(p->sc, best->proc, best->pc, &r);
 	snprintf(buf, len, "%llu at %s%s%s (pid %d, 0x%llx)%s", (unsigned long long)best_n,
 		 r.name ? r.name : "[unknown]", r.dso ? " in " : "", r.dso ? r.dso->path : "",
@@ -1259,13 +1263,14 @@ static void unwind_warnings(struct prof *p, char ***w, int *nw)
 		double pct = p->unwound ? 100.0 * n / p->unwound : 0;
 		char where[PATH_MAX + 200];
 		const char *fix;
+		bool jit_mapped = false;
 
 		if (e == UNWIND_END_OK || e == UNWIND_END_MAX || e == UNWIND_END_NOREGS || !n)
 			continue;
 		/* A stray sample at a process's start or end is no news. */
 		if ((n * 100 < p->unwound || n < 10) && !ftr_verbose)
 			continue;
-		stop_where(p, (enum unwind_end)e, where, sizeof(where));
+		stop_where(p, (enum unwind_end)e, where, sizeof(where), &jit_mapped);
 		switch (e) {
 		case UNWIND_END_STACK:
 			fix = p->stack_size < UNWIND_STACK_MAX ?
@@ -1277,8 +1282,10 @@ static void unwind_warnings(struct prof *p, char ***w, int *nw)
 			      "frame pointer, so its callers are lost";
 			break;
 		case UNWIND_END_JIT:
-			fix = ": JIT code has no CFI; its runtime can write a perf map "
-			      "(/tmp/perf-PID.map) for names, and frame pointers for callers";
+			fix = jit_mapped ? ": JIT code has no CFI (its perf map names it); "
+			      "frame pointers in the runtime would give its callers" :
+			      ": JIT code without a perf map (/tmp/perf-PID.map): no names, no "
+			      "CFI; its runtime can write one, and keep frame pointers";
 			break;
 		default:
 			fix = "";

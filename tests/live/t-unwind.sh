@@ -34,6 +34,14 @@ else
 	skip unwind-sym-debuglink "no unwindme-debuglink helper (make helpers)"
 fi
 
+# Usage: the modes and sizes there are.
+for bad in bogus fp,4096 dwarf,100 dwarf,32 auto,70000; do
+	"$FTR" profile --call-graph $bad -- true > /dev/null 2> "$TMP/e"; rc=$?
+	[ $rc -eq 2 ] && grep -q "bad \(call graph\|stack size\)" "$TMP/e" || {
+		fail unwind-usage "--call-graph $bad: rc=$rc $(head -1 "$TMP/e")"; bad=; break; }
+done
+[ -n "$bad" ] && ok unwind-usage
+
 "$FTR" profile --call-graph dwarf --folded -- true > "$TMP/o" 2> "$TMP/e"; rc=$?
 if grep -q 'not in this static build' "$TMP/e"; then
 	[ $rc -eq 1 ] && grep -q 'use the dynamic build' "$TMP/e" && ok unwind-static-refuses ||
@@ -171,4 +179,20 @@ else
 	[ $rc -eq 0 ] && [ "$n" -ge 100 ] && atleast "$named" 50 && ! atleast "$named0" 1 &&
 		[ -n "$(ls -A "$TMP/dcache" 2> /dev/null)" ] && ok unwind-debuginfod ||
 		fail unwind-debuginfod "rc=$rc with: $named% of $n named leaves, without: $named0% $(head -2 "$TMP/e") $(tail -2 "$TMP/srv.log")"
+fi
+
+# JIT code (jitme: a loop in an anonymous executable mapping): CFI cannot
+# go through it, and ftr says so, with or without a perf map to name it.
+if command -v jitme > /dev/null 2>&1; then
+	"$FTR" profile --call-graph dwarf --folded -- jitme 300 > "$TMP/f" 2> "$TMP/e"; rc=$?
+	[ $rc -eq 0 ] && grep -q 'user stacks (.*) end early, at JIT code (anonymous memory): [0-9]* at \[unknown\] (pid [0-9]*, 0x[0-9a-f]*): JIT code without a perf map' "$TMP/e" &&
+		ok unwind-jit-no-map || fail unwind-jit-no-map "rc=$rc $(head -2 "$TMP/e")"
+	"$FTR" profile --call-graph dwarf --folded -- jitme -p 300 > "$TMP/f" 2> "$TMP/e"; rc=$?
+	pid=$(sed -n 's/.* at jit_loop (pid \([0-9]*\),.*/\1/p' "$TMP/e" | head -1)
+	[ -n "$pid" ] && rm -f "/tmp/perf-$pid.map"
+	n=$(awk '$0 ~ /^jitme;jit_loop [0-9]+$/ { s += $NF } END { print s + 0 }' "$TMP/f")
+	[ $rc -eq 0 ] && [ -n "$pid" ] && [ "$n" -ge 100 ] && grep -q 'its perf map names it' "$TMP/e" &&
+		ok unwind-jit-perf-map || fail unwind-jit-perf-map "rc=$rc $n named $(head -2 "$TMP/e")"
+else
+	skip unwind-jit-no-map "no jitme helper (make helpers)"
 fi

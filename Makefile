@@ -60,7 +60,8 @@ CPPFLAGS += -D_GNU_SOURCE -DFTR_VERSION='"$(VERSION)"' -DFTR_DATADIR='"$(DATADIR
 # static one leaves them out (STATIC_DEFS): libdw.a alone costs ~600 KB,
 # far more than the size budget.
 LIBS_DYN_PC := libdw zlib liblzma
-STATIC_DEFS := -DFTR_NO_DWARF -DFTR_NO_LZMA -DFTR_NO_DEBUGINFOD
+# (STATIC_EXTRA=-DFTR_NO_PPROF also leaves out the --pprof writer: 4 KB.)
+STATIC_DEFS := -DFTR_NO_DWARF -DFTR_NO_LZMA -DFTR_NO_DEBUGINFOD $(STATIC_EXTRA)
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)
 PC_LIBS   := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)
 # libelf's static archive pulls zlib and zstd; pkg-config --static knows one, not both.

@@ -1672,7 +1672,8 @@ static int profile_gather(struct prof *p, const char *input, const char *pprof_a
 		if (err < 0)
 			return -1;
 		if (pprof_arg && !(p->pp = pprof_new((int64_t)(1e9 / p->hz)))) {
-			ftr_err("cannot build the pprof profile: %s", strerror(ENOMEM));
+			ftr_err(errno == ENOTSUP ? "--pprof: not in this build (FTR_NO_PPROF)" :
+				"cannot build the pprof profile: %s", strerror(errno));
 			return -1;
 		}
 		err = resolve(p, &kernel_samples);

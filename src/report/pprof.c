@@ -9,6 +9,43 @@
 
 #include "report/pprof.h"
 
+#ifdef FTR_NO_PPROF
+/* Built without the writer (a Makefile choice, for size): pprof_new says
+ * so and nothing else is ever called. */
+struct pprof *pprof_new(int64_t period_ns)
+{
+	errno = ENOTSUP;
+	return NULL;
+}
+
+void pprof_free(struct pprof *pp)
+{
+}
+
+uint64_t pprof_mapping(struct pprof *pp, uint64_t start, uint64_t limit, uint64_t off,
+		       const char *file, const char *build_id)
+{
+	return 0;
+}
+
+uint64_t pprof_location(struct pprof *pp, uint64_t mapping, uint64_t addr, const char *name,
+			const char *file)
+{
+	return 0;
+}
+
+int pprof_sample(struct pprof *pp, const uint64_t *locs, size_t n, uint64_t count,
+		 const char *comm)
+{
+	return -ENOTSUP;
+}
+
+int pprof_write(struct pprof *pp, FILE *f, int64_t time_ns, int64_t duration_ns)
+{
+	return -ENOTSUP;
+}
+#else
+
 struct buf {
 	unsigned char *p;
 	size_t n, cap;
@@ -388,3 +425,4 @@ int pprof_write(struct pprof *pp, FILE *f, int64_t time_ns, int64_t duration_ns)
 	free(raw);
 	return err;
 }
+#endif

@@ -9,6 +9,9 @@
  * generated descriptors to the static binary for the same bytes.  gzip is
  * zlib's, which libelf brings already.
  *
+ * FTR_NO_PPROF (a Makefile choice) leaves the writer out: pprof_new then
+ * fails with ENOTSUP.
+ *
  * Ids are handed out as things are added, deduplicated: a mapping by its
  * start and file, a function by name and file, a location by mapping,
  * address and function.  Pure (memory in, bytes out) but for pprof_write.

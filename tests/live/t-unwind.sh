@@ -185,7 +185,7 @@ fi
 # go through it, and ftr says so, with or without a perf map to name it.
 if command -v jitme > /dev/null 2>&1; then
 	"$FTR" profile --call-graph dwarf --folded -- jitme 300 > "$TMP/f" 2> "$TMP/e"; rc=$?
-	[ $rc -eq 0 ] && grep -q 'user stacks (.*) end early, at JIT code (anonymous memory): [0-9]* at \[unknown\] (pid [0-9]*, 0x[0-9a-f]*): JIT code without a perf map' "$TMP/e" &&
+	[ $rc -eq 0 ] && grep -q 'user stacks (.*) end early, at JIT code (anonymous memory): [0-9]* at \[unknown\] (pid [0-9]*, 0x[0-9a-f]*)\(, and elsewhere\)\{0,1\}: JIT code without a perf map' "$TMP/e" &&
 		ok unwind-jit-no-map || fail unwind-jit-no-map "rc=$rc $(head -2 "$TMP/e")"
 	"$FTR" profile --call-graph dwarf --folded -- jitme -p 300 > "$TMP/f" 2> "$TMP/e"; rc=$?
 	pid=$(sed -n 's/.* at jit_loop (pid \([0-9]*\),.*/\1/p' "$TMP/e" | head -1)

@@ -1643,6 +1643,9 @@ static int profile_gather(struct prof *p, const char *input, const char *pprof_a
 				return -1;
 			} else {
 				p->regs_mask = unwind_regs_mask();
+				/* libdw keeps each file it unwinds through open, once
+				 * per address space: many with -a. */
+				raise_nofile();
 				if (!p->stack_size)
 					p->stack_size = UNWIND_STACK_DEFAULT;
 				long psz = sysconf(_SC_PAGESIZE);

@@ -56,8 +56,17 @@ LIBS_PC := libtracefs libtraceevent libelf
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wstrict-prototypes
 CPPFLAGS += -D_GNU_SOURCE -DFTR_VERSION='"$(VERSION)"' -DFTR_DATADIR='"$(DATADIR)"' -iquote src
-PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
-PC_LIBS   := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null)
+# The dynamic build also has libdw (elfutils, as libelf): the CFI unwinder of
+# `ftr profile --call-graph dwarf|auto` (src/perf/unwind.c); liblzma for
+# MiniDebugInfo (.gnu_debugdata); libdebuginfod for --debuginfod, opened
+# with dlopen when asked for (linked, it loads libcurl into every run).  The
+# static one leaves them out (STATIC_DEFS): libdw.a alone costs ~600 KB,
+# far more than the size budget.
+LIBS_DYN_PC := libdw zlib liblzma
+# (STATIC_EXTRA=-DFTR_NO_PPROF also leaves out the --pprof writer: 4 KB.)
+STATIC_DEFS := -DFTR_NO_DWARF -DFTR_NO_LZMA -DFTR_NO_DEBUGINFOD -DFTR_NO_TRACECMD $(STATIC_EXTRA)
+PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)
+PC_LIBS   := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)
 # libelf's static archive pulls zlib and zstd; pkg-config --static knows one, not both.
 PC_SLIBS  := $(shell $(PKG_CONFIG) --static --libs $(LIBS_PC) 2>/dev/null) -lzstd -lz
 # libtracecmd (reading trace-cmd data files: ftr report, -i FILE) is shared
@@ -120,7 +129,8 @@ STATIC_CFLAGS := -ffunction-sections -fdata-sections -fno-asynchronous-unwind-ta
 $(SB)/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$< [static])
-	$(Q)$(CC) $(ALL_CFLAGS) -DFTR_NO_TRACECMD $(if $(filter $<,$(HOT_SRCS)),-O2,-Os) $(STATIC_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(STATIC_DEFS) $(if $(filter $<,$(HOT_SRCS)),-O2,-Os) $(STATIC_CFLAGS) \
+		-c -o $@ $<
 
 # glibc's linker prints one warning about dlopen in static programs: it comes
 # from libtraceevent's plugin loader, which ftr never calls (plugins are
@@ -173,6 +183,42 @@ $(B)/tests-static/%: tests/helpers/%.c
 	@mkdir -p $(B)/tests-static
 	$(call msg,CC,$< [static])
 	$(Q)$(CC) -std=gnu11 $(WARN) -O1 -fno-omit-frame-pointer -g -static -o $@ $<
+# unwindme (main -> mid -> frameless leaves) as distributions build: -O2
+# without frame pointers, the same stripped, and -O2 with frame pointers
+# (whose leaves GCC still leaves frameless): the CFI unwinder's tests.
+UNWIND_VARIANTS := unwindme-nofp unwindme-stripped unwindme-fp
+HELPERS += $(UNWIND_VARIANTS:%=$(B)/tests-bin/%)
+HELPERS_STATIC += $(UNWIND_VARIANTS:%=$(B)/tests-static/%)
+UNWIND_FLAGS_nofp := -fomit-frame-pointer -g
+UNWIND_FLAGS_stripped := -fomit-frame-pointer -s
+UNWIND_FLAGS_fp := -fno-omit-frame-pointer -g
+$(B)/tests-bin/unwindme-%: tests/helpers/unwindme.c
+	@mkdir -p $(B)/tests-bin
+	$(call msg,CC,$< [$*])
+	$(Q)$(CC) -std=gnu11 $(WARN) -O2 $(UNWIND_FLAGS_$*) -o $@ $<
+$(B)/tests-static/unwindme-%: tests/helpers/unwindme.c
+	@mkdir -p $(B)/tests-static
+	$(call msg,CC,$< [$* static])
+	$(Q)$(CC) -std=gnu11 $(WARN) -O2 $(UNWIND_FLAGS_$*) -static -o $@ $<
+# Stripped, with its symbols elsewhere: in a debug file named by
+# .gnu_debuglink (beside it), and as MiniDebugInfo (.gnu_debugdata, xz, as
+# Fedora builds; the dynamic build reads it).
+OBJCOPY ?= $(CROSS_COMPILE)objcopy
+NM ?= $(CROSS_COMPILE)nm
+HELPERS += $(B)/tests-bin/unwindme-debuglink $(B)/tests-bin/unwindme-minidebug
+HELPERS_STATIC += $(B)/tests-static/unwindme-debuglink
+$(B)/tests-bin/unwindme-debuglink $(B)/tests-static/unwindme-debuglink: %/unwindme-debuglink: %/unwindme-nofp
+	$(call msg,GEN,$@)
+	$(Q)$(OBJCOPY) --only-keep-debug $< $@.debug && $(OBJCOPY) --strip-all $< $@ && \
+		cd $(dir $@) && $(OBJCOPY) --add-gnu-debuglink=$(notdir $@).debug $(notdir $@)
+$(B)/tests-bin/unwindme-minidebug: $(B)/tests-bin/unwindme-nofp
+	$(call msg,GEN,$@)
+	$(Q)$(NM) $< --format=posix --defined-only | awk '$$2 ~ /^[Tt]$$/ { print $$1 }' > $@.syms && \
+		$(OBJCOPY) --only-keep-debug $< $@.dbg && \
+		$(OBJCOPY) -S --remove-section .gdb_index --remove-section .comment \
+			--keep-symbols=$@.syms $@.dbg $@.mini && \
+		rm -f $@.mini.xz && xz $@.mini && $(OBJCOPY) --strip-all $< $@ && \
+		$(OBJCOPY) --add-section .gnu_debugdata=$@.mini.xz $@ && rm -f $@.syms $@.dbg $@.mini.xz
 helpers: $(HELPERS) $(HELPERS_STATIC)
 helpers-static: $(HELPERS_STATIC)
 

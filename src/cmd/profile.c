@@ -36,6 +36,8 @@
 #include "report/flame.h"
 #include "ftr.h"
 #include "perf/perf.h"
+#include "perf/unwind.h"
+#include "report/pprof.h"
 #include "report/sym.h"
 
 static const char profile_usage[] =
@@ -46,7 +48,12 @@ static const char profile_usage[] =
 	"Sample where the CPU time goes (cpu-clock, or cycles where there is a PMU)\n"
 	"and report it by symbol, kernel and user space, with call chains.\n\n"
 	"  -F, --frequency HZ     samples per second on each CPU (default 999)\n"
-	"  -g, --call-graph       record call chains (frame pointers; kernel and user)\n"
+	"  -g                     record call chains: --call-graph auto\n"
+	"      --call-graph MODE[,SIZE]\n"
+	"                         user call chains by fp (frame pointers), dwarf (the\n"
+	"                         files' CFI on a SIZE-byte stack copy, 8192), or auto\n"
+	"                         (CFI as far as the copy goes, frame pointers beyond;\n"
+	"                         fp in the static build); kernel ones by the kernel\n"
 	"  -p, --pid PID          an existing process and its threads\n"
 	"  -a, --all-cpus         the whole system\n"
 	"  -C, --cpus LIST        only these CPUs ('0', '0-2,5')\n"
@@ -54,12 +61,15 @@ static const char profile_usage[] =
 	"                         command's end, the process's end, or Ctrl-C\n"
 	"  -e, --event EV         cpu-clock or cycles (default: cycles if there is a\n"
 	"                         PMU, else cpu-clock)\n"
-	"  -m, --mmap-pages N     ring size per CPU in pages, a power of two (128)\n"
+	"  -m, --mmap-pages N     ring size per CPU in pages, a power of two (128;\n"
+	"                         1024 with stack copies)\n"
 	"output (--top unless another is given; --svg adds to any):\n"
 	"      --top              self share by symbol; with -g the callers under each\n"
 	"      --folded           folded stacks (FlameGraph, speedscope, inferno)\n"
 	"      --svg FILE         an interactive flame graph, written by ftr itself\n"
 	"  -j, --json             one JSON object\n"
+	"      --pprof FILE       also a gzipped profile.proto (go tool pprof, Pyroscope)\n"
+	"      --debuginfod       fetch missing debug files from DEBUGINFOD_URLS (cached)\n"
 	"      --percent-limit P  --top: leave out symbols under P per cent (0.1)\n"
 	"  -i, --input FILE       report folded stacks from FILE ('-': stdin) instead\n"
 	"                         of profiling\n"
@@ -98,11 +108,17 @@ struct prof {
 	/* what and how */
 	enum target target;
 	int pid;
+	int child_pid;
 	char **cmdv;
 	bool cpus[4096];
 	bool cpus_given;
 	unsigned hz, pages;
 	bool g;
+	bool pages_given;
+	bool debuginfod;	/* --debuginfod */
+	enum unwind_mode cg;	/* with g: how user stacks are walked */
+	unsigned stack_size;	/* dwarf, auto: bytes of user stack copied */
+	uint64_t regs_mask;
 	uint64_t duration;
 	const char *event;	/* "cpu-clock" or "cycles" */
 	uint32_t ev_type;
@@ -120,13 +136,19 @@ struct prof {
 	struct tcomm *comms;
 	size_t comm_cap, comm_n;
 	uint64_t samples, lost, lost_records, throttles, other_mode, bad_records;
-	uint64_t kips[MAX_FRAMES], uips[MAX_FRAMES];
+	uint64_t kips[MAX_FRAMES], uips[MAX_FRAMES], dwips[MAX_FRAMES], spliced[MAX_FRAMES];
+	struct unwinder *uw;
+	struct stop *stops;	/* where CFI walks ended early, and why */
+	size_t stop_cap, stop_n;
+	uint64_t stop_other[UNWIND_END_N];	/* when the table is full */
+	uint64_t unwound, stopped[UNWIND_END_N];
 	double t0, t1;
 	int ncpus;
 	char status_note[128];
 
 	/* the report */
 	struct flame *fl;
+	struct pprof *pp;	/* --pprof */
 	bool skip_root;		/* the root frame is the comm (ours) */
 	double percent_limit;
 	char title[300];
@@ -269,6 +291,79 @@ static int add_stack(struct prof *p, struct sym_proc *proc, uint32_t pid, uint32
 	return 0;
 }
 
+/* ---- where unwinding stopped ------------------------------------------------------- */
+
+#ifdef FTR_NO_DWARF
+/* The static build has no CFI unwinder (perf/unwind.h): p->uw stays NULL. */
+static int unwind_user(struct prof *p, struct sym_proc *proc, const struct perf_sample *s, int nu)
+{
+	return nu;
+}
+#else
+/* A place where CFI walks ended before the outermost frame: counted, and
+ * named at the end (the warnings say where). */
+struct stop {
+	struct sym_proc *proc;
+	uint64_t pc, count;
+	enum unwind_end why;
+	bool used;
+};
+
+static void stop_note(struct prof *p, struct sym_proc *proc, uint64_t pc, enum unwind_end why)
+{
+	size_t i;
+
+	p->stopped[why]++;
+	if (!p->stop_cap) {
+		p->stops = calloc(4096, sizeof(*p->stops));
+		p->stop_cap = p->stops ? 4096 : 0;
+	}
+	if (!p->stop_cap || (p->stop_n + 1) * 2 > p->stop_cap) {
+		p->stop_other[why]++;	/* fixed size: per sample, nothing allocated */
+		return;
+	}
+	for (i = mix((uintptr_t)proc, pc ^ why) & (p->stop_cap - 1); p->stops[i].used;
+	     i = (i + 1) & (p->stop_cap - 1)) {
+		struct stop *t = &p->stops[i];
+
+		if (t->proc == proc && t->pc == pc && t->why == why) {
+			t->count++;
+			return;
+		}
+	}
+	p->stops[i] = (struct stop){ proc, pc, 1, why, true };
+	p->stop_n++;
+}
+
+/* The user stack of a sample by CFI (dwarf, auto): into p->uips. */
+static int unwind_user(struct prof *p, struct sym_proc *proc, const struct perf_sample *s, int nu)
+{
+	struct unwind_result r;
+	int n;
+
+	if (!s->regs_abi || !proc)
+		return nu;	/* a kernel thread: no user stack */
+	/* A process that ran before the profile: its mappings now, once. */
+	if (sym_proc_needs_maps(proc))
+		sym_proc_read_maps(p->sc, proc);
+	unwind_sample(p->uw, proc, s, p->dwips, MAX_FRAMES, &r);
+	p->unwound++;
+	if (p->cg == UNWIND_AUTO) {
+		n = unwind_splice(p->dwips, &r, p->uips, nu, p->spliced, MAX_FRAMES);
+		memcpy(p->uips, p->spliced, (size_t)n * sizeof(*p->uips));
+		if (n > r.n)
+			return n;	/* the FP chain went on: not a stop */
+	} else {
+		memcpy(p->uips, p->dwips, (size_t)r.n * sizeof(*p->uips));
+		n = r.n;
+	}
+	if (r.end != UNWIND_END_OK && r.end != UNWIND_END_MAX)
+		stop_note(p, proc, r.end_pc, r.end);
+	return n;
+}
+
+#endif
+
 /* ---- records ------------------------------------------------------------------------ */
 
 static int on_sample(struct prof *p, const struct perf_event_header *h)
@@ -277,17 +372,21 @@ static int on_sample(struct prof *p, const struct perf_event_header *h)
 	struct sym_proc *proc = NULL;
 	int nk = 0, nu = 0;
 
-	if (perf_sample_parse(h, p->sample_type, &s) < 0) {
+	if (perf_sample_parse_regs(h, p->sample_type, p->regs_mask, &s) < 0) {
 		p->bad_records++;
 		return 0;
 	}
 	p->samples++;
 	perf_sample_split(&s, p->kips, &nk, p->uips, &nu, MAX_FRAMES);
+	if (p->uw && s.pid > 0) {
+		proc = sym_proc_find(p->sc, (int)s.pid, true);
+		nu = unwind_user(p, proc, &s, nu);
+	}
 	if (!nk && !nu) {
 		p->other_mode++;	/* hypervisor or guest: not ours to name */
 		return 0;
 	}
-	if (nu && s.pid > 0)
+	if (nu && s.pid > 0 && !proc)
 		proc = sym_proc_find(p->sc, (int)s.pid, true);
 	return add_stack(p, proc, s.pid, s.tid, nk, nu) < 0 ? -ENOMEM : 0;
 }
@@ -384,7 +483,8 @@ static int open_sampler(struct prof *p, int child_pid)
 
 	perf_clamp_rate(&p->hz);
 	p->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
-			 PERF_SAMPLE_PERIOD | (p->g ? PERF_SAMPLE_CALLCHAIN : 0);
+			 PERF_SAMPLE_PERIOD | (p->g ? PERF_SAMPLE_CALLCHAIN : 0) |
+			 (p->uw ? PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER : 0);
 	cfg.attr = (struct perf_event_attr){
 		.size = sizeof(struct perf_event_attr),
 		.type = p->ev_type,
@@ -400,6 +500,11 @@ static int open_sampler(struct prof *p, int child_pid)
 		.exclude_hv = 1,
 		.watermark = 1,
 		.wakeup_watermark = (uint32_t)((size_t)p->pages * psz / 2),
+		.sample_regs_user = p->uw ? p->regs_mask : 0,
+		.sample_stack_user = p->uw ? p->stack_size : 0,
+		/* dwarf: the user chain is ours; auto: the FP chain continues
+		 * ours past the stack copy. */
+		.exclude_callchain_user = p->uw && p->cg == UNWIND_DWARF,
 	};
 	if (p->target == T_CMD) {
 		cfg.tids = &child_pid;
@@ -468,6 +573,7 @@ static int run(struct prof *p, struct sigwatch *sw)
 			return err;
 		}
 	}
+	p->child_pid = ch.pid;
 	err = open_sampler(p, ch.pid);
 	if (err < 0)
 		goto out;
@@ -608,14 +714,52 @@ static bool startup_frame(const char *name)
 
 /* Name every frame of every distinct stack; the names, merged, go into the
  * flame tree.  Also the statistics the warnings read. */
+/* --pprof: the location of a user frame, in its mapping (with the file's
+ * build id, so that a profile store can find the file again). */
+static uint64_t pp_user_loc(struct prof *p, struct sym_proc *proc, uint64_t addr,
+			    const char *name, const struct sym_res *r)
+{
+	struct sym_mapping m;
+	uint64_t map = 0;
+
+	if (proc && sym_proc_mapping(proc, addr, &m) == 0)
+		map = pprof_mapping(p->pp, m.start, m.end, m.pgoff,
+				    m.dso ? m.dso->path : "[anon]",
+				    m.dso ? sym_dso_build_id(p->sc, m.dso) : NULL);
+	return pprof_location(p->pp, map, addr, name, r->dso ? r->dso->path : NULL);
+}
+
+static uint64_t pp_kernel_loc(struct prof *p, uint64_t addr, const char *name,
+			      const struct sym_res *r)
+{
+	uint64_t map = pprof_mapping(p->pp, 0, 0, 0, "[kernel.kallsyms]", NULL);
+	size_t len = strlen(name) - 4;	/* without "_[k]" */
+	char fn[NAME_MAX_LEN];
+
+	snprintf(fn, sizeof(fn), "%.*s", (int)len, name);
+	return pprof_location(p->pp, map, addr, fn, r->module ? r->module : "[kernel.kallsyms]");
+}
+
 static int resolve(struct prof *p, uint64_t *kernel_frames)
 {
 	static char names[MAX_FRAMES * 2 + 1][NAME_MAX_LEN];
+	static uint64_t locs[MAX_FRAMES * 2];
 	const char *frames[MAX_FRAMES * 2 + 1];
 
 	p->fl = flame_new();
 	if (!p->fl)
 		return -ENOMEM;
+	/* pprof takes the first mapping for the program's: the command's
+	 * lowest one, its executable. */
+	if (p->pp && (p->target == T_CMD || p->target == T_PID)) {
+		struct sym_proc *proc = sym_proc_find(p->sc, p->target == T_CMD ? p->child_pid :
+						      p->pid, false);
+		struct sym_mapping m;
+
+		if (proc && sym_proc_mapping(proc, 0, &m) == 0 && m.dso)
+			pprof_mapping(p->pp, m.start, m.end, m.pgoff, m.dso->path,
+				      sym_dso_build_id(p->sc, m.dso));
+	}
 	for (size_t b = 0; b < p->nbuckets; b++) {
 		for (struct stk *s = p->buckets[b]; s; s = s->next) {
 			const uint64_t *kip = s->ips, *uip = s->ips + s->nk;
@@ -655,10 +799,13 @@ static int resolve(struct prof *p, uint64_t *kernel_frames)
 					leaf_is_main = r.name && !strcmp(r.name, "main");
 				}
 				clean(names[n]);
+				if (p->pp)
+					locs[s->nk + j] = pp_user_loc(p, s->proc, j ? uip[j] - 1 : uip[j],
+								      names[n], &r);
 				frames[n] = names[n];
 				n++;
 			}
-			if (leaf_dso && p->g && !leaf_is_main) {
+			if (leaf_dso && p->g && p->cg == UNWIND_FP && !leaf_is_main) {
 				leaf_dso->leaf_samples += s->count;
 				if (own <= 1)
 					leaf_dso->one_frame_samples += s->count;
@@ -672,11 +819,16 @@ static int resolve(struct prof *p, uint64_t *kernel_frames)
 				else
 					snprintf(names[n], NAME_MAX_LEN, "[unknown] (in [kernel])_[k]");
 				clean(names[n]);
+				if (p->pp)
+					locs[j] = pp_kernel_loc(p, j ? kip[j] - 1 : kip[j], names[n], &r);
 				frames[n] = names[n];
 				n++;
 			}
 			*kernel_frames += s->nk ? s->count : 0;
 			err = flame_add(p->fl, frames, n, s->count);
+			if (!err && p->pp)
+				err = pprof_sample(p->pp, locs, (size_t)s->nk + s->nu, s->count,
+						   names[0]);
 			if (err < 0)
 				return err;
 		}
@@ -992,9 +1144,11 @@ static int print_json(struct prof *p, FILE *o, char **warnings, int nwarn)
 	if (p->target != T_INPUT) {
 		fputs("\"event\":", o);
 		json_str(o, p->event);
-		fprintf(o, ",\"frequency_hz\":%u,\"call_graph\":%s,\"cpus\":%d,\"duration_s\":%.6f,"
-			"\"lost\":%llu,\"throttled\":%llu,\"user_only\":%s,", p->hz,
-			p->g ? "true" : "false", p->ncpus, p->t1 - p->t0,
+		fprintf(o, ",\"frequency_hz\":%u,\"call_graph\":%s,\"unwind\":\"%s\",\"cpus\":%d,"
+			"\"duration_s\":%.6f,\"lost\":%llu,\"throttled\":%llu,\"user_only\":%s,",
+			p->hz, p->g ? "true" : "false",
+			!p->g ? "none" : p->cg == UNWIND_FP ? "fp" : p->cg == UNWIND_DWARF ? "dwarf" :
+			"auto", p->ncpus, p->t1 - p->t0,
 			(unsigned long long)p->lost, (unsigned long long)p->throttles,
 			p->user_only ? "true" : "false");
 	}
@@ -1048,10 +1202,118 @@ static void add_warning(char ***w, int *n, const char *fmt, ...)
 	v[(*n)++] = s;
 }
 
+#ifdef FTR_NO_DWARF
+static void unwind_warnings(struct prof *p, char ***w, int *nw)
+{
+}
+#else
+/* Where CFI walks stopped early, for one reason: the place most of them
+ * stopped at, named, and how many places there were. */
+static void stop_where(struct prof *p, enum unwind_end why, char *buf, size_t len,
+		       bool *jit_mapped)
+{
+	const struct stop *best = NULL;
+	uint64_t best_n = 0;
+	size_t places = 0;
+	struct sym_res r;
+
+	for (size_t i = 0; i < p->stop_cap; i++) {
+		const struct stop *t = &p->stops[i];
+		uint64_t n = 0;
+
+		if (!t->used || t->why != why)
+			continue;
+		places++;
+		/* Stops at one function but different addresses are one place. */
+		sym_resolve_user(p->sc, t->proc, t->pc, &r);
+		for (size_t k = 0; k < p->stop_cap; k++) {
+			const struct stop *o = &p->stops[k];
+			struct sym_res q;
+
+			if (!o->used || o->why != why)
+				continue;
+			if (o->pc == t->pc && o->proc == t->proc) {
+				n += o->count;
+				continue;
+			}
+			sym_resolve_user(p->sc, o->proc, o->pc, &q);
+			if (r.name && q.name && q.dso == r.dso && !strcmp(q.name, r.name))
+				n += o->count;
+		}
+		if (n > best_n) {
+			best_n = n;
+			best = t;
+		}
+	}
+	if (!best) {
+		snprintf(buf, len, "places not kept");
+		return;
+	}
+	*jit_mapped = sym_proc_has_jit_map(best->proc);
+	sym_resolve_user(p->sc, best->proc, best->pc, &r);
+	snprintf(buf, len, "%llu at %s%s%s (pid %d, 0x%llx)%s", (unsigned long long)best_n,
+		 r.name ? r.name : "[unknown]", r.dso ? " in " : "", r.dso ? r.dso->path : "",
+		 sym_proc_pid(best->proc), (unsigned long long)best->pc,
+		 places > 1 ? ", and elsewhere" : "");
+}
+
+/* Honest call chains: where CFI walks stopped before the outermost frame,
+ * counted by reason and located. */
+static void unwind_warnings(struct prof *p, char ***w, int *nw)
+{
+	for (int e = 0; e < UNWIND_END_N; e++) {
+		uint64_t n = p->stopped[e];
+		double pct = p->unwound ? 100.0 * n / p->unwound : 0;
+		char where[PATH_MAX + 200];
+		const char *fix;
+		bool jit_mapped = false;
+
+		if (e == UNWIND_END_OK || e == UNWIND_END_MAX || e == UNWIND_END_NOREGS || !n)
+			continue;
+		/* A stray sample at a process's start or end is no news. */
+		if ((n * 100 < p->unwound || n < 10) && !ftr_verbose)
+			continue;
+		stop_where(p, (enum unwind_end)e, where, sizeof(where), &jit_mapped);
+		switch (e) {
+		case UNWIND_END_STACK:
+			fix = p->stack_size < UNWIND_STACK_MAX ?
+			      ": a bigger copy (--call-graph dwarf,SIZE, up to 65528) reaches further" :
+			      "";
+			break;
+		case UNWIND_END_NOCFI:
+			fix = ": that code has neither call-frame information (.eh_frame) nor a "
+			      "frame pointer, so its callers are lost";
+			break;
+		case UNWIND_END_JIT:
+			fix = jit_mapped ? ": JIT code has no CFI (its perf map names it); "
+			      "frame pointers in the runtime would give its callers" :
+			      ": JIT code without a perf map (/tmp/perf-PID.map): no names, no "
+			      "CFI; its runtime can write one, and keep frame pointers";
+			break;
+		default:
+			fix = "";
+			break;
+		}
+		if (e == UNWIND_END_STACK)
+			add_warning(w, nw, "%llu of %llu user stacks (%.1f%%) end early, at the end "
+				    "of the %u-byte stack copy: %s%s", (unsigned long long)n,
+				    (unsigned long long)p->unwound, pct, p->stack_size, where, fix);
+		else
+			add_warning(w, nw, "%llu of %llu user stacks (%.1f%%) end early, at %s: "
+				    "%s%s", (unsigned long long)n, (unsigned long long)p->unwound,
+				    pct, unwind_end_str((enum unwind_end)e), where, fix);
+	}
+}
+
+#endif
+
 static void warnings(struct prof *p, uint64_t kernel_samples, char ***w, int *nw)
 {
 	uint64_t total = flame_total(p->fl);
 	const char *kwhy = NULL;
+
+	if (p->uw)
+		unwind_warnings(p, w, nw);
 
 	if (p->lost)
 		add_warning(w, nw, "%llu samples LOST in %llu gaps (the ring was full): a bigger "
@@ -1130,7 +1392,7 @@ static bool pmu_cycles(void)
 
 /* What the command line of profile said; profile_parse_opts fills it. */
 struct profile_cli {
-	const char *pid_arg, *cpus_arg, *out_arg, *svg_arg, *input;
+	const char *pid_arg, *cpus_arg, *out_arg, *svg_arg, *input, *pprof_arg;
 	enum out_mode mode;
 	bool mode_given, all;
 };
@@ -1141,10 +1403,12 @@ struct profile_cli {
  */
 static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, char **argv)
 {
-	enum { OPT_TOP = 1000, OPT_FOLDED, OPT_SVG, OPT_PCT };
+	enum { OPT_TOP = 1000, OPT_FOLDED, OPT_SVG, OPT_PCT, OPT_CG, OPT_PPROF, OPT_DEBUGINFOD };
 	static const struct option longopts[] = {
 		{ "frequency", required_argument, NULL, 'F' },
-		{ "call-graph", no_argument, NULL, 'g' },
+		{ "call-graph", required_argument, NULL, OPT_CG },
+		{ "pprof", required_argument, NULL, OPT_PPROF },
+		{ "debuginfod", no_argument, NULL, OPT_DEBUGINFOD },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpus", required_argument, NULL, 'C' },
@@ -1175,6 +1439,39 @@ static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, c
 			break;
 		case 'g':
 			p->g = true;
+			p->cg = UNWIND_AUTO;
+			break;
+		case OPT_CG: {
+			size_t len = strcspn(optarg, ",");
+
+			p->g = true;
+			if (len == 2 && !strncmp(optarg, "fp", 2))
+				p->cg = UNWIND_FP;
+			else if (len == 5 && !strncmp(optarg, "dwarf", 5))
+				p->cg = UNWIND_DWARF;
+			else if (len == 4 && !strncmp(optarg, "auto", 4))
+				p->cg = UNWIND_AUTO;
+			else
+				return cmd_usage_error("profile", "bad call graph '%s': fp, dwarf "
+						       "or auto, dwarf and auto with ',SIZE'",
+						       optarg);
+			if (!optarg[len])
+				break;
+			/* The kernel copies whole words, and a record is at
+			 * most 64 KB with everything else in it. */
+			if (p->cg == UNWIND_FP || parse_u64(optarg + len + 1, &v) < 0 || v < 64 ||
+			    v > UNWIND_STACK_MAX || v % 8)
+				return cmd_usage_error("profile", "bad stack size in '%s': bytes, a "
+						       "multiple of 8 from 64 to %u (dwarf and auto "
+						       "only)", optarg, UNWIND_STACK_MAX);
+			p->stack_size = (unsigned)v;
+			break;
+		}
+		case OPT_PPROF:
+			a->pprof_arg = optarg;
+			break;
+		case OPT_DEBUGINFOD:
+			p->debuginfod = true;
 			break;
 		case 'p':
 			a->pid_arg = optarg;
@@ -1201,6 +1498,7 @@ static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, c
 				return cmd_usage_error("profile", "bad ring size '%s' (pages, a power "
 						       "of two)", optarg);
 			p->pages = (unsigned)v;
+			p->pages_given = true;
 			break;
 		case OPT_TOP:
 		case OPT_FOLDED:
@@ -1246,6 +1544,9 @@ static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, c
 				       "nothing to profile: give -- CMD, -p PID or -a (or -i FILE)");
 	if (a->svg_arg && !a->mode_given)
 		a->mode = O_NONE;	/* --svg alone: the graph, no text */
+	if (a->pprof_arg && a->input)
+		return cmd_usage_error("profile", "--pprof writes a profile taken now, not one "
+				       "read with -i (folded stacks have no addresses)");
 	if (p->duration && p->cmdv)
 		return cmd_usage_error("profile", "-d goes with -p or -a (a command is profiled "
 				       "until it ends)");
@@ -1281,8 +1582,8 @@ static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, c
  * sampled, named, and checked for what makes them untrustworthy (the
  * warnings, into *warn).  Returns 0, or -1 once the failure is reported.
  */
-static int profile_gather(struct prof *p, const char *input, struct sigwatch *sw, char ***warn,
-			  int *nwarn)
+static int profile_gather(struct prof *p, const char *input, const char *pprof_arg,
+			  struct sigwatch *sw, char ***warn, int *nwarn)
 {
 	uint64_t kernel_samples = 0;
 	int err;
@@ -1319,6 +1620,57 @@ static int profile_gather(struct prof *p, const char *input, struct sigwatch *sw
 		if (!p->sc)
 			return -1;
 		p->skip_root = true;
+		if (p->debuginfod) {
+			const char *urls = getenv("DEBUGINFOD_URLS");
+
+			err = sym_ctx_debuginfod(p->sc);
+			if (err < 0) {
+				ftr_err(err == -ENOTSUP ? "--debuginfod: not in this static build "
+					"(it has no libdebuginfod); use the dynamic build" :
+					"--debuginfod: cannot load libdebuginfod.so.1 (Debian: "
+					"libdebuginfod1)");
+				return -1;
+			}
+			if (!urls || !*urls) {
+				ftr_err("--debuginfod: DEBUGINFOD_URLS is not set (the servers to "
+					"ask, e.g. https://debuginfod.debian.net)");
+				return -1;
+			}
+		}
+		if (p->g && p->cg != UNWIND_FP) {
+			err = unwind_new(p->sc, &p->uw);
+			if (err == -ENOTSUP && p->cg == UNWIND_AUTO) {
+				p->cg = UNWIND_FP;	/* the static build: what it has */
+			} else if (err < 0) {
+				ftr_err(err == -ENOTSUP && !unwind_built() ?
+					"--call-graph dwarf: not in this static build (it has no "
+					"libdw, for size); use the dynamic build, or --call-graph fp" :
+					"--call-graph dwarf: %s", strerror(-err));
+				return -1;
+			} else {
+				p->regs_mask = unwind_regs_mask();
+				/* libdw keeps each file it unwinds through open, once
+				 * per address space: many with -a. */
+				raise_nofile();
+				if (!p->stack_size)
+					p->stack_size = UNWIND_STACK_DEFAULT;
+				long psz = sysconf(_SC_PAGESIZE);
+				unsigned need = 1;
+
+				/* 8 KB a sample: the default ring holds 64 of them.  A
+				 * record bigger than the ring is dropped without a
+				 * trace (not even counted lost): some must fit. */
+				if (!p->pages_given)
+					p->pages = 1024;
+				while ((size_t)need * psz < 4 * ((size_t)p->stack_size + 1024))
+					need *= 2;
+				if (p->pages < need) {
+					ftr_warn("-m %u: too small a ring for %u-byte stack copies; "
+						 "%u pages", p->pages, p->stack_size, need);
+					p->pages = need;
+				}
+			}
+		}
 		err = sigwatch_open(sw, true);
 		if (err < 0) {
 			ftr_err("cannot set up signal handling: %s", strerror(-err));
@@ -1328,6 +1680,11 @@ static int profile_gather(struct prof *p, const char *input, struct sigwatch *sw
 		sigwatch_close(sw);
 		if (err < 0)
 			return -1;
+		if (pprof_arg && !(p->pp = pprof_new((int64_t)(1e9 / p->hz)))) {
+			ftr_err(errno == ENOTSUP ? "--pprof: not in this build (FTR_NO_PPROF)" :
+				"cannot build the pprof profile: %s", strerror(errno));
+			return -1;
+		}
 		err = resolve(p, &kernel_samples);
 		if (err < 0) {
 			ftr_err("cannot name the stacks: %s", strerror(-err));
@@ -1371,7 +1728,7 @@ int cmd_profile(int argc, char **argv)
 		goto out;
 	}
 
-	if (profile_gather(p, a.input, &sw, &warn, &nwarn) < 0)
+	if (profile_gather(p, a.input, a.pprof_arg, &sw, &warn, &nwarn) < 0)
 		goto out;
 
 	err = 0;
@@ -1401,6 +1758,24 @@ int cmd_profile(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (a.pprof_arg) {
+		FILE *f = fopen(a.pprof_arg, "we");
+		struct timespec now;
+
+		if (!f) {
+			ftr_err("cannot write '%s': %s", a.pprof_arg, strerror(errno));
+			goto out;
+		}
+		clock_gettime(CLOCK_REALTIME, &now);
+		err = pprof_write(p->pp, f, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec -
+				  (int64_t)((p->t1 - p->t0) * 1e9), (int64_t)((p->t1 - p->t0) * 1e9));
+		if (fclose(f) != 0 && !err)
+			err = -errno;
+		if (err < 0) {
+			ftr_err("cannot write '%s': %s", a.pprof_arg, strerror(-err));
+			goto out;
+		}
+	}
 	/* The warnings after the report, where they are read. */
 	for (int i = 0; i < nwarn; i++)
 		ftr_warn("%s", warn[i]);
@@ -1426,6 +1801,7 @@ out:
 		free(warn[i]);
 	free(warn);
 	flame_free(p->fl);
+	pprof_free(p->pp);
 	sym_ctx_free(p->sc);
 	free(p->buckets);
 	for (struct chunk *ch = p->arena, *next; ch; ch = next) {
@@ -1433,5 +1809,7 @@ out:
 		free(ch);
 	}
 	free(p->comms);
+	free(p->stops);
+	unwind_free(p->uw);
 	return ret;
 }

@@ -10,6 +10,7 @@
 #include "ftr.h"
 #include "lang/lprof.h"
 #include "perf/perf.h"
+#include "perf/unwind.h"
 #include "report/sym.h"
 
 struct lprof {
@@ -25,6 +26,10 @@ struct lprof {
 	struct sym_proc *cur;		/* lprof_frame: the process of a ustack */
 	uint32_t leaf;			/* lprof_frame: the index of the innermost frame */
 	uint64_t k[LPROF_MAX_FRAMES], u[LPROF_MAX_FRAMES];
+	/* ustack by CFI (the dynamic build), as profile --call-graph auto */
+	struct unwinder *uw;
+	uint64_t regs_mask;
+	uint64_t dw[LPROF_MAX_FRAMES], spliced[LPROF_MAX_FRAMES];
 };
 
 int lprof_open(const struct lprof_opts *o, struct lprof **out)
@@ -53,6 +58,14 @@ int lprof_open(const struct lprof_opts *o, struct lprof **out)
 	perf_clamp_rate(&p->o.hz);
 	p->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 			 (o->kstack || o->ustack ? PERF_SAMPLE_CALLCHAIN : 0);
+	/* ustack: the frame-pointer chain, corrected and completed by CFI
+	 * where this build has the unwinder (the static one does not). */
+	if (o->ustack && unwind_new(p->sc, &p->uw) == 0) {
+		p->regs_mask = unwind_regs_mask();
+		p->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		/* 8 KB a sample, read every 100 ms or so at up to 999 Hz. */
+		cfg.pages = 512;
+	}
 	cfg.attr = (struct perf_event_attr){
 		.size = sizeof(struct perf_event_attr),
 		.type = PERF_TYPE_SOFTWARE,
@@ -77,6 +90,8 @@ int lprof_open(const struct lprof_opts *o, struct lprof **out)
 		.exclude_hv = 1,
 		.watermark = 1,
 		.wakeup_watermark = (uint32_t)((size_t)cfg.pages * psz / 2),
+		.sample_regs_user = p->regs_mask,
+		.sample_stack_user = p->uw ? UNWIND_STACK_DEFAULT : 0,
 	};
 	if (o->pid > 0 && o->cmd) {
 		cfg.tids = &p->o.pid;
@@ -104,6 +119,7 @@ int lprof_open(const struct lprof_opts *o, struct lprof **out)
 	*out = p;
 	return 0;
 fail:
+	unwind_free(p->uw);
 	sym_ctx_free(p->sc);
 	free(p);
 	return err;
@@ -143,6 +159,26 @@ int lprof_stop(struct lprof *p)
 	return p->ps ? perf_sampler_disable(p->ps) : 0;
 }
 
+/* The user stack of a sample by CFI, continued by the FP chain in p->u:
+ * into p->u, the new count returned. */
+static int unwind_ustack(struct lprof *p, const struct perf_sample *ps, int nu)
+{
+	struct sym_proc *proc = sym_proc_find(p->sc, (int)ps->pid, true);
+	struct unwind_result r;
+	int n;
+
+	if (!proc)
+		return nu;
+	/* A process that ran before: its mappings now, once. */
+	if (sym_proc_needs_maps(proc))
+		sym_proc_read_maps(p->sc, proc);
+	if (unwind_sample(p->uw, proc, ps, p->dw, LPROF_MAX_FRAMES, &r) < 0)
+		return nu;
+	n = unwind_splice(p->dw, &r, p->u, nu, p->spliced, LPROF_MAX_FRAMES);
+	memcpy(p->u, p->spliced, (size_t)n * sizeof(*p->u));
+	return n;
+}
+
 static int on_record(const struct perf_event_header *h, void *arg)
 {
 	struct lprof *p = arg;
@@ -153,12 +189,14 @@ static int on_record(const struct perf_event_header *h, void *arg)
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		if (perf_sample_parse(h, p->sample_type, &ps) < 0)
+		if (perf_sample_parse_regs(h, p->sample_type, p->regs_mask, &ps) < 0)
 			return 0;
 		p->samples++;
 		s = (struct lprof_sample){ .pid = ps.pid, .tid = ps.tid, .cpu = ps.cpu,
 					   .time = ps.time, .k = p->k, .u = p->u };
 		perf_sample_split(&ps, p->k, &s.nk, p->u, &s.nu, LPROF_MAX_FRAMES);
+		if (p->uw && ps.pid > 0 && ps.regs_abi)
+			s.nu = unwind_ustack(p, &ps, s.nu);
 		/* Its maps are read from /proc while it still runs (in
 		 * lprof_drain, outside this path). */
 		if (s.nu && ps.pid > 0)
@@ -323,6 +361,7 @@ void lprof_close(struct lprof *p)
 		return;
 	if (p->ps)
 		perf_sampler_close(p->ps);
+	unwind_free(p->uw);
 	sym_ctx_free(p->sc);
 	free(p);
 }

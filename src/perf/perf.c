@@ -362,10 +362,21 @@ void perf_sample_split(const struct perf_sample *s, uint64_t *k, int *nk, uint64
 
 int perf_sample_parse(const struct perf_event_header *h, uint64_t st, struct perf_sample *s)
 {
+	if (st & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER)) {
+		memset(s, 0, sizeof(*s));
+		return -EINVAL;
+	}
+	return perf_sample_parse_regs(h, st, 0, s);
+}
+
+int perf_sample_parse_regs(const struct perf_event_header *h, uint64_t st, uint64_t regs_mask,
+			   struct perf_sample *s)
+{
 	const uint64_t *p = (const uint64_t *)(h + 1);
 	const uint64_t *end = (const uint64_t *)((const char *)h + h->size);
 	const uint64_t known = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			       PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN;
+			       PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN |
+			       PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 
 	memset(s, 0, sizeof(*s));
 	if (h->type != PERF_RECORD_SAMPLE || (st & ~known))
@@ -397,6 +408,33 @@ int perf_sample_parse(const struct perf_event_header *h, uint64_t st, struct per
 		if (s->nr > (uint64_t)(end - p))
 			return -EINVAL;
 		s->ips = p;
+		p += s->nr;
+	}
+	if (st & PERF_SAMPLE_REGS_USER) {
+		uint64_t n = (uint64_t)__builtin_popcountll(regs_mask);
+
+		TAKE(s->regs_abi);
+		if (s->regs_abi) {
+			if (n > (uint64_t)(end - p))
+				return -EINVAL;
+			s->regs = p;
+			p += n;
+		}
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		uint64_t size;
+
+		/* size, data[size], then dyn_size only when size is not 0. */
+		TAKE(size);
+		if (size) {
+			if (size / 8 + 1 > (uint64_t)(end - p))
+				return -EINVAL;
+			s->stack = (const unsigned char *)p;
+			p += size / 8;
+			TAKE(s->stack_len);
+			if (s->stack_len > size)
+				s->stack_len = size;
+		}
 	}
 #undef TAKE
 	return 0;

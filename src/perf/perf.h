@@ -111,12 +111,24 @@ struct perf_sample {
 	uint64_t nr;		/* callchain length, context markers included */
 	const uint64_t *ips;	/* into the record */
 	uint16_t misc;		/* header.misc: PERF_RECORD_MISC_CPUMODE_MASK */
+	/* PERF_SAMPLE_REGS_USER: abi 0 (no user registers: a kernel thread),
+	 * else the registers of the mask, in bit order. */
+	uint64_t regs_abi;
+	const uint64_t *regs;
+	/* PERF_SAMPLE_STACK_USER: the copy of the user stack from its stack
+	 * pointer up, stack_len bytes of it valid (the kernel's dyn_size). */
+	const unsigned char *stack;
+	uint64_t stack_len;
 };
 /* Parse a PERF_RECORD_SAMPLE written with sample_type, which may hold IP,
  * TID, TIME, CPU, PERIOD and CALLCHAIN (other bits: -EINVAL). 0 / -EINVAL
  * when the record is short. */
 int perf_sample_parse(const struct perf_event_header *h, uint64_t sample_type,
 		      struct perf_sample *s);
+/* The same, sample_type also holding REGS_USER (regs_mask the attr's
+ * sample_regs_user) and STACK_USER. */
+int perf_sample_parse_regs(const struct perf_event_header *h, uint64_t sample_type,
+			   uint64_t regs_mask, struct perf_sample *s);
 
 /* A sample's frames split by context: kernel addresses into k[0..*nk),
  * user ones into u[0..*nu), innermost first, at most max of each.  From

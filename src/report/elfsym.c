@@ -357,6 +357,51 @@ out:
 	return err;
 }
 
+int elfsym_section(const char *path, const char *name, void **data, size_t *len)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	int fd, err = -ENOENT;
+	Elf *elf;
+
+	*data = NULL;
+	*len = 0;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOTSUP;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx) < 0)
+		err = -EINVAL;
+	while (err == -ENOENT && (scn = elf_nextscn(elf, scn))) {
+		const char *n;
+		Elf_Data *d;
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    !(n = elf_strptr(elf, shstrndx, sh.sh_name)) || strcmp(n, name))
+			continue;
+		d = elf_rawdata(scn, NULL);
+		if (!d || !d->d_size) {
+			err = -EINVAL;
+			break;
+		}
+		*data = malloc(d->d_size);
+		if (!*data) {
+			err = -ENOMEM;
+			break;
+		}
+		memcpy(*data, d->d_buf, d->d_size);
+		*len = d->d_size;
+		err = 0;
+	}
+	if (elf)
+		elf_end(elf);
+	close(fd);
+	return err;
+}
+
 void elfsym_close(struct elfsym *e)
 {
 	if (!e)

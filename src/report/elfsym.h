@@ -68,6 +68,11 @@ int elfsym_vaddr_to_offset(const struct elfsym *e, uint64_t vaddr, uint64_t *off
 /* The reverse, for any PT_LOAD segment holding file offset off.  0/-ERANGE. */
 int elfsym_offset_to_vaddr(const struct elfsym *e, uint64_t off, uint64_t *vaddr);
 
+/* The contents of section name (".gnu_debuglink", ".gnu_debugdata") of the
+ * file at path, malloc'd into *data, *len bytes.  0, -ENOENT (no such
+ * section), or -errno. */
+int elfsym_section(const char *path, const char *name, void **data, size_t *len);
+
 /* Up to n names "close" to name, for "did you mean": starting with it, then
  * containing it, then sharing its first four characters.  Returns how many
  * were stored. */

@@ -21,6 +21,14 @@
 #include "ftr.h"
 #include "report/sym.h"
 
+#ifndef FTR_NO_LZMA
+#include <lzma.h>
+#endif
+#ifndef FTR_NO_DEBUGINFOD
+#include <dlfcn.h>
+#endif
+#include <zlib.h>
+
 /* ---- kernel symbols ------------------------------------------------------------ */
 
 /* 16 bytes a symbol, names in one pool: a kernel has 100 000 and more. */
@@ -504,6 +512,15 @@ struct sym_ctx {
 	char ks_why[160];
 	struct elfsym *vdso;
 	bool vdso_tried;
+	int vdso_fd;		/* its memfd, kept for the unwinder (-1: none) */
+	bool debuginfod;	/* --debuginfod: ask the servers of DEBUGINFOD_URLS */
+	void *dc;		/* its debuginfod_client */
+	/* libdebuginfod, opened only for --debuginfod: linked in, it would
+	 * load libcurl and its TLS stack into every run. */
+	void *(*dfd_begin)(void);
+	int (*dfd_find)(void *, const unsigned char *, int, char **);
+	void (*dfd_end)(void *);
+	char vdso_path[64];
 	struct sym_proc **pending;		/* need /proc/PID/maps */
 	size_t npending, pending_cap;
 };
@@ -548,6 +565,7 @@ void sym_ctx_free(struct sym_ctx *c)
 		struct sym_dso *d = &c->dsos[i]->pub;
 
 		free(d->path);
+		free(d->file);
 		elfsym_close(d->elf);
 		elfsym_close(d->dbg);
 		free(c->dsos[i]);
@@ -557,6 +575,12 @@ void sym_ctx_free(struct sym_ctx *c)
 	free(c->tab);
 	ksyms_free(c->ks);
 	elfsym_close(c->vdso);
+	if (c->vdso_fd > 0)
+		close(c->vdso_fd);
+#ifndef FTR_NO_DEBUGINFOD
+	if (c->dc)
+		c->dfd_end(c->dc);
+#endif
 	free(c);
 }
 
@@ -908,28 +932,192 @@ static int build_id(const char *path, char *hex, size_t len)
 	return ret;
 }
 
-/* Debian's -dbgsym packages (and Fedora's -debuginfo) install the symbols
- * of a stripped file under /usr/lib/debug/.build-id/XX/REST.debug. */
-static void load_debug(struct sym_dso *d, const char *from)
+/* path as d's debug file, if it has the symbols. */
+static bool try_debug(struct sym_dso *d, const char *path)
 {
-	char hex[130], path[PATH_MAX];
-
-	if (build_id(from, hex, sizeof(hex)) < 0 || strlen(hex) < 4)
-		return;
-	snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
 	if (elfsym_open(path, &d->dbg, NULL, 0) < 0)
-		return;
+		return false;
 	if (!elfsym_has_symtab(d->dbg)) {
 		elfsym_close(d->dbg);
 		d->dbg = NULL;
-		return;
+		return false;
 	}
 	d->has_debug = true;
+	return true;
+}
+
+static int crc_file(const char *path, uint32_t *crc)
+{
+	unsigned char buf[65536];
+	uLong c = crc32(0, Z_NULL, 0);
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		c = crc32(c, buf, (uInt)n);
+	close(fd);
+	*crc = (uint32_t)c;
+	return n < 0 ? -EIO : 0;
+}
+
+/* .gnu_debuglink: a file name and the CRC-32 of that file, looked for
+ * where gdb looks: beside the file, in .debug/ beside it, and under
+ * /usr/lib/debug/ + the file's directory. */
+static bool load_debuglink(struct sym_dso *d, const char *from)
+{
+	static const char *const pre[] = { "", "", "/usr/lib/debug" }, *const mid[] = {
+		"/", "/.debug/", "/" };
+	char path[PATH_MAX * 2];
+	const char *slash = strrchr(d->path, '/');
+	size_t len, nlen, off;
+	uint32_t want, crc;
+	bool found = false;
+	void *data;
+
+	if (!slash || elfsym_section(from, ".gnu_debuglink", &data, &len) < 0)
+		return false;
+	nlen = strnlen(data, len);
+	off = (nlen + 4) & ~(size_t)3;
+	if (nlen && off + 4 <= len && !strchr(data, '/')) {
+		memcpy(&want, (char *)data + off, 4);
+		for (size_t i = 0; i < ARRAY_SIZE(pre) && !found; i++) {
+			snprintf(path, sizeof(path), "%s%.*s%s%s", pre[i], (int)(slash - d->path),
+				 d->path, mid[i], (char *)data);
+			crc = ~want;
+			found = crc_file(path, &crc) == 0 && crc == want && try_debug(d, path);
+		}
+	}
+	free(data);
+	return found;
+}
+
+#ifdef FTR_NO_LZMA
+static bool load_minidebug(struct sym_dso *d, const char *from)
+{
+	return false;
+}
+#else
+/* MiniDebugInfo (Fedora, RHEL): .gnu_debugdata is an xz-compressed ELF with
+ * the function symbols that stripping took out.  Read through a memfd, as
+ * libelf wants a file. */
+static bool load_minidebug(struct sym_dso *d, const char *from)
+{
+	lzma_stream z = LZMA_STREAM_INIT;
+	unsigned char *out = NULL;
+	size_t xlen, cap = 0;
+	bool found = false;
+	lzma_ret r = LZMA_OK;
+	void *xz;
+	int fd;
+
+	if (elfsym_section(from, ".gnu_debugdata", &xz, &xlen) < 0)
+		return false;
+	if (lzma_stream_decoder(&z, 256u << 20, 0) != LZMA_OK)
+		goto out;
+	z.next_in = xz;
+	z.avail_in = xlen;
+	while (r == LZMA_OK) {
+		if (!z.avail_out) {
+			size_t ncap = cap ? cap * 2 : xlen * 4 + 4096;
+			unsigned char *n = realloc(out, ncap);
+
+			if (!n)
+				goto out;
+			out = n;
+			z.next_out = out + cap;
+			z.avail_out = ncap - cap;
+			cap = ncap;
+		}
+		r = lzma_code(&z, LZMA_FINISH);
+	}
+	if (r != LZMA_STREAM_END || (fd = memfd_create("ftr-minidebug", MFD_CLOEXEC)) < 0)
+		goto out;
+	if (write(fd, out, cap - z.avail_out) == (ssize_t)(cap - z.avail_out)) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		found = try_debug(d, path);
+	}
+	close(fd);
+out:
+	lzma_end(&z);
+	free(out);
+	free(xz);
+	return found;
+}
+#endif
+
+int sym_ctx_debuginfod(struct sym_ctx *c)
+{
+#ifdef FTR_NO_DEBUGINFOD
+	return -ENOTSUP;
+#else
+	void *h = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
+
+	if (!h)
+		return -ENOENT;
+	/* The prototypes are those of debuginfod.h. */
+	*(void **)&c->dfd_begin = dlsym(h, "debuginfod_begin");
+	*(void **)&c->dfd_find = dlsym(h, "debuginfod_find_debuginfo");
+	*(void **)&c->dfd_end = dlsym(h, "debuginfod_end");
+	if (!c->dfd_begin || !c->dfd_find || !c->dfd_end)
+		return -ENOENT;
+	c->debuginfod = true;
+	return 0;
+#endif
+}
+
+/* --debuginfod only: the debug file by build id from the servers in
+ * DEBUGINFOD_URLS, through libdebuginfod (which keeps them in its cache,
+ * $XDG_CACHE_HOME/debuginfod_client, for the next run). */
+static bool load_debuginfod(struct sym_ctx *c, struct sym_dso *d, const char *hex)
+{
+#ifdef FTR_NO_DEBUGINFOD
+	return false;
+#else
+	char *path = NULL;
+	bool found;
+	int fd;
+
+	if (!c->debuginfod)
+		return false;
+	if (!c->dc && !(c->dc = c->dfd_begin()))
+		return false;
+	fd = c->dfd_find(c->dc, (const unsigned char *)hex, 0, &path);
+	if (fd < 0)
+		return false;
+	close(fd);
+	found = try_debug(d, path);
+	free(path);
+	return found;
+#endif
+}
+
+/* A stripped file's symbols: Debian's -dbgsym packages (and Fedora's
+ * -debuginfo) install them under /usr/lib/debug/.build-id/XX/REST.debug;
+ * else .gnu_debuglink, MiniDebugInfo, and with --debuginfod the network. */
+static void load_debug(struct sym_ctx *c, struct sym_dso *d, const char *from)
+{
+	char hex[130], path[PATH_MAX];
+	bool bid = build_id(from, hex, sizeof(hex)) == 0 && strlen(hex) >= 4;
+
+	if (bid) {
+		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex,
+			 hex + 2);
+		if (try_debug(d, path))
+			return;
+	}
+	if (load_debuglink(d, from) || load_minidebug(d, from))
+		return;
+	if (bid)
+		load_debuginfod(c, d, hex);
 }
 
 /* The vDSO is the same image in every process of this kernel (and ABI):
  * ours, copied into a memfd for libelf. */
-static struct elfsym *load_vdso(void)
+static struct elfsym *load_vdso(struct sym_ctx *c)
 {
 	const ElfW(Ehdr) *eh = (const void *)getauxval(AT_SYSINFO_EHDR);
 	struct elfsym *e = NULL;
@@ -949,7 +1137,13 @@ static struct elfsym *load_vdso(void)
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 		elfsym_open(path, &e, NULL, 0);
 	}
-	close(fd);
+	/* Kept open: the unwinder reads the vDSO's CFI from it. */
+	if (e) {
+		c->vdso_fd = fd;
+		snprintf(c->vdso_path, sizeof(c->vdso_path), "%s", path);
+	} else {
+		close(fd);
+	}
 	return e;
 }
 
@@ -967,9 +1161,11 @@ static void dso_load(struct sym_ctx *c, struct dso_priv *dp)
 		if (!strcmp(d->path, "[vdso]")) {
 			if (!c->vdso_tried) {
 				c->vdso_tried = true;
-				c->vdso = load_vdso();
+				c->vdso = load_vdso(c);
 			}
 			/* Shared: the ctx owns it; d->elf stays NULL. */
+			if (c->vdso)
+				d->file = strdup(c->vdso_path);
 		}
 		if (!c->vdso || strcmp(d->path, "[vdso]"))
 			snprintf(d->why, sizeof(d->why), "no symbols for %s", d->path);
@@ -1004,8 +1200,9 @@ static void dso_load(struct sym_ctx *c, struct dso_priv *dp)
 	}
 	if (elfsym_open(from, &d->elf, d->why, sizeof(d->why)) < 0)
 		return;
+	d->file = strdup(from);
 	if (!elfsym_has_symtab(d->elf))
-		load_debug(d, from);
+		load_debug(c, d, from);
 	d->stripped = !elfsym_has_symtab(d->elf) && !d->dbg;
 }
 
@@ -1083,6 +1280,40 @@ void sym_resolve_user(struct sym_ctx *c, struct sym_proc *p, uint64_t ip, struct
 	s = elfsym_at(syms, va, &r->off);
 	if (s)
 		r->name = s->name;
+}
+
+int sym_proc_mapping(const struct sym_proc *p, uint64_t ip, struct sym_mapping *m)
+{
+	const struct sym_map *sm = !p ? NULL : ip ? proc_map_at(p, ip) : p->n ? &p->maps[0] : NULL;
+
+	if (!sm)
+		return -ENOENT;
+	*m = (struct sym_mapping){ sm->start, sm->end, sm->pgoff, sm->dso };
+	return 0;
+}
+
+const char *sym_dso_file(struct sym_ctx *c, struct sym_dso *d)
+{
+	dso_load(c, (struct dso_priv *)d);
+	return d->file;
+}
+
+const char *sym_dso_build_id(struct sym_ctx *c, struct sym_dso *d)
+{
+	const char *f = sym_dso_file(c, d);
+
+	if (!d->build_id_tried && f && build_id(f, d->build_id, sizeof(d->build_id)) < 0)
+		d->build_id[0] = '\0';
+	d->build_id_tried = true;
+	return d->build_id[0] ? d->build_id : NULL;
+}
+
+bool sym_proc_has_jit_map(struct sym_proc *p)
+{
+	struct sym_res r;
+
+	resolve_jit(p, 0, &r);
+	return p->jit != NULL;
 }
 
 size_t sym_dso_count(const struct sym_ctx *c)

@@ -93,6 +93,9 @@ struct sym_dso {
 	bool has_debug;		/* symbols from /usr/lib/debug/.build-id */
 	bool special;		/* [vdso] and friends: not a file */
 	char why[160];		/* when elf is NULL: why */
+	char *file;		/* where it was read (a /proc path while it runs) */
+	char build_id[66];	/* GNU build id in hex ("": none or not read) */
+	bool build_id_tried;
 	struct elfsym *elf;	/* segments (and symbols) of the file itself */
 	struct elfsym *dbg;	/* symbols of its debug file, or NULL */
 	/* For the caller's statistics (the profiler's warnings). */
@@ -105,6 +108,11 @@ struct sym_ctx;
 
 struct sym_ctx *sym_ctx_new(void);
 void sym_ctx_free(struct sym_ctx *c);
+
+/* --debuginfod: stripped files without a local debug file get it from the
+ * servers in DEBUGINFOD_URLS (never without it).  0, or -ENOTSUP (not in
+ * this build: the static one). */
+int sym_ctx_debuginfod(struct sym_ctx *c);
 
 /* Kernel symbols, loaded from /proc/kallsyms on first use.  NULL when they
  * cannot be had; then *why (when not NULL) says why, in words. */
@@ -155,6 +163,21 @@ struct sym_res {
 };
 void sym_resolve_user(struct sym_ctx *c, struct sym_proc *p, uint64_t ip, struct sym_res *r);
 void sym_resolve_kernel(struct sym_ctx *c, uint64_t ip, struct sym_res *r);
+
+/* The mapping of p holding ip (0: its lowest mapping): its range, file
+ * offset and file (NULL: anonymous memory).  0 or -ENOENT. */
+struct sym_mapping {
+	uint64_t start, end, pgoff;
+	struct sym_dso *dso;
+};
+int sym_proc_mapping(const struct sym_proc *p, uint64_t ip, struct sym_mapping *m);
+/* The path d's file can be opened at now (read once, as for its symbols:
+ * through /proc while its process runs), or NULL (d->why says why). */
+const char *sym_dso_file(struct sym_ctx *c, struct sym_dso *d);
+/* d's GNU build id in hex, or NULL. */
+const char *sym_dso_build_id(struct sym_ctx *c, struct sym_dso *d);
+/* p has a JIT symbol map (/tmp/perf-PID.map). */
+bool sym_proc_has_jit_map(struct sym_proc *p);
 
 size_t sym_dso_count(const struct sym_ctx *c);
 struct sym_dso *sym_dso_get(struct sym_ctx *c, size_t i);

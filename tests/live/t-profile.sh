@@ -83,9 +83,10 @@ grep -q '^# ftr profile: .* none lost' "$TMP/top" && ok profile-none-lost ||
 	fail profile-json "rc=$rc $(head -c 300 "$TMP/j")"
 
 # The seed's stack-walk advice: a binary without frame pointers has
-# one-frame stacks, and ftr says so; a stripped one has no names.
+# one-frame stacks by frame pointers, and ftr says so (-g walks CFI where it
+# can: t-unwind.sh); a stripped one has no names.
 if command -v hotpath-nofp > /dev/null 2>&1; then
-	"$FTR" profile -g --folded -- hotpath-nofp 300 > "$TMP/f" 2> "$TMP/e"; rc=$?
+	"$FTR" profile --call-graph fp --folded -- hotpath-nofp 300 > "$TMP/f" 2> "$TMP/e"; rc=$?
 	[ $rc -eq 0 ] && grep -q "samples in '.*hotpath-nofp' have a one-frame user stack" "$TMP/e" &&
 		grep -q 'fno-omit-frame-pointer' "$TMP/e" && ok profile-nofp-warning ||
 		fail profile-nofp-warning "rc=$rc $(head -3 "$TMP/e")"

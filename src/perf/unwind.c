@@ -1,0 +1,396 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* User stacks from registers and a stack copy, with libdwfl: see unwind.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf/perf.h"
+#include "perf/unwind.h"
+#include "report/sym.h"
+
+const char *unwind_end_str(enum unwind_end e)
+{
+	static const char *const s[UNWIND_END_N] = {
+		[UNWIND_END_OK] = "the outermost frame",
+		[UNWIND_END_MAX] = "the frame limit",
+		[UNWIND_END_STACK] = "the end of the stack copy",
+		[UNWIND_END_NOCFI] = "a function without CFI or frame pointer",
+		[UNWIND_END_JIT] = "JIT code (anonymous memory)",
+		[UNWIND_END_UNMAPPED] = "an address in no mapping",
+		[UNWIND_END_NOREGS] = "a sample without user registers",
+		[UNWIND_END_ERROR] = "an unwinding error",
+	};
+
+	return (unsigned)e < UNWIND_END_N ? s[e] : "?";
+}
+
+int unwind_splice(const uint64_t *dw, const struct unwind_result *r, const uint64_t *fp, int nfp,
+		  uint64_t *out, int max)
+{
+	int n = r->n < max ? r->n : max;
+
+	memcpy(out, dw, (size_t)n * sizeof(*out));
+	if (r->end == UNWIND_END_OK || r->end == UNWIND_END_MAX || !n)
+		return n;
+	if (r->end == UNWIND_END_STACK) {
+		for (int j = 1 + r->fp_in_copy; j < nfp && n < max; j++)
+			out[n++] = fp[j];
+		return n;
+	}
+	/* The innermost CFI frame that the FP chain also holds: the FP chain
+	 * goes on from there. */
+	for (int i = n - 1; i >= 0; i--) {
+		for (int j = 0; j < nfp; j++) {
+			if (fp[j] != dw[i])
+				continue;
+			n = i + 1;
+			for (j++; j < nfp && n < max; j++)
+				out[n++] = fp[j];
+			return n;
+		}
+	}
+	return n;
+}
+
+/* libdw, and a register map for the architecture (else the stubs at the end). */
+#if !defined(FTR_NO_DWARF) && (defined(__x86_64__) || defined(__aarch64__))
+
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+
+/*
+ * The registers perf copies (asm/perf_regs.h numbering) and where they go
+ * in DWARF's numbering.  x86-64: AX BX CX DX SI DI BP SP IP (0-8) and R8-R15
+ * (16-23); DWARF has rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip.  arm64:
+ * X0-X30, SP, PC (0-32); DWARF has x0-x30 and sp as 0-31.
+ */
+#if defined(__x86_64__)
+#define REGS_MASK 0xff01ffull
+#define NDWARF 17
+/* For each DWARF register, its index in the sample's registers. */
+static const unsigned char dwarf_from_sample[NDWARF] = {
+	0, 3, 2, 1, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 8,
+};
+#define SAMPLE_FP 6
+#define SAMPLE_SP 7
+#define SAMPLE_PC 8
+#elif defined(__aarch64__)
+#define REGS_MASK ((1ull << 33) - 1)
+#define NDWARF 32
+#define SAMPLE_FP 29
+#define SAMPLE_SP 31
+#define SAMPLE_PC 32
+#endif
+
+bool unwind_built(void)
+{
+	return true;
+}
+
+uint64_t unwind_regs_mask(void)
+{
+	return REGS_MASK;
+}
+
+struct uw_proc {
+	struct uw_proc *next;
+	struct sym_proc *proc;
+	Dwfl *dwfl;
+	bool attached;
+};
+
+#define NBUCKETS 256
+
+struct unwinder {
+	struct sym_ctx *sc;
+	struct uw_proc *tab[NBUCKETS];
+	/* the sample being unwound */
+	struct uw_proc *cur;
+	const struct perf_sample *s;
+	uint64_t sp;
+	uint64_t *ips;
+	int max, n;
+	enum unwind_end end;
+	bool past_copy;		/* a read beyond the stack copy */
+};
+
+/* Debug files are not needed for CFI (.eh_frame is in the file itself);
+ * where a file has only .debug_frame, the usual places are searched.  Never
+ * the network: libdw would ask debuginfod when DEBUGINFOD_URLS is set. */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+			  GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	if (getenv("DEBUGINFOD_URLS"))
+		return -1;
+	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					    debuglink_file, debuglink_crc, debuginfo_file_name);
+}
+
+static const Dwfl_Callbacks dwfl_cbs = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = find_debuginfo,
+};
+
+int unwind_new(struct sym_ctx *sc, struct unwinder **out)
+{
+	struct unwinder *u = calloc(1, sizeof(*u));
+
+	*out = NULL;
+	if (!u)
+		return -ENOMEM;
+	u->sc = sc;
+	*out = u;
+	return 0;
+}
+
+void unwind_free(struct unwinder *u)
+{
+	if (!u)
+		return;
+	for (int i = 0; i < NBUCKETS; i++) {
+		for (struct uw_proc *p = u->tab[i], *n; p; p = n) {
+			n = p->next;
+			if (p->dwfl)
+				dwfl_end(p->dwfl);
+			free(p);
+		}
+	}
+	free(u);
+}
+
+/* Report the file mapped at pc to libdwfl (once per file and address
+ * space).  The module's bias is where its file offset 0 is mapped, as the
+ * mapping's start and page offset say.  0, or the reason it cannot be. */
+static enum unwind_end report(struct unwinder *u, uint64_t pc)
+{
+	struct sym_mapping m;
+	const char *file;
+
+	if (dwfl_addrmodule(u->cur->dwfl, pc))
+		return UNWIND_END_OK;
+	if (sym_proc_mapping(u->cur->proc, pc, &m) < 0)
+		return UNWIND_END_UNMAPPED;
+	if (!m.dso)
+		return UNWIND_END_JIT;
+	file = sym_dso_file(u->sc, m.dso);
+	if (!file)
+		return UNWIND_END_NOCFI;
+	dwfl_report_begin_add(u->cur->dwfl);
+	if (!dwfl_report_elf(u->cur->dwfl, m.dso->path, file, -1, m.start - m.pgoff, false)) {
+		dwfl_report_end(u->cur->dwfl, NULL, NULL);
+		return UNWIND_END_NOCFI;
+	}
+	dwfl_report_end(u->cur->dwfl, NULL, NULL);
+	return UNWIND_END_OK;
+}
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct unwinder *u = arg;
+
+	/* One thread: the sample's, once. */
+	if (*thread_argp)
+		return 0;
+	*thread_argp = u;
+	return (pid_t)u->s->tid;
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	*thread_argp = arg;
+	return true;
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct unwinder *u = arg;
+	const struct perf_sample *s = u->s;
+
+	if (addr >= u->sp && addr - u->sp <= s->stack_len && s->stack_len - (addr - u->sp) >= 8) {
+		memcpy(result, s->stack + (addr - u->sp), 8);
+		return true;
+	}
+	/* Above the copy, within reach of a stack: the copy was too small.
+	 * (Below the stack pointer nothing is kept: the red zone is not.) */
+	if (addr >= u->sp && addr - u->sp < (64u << 20))
+		u->past_copy = true;
+	return false;
+}
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct unwinder *u = arg;
+	const uint64_t *r = u->s->regs;
+	Dwarf_Word regs[NDWARF];
+
+	for (int i = 0; i < NDWARF; i++)
+#if defined(__x86_64__)
+		regs[i] = r[dwarf_from_sample[i]];
+#else
+		regs[i] = r[i];
+#endif
+	if (!dwfl_thread_state_registers(thread, 0, NDWARF, regs))
+		return false;
+	dwfl_thread_state_register_pc(thread, r[SAMPLE_PC]);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_cbs = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+static int frame(Dwfl_Frame *state, void *arg)
+{
+	struct unwinder *u = arg;
+	Dwarf_Addr pc;
+	bool activation;
+	enum unwind_end e;
+
+	if (!dwfl_frame_pc(state, &pc, &activation)) {
+		u->end = UNWIND_END_ERROR;
+		return DWARF_CB_ABORT;
+	}
+	/* The frame-pointer chain's convention: the sampled pc, then return
+	 * addresses; the file is found from the call (pc - 1) as libdw does. */
+	u->ips[u->n++] = pc;
+	if (u->n >= u->max) {
+		u->end = UNWIND_END_MAX;
+		return DWARF_CB_ABORT;
+	}
+	e = report(u, activation || !pc ? pc : pc - 1);
+	if (e != UNWIND_END_OK) {
+		u->end = e;
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+/* What the kernel's frame-pointer walk (perf_callchain_user) finds inside
+ * the stack copy: the frame records {next, return address} from the frame
+ * pointer on, as long as they lie in it. */
+static int fp_in_copy(const struct perf_sample *s, uint64_t sp)
+{
+	uint64_t fp = s->regs[SAMPLE_FP], end = sp + s->stack_len;
+	int n = 0;
+
+	while (fp >= sp && fp < end && end - fp >= 16 && n < 4096) {
+		memcpy(&fp, s->stack + (fp - sp), 8);
+		n++;
+	}
+	return n;
+}
+
+static struct uw_proc *uw_proc(struct unwinder *u, struct sym_proc *proc)
+{
+	size_t b = ((uintptr_t)proc >> 4) % NBUCKETS;
+	struct uw_proc *p;
+
+	for (p = u->tab[b]; p; p = p->next)
+		if (p->proc == proc)
+			return p;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->proc = proc;
+	p->dwfl = dwfl_begin(&dwfl_cbs);
+	if (!p->dwfl) {
+		free(p);
+		return NULL;
+	}
+	p->next = u->tab[b];
+	u->tab[b] = p;
+	return p;
+}
+
+int unwind_sample(struct unwinder *u, struct sym_proc *proc, const struct perf_sample *s,
+		  uint64_t *ips, int max, struct unwind_result *r)
+{
+	uint64_t pc;
+	int ret;
+
+	*r = (struct unwind_result){ .end = UNWIND_END_NOREGS };
+	if (!s->regs_abi || !s->regs || max < 1)
+		return 0;
+	pc = s->regs[SAMPLE_PC];
+	u->cur = uw_proc(u, proc);
+	if (!u->cur) {
+		r->end = UNWIND_END_ERROR;
+		return -ENOMEM;
+	}
+	u->s = s;
+	u->sp = s->regs[SAMPLE_SP];
+	u->ips = ips;
+	u->max = max;
+	u->n = 0;
+	u->end = UNWIND_END_OK;
+	u->past_copy = false;
+	r->end = report(u, pc);
+	if (r->end != UNWIND_END_OK) {
+		/* The leaf alone: it has a name even where it cannot be
+		 * unwound from. */
+		ips[0] = pc;
+		r->n = 1;
+		r->end_pc = pc;
+		return 0;
+	}
+	/* Attached once a first module tells libdw the architecture. */
+	if (!u->cur->attached) {
+		if (!dwfl_attach_state(u->cur->dwfl, NULL, sym_proc_pid(proc), &thread_cbs, u)) {
+			ips[0] = pc;
+			*r = (struct unwind_result){ .n = 1, .end = UNWIND_END_ERROR, .end_pc = pc };
+			return 0;
+		}
+		u->cur->attached = true;
+	}
+	ret = dwfl_getthread_frames(u->cur->dwfl, (pid_t)s->tid, frame, u);
+	/* libdw ends a walk quietly (0) where a read of the stack fails, as
+	 * at the outermost frame: the reads beyond the copy tell the two apart. */
+	if (u->end == UNWIND_END_OK && u->past_copy)
+		u->end = UNWIND_END_STACK;
+	else if (ret < 0 && u->end == UNWIND_END_OK)
+		u->end = UNWIND_END_NOCFI;
+	if (!u->n) {
+		ips[u->n++] = pc;
+	}
+	r->n = u->n;
+	r->end = u->end;
+	r->end_pc = ips[u->n - 1];
+	if (r->end == UNWIND_END_STACK)
+		r->fp_in_copy = fp_in_copy(s, u->sp);
+	return 0;
+}
+
+#else /* the static build, or an architecture without a register map */
+
+bool unwind_built(void)
+{
+	return false;
+}
+
+uint64_t unwind_regs_mask(void)
+{
+	return 0;
+}
+
+int unwind_new(struct sym_ctx *sc, struct unwinder **out)
+{
+	*out = NULL;
+	return -ENOTSUP;
+}
+
+void unwind_free(struct unwinder *u)
+{
+}
+
+int unwind_sample(struct unwinder *u, struct sym_proc *proc, const struct perf_sample *s,
+		  uint64_t *ips, int max, struct unwind_result *r)
+{
+	*r = (struct unwind_result){ .end = UNWIND_END_ERROR };
+	return -ENOTSUP;
+}
+
+#endif

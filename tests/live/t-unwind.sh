@@ -1,0 +1,198 @@
+# ftr profile --call-graph dwarf|auto: user stacks from the files' CFI on a
+# copy of the stack (PERF_SAMPLE_REGS_USER + STACK_USER), for programs built
+# as distributions build them: unwindme (main -> mid -> leaf_a 3/4, leaf_b
+# 1/4; frameless leaves) -O2 without frame pointers, the same stripped, and
+# with frame pointers (where the leaves still have no frame, so a frame-
+# pointer walk loses mid).  Also libc's memcpy unwinding into its caller, a
+# stack deeper than the copy (counted, located, and fixed by a bigger copy),
+# --pprof read by go tool pprof with the shares of --top, the language's
+# ustack, and symbols from .gnu_debuglink and MiniDebugInfo.
+#
+# The static build has no CFI unwinder: it must refuse dwarf in words.
+. "$LIVE_DIR/lib.sh"
+atleast() { awk -v v="$1" -v w="$2" 'BEGIN { exit !(v + 0 >= w) }'; }
+
+require_sampling unwind
+if ! command -v unwindme-nofp > /dev/null 2>&1; then
+	skip unwind "the unwindme helpers are not on PATH (make helpers)"
+	exit 0
+fi
+
+# Symbols of a stripped file from its .gnu_debuglink file (beside it, CRC
+# checked): every build.
+# leaves FOLDED: per cent of the samples whose leaf is leaf_a or leaf_b.
+leaves() {
+	awk '{ n = $NF; t += n; if ($0 ~ /;leaf_[ab] [0-9]+$/) s += n }
+		END { if (t) printf "%.1f %d", 100 * s / t, t; else print "0 0" }' "$1"
+}
+if command -v unwindme-debuglink > /dev/null 2>&1; then
+	"$FTR" profile --folded -- unwindme-debuglink 400 > "$TMP/f" 2> "$TMP/e"; rc=$?
+	set -- $(leaves "$TMP/f")
+	[ $rc -eq 0 ] && [ "$2" -ge 100 ] && atleast "$1" 50 && ! grep -q 'stripped' "$TMP/e" &&
+		ok unwind-sym-debuglink || fail unwind-sym-debuglink "rc=$rc $1% of $2 named leaves $(head -2 "$TMP/e")"
+else
+	skip unwind-sym-debuglink "no unwindme-debuglink helper (make helpers)"
+fi
+
+# Usage: the modes and sizes there are.
+for bad in bogus fp,4096 dwarf,100 dwarf,32 auto,70000; do
+	"$FTR" profile --call-graph $bad -- true > /dev/null 2> "$TMP/e"; rc=$?
+	[ $rc -eq 2 ] && grep -q "bad \(call graph\|stack size\)" "$TMP/e" || {
+		fail unwind-usage "--call-graph $bad: rc=$rc $(head -1 "$TMP/e")"; bad=; break; }
+done
+[ -n "$bad" ] && ok unwind-usage
+
+"$FTR" profile --call-graph dwarf --folded -- true > "$TMP/o" 2> "$TMP/e"; rc=$?
+if grep -q 'not in this static build' "$TMP/e"; then
+	[ $rc -eq 1 ] && grep -q 'use the dynamic build' "$TMP/e" && ok unwind-static-refuses ||
+		fail unwind-static-refuses "rc=$rc $(head -2 "$TMP/e")"
+	skip unwind "no CFI unwinder in the static build (it has no libdw)"
+	exit 0
+fi
+
+# under FOLDED LEAF CHAIN: per cent of the samples whose leaf is LEAF that
+# end in CHAIN;LEAF (CHAIN a regex of frames, outermost first).
+under() {
+	awk -v leaf="$2" -v chain="$3" '{ n = $NF; f = $0; sub(/ [0-9]+$/, "", f);
+		k = split(f, a, ";"); if (a[k] != leaf) next; t += n;
+		if (f ~ ("(^|;)" chain ";" leaf "$")) s += n }
+		END { if (t) printf "%.1f %d", 100 * s / t, t; else print "0 0" }' "$1"
+}
+
+for mode in dwarf auto; do
+	"$FTR" profile --call-graph $mode --folded -- unwindme-nofp 600 > "$TMP/f" 2> "$TMP/e"; rc=$?
+	set -- $(under "$TMP/f" leaf_a 'main;mid'); a=$1 na=$2
+	set -- $(under "$TMP/f" leaf_b 'main;mid'); b=$1 nb=$2
+	[ $rc -eq 0 ] && [ "$na" -ge 100 ] && atleast "$a" 90 && atleast "$b" 90 &&
+		ok unwind-$mode-nofp || fail unwind-$mode-nofp \
+		"rc=$rc leaf_a $a% of $na under main;mid, leaf_b $b% of $nb $(sort -t' ' -k2 -nr "$TMP/f" | head -2) $(head -2 "$TMP/e")"
+done
+
+# Stripped: no names, but the same three frames of the program under libc's
+# start, for nine samples in ten of those whose leaf is in the program.
+"$FTR" profile --call-graph dwarf --folded -- unwindme-stripped 600 > "$TMP/f" 2> "$TMP/e"; rc=$?
+set -- $(awk '{ n = $NF; f = $0; sub(/ [0-9]+$/, "", f); k = split(f, a, ";");
+	if (a[k] !~ /^\[unknown\] \(in .*unwindme-stripped\)$/) next; t += n;
+	if (k >= 4 && a[k-3] == "__libc_start_call_main" && a[k-2] == a[k] && a[k-1] == a[k]) s += n }
+	END { if (t) printf "%.1f %d", 100 * s / t, t; else print "0 0" }' "$TMP/f")
+[ $rc -eq 0 ] && [ "$2" -ge 100 ] && atleast "$1" 90 && ok unwind-dwarf-stripped ||
+	fail unwind-dwarf-stripped "rc=$rc $1% of $2 $(sort -t' ' -k2 -nr "$TMP/f" | head -2)"
+
+# Frame pointers, frameless leaves: fp loses mid (the walk goes from the
+# leaf to the frame of its caller's caller), auto gets it back from the
+# leaf's CFI.
+"$FTR" profile --call-graph fp --folded -- unwindme-fp 400 > "$TMP/f" 2> "$TMP/e"
+set -- $(under "$TMP/f" leaf_a 'main;mid'); fpa=$1
+"$FTR" profile -g --folded -- unwindme-fp 600 > "$TMP/f" 2> "$TMP/e"; rc=$?
+set -- $(under "$TMP/f" leaf_a 'main;mid'); a=$1 na=$2
+[ $rc -eq 0 ] && [ "$na" -ge 100 ] && atleast "$a" 90 && ! atleast "$fpa" 50 &&
+	ok unwind-auto-frameless-leaf || fail unwind-auto-frameless-leaf \
+	"rc=$rc auto: $a% of $na leaf_a under main;mid (fp: $fpa%) $(sort -t' ' -k2 -nr "$TMP/f" | head -2)"
+
+# libc's memcpy (no frame pointer) unwinds into its caller.
+"$FTR" profile --call-graph dwarf --folded -- unwindme-nofp -m 600 > "$TMP/f" 2> "$TMP/e"; rc=$?
+set -- $(awk '{ n = $NF; f = $0; sub(/ [0-9]+$/, "", f); k = split(f, a, ";");
+	if (a[k] !~ /memcpy|memmove/) next; t += n; if (f ~ /;main;copy;[^;]*$/) s += n }
+	END { if (t) printf "%.1f %d", 100 * s / t, t; else print "0 0" }' "$TMP/f")
+[ $rc -eq 0 ] && [ "$2" -ge 100 ] && atleast "$1" 90 && ok unwind-libc-memcpy ||
+	fail unwind-libc-memcpy "rc=$rc $1% of $2 memcpy samples under main;copy $(sort -t' ' -k2 -nr "$TMP/f" | head -2)"
+
+# 20 frames of 1 KB: more than the 8 KB copy.  Counted and located; a
+# 64 KB copy reaches main.
+"$FTR" profile --call-graph dwarf --folded -- unwindme-nofp -d 20 400 > "$TMP/f" 2> "$TMP/e"; rc=$?
+[ $rc -eq 0 ] && grep -q 'user stacks (.*) end early, at the end of the 8192-byte stack copy: [0-9]* at deep in .*unwindme-nofp' "$TMP/e" &&
+	ok unwind-stack-too-small-warned || fail unwind-stack-too-small-warned "rc=$rc $(head -3 "$TMP/e")"
+"$FTR" profile --call-graph dwarf,65528 --folded -- unwindme-nofp -d 20 400 > "$TMP/f" 2> "$TMP/e"; rc=$?
+set -- $(under "$TMP/f" leaf_a "main$(printf ';deep%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21)")
+[ $rc -eq 0 ] && [ "$2" -ge 100 ] && atleast "$1" 90 && ! grep -q 'end early' "$TMP/e" &&
+	ok unwind-big-stack-copy || fail unwind-big-stack-copy "rc=$rc $1% of $2 $(head -2 "$TMP/e")"
+
+# --pprof: go tool pprof reads it and names the same top functions with the
+# same shares as --top, from the same samples: the shares may differ by
+# rounding only (0.01 point), plus one sample's worth for safety.  Those of
+# 1% or more are compared (pprof leaves out nodes under half a per cent).
+if ! command -v go > /dev/null 2>&1; then
+	skip unwind-pprof-go "no go tool here (Debian's golang-go)"
+else
+	"$FTR" profile -g --pprof "$TMP/p.pb.gz" -- unwindme-nofp 600 > "$TMP/top" 2> "$TMP/e"; rc=$?
+	HOME=${HOME:-$TMP} GOCACHE=$TMP/gocache GOPATH=$TMP/gopath \
+		go tool pprof -top -nodefraction=0 -nodecount=20 "$TMP/p.pb.gz" > "$TMP/gt" 2> "$TMP/ge"
+	total=$(sed -n 's/^# ftr profile: \([0-9]*\) samples.*/\1/p' "$TMP/top")
+	awk '/^ *[0-9.]+% +\[/ && $1 + 0 >= 1 { print $3, $1 }' "$TMP/top" | tr -d % > "$TMP/ours"
+	awk '$2 ~ /%$/ && NF >= 6 { print $6, $2 }' "$TMP/gt" | tr -d % > "$TMP/theirs"
+	diff=$(awk -v t="${total:-1}" 'NR == FNR { g[$1] = $2; next }
+		{ if (!($1 in g)) { print "missing " $1; exit } d = g[$1] - $2; if (d < 0) d = -d;
+		  if (d > 0.01 + 100 / t) { print $1 " " $2 " vs " g[$1]; exit } m++ }
+		END { if (m < 2) print "only " m " functions compared" }' "$TMP/theirs" "$TMP/ours")
+	[ $rc -eq 0 ] && [ -s "$TMP/theirs" ] && [ -z "$diff" ] &&
+		[ "$(head -1 "$TMP/ours" | cut -d' ' -f1)" = "$(head -1 "$TMP/theirs" | cut -d' ' -f1)" ] &&
+		ok unwind-pprof-go || fail unwind-pprof-go \
+		"rc=$rc $diff ours: $(tr '\n' ' ' < "$TMP/ours") go: $(tr '\n' ' ' < "$TMP/theirs") $(head -2 "$TMP/ge")"
+fi
+
+# The language's ustack takes the same unwinder: leaf_a's callers in the
+# -O2 build without frame pointers.
+"$FTR" -e 'profile:hz:999 { @[ustack] = count(); }' -- unwindme-nofp 600 > "$TMP/o" 2> "$TMP/e"; rc=$?
+set -- $(awk '$0 == "@[" { on = 1; s = ""; next }
+	on && /^\]: [0-9]+$/ { if (s ~ /^leaf_a;/) { t += $2; if (s ~ /^leaf_a;mid;main;/) m += $2 } on = 0; next }
+	on { f = $1; sub(/\+[0-9]+$/, "", f); s = s f ";" }
+	END { if (t) printf "%.1f %d", 100 * m / t, t; else print "0 0" }' "$TMP/o")
+[ $rc -eq 0 ] && [ "$2" -ge 100 ] && atleast "$1" 90 && ok unwind-lang-ustack ||
+	fail unwind-lang-ustack "rc=$rc $1% of $2 leaf_a stacks under mid;main $(head -2 "$TMP/e")"
+
+# MiniDebugInfo (.gnu_debugdata, xz): the dynamic build reads it.
+"$FTR" profile --folded -- unwindme-minidebug 400 > "$TMP/f" 2> "$TMP/e"; rc=$?
+set -- $(leaves "$TMP/f")
+[ $rc -eq 0 ] && [ "$2" -ge 100 ] && atleast "$1" 50 && ! grep -q 'stripped' "$TMP/e" &&
+	ok unwind-sym-minidebuginfo || fail unwind-sym-minidebuginfo "rc=$rc $1% of $2 named leaves $(head -2 "$TMP/e")"
+
+# --debuginfod, against elfutils' own server (Debian's debuginfod) serving
+# the debug file of a stripped copy that has no other way to its symbols:
+# named with --debuginfod (and cached), not without it although
+# DEBUGINFOD_URLS is set: never by default.
+dl=$(command -v unwindme-debuglink 2> /dev/null)
+if ! command -v debuginfod > /dev/null 2>&1; then
+	skip unwind-debuginfod "no debuginfod server here (Debian's debuginfod)"
+elif [ -z "$dl" ] || [ ! -f "$dl.debug" ]; then
+	skip unwind-debuginfod "no unwindme-debuglink helper and debug file (make helpers)"
+else
+	mkdir -p "$TMP/dbg" "$TMP/bin"
+	cp "$dl.debug" "$TMP/dbg/"
+	cp "$dl" "$TMP/bin/unwindme-bare"
+	port=$((20000 + $$ % 10000))
+	debuginfod -F -p $port -d "$TMP/dbg.sqlite" "$TMP/dbg" > "$TMP/srv.log" 2>&1 &
+	srv=$!
+	export DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH=$TMP/dcache
+	# The server scans its directory at start: ask until it answers.
+	id=$(readelf -n "$dl.debug" 2> /dev/null | sed -n 's/.*Build ID: *//p')
+	i=0
+	while [ $i -lt 50 ] && command -v debuginfod-find > /dev/null 2>&1 &&
+			! DEBUGINFOD_CACHE_PATH=$TMP/probe debuginfod-find debuginfo "$id" > /dev/null 2>&1; do
+		sleep 0.2; i=$((i + 1))
+	done
+	"$FTR" profile --folded -- "$TMP/bin/unwindme-bare" 300 > "$TMP/f0" 2> "$TMP/e0"
+	"$FTR" profile --debuginfod --folded -- "$TMP/bin/unwindme-bare" 400 > "$TMP/f" 2> "$TMP/e"; rc=$?
+	kill $srv 2> /dev/null; wait $srv 2> /dev/null
+	unset DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH
+	set -- $(leaves "$TMP/f"); named=$1 n=$2
+	set -- $(leaves "$TMP/f0"); named0=$1
+	[ $rc -eq 0 ] && [ "$n" -ge 100 ] && atleast "$named" 50 && ! atleast "$named0" 1 &&
+		[ -n "$(ls -A "$TMP/dcache" 2> /dev/null)" ] && ok unwind-debuginfod ||
+		fail unwind-debuginfod "rc=$rc with: $named% of $n named leaves, without: $named0% $(head -2 "$TMP/e") $(tail -2 "$TMP/srv.log")"
+fi
+
+# JIT code (jitme: a loop in an anonymous executable mapping): CFI cannot
+# go through it, and ftr says so, with or without a perf map to name it.
+if command -v jitme > /dev/null 2>&1; then
+	"$FTR" profile --call-graph dwarf --folded -- jitme 300 > "$TMP/f" 2> "$TMP/e"; rc=$?
+	[ $rc -eq 0 ] && grep -q 'user stacks (.*) end early, at JIT code (anonymous memory): [0-9]* at \[unknown\] (pid [0-9]*, 0x[0-9a-f]*)\(, and elsewhere\)\{0,1\}: JIT code without a perf map' "$TMP/e" &&
+		ok unwind-jit-no-map || fail unwind-jit-no-map "rc=$rc $(head -2 "$TMP/e")"
+	"$FTR" profile --call-graph dwarf --folded -- jitme -p 300 > "$TMP/f" 2> "$TMP/e"; rc=$?
+	pid=$(sed -n 's/.* at jit_loop (pid \([0-9]*\),.*/\1/p' "$TMP/e" | head -1)
+	[ -n "$pid" ] && rm -f "/tmp/perf-$pid.map"
+	n=$(awk '$0 ~ /^jitme;jit_loop [0-9]+$/ { s += $NF } END { print s + 0 }' "$TMP/f")
+	[ $rc -eq 0 ] && [ -n "$pid" ] && [ "$n" -ge 100 ] && grep -q 'its perf map names it' "$TMP/e" &&
+		ok unwind-jit-perf-map || fail unwind-jit-perf-map "rc=$rc $n named $(head -2 "$TMP/e")"
+else
+	skip unwind-jit-no-map "no jitme helper (make helpers)"
+fi

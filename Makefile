@@ -55,10 +55,22 @@ WARN    := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wstrict-prot
 CPPFLAGS += -D_GNU_SOURCE -DFTR_VERSION='"$(VERSION)"' -DFTR_DATADIR='"$(DATADIR)"' -iquote src
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) 2>/dev/null)
 PC_LIBS   := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) 2>/dev/null)
+# --serve's HTTP server, libmicrohttpd: in the dynamic build only (SERVE=0
+# leaves it out, as cross builds do by default).  The static binary has no
+# room for it (with the GnuTLS it references, far more than the budget):
+# there, --serve says so and --prom-file does the job.
+SERVE ?= $(if $(CROSS),0,1)
+ifeq ($(SERVE),1)
+MHD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmicrohttpd 2>/dev/null)
+MHD_LIBS   := $(or $(shell $(PKG_CONFIG) --libs libmicrohttpd 2>/dev/null),-lmicrohttpd)
+else
+MHD_CFLAGS := -DFTR_NO_SERVE
+endif
 # libelf's static archive pulls zlib and zstd; pkg-config --static knows one, not both.
 PC_SLIBS  := $(shell $(PKG_CONFIG) --static --libs $(LIBS_PC) 2>/dev/null) -lzstd -lz
 
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS)
+STATIC_CFLAGS = -std=gnu11 $(WARN) $(CPPFLAGS) $(PC_CFLAGS) -DFTR_NO_SERVE $(CFLAGS)
 
 ifeq ($(V),1)
 Q :=
@@ -82,14 +94,14 @@ all: $(B)/ftr
 $(B)/%.o: src/%.c $(HDRS) | $(B)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$<)
-	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) $(MHD_CFLAGS) -c -o $@ $<
 
 $(B):
 	$(Q)mkdir -p $@
 
 $(B)/ftr: $(OBJS)
 	$(call msg,LD,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PC_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PC_LIBS) $(MHD_LIBS) $(if $(filter 1,$(SERVE)),-lpthread)
 
 # The static binary is built from its own objects so that `make` and
 # `make static` never mix flags.  -ffunction-sections + --gc-sections keep the
@@ -103,7 +115,7 @@ HOT_SRCS := src/report/output.c src/kernel/stream.c src/kernel/engine.c src/kern
 $(SB)/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$< [static])
-	$(Q)$(CC) $(ALL_CFLAGS) $(if $(filter $<,$(HOT_SRCS)),-O2,-Os) -ffunction-sections \
+	$(Q)$(CC) $(STATIC_CFLAGS) $(if $(filter $<,$(HOT_SRCS)),-O2,-Os) -ffunction-sections \
 		-fdata-sections -c -o $@ $<
 
 # glibc's linker prints one warning about dlopen in static programs: it comes
@@ -127,7 +139,7 @@ $(B)/tests/%: tests/unit/%.c tests/unit/fixture.c tests/unit/fixture.h $(LIBOBJS
 	@mkdir -p $(B)/tests
 	$(call msg,CC,$<)
 	$(Q)$(CC) $(ALL_CFLAGS) -DFIXTURES='"$(CURDIR)/tests/fixtures"' -o $@ $(filter %.c %.o,$^) \
-		$(PC_LIBS) -lcmocka
+		$(PC_LIBS) $(MHD_LIBS) -lcmocka
 
 # Helper programs the live tests run (a workload of known size, ...), built
 # both dynamic (host) and static (copied into the qemu guests).

@@ -11,8 +11,10 @@
 # not installed: tests/matrix/fetch-kernels.sh downloads them into its cache.
 set -eu
 
-BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libelf-dev zlib1g-dev libzstd-dev"
-TEST="libcmocka-dev qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates"
+BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libelf-dev zlib1g-dev libzstd-dev
+       libmicrohttpd-dev"
+# prometheus (its server and promtool) and curl: t-prom scrapes ftr --serve with them
+TEST="libcmocka-dev qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates prometheus curl"
 DOCS="libtracefs-doc libtraceevent-doc man-db"
 BENCH="${FTR_BENCH_DEPS:-}"	# bench/ sets this to "bpftrace linux-perf trace-cmd"
 # libc6-dev:arm64 is named so that the multiarch -dev packages' "libc-dev"

@@ -222,6 +222,11 @@ FTRPID=
 check bad-clients-no-loss grep -qx "@writes\[promwriter\]: $((N * 2))" "$TMP/serve.out"
 check serve-no-lost [ -z "$(grep -i lost "$TMP/serve.err")" ]
 
+# The example scrape configuration is one Prometheus takes.
+if command -v promtool > /dev/null 2>&1 && [ -f "$LIVE_DIR/../../contrib/prometheus.yml" ]; then
+	check promtool-contrib-config promtool check config "$LIVE_DIR/../../contrib/prometheus.yml"
+fi
+
 # promtool accepts the exposition of every recipe that runs here.
 EV=$LIVE_DIR/../../events
 if command -v promtool > /dev/null 2>&1 && [ -d "$EV" ]; then

@@ -14,6 +14,7 @@ PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/ftr
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 VERSION := 0.1.0
 
 # ---- architecture -------------------------------------------------------
@@ -243,8 +244,9 @@ check-matrix: $(B)/ftr-static $(HELPERS_STATIC)
 # ---- install -----------------------------------------------------------
 install: $(B)/ftr
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 \
-		$(DESTDIR)$(DATADIR)/events $(DESTDIR)$(DATADIR)/filters
+		$(DESTDIR)$(DATADIR)/events $(DESTDIR)$(DATADIR)/filters $(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 $(B)/ftr $(DESTDIR)$(BINDIR)/ftr
+	install -m 644 contrib/ftr.bash $(DESTDIR)$(BASHCOMPDIR)/ftr
 	install -m 644 $(filter %.1,$(MANS)) $(DESTDIR)$(MANDIR)/man1/
 	$(if $(filter %.7,$(MANS)),install -m 644 $(filter %.7,$(MANS)) $(DESTDIR)$(MANDIR)/man7/)
 	$(if $(wildcard events/*.ftr),install -m 644 $(wildcard events/*.ftr) $(DESTDIR)$(DATADIR)/events/)

@@ -56,7 +56,11 @@ prom_file() {
 	pw $((N / 2)) 4096
 	sleep 0.3
 	pw $((N / 2)) 4096
-	wait_file "$f" 'ftr_writes_total{comm="promwriter"}' $N
+	if [ "$4" = bytes ]; then
+		wait_file "$f" ftr_bytes_count $N
+	else
+		wait_file "$f" 'ftr_writes_total{comm="promwriter"}' $N
+	fi
 	kill -INT $pid; wait $pid
 	rc=$?
 	check "$1-exit" [ $rc -eq 0 ]
@@ -65,6 +69,9 @@ prom_file() {
 	b=$(sample 'ftr_bytes_bucket{le="8191"}' "$f")
 	b0=$(sample 'ftr_bytes_bucket{le="4095"}' "$f")
 	s=$(sample ftr_bytes_sum "$f")
+	# a program of one of the two maps: the other's samples are absent
+	[ "$4" = bytes ] && [ -z "$w" ] && w=$N
+	[ "$4" = writes ] && [ -z "$c$b$b0$s" ] && c=$N b=$N b0=0 s=$((N * 4096))
 	if [ "$w" = $N ] && [ "$c" = $N ] && [ "$b" = $N ] && [ "$b0" = 0 ] &&
 	   [ "$s" = $((N * 4096)) ]; then
 		ok "$1"
@@ -75,8 +82,12 @@ prom_file() {
 }
 
 prom_file prom-file-user user "$PROG"
+# A hist trigger per map: one aggregation per clause (and per event).
 if has_hist; then
-	prom_file prom-file-kernel kernel "$PROG"
+	prom_file prom-file-kernel-count kernel \
+		'tracepoint:syscalls:sys_enter_write /comm == "promwriter"/ { @writes[comm] = count(); }' writes
+	prom_file prom-file-kernel-hist kernel \
+		'tracepoint:syscalls:sys_enter_write /comm == "promwriter"/ { @bytes = hist(args.count); }' bytes
 else
 	skip prom-file-kernel "no hist triggers on this kernel"
 fi

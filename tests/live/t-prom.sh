@@ -94,6 +94,31 @@ fi
 # clear() every 100 ms: the printed maps restart, the counters carry on.
 prom_file prom-file-clear auto "$PROG interval:ms:100 { clear(@writes); clear(@bytes); }"
 
+# ftr count -i prints and clears the table every 100 ms; the file, rewritten
+# as often, carries the cleared counts: exactly N, and the sum of -v.
+f=$TMP/count.prom
+"$FTR" count syscalls:sys_enter_write -k comm -v count -f 'comm == "promwriter"' -i 100ms \
+	--prom-file "$f" > "$TMP/count.out" 2> "$TMP/count.err" &
+pid=$!
+if wait_tracing $pid; then
+	pw $((N / 2)) 10
+	sleep 0.3
+	pw $((N / 2)) 10
+	wait_file "$f" 'ftr_map_total{comm="promwriter"}' $N
+	kill -INT $pid; wait $pid
+	c=$(sample 'ftr_map_total{comm="promwriter"}' "$f")
+	s=$(sample 'ftr_sum_count_total{comm="promwriter"}' "$f")
+	printed=$(awk '/^@\[promwriter\]: / { n += $2 } END { print n + 0 }' "$TMP/count.out")
+	if [ "$c" = $N ] && [ "$s" = $((N * 10)) ] && [ "$printed" = $N ]; then
+		ok prom-file-count-interval
+	else
+		fail prom-file-count-interval "file: count $c, sum $s; printed in all $printed (want $N, $((N * 10)), $N)"
+	fi
+else
+	fail prom-file-count-interval "ftr did not start: $(head -2 "$TMP/count.err")"
+	kill $pid 2>/dev/null; wait $pid
+fi
+
 # Usage: --interval alone, a bad address.
 "$FTR" -e 'BEGIN { exit(); }' --interval 1s > /dev/null 2>&1
 check prom-interval-alone [ $? -eq 2 ]

@@ -57,15 +57,15 @@ int cmd_metrics_opt(const char *cmd, int which, const char *arg, struct run_opts
 
 	switch (which) {
 	case 's':
-		if (serve_parse_addr(arg, host, sizeof(host), &port) < 0)
-			return cmd_usage_error(cmd, "bad --serve '%s' (ADDR:PORT, :PORT for "
-					       "127.0.0.1:PORT, or [V6ADDR]:PORT)", arg);
 		if (!serve_available()) {
 			ftr_err("--serve is not in this build (the static binary has no HTTP "
 				"server); use --prom-file FILE with node_exporter's textfile "
 				"collector, or the dynamic build");
 			return FTR_EXIT_FAIL;
 		}
+		if (serve_parse_addr(arg, host, sizeof(host), &port) < 0)
+			return cmd_usage_error(cmd, "bad --serve '%s' (ADDR:PORT, :PORT for "
+					       "127.0.0.1:PORT, or [V6ADDR]:PORT)", arg);
 		o->serve = arg;
 		return 0;
 	case 'f':

@@ -2733,7 +2733,7 @@ static int metrics_open(struct interp *in)
 	in->pob = malloc(sizeof(*in->pob));
 	if (!in->prom || !in->pob)
 		return -ENOMEM;
-	if (in->o->serve) {
+	if (serve_available() && in->o->serve) {
 		if (serve_start(in->o->serve, types, &in->srv, err, sizeof(err)) < 0) {
 			ftr_err("--serve: %s", err);
 			return -EIO;
@@ -2796,7 +2796,7 @@ static void metrics_tick(struct interp *in, uint64_t now)
 
 	if (!in->prom)
 		return;
-	want = in->srv ? serve_wanted(in->srv) : 0;
+	want = serve_available() && in->srv ? serve_wanted(in->srv) : 0;
 	for (int v = 0; v < SERVE_VARIANTS; v++) {
 		int fd;
 		off_t len;

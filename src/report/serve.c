@@ -12,48 +12,12 @@
 
 #include "report/serve.h"
 
-int serve_parse_addr(const char *addr, char *host, size_t hlen, unsigned *port)
-{
-	const char *colon, *h = addr;
-	size_t n;
-	char *end;
-	unsigned long p;
-
-	if (!addr || !*addr)
-		return -EINVAL;
-	if (*addr == '[') {
-		const char *rb = strchr(addr, ']');
-
-		if (!rb || rb[1] != ':')
-			return -EINVAL;
-		h = addr + 1;
-		n = (size_t)(rb - h);
-		colon = rb + 1;
-	} else {
-		colon = strrchr(addr, ':');
-		if (!colon || memchr(addr, ':', (size_t)(colon - addr)))
-			return -EINVAL;		/* a bare v6 address needs [] */
-		n = (size_t)(colon - addr);
-	}
-	errno = 0;
-	p = strtoul(colon + 1, &end, 10);
-	if (!colon[1] || *end || errno || p > 65535 || colon[1] == '-' || colon[1] == '+')
-		return -EINVAL;
-	if (!n) {
-		h = "127.0.0.1";
-		n = strlen(h);
-	}
-	if (n >= hlen)
-		return -EINVAL;
-	memcpy(host, h, n);
-	host[n] = '\0';
-	*port = (unsigned)p;
-	return 0;
-}
-
 #ifdef FTR_NO_SERVE
 
-bool serve_available(void) { return false; }
+int serve_parse_addr(const char *addr, char *host, size_t hlen, unsigned *port)
+{
+	return -ENOTSUP;
+}
 
 int serve_start(const char *addr, const char *const types[SERVE_VARIANTS], struct serve **out,
 		char *err, size_t elen)
@@ -98,6 +62,45 @@ struct serve {
 };
 
 bool serve_available(void) { return true; }
+
+int serve_parse_addr(const char *addr, char *host, size_t hlen, unsigned *port)
+{
+	const char *colon, *h = addr;
+	size_t n;
+	char *end;
+	unsigned long p;
+
+	if (!addr || !*addr)
+		return -EINVAL;
+	if (*addr == '[') {
+		const char *rb = strchr(addr, ']');
+
+		if (!rb || rb[1] != ':')
+			return -EINVAL;
+		h = addr + 1;
+		n = (size_t)(rb - h);
+		colon = rb + 1;
+	} else {
+		colon = strrchr(addr, ':');
+		if (!colon || memchr(addr, ':', (size_t)(colon - addr)))
+			return -EINVAL;		/* a bare v6 address needs [] */
+		n = (size_t)(colon - addr);
+	}
+	errno = 0;
+	p = strtoul(colon + 1, &end, 10);
+	if (!colon[1] || *end || errno || p > 65535 || colon[1] == '-' || colon[1] == '+')
+		return -EINVAL;
+	if (!n) {
+		h = "127.0.0.1";
+		n = strlen(h);
+	}
+	if (n >= hlen)
+		return -EINVAL;
+	memcpy(host, h, n);
+	host[n] = '\0';
+	*port = (unsigned)p;
+	return 0;
+}
 
 static enum MHD_Result reply(struct serve *s, struct MHD_Connection *c, unsigned code,
 			     const char *text)

@@ -22,6 +22,9 @@ trap '[ -n "$PROMPID" ] && kill $PROMPID; wait; rm -rf "$work"' EXIT
 
 median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 elapsed() { sed -n 's/^writer: elapsed=\([0-9.]*\).*/\1/p' "$1"; }
+# the workload's own CPU (user + sys): what tracing adds to each write(2),
+# less disturbed than its wall time by other loads of a shared machine
+wcpu() { sed -n 's/^writer: .*user=\([0-9.]*\) sys=\([0-9.]*\).*/\1 \2/p' "$1" | awk '{ print $1 + $2 }'; }
 tracer_cpu() {
 	awk '/^writer:/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); w[kv[1]] = kv[2] } }
 	     /^rusage:/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] } }
@@ -36,6 +39,7 @@ run() {
 	shift
 	"$BIN/rusage" "$FTR" -e "$PROG" "$@" -- $W > "$work/o" 2> "$work/e"
 	elapsed "$work/e" >> "$work/$name.t"
+	wcpu "$work/e" >> "$work/$name.w"
 	tracer_cpu "$work/e" >> "$work/$name.cpu"
 	sed -n 's/^@\[writer\]: //p' "$work/o" >> "$work/$name.n"
 }
@@ -50,7 +54,7 @@ scrape_configs:
       - targets: ['127.0.0.1:$PORT']
 EOC
 for r in $(seq "$RUNS"); do
-	$W 2> "$work/e"; elapsed "$work/e" >> "$work/untraced"
+	$W 2> "$work/e"; elapsed "$work/e" >> "$work/untraced"; wcpu "$work/e" >> "$work/untraced.w"
 	run plain
 	run serve --serve 127.0.0.1:$PORT
 	if [ -z "$PROMPID" ]; then
@@ -65,13 +69,14 @@ for r in $(seq "$RUNS"); do
 		--data-urlencode 'query=count_over_time(up{job="ftr"}[20s])' > "$work/q" 2>/dev/null
 done
 un=$(median < "$work/untraced")
-printf 'count sys_enter_write by comm, N = %d writes, %d runs, medians (untraced %.3fs)\n\n' \
-	"$N" "$RUNS" "$un"
-printf '%-46s %9s %12s %14s\n' "ftr -e '@[comm] = count()'" slowdown count "ftr CPU/evt"
+uw=$(median < "$work/untraced.w")
+printf 'count sys_enter_write by comm, N = %d writes, %d runs, medians (untraced %.3fs wall, %.3fs CPU)\n\n' \
+	"$N" "$RUNS" "$un" "$uw"
+printf '%-42s %9s %9s %10s %12s\n' "ftr -e '@[comm] = count()'" "wall" "work CPU" count "ftr CPU/evt"
 row() {
 	awk -v name="$2" -v t="$(median < "$work/$1.t")" -v u="$un" -v n="$(median < "$work/$1.n")" \
-	    -v c="$(median < "$work/$1.cpu")" -v N="$N" \
-	    'BEGIN { printf "%-46s %8.3fx %12d %11.1f ns\n", name, t / u, n, c * 1e9 / N }'
+	    -v c="$(median < "$work/$1.cpu")" -v N="$N" -v w="$(median < "$work/$1.w")" -v uw="$uw" \
+	    'BEGIN { printf "%-42s %8.3fx %8.3fx %10d %9.1f ns\n", name, t / u, w / uw, n, c * 1e9 / N }'
 }
 row plain "without --serve"
 row serve "--serve, nobody scraping"

@@ -71,7 +71,6 @@ endif
 PC_SLIBS  := $(shell $(PKG_CONFIG) --static --libs $(LIBS_PC) 2>/dev/null) -lzstd -lz
 
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS)
-STATIC_CFLAGS = -std=gnu11 $(WARN) $(CPPFLAGS) $(PC_CFLAGS) -DFTR_NO_SERVE $(CFLAGS)
 
 ifeq ($(V),1)
 Q :=
@@ -113,11 +112,16 @@ $(B)/ftr: $(OBJS)
 SB := $(B)/static
 SOBJS := $(SRCS:src/%.c=$(SB)/%.o)
 HOT_SRCS := src/report/output.c src/kernel/stream.c src/kernel/engine.c src/kernel/comm.c
+# Nor does it carry unwind tables for ftr's own code (about 28 KB): ftr is C
+# without exceptions or thread cancellation, so nothing unwinds through it at
+# run time, and a debugger has the dynamic build with its -g.
+STATIC_CFLAGS := -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
+	-fno-unwind-tables
 $(SB)/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$< [static])
-	$(Q)$(CC) $(STATIC_CFLAGS) $(if $(filter $<,$(HOT_SRCS)),-O2,-Os) -ffunction-sections \
-		-fdata-sections -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -DFTR_NO_SERVE $(if $(filter $<,$(HOT_SRCS)),-O2,-Os) $(STATIC_CFLAGS) \
+		-c -o $@ $<
 
 # glibc's linker prints one warning about dlopen in static programs: it comes
 # from libtraceevent's plugin loader, which ftr never calls (plugins are

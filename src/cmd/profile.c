@@ -486,6 +486,9 @@ static int run(struct prof *p, struct sigwatch *sw)
 		}
 		p->t0 = now_s();
 	}
+	/* -v: the moment samples start to count, for whoever waits on it (a
+	 * test that stops ftr to make its rings overflow). */
+	ftr_info("sampling at %u Hz", p->hz);
 	if (p->duration)
 		end = p->t0 + p->duration / 1e9;
 	for (;;) {

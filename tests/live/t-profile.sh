@@ -128,17 +128,17 @@ kill $hp 2>/dev/null; wait $hp 2>/dev/null
 	fail profile-all "rc=$rc $(head -2 "$TMP/e")"
 
 # Lost samples are counted and said: a one-page ring (some 30 samples with
-# call chains), and ftr stopped for two seconds while the process it
+# call chains), and ftr stopped for three seconds while the process it
 # profiles keeps running.
 hotpath 12000 &
 hp=$!
-"$FTR" profile -g -m 1 -j -p $hp -d 8 > "$TMP/j" 2> "$TMP/e" &
+"$FTR" -v profile -g -m 1 -j -p $hp -d 8 > "$TMP/j" 2> "$TMP/e" &
 fp=$!
-# Sampling is on once ftr waits in poll(2) for the rings; where wchan does
-# not say so (it is hidden on some kernels), after 2 s.  The run lasts 8 s,
-# so that the stop below always falls inside it, however loaded the box.
+# Sampling is on once ftr -v says so; the run lasts 8 s from then, so that
+# the stop below always falls inside it, however loaded the box.  (Waiting
+# on wchan or a fixed time was not enough for a guest on a busy host.)
 i=0
-while [ $i -lt 20 ] && ! grep -q poll /proc/$fp/wchan 2>/dev/null; do
+while [ $i -lt 600 ] && ! grep -q 'sampling at' "$TMP/e" 2>/dev/null; do
 	sleep 0.1; i=$((i + 1))
 done
 kill -STOP $fp; sleep 3; kill -CONT $fp

@@ -17,6 +17,7 @@ PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
 DATADIR ?= $(PREFIX)/share/ftr
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 VERSION := 0.1.0
 
 # ---- architecture -------------------------------------------------------
@@ -64,9 +65,23 @@ CPPFLAGS += -D_GNU_SOURCE -DFTR_VERSION='"$(VERSION)"' -DFTR_DATADIR='"$(DATADIR
 # far more than the size budget.
 LIBS_DYN_PC := libdw zlib liblzma
 # (STATIC_EXTRA=-DFTR_NO_PPROF also leaves out the --pprof writer: 4 KB.)
-STATIC_DEFS := -DFTR_NO_DWARF -DFTR_NO_LZMA -DFTR_NO_DEBUGINFOD -DFTR_NO_TRACECMD $(STATIC_EXTRA)
+STATIC_DEFS := -DFTR_NO_DWARF -DFTR_NO_LZMA -DFTR_NO_DEBUGINFOD -DFTR_NO_TRACECMD -DFTR_NO_SERVE \
+	$(STATIC_EXTRA)
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)
 PC_LIBS   := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)
+# --serve's HTTP server, libmicrohttpd: in the dynamic build only (SERVE=0
+# leaves it out, as cross builds do by default).  The static binary has no
+# room for it (with the GnuTLS it references, far more than the budget):
+# there, --serve says so and --prom-file does the job.
+SERVE ?= $(if $(CROSS),0,1)
+ifeq ($(SERVE),1)
+MHD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libmicrohttpd 2>/dev/null)
+MHD_LIBS   := $(or $(shell $(PKG_CONFIG) --libs libmicrohttpd 2>/dev/null),-lmicrohttpd)
+else
+MHD_CFLAGS := -DFTR_NO_SERVE
+endif
+PC_CFLAGS += $(MHD_CFLAGS)
+PC_LIBS   += $(if $(filter 1,$(SERVE)),$(MHD_LIBS) -lpthread)
 # libelf's static archive pulls zlib and zstd; pkg-config --static knows one, not both.
 PC_SLIBS  := $(shell $(PKG_CONFIG) --static --libs $(LIBS_PC) 2>/dev/null) -lzstd -lz
 # libtracecmd (reading trace-cmd data files: ftr report, -i FILE) is shared
@@ -358,8 +373,9 @@ check-matrix: $(B)/ftr-static $(B)/ftr $(HELPERS_STATIC)
 # ---- install -----------------------------------------------------------
 install: $(B)/ftr
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 \
-		$(DESTDIR)$(DATADIR)/events $(DESTDIR)$(DATADIR)/filters
+		$(DESTDIR)$(DATADIR)/events $(DESTDIR)$(DATADIR)/filters $(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 $(B)/ftr $(DESTDIR)$(BINDIR)/ftr
+	install -m 644 contrib/ftr.bash $(DESTDIR)$(BASHCOMPDIR)/ftr
 	install -m 644 $(filter %.1,$(MANS)) $(DESTDIR)$(MANDIR)/man1/
 	$(if $(filter %.7,$(MANS)),install -m 644 $(filter %.7,$(MANS)) $(DESTDIR)$(MANDIR)/man7/)
 	$(if $(wildcard events/*.ftr),install -m 644 $(wildcard events/*.ftr) $(DESTDIR)$(DATADIR)/events/)

@@ -14,12 +14,13 @@ set -eu
 # libdw-dev, liblzma-dev: the dynamic build's CFI unwinder (profile
 # --call-graph dwarf) and MiniDebugInfo.
 BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libelf-dev zlib1g-dev libzstd-dev
-       libtracecmd-dev libdw-dev liblzma-dev"
+       libtracecmd-dev libdw-dev liblzma-dev libmicrohttpd-dev"
+# prometheus (its server and promtool) and curl: t-prom scrapes ftr --serve with them;
 # golang-go: go tool pprof reads profile --pprof's files in the tests;
 # debuginfod: elfutils' server, for profile --debuginfod's test (ftr opens
 # libdebuginfod1 when --debuginfod asks for it).
 TEST="libcmocka-dev trace-cmd qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates golang-go
-      debuginfod libdebuginfod1"
+      debuginfod libdebuginfod1 prometheus curl"
 DOCS="libtracefs-doc libtraceevent-doc man-db"
 BENCH="${FTR_BENCH_DEPS:-}"	# bench/ sets this to "bpftrace linux-perf trace-cmd"
 # libc6-dev:arm64 is named so that the multiarch -dev packages' "libc-dev"

@@ -54,6 +54,10 @@ static const char common_usage[] =
 	"  -s, --sort KEYS       print order: count, value, key or a key's name, each\n"
 	"                        .asc (the default) or .desc; comma-separated\n"
 	"  -j, --json            JSON instead of tables\n"
+	"      --serve ADDR:PORT answer GET /metrics with the table, Prometheus's\n"
+	"                        format (:PORT is 127.0.0.1:PORT)\n"
+	"      --prom-file FILE  write it there in that format, atomically, every -i\n"
+	"                        (default 10s), for node_exporter's textfile collector\n"
 	"  -E, --explain         print the program, the plan and the tracefs writes\n"
 	"  -h, --help            this help\n\n"
 	"Without -d, the command, or -p's process ending, Ctrl-C ends the run and\n"
@@ -153,7 +157,7 @@ struct agg_cli {
 /* Options and their checks.  Returns -1 to go on, else the exit code. */
 static int agg_parse_opts(struct agg_cli *a, int argc, char **argv)
 {
-	enum { OPT_CUMUL = 1000, OPT_TOP, OPT_SIZE, OPT_INPUT };
+	enum { OPT_CUMUL = 1000, OPT_TOP, OPT_SIZE, OPT_INPUT, OPT_SERVE, OPT_PROM_FILE };
 	static const struct option longopts[] = {
 		{ "keys", required_argument, NULL, 'k' },
 		{ "value", required_argument, NULL, 'v' },
@@ -169,6 +173,8 @@ static int agg_parse_opts(struct agg_cli *a, int argc, char **argv)
 		{ "sort", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "explain", no_argument, NULL, 'E' },
+		{ "serve", required_argument, NULL, OPT_SERVE },
+		{ "prom-file", required_argument, NULL, OPT_PROM_FILE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -249,6 +255,14 @@ static int agg_parse_opts(struct agg_cli *a, int argc, char **argv)
 		case 'E':
 			o->eng.explain = true;
 			break;
+		case OPT_SERVE:
+		case OPT_PROM_FILE: {
+			int ret = cmd_metrics_opt(cmd, c == OPT_SERVE ? 's' : 'f', optarg, o);
+
+			if (ret)
+				return ret;
+			break;
+		}
 		case 'h':
 			fputs(a->hist ? hist_usage : count_usage, stdout);
 			fputs(common_usage, stdout);
@@ -267,6 +281,9 @@ static int agg_parse_opts(struct agg_cli *a, int argc, char **argv)
 		return cmd_usage_error(cmd, "which field? -k FIELD[.log2|.linear=STEP]");
 	if (a->cumulative && !a->interval)
 		return cmd_usage_error(cmd, "--cumulative goes with -i");
+	/* -i prints (and clears) the table and rewrites the file: the
+	 * counters in the file carry what the clears removed. */
+	o->prom_interval_ns = o->prom_file ? a->interval : 0;
 	return -1;
 }
 

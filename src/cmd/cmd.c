@@ -6,6 +6,8 @@
 
 #include "cmd/cmd.h"
 #include "ftr.h"
+#include "lang/interp.h"
+#include "report/serve.h"
 
 int cmd_usage_error(const char *cmd, const char *fmt, ...)
 {
@@ -46,4 +48,35 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 		c = '?';
 	}
 	return c;
+}
+
+int cmd_metrics_opt(const char *cmd, int which, const char *arg, struct run_opts *o)
+{
+	char host[256];
+	unsigned port;
+
+	switch (which) {
+	case 's':
+		if (!serve_available()) {
+			ftr_err("--serve is not in this build (the static binary has no HTTP "
+				"server); use --prom-file FILE with node_exporter's textfile "
+				"collector, or the dynamic build");
+			return FTR_EXIT_FAIL;
+		}
+		if (serve_parse_addr(arg, host, sizeof(host), &port) < 0)
+			return cmd_usage_error(cmd, "bad --serve '%s' (ADDR:PORT, :PORT for "
+					       "127.0.0.1:PORT, or [V6ADDR]:PORT)", arg);
+		o->serve = arg;
+		return 0;
+	case 'f':
+		if (!*arg)
+			return cmd_usage_error(cmd, "--prom-file needs a file name");
+		o->prom_file = arg;
+		return 0;
+	default:
+		if (parse_duration_ns(arg, &o->prom_interval_ns) < 0 ||
+		    o->prom_interval_ns < 100000000ull)
+			return cmd_usage_error(cmd, "bad --interval '%s' (at least 100ms)", arg);
+		return 0;
+	}
 }

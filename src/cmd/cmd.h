@@ -30,4 +30,9 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	       const struct option *longopts);
 
+/* --serve ADDR:PORT ('s'), --prom-file FILE ('f'), the file's --interval
+ * ('i') into o: 0, or the exit code of the error it reported. */
+struct run_opts;
+int cmd_metrics_opt(const char *cmd, int which, const char *arg, struct run_opts *o);
+
 #endif

@@ -40,6 +40,11 @@ static const char run_usage[] =
 	"  -w, --where W       aggregate in the kernel when it can (auto), always\n"
 	"                      (kernel: fail when it cannot) or never (user)\n"
 	"      --force         no runaway guard for printf on hot probes\n"
+	"      --serve ADDR:PORT  answer GET /metrics with the maps, Prometheus's\n"
+	"                      format (:PORT is 127.0.0.1:PORT); runs until stopped\n"
+	"      --prom-file FILE  write the maps there in that format, atomically,\n"
+	"                      every --interval (default 10s), for node_exporter\n"
+	"      --interval TIME with --prom-file: how often it is rewritten\n"
 	"  -E, --explain       print the plan and the tracefs writes, and exit\n"
 	"      --emit-sh       print a sh script doing the in-kernel part (echo, cat)\n"
 	"  -l, --list          list the recipes\n"
@@ -143,7 +148,7 @@ static int run_cond(const char *expr, void *arg)
 
 int cmd_run(int argc, char **argv)
 {
-	enum { OPT_FORCE = 1000, OPT_EMIT_SH };
+	enum { OPT_FORCE = 1000, OPT_EMIT_SH, OPT_SERVE, OPT_PROM_FILE, OPT_INTERVAL };
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -156,6 +161,9 @@ int cmd_run(int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "where", required_argument, NULL, 'w' },
 		{ "sort", required_argument, NULL, 's' },
+		{ "serve", required_argument, NULL, OPT_SERVE },
+		{ "prom-file", required_argument, NULL, OPT_PROM_FILE },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -226,6 +234,14 @@ int cmd_run(int argc, char **argv)
 		case OPT_EMIT_SH:
 			o.eng.emit_sh = true;
 			break;
+		case OPT_SERVE:
+		case OPT_PROM_FILE:
+		case OPT_INTERVAL:
+			ret = cmd_metrics_opt("run", c == OPT_SERVE ? 's' : c == OPT_PROM_FILE ? 'f' :
+					      'i', optarg, &o);
+			if (ret)
+				return ret;
+			break;
 		case 'E':
 			o.eng.explain = true;
 			break;
@@ -256,6 +272,8 @@ int cmd_run(int argc, char **argv)
 			o.eng.emit_sh))
 		return cmd_usage_error("run", "-i FILE reads a recording: not with -p, -d, -E, "
 				       "--emit-sh or a command");
+	if (o.prom_interval_ns && !o.prom_file)
+		return cmd_usage_error("run", "--interval goes with --prom-file");
 	if (!text && !file)
 		return cmd_usage_error("run", "no program: give -e 'PROGRAM', a FILE or a recipe NAME");
 	if (file) {

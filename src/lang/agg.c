@@ -440,6 +440,46 @@ int agg_add(struct agg *m, const struct agg_kpart *keys, uint64_t count, int64_t
 	return 0;
 }
 
+/* A map with m's spec and size, empty. */
+struct agg *agg_alloc_like(const struct agg *m)
+{
+	struct agg_spec spec = {
+		.name = m->name, .kind = m->kind, .nkeys = m->nkeys, .is_unsigned = m->is_unsigned,
+		.lmin = m->lmin, .lmax = m->lmax, .lstep = m->lstep, .size = m->size,
+	};
+
+	memcpy(spec.ktypes, m->ktypes, sizeof(spec.ktypes));
+	return agg_alloc(&spec);
+}
+
+int agg_merge_row(struct agg *m, const struct agg_row *r)
+{
+	struct ent *e;
+	uint32_t id;
+	bool first;
+
+	if (!m || !r)
+		return -EINVAL;
+	if (!r->count && m->kind != AGG_VALUE)
+		return 0;
+	e = get(m, r->keys, &id);
+	if (!e) {
+		m->dropped += r->count;
+		return -ENOSPC;
+	}
+	first = e->count == 0;
+	e->count += r->count;
+	e->sum += r->sum128;
+	e->value = r->value;
+	if (first || less(m, r->min, e->min))
+		e->min = r->min;
+	if (first || less(m, e->max, r->max))
+		e->max = r->max;
+	for (int b = 0; b < m->nbuckets && b < r->nbuckets; b++)
+		m->bk[(size_t)id * m->nbuckets + b] += r->buckets[b];
+	return 0;
+}
+
 void agg_add_dropped(struct agg *m, uint64_t n)
 {
 	if (m)
@@ -483,41 +523,49 @@ static int64_t ent_value(const struct agg *m, const struct ent *e)
 	return 0;
 }
 
-int agg_lookup(const struct agg *m, const struct agg_kpart *keys, int64_t *v)
+/* The index slot of keys' entry: 0, -ENOENT, -EINVAL. */
+static int find(const struct agg *m, const struct agg_kpart *keys, uint32_t *slot)
 {
 	uint8_t kb[KEY_MAX];
 	size_t klen;
-	uint64_t h;
 	bool found;
-	uint32_t s;
 
 	if (!m || (m->nkeys && !keys))
 		return -EINVAL;
 	klen = key_encode(m, keys, kb);
-	h = hash_bytes(kb, klen);
-	s = probe(m, kb, klen, h, &found);
-	if (!found)
-		return -ENOENT;
-	if (v)
+	*slot = probe(m, kb, klen, hash_bytes(kb, klen), &found);
+	return found ? 0 : -ENOENT;
+}
+
+int agg_lookup(const struct agg *m, const struct agg_kpart *keys, int64_t *v)
+{
+	uint32_t s;
+	int err = find(m, keys, &s);
+
+	if (!err && v)
 		*v = ent_value(m, &m->ents[m->index[s] - 1]);
-	return 0;
+	return err;
+}
+
+static void fill_row(const struct agg *m, uint32_t id, struct agg_row *r);
+
+int agg_lookup_row(const struct agg *m, const struct agg_kpart *keys, struct agg_row *row)
+{
+	uint32_t s;
+	int err = find(m, keys, &s);
+
+	if (!err)
+		fill_row(m, m->index[s] - 1, row);
+	return err;
 }
 
 int agg_delete(struct agg *m, const struct agg_kpart *keys)
 {
-	uint8_t kb[KEY_MAX];
-	size_t klen;
-	uint64_t h;
-	bool found;
 	uint32_t i, j, id;
+	int err = find(m, keys, &i);
 
-	if (!m || (m->nkeys && !keys))
-		return -EINVAL;
-	klen = key_encode(m, keys, kb);
-	h = hash_bytes(kb, klen);
-	i = probe(m, kb, klen, h, &found);
-	if (!found)
-		return -ENOENT;
+	if (err)
+		return err;
 	id = m->index[i] - 1;
 	m->ents[id].next_free = m->free_head;
 	m->free_head = id;
@@ -742,6 +790,17 @@ int agg_foreach(const struct agg *m, int (*fn)(const struct agg_row *, void *), 
 	return foreach_ordered(m, NULL, fn, arg);
 }
 
+static int merge_cb(const struct agg_row *r, void *arg)
+{
+	agg_merge_row(arg, r);
+	return 0;
+}
+
+int agg_merge(struct agg *dst, const struct agg *src)
+{
+	return agg_foreach(src, merge_cb, dst);
+}
+
 /* ---- --sort ------------------------------------------------------------------ */
 
 static bool is_dir(const char *s, bool *desc)
@@ -930,6 +989,28 @@ void agg_lhist_label(int b, int64_t min, int64_t max, int64_t step, char *buf, s
 	}
 }
 
+int agg_bucket_max(const struct agg *m, int b, __int128 *max)
+{
+	if (m->kind == AGG_HIST) {
+		if (b < 0 || b >= AGG_HIST_BUCKETS)
+			return -EINVAL;
+		/* (..., 0) holds -1 at most, [0] 0, [1] 1, [2^(b-2), 2^(b-1)) */
+		*max = b < 3 ? b - 1 : ((__int128)1 << (b - 1)) - 1;
+		return 0;
+	}
+	if (m->kind != AGG_LHIST || b < 0 || b >= m->nbuckets)
+		return -EINVAL;
+	if (b == m->nbuckets - 1)
+		return -ERANGE;		/* [max, ...) */
+	*max = (__int128)m->lmin + (__int128)b * m->lstep - 1;
+	return 0;
+}
+
+int agg_nbuckets(const struct agg *m) { return m ? m->nbuckets : 0; }
+int agg_nkeys(const struct agg *m) { return m ? m->nkeys : 0; }
+enum agg_ktype agg_ktype(const struct agg *m, int i) { return m->ktypes[i]; }
+bool agg_unsigned(const struct agg *m) { return m && m->is_unsigned; }
+
 /* ---- the summary ----------------------------------------------------------------- */
 
 int agg_modes(const uint64_t *bk, int n)
@@ -1052,25 +1133,6 @@ void agg_pct_label(const struct agg *m, int b, char *buf, size_t len)
 
 /* ---- printing ------------------------------------------------------------------- */
 
-static void ob_s128(struct outbuf *ob, __int128 v)
-{
-	char tmp[48];
-	int i = sizeof(tmp);
-	unsigned __int128 u;
-
-	if (v < 0) {
-		ob_putc(ob, '-');
-		u = -(unsigned __int128)v;
-	} else {
-		u = (unsigned __int128)v;
-	}
-	do {
-		tmp[--i] = (char)('0' + (int)(u % 10));
-		u /= 10;
-	} while (u);
-	ob_write(ob, tmp + i, sizeof(tmp) - i);
-}
-
 static void ob_val(struct outbuf *ob, const struct agg *m, int64_t v)
 {
 	if (m->is_unsigned)
@@ -1089,6 +1151,45 @@ static int frame_name(const struct agg_print_opts *o, const struct agg_kpart *k,
 	if (r < 0)
 		snprintf(buf, len, "0x%llx", (unsigned long long)ip);
 	return r > 0;
+}
+
+/* A stack key as one string: its frames joined by ';', innermost first
+ * (malloc'd; NULL when out of memory). */
+static char *stack_text(const struct agg_kpart *k, const struct agg_print_opts *o)
+{
+	char sym[512], *buf = NULL;
+	size_t blen = 0;
+	FILE *f = open_memstream(&buf, &blen);
+	bool first = true;
+
+	for (uint32_t fr = 0; f && fr < k->stack.n; fr++) {
+		if (frame_name(o, k, fr, sym, sizeof(sym)))
+			continue;
+		fprintf(f, "%s%s", first ? "" : ";", sym);
+		first = false;
+	}
+	if (f)
+		fclose(f);
+	return buf;
+}
+
+char *agg_key_text(enum agg_ktype t, const struct agg_kpart *k, const struct agg_print_opts *o)
+{
+	char *s = NULL;
+
+	switch (t) {
+	case AGG_K_INT:
+		return asprintf(&s, "%lld", (long long)k->i) < 0 ? NULL : s;
+	case AGG_K_UINT:
+		return asprintf(&s, "%llu", (unsigned long long)k->u) < 0 ? NULL : s;
+	case AGG_K_HEX:
+		return asprintf(&s, "0x%llx", (unsigned long long)k->u) < 0 ? NULL : s;
+	case AGG_K_STR:
+		return strndup(k->str.p, k->str.len);
+	case AGG_K_STACK:
+		return stack_text(k, o);
+	}
+	return NULL;
 }
 
 /* One key part as bpftrace prints it inside @name[...]. */
@@ -1309,23 +1410,10 @@ static void json_part(struct outbuf *ob, enum agg_ktype t, const struct agg_kpar
 		break;
 	case AGG_K_STACK:
 		if (as_string) {
-			/* an object key must be a string: frames joined by ';',
-			 * innermost first */
-			char sym[512], *buf = NULL;
-			size_t blen = 0;
-			FILE *f = open_memstream(&buf, &blen);
+			/* an object key must be a string */
+			char *buf = stack_text(k, o);
 
-			bool first = true;
-
-			for (uint32_t fr = 0; f && fr < k->stack.n; fr++) {
-				if (frame_name(o, k, fr, sym, sizeof(sym)))
-					continue;
-				fprintf(f, "%s%s", first ? "" : ";", sym);
-				first = false;
-			}
-			if (f)
-				fclose(f);
-			ob_json_str(ob, buf ? buf : "", blen);
+			ob_json_str(ob, buf ? buf : "", buf ? strlen(buf) : 0);
 			free(buf);
 		} else {
 			bool first = true;

@@ -185,6 +185,18 @@ struct agg_row {
 	int nbuckets;
 };
 
+/* The entry of keys as a row (pointers into the map): 0 or -ENOENT. */
+int agg_lookup_row(const struct agg *m, const struct agg_kpart *keys, struct agg_row *row);
+
+/* Merging (the metrics' carried counts, lang/prom.h): agg_alloc_like makes
+ * an empty map of m's spec; agg_merge_row adds a row of such a map (its
+ * count, exact sum and buckets; min/max widen, a value replaces), and
+ * agg_merge every row of src.  0; -ENOSPC when dst is full (counted as
+ * dropped). */
+struct agg *agg_alloc_like(const struct agg *m);
+int agg_merge_row(struct agg *dst, const struct agg_row *r);
+int agg_merge(struct agg *dst, const struct agg *src);
+
 /* Calls fn for every entry in print order (ascending by value; histograms
  * by count; ties by key).  Stops when fn returns non-zero and returns that.
  * -ENOMEM (the sort needs an index array). */
@@ -262,6 +274,19 @@ void agg_hist_label(int bucket, char *buf, size_t len);
 /* lhist bucket of v and its label. */
 int agg_lhist_bucket(int64_t v, int64_t min, int64_t max, int64_t step);
 void agg_lhist_label(int bucket, int64_t min, int64_t max, int64_t step, char *buf, size_t len);
+
+/* The largest value bucket b of a hist or lhist map holds (the Prometheus
+ * "le" bound: values are integers): 0, -ERANGE for lhist's open top bucket
+ * [max, ...), -EINVAL for a bucket or map without one. */
+int agg_bucket_max(const struct agg *m, int b, __int128 *max);
+int agg_nbuckets(const struct agg *m);	/* hist/lhist buckets per entry, else 0 */
+bool agg_unsigned(const struct agg *m);
+int agg_nkeys(const struct agg *m);
+enum agg_ktype agg_ktype(const struct agg *m, int i);
+/* One key part as text (malloc'd, NULL when out of memory): numbers in
+ * decimal, AGG_K_HEX as 0x..., a stack's frames (named by o->sym when o
+ * has one) joined by ';', innermost first. */
+char *agg_key_text(enum agg_ktype t, const struct agg_kpart *k, const struct agg_print_opts *o);
 
 /* The summary of one histogram (bucket array as in agg_row). */
 struct agg_hist_stats {

@@ -33,7 +33,13 @@ struct run_opts {
 	uint32_t map_size;	/* entries per map (0: 2048) */
 	const struct agg_sort *sort;	/* the maps' print order (NULL: bpftrace's) */
 	const char *input;	/* run over this recording (trace-cmd data file), not live */
+	/* The maps as metrics (lang/prom.h), while the program runs: */
+	const char *serve;		/* --serve ADDR:PORT: GET /metrics */
+	const char *prom_file;		/* --prom-file FILE: rewritten atomically */
+	uint64_t prom_interval_ns;	/* ... every this (0: PROM_FILE_INTERVAL) */
 };
+
+#define PROM_FILE_INTERVAL 10000000000ull	/* 10 s */
 
 /* Compile and run p.  Prints its own errors.  Returns an exit code. */
 int lang_run(struct program *p, const struct run_opts *o);

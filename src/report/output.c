@@ -171,6 +171,25 @@ void ob_u64(struct outbuf *ob, uint64_t v)
 	ob->len = put_dec(room(ob, ob->buf + ob->len, NUM_MAX), v) - ob->buf;
 }
 
+void ob_s128(struct outbuf *ob, __int128 v)
+{
+	char tmp[48];
+	int i = sizeof(tmp);
+	unsigned __int128 u;
+
+	if (v < 0) {
+		ob_putc(ob, '-');
+		u = -(unsigned __int128)v;
+	} else {
+		u = (unsigned __int128)v;
+	}
+	do {
+		tmp[--i] = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u);
+	ob_write(ob, tmp + i, sizeof(tmp) - i);
+}
+
 void ob_s64(struct outbuf *ob, int64_t v)
 {
 	ob->len = put_sdec(room(ob, ob->buf + ob->len, NUM_MAX), v) - ob->buf;

@@ -5,6 +5,8 @@
  * sizes 1, 2, ... K, 1, 2, ...: K distinct values (for bounded tables).  A workload of known size for the
  * live tests and benchmarks.  With WRITER_TIME set in the environment it
  * prints its own wall and CPU time of the write loop to stderr (benchmarks).
+ * With WRITER_LINGER=S it stays S seconds after its writes before exiting,
+ * so that a tracer looking its comm up by pid (in /proc) still finds it.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -71,5 +73,7 @@ int main(int argc, char **argv)
 		if (writev(2, &iov, 1) < 0)
 			return 1;
 	}
+	if (getenv("WRITER_LINGER"))
+		sleep((unsigned)atoi(getenv("WRITER_LINGER")));
 	return 0;
 }

@@ -197,7 +197,7 @@ unspin='kill $b; wait; true'
 # offcpu: sleep spends about a second off-CPU, sleeping (S), in the
 # kernel's nanosleep.
 "$FTR" run offcpu -- sh -c "$spin; sleep 1; $unspin" > "$TMP/o" 2> "$TMP/e"
-us=$(awk '/^@offcpu_us\[sleep, S, $/ { on = 1; ns = 0; next }
+us=$(awk '/^@offcpu_usecs\[sleep, S, $/ { on = 1; ns = 0; next }
 	on && /nanosleep\+[0-9]+$/ { ns = 1 }
 	on && /^\]: [0-9]+$/ { if (ns) t += $2; on = 0 } END { print t + 0 }' "$TMP/o")
 [ "$us" -ge 950000 ] && [ "$us" -lt 5000000 ] && ok recipes-offcpu ||

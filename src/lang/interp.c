@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 #include <sys/ioctl.h>
 
 #include <event-parse.h>
@@ -28,6 +29,7 @@
 #include "filter/expr.h"
 #include "lang/interp.h"
 #include "lang/intern.h"
+#include "kernel/kcore.h"
 #include "kernel/khist.h"
 #include "lang/lprof.h"
 #include "perf/perf.h"
@@ -103,6 +105,7 @@ struct mapdef {
 					 * string or stack interned (VT_STR/STACK) */
 	const struct node *first;
 	struct agg *m;
+	int stack_mode;			/* a stack key's kstack(perf|raw) mode */
 };
 
 /* What one engine event needs to run its clauses. */
@@ -154,6 +157,9 @@ struct interp {
 	struct ksyms *ks;		/* for ksym(), loaded when a program uses it */
 	int ks_err;
 	bool ks_warned;
+	struct kcore *kc;		/* *kaddr("sym") in BEGIN/END/interval */
+	bool kc_warned;
+	struct outbuf *fmt;		/* system() and cat(): their formatted text */
 };
 
 static void planf(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -338,8 +344,11 @@ static int check_map_keys(struct sema *s, struct node *n)
 			return -EINVAL;
 		}
 		m->nkeys = n->nargs;
-		for (int i = 0; i < n->nargs; i++)
+		for (int i = 0; i < n->nargs; i++) {
 			m->kt[i] = ktype_of(n->args[i]);
+			if (n->args[i]->k == N_BUILTIN && n->args[i]->type == VT_STACK)
+				m->stack_mode = (int)n->args[i]->op;
+		}
 		m->keys_known = true;
 		m->first = n;
 		return 0;
@@ -428,6 +437,164 @@ static int check_sym_call(struct sema *s, struct node *n)
 	return 0;
 }
 
+/* bpftrace's functions that need BPF: each refused with what the kernel
+ * lacks without it. */
+static const struct {
+	const char *name, *why;
+} no_bpf[] = {
+	{ "signal", "sends a signal from inside the kernel at the event (bpf_send_signal); "
+	  "ftr reads events after they happened, when the signal would come too late" },
+	{ "override", "changes a function's return value at the event (bpf_override_return); "
+	  "kprobe events only observe" },
+	{ "kptr", "marks kernel memory for a BPF read at the event; ftr reads no memory "
+	  "through pointers at events (kprobe fetchargs read fixed offsets: ftr trace)" },
+	{ "uptr", "marks user memory for a BPF read at the event; ftr reads user strings at "
+	  "syscalls with str(args.F) only" },
+	{ "buf", "copies raw memory at the event (bpf_probe_read); kprobe events copy no "
+	  "buffers" },
+	{ "reg", "reads a register in a BPF program; ftr's kprobes read argN and retval only" },
+	{ "uaddr", "resolves a user symbol's address for a BPF read at the event" },
+	{ "path", "needs bpf_d_path, which only BPF programs can call" },
+	{ "macaddr", "reads memory at the event (a BPF read)" },
+	{ "cgroupid", "needs a BPF helper (the kernel's cgroup ids are not in events)" },
+	{ "cgroup_path", "needs a BPF helper (the kernel's cgroup ids are not in events)" },
+	{ "skboutput", "writes packets through BPF's perf output" },
+	{ "percpu_kaddr", "reads a per-CPU variable at the event (a BPF read)" },
+	{ "printk", "writes through bpf_trace_printk" },
+	{ "debugf", "writes through bpf_trace_printk" },
+};
+
+/* kstack(N), kstack(perf), ustack(bpftrace, N): the builtin, N frames at
+ * most, printed in that mode. */
+static int check_stack_call(struct sema *s, struct node *n)
+{
+	int mode = 0, limit = 0;
+
+	for (int i = 0; i < n->nargs; i++) {
+		const struct node *a = n->args[i];
+
+		if (i == 0 && a->k == N_STR && a->idx == -1) {
+			mode = !strcmp(a->sval, "perf") ? 1 : !strcmp(a->sval, "raw") ? 2 : 0;
+		} else if (a->k == N_INT && a->ival > 0 && i == n->nargs - 1) {
+			limit = a->ival > AGG_STACK_MAX ? AGG_STACK_MAX : (int)a->ival;
+		} else {
+			lang_errf(s->err, a, "%s(): takes a mode (bpftrace, perf, raw) and a number "
+				  "of frames, e.g. %s(perf, 5)", n->sval, n->sval);
+			return -EINVAL;
+		}
+	}
+	n->k = N_BUILTIN;
+	n->ival = strcmp(n->sval, "kstack") ? B_USTACK : B_KSTACK;
+	n->idx = limit;
+	n->op = (enum tok)mode;
+	return check(s, n);
+}
+
+/* printf, system, cat: a literal format, its conversions against the
+ * arguments, checked now rather than per event. */
+static int check_printf(struct sema *s, struct node *n)
+{
+	if (n->args[0]->k != N_STR) {
+		lang_errf(s->err, n->args[0], "%s's format must be a string literal", n->sval);
+		return -EINVAL;
+	}
+	/* Count the conversions against the arguments now, not per event. */
+	int conv = 0;
+
+	for (const char *p = n->args[0]->sval; *p; p++) {
+		if (*p != '%')
+			continue;
+		if (p[1] == '%') {
+			p++;
+			continue;
+		}
+		conv++;
+		p += strspn(p + 1, "-+ #0123456789.hlzjt");
+		if (!p[1] || !strchr("diuxXoscp", p[1])) {
+			lang_errf(s->err, n->args[0], "%s: bad conversion in \"%s\"",
+				  n->sval, n->args[0]->sval);
+			return -EINVAL;
+		}
+		if (conv < n->nargs) {
+			bool want_str = p[1] == 's';
+			enum vtype t = n->args[conv]->type;
+
+			if ((want_str && t != VT_STR) || (!want_str && t != VT_INT)) {
+				lang_errf(s->err, n->args[conv], "printf: %%%c needs a %s",
+					  p[1], want_str ? "string" : "number");
+				return -EINVAL;
+			}
+		}
+	}
+	if (conv != n->nargs - 1) {
+		lang_errf(s->err, n, "printf: %d conversion%s for %d argument%s", conv,
+			  conv == 1 ? "" : "s", n->nargs - 1, n->nargs == 2 ? "" : "s");
+		return -EINVAL;
+	}
+	n->type = VT_NONE;
+	return 0;
+}
+
+/* A call whose string result lives in a buffer of its node until the
+ * next event. */
+static int text_buffer(struct node *n, size_t len)
+{
+	free(n->bind);
+	n->bind = malloc(len);
+	if (!n->bind)
+		return -ENOMEM;
+	n->type = VT_STR;
+	return 0;
+}
+
+/* kaddr("sym"): the address of a kernel symbol, known now. */
+static int check_kaddr(struct sema *s, struct node *n)
+{
+	struct interp *in = s->in;
+	uint64_t addr;
+	int err;
+
+	if (n->args[0]->k != N_STR) {
+		lang_errf(s->err, n->args[0], "kaddr() takes a symbol's name as a string literal");
+		return -EINVAL;
+	}
+	err = kcore_symbol(NULL, n->args[0]->sval, &addr);
+	if (err == -EPERM) {
+		lang_errf(s->err, n, "kaddr(\"%s\"): /proc/kallsyms hides kernel addresses "
+			  "(kptr_restrict=%d, or not root)", n->args[0]->sval, in->e.feat.kptr_restrict);
+		return -EINVAL;
+	}
+	if (err < 0) {
+		lang_errf(s->err, n->args[0], "kaddr(\"%s\"): %s", n->args[0]->sval,
+			  err == -ENOENT ? "no such symbol in /proc/kallsyms (a kernel built "
+			  "without CONFIG_KALLSYMS_ALL lists no variables)" : strerror(-err));
+		return -EINVAL;
+	}
+	n->ival = (int64_t)addr;
+	n->type = VT_INT;
+	return 0;
+}
+
+/* *ADDR: kernel memory now, from /proc/kcore: in BEGIN, END and interval
+ * clauses only, where "now" is what the program means. */
+static int check_deref(struct sema *s, struct node *n)
+{
+	char why[320];
+
+	if (s->has_record || s->is_profile) {
+		lang_errf(s->err, n, "*: reading kernel memory at an event needs BPF (a read at "
+			  "the moment of the event); ftr reads events after they happened.  In "
+			  "BEGIN, END and interval clauses ftr reads it from /proc/kcore");
+		return -EINVAL;
+	}
+	if (!s->in->kc && kcore_open(NULL, &s->in->kc, why, sizeof(why)) < 0) {
+		lang_errf(s->err, n, "*: cannot read kernel memory: %s", why);
+		return -EINVAL;
+	}
+	n->type = VT_INT;
+	return 0;
+}
+
 static int check_call(struct sema *s, struct node *n, bool as_map_value)
 {
 	static const struct {
@@ -436,16 +603,29 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 	} calls[] = {
 		{ "count", 0, 0 }, { "sum", 1, 1 }, { "avg", 1, 1 }, { "min", 1, 1 },
 		{ "max", 1, 1 }, { "stats", 1, 1 }, { "hist", 1, 1 }, { "lhist", 4, 4 },
-		{ "printf", 1, 16 }, { "print", 1, 1 }, { "clear", 1, 1 }, { "delete", 1, 1 },
+		{ "printf", 1, 16 }, { "print", 1, 3 }, { "clear", 1, 1 }, { "delete", 1, 1 },
 		{ "exit", 0, 0 }, { "str", 1, 2 }, { "time", 0, 1 }, { "ksym", 1, 1 },
-		{ "ksymoff", 1, 1 }, { "hex", 1, 1 },
+		{ "ksymoff", 1, 1 }, { "hex", 1, 1 }, { "ntop", 1, 2 }, { "kaddr", 1, 1 },
+		{ "system", 1, 16 }, { "cat", 1, 16 }, { "usym", 1, 1 }, { "kstack", 0, 2 },
+		{ "ustack", 0, 2 }, { "join", 1, 2 }, { "strncmp", 3, 3 }, { "(cast)", 1, 1 },
 	};
-	int found = -1, err;
+	int found = -1, err, bits;
+	bool sgn;
 
 	for (size_t i = 0; i < ARRAY_SIZE(calls); i++)
 		if (!strcmp(n->sval, calls[i].name))
 			found = (int)i;
+	/* int8(x) ... uint64(x): C's casts, as functions */
+	if ((str_has_prefix(n->sval, "int") || str_has_prefix(n->sval, "uint")) &&
+	    lang_int_type(n->sval, &bits, &sgn))
+		found = (int)ARRAY_SIZE(calls) - 1;
 	if (found < 0) {
+		for (size_t i = 0; i < ARRAY_SIZE(no_bpf); i++)
+			if (!strcmp(n->sval, no_bpf[i].name)) {
+				lang_errf(s->err, n, "%s() %s; this kernel has no BPF for it, and "
+					  "ftr uses none", n->sval, no_bpf[i].why);
+				return -EINVAL;
+			}
 		lang_errf(s->err, n, "unknown function '%s'", n->sval);
 		return -EINVAL;
 	}
@@ -458,6 +638,24 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 	if (agg_of(n->sval) >= 0 && !as_map_value) {
 		lang_errf(s->err, n, "%s() is an aggregation: assign it to a map, "
 			  "as in @x = %s(...)", n->sval, n->sval);
+		return -EINVAL;
+	}
+	if (!strcmp(n->sval, "kstack") || !strcmp(n->sval, "ustack"))
+		return check_stack_call(s, n);
+	if (!strcmp(n->sval, "print") && n->nargs > 1) {
+		/* print(@m, top[, div]): numbers */
+		for (int i = 1; i < n->nargs; i++) {
+			err = check(s, n->args[i]);
+			if (err)
+				return err;
+			if (n->args[i]->type != VT_INT) {
+				lang_errf(s->err, n->args[i], "print(@map, top, div) takes numbers");
+				return -EINVAL;
+			}
+		}
+	}
+	if ((!strcmp(n->sval, "clear") || !strcmp(n->sval, "delete")) && n->nargs > 1) {
+		lang_errf(s->err, n, "%s() takes 1 argument", n->sval);
 		return -EINVAL;
 	}
 	if (!strcmp(n->sval, "print") || !strcmp(n->sval, "clear") ||
@@ -482,52 +680,73 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		n->type = VT_NONE;
 		return 0;
 	}
+	if (!strcmp(n->sval, "kaddr"))
+		return check_kaddr(s, n);
+	if (!strcmp(n->sval, "join")) {
+		lang_errf(s->err, n, "join(%s): the kernel records a char ** argument as an "
+			  "address, and its strings must be read at the event: kprobe and eprobe "
+			  "fetchargs read one string at a fixed offset, not a NULL-terminated "
+			  "array; ftr cannot join it yet (str(args.F) reads one string)",
+			  n->args[0]->k == N_FIELD ? n->args[0]->sval : "...");
+		return -EINVAL;
+	}
 	for (int i = 0; i < n->nargs; i++) {
 		err = check(s, n->args[i]);
 		if (err)
 			return err;
 	}
-	if (!strcmp(n->sval, "printf")) {
-		if (n->args[0]->k != N_STR) {
-			lang_errf(s->err, n->args[0], "printf's format must be a string literal");
+	if (found == (int)ARRAY_SIZE(calls) - 1) {
+		if (n->args[0]->type != VT_INT) {
+			lang_errf(s->err, n->args[0], "%s() takes a number", n->sval);
 			return -EINVAL;
 		}
-		/* Count the conversions against the arguments now, not per event. */
-		int conv = 0;
-
-		for (const char *p = n->args[0]->sval; *p; p++) {
-			if (*p != '%')
-				continue;
-			if (p[1] == '%') {
-				p++;
-				continue;
-			}
-			conv++;
-			p += strspn(p + 1, "-+ #0123456789.hlzjt");
-			if (!p[1] || !strchr("diuxXoscp", p[1])) {
-				lang_errf(s->err, n->args[0], "printf: bad conversion in \"%s\"",
-					  n->args[0]->sval);
-				return -EINVAL;
-			}
-			if (conv < n->nargs) {
-				bool want_str = p[1] == 's';
-				enum vtype t = n->args[conv]->type;
-
-				if ((want_str && t != VT_STR) || (!want_str && t != VT_INT)) {
-					lang_errf(s->err, n->args[conv], "printf: %%%c needs a %s",
-						  p[1], want_str ? "string" : "number");
-					return -EINVAL;
-				}
-			}
-		}
-		if (conv != n->nargs - 1) {
-			lang_errf(s->err, n, "printf: %d conversion%s for %d argument%s", conv,
-				  conv == 1 ? "" : "s", n->nargs - 1, n->nargs == 2 ? "" : "s");
-			return -EINVAL;
-		}
-		n->type = VT_NONE;
+		n->idx = bits;
+		n->op = sgn ? T_MINUS : T_PLUS;
+		n->type = VT_INT;
 		return 0;
 	}
+	if (!strcmp(n->sval, "ntop")) {
+		if (n->args[n->nargs - 1]->type != VT_INT ||
+		    (n->nargs == 2 && n->args[0]->type != VT_INT)) {
+			lang_errf(s->err, n, "ntop([AF_INET|AF_INET6,] address) takes numbers or "
+				  "an address field (u8[4], u8[16])");
+			return -EINVAL;
+		}
+		return text_buffer(n, 64);
+	}
+	if (!strcmp(n->sval, "usym")) {
+		if (n->args[0]->type != VT_INT) {
+			lang_errf(s->err, n->args[0], "usym() takes a number");
+			return -EINVAL;
+		}
+		/* frames are named by the profiler's symbol cache */
+		s->in->prof_k = true;
+		return text_buffer(n, KSYM_TEXT);
+	}
+	if (!strcmp(n->sval, "strncmp")) {
+		if (n->args[0]->type != VT_STR || n->args[1]->type != VT_STR ||
+		    n->args[2]->type != VT_INT) {
+			lang_errf(s->err, n, "strncmp(string, string, n)");
+			return -EINVAL;
+		}
+		n->type = VT_INT;
+		return 0;
+	}
+	if (!strcmp(n->sval, "system") || !strcmp(n->sval, "cat")) {
+		if (!strcmp(n->sval, "system") && !s->in->o->unsafe) {
+			lang_errf(s->err, n, "system() runs a command: it needs --unsafe, as in "
+				  "bpftrace");
+			return -EINVAL;
+		}
+		if (!s->in->fmt && !(s->in->fmt = calloc(1, sizeof(*s->in->fmt))))
+			return -ENOMEM;
+		ob_init(s->in->fmt, -1);
+		err = check_printf(s, n);
+		n->type = VT_NONE;
+		return err;
+	}
+	if (!strcmp(n->sval, "printf"))
+		return check_printf(s, n);
 	if (!strcmp(n->sval, "str")) {
 		struct node *a = n->args[0];
 
@@ -582,6 +801,11 @@ static int check(struct sema *s, struct node *n)
 		n->type = VT_INT;
 		return 0;
 	case N_STR:
+		if (n->idx == -1) {
+			lang_errf(s->err, n, "'%s' is a stack's print mode: kstack(%s), ustack(%s)",
+				  n->sval, n->sval, n->sval);
+			return -EINVAL;
+		}
 		n->type = VT_STR;
 		return 0;
 	case N_FIELD:
@@ -660,6 +884,8 @@ static int check(struct sema *s, struct node *n)
 	case N_CALL:
 		return check_call(s, n, false);
 	case N_UNOP:
+		if (n->op == T_STAR && (s->has_record || s->is_profile))
+			return check_deref(s, n);
 		err = check(s, n->a);
 		if (err)
 			return err;
@@ -667,6 +893,8 @@ static int check(struct sema *s, struct node *n)
 			lang_errf(s->err, n, "%s needs a number", lang_tok_str(n->op));
 			return -EINVAL;
 		}
+		if (n->op == T_STAR)
+			return check_deref(s, n);
 		n->type = VT_INT;
 		return 0;
 	case N_BINOP:
@@ -851,6 +1079,40 @@ static struct val eval_sym(struct xctx *x, const struct node *n)
 	return vstr(n->bind, len < KSYM_TEXT ? (size_t)len : KSYM_TEXT - 1);
 }
 
+/* ntop([af,] addr): an IPv4 address from a number (its bytes in memory
+ * order, as the kernel stores __be32), or IPv4/IPv6 from a u8[4]/u8[16]
+ * field. */
+static struct val eval_ntop(struct xctx *x, const struct node *n)
+{
+	const struct node *a = n->args[n->nargs - 1];
+	int af = n->nargs == 2 ? (int)eval(x, n->args[0]).i : 0;
+	unsigned char b[16] = { 0 };
+	size_t blen = 0;
+
+	if (a->k == N_FIELD && x->rec) {
+		struct tep_format_field *f = ((struct tep_format_field **)a->bind)[x->ev->idx];
+
+		if (f && field_kind(f) == FK_ARRAY && (f->size == 4 || f->size == 16) &&
+		    (size_t)f->offset + f->size <= (size_t)x->rec->size) {
+			blen = (size_t)f->size;
+			memcpy(b, (char *)x->rec->data + f->offset, blen);
+		}
+	}
+	if (!blen) {
+		uint32_t u = (uint32_t)eval(x, a).i;
+
+		memcpy(b, &u, 4);
+		blen = 4;
+	}
+	if (!inet_ntop(blen == 16 || af == AF_INET6 ? AF_INET6 : AF_INET, b, n->bind, 64))
+		((char *)n->bind)[0] = '\0';
+	return vstr(n->bind, strlen(n->bind));
+}
+
+/* usym(addr): the function of a user address in the event's process, as
+ * bpftrace prints it (no offset); the address in hex where none names it. */
+static struct val eval_usym(struct xctx *x, const struct node *n);
+
 static int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k)
 {
 	for (int i = 0; i < map->nargs; i++) {
@@ -916,7 +1178,8 @@ static struct val builtin(struct xctx *x, const struct node *n)
 
 		if (x->smp)
 			return (struct val){ .t = VT_STACK, .ips = x->smp->k,
-					     .len = (size_t)x->smp->nk };
+					     .len = (size_t)(n->idx && x->smp->nk > n->idx ? n->idx :
+							     x->smp->nk) };
 		ips = engine_kstack(&in->e, &n_ips);
 		/* From the event's own frame, as the kernel's hist key starts. */
 		if (in->prof && n_ips) {
@@ -927,6 +1190,8 @@ static struct val builtin(struct xctx *x, const struct node *n)
 		}
 		if (n_ips > EVENT_KSTACK_MAX)
 			n_ips = EVENT_KSTACK_MAX;
+		if (n->idx && n_ips > n->idx)
+			n_ips = n->idx;
 		return (struct val){ .t = VT_STACK, .ips = ips, .len = (size_t)n_ips };
 	}
 	case B_USTACK:
@@ -935,7 +1200,9 @@ static struct val builtin(struct xctx *x, const struct node *n)
 		/* The process goes with the frames: it names them (lprof.h). */
 		in->ustk[0] = LPROF_UTAG | x->smp->pid;
 		memcpy(in->ustk + 1, x->smp->u, (size_t)x->smp->nu * sizeof(uint64_t));
-		return (struct val){ .t = VT_STACK, .ips = in->ustk, .len = (size_t)x->smp->nu + 1 };
+		return (struct val){ .t = VT_STACK, .ips = in->ustk,
+				     .len = (size_t)(n->idx && x->smp->nu > n->idx ? n->idx :
+						     x->smp->nu) + 1 };
 	case B_RETVAL: case B_ARG: {
 		char name[16];
 		struct tep_format_field *f;
@@ -1069,11 +1336,53 @@ static struct val eval(struct xctx *x, const struct node *n)
 			return eval_sym(x, n);
 		if (is_hex_call(n))
 			return eval(x, n->args[0]);
+		if (!strcmp(n->sval, "ntop"))
+			return eval_ntop(x, n);
+		if (!strcmp(n->sval, "usym"))
+			return eval_usym(x, n);
+		if (!strcmp(n->sval, "kaddr")) {
+			a = vint(n->ival);
+			a.u = true;
+			return a;
+		}
+		if (!strcmp(n->sval, "strncmp")) {
+			a = eval(x, n->args[0]);
+			b = eval(x, n->args[1]);
+			int64_t lim = eval(x, n->args[2]).i;
+			size_t la = a.len, lb = b.len;
+
+			if (lim < 0)
+				lim = 0;
+			la = la > (size_t)lim ? (size_t)lim : la;
+			lb = lb > (size_t)lim ? (size_t)lim : lb;
+			a.len = la;
+			b.len = lb;
+			/* bpftrace's strncmp: 0 when equal */
+			return vint(strcmp_v(a, b) != 0);
+		}
+		if (n->idx > 0) {
+			/* int8() ... uint64() */
+			a = eval(x, n->args[0]);
+			b = vint(lang_int_cast(a.i, n->idx, n->op == T_MINUS));
+			b.u = n->idx == 64 && n->op != T_MINUS;
+			return b;
+		}
 		return vint(0);
 	case N_UNOP:
 		a = eval(x, n->a);
 		if (n->op == T_NOT)
 			return vint(!truthy(a));
+		if (n->op == T_STAR) {
+			int64_t v = 0;
+
+			if (kcore_read(x->in->kc, (uint64_t)a.i, &v, sizeof(v)) < 0 &&
+			    !x->in->kc_warned) {
+				x->in->kc_warned = true;
+				ftr_warn("%d:%d: *0x%llx: no such address in /proc/kcore (read as 0)",
+					 n->line, n->col, (unsigned long long)a.i);
+			}
+			return vint(v);
+		}
 		b = vint(n->op == T_MINUS ? (int64_t)(0 - (uint64_t)a.i) : ~a.i);
 		b.u = a.u;
 		return b;
@@ -1105,6 +1414,25 @@ static struct val eval(struct xctx *x, const struct node *n)
 	}
 }
 
+static struct val eval_usym(struct xctx *x, const struct node *n)
+{
+	uint64_t addr = (uint64_t)eval(x, n->args[0]).i;
+	char *buf = n->bind;
+	int pid = x->smp ? (int)x->smp->pid : x->rec ? comm_tgid(x->in->e.comms, tid_of(x)) : 0;
+
+	buf[0] = '\0';
+	if (x->in->prof && pid > 0) {
+		lprof_frame(LPROF_UTAG | (uint32_t)pid, 0, buf, KSYM_TEXT, x->in->prof);
+		if (lprof_frame(addr, 1, buf, KSYM_TEXT, x->in->prof) == 0)
+			buf[strcspn(buf, "+")] = '\0';
+		else
+			buf[0] = '\0';
+	}
+	if (!buf[0])
+		snprintf(buf, KSYM_TEXT, "0x%llx", (unsigned long long)addr);
+	return vstr(buf, strlen(buf));
+}
+
 /* ---- statements -------------------------------------------------------------- */
 
 /*
@@ -1115,9 +1443,8 @@ static struct val eval(struct xctx *x, const struct node *n)
  */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-static void do_printf(struct xctx *x, const struct node *n)
+static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 {
-	struct outbuf *ob = &x->in->ob;
 	const char *p = n->args[0]->sval;
 	int arg = 1;
 
@@ -1217,7 +1544,7 @@ static int interned_value(int64_t v, struct agg_kpart *k, void *arg)
 	return AGG_K_STACK;
 }
 
-static void print_map(struct interp *in, struct mapdef *m)
+static void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div)
 {
 	if (!m->m)
 		return;
@@ -1226,7 +1553,9 @@ static void print_map(struct interp *in, struct mapdef *m)
 	if (m->pc && pc_read(m) < 0)
 		return;
 	struct vals_ctx vc = { in->vals, m->vt };
-	struct agg_print_opts po = { .top = in->o->top, .sort = in->o->sort,
+	struct agg_print_opts po = { .top = top >= 0 ? (uint32_t)top : in->o->top,
+				     .div = div > 0 ? (uint64_t)div : 0,
+				     .stack_mode = m->stack_mode, .sort = in->o->sort,
 				     .sym = in->prof ? lprof_frame : NULL, .sym_arg = in->prof,
 				     .value = m->vt > VT_INT ? interned_value : NULL, .value_arg = &vc };
 
@@ -1241,18 +1570,69 @@ static void print_map(struct interp *in, struct mapdef *m)
 
 static void exec(struct xctx *x, const struct node *st);
 
+/*
+ * system(fmt, ...) runs a shell command (with --unsafe), cat(fmt, ...)
+ * prints a file, both in user space when the event is handled, as
+ * bpftrace does them (asynchronously to the event there too).
+ */
+static void do_command(struct xctx *x, const struct node *n)
+{
+	struct interp *in = x->in;
+	struct outbuf *f = in->fmt;
+	char *text;
+	int ret;
+
+	f->len = 0;
+	f->err = 0;
+	do_printf(x, n, f);
+	if (f->err || f->len == sizeof(f->buf)) {
+		ftr_warn("%d:%d: %s(): the text is too long", n->line, n->col, n->sval);
+		return;
+	}
+	text = strndup(f->buf, f->len);
+	if (!text)
+		return;
+	if (!strcmp(n->sval, "cat")) {
+		size_t len;
+		char *c = read_file(text, &len);
+
+		if (c)
+			ob_write(&in->ob, c, len);
+		else
+			ftr_warn("cat(\"%s\"): %s", text, strerror(errno));
+		free(c);
+	} else {
+		/* the command's output after what the program printed before */
+		ob_flush(&in->ob);
+		ret = system(text);
+		if (ret == -1)
+			ftr_warn("system(\"%s\"): %s", text, strerror(errno));
+	}
+	free(text);
+}
+
 static void exec_call(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
 
 	if (!strcmp(n->sval, "printf")) {
-		do_printf(x, n);
+		do_printf(x, n, &in->ob);
+		if (in->o->buffering == RUN_BUF_NONE ||
+		    (in->o->buffering == RUN_BUF_LINE && memchr(in->ob.buf, '\n', in->ob.len)))
+			ob_flush(&in->ob);
+	} else if (!strcmp(n->sval, "system") || !strcmp(n->sval, "cat")) {
+		do_command(x, n);
 	} else if (!strcmp(n->sval, "exit")) {
 		in->exit_req = true;
 	} else if (!strcmp(n->sval, "time")) {
 		do_time(x, n);
 	} else if (!strcmp(n->sval, "print")) {
-		print_map(in, &in->maps[n->args[0]->slot]);
+		int64_t top = n->nargs > 1 ? eval(x, n->args[1]).i : -1;
+		int64_t div = n->nargs > 2 ? eval(x, n->args[2]).i : 0;
+
+		print_map(in, &in->maps[n->args[0]->slot], top, div);
+		if (in->o->buffering != RUN_BUF_FULL)
+			ob_flush(&in->ob);
 	} else if (!strcmp(n->sval, "clear")) {
 		agg_clear(in->maps[n->args[0]->slot].m);
 	} else if (!strcmp(n->sval, "delete")) {
@@ -2577,8 +2957,9 @@ static int finish(struct interp *in, uint64_t now)
 {
 	in->exit_req = false;
 	run_special(in, PV_END, now);
+	/* Every map, plain stores too (@x = 5 prints "@x: 5"), as bpftrace. */
 	for (int i = 0, printed = 0; i < in->nmaps; i++) {
-		if (!in->maps[i].m || in->maps[i].kind == AGG_VALUE)
+		if (!in->maps[i].m)
 			continue;
 		if (in->maps[i].k && hist_read(in, &in->maps[i]) < 0)
 			return -EIO;
@@ -2588,7 +2969,7 @@ static int finish(struct interp *in, uint64_t now)
 			continue;
 		if (printed++ && in->o->mode != OUT_JSON)
 			ob_putc(&in->ob, '\n');
-		print_map(in, &in->maps[i]);
+		print_map(in, &in->maps[i], -1, 0);
 	}
 	for (int i = 0; i < in->nmaps; i++)
 		if (in->maps[i].m && in->maps[i].kind == AGG_VALUE && agg_dropped(in->maps[i].m))
@@ -2618,6 +2999,8 @@ static void release(struct interp *in)
 	for (int c = 0; c < 256; c++)
 		free(in->fetch_why[c]);
 	ksyms_free(in->ks);
+	kcore_close(in->kc);
+	free(in->fmt);
 	lprof_close(in->prof);
 	if (in->vals && intern_refused(in->vals))
 		fprintf(stderr, "ftr: %llu strings or stacks not kept as map values (read back "

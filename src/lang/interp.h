@@ -20,6 +20,8 @@ struct tep_record;
 struct agg_sort;
 
 enum where { WHERE_AUTO, WHERE_KERNEL, WHERE_USER };
+/* -B: when printf's output is written (full: at least every second). */
+enum run_buffering { RUN_BUF_FULL, RUN_BUF_LINE, RUN_BUF_NONE };
 
 struct run_opts {
 	enum where where;	/* aggregate in the kernel when it can (auto) */
@@ -32,6 +34,8 @@ struct run_opts {
 	uint32_t top;		/* print only the N largest entries (0: all) */
 	uint32_t map_size;	/* entries per map (0: 2048) */
 	const struct agg_sort *sort;	/* the maps' print order (NULL: bpftrace's) */
+	enum run_buffering buffering;
+	bool unsafe;		/* system() allowed (bpftrace's --unsafe) */
 };
 
 /* Compile and run p.  Prints its own errors.  Returns an exit code. */

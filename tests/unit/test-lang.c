@@ -232,7 +232,7 @@ static const struct {
 	{ "BEGIN { f(1,) }", 1, 13, "expected an expression, found ')'" },
 	{ "BEGIN { f(1,2", 1, 14, "expected ')', found end of input" },
 	{ "BEGIN { @m[1 }", 1, 14, "expected ']', found '}'" },
-	{ "BEGIN { @x = 1 +* 2; }", 1, 17, "expected an expression, found '*'" },
+	{ "BEGIN { @x = 1 +/ 2; }", 1, 17, "expected an expression, found '/'" },
 	/* probes */
 	{ ", BEGIN {}", 1, 1, "expected a probe (e.g. tracepoint:syscalls:sys_enter_openat)" },
 	{ "BEGIN, {}", 1, 8, "expected a probe (e.g. tracepoint:syscalls:sys_enter_openat)" },
@@ -414,9 +414,9 @@ static void test_perror(void **state)
 		  "    @x = 1;\n"
 		  "    ^\n" },
 		/* a tab above is a tab below, so that the caret lines up */
-		{ "BEGIN {\n\t@x = 1 +* 2;\n}",
-		  "ftr: error: 2:10: expected an expression, found '*'\n"
-		  "  \t@x = 1 +* 2;\n"
+		{ "BEGIN {\n\t@x = 1 +/ 2;\n}",
+		  "ftr: error: 2:10: expected an expression, found '/'\n"
+		  "  \t@x = 1 +/ 2;\n"
 		  "  \t        ^\n" },
 		/* at the end of the input, one column past the last character */
 		{ "BEGIN { exit();",

@@ -461,6 +461,36 @@ static bool arg_list(struct lexer *l, struct node *n, enum tok close)
 	return ok && expect(l, close, NULL) && height(l, n, d);
 }
 
+/* bpftrace's builtins that ftr has not: why, for the error. */
+static const char *no_builtin(const char *name)
+{
+	static const struct {
+		const char *name, *why;
+	} t[] = {
+		{ "curtask", "is the current task_struct's address, which only a BPF program "
+		  "gets (bpf_get_current_task); kprobe events fetch fields of their registers" },
+		{ "cgroup", "is the task's cgroup id, which only a BPF program gets "
+		  "(bpf_get_current_cgroup_id)" },
+		{ "jiffies", "is read by a BPF helper at the event (bpf_jiffies64); nsecs is "
+		  "the event's time" },
+		{ "ctx", "is a BPF program's context pointer" },
+		{ "sarg0", "reads the stack at the event (a BPF read); ftr's kprobes read "
+		  "argN and retval" },
+		{ "gid", "is not in ftr yet (uid is)" },
+		{ "username", "is not in ftr yet (uid is)" },
+		{ "rand", "is not in ftr yet" },
+		{ "numaid", "is not in ftr yet (cpu is)" },
+		{ "kfunc", "is a BPF (BTF) probe: use kprobe:" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		if (!strcmp(name, t[i].name) ||
+		    (!strcmp(t[i].name, "sarg0") && !strncmp(name, "sarg", 4) &&
+		     name[4] >= '0' && name[4] <= '9'))
+			return t[i].why;
+	return NULL;
+}
+
 /*
  * $N, a positional parameter, is a literal: a number where its text is one
  * (bpftrace's rule), else a string; a missing one is 0 ("" in str($N)).
@@ -571,6 +601,7 @@ static struct node *primary(struct lexer *l)
 		return n;
 	case T_IDENT: {
 		char *name = l->sval;
+		const char *why;
 		int b, argn = 0;
 
 		l->sval = NULL;
@@ -624,6 +655,11 @@ static struct node *primary(struct lexer *l)
 				free(name);
 			}
 			return n;
+		}
+		if (b < 0 && (why = no_builtin(name))) {
+			lerr(l, line, col, "'%s' %s", name, why);
+			free(name);
+			return NULL;
 		}
 		if (b < 0) {
 			lerr(l, line, col, "unknown name '%s' (builtins: pid tid comm cpu nsecs "

@@ -547,6 +547,56 @@ static int text_buffer(struct node *n, size_t len)
 	return 0;
 }
 
+/*
+ * join(args.F[, delim]): F is a char ** (execve's argv).  strfetch.c put
+ * an eprobe or kprobe in the tracepoint's place that fetches F[0]..F[15]
+ * as strings F_0..F_15; their table per event is n->bind.
+ */
+static int check_join(struct sema *s, struct node *n)
+{
+	struct node *a = n->args[0];
+	struct tep_format_field **tab;
+
+	if (a->k != N_FIELD || !s->has_record || s->is_uprobe || s->is_kprobe) {
+		lang_errf(s->err, n, "join() takes a char ** field of a tracepoint: "
+			  "join(args.argv)");
+		return -EINVAL;
+	}
+	if (n->nargs == 2 && n->args[1]->k != N_STR) {
+		lang_errf(s->err, n->args[1], "join's delimiter must be a string literal");
+		return -EINVAL;
+	}
+	tab = calloc((size_t)(s->in->e.nev ? s->in->e.nev : 1) * PLAN_JOIN_MAX, sizeof(*tab));
+	if (!tab)
+		return -ENOMEM;
+	free(n->bind);
+	n->bind = tab;
+	for (int i = 0; i < s->nev; i++) {
+		struct tep_event *ev = s->evs[i]->ev;
+
+		for (int k = 0; k < PLAN_JOIN_MAX; k++) {
+			char name[80];
+			struct tep_format_field *f;
+
+			snprintf(name, sizeof(name), "%s_%d", a->sval, k);
+			f = tep_find_field(ev, name);
+			if (!f || !field_is_string(f)) {
+				lang_errf(s->err, n, "join(args.%s): the kernel records a char ** "
+					  "argument as an address and copies none of its strings; %s",
+					  a->sval, s->clause < 256 && s->in->fetch_why[s->clause] ?
+					  s->in->fetch_why[s->clause] : tep_find_field(ev, a->sval) ?
+					  "nothing on this kernel can fetch them (eprobe events, or "
+					  "kprobe events at the syscall's entry, would)" :
+					  "this event has no such field");
+				return -EINVAL;
+			}
+			tab[(size_t)s->evs[i]->idx * PLAN_JOIN_MAX + k] = f;
+		}
+	}
+	n->type = VT_NONE;
+	return 0;
+}
+
 /* kaddr("sym"): the address of a kernel symbol, known now. */
 static int check_kaddr(struct sema *s, struct node *n)
 {
@@ -682,14 +732,8 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 	}
 	if (!strcmp(n->sval, "kaddr"))
 		return check_kaddr(s, n);
-	if (!strcmp(n->sval, "join")) {
-		lang_errf(s->err, n, "join(%s): the kernel records a char ** argument as an "
-			  "address, and its strings must be read at the event: kprobe and eprobe "
-			  "fetchargs read one string at a fixed offset, not a NULL-terminated "
-			  "array; ftr cannot join it yet (str(args.F) reads one string)",
-			  n->args[0]->k == N_FIELD ? n->args[0]->sval : "...");
-		return -EINVAL;
-	}
+	if (!strcmp(n->sval, "join"))
+		return check_join(s, n);
 	for (int i = 0; i < n->nargs; i++) {
 		err = check(s, n->args[i]);
 		if (err)
@@ -1653,6 +1697,32 @@ static void do_command(struct xctx *x, const struct node *n)
 	free(text);
 }
 
+/* join(): the strings up to the first that faulted (a NULL entry: its
+ * length is 0, where "" is 1 with its NUL), then a newline, as bpftrace. */
+static void do_join(struct xctx *x, const struct node *n)
+{
+	struct tep_format_field **tab = n->bind;
+	const char *delim = n->nargs == 2 ? n->args[1]->sval : " ";
+
+	for (int k = 0; x->rec && k < PLAN_JOIN_MAX; k++) {
+		struct tep_format_field *f = tab[(size_t)x->ev->idx * PLAN_JOIN_MAX + k];
+		uint32_t dl;
+		size_t len;
+		const char *str;
+
+		if (!f || (size_t)f->offset + 4 > (size_t)x->rec->size)
+			break;
+		memcpy(&dl, (char *)x->rec->data + f->offset, 4);
+		if (!(dl >> 16))
+			break;
+		str = field_string(f, x->rec->data, x->rec->size, &len);
+		if (k)
+			ob_puts(&x->in->ob, delim);
+		ob_write(&x->in->ob, str, len);
+	}
+	ob_putc(&x->in->ob, '\n');
+}
+
 static void exec_call(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
@@ -1664,6 +1734,8 @@ static void exec_call(struct xctx *x, const struct node *n)
 			ob_flush(&in->ob);
 	} else if (!strcmp(n->sval, "system") || !strcmp(n->sval, "cat")) {
 		do_command(x, n);
+	} else if (!strcmp(n->sval, "join")) {
+		do_join(x, n);
 	} else if (!strcmp(n->sval, "exit")) {
 		in->exit_req = true;
 	} else if (!strcmp(n->sval, "time")) {

@@ -74,4 +74,23 @@ grep -qx "@flags: $OFLAGS" "$TMP/o" && grep -qx '@n: 57' "$TMP/o" && grep -qx '@
 	END { print(@, 1); clear(@); print(@t, 1, 1e1); clear(@t); }' -- opener 50 > "$TMP/o" 2> "$TMP/e"
 [ "$(grep -c . "$TMP/o")" = 2 ] && grep -qx '@\[opener\]: 50' "$TMP/o" && grep -q '^@t\[[0-9]*\]: 5$' "$TMP/o" &&
 	ok script-print-top-div || fail script-print-top-div "$(cat "$TMP/o" "$TMP/e" | head -5)"
+
+# join(args.argv) at execve, as bpftrace's execsnoop: the strings are fetched
+# at the event by an eprobe or a kprobe on the syscall's wrapper.
+if [ -d "$T/events/syscalls/sys_enter_execve" ]; then
+	"$FTR" -e 'tracepoint:syscalls:sys_enter_execve { printf("%d ", $#); join(args.argv); }' -- \
+		sh -c 'writer 1 2; true' > "$TMP/o" 2> "$TMP/e"; rc=$?
+	if [ $rc -ne 0 ] && grep -q 'join(args.argv): the kernel records a char \*\* argument as an address' "$TMP/e"; then
+		skip script-join "$(head -1 "$TMP/e" | sed 's/^ftr: error: [0-9:]* //')"
+	else
+		grep -qx '0 sh -c writer 1 2; true' "$TMP/o" && grep -qx '0 writer 1 2' "$TMP/o" &&
+			ok script-join || fail script-join "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -5)"
+		"$FTR" -e 'tracepoint:syscalls:sys_enter_execve { join(args.argv, ","); }' -- \
+			sh -c 'writer 1 2; true' > "$TMP/o" 2> "$TMP/e"
+		grep -qx 'writer,1,2' "$TMP/o" && ok script-join-delim ||
+			fail script-join-delim "$(cat "$TMP/o" "$TMP/e" | head -5)"
+	fi
+else
+	skip script-join "no syscalls:sys_enter_execve tracepoint"
+fi
 same_as_before script-clean "$TMP/before"

@@ -244,6 +244,19 @@ static int fields_of(struct tep_event *ev, char *buf, size_t len)
 	return 0;
 }
 
+/* A node's fields, per fields for each engine event, in n->bind. */
+static struct tep_format_field **field_table(struct sema *s, struct node *n, size_t per)
+{
+	struct tep_format_field **tab = calloc((size_t)(s->in->e.nev ? s->in->e.nev : 1) * per,
+					       sizeof(*tab));
+
+	if (tab) {
+		free(n->bind);
+		n->bind = tab;
+	}
+	return tab;
+}
+
 static int check_field(struct sema *s, struct node *n)
 {
 	struct tep_format_field **tab;
@@ -253,11 +266,9 @@ static int check_field(struct sema *s, struct node *n)
 		lang_errf(s->err, n, "args.%s: this probe has no event fields", n->sval);
 		return -EINVAL;
 	}
-	tab = calloc(s->in->e.nev ? s->in->e.nev : 1, sizeof(*tab));
+	tab = field_table(s, n, 1);
 	if (!tab)
 		return -ENOMEM;
-	free(n->bind);
-	n->bind = tab;
 	for (int i = 0; i < s->nev; i++) {
 		struct tep_event *ev = s->evs[i]->ev;
 		struct tep_format_field *f = tep_find_any_field(ev, n->sval);
@@ -566,11 +577,9 @@ static int check_join(struct sema *s, struct node *n)
 		lang_errf(s->err, n->args[1], "join's delimiter must be a string literal");
 		return -EINVAL;
 	}
-	tab = calloc((size_t)(s->in->e.nev ? s->in->e.nev : 1) * PLAN_JOIN_MAX, sizeof(*tab));
+	tab = field_table(s, n, PLAN_JOIN_MAX);
 	if (!tab)
 		return -ENOMEM;
-	free(n->bind);
-	n->bind = tab;
 	for (int i = 0; i < s->nev; i++) {
 		struct tep_event *ev = s->evs[i]->ev;
 

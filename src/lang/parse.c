@@ -928,6 +928,40 @@ static struct node *block(struct lexer *l)
 
 /* ---- probes ----------------------------------------------------------------- */
 
+/* $N in a probe (uprobe:$1:main, interval:s:$2) is the parameter's text,
+ * as in bpftrace; a missing one is empty. */
+static char *probe_params(struct lexer *l, char *text)
+{
+	size_t len = strlen(text) + 1, most = 0;
+	char *out, *w;
+
+	for (int i = 0; i < l->nparams; i++)
+		most = strlen(l->params[i]) > most ? strlen(l->params[i]) : most;
+	for (const char *r = text; (r = strchr(r, '$')); r++)
+		len += most;
+	out = malloc(len);
+	if (!out) {
+		free(text);
+		return NULL;
+	}
+	w = out;
+	for (const char *r = text; *r;) {
+		if (r[0] == '$' && r[1] >= '1' && r[1] <= '9') {
+			char *end;
+			long pos = strtol(r + 1, &end, 10);
+
+			if (pos <= l->nparams)
+				w = stpcpy(w, l->params[pos - 1]);
+			r = end;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+	free(text);
+	return out;
+}
+
 static bool parse_probe(struct lexer *l, struct lang_probe *p)
 {
 	const char *s = l->p, *e, *colon;
@@ -955,7 +989,7 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 		return false;
 	}
 	p->text = strndup(s, e - s);
-	if (!p->text) {
+	if (!p->text || (strchr(p->text, '$') && !(p->text = probe_params(l, p->text)))) {
 		lerr(l, p->line, p->col, "out of memory");
 		return false;
 	}

@@ -935,6 +935,13 @@ static void test_positional(void **state)
 	done();
 	assert_int_equal(lang_parse("#!/bin/ftr\n", &prog, &err), -EINVAL);
 	assert_string_equal(err.msg, "empty program");
+	/* in a probe, the parameter's text */
+	assert_int_equal(lang_parse_args("uprobe:$2:$2$2, interval:ms:$1 { }", params, 4, &prog,
+					 &err), 0);
+	assert_string_equal(prog.cl[0].probes[0].text, "uprobe:hello:hellohello");
+	assert_string_equal(prog.cl[0].probes[1].text, "interval:ms:42");
+	assert_int_equal(prog.cl[0].probes[1].period_ns, 42000000);
+	done();
 	assert_int_equal(lang_parse("BEGIN { $x = $0; }", &prog, &err), -EINVAL);
 	assert_int_equal(err.col, 14);
 }

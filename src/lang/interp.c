@@ -530,7 +530,7 @@ static int check_printf(struct sema *s, struct node *n)
 			bool want_str = p[1] == 's';
 			enum vtype t = n->args[conv]->type;
 
-			if ((want_str && t != VT_STR) || (!want_str && t != VT_INT)) {
+			if ((want_str && t != VT_STR && t != VT_STACK) || (!want_str && t != VT_INT)) {
 				lang_errf(s->err, n->args[conv], "printf: %%%c needs a %s",
 					  p[1], want_str ? "string" : "number");
 				return -EINVAL;
@@ -1524,6 +1524,27 @@ static struct val eval_usym(struct xctx *x, const struct node *n)
  * and precision with ftr's own length modifier (every number is 64-bit), so
  * the format passed to snprintf is ours, not the user's text.
  */
+/* printf("%s", kstack): the stack as bpftrace prints it, a newline, then a
+ * frame a line, indented 8 (as map keys print, agg.h). */
+static void print_stack(struct interp *in, struct outbuf *ob, struct val v)
+{
+	char sym[512];
+
+	ob_putc(ob, '\n');
+	for (size_t i = 0; i < v.len; i++) {
+		int r = in->prof ? lprof_frame(v.ips[i], (uint32_t)i, sym, sizeof(sym), in->prof) :
+			-1;
+
+		if (r > 0)
+			continue;
+		if (r < 0)
+			snprintf(sym, sizeof(sym), "0x%llx", (unsigned long long)v.ips[i]);
+		ob_write(ob, "        ", 8);
+		ob_puts(ob, sym);
+		ob_putc(ob, '\n');
+	}
+}
+
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
@@ -1561,6 +1582,11 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 		}
 		q += strspn(q, "hlzjt");
 		v = eval(x, n->args[arg++]);
+		if (*q == 's' && v.t == VT_STACK) {
+			print_stack(x->in, ob, v);
+			p = q + 1;
+			continue;
+		}
 		if (*q == 's') {
 			int len = (int)v.len;
 

@@ -2327,7 +2327,11 @@ static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, cha
 			km->kk[i] = KK_PROBE;
 		else if (k->k == N_BUILTIN && k->ival == B_FUNC)
 			km->kk[i] = KK_FUNC;	/* one per event too */
-		else if (k->k == N_BUILTIN && k->ival == B_KSTACK && !KSTACK_HIST_SHORT)
+		else if (k->k == N_BUILTIN && k->ival == B_KSTACK && k->idx) {
+			snprintf(why, wlen, "kstack(%d): the kernel's stacktrace key keeps %d frames",
+				 k->idx, EVENT_KSTACK_MAX);
+			return why;
+		} else if (k->k == N_BUILTIN && k->ival == B_KSTACK && !KSTACK_HIST_SHORT)
 			km->kk[i] = KK_STACK;	/* every hist kernel has the key */
 		else if (k->k == N_BUILTIN && k->ival == B_KSTACK) {
 			snprintf(why, wlen, "on arm64 the kernel's stacktrace key leaves out the "

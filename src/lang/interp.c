@@ -883,13 +883,20 @@ static int check(struct sema *s, struct node *n)
 			n->type = VT_STACK;
 			break;
 		case B_USTACK:
-			if (!s->is_profile) {
-				lang_errf(s->err, n, "ustack is available in profile:hz clauses only "
-					  "(the kernel records user stacks of events in its top "
-					  "instance alone)");
+			if (!s->is_profile && !s->has_record) {
+				lang_errf(s->err, n, "ustack exists in profile, tracepoint, kprobe and "
+					  "uprobe clauses");
 				return -EINVAL;
 			}
-			s->in->prof_u = true;
+			/* At an event: the instance's userstacktrace option (8
+			 * frames, by frame pointers); its frames are named as
+			 * profile's are. */
+			for (int i = 0; i < s->nev; i++)
+				s->evs[i]->want_ustack = true;
+			if (s->is_profile)
+				s->in->prof_u = true;
+			else
+				s->in->prof_k = true;
 			n->type = VT_STACK;
 			break;
 		case B_RETVAL:
@@ -1278,8 +1285,17 @@ static struct val builtin(struct xctx *x, const struct node *n)
 		return (struct val){ .t = VT_STACK, .ips = ips, .len = (size_t)n_ips };
 	}
 	case B_USTACK:
-		if (!x->smp)
-			return vint(0);
+		if (!x->smp) {
+			int tgid, nu;
+			const uint64_t *u = engine_ustack(&in->e, &nu, &tgid);
+
+			if (n->idx && nu > n->idx)
+				nu = n->idx;
+			in->ustk[0] = LPROF_UTAG | (uint32_t)tgid;
+			memcpy(in->ustk + 1, u, (size_t)nu * sizeof(uint64_t));
+			lprof_note_pid(in->prof, tgid);
+			return (struct val){ .t = VT_STACK, .ips = in->ustk, .len = (size_t)nu + 1 };
+		}
 		/* The process goes with the frames: it names them (lprof.h). */
 		in->ustk[0] = LPROF_UTAG | x->smp->pid;
 		memcpy(in->ustk + 1, x->smp->u, (size_t)x->smp->nu * sizeof(uint64_t));
@@ -1504,6 +1520,7 @@ static struct val eval_usym(struct xctx *x, const struct node *n)
 	int pid = x->smp ? (int)x->smp->pid : x->rec ? comm_tgid(x->in->e.comms, tid_of(x)) : 0;
 
 	buf[0] = '\0';
+	lprof_note_pid(x->in->prof, pid);
 	if (x->in->prof && pid > 0) {
 		lprof_frame(LPROF_UTAG | (uint32_t)pid, 0, buf, KSYM_TEXT, x->in->prof);
 		if (lprof_frame(addr, 1, buf, KSYM_TEXT, x->in->prof) == 0)
@@ -3059,9 +3076,14 @@ static int setup(struct interp *in)
 	plan_hists(in);
 	plan_filters(in);
 	/* Stacks the hist triggers take need no stack records. */
-	in->e.kstacks = false;
-	for (int i = 0; i < in->e.nev; i++)
+	in->e.kstacks = in->e.ustacks = false;
+	for (int i = 0; i < in->e.nev; i++) {
 		in->e.kstacks |= in->e.ev[i].want_kstack && !in->e.ev[i].trigger_only;
+		in->e.ustacks |= in->e.ev[i].want_ustack && !in->e.ev[i].trigger_only;
+	}
+	if (in->e.ustacks)
+		planf(in, "ustack at events: the instance's userstacktrace option records a user "
+		      "stack (8 frames at most, by frame pointers) after every event\n");
 	if (in->e.kstacks)
 		planf(in, "kstack at events: the instance's stacktrace option records a kernel "
 		      "stack after every event; ftr joins each to its event\n");

@@ -93,4 +93,23 @@ if [ -d "$T/events/syscalls/sys_enter_execve" ]; then
 else
 	skip script-join "no syscalls:sys_enter_execve tracepoint"
 fi
+
+# ustack at events: the instance's userstacktrace option.  hotpath is built
+# with frame pointers: main -> run -> (work_b) -> leaf_b, whose entry the
+# uprobe sees before leaf_b's own frame (work_b's is skipped by the unwind).
+if [ ! -e "$T/options/userstacktrace" ]; then
+	skip script-ustack "no userstacktrace option in this kernel's tracefs"
+else
+	"$FTR" -e 'tracepoint:syscalls:sys_enter_write /comm == "writer" && args.count == 10/ { @[ustack(1)] = count(); }' \
+		-- writer 3 10 > "$TMP/o" 2> "$TMP/e"
+	[ "$(grep -c '^]: 3$' "$TMP/o")" = 1 ] && [ "$(grep -c '^@\[$' "$TMP/o")" = 1 ] &&
+		ok script-ustack-tracepoint || fail script-ustack-tracepoint "$(cat "$TMP/o" "$TMP/e" | head -6)"
+	if has_uprobes; then
+		hp=$(command -v hotpath)
+		"$FTR" -e "uprobe:$hp:leaf_b { @[ustack] = count(); exit(); }" -- hotpath 300 > "$TMP/o" 2> "$TMP/e"
+		grep -q '^        leaf_b+0$' "$TMP/o" && grep -q '^        run+[0-9]*$' "$TMP/o" &&
+			grep -q '^        main+[0-9]*$' "$TMP/o" && grep -qx ']: 1' "$TMP/o" &&
+			ok script-ustack-uprobe || fail script-ustack-uprobe "$(cat "$TMP/o" "$TMP/e" | head -8)"
+	fi
+fi
 same_as_before script-clean "$TMP/before"

@@ -53,8 +53,9 @@ static const char run_usage[] =
 	"      --force         no runaway guard for printf on hot probes\n"
 	"  -E, --explain       print the plan and the tracefs writes, and exit\n"
 	"      --emit-sh       print a sh script doing the in-kernel part (echo, cat)\n"
-	"  -l, --list [PATTERN] list the recipes; with PATTERN, the probes matching it\n"
-	"                      (as ftr list, e.g. -l 'tracepoint:syscalls:*')\n"
+	"  -l [PATTERN]        list the probes (matching PATTERN), as bpftrace -l and\n"
+	"                      ftr list do: -l 'tracepoint:syscalls:*', -l 'kprobe:vfs_*'\n"
+	"      --list          list the recipes\n"
 	"  -v, --verbose       say more\n"
 	"  -h, --help          this help\n\n"
 	"Maps print when the program ends: exit(), -d, the command ending, or\n"
@@ -183,10 +184,11 @@ static int list_probes(const char *pattern)
 	char *argv[4] = { (char *)"list", NULL, NULL, NULL };
 	int argc = 1;
 
-	if (str_has_prefix(pattern, "kprobe:") || str_has_prefix(pattern, "k:") ||
-	    str_has_prefix(pattern, "kretprobe:") || str_has_prefix(pattern, "kr:"))
+	if (pattern && (str_has_prefix(pattern, "kprobe:") || str_has_prefix(pattern, "k:") ||
+			str_has_prefix(pattern, "kretprobe:") || str_has_prefix(pattern, "kr:")))
 		argv[argc++] = (char *)"--functions";
-	argv[argc++] = (char *)pattern;
+	if (pattern)
+		argv[argc++] = (char *)pattern;
 	optind = 0;
 	return cmd_list(argc, argv);
 }
@@ -222,7 +224,7 @@ int cmd_run(int argc, char **argv)
 	const char *text = NULL, *file = NULL, *outfile = NULL, *cmdline = NULL;
 	char *owned = NULL, path[PATH_MAX], **params, **cmdv = NULL;
 	int nparams = 0;
-	bool list = false;
+	bool list = false, probes = false;
 	uint64_t v;
 	int c, ret;
 
@@ -333,7 +335,9 @@ int cmd_run(int argc, char **argv)
 			o.eng.explain = true;
 			break;
 		case 'l':
+			/* -l is bpftrace's (probes), --list ftr's (recipes) */
 			list = true;
+			probes = strcmp(argv[optind - 1], "--list") != 0;
 			break;
 		case 'h':
 			free(params);
@@ -348,7 +352,7 @@ int cmd_run(int argc, char **argv)
 		free(params);
 		if (text)
 			return cmd_usage_error("run", "-l and -e exclude each other");
-		return file ? list_probes(file) : list_recipes();
+		return file || probes ? list_probes(file) : list_recipes();
 	}
 	if (optind < argc)
 		o.eng.cmdv = argv + optind;

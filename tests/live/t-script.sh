@@ -57,6 +57,11 @@ if [ ! -d "$T/events/syscalls/sys_enter_openat" ]; then
 fi
 snapshot > "$TMP/before"
 OFLAGS=$(opener --flags)
+# bpftrace -l PATTERN
+"$FTR" -l 'tracepoint:syscalls:sys_enter_openat' > "$TMP/o" 2> "$TMP/e"
+[ "$(cat "$TMP/o")" = "tracepoint:syscalls:sys_enter_openat" ] && ok script-list-probes ||
+	fail script-list-probes "$(cat "$TMP/o" "$TMP/e" | head -3)"
+
 # Reading kernel memory at an event is refused with its position.
 "$FTR" -e 'tracepoint:syscalls:sys_enter_openat { @x = *kaddr("linux_banner"); }' > "$TMP/o" 2> "$TMP/e"; rc=$?
 [ $rc -eq 1 ] && grep -q '1:45: \*: reading kernel memory at an event needs BPF' "$TMP/e" &&

@@ -33,6 +33,12 @@ static void refusal(int err, const char *path, char *why, size_t wlen)
 	else if (err == ENOENT)
 		snprintf(why, wlen, "%s does not exist (a kernel built without CONFIG_PROC_KCORE)",
 			 path);
+	else if (err == EPERM && geteuid() == 0 && !mode)
+		/* root refused: lockdown, though securityfs may not be there
+		 * to say so (a busybox initramfs mounts none) */
+		snprintf(why, wlen, "the kernel refuses %s to root: it is locked down "
+			 "(lockdown=confidentiality forbids reading kernel memory), or ftr lacks "
+			 "CAP_SYS_RAWIO", path);
 	else if (err == EACCES || err == EPERM)
 		snprintf(why, wlen, "cannot open %s: %s (it needs root and CAP_SYS_RAWIO)", path,
 			 strerror(err));

@@ -475,6 +475,10 @@ static const struct {
 	{ "debugf", "writes through bpf_trace_printk" },
 };
 
+/* ... and the ones ftr has not yet. */
+static const char *const not_yet[] = { "bswap", "pton", "len", "strcontains", "has_key",
+				       "socket_cookie", "errorf", "warnf" };
+
 /* kstack(N), kstack(perf), ustack(bpftrace, N): the builtin, N frames at
  * most, printed in that mode. */
 static int check_stack_call(struct sema *s, struct node *n)
@@ -666,7 +670,7 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		{ "exit", 0, 0 }, { "str", 1, 2 }, { "time", 0, 1 }, { "ksym", 1, 1 },
 		{ "ksymoff", 1, 1 }, { "hex", 1, 1 }, { "ntop", 1, 2 }, { "kaddr", 1, 1 },
 		{ "system", 1, 16 }, { "cat", 1, 16 }, { "usym", 1, 1 }, { "kstack", 0, 2 },
-		{ "ustack", 0, 2 }, { "join", 1, 2 }, { "strncmp", 3, 3 }, { "(cast)", 1, 1 },
+		{ "ustack", 0, 2 }, { "join", 1, 2 }, { "strncmp", 3, 3 }, { "strftime", 2, 2 }, { "(cast)", 1, 1 },
 	};
 	int found = -1, err, bits;
 	bool sgn;
@@ -683,6 +687,11 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 			if (!strcmp(n->sval, no_bpf[i].name)) {
 				lang_errf(s->err, n, "%s() %s; this kernel has no BPF for it, and "
 					  "ftr uses none", n->sval, no_bpf[i].why);
+				return -EINVAL;
+			}
+		for (size_t i = 0; i < ARRAY_SIZE(not_yet); i++)
+			if (!strcmp(n->sval, not_yet[i])) {
+				lang_errf(s->err, n, "%s() is bpftrace's, not in ftr yet", n->sval);
 				return -EINVAL;
 			}
 		lang_errf(s->err, n, "unknown function '%s'", n->sval);
@@ -775,6 +784,14 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		/* frames are named by the profiler's symbol cache */
 		s->in->prof_k = true;
 		return text_buffer(n, KSYM_TEXT);
+	}
+	if (!strcmp(n->sval, "strftime")) {
+		if (n->args[0]->k != N_STR || n->args[1]->type != VT_INT) {
+			lang_errf(s->err, n, "strftime(\"format\", nsecs): a literal format and a "
+				  "time in nanoseconds");
+			return -EINVAL;
+		}
+		return text_buffer(n, 256);
 	}
 	if (!strcmp(n->sval, "strncmp")) {
 		if (n->args[0]->type != VT_STR || n->args[1]->type != VT_STR ||
@@ -1202,6 +1219,7 @@ static struct val eval_ntop(struct xctx *x, const struct node *n)
 /* usym(addr): the function of a user address in the event's process, as
  * bpftrace prints it (no offset); the address in hex where none names it. */
 static struct val eval_usym(struct xctx *x, const struct node *n);
+static struct val eval_strftime(struct xctx *x, const struct node *n);
 
 static int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k)
 {
@@ -1439,6 +1457,8 @@ static struct val eval(struct xctx *x, const struct node *n)
 			return eval_ntop(x, n);
 		if (!strcmp(n->sval, "usym"))
 			return eval_usym(x, n);
+		if (!strcmp(n->sval, "strftime"))
+			return eval_strftime(x, n);
 		if (!strcmp(n->sval, "kaddr")) {
 			a = vint(n->ival);
 			a.u = true;
@@ -1512,6 +1532,26 @@ static struct val eval(struct xctx *x, const struct node *n)
 		return vint(0);
 	}
 }
+
+/* strftime(fmt, ns): the local time of ns, a time of nsecs' clock
+ * (CLOCK_MONOTONIC), as strftime(3) formats it. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static struct val eval_strftime(struct xctx *x, const struct node *n)
+{
+	uint64_t ns = (uint64_t)eval(x, n->args[1]).i, mono = engine_now_ns();
+	struct timespec now;
+	time_t t;
+	struct tm tm;
+	size_t len = 0;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	t = now.tv_sec - (time_t)((int64_t)(mono - ns) / 1000000000);
+	if (localtime_r(&t, &tm))
+		len = strftime(n->bind, 256, n->args[0]->sval, &tm);
+	return vstr(n->bind, len);
+}
+#pragma GCC diagnostic pop
 
 static struct val eval_usym(struct xctx *x, const struct node *n)
 {

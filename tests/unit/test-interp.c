@@ -191,6 +191,7 @@ static const struct {
 	{ "BEGIN { $x = perf; }", "1:14: 'perf' is a stack's print mode: kstack(perf), ustack(perf)" },
 	{ "BEGIN { join(1); }", "" },
 	{ "BEGIN { @x = nosuch(1); }", "1:14: unknown function 'nosuch'" },
+	{ "BEGIN { @x = bswap(1); }", "1:14: bswap() is bpftrace's, not in ftr yet" },
 };
 
 static void test_refused(void **state)
@@ -583,6 +584,7 @@ static const struct icase bt_funcs[] = {
 	  "BEGIN { printf(\"%d %d %d\\n\", strncmp(\"abc\", \"abd\", 2), "
 	  "strncmp(\"abc\", \"abd\", 3), strncmp(\"ab\", \"abc\", 9)); exit(); }", "",
 	  "0 1 1\n" },
+	{ "strftime", "BEGIN { printf(\"%s\\n\", strftime(\"x%%\", nsecs)); exit(); }", "", "x%\n" },
 	{ "cat",
 	  "BEGIN { cat(\"/proc/sys/kernel/%s\", \"ostype\"); exit(); }", "", "Linux\n" },
 };

@@ -41,6 +41,11 @@ prog='BEGIN { printf("%x\n", *kaddr("linux_banner")); exit(); }'
 if [ $rc -eq 0 ]; then
 	grep -qx '65762078756e694c' "$TMP/o" && ok script-kaddr-read ||
 		fail script-kaddr-read "$(cat "$TMP/o" "$TMP/e" | head -3)"
+	# loads.bt's way: the address in a variable, read in an interval clause
+	"$FTR" -e 'interval:ms:100 { $a = kaddr("linux_banner"); printf("%x %x\n", *$a, *($a + 8) & 0xff); exit(); }' \
+		> "$TMP/o" 2> "$TMP/e"
+	grep -qx '65762078756e694c [0-9a-f]*' "$TMP/o" && ok script-kaddr-interval ||
+		fail script-kaddr-interval "$(cat "$TMP/o" "$TMP/e" | head -3)"
 elif ! grep -q ' linux_banner$' /proc/kallsyms 2>/dev/null || ! head -c 4 /proc/kcore > /dev/null 2>&1; then
 	# the refusal says why, at once
 	[ $rc -eq 1 ] && grep -q -E 'CONFIG_KALLSYMS_ALL|CONFIG_PROC_KCORE|locked down|kptr_restrict|cannot open /proc/kcore' "$TMP/e" &&

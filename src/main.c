@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "ftr.h"
@@ -31,13 +32,49 @@ static const struct ftr_cmd commands[] = {
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: ftr [-v] [--version] [--help] <command> [<args>]\n\n"
+	fprintf(f, "usage: ftr [-v] [--version] [--help] <command> [<args>]\n"
+		   "       ftr [run options] -e 'PROGRAM' [ARG...] [-- CMD]\n"
+		   "       ftr [run options] FILE [ARG...] [-- CMD]   (a #! script: bpftrace's way)\n"
+		   "       ftr -l [PATTERN]                          (probes, as bpftrace -l)\n\n"
 		   "A tracer for kernels without BPF: tracefs, tracepoints, kprobe/uprobe\n"
 		   "events, in-kernel filters, hist triggers and perf_event_open.\n\n"
 		   "commands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'ftr <command> -h' shows a command's options; man ftr-<command> says more.\n");
+}
+
+static bool is_command(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(name, commands[i].name))
+			return true;
+	return false;
+}
+
+static bool is_run(int argc, char **argv)
+{
+	/* ftr run's options that take an argument, so that it is skipped */
+	static const char *const long_arg[] = { "--pid", "--cmd", "--duration", "--output",
+						"--format", "--buffering", "--where", "--sort" };
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *a = argv[i];
+
+		if (str_has_prefix(a, "-e") || !strcmp(a, "-l") || !strcmp(a, "--list"))
+			return true;
+		if (a[0] == '-') {
+			if (a[1] && a[1] != '-' && !a[2] && strchr("pcdofBws", a[1]))
+				i++;
+			for (size_t j = 0; j < ARRAY_SIZE(long_arg); j++)
+				if (!strcmp(a, long_arg[j]))
+					i++;
+			continue;
+		}
+		/* the first operand: a command's name, or a program file */
+		return !is_command(a) && (access(a, R_OK) == 0 || strchr(a, '/'));
+	}
+	return false;
 }
 
 int main(int argc, char **argv)
@@ -55,18 +92,15 @@ int main(int argc, char **argv)
 	 * would skip cleanup of tracefs. */
 	signal(SIGPIPE, SIG_IGN);
 
-	/* ftr [options] -e 'PROGRAM' ...: bpftrace's spelling of ftr run, whose
-	 * options may come before -e (ftr -d 5 -e ...). */
-	if (argc > 1 && argv[1][0] == '-') {
-		for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
-			if (!str_has_prefix(argv[i], "-e"))
-				continue;
-			argv[0] = (char *)"run";
-			ret = cmd_run(argc, argv);
-			if (stdout_check() && ret == FTR_EXIT_OK)
-				ret = FTR_EXIT_FAIL;
-			return ret;
-		}
+	/* bpftrace's spellings of ftr run, whose options may come first:
+	 * ftr [options] -e 'PROGRAM' ..., ftr [options] FILE [ARGS] (a
+	 * script's #! line runs that), ftr -l [PATTERN]. */
+	if (is_run(argc, argv)) {
+		argv[0] = (char *)"run";
+		ret = cmd_run(argc, argv);
+		if (stdout_check() && ret == FTR_EXIT_OK)
+			ret = FTR_EXIT_FAIL;
+		return ret;
 	}
 	while ((c = cmd_getopt(NULL, argc, argv, "+hVv", longopts)) != -1) {
 		switch (c) {

@@ -6,6 +6,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -24,17 +25,29 @@
 #include "lang/strfetch.h"
 
 static const char run_usage[] =
-	"usage: ftr -e 'PROGRAM' [options] [-- CMD [ARGS]]\n"
-	"       ftr run FILE|NAME [options] [-- CMD [ARGS]]\n"
-	"       ftr run --list\n\n"
+	"usage: ftr -e 'PROGRAM' [options] [ARG...] [-- CMD [ARGS]]\n"
+	"       ftr [run] FILE [options] [ARG...] [-- CMD [ARGS]]\n"
+	"       ftr run NAME [options]\n"
+	"       ftr run --list\n"
+	"       ftr -l [PATTERN]\n\n"
 	"Run a program in ftr's language (a bpftrace subset), e.g.\n"
 	"  ftr -e 'tracepoint:syscalls:sys_enter_openat { @[comm] = count(); }'\n"
-	"NAME is a recipe of ftr's library (see --list).\n\n"
+	"NAME is a recipe of ftr's library (see --list).  A FILE may start with a\n"
+	"'#!' line: a tool whose first line is '#!/usr/bin/env ftr' runs when\n"
+	"executed.  ARGs are the program's positional parameters $1, $2 ... ($# of\n"
+	"them; str($1) is the text).\n\n"
 	"  -e PROGRAM          the program text\n"
+	"  -c, --cmd CMD       run CMD (split at blanks) and trace it (as -- CMD)\n"
 	"  -p, --pid PID       only this process and what it forks\n"
 	"  -d, --duration TIME stop after TIME (5, 5s, 200ms, 2m)\n"
 	"  -i, --input FILE    run over a recording (ftr record, trace-cmd), not live\n"
+	"  -o, --output FILE   write the program's output to FILE\n"
+	"  -f, --format F      text (the default) or json (as -j)\n"
 	"  -j, --json          print maps as JSON\n"
+	"  -B, --buffering M   output buffering: line (each line as printed), full\n"
+	"                      (the default: written at least every second) or none\n"
+	"  -q, --quiet         accepted for bpftrace (ftr prints no 'Attaching' line)\n"
+	"      --unsafe        allow system(), as bpftrace's --unsafe\n"
 	"  -s, --sort KEYS     the maps' print order: count, value, key or keyN (from 1),\n"
 	"                      each .asc (the default) or .desc; comma-separated\n"
 	"  -w, --where W       aggregate in the kernel when it can (auto), always\n"
@@ -47,7 +60,10 @@ static const char run_usage[] =
 	"      --interval TIME with --prom-file: how often it is rewritten\n"
 	"  -E, --explain       print the plan and the tracefs writes, and exit\n"
 	"      --emit-sh       print a sh script doing the in-kernel part (echo, cat)\n"
-	"  -l, --list          list the recipes\n"
+	"  -l [PATTERN]        list the probes (matching PATTERN), as bpftrace -l and\n"
+	"                      ftr list do: -l 'tracepoint:syscalls:*', -l 'kprobe:vfs_*'\n"
+	"      --list          list the recipes\n"
+	"  -v, --verbose       say more\n"
 	"  -h, --help          this help\n\n"
 	"Maps print when the program ends: exit(), -d, the command ending, or\n"
 	"Ctrl-C.  See ftr-language(7).\n";
@@ -146,13 +162,57 @@ static int run_cond(const char *expr, void *arg)
 	return 0;
 }
 
+/* -c "CMD ARGS": split at blanks, as bpftrace does (no quoting). */
+static char **split_cmd(const char *cmd)
+{
+	char *copy = strdup(cmd), *save = NULL, **v;
+	int n = 0;
+
+	v = calloc(strlen(cmd) / 2 + 2, sizeof(*v));
+	if (!copy || !v) {
+		free(copy);
+		free(v);
+		return NULL;
+	}
+	for (char *t = strtok_r(copy, " \t\n", &save); t; t = strtok_r(NULL, " \t\n", &save))
+		v[n++] = t;
+	if (!n) {
+		free(copy);
+		free(v);
+		errno = EINVAL;
+		return NULL;
+	}
+	return v;
+}
+
+/* bpftrace -l PATTERN: ftr list's answer. */
+static int list_probes(const char *pattern)
+{
+	char *argv[4] = { (char *)"list", NULL, NULL, NULL };
+	int argc = 1;
+
+	if (pattern && (str_has_prefix(pattern, "kprobe:") || str_has_prefix(pattern, "k:") ||
+			str_has_prefix(pattern, "kretprobe:") || str_has_prefix(pattern, "kr:")))
+		argv[argc++] = (char *)"--functions";
+	if (pattern)
+		argv[argc++] = (char *)pattern;
+	optind = 0;
+	return cmd_list(argc, argv);
+}
+
 int cmd_run(int argc, char **argv)
 {
-	enum { OPT_FORCE = 1000, OPT_EMIT_SH, OPT_SERVE, OPT_PROM_FILE, OPT_INTERVAL };
+	enum { OPT_FORCE = 1000, OPT_EMIT_SH, OPT_SERVE, OPT_PROM_FILE, OPT_INTERVAL, OPT_UNSAFE };
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
+		{ "cmd", required_argument, NULL, 'c' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "input", required_argument, NULL, 'i' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "buffering", required_argument, NULL, 'B' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "unsafe", no_argument, NULL, OPT_UNSAFE },
 		{ "json", no_argument, NULL, 'j' },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "explain", no_argument, NULL, 'E' },
@@ -172,20 +232,26 @@ int cmd_run(int argc, char **argv)
 	char serr[160];
 	struct program prog;
 	struct lang_err err;
-	const char *text = NULL, *file = NULL;
-	char *owned = NULL, path[PATH_MAX];
+	const char *text = NULL, *file = NULL, *outfile = NULL, *cmdline = NULL;
+	char *owned = NULL, path[PATH_MAX], **params, **cmdv = NULL;
+	int nparams = 0;
+	bool list = false, probes = false;
 	uint64_t v;
 	int c, ret;
 
-	/* '-': operands come back in order as option 1, so that the FILE or
-	 * NAME is told apart from a command after "--". */
-	while ((c = cmd_getopt("run", argc, argv, "-e:p:d:i:jElhvw:s:", longopts)) != -1) {
+	params = calloc(argc + 1, sizeof(*params));
+	if (!params)
+		return FTR_EXIT_FAIL;
+	/* '-': operands come back in order as option 1: the FILE or NAME,
+	 * then the program's positional parameters; "--" ends them and a
+	 * command to trace follows. */
+	while ((c = cmd_getopt("run", argc, argv, "-e:p:c:d:i:o:f:B:qjElhvw:s:", longopts)) != -1) {
 		switch (c) {
 		case 1:
-			if (file || text)
-				return cmd_usage_error("run", "unexpected argument '%s' (a command "
-						       "to trace goes after --)", optarg);
-			file = optarg;
+			if (!file && !text)
+				file = optarg;
+			else
+				params[nparams++] = optarg;
 			break;
 		case 'v':
 			ftr_verbose++;
@@ -198,34 +264,79 @@ int cmd_run(int argc, char **argv)
 			else if (!strcmp(optarg, "user"))
 				o.where = WHERE_USER;
 			else
-				return cmd_usage_error("run", "--where takes auto, kernel or user");
+				goto usage_where;
 			break;
 		case 'e':
+			if (file) {
+				/* ftr FILE -e ...: not a program file after all */
+				params[nparams++] = (char *)file;
+				file = NULL;
+			}
 			text = optarg;
 			break;
 		case 'i':
 			o.input = optarg;
 			break;
+		case 'c':
+			cmdline = optarg;
+			break;
+		case 'o':
+			outfile = optarg;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "json"))
+				o.mode = OUT_JSON;
+			else if (!strcmp(optarg, "text"))
+				o.mode = OUT_TEXT;
+			else {
+				free(params);
+				return cmd_usage_error("run", "-f takes text or json");
+			}
+			break;
+		case 'B':
+			if (!strcmp(optarg, "line"))
+				o.buffering = RUN_BUF_LINE;
+			else if (!strcmp(optarg, "full"))
+				o.buffering = RUN_BUF_FULL;
+			else if (!strcmp(optarg, "none"))
+				o.buffering = RUN_BUF_NONE;
+			else {
+				free(params);
+				return cmd_usage_error("run", "-B takes line, full or none");
+			}
+			break;
+		case 'q':
+			break;
+		case OPT_UNSAFE:
+			o.unsafe = true;
+			break;
 		case 'p':
-			if (parse_u64(optarg, &v) < 0 || !v || v > INT32_MAX)
+			if (parse_u64(optarg, &v) < 0 || !v || v > INT32_MAX) {
+				free(params);
 				return cmd_usage_error("run", "bad pid '%s'", optarg);
+			}
 			o.eng.pid = (int)v;
 			if (!pid_alive(o.eng.pid)) {
 				ftr_err("no process with pid %d", o.eng.pid);
+				free(params);
 				return FTR_EXIT_FAIL;
 			}
 			break;
 		case 'd':
-			if (parse_duration_ns(optarg, &o.eng.duration_ns) < 0 || !o.eng.duration_ns)
+			if (parse_duration_ns(optarg, &o.eng.duration_ns) < 0 || !o.eng.duration_ns) {
+				free(params);
 				return cmd_usage_error("run", "bad duration '%s' (e.g. 5, 5s, 200ms)",
 						       optarg);
+			}
 			break;
 		case 'j':
 			o.mode = OUT_JSON;
 			break;
 		case 's':
-			if (agg_sort_parse(optarg, NULL, 0, &sort, serr, sizeof(serr)) < 0)
+			if (agg_sort_parse(optarg, NULL, 0, &sort, serr, sizeof(serr)) < 0) {
+				free(params);
 				return cmd_usage_error("run", "--sort: %s", serr);
+			}
 			o.sort = &sort;
 			break;
 		case OPT_FORCE:
@@ -246,16 +357,25 @@ int cmd_run(int argc, char **argv)
 			o.eng.explain = true;
 			break;
 		case 'l':
-			return list_recipes();
+			/* -l is bpftrace's (probes), --list ftr's (recipes) */
+			list = true;
+			probes = strcmp(argv[optind - 1], "--list") != 0;
+			break;
 		case 'h':
+			free(params);
 			fputs(run_usage, stdout);
 			return FTR_EXIT_OK;
 		default:
+			free(params);
 			return FTR_EXIT_USAGE;
 		}
 	}
-	if (text && file)
-		return cmd_usage_error("run", "-e and a FILE exclude each other");
+	if (list) {
+		free(params);
+		if (text)
+			return cmd_usage_error("run", "-l and -e exclude each other");
+		return file || probes ? list_probes(file) : list_recipes();
+	}
 	if (optind < argc)
 		o.eng.cmdv = argv + optind;
 	if (o.eng.pid && o.eng.cmdv)
@@ -276,13 +396,40 @@ int cmd_run(int argc, char **argv)
 		return cmd_usage_error("run", "--interval goes with --prom-file");
 	if (!text && !file)
 		return cmd_usage_error("run", "no program: give -e 'PROGRAM', a FILE or a recipe NAME");
+	ret = FTR_EXIT_USAGE;
+	if (cmdline && o.eng.cmdv) {
+		cmd_usage_error("run", "-c and -- CMD exclude each other");
+		goto out;
+	}
+	if (cmdline) {
+		cmdv = split_cmd(cmdline);
+		if (!cmdv) {
+			cmd_usage_error("run", "-c: no command in '%s'", cmdline);
+			goto out;
+		}
+		o.eng.cmdv = cmdv;
+	}
+	if (o.eng.pid && o.eng.cmdv) {
+		cmd_usage_error("run", "-p and a command exclude each other");
+		goto out;
+	}
+	if (o.eng.emit_sh && o.eng.cmdv) {
+		cmd_usage_error("run", "--emit-sh cannot hold a command back before its "
+				"exec: trace it with -p PID");
+		goto out;
+	}
+	if (!text && !file) {
+		cmd_usage_error("run", "no program: give -e 'PROGRAM', a FILE or a recipe NAME");
+		goto out;
+	}
+	ret = FTR_EXIT_FAIL;
 	if (file) {
 		const char *p = strchr(file, '/') || access(file, R_OK) == 0 ? file :
 				find_recipe(file, path, sizeof(path));
 
 		if (!p) {
 			ftr_err("no file or recipe '%s' (see 'ftr run --list')", file);
-			return FTR_EXIT_FAIL;
+			goto out;
 		}
 		size_t len;
 		const char *nul;
@@ -290,7 +437,7 @@ int cmd_run(int argc, char **argv)
 		owned = read_file(p, &len);
 		if (!owned) {
 			ftr_err("cannot read '%s': %s", p, strerror(errno));
-			return FTR_EXIT_FAIL;
+			goto out;
 		}
 		/* The parser takes a C string: a NUL would end the program
 		 * there, silently. */
@@ -313,8 +460,7 @@ int cmd_run(int argc, char **argv)
 
 		if (!x) {
 			ftr_err("%s", ferr);
-			free(owned);
-			return FTR_EXIT_FAIL;
+			goto out;
 		}
 		free(owned);
 		owned = x;
@@ -325,15 +471,26 @@ int cmd_run(int argc, char **argv)
 
 		if (lang_conditionals(owned, run_cond, &f, &err) < 0) {
 			lang_perror(NULL, text, &err);
-			free(owned);
-			return FTR_EXIT_FAIL;
+			goto out;
 		}
 	}
 	o.src = text;
-	if (lang_parse(text, &prog, &err) < 0) {
+	if (lang_parse_args(text, params, nparams, &prog, &err) < 0) {
 		lang_perror(NULL, text, &err);
-		free(owned);
-		return FTR_EXIT_FAIL;
+		goto out;
+	}
+	if (outfile) {
+		/* After the program parsed: a mistake leaves no empty file. */
+		int fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+		if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+			ftr_err("cannot write '%s': %s", outfile, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			lang_free(&prog);
+			goto out;
+		}
+		close(fd);
 	}
 	/* A recording its recorder left unfinished: finished first. */
 	if (o.input && trace_complete_if_unfinished(o.input) < 0)
@@ -341,6 +498,15 @@ int cmd_run(int argc, char **argv)
 	else
 		ret = lang_run(&prog, &o);
 	lang_free(&prog);
+out:
 	free(owned);
+	free(params);
+	if (cmdv) {
+		free(cmdv[0]);
+		free(cmdv);
+	}
 	return ret;
+usage_where:
+	free(params);
+	return cmd_usage_error("run", "--where takes auto, kernel or user");
 }

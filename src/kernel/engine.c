@@ -71,6 +71,13 @@ const uint64_t *engine_kstack(const struct engine *e, int *n)
 	return e->cur_stack;
 }
 
+const uint64_t *engine_ustack(const struct engine *e, int *n, int *tgid)
+{
+	*n = e->cur_nustack;
+	*tgid = e->cur_utgid;
+	return e->cur_ustack;
+}
+
 int engine_open(struct engine *e, const struct engine_opts *o)
 {
 	memset(e, 0, sizeof(*e));
@@ -570,6 +577,17 @@ int engine_prepare(struct engine *e)
 		if (session_write(e->s, "options/stacktrace", "1", NULL) < 0)
 			return -EIO;
 	}
+	if (e->ustacks) {
+		e->ustack_ev = formats_add(e->tep, session_tracefs(e->s)->path, "ftrace",
+					   "user_stack");
+		if (!e->ustack_ev && !e->o.explain) {
+			ftr_err("cannot read the format of 'ftrace:user_stack', which carries "
+				"user stacks");
+			return -ENOENT;
+		}
+		if (session_write(e->s, "options/userstacktrace", "1", NULL) < 0)
+			return -EIO;
+	}
 	for (int i = 0; i < e->nev; i++)
 		if (!e->ev[i].trigger_only &&
 		    session_event_write(e->s, e->ev[i].sys, e->ev[i].name, "enable", "1", "0") < 0)
@@ -620,6 +638,9 @@ struct eng_pending {
 	struct tep_record rec;		/* .data: buf */
 	void *buf;
 	size_t cap;
+	/* with user stacks too: the kernel stack waits for the user one */
+	uint64_t kips[128];
+	int nk;
 };
 
 static struct eng_pending *pending_of(struct engine *e, int cpu)
@@ -650,10 +671,13 @@ static int deliver(struct run_ctx *rc, struct eng_event *v, struct tep_record *r
 	r = rc->on_event(e, v, rec, rc->arg);
 	e->cur_stack = NULL;
 	e->cur_nstack = 0;
+	e->cur_ustack = NULL;
+	e->cur_nustack = 0;
 	return r;
 }
 
-/* The held event of p, with the stack (or none: its record was lost). */
+/* The held event of p, with the stack (or none: its record was lost); a
+ * kernel stack kept for the user one goes with it. */
 static int flush_pending(struct run_ctx *rc, struct eng_pending *p, const uint64_t *stack, int n)
 {
 	struct eng_event *v = p->v;
@@ -661,6 +685,11 @@ static int flush_pending(struct run_ctx *rc, struct eng_pending *p, const uint64
 	if (!v)
 		return 0;
 	p->v = NULL;
+	if (!stack && p->nk) {
+		stack = p->kips;
+		n = p->nk;
+	}
+	p->nk = 0;
 	return deliver(rc, v, &p->rec, stack, n);
 }
 
@@ -708,7 +737,43 @@ static int stack_record(struct run_ctx *rc, struct tep_record *rec)
 			break;
 		ips[n++] = ip;
 	}
+	if (e->ustacks) {
+		/* the user stack comes next */
+		p->nk = n < (int)ARRAY_SIZE(p->kips) ? n : (int)ARRAY_SIZE(p->kips);
+		memcpy(p->kips, ips, (size_t)p->nk * sizeof(*ips));
+		return 0;
+	}
 	return flush_pending(rc, p, ips, n);
+}
+
+/* A user_stack record: "tgid" and "caller[8]", ended by a 0. */
+static int ustack_record(struct run_ctx *rc, struct tep_record *rec)
+{
+	struct engine *e = rc->e;
+	struct eng_pending *p = pending_of(e, rec->cpu);
+	struct tep_format_field *ft, *fc;
+	uint64_t ips[64];
+	int n = 0;
+
+	if (!p || !p->v)
+		return 0;
+	ft = tep_find_field(e->ustack_ev, "tgid");
+	fc = tep_find_field(e->ustack_ev, "caller");
+	if (!ft || !fc || fc->elementsize != sizeof(uint64_t))
+		return flush_pending(rc, p, NULL, 0);
+	for (int i = 0; i < (int)ARRAY_SIZE(ips) && fc->offset + (i + 1) * 8 <= rec->size &&
+			(i + 1) * 8 <= fc->size; i++) {
+		uint64_t ip;
+
+		memcpy(&ip, (char *)rec->data + fc->offset + i * 8, 8);
+		if (!ip || ip == UINT64_MAX)
+			break;
+		ips[n++] = ip;
+	}
+	e->cur_ustack = ips;
+	e->cur_nustack = n;
+	e->cur_utgid = (int)field_int(ft, rec);
+	return flush_pending(rc, p, NULL, 0);
 }
 
 static void flush_all_pending(struct run_ctx *rc)
@@ -727,6 +792,8 @@ static int feed(struct run_ctx *rc, struct tep_record *rec)
 
 	if (e->stack_ev && id == e->stack_ev->id)
 		return stack_record(rc, rec);
+	if (e->ustack_ev && id == e->ustack_ev->id)
+		return ustack_record(rc, rec);
 	if (id < 0 || id > e->max_id || !(v = e->by_id[id]))
 		return 0;	/* not ours (cannot happen in a private instance) */
 	if (v->user_filter) {
@@ -737,13 +804,13 @@ static int feed(struct run_ctx *rc, struct tep_record *rec)
 			return 0;
 		}
 	}
-	if (!e->kstacks)
+	if (!e->kstacks && !e->ustacks)
 		return rc->on_event(e, v, rec, rc->arg);
 	/* A held event whose stack never came (lost): without it. */
 	p = pending_of(e, rec->cpu);
 	if (p && (r = flush_pending(rc, p, NULL, 0)))
 		return r;
-	if (v->want_kstack && p)
+	if ((v->want_kstack || v->want_ustack) && p)
 		return hold(p, v, rec) < 0 ? -ENOMEM : 0;
 	return deliver(rc, v, rec, NULL, 0);
 }

@@ -43,6 +43,7 @@ struct eng_event {
 	bool trigger_only;		/* aggregated by a hist trigger: not enabled for
 					 * the ring buffer, nothing to read */
 	bool want_kstack;		/* handed over with its kernel stack */
+	bool want_ustack;		/* ... with its user stack */
 	void *priv;			/* the caller's */
 };
 
@@ -111,6 +112,14 @@ struct engine {
 	int npend;
 	const uint64_t *cur_stack;	/* during on_event */
 	int cur_nstack;
+	/* User stacks (set ustacks before engine_prepare): the instance's
+	 * userstacktrace option (per instance since 5.10) writes a
+	 * user_stack record after each event (after its kernel_stack): at
+	 * most 8 frames, unwound by frame pointers. */
+	bool ustacks;
+	struct tep_event *ustack_ev;
+	const uint64_t *cur_ustack;	/* during on_event */
+	int cur_nustack, cur_utgid;
 };
 
 /* Session, features, instance.  Prints its errors.  0 / -errno. */
@@ -175,6 +184,8 @@ const char *engine_comm(struct engine *e, int tid);
 /* In on_event: the kernel stack of the event (innermost first) when it
  * wants one, and how many frames (0: none came). */
 const uint64_t *engine_kstack(const struct engine *e, int *n);
+/* The user stack of the event being delivered, and its process. */
+const uint64_t *engine_ustack(const struct engine *e, int *n, int *tgid);
 uint64_t engine_now_ns(void);
 
 /* For command lines: a dynamic probe spec ("kprobe:", "u:", ...), and a

@@ -57,7 +57,7 @@ enum probe_fetch {
 	PF_RAW,		/* a kernel fetcharg as written */
 };
 
-#define PROBE_MAX_ARGS 16
+#define PROBE_MAX_ARGS 24		/* join() fetches 16 strings, plus other fields */
 #define PROBE_MAX_ARGN 15		/* arg0..arg15 (= ARCH_MAX_ARG) */
 #define PROBE_NAME_MAX 64		/* kernel MAX_EVENT_NAME_LEN, with the NUL */
 #define PROBE_SYM_MAX 512		/* kernel KSYM_NAME_LEN */

@@ -1193,6 +1193,15 @@ char *agg_key_text(enum agg_ktype t, const struct agg_kpart *k, const struct agg
 }
 
 /* One key part as bpftrace prints it inside @name[...]. */
+/* An address as bpftrace's perf mode prints it: hex digits, no 0x. */
+static void ob_hex_bare(struct outbuf *ob, uint64_t v)
+{
+	char b[20];
+
+	snprintf(b, sizeof(b), "%llx", (unsigned long long)v);
+	ob_puts(ob, b);
+}
+
 static void text_part(struct outbuf *ob, enum agg_ktype t, const struct agg_kpart *k,
 		      const struct agg_print_opts *o)
 {
@@ -1210,15 +1219,26 @@ static void text_part(struct outbuf *ob, enum agg_ktype t, const struct agg_kpar
 		ob_text_str(ob, k->str.p, k->str.len);
 		break;
 	case AGG_K_STACK:
-		/* bpftrace's kstack: a newline, then each frame indented 8 */
+		/* bpftrace's kstack: a newline, then each frame indented 8;
+		 * kstack(perf): a tab, the address in hex, the frame;
+		 * kstack(raw): the address alone */
 		ob_putc(ob, '\n');
 		for (uint32_t f = 0; f < k->stack.n; f++) {
 			char sym[512];
 
 			if (frame_name(o, k, f, sym, sizeof(sym)))
 				continue;
-			ob_write(ob, "        ", 8);
-			ob_puts(ob, sym);
+			if (o->stack_mode) {
+				ob_putc(ob, '\t');
+				ob_hex_bare(ob, key_ip(k, f));
+				if (o->stack_mode == 1) {
+					ob_putc(ob, ' ');
+					ob_puts(ob, sym);
+				}
+			} else {
+				ob_write(ob, "        ", 8);
+				ob_puts(ob, sym);
+			}
 			ob_putc(ob, '\n');
 		}
 		break;
@@ -1354,11 +1374,17 @@ static int text_row(const struct agg_row *r, void *arg)
 		break;
 	case AGG_COUNT:
 		ob_puts(ob, ": ");
-		ob_u64(ob, r->count);
+		ob_u64(ob, c->o->div ? r->count / c->o->div : r->count);
 		break;
 	default:
 		ob_puts(ob, ": ");
-		if (!value_part(ob, m, r, c->o, false))
+		if (value_part(ob, m, r, c->o, false))
+			break;
+		if (c->o->div && m->is_unsigned)
+			ob_u64(ob, (uint64_t)r->value / c->o->div);
+		else if (c->o->div)
+			ob_s64(ob, r->value / (int64_t)c->o->div);
+		else
 			ob_val(ob, m, r->value);
 		break;
 	}

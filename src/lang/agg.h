@@ -240,6 +240,10 @@ struct agg_print_opts {
 	bool no_summary;		/* omit ftr's line under histograms */
 	uint32_t top;			/* print only the N largest (by the default
 					 * order), in the order of sort; 0: all */
+	uint64_t div;			/* print(@m, top, div): values divided by div
+					 * (not histograms or stats); 0: as they are */
+	int stack_mode;			/* stacks as bpftrace (0), perf (1): "\tADDR
+					 * frame" lines, or raw (2): addresses */
 	const struct agg_sort *sort;	/* NULL or n == 0: bpftrace's order */
 	agg_sym_fn sym;			/* NULL: stacks print as 0x addresses */
 	void *sym_arg;

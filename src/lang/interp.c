@@ -20,6 +20,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <event-parse.h>
 
@@ -31,6 +32,7 @@
 #include "filter/expr.h"
 #include "lang/interp.h"
 #include "lang/intern.h"
+#include "kernel/kcore.h"
 #include "kernel/khist.h"
 #include "lang/lprof.h"
 #include "perf/perf.h"
@@ -109,6 +111,7 @@ struct mapdef {
 					 * string or stack interned (VT_STR/STACK) */
 	const struct node *first;
 	struct agg *m;
+	int stack_mode;			/* a stack key's kstack(perf|raw) mode */
 };
 
 /* What one engine event needs to run its clauses. */
@@ -169,6 +172,9 @@ struct interp {
 	struct outbuf *pob;
 	uint64_t prom_next;
 	bool prom_warned;
+	struct kcore *kc;		/* *kaddr("sym") in BEGIN/END/interval */
+	bool kc_warned;
+	struct outbuf *fmt;		/* system() and cat(): their formatted text */
 };
 
 static void planf(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -253,6 +259,19 @@ static int fields_of(struct tep_event *ev, char *buf, size_t len)
 	return 0;
 }
 
+/* A node's fields, per fields for each engine event, in n->bind. */
+static struct tep_format_field **field_table(struct sema *s, struct node *n, size_t per)
+{
+	struct tep_format_field **tab = calloc((size_t)(s->in->e.nev ? s->in->e.nev : 1) * per,
+					       sizeof(*tab));
+
+	if (tab) {
+		free(n->bind);
+		n->bind = tab;
+	}
+	return tab;
+}
+
 static int check_field(struct sema *s, struct node *n)
 {
 	struct tep_format_field **tab;
@@ -262,11 +281,9 @@ static int check_field(struct sema *s, struct node *n)
 		lang_errf(s->err, n, "args.%s: this probe has no event fields", n->sval);
 		return -EINVAL;
 	}
-	tab = calloc(s->in->e.nev ? s->in->e.nev : 1, sizeof(*tab));
+	tab = field_table(s, n, 1);
 	if (!tab)
 		return -ENOMEM;
-	free(n->bind);
-	n->bind = tab;
 	for (int i = 0; i < s->nev; i++) {
 		struct tep_event *ev = s->evs[i]->ev;
 		struct tep_format_field *f = tep_find_any_field(ev, n->sval);
@@ -353,8 +370,11 @@ static int check_map_keys(struct sema *s, struct node *n)
 			return -EINVAL;
 		}
 		m->nkeys = n->nargs;
-		for (int i = 0; i < n->nargs; i++)
+		for (int i = 0; i < n->nargs; i++) {
 			m->kt[i] = ktype_of(n->args[i]);
+			if (n->args[i]->k == N_BUILTIN && n->args[i]->type == VT_STACK)
+				m->stack_mode = (int)n->args[i]->op;
+		}
 		m->keys_known = true;
 		m->first = n;
 		return 0;
@@ -443,6 +463,216 @@ static int check_sym_call(struct sema *s, struct node *n)
 	return 0;
 }
 
+/* bpftrace's functions that need BPF: each refused with what the kernel
+ * lacks without it. */
+static const struct {
+	const char *name, *why;
+} no_bpf[] = {
+	{ "signal", "sends a signal from inside the kernel at the event (bpf_send_signal); "
+	  "ftr reads events after they happened, when the signal would come too late" },
+	{ "override", "changes a function's return value at the event (bpf_override_return); "
+	  "kprobe events only observe" },
+	{ "kptr", "marks kernel memory for a BPF read at the event; ftr reads no memory "
+	  "through pointers at events (kprobe fetchargs read fixed offsets: ftr trace)" },
+	{ "uptr", "marks user memory for a BPF read at the event; ftr reads user strings at "
+	  "syscalls with str(args.F) only" },
+	{ "buf", "copies raw memory at the event (bpf_probe_read); kprobe events copy no "
+	  "buffers" },
+	{ "reg", "reads a register in a BPF program; ftr's kprobes read argN and retval only" },
+	{ "uaddr", "resolves a user symbol's address for a BPF read at the event" },
+	{ "path", "needs bpf_d_path, which only BPF programs can call" },
+	{ "macaddr", "reads memory at the event (a BPF read)" },
+	{ "cgroupid", "needs a BPF helper (the kernel's cgroup ids are not in events)" },
+	{ "cgroup_path", "needs a BPF helper (the kernel's cgroup ids are not in events)" },
+	{ "skboutput", "writes packets through BPF's perf output" },
+	{ "percpu_kaddr", "reads a per-CPU variable at the event (a BPF read)" },
+	{ "printk", "writes through bpf_trace_printk" },
+	{ "debugf", "writes through bpf_trace_printk" },
+};
+
+/* ... and the ones ftr has not yet. */
+static const char *const not_yet[] = { "bswap", "pton", "len", "strcontains", "has_key",
+				       "socket_cookie", "errorf", "warnf" };
+
+/* kstack(N), kstack(perf), ustack(bpftrace, N): the builtin, N frames at
+ * most, printed in that mode. */
+static int check_stack_call(struct sema *s, struct node *n)
+{
+	int mode = 0, limit = 0;
+
+	for (int i = 0; i < n->nargs; i++) {
+		const struct node *a = n->args[i];
+
+		if (i == 0 && a->k == N_STR && a->idx == -1) {
+			mode = !strcmp(a->sval, "perf") ? 1 : !strcmp(a->sval, "raw") ? 2 : 0;
+		} else if (a->k == N_INT && a->ival > 0 && i == n->nargs - 1) {
+			limit = a->ival > AGG_STACK_MAX ? AGG_STACK_MAX : (int)a->ival;
+		} else {
+			lang_errf(s->err, a, "%s(): takes a mode (bpftrace, perf, raw) and a number "
+				  "of frames, e.g. %s(perf, 5)", n->sval, n->sval);
+			return -EINVAL;
+		}
+	}
+	n->k = N_BUILTIN;
+	n->ival = strcmp(n->sval, "kstack") ? B_USTACK : B_KSTACK;
+	n->idx = limit;
+	n->op = (enum tok)mode;
+	return check(s, n);
+}
+
+/* printf, system, cat: a literal format, its conversions against the
+ * arguments, checked now rather than per event. */
+static int check_printf(struct sema *s, struct node *n)
+{
+	if (n->args[0]->k != N_STR) {
+		lang_errf(s->err, n->args[0], "%s's format must be a string literal", n->sval);
+		return -EINVAL;
+	}
+	/* Count the conversions against the arguments now, not per event. */
+	int conv = 0;
+
+	for (const char *p = n->args[0]->sval; *p; p++) {
+		if (*p != '%')
+			continue;
+		if (p[1] == '%') {
+			p++;
+			continue;
+		}
+		conv++;
+		p += strspn(p + 1, "-+ #0123456789.hlzjt");
+		if (!p[1] || !strchr("diuxXoscp", p[1])) {
+			lang_errf(s->err, n->args[0], "%s: bad conversion in \"%s\"",
+				  n->sval, n->args[0]->sval);
+			return -EINVAL;
+		}
+		if (conv < n->nargs) {
+			bool want_str = p[1] == 's';
+			enum vtype t = n->args[conv]->type;
+
+			if ((want_str && t != VT_STR && t != VT_STACK) || (!want_str && t != VT_INT)) {
+				lang_errf(s->err, n->args[conv], "printf: %%%c needs a %s",
+					  p[1], want_str ? "string" : "number");
+				return -EINVAL;
+			}
+		}
+	}
+	if (conv != n->nargs - 1) {
+		lang_errf(s->err, n, "printf: %d conversion%s for %d argument%s", conv,
+			  conv == 1 ? "" : "s", n->nargs - 1, n->nargs == 2 ? "" : "s");
+		return -EINVAL;
+	}
+	n->type = VT_NONE;
+	return 0;
+}
+
+/* A call whose string result lives in a buffer of its node until the
+ * next event. */
+static int text_buffer(struct node *n, size_t len)
+{
+	free(n->bind);
+	n->bind = malloc(len);
+	if (!n->bind)
+		return -ENOMEM;
+	n->type = VT_STR;
+	return 0;
+}
+
+/*
+ * join(args.F[, delim]): F is a char ** (execve's argv).  strfetch.c put
+ * an eprobe or kprobe in the tracepoint's place that fetches F[0]..F[15]
+ * as strings F_0..F_15; their table per event is n->bind.
+ */
+static int check_join(struct sema *s, struct node *n)
+{
+	struct node *a = n->args[0];
+	struct tep_format_field **tab;
+
+	if (a->k != N_FIELD || !s->has_record || s->is_uprobe || s->is_kprobe) {
+		lang_errf(s->err, n, "join() takes a char ** field of a tracepoint: "
+			  "join(args.argv)");
+		return -EINVAL;
+	}
+	if (n->nargs == 2 && n->args[1]->k != N_STR) {
+		lang_errf(s->err, n->args[1], "join's delimiter must be a string literal");
+		return -EINVAL;
+	}
+	tab = field_table(s, n, PLAN_JOIN_MAX);
+	if (!tab)
+		return -ENOMEM;
+	for (int i = 0; i < s->nev; i++) {
+		struct tep_event *ev = s->evs[i]->ev;
+
+		for (int k = 0; k < PLAN_JOIN_MAX; k++) {
+			char name[80];
+			struct tep_format_field *f;
+
+			snprintf(name, sizeof(name), "%s_%d", a->sval, k);
+			f = tep_find_field(ev, name);
+			if (!f || !field_is_string(f)) {
+				lang_errf(s->err, n, "join(args.%s): the kernel records a char ** "
+					  "argument as an address and copies none of its strings; %s",
+					  a->sval, s->clause < 256 && s->in->fetch_why[s->clause] ?
+					  s->in->fetch_why[s->clause] : tep_find_field(ev, a->sval) ?
+					  "nothing on this kernel can fetch them (eprobe events, or "
+					  "kprobe events at the syscall's entry, would)" :
+					  "this event has no such field");
+				return -EINVAL;
+			}
+			tab[(size_t)s->evs[i]->idx * PLAN_JOIN_MAX + k] = f;
+		}
+	}
+	n->type = VT_NONE;
+	return 0;
+}
+
+/* kaddr("sym"): the address of a kernel symbol, known now. */
+static int check_kaddr(struct sema *s, struct node *n)
+{
+	struct interp *in = s->in;
+	uint64_t addr;
+	int err;
+
+	if (n->args[0]->k != N_STR) {
+		lang_errf(s->err, n->args[0], "kaddr() takes a symbol's name as a string literal");
+		return -EINVAL;
+	}
+	err = kcore_symbol(NULL, n->args[0]->sval, &addr);
+	if (err == -EPERM) {
+		lang_errf(s->err, n, "kaddr(\"%s\"): /proc/kallsyms hides kernel addresses "
+			  "(kptr_restrict=%d, or not root)", n->args[0]->sval, in->e.feat.kptr_restrict);
+		return -EINVAL;
+	}
+	if (err < 0) {
+		lang_errf(s->err, n->args[0], "kaddr(\"%s\"): %s", n->args[0]->sval,
+			  err == -ENOENT ? "no such symbol in /proc/kallsyms (a kernel built "
+			  "without CONFIG_KALLSYMS_ALL lists no variables)" : strerror(-err));
+		return -EINVAL;
+	}
+	n->ival = (int64_t)addr;
+	n->type = VT_INT;
+	return 0;
+}
+
+/* *ADDR: kernel memory now, from /proc/kcore: in BEGIN, END and interval
+ * clauses only, where "now" is what the program means. */
+static int check_deref(struct sema *s, struct node *n)
+{
+	char why[320];
+
+	if (s->has_record || s->is_profile) {
+		lang_errf(s->err, n, "*: reading kernel memory at an event needs BPF (a read at "
+			  "the moment of the event); ftr reads events after they happened.  In "
+			  "BEGIN, END and interval clauses ftr reads it from /proc/kcore");
+		return -EINVAL;
+	}
+	if (!s->in->kc && kcore_open(NULL, &s->in->kc, why, sizeof(why)) < 0) {
+		lang_errf(s->err, n, "*: cannot read kernel memory: %s", why);
+		return -EINVAL;
+	}
+	n->type = VT_INT;
+	return 0;
+}
+
 static int check_call(struct sema *s, struct node *n, bool as_map_value)
 {
 	static const struct {
@@ -451,16 +681,34 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 	} calls[] = {
 		{ "count", 0, 0 }, { "sum", 1, 1 }, { "avg", 1, 1 }, { "min", 1, 1 },
 		{ "max", 1, 1 }, { "stats", 1, 1 }, { "hist", 1, 1 }, { "lhist", 4, 4 },
-		{ "printf", 1, 16 }, { "print", 1, 1 }, { "clear", 1, 1 }, { "delete", 1, 1 },
+		{ "printf", 1, 16 }, { "print", 1, 3 }, { "clear", 1, 1 }, { "delete", 1, 1 },
 		{ "exit", 0, 0 }, { "str", 1, 2 }, { "time", 0, 1 }, { "ksym", 1, 1 },
-		{ "ksymoff", 1, 1 }, { "hex", 1, 1 },
+		{ "ksymoff", 1, 1 }, { "hex", 1, 1 }, { "ntop", 1, 2 }, { "kaddr", 1, 1 },
+		{ "system", 1, 16 }, { "cat", 1, 16 }, { "usym", 1, 1 }, { "kstack", 0, 2 },
+		{ "ustack", 0, 2 }, { "join", 1, 2 }, { "strncmp", 3, 3 }, { "strftime", 2, 2 }, { "(cast)", 1, 1 },
 	};
-	int found = -1, err;
+	int found = -1, err, bits;
+	bool sgn;
 
 	for (size_t i = 0; i < ARRAY_SIZE(calls); i++)
 		if (!strcmp(n->sval, calls[i].name))
 			found = (int)i;
+	/* int8(x) ... uint64(x): C's casts, as functions */
+	if ((str_has_prefix(n->sval, "int") || str_has_prefix(n->sval, "uint")) &&
+	    lang_int_type(n->sval, &bits, &sgn))
+		found = (int)ARRAY_SIZE(calls) - 1;
 	if (found < 0) {
+		for (size_t i = 0; i < ARRAY_SIZE(no_bpf); i++)
+			if (!strcmp(n->sval, no_bpf[i].name)) {
+				lang_errf(s->err, n, "%s() %s; this kernel has no BPF for it, and "
+					  "ftr uses none", n->sval, no_bpf[i].why);
+				return -EINVAL;
+			}
+		for (size_t i = 0; i < ARRAY_SIZE(not_yet); i++)
+			if (!strcmp(n->sval, not_yet[i])) {
+				lang_errf(s->err, n, "%s() is bpftrace's, not in ftr yet", n->sval);
+				return -EINVAL;
+			}
 		lang_errf(s->err, n, "unknown function '%s'", n->sval);
 		return -EINVAL;
 	}
@@ -473,6 +721,24 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 	if (agg_of(n->sval) >= 0 && !as_map_value) {
 		lang_errf(s->err, n, "%s() is an aggregation: assign it to a map, "
 			  "as in @x = %s(...)", n->sval, n->sval);
+		return -EINVAL;
+	}
+	if (!strcmp(n->sval, "kstack") || !strcmp(n->sval, "ustack"))
+		return check_stack_call(s, n);
+	if (!strcmp(n->sval, "print") && n->nargs > 1) {
+		/* print(@m, top[, div]): numbers */
+		for (int i = 1; i < n->nargs; i++) {
+			err = check(s, n->args[i]);
+			if (err)
+				return err;
+			if (n->args[i]->type != VT_INT) {
+				lang_errf(s->err, n->args[i], "print(@map, top, div) takes numbers");
+				return -EINVAL;
+			}
+		}
+	}
+	if ((!strcmp(n->sval, "clear") || !strcmp(n->sval, "delete")) && n->nargs > 1) {
+		lang_errf(s->err, n, "%s() takes 1 argument", n->sval);
 		return -EINVAL;
 	}
 	if (!strcmp(n->sval, "print") || !strcmp(n->sval, "clear") ||
@@ -504,52 +770,75 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		n->type = VT_NONE;
 		return 0;
 	}
+	if (!strcmp(n->sval, "kaddr"))
+		return check_kaddr(s, n);
+	if (!strcmp(n->sval, "join"))
+		return check_join(s, n);
 	for (int i = 0; i < n->nargs; i++) {
 		err = check(s, n->args[i]);
 		if (err)
 			return err;
 	}
-	if (!strcmp(n->sval, "printf")) {
-		if (n->args[0]->k != N_STR) {
-			lang_errf(s->err, n->args[0], "printf's format must be a string literal");
+	if (found == (int)ARRAY_SIZE(calls) - 1) {
+		if (n->args[0]->type != VT_INT) {
+			lang_errf(s->err, n->args[0], "%s() takes a number", n->sval);
 			return -EINVAL;
 		}
-		/* Count the conversions against the arguments now, not per event. */
-		int conv = 0;
-
-		for (const char *p = n->args[0]->sval; *p; p++) {
-			if (*p != '%')
-				continue;
-			if (p[1] == '%') {
-				p++;
-				continue;
-			}
-			conv++;
-			p += strspn(p + 1, "-+ #0123456789.hlzjt");
-			if (!p[1] || !strchr("diuxXoscp", p[1])) {
-				lang_errf(s->err, n->args[0], "printf: bad conversion in \"%s\"",
-					  n->args[0]->sval);
-				return -EINVAL;
-			}
-			if (conv < n->nargs) {
-				bool want_str = p[1] == 's';
-				enum vtype t = n->args[conv]->type;
-
-				if ((want_str && t != VT_STR) || (!want_str && t != VT_INT)) {
-					lang_errf(s->err, n->args[conv], "printf: %%%c needs a %s",
-						  p[1], want_str ? "string" : "number");
-					return -EINVAL;
-				}
-			}
-		}
-		if (conv != n->nargs - 1) {
-			lang_errf(s->err, n, "printf: %d conversion%s for %d argument%s", conv,
-				  conv == 1 ? "" : "s", n->nargs - 1, n->nargs == 2 ? "" : "s");
-			return -EINVAL;
-		}
-		n->type = VT_NONE;
+		n->idx = bits;
+		n->op = sgn ? T_MINUS : T_PLUS;
+		n->type = VT_INT;
 		return 0;
 	}
+	if (!strcmp(n->sval, "ntop")) {
+		if (n->args[n->nargs - 1]->type != VT_INT ||
+		    (n->nargs == 2 && n->args[0]->type != VT_INT)) {
+			lang_errf(s->err, n, "ntop([AF_INET|AF_INET6,] address) takes numbers or "
+				  "an address field (u8[4], u8[16])");
+			return -EINVAL;
+		}
+		return text_buffer(n, 64);
+	}
+	if (!strcmp(n->sval, "usym")) {
+		if (n->args[0]->type != VT_INT) {
+			lang_errf(s->err, n->args[0], "usym() takes a number");
+			return -EINVAL;
+		}
+		/* frames are named by the profiler's symbol cache */
+		s->in->prof_k = true;
+		return text_buffer(n, KSYM_TEXT);
+	}
+	if (!strcmp(n->sval, "strftime")) {
+		if (n->args[0]->k != N_STR || n->args[1]->type != VT_INT) {
+			lang_errf(s->err, n, "strftime(\"format\", nsecs): a literal format and a "
+				  "time in nanoseconds");
+			return -EINVAL;
+		}
+		return text_buffer(n, 256);
+	}
+	if (!strcmp(n->sval, "strncmp")) {
+		if (n->args[0]->type != VT_STR || n->args[1]->type != VT_STR ||
+		    n->args[2]->type != VT_INT) {
+			lang_errf(s->err, n, "strncmp(string, string, n)");
+			return -EINVAL;
+		}
+		n->type = VT_INT;
+		return 0;
+	}
+	if (!strcmp(n->sval, "system") || !strcmp(n->sval, "cat")) {
+		if (!strcmp(n->sval, "system") && !s->in->o->unsafe) {
+			lang_errf(s->err, n, "system() runs a command: it needs --unsafe, as in "
+				  "bpftrace");
+			return -EINVAL;
+		}
+		if (!s->in->fmt && !(s->in->fmt = calloc(1, sizeof(*s->in->fmt))))
+			return -ENOMEM;
+		ob_init(s->in->fmt, -1);
+		err = check_printf(s, n);
+		n->type = VT_NONE;
+		return err;
+	}
+	if (!strcmp(n->sval, "printf"))
+		return check_printf(s, n);
 	if (!strcmp(n->sval, "str")) {
 		struct node *a = n->args[0];
 
@@ -604,6 +893,11 @@ static int check(struct sema *s, struct node *n)
 		n->type = VT_INT;
 		return 0;
 	case N_STR:
+		if (n->idx == -1) {
+			lang_errf(s->err, n, "'%s' is a stack's print mode: kstack(%s), ustack(%s)",
+				  n->sval, n->sval, n->sval);
+			return -EINVAL;
+		}
 		n->type = VT_STR;
 		return 0;
 	case N_FIELD:
@@ -628,13 +922,20 @@ static int check(struct sema *s, struct node *n)
 			n->type = VT_STACK;
 			break;
 		case B_USTACK:
-			if (!s->is_profile) {
-				lang_errf(s->err, n, "ustack is available in profile:hz clauses only "
-					  "(the kernel records user stacks of events in its top "
-					  "instance alone)");
+			if (!s->is_profile && !s->has_record) {
+				lang_errf(s->err, n, "ustack exists in profile, tracepoint, kprobe and "
+					  "uprobe clauses");
 				return -EINVAL;
 			}
-			s->in->prof_u = true;
+			/* At an event: the instance's userstacktrace option (8
+			 * frames, by frame pointers); its frames are named as
+			 * profile's are. */
+			for (int i = 0; i < s->nev; i++)
+				s->evs[i]->want_ustack = true;
+			if (s->is_profile)
+				s->in->prof_u = true;
+			else
+				s->in->prof_k = true;
 			n->type = VT_STACK;
 			break;
 		case B_RETVAL:
@@ -682,6 +983,8 @@ static int check(struct sema *s, struct node *n)
 	case N_CALL:
 		return check_call(s, n, false);
 	case N_UNOP:
+		if (n->op == T_STAR && (s->has_record || s->is_profile))
+			return check_deref(s, n);
 		err = check(s, n->a);
 		if (err)
 			return err;
@@ -689,6 +992,8 @@ static int check(struct sema *s, struct node *n)
 			lang_errf(s->err, n, "%s needs a number", lang_tok_str(n->op));
 			return -EINVAL;
 		}
+		if (n->op == T_STAR)
+			return check_deref(s, n);
 		n->type = VT_INT;
 		return 0;
 	case N_BINOP:
@@ -873,6 +1178,71 @@ static struct val eval_sym(struct xctx *x, const struct node *n)
 	return vstr(n->bind, len < KSYM_TEXT ? (size_t)len : KSYM_TEXT - 1);
 }
 
+/* inet_ntop's text (RFC 5952: the longest run of two or more zero groups
+ * is "::"), without libc's inet_ntop, which the static binary does not
+ * otherwise need. */
+static void ip_text(const unsigned char *b, bool v6, char *out)
+{
+	int best = -1, blen = 0;
+
+	if (!v6) {
+		sprintf(out, "%u.%u.%u.%u", b[0], b[1], b[2], b[3]);
+		return;
+	}
+	for (int i = 0; i < 8;) {
+		int j = i;
+
+		while (j < 8 && !b[2 * j] && !b[2 * j + 1])
+			j++;
+		if (j - i > blen && j - i >= 2)
+			best = i, blen = j - i;
+		i = j > i ? j : i + 1;
+	}
+	for (int i = 0; i < 8; i++) {
+		if (i == best) {
+			out += sprintf(out, "::");
+			i += blen - 1;
+			continue;
+		}
+		out += sprintf(out, "%s%x", i && i != best + blen ? ":" : "", b[2 * i] << 8 | b[2 * i + 1]);
+	}
+	*out = '\0';
+}
+
+/* ntop([af,] addr): an IPv4 address from a number (its bytes in memory
+ * order, as the kernel stores __be32), or IPv4/IPv6 from a u8[4]/u8[16]
+ * field. */
+static struct val eval_ntop(struct xctx *x, const struct node *n)
+{
+	const struct node *a = n->args[n->nargs - 1];
+	int af = n->nargs == 2 ? (int)eval(x, n->args[0]).i : 0;
+	unsigned char b[16] = { 0 };
+	size_t blen = 0;
+
+	if (a->k == N_FIELD && x->rec) {
+		struct tep_format_field *f = ((struct tep_format_field **)a->bind)[x->ev->idx];
+
+		if (f && field_kind(f) == FK_ARRAY && (f->size == 4 || f->size == 16) &&
+		    (size_t)f->offset + f->size <= (size_t)x->rec->size) {
+			blen = (size_t)f->size;
+			memcpy(b, (char *)x->rec->data + f->offset, blen);
+		}
+	}
+	if (!blen) {
+		uint32_t u = (uint32_t)eval(x, a).i;
+
+		memcpy(b, &u, 4);
+		blen = 4;
+	}
+	ip_text(b, blen == 16 || af == 10 /* AF_INET6 */, n->bind);
+	return vstr(n->bind, strlen(n->bind));
+}
+
+/* usym(addr): the function of a user address in the event's process, as
+ * bpftrace prints it (no offset); the address in hex where none names it. */
+static struct val eval_usym(struct xctx *x, const struct node *n);
+static struct val eval_strftime(struct xctx *x, const struct node *n);
+
 static int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k)
 {
 	for (int i = 0; i < map->nargs; i++) {
@@ -938,7 +1308,8 @@ static struct val builtin(struct xctx *x, const struct node *n)
 
 		if (x->smp)
 			return (struct val){ .t = VT_STACK, .ips = x->smp->k,
-					     .len = (size_t)x->smp->nk };
+					     .len = (size_t)(n->idx && x->smp->nk > n->idx ? n->idx :
+							     x->smp->nk) };
 		ips = engine_kstack(&in->e, &n_ips);
 		/* From the event's own frame, as the kernel's hist key starts. */
 		if (in->prof && n_ips) {
@@ -949,15 +1320,28 @@ static struct val builtin(struct xctx *x, const struct node *n)
 		}
 		if (n_ips > EVENT_KSTACK_MAX)
 			n_ips = EVENT_KSTACK_MAX;
+		if (n->idx && n_ips > n->idx)
+			n_ips = n->idx;
 		return (struct val){ .t = VT_STACK, .ips = ips, .len = (size_t)n_ips };
 	}
 	case B_USTACK:
-		if (!x->smp)
-			return vint(0);
+		if (!x->smp) {
+			int tgid, nu;
+			const uint64_t *u = engine_ustack(&in->e, &nu, &tgid);
+
+			if (n->idx && nu > n->idx)
+				nu = n->idx;
+			in->ustk[0] = LPROF_UTAG | (uint32_t)tgid;
+			memcpy(in->ustk + 1, u, (size_t)nu * sizeof(uint64_t));
+			lprof_note_pid(in->prof, tgid);
+			return (struct val){ .t = VT_STACK, .ips = in->ustk, .len = (size_t)nu + 1 };
+		}
 		/* The process goes with the frames: it names them (lprof.h). */
 		in->ustk[0] = LPROF_UTAG | x->smp->pid;
 		memcpy(in->ustk + 1, x->smp->u, (size_t)x->smp->nu * sizeof(uint64_t));
-		return (struct val){ .t = VT_STACK, .ips = in->ustk, .len = (size_t)x->smp->nu + 1 };
+		return (struct val){ .t = VT_STACK, .ips = in->ustk,
+				     .len = (size_t)(n->idx && x->smp->nu > n->idx ? n->idx :
+						     x->smp->nu) + 1 };
 	case B_RETVAL: case B_ARG: {
 		char name[16];
 		struct tep_format_field *f;
@@ -1091,11 +1475,55 @@ static struct val eval(struct xctx *x, const struct node *n)
 			return eval_sym(x, n);
 		if (is_hex_call(n))
 			return eval(x, n->args[0]);
+		if (!strcmp(n->sval, "ntop"))
+			return eval_ntop(x, n);
+		if (!strcmp(n->sval, "usym"))
+			return eval_usym(x, n);
+		if (!strcmp(n->sval, "strftime"))
+			return eval_strftime(x, n);
+		if (!strcmp(n->sval, "kaddr")) {
+			a = vint(n->ival);
+			a.u = true;
+			return a;
+		}
+		if (!strcmp(n->sval, "strncmp")) {
+			a = eval(x, n->args[0]);
+			b = eval(x, n->args[1]);
+			int64_t lim = eval(x, n->args[2]).i;
+			size_t la = a.len, lb = b.len;
+
+			if (lim < 0)
+				lim = 0;
+			la = la > (size_t)lim ? (size_t)lim : la;
+			lb = lb > (size_t)lim ? (size_t)lim : lb;
+			a.len = la;
+			b.len = lb;
+			/* bpftrace's strncmp: 0 when equal */
+			return vint(strcmp_v(a, b) != 0);
+		}
+		if (n->idx > 0) {
+			/* int8() ... uint64() */
+			a = eval(x, n->args[0]);
+			b = vint(lang_int_cast(a.i, n->idx, n->op == T_MINUS));
+			b.u = n->idx == 64 && n->op != T_MINUS;
+			return b;
+		}
 		return vint(0);
 	case N_UNOP:
 		a = eval(x, n->a);
 		if (n->op == T_NOT)
 			return vint(!truthy(a));
+		if (n->op == T_STAR) {
+			int64_t v = 0;
+
+			if (kcore_read(x->in->kc, (uint64_t)a.i, &v, sizeof(v)) < 0 &&
+			    !x->in->kc_warned) {
+				x->in->kc_warned = true;
+				ftr_warn("%d:%d: *0x%llx: no such address in /proc/kcore (read as 0)",
+					 n->line, n->col, (unsigned long long)a.i);
+			}
+			return vint(v);
+		}
 		b = vint(n->op == T_MINUS ? (int64_t)(0 - (uint64_t)a.i) : ~a.i);
 		b.u = a.u;
 		return b;
@@ -1127,6 +1555,46 @@ static struct val eval(struct xctx *x, const struct node *n)
 	}
 }
 
+/* strftime(fmt, ns): the local time of ns, a time of nsecs' clock
+ * (CLOCK_MONOTONIC), as strftime(3) formats it. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+static struct val eval_strftime(struct xctx *x, const struct node *n)
+{
+	uint64_t ns = (uint64_t)eval(x, n->args[1]).i, mono = engine_now_ns();
+	struct timespec now;
+	time_t t;
+	struct tm tm;
+	size_t len = 0;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	t = now.tv_sec - (time_t)((int64_t)(mono - ns) / 1000000000);
+	if (localtime_r(&t, &tm))
+		len = strftime(n->bind, 256, n->args[0]->sval, &tm);
+	return vstr(n->bind, len);
+}
+#pragma GCC diagnostic pop
+
+static struct val eval_usym(struct xctx *x, const struct node *n)
+{
+	uint64_t addr = (uint64_t)eval(x, n->args[0]).i;
+	char *buf = n->bind;
+	int pid = x->smp ? (int)x->smp->pid : x->rec ? comm_tgid(x->in->e.comms, tid_of(x)) : 0;
+
+	buf[0] = '\0';
+	lprof_note_pid(x->in->prof, pid);
+	if (x->in->prof && pid > 0) {
+		lprof_frame(LPROF_UTAG | (uint32_t)pid, 0, buf, KSYM_TEXT, x->in->prof);
+		if (lprof_frame(addr, 1, buf, KSYM_TEXT, x->in->prof) == 0)
+			buf[strcspn(buf, "+")] = '\0';
+		else
+			buf[0] = '\0';
+	}
+	if (!buf[0])
+		snprintf(buf, KSYM_TEXT, "0x%llx", (unsigned long long)addr);
+	return vstr(buf, strlen(buf));
+}
+
 /* ---- statements -------------------------------------------------------------- */
 
 /*
@@ -1135,11 +1603,31 @@ static struct val eval(struct xctx *x, const struct node *n)
  * and precision with ftr's own length modifier (every number is 64-bit), so
  * the format passed to snprintf is ours, not the user's text.
  */
+/* printf("%s", kstack): the stack as bpftrace prints it, a newline, then a
+ * frame a line, indented 8 (as map keys print, agg.h). */
+static void print_stack(struct interp *in, struct outbuf *ob, struct val v)
+{
+	char sym[512];
+
+	ob_putc(ob, '\n');
+	for (size_t i = 0; i < v.len; i++) {
+		int r = in->prof ? lprof_frame(v.ips[i], (uint32_t)i, sym, sizeof(sym), in->prof) :
+			-1;
+
+		if (r > 0)
+			continue;
+		if (r < 0)
+			snprintf(sym, sizeof(sym), "0x%llx", (unsigned long long)v.ips[i]);
+		ob_write(ob, "        ", 8);
+		ob_puts(ob, sym);
+		ob_putc(ob, '\n');
+	}
+}
+
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-static void do_printf(struct xctx *x, const struct node *n)
+static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 {
-	struct outbuf *ob = &x->in->ob;
 	const char *p = n->args[0]->sval;
 	int arg = 1;
 
@@ -1173,6 +1661,11 @@ static void do_printf(struct xctx *x, const struct node *n)
 		}
 		q += strspn(q, "hlzjt");
 		v = eval(x, n->args[arg++]);
+		if (*q == 's' && v.t == VT_STACK) {
+			print_stack(x->in, ob, v);
+			p = q + 1;
+			continue;
+		}
 		if (*q == 's') {
 			int len = (int)v.len;
 
@@ -1244,7 +1737,7 @@ static int interned_value(int64_t v, struct agg_kpart *k, void *arg)
 	return AGG_K_STACK;
 }
 
-static void print_map(struct interp *in, struct mapdef *m)
+static void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div)
 {
 	if (!m->m)
 		return;
@@ -1253,7 +1746,9 @@ static void print_map(struct interp *in, struct mapdef *m)
 	if (m->pc && pc_read(m) < 0)
 		return;
 	struct vals_ctx vc = { in->vals, m->vt };
-	struct agg_print_opts po = { .top = in->o->top, .sort = in->o->sort,
+	struct agg_print_opts po = { .top = top >= 0 ? (uint32_t)top : in->o->top,
+				     .div = div > 0 ? (uint64_t)div : 0,
+				     .stack_mode = m->stack_mode, .sort = in->o->sort,
 				     .sym = in->prof ? lprof_frame : NULL, .sym_arg = in->prof,
 				     .value = m->vt > VT_INT ? interned_value : NULL, .value_arg = &vc };
 
@@ -1268,18 +1763,109 @@ static void print_map(struct interp *in, struct mapdef *m)
 
 static void exec(struct xctx *x, const struct node *st);
 
+/*
+ * system(fmt, ...) runs a shell command (with --unsafe), cat(fmt, ...)
+ * prints a file, both in user space when the event is handled, as
+ * bpftrace does them (asynchronously to the event there too).
+ */
+static void do_command(struct xctx *x, const struct node *n)
+{
+	struct interp *in = x->in;
+	struct outbuf *f = in->fmt;
+	char *text;
+	int ret;
+
+	f->len = 0;
+	f->err = 0;
+	do_printf(x, n, f);
+	if (f->err || f->len == sizeof(f->buf)) {
+		ftr_warn("%d:%d: %s(): the text is too long", n->line, n->col, n->sval);
+		return;
+	}
+	text = strndup(f->buf, f->len);
+	if (!text)
+		return;
+	if (!strcmp(n->sval, "cat")) {
+		size_t len;
+		char *c = read_file(text, &len);
+
+		if (c)
+			ob_write(&in->ob, c, len);
+		else
+			ftr_warn("cat(\"%s\"): %s", text, strerror(errno));
+		free(c);
+	} else {
+		/* the command's output after what the program printed before;
+		 * fork and exec, not system(3), which costs 3 KB of the static
+		 * binary */
+		char *argv[] = { (char *)"sh", (char *)"-c", text, NULL };
+		pid_t pid;
+
+		ob_flush(&in->ob);
+		pid = fork();
+		if (pid == 0) {
+			execvp(argv[0], argv);
+			_exit(127);
+		}
+		if (pid < 0)
+			ftr_warn("system(\"%s\"): %s", text, strerror(errno));
+		else
+			while (waitpid(pid, &ret, 0) < 0 && errno == EINTR)
+				;
+	}
+	free(text);
+}
+
+/* join(): the strings up to the first that faulted (a NULL entry: its
+ * length is 0, where "" is 1 with its NUL), then a newline, as bpftrace. */
+static void do_join(struct xctx *x, const struct node *n)
+{
+	struct tep_format_field **tab = n->bind;
+	const char *delim = n->nargs == 2 ? n->args[1]->sval : " ";
+
+	for (int k = 0; x->rec && k < PLAN_JOIN_MAX; k++) {
+		struct tep_format_field *f = tab[(size_t)x->ev->idx * PLAN_JOIN_MAX + k];
+		uint32_t dl;
+		size_t len;
+		const char *str;
+
+		if (!f || (size_t)f->offset + 4 > (size_t)x->rec->size)
+			break;
+		memcpy(&dl, (char *)x->rec->data + f->offset, 4);
+		if (!(dl >> 16))
+			break;
+		str = field_string(f, x->rec->data, x->rec->size, &len);
+		if (k)
+			ob_puts(&x->in->ob, delim);
+		ob_write(&x->in->ob, str, len);
+	}
+	ob_putc(&x->in->ob, '\n');
+}
+
 static void exec_call(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
 
 	if (!strcmp(n->sval, "printf")) {
-		do_printf(x, n);
+		do_printf(x, n, &in->ob);
+		if (in->o->buffering == RUN_BUF_NONE ||
+		    (in->o->buffering == RUN_BUF_LINE && memchr(in->ob.buf, '\n', in->ob.len)))
+			ob_flush(&in->ob);
+	} else if (!strcmp(n->sval, "system") || !strcmp(n->sval, "cat")) {
+		do_command(x, n);
+	} else if (!strcmp(n->sval, "join")) {
+		do_join(x, n);
 	} else if (!strcmp(n->sval, "exit")) {
 		in->exit_req = true;
 	} else if (!strcmp(n->sval, "time")) {
 		do_time(x, n);
 	} else if (!strcmp(n->sval, "print")) {
-		print_map(in, &in->maps[n->args[0]->slot]);
+		int64_t top = n->nargs > 1 ? eval(x, n->args[1]).i : -1;
+		int64_t div = n->nargs > 2 ? eval(x, n->args[2]).i : 0;
+
+		print_map(in, &in->maps[n->args[0]->slot], top, div);
+		if (in->o->buffering != RUN_BUF_FULL)
+			ob_flush(&in->ob);
 	} else if (!strcmp(n->sval, "clear")) {
 		prom_clearing(in->prom, n->args[0]->slot);	/* counters carry on */
 		agg_clear(in->maps[n->args[0]->slot].m);
@@ -1843,7 +2429,11 @@ static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, cha
 			km->kk[i] = KK_PROBE;
 		else if (k->k == N_BUILTIN && k->ival == B_FUNC)
 			km->kk[i] = KK_FUNC;	/* one per event too */
-		else if (k->k == N_BUILTIN && k->ival == B_KSTACK && !KSTACK_HIST_SHORT)
+		else if (k->k == N_BUILTIN && k->ival == B_KSTACK && k->idx) {
+			snprintf(why, wlen, "kstack(%d): the kernel's stacktrace key keeps %d frames",
+				 k->idx, EVENT_KSTACK_MAX);
+			return why;
+		} else if (k->k == N_BUILTIN && k->ival == B_KSTACK && !KSTACK_HIST_SHORT)
 			km->kk[i] = KK_STACK;	/* every hist kernel has the key */
 		else if (k->k == N_BUILTIN && k->ival == B_KSTACK) {
 			snprintf(why, wlen, "on arm64 the kernel's stacktrace key leaves out the "
@@ -2613,9 +3203,14 @@ static int setup(struct interp *in)
 	plan_hists(in);
 	plan_filters(in);
 	/* Stacks the hist triggers take need no stack records. */
-	in->e.kstacks = false;
-	for (int i = 0; i < in->e.nev; i++)
+	in->e.kstacks = in->e.ustacks = false;
+	for (int i = 0; i < in->e.nev; i++) {
 		in->e.kstacks |= in->e.ev[i].want_kstack && !in->e.ev[i].trigger_only;
+		in->e.ustacks |= in->e.ev[i].want_ustack && !in->e.ev[i].trigger_only;
+	}
+	if (in->e.ustacks)
+		planf(in, "ustack at events: the instance's userstacktrace option records a user "
+		      "stack (8 frames at most, by frame pointers) after every event\n");
 	if (in->e.kstacks)
 		planf(in, "kstack at events: the instance's stacktrace option records a kernel "
 		      "stack after every event; ftr joins each to its event\n");
@@ -2664,8 +3259,9 @@ static int finish(struct interp *in, uint64_t now)
 {
 	in->exit_req = false;
 	run_special(in, PV_END, now);
+	/* Every map, plain stores too (@x = 5 prints "@x: 5"), as bpftrace. */
 	for (int i = 0, printed = 0; i < in->nmaps; i++) {
-		if (!in->maps[i].m || in->maps[i].kind == AGG_VALUE)
+		if (!in->maps[i].m)
 			continue;
 		if (in->maps[i].k && hist_read(in, &in->maps[i]) < 0)
 			return -EIO;
@@ -2675,7 +3271,7 @@ static int finish(struct interp *in, uint64_t now)
 			continue;
 		if (printed++ && in->o->mode != OUT_JSON)
 			ob_putc(&in->ob, '\n');
-		print_map(in, &in->maps[i]);
+		print_map(in, &in->maps[i], -1, 0);
 	}
 	for (int i = 0; i < in->nmaps; i++)
 		if (in->maps[i].m && in->maps[i].kind == AGG_VALUE && agg_dropped(in->maps[i].m))
@@ -2710,6 +3306,8 @@ static void release(struct interp *in)
 	for (int c = 0; c < 256; c++)
 		free(in->fetch_why[c]);
 	ksyms_free(in->ks);
+	kcore_close(in->kc);
+	free(in->fmt);
 	lprof_close(in->prof);
 	if (in->vals && intern_refused(in->vals))
 		fprintf(stderr, "ftr: %llu strings or stacks not kept as map values (read back "

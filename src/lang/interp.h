@@ -20,6 +20,8 @@ struct tep_record;
 struct agg_sort;
 
 enum where { WHERE_AUTO, WHERE_KERNEL, WHERE_USER };
+/* -B: when printf's output is written (full: at least every second). */
+enum run_buffering { RUN_BUF_FULL, RUN_BUF_LINE, RUN_BUF_NONE };
 
 struct run_opts {
 	enum where where;	/* aggregate in the kernel when it can (auto) */
@@ -37,6 +39,8 @@ struct run_opts {
 	const char *serve;		/* --serve ADDR:PORT: GET /metrics */
 	const char *prom_file;		/* --prom-file FILE: rewritten atomically */
 	uint64_t prom_interval_ns;	/* ... every this (0: PROM_FILE_INTERVAL) */
+	enum run_buffering buffering;
+	bool unsafe;		/* system() allowed (bpftrace's --unsafe) */
 };
 
 #define PROM_FILE_INTERVAL 10000000000ull	/* 10 s */

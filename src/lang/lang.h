@@ -53,7 +53,9 @@ struct node {
 	enum tok op;		/* BINOP/UNOP/ASSIGN (T_ASSIGN, T_PLUSEQ, ...) */
 	int line, col;
 	int64_t ival;		/* INT; BUILTIN: enum builtin; */
-	int idx;		/* BUILTIN argN: N */
+	int idx;		/* BUILTIN argN: N; kstack/ustack: frames (0: all);
+				 * INT, STR: $N's N (-1: a bare stack mode word);
+				 * CALL int8()..uint64(): the bits */
 	char *sval;		/* STR, FIELD, VAR, MAP, CALL names */
 	struct node *a, *b, *c;	/* operands; S_ASSIGN: a = target, b = value; S_IF: a, b, c */
 	struct node **args;	/* CALL arguments, MAP keys */
@@ -97,6 +99,23 @@ struct program {
 
 /* Parse text into *out.  0, or -EINVAL with err (position and message). */
 int lang_parse(const char *text, struct program *out, struct lang_err *err);
+/* The same with positional parameters: $1..$N are params[0..nparams),
+ * $# is nparams (bpftrace's arguments after the program).  A first line
+ * starting with "#!" is skipped (both). */
+int lang_parse_args(const char *text, char *const *params, int nparams, struct program *out,
+		    struct lang_err *err);
+/* An integer literal (1e6, 1_000, 0x1f, 017) at s: 0 with *out, *end past
+ * it; -EINVAL / -ERANGE (*end still past it). */
+int lang_number(const char *s, const char **end, int64_t *out);
+/*
+ * int8() ... uint64(), and C's (uint8)x: the name's width and signedness
+ * (also "u8".."s64", "char", "short", "int", "long" and unsigned forms);
+ * false for another name.  lang_int_cast truncates v to bits and
+ * sign-extends it when is_signed: the one place the language's integer
+ * casts are computed.
+ */
+bool lang_int_type(const char *name, int *bits, bool *is_signed);
+int64_t lang_int_cast(int64_t v, int bits, bool is_signed);
 void lang_free(struct program *p);
 /* "ftr: error: L:C: MSG", the source line and a caret, on stderr. */
 void lang_perror(const struct program *p, const char *src, const struct lang_err *err);

@@ -270,6 +270,14 @@ static bool tracing_frame(const char *name)
 	return false;
 }
 
+void lprof_note_pid(struct lprof *p, int pid)
+{
+	struct sym_proc *sp = p && pid > 0 ? sym_proc_find(p->sc, pid, true) : NULL;
+
+	if (sp && sym_proc_needs_maps(sp))
+		sym_proc_read_maps(p->sc, sp);
+}
+
 int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg)
 {
 	struct lprof *p = arg;

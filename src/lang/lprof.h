@@ -69,6 +69,9 @@ unsigned lprof_hz(const struct lprof *p);
  * "[unknown] (in /path)" for a user address in a file without its
  * symbol; 1 for a ustack tag (print nothing), 0 otherwise. */
 int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *p);
+/* Process pid's user frames will be named: its /proc/PID/maps is read now,
+ * once (an event's user stack, without the sampler's side band). */
+void lprof_note_pid(struct lprof *p, int pid);
 /* How many of the innermost frames of an event's kernel stack are the
  * tracing code that took it (trace_event_raw_event_*, __traceiter_*...). */
 int lprof_skip_tracing(struct lprof *p, const uint64_t *ips, int n);

@@ -24,6 +24,8 @@ struct lexer {
 	int parens;
 	int nest;		/* the parser's own recursion */
 	int depth;		/* the height of the expression just parsed */
+	char *const *params;	/* positional parameters $1..$N */
+	int nparams;
 };
 
 /*
@@ -72,6 +74,50 @@ int lang_builtin(const char *name, int *argn)
 		return B_ARG;
 	}
 	return -1;
+}
+
+bool lang_int_type(const char *name, int *bits, bool *is_signed)
+{
+	static const struct {
+		const char *n;
+		unsigned char bits;
+		bool sign;
+	} t[] = {
+		{ "int8", 8, true }, { "int16", 16, true }, { "int32", 32, true },
+		{ "int64", 64, true }, { "uint8", 8, false }, { "uint16", 16, false },
+		{ "uint32", 32, false }, { "uint64", 64, false }, { "s8", 8, true },
+		{ "s16", 16, true }, { "s32", 32, true }, { "s64", 64, true }, { "u8", 8, false },
+		{ "u16", 16, false }, { "u32", 32, false }, { "u64", 64, false },
+		{ "int8_t", 8, true }, { "int16_t", 16, true }, { "int32_t", 32, true },
+		{ "int64_t", 64, true }, { "uint8_t", 8, false }, { "uint16_t", 16, false },
+		{ "uint32_t", 32, false }, { "uint64_t", 64, false }, { "char", 8, true },
+		{ "short", 16, true }, { "int", 32, true }, { "long", 64, true },
+		{ "unsigned char", 8, false }, { "unsigned short", 16, false },
+		{ "unsigned int", 32, false }, { "unsigned", 32, false },
+		{ "unsigned long", 64, false }, { "bool", 1, false },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		if (!strcmp(name, t[i].n)) {
+			*bits = t[i].bits;
+			*is_signed = t[i].sign;
+			return true;
+		}
+	return false;
+}
+
+int64_t lang_int_cast(int64_t v, int bits, bool is_signed)
+{
+	uint64_t u = (uint64_t)v;
+
+	if (bits == 1)
+		return u != 0;	/* (bool)x, as C */
+	if (bits <= 0 || bits >= 64)
+		return v;
+	u &= (1ull << bits) - 1;
+	if (is_signed && (u >> (bits - 1)))
+		u |= ~0ull << bits;
+	return (int64_t)u;
 }
 
 static void lerr(struct lexer *l, int line, int col, const char *fmt, ...)
@@ -165,6 +211,48 @@ static bool ident_char(char c)
 	       c == '_';
 }
 
+/*
+ * An integer literal as bpftrace writes them: decimal, 0x hex or 0 octal;
+ * '_' between digits (1_000_000); an exponent (1e6 is 1000000: an integer,
+ * bpftrace has no floating point).  *end is past the literal's characters.
+ * 0, or -ERANGE/-EINVAL.
+ */
+int lang_number(const char *s, const char **end, int64_t *out)
+{
+	char buf[72];
+	size_t n = 0;
+	const char *p = s;
+	unsigned long long v, e = 0;
+	char *stop;
+
+	while (ident_char(*p)) {
+		if (*p != '_' && n < sizeof(buf) - 1)
+			buf[n++] = *p;
+		p++;
+	}
+	*end = p;
+	buf[n] = '\0';
+	if (p[-1] == '_')
+		return -EINVAL;
+	for (const char *q = s; q < p; q++)
+		if (q[0] == '_' && q[1] == '_')
+			return -EINVAL;
+	errno = 0;
+	v = strtoull(buf, &stop, 0);
+	if (*stop == 'e' && buf[0] != '0' && stop[1] >= '0' && stop[1] <= '9') {
+		e = strtoull(stop + 1, &stop, 10);
+		for (; e && !errno; e--) {
+			if (v > UINT64_MAX / 10)
+				errno = ERANGE;
+			v *= 10;
+		}
+	}
+	if (errno || *stop)
+		return errno ? -ERANGE : -EINVAL;
+	*out = (int64_t)v;
+	return 0;
+}
+
 static void next(struct lexer *l)
 {
 	static const struct {
@@ -195,20 +283,21 @@ static void next(struct lexer *l)
 		return;
 	}
 	if (*s >= '0' && *s <= '9') {
-		char *end;
+		const char *e;
 
-		errno = 0;
-		l->ival = (int64_t)strtoull(s, &end, 0);
-		if (errno || ident_char(*end)) {
-			const char *e = s;
-
-			while (ident_char(*e))
-				e++;
+		if (lang_number(s, &e, &l->ival) < 0) {
 			lerr(l, l->tline, l->tcol, "bad number '%.*s'", (int)(e - s), s);
 			l->t = T_EOF;
 			return;
 		}
-		l->p = end;
+		l->p = e;
+		l->t = T_INT;
+		return;
+	}
+	if (s[0] == '$' && s[1] == '#') {
+		/* $#: how many positional parameters were given */
+		l->ival = l->nparams;
+		l->p = s + 2;
 		l->t = T_INT;
 		return;
 	}
@@ -372,6 +461,88 @@ static bool arg_list(struct lexer *l, struct node *n, enum tok close)
 	return ok && expect(l, close, NULL) && height(l, n, d);
 }
 
+/* bpftrace's builtins that ftr has not: why, for the error. */
+static const char *no_builtin(const char *name)
+{
+	static const struct {
+		const char *name, *why;
+	} t[] = {
+		{ "curtask", "is the current task_struct's address, which only a BPF program "
+		  "gets (bpf_get_current_task); kprobe events fetch fields of their registers" },
+		{ "cgroup", "is the task's cgroup id, which only a BPF program gets "
+		  "(bpf_get_current_cgroup_id)" },
+		{ "jiffies", "is read by a BPF helper at the event (bpf_jiffies64); nsecs is "
+		  "the event's time" },
+		{ "ctx", "is a BPF program's context pointer" },
+		{ "sarg0", "reads the stack at the event (a BPF read); ftr's kprobes read "
+		  "argN and retval" },
+		{ "gid", "is not in ftr yet (uid is)" },
+		{ "username", "is not in ftr yet (uid is)" },
+		{ "rand", "is not in ftr yet" },
+		{ "numaid", "is not in ftr yet (cpu is)" },
+		{ "kfunc", "is a BPF (BTF) probe: use kprobe:" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		if (!strcmp(name, t[i].name) ||
+		    (!strcmp(t[i].name, "sarg0") && !strncmp(name, "sarg", 4) &&
+		     name[4] >= '0' && name[4] <= '9'))
+			return t[i].why;
+	return NULL;
+}
+
+/*
+ * $N, a positional parameter, is a literal: a number where its text is one
+ * (bpftrace's rule), else a string; a missing one is 0 ("" in str($N)).
+ * idx keeps N, so that str($N) can take the text of a numeric one.
+ */
+static struct node *positional(struct lexer *l, int line, int col)
+{
+	long pos = strtol(l->sval + 1, NULL, 10);
+	const char *t = pos >= 1 && pos <= l->nparams ? l->params[pos - 1] : NULL;
+	struct node *n;
+	const char *end;
+	int64_t v = 0;
+	bool neg = t && t[0] == '-';
+
+	if (pos < 1 || pos > 4096) {
+		lerr(l, line, col, "bad positional parameter '%s' ($1, $2, ...)", l->sval);
+		return NULL;
+	}
+	if (!t || (t[neg] >= '0' && t[neg] <= '9' && !lang_number(t + neg, &end, &v) && !*end)) {
+		n = mk(l, N_INT, line, col);
+		if (n)
+			n->ival = neg ? (int64_t)(0 - (uint64_t)v) : v;
+	} else {
+		n = mk(l, N_STR, line, col);
+		if (n && !(n->sval = strdup(t))) {
+			free(n);
+			n = NULL;
+		}
+	}
+	if (n)
+		n->idx = (int)pos;
+	return n;
+}
+
+/* str($N): the parameter's text, even where it reads as a number. */
+static void str_positional(struct lexer *l, struct node *call)
+{
+	struct node *a = call->nargs ? call->args[0] : NULL;
+	int pos = a ? a->idx : 0;
+
+	if (strcmp(call->sval, "str") || !a || pos <= 0 || (a->k != N_INT && a->k != N_STR))
+		return;
+	if (a->k == N_INT) {
+		a->sval = strdup(pos <= l->nparams ? l->params[pos - 1] : "");
+		if (!a->sval) {
+			lerr(l, a->line, a->col, "out of memory");
+			return;
+		}
+		a->k = N_STR;
+	}
+}
+
 static struct node *primary(struct lexer *l)
 {
 	int line = l->tline, col = l->tcol;
@@ -404,6 +575,11 @@ static struct node *primary(struct lexer *l)
 		}
 		return n;
 	case T_VAR:
+		if (strspn(l->sval + 1, "0123456789") == strlen(l->sval + 1)) {
+			n = positional(l, line, col);
+			next(l);
+			return n;
+		}
 		n = mk(l, N_VAR, line, col);
 		if (n) {
 			n->sval = l->sval;
@@ -425,6 +601,7 @@ static struct node *primary(struct lexer *l)
 		return n;
 	case T_IDENT: {
 		char *name = l->sval;
+		const char *why;
 		int b, argn = 0;
 
 		l->sval = NULL;
@@ -441,6 +618,7 @@ static struct node *primary(struct lexer *l)
 				node_free(n);
 				return NULL;
 			}
+			str_positional(l, n);
 			return n;
 		}
 		if (!strcmp(name, "args")) {
@@ -465,6 +643,24 @@ static struct node *primary(struct lexer *l)
 			return n;
 		}
 		b = lang_builtin(name, &argn);
+		if (b < 0 && (!strcmp(name, "perf") || !strcmp(name, "bpftrace") ||
+			      !strcmp(name, "raw"))) {
+			/* kstack(perf), ustack(bpftrace, 5): a stack's print
+			 * mode, a bare word; check_call allows it there only */
+			n = mk(l, N_STR, line, col);
+			if (n) {
+				n->sval = name;
+				n->idx = -1;
+			} else {
+				free(name);
+			}
+			return n;
+		}
+		if (b < 0 && (why = no_builtin(name))) {
+			lerr(l, line, col, "'%s' %s", name, why);
+			free(name);
+			return NULL;
+		}
 		if (b < 0) {
 			lerr(l, line, col, "unknown name '%s' (builtins: pid tid comm cpu nsecs "
 			     "elapsed uid retval func probe kstack ustack argN; fields are args.NAME)",
@@ -494,7 +690,7 @@ static struct node *unary(struct lexer *l)
 	enum tok op = l->t;
 	struct node *n;
 
-	if (op == T_NOT || op == T_MINUS || op == T_TILDE || op == T_NTILDE) {
+	if (op == T_NOT || op == T_MINUS || op == T_TILDE || op == T_NTILDE || op == T_STAR) {
 		if (!enter(l))
 			return NULL;
 		next(l);
@@ -732,6 +928,40 @@ static struct node *block(struct lexer *l)
 
 /* ---- probes ----------------------------------------------------------------- */
 
+/* $N in a probe (uprobe:$1:main, interval:s:$2) is the parameter's text,
+ * as in bpftrace; a missing one is empty. */
+static char *probe_params(struct lexer *l, char *text)
+{
+	size_t len = strlen(text) + 1, most = 0;
+	char *out, *w;
+
+	for (int i = 0; i < l->nparams; i++)
+		most = strlen(l->params[i]) > most ? strlen(l->params[i]) : most;
+	for (const char *r = text; (r = strchr(r, '$')); r++)
+		len += most;
+	out = malloc(len);
+	if (!out) {
+		free(text);
+		return NULL;
+	}
+	w = out;
+	for (const char *r = text; *r;) {
+		if (r[0] == '$' && r[1] >= '1' && r[1] <= '9') {
+			char *end;
+			long pos = strtol(r + 1, &end, 10);
+
+			if (pos <= l->nparams)
+				w = stpcpy(w, l->params[pos - 1]);
+			r = end;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+	free(text);
+	return out;
+}
+
 static bool parse_probe(struct lexer *l, struct lang_probe *p)
 {
 	const char *s = l->p, *e, *colon;
@@ -759,7 +989,7 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 		return false;
 	}
 	p->text = strndup(s, e - s);
-	if (!p->text) {
+	if (!p->text || (strchr(p->text, '$') && !(p->text = probe_params(l, p->text)))) {
 		lerr(l, p->line, p->col, "out of memory");
 		return false;
 	}
@@ -858,11 +1088,22 @@ static bool clause(struct lexer *l, struct clause *c)
 
 int lang_parse(const char *text, struct program *out, struct lang_err *err)
 {
-	struct lexer l = { .src = text, .p = text, .line = 1, .line_start = text, .err = err };
+	return lang_parse_args(text, NULL, 0, out, err);
+}
+
+int lang_parse_args(const char *text, char *const *params, int nparams, struct program *out,
+		    struct lang_err *err)
+{
+	struct lexer l = { .src = text, .p = text, .line = 1, .line_start = text, .err = err,
+			   .params = params, .nparams = nparams };
 
 	memset(out, 0, sizeof(*out));
 	memset(err, 0, sizeof(*err));
 	out->src = strdup(text);
+	/* A script's "#!/usr/bin/env bpftrace" (or ftr) line: the kernel's,
+	 * not the program's.  The newline stays, so line numbers hold. */
+	if (l.p[0] == '#' && l.p[1] == '!')
+		l.p += strcspn(l.p, "\n");
 	skip_space(&l);
 	while (!l.failed && *l.p) {
 		struct clause *v = realloc(out->cl, (out->ncl + 1) * sizeof(*v));

@@ -232,9 +232,10 @@ int plan_render_pred(const struct node *pred, char *buf, size_t len, char *why, 
 static int fields_walk(const struct node *n, struct plan_field *f, int nf, int max)
 {
 	for (; n && nf >= 0; n = n->next) {
+		bool join = n->k == N_CALL && !strcmp(n->sval, "join");
 		const struct node *fld = n->k == N_FIELD ? n :
-					 n->k == N_CALL && !strcmp(n->sval, "str") && n->nargs &&
-					 n->args[0]->k == N_FIELD ? n->args[0] : NULL;
+					 n->k == N_CALL && (join || !strcmp(n->sval, "str")) &&
+					 n->nargs && n->args[0]->k == N_FIELD ? n->args[0] : NULL;
 		int i = 0;
 
 		if (fld) {
@@ -244,9 +245,11 @@ static int fields_walk(const struct node *n, struct plan_field *f, int nf, int m
 				if (nf == max)
 					return -ENOSPC;
 				snprintf(f[nf].name, sizeof(f[nf].name), "%s", fld->sval);
+				f[nf].join = false;
 				f[nf++].str = false;
 			}
 			f[i].str |= fld != n;
+			f[i].join |= join && fld != n;
 		}
 		nf = fields_walk(n->a, f, nf, max);
 		nf = nf < 0 ? nf : fields_walk(n->b, f, nf, max);

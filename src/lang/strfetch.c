@@ -69,7 +69,14 @@ int strfetch_eprobe_args(const struct tep_event *tp, const struct plan_field *f,
 				 f[i].name);
 			return -EINVAL;
 		}
-		if (field_is_string(fl)) {
+		if (f[i].join) {
+			/* join(args.F), F a char **: the strings of F[0], F[1]... as
+			 * F_0, F_1...; a NULL entry (the end) faults, and its field
+			 * is empty (length 0), "" is 1 byte long */
+			for (int k = 0; k < PLAN_JOIN_MAX; k++)
+				put(out, len, &off, "%s%s_%d=+0(+u%d($%s)):ustring", off ? " " : "",
+				    fl->name, k, 8 * k, fl->name);
+		} else if (field_is_string(fl)) {
 			/* A string the tracepoint copied: $F is its address. */
 			put(out, len, &off, "%s%s=$%s:string", off ? " " : "", fl->name, fl->name);
 		} else if (f[i].str) {
@@ -138,7 +145,11 @@ int strfetch_kprobe_args(const char *arch, const struct tep_event *tp, const str
 				 "six", f[i].name, argn + 1);
 			break;
 		}
-		if (f[i].str) {
+		if (f[i].join) {
+			for (int k = 0; k < PLAN_JOIN_MAX; k++)
+				put(out, len, &off, "%s%s_%d=+0(+u%d(%s)):ustring", off ? " " : "",
+				    f[i].name, k, 8 * k, fetch);
+		} else if (f[i].str) {
 			put(out, len, &off, "%s%s=+0(%s):ustring", off ? " " : "", f[i].name, fetch);
 		} else if (argn < 0) {
 			put(out, len, &off, "%s%s=%s:s32", off ? " " : "", f[i].name, fetch);
@@ -356,7 +367,7 @@ static int replace_one(struct engine *e, const struct tep_event *tp, const char 
 		       const struct plan_field *f, int n, struct strfetch *sf)
 {
 	const char *arch = e->feat.arch[0] ? arch_normalise(e->feat.arch) : arch_name();
-	char fa[2048], ewhy[200], kwhy[200], wrapper[PROBE_SYM_MAX];
+	char fa[4096], ewhy[200], kwhy[200], wrapper[PROBE_SYM_MAX];
 	struct eng_event *v = NULL;
 	int ret;
 
@@ -387,7 +398,7 @@ static int replace_one(struct engine *e, const struct tep_event *tp, const char 
 			    sizeof(kwhy))) {
 		struct probe_spec spec;
 		struct probe_error perr = { .pos = -1 };
-		char text[2600];
+		char text[PROBE_SYM_MAX + 4096 + 16];
 
 		if (strfetch_kprobe_args(arch, tp, f, n, fa, sizeof(fa), kwhy, sizeof(kwhy)) < 0) {
 			snprintf(sf->why, sizeof(sf->why), "%s", kwhy);

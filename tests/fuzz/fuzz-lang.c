@@ -20,6 +20,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static char *const params[] = { (char *)"7", (char *)"x" };
+
 /* Whether the last input parsed: driver.c keeps such mutants. */
 int fuzz_last_ok;
 
@@ -87,7 +89,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';	/* lang_parse takes a C string: it ends at a NUL */
 	index_lines(text);
-	fuzz_last_ok = lang_parse(text, &p, &err) == 0;
+	/* with positional parameters, so that $1, $#, str($2) and $1 in a
+	 * probe are exercised too */
+	fuzz_last_ok = lang_parse_args(text, params, 2, &p, &err) == 0;
 	if (!fuzz_last_ok) {
 		if (!err.msg[0])
 			fail("refusal without a message", text, err.line, err.col);

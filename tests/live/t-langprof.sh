@@ -118,9 +118,10 @@ fi
 
 # What cannot run says why, where.
 if traceable; then
-	"$FTR" -d 1 -e 'tracepoint:syscalls:sys_enter_write { @[ustack] = count(); }' > /dev/null 2> "$TMP/e"; rc=$?
-	[ $rc -ne 0 ] && grep -q '1:41: .*ustack is available in profile:hz clauses only' "$TMP/e" &&
-		ok langprof-ustack-at-tracepoint || fail langprof-ustack-at-tracepoint "rc=$rc $(cat "$TMP/e")"
+	# (ustack at events: t-script.sh)
+	"$FTR" -d 1 -e 'BEGIN { @[ustack] = count(); }' > /dev/null 2> "$TMP/e"; rc=$?
+	[ $rc -ne 0 ] && grep -q '1:11: .*ustack exists in profile, tracepoint, kprobe and uprobe clauses' "$TMP/e" &&
+		ok langprof-ustack-in-begin || fail langprof-ustack-in-begin "rc=$rc $(cat "$TMP/e")"
 fi
 "$FTR" -e 'profile:hz:99 { @ = count(); } profile:hz:49 { @ = count(); }' > /dev/null 2> "$TMP/e"; rc=$?
 [ $rc -ne 0 ] && grep -q '1:32: .*one rate (99 Hz here)' "$TMP/e" && ok langprof-one-rate ||

@@ -232,7 +232,7 @@ static const struct {
 	{ "BEGIN { f(1,) }", 1, 13, "expected an expression, found ')'" },
 	{ "BEGIN { f(1,2", 1, 14, "expected ')', found end of input" },
 	{ "BEGIN { @m[1 }", 1, 14, "expected ']', found '}'" },
-	{ "BEGIN { @x = 1 +* 2; }", 1, 17, "expected an expression, found '*'" },
+	{ "BEGIN { @x = 1 +/ 2; }", 1, 17, "expected an expression, found '/'" },
 	/* probes */
 	{ ", BEGIN {}", 1, 1, "expected a probe (e.g. tracepoint:syscalls:sys_enter_openat)" },
 	{ "BEGIN, {}", 1, 8, "expected a probe (e.g. tracepoint:syscalls:sys_enter_openat)" },
@@ -414,9 +414,9 @@ static void test_perror(void **state)
 		  "    @x = 1;\n"
 		  "    ^\n" },
 		/* a tab above is a tab below, so that the caret lines up */
-		{ "BEGIN {\n\t@x = 1 +* 2;\n}",
-		  "ftr: error: 2:10: expected an expression, found '*'\n"
-		  "  \t@x = 1 +* 2;\n"
+		{ "BEGIN {\n\t@x = 1 +/ 2;\n}",
+		  "ftr: error: 2:10: expected an expression, found '/'\n"
+		  "  \t@x = 1 +/ 2;\n"
 		  "  \t        ^\n" },
 		/* at the end of the input, one column past the last character */
 		{ "BEGIN { exit();",
@@ -841,6 +841,9 @@ static void test_literals(void **state)
 		{ "0x7fffffffffffffff", INT64_MAX },
 		{ "18446744073709551615", -1 },	/* u64 max, as the kernel's -1 */
 		{ "0xffffffffffffffff", -1 },
+		/* bpftrace's: an exponent (integers), '_' between digits */
+		{ "1e6", 1000000 }, { "5e0", 5 }, { "1_000_000", 1000000 }, { "2_5e2", 2500 },
+		{ "1e19", (int64_t)10000000000000000000ull },
 	};
 	static const struct {
 		const char *lit, *v;
@@ -870,6 +873,104 @@ static void test_literals(void **state)
 		assert_string_equal(prog.cl[0].body->b->sval, strs[i].v);
 		done();
 	}
+}
+
+/* Numbers that are not: a position and a message, not a wrong value. */
+static void test_bad_numbers(void **state)
+{
+	static const char *const nums[] = { "1e", "1e20", "1_", "1__0", "0x", "12ab", "1e6x",
+					   "99999999999999999999" };
+	char text[128];
+
+	for (size_t i = 0; i < ARRAY_SIZE(nums); i++) {
+		struct lang_err err;
+		char want[64];
+
+		snprintf(text, sizeof(text), "BEGIN { $x = %s; }", nums[i]);
+		if (lang_parse(text, &prog, &err) == 0)
+			fail_msg("'%s' accepted", text);
+		snprintf(want, sizeof(want), "bad number '%s'", nums[i]);
+		assert_string_equal(err.msg, want);
+		assert_int_equal(err.col, 14);
+	}
+}
+
+/* $1..$N, $#, str($N), a #! line. */
+static void test_positional(void **state)
+{
+	static char *const params[] = { "42", "hello", "-7", "0x10" };
+	struct lang_err err;
+	const struct node *b;
+
+	assert_int_equal(lang_parse_args("#!/usr/bin/env bpftrace\nBEGIN { $a = $1; $b = $2; "
+					 "$c = $3; $d = $4; $e = $5; $f = $#; $g = str($1); "
+					 "$h = str($9); $i = str($2); }", params, 4, &prog, &err), 0);
+	b = prog.cl[0].body;
+	assert_int_equal(prog.cl[0].line, 2);	/* the #! line still counts */
+	assert_int_equal(b->b->k, N_INT);
+	assert_int_equal(b->b->ival, 42);
+	b = b->next;
+	assert_int_equal(b->b->k, N_STR);
+	assert_string_equal(b->b->sval, "hello");
+	b = b->next;
+	assert_int_equal(b->b->ival, -7);
+	b = b->next;
+	assert_int_equal(b->b->ival, 16);
+	b = b->next;
+	assert_int_equal(b->b->k, N_INT);	/* missing: 0 */
+	assert_int_equal(b->b->ival, 0);
+	b = b->next;
+	assert_int_equal(b->b->ival, 4);	/* $# */
+	b = b->next;
+	assert_int_equal(b->b->args[0]->k, N_STR);	/* str($1): the text */
+	assert_string_equal(b->b->args[0]->sval, "42");
+	b = b->next;
+	assert_string_equal(b->b->args[0]->sval, "");	/* str() of a missing one */
+	b = b->next;
+	assert_string_equal(b->b->args[0]->sval, "hello");
+	done();
+	/* without parameters, $# is 0 and a #! alone is no program */
+	ok("BEGIN { $n = $#; }");
+	assert_int_equal(prog.cl[0].body->b->ival, 0);
+	done();
+	assert_int_equal(lang_parse("#!/bin/ftr\n", &prog, &err), -EINVAL);
+	assert_string_equal(err.msg, "empty program");
+	/* in a probe, the parameter's text */
+	assert_int_equal(lang_parse_args("uprobe:$2:$2$2, interval:ms:$1 { }", params, 4, &prog,
+					 &err), 0);
+	assert_string_equal(prog.cl[0].probes[0].text, "uprobe:hello:hellohello");
+	assert_string_equal(prog.cl[0].probes[1].text, "interval:ms:42");
+	assert_int_equal(prog.cl[0].probes[1].period_ns, 42000000);
+	done();
+	/* bpftrace's builtins that need BPF: named, at their position */
+	assert_int_equal(lang_parse("BEGIN { @x = curtask; }", &prog, &err), -EINVAL);
+	assert_int_equal(err.col, 14);
+	assert_non_null(strstr(err.msg, "'curtask' is the current task_struct's address"));
+	assert_int_equal(lang_parse("BEGIN { $x = $0; }", &prog, &err), -EINVAL);
+	assert_int_equal(err.col, 14);
+}
+
+/* The one integer cast of the language (int8() ... and the C casts). */
+static void test_int_cast(void **state)
+{
+	int bits;
+	bool sgn;
+
+	assert_true(lang_int_type("int8", &bits, &sgn));
+	assert_int_equal(bits, 8);
+	assert_true(sgn);
+	assert_true(lang_int_type("uint64", &bits, &sgn));
+	assert_int_equal(bits, 64);
+	assert_false(sgn);
+	assert_false(lang_int_type("int7", &bits, &sgn));
+	assert_int_equal(lang_int_cast(255, 8, true), -1);
+	assert_int_equal(lang_int_cast(255, 8, false), 255);
+	assert_int_equal(lang_int_cast(256, 8, false), 0);
+	assert_int_equal(lang_int_cast(0x18000, 16, true), -32768);
+	assert_int_equal(lang_int_cast(-1, 32, false), 4294967295ll);
+	assert_int_equal(lang_int_cast(0x7fffffff, 32, true), 0x7fffffff);
+	assert_int_equal(lang_int_cast(-5, 64, false), -5);
+	assert_int_equal(lang_int_cast(2, 1, false), 1);
 }
 
 static void test_comments(void **state)
@@ -983,6 +1084,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_conditionals),
+		cmocka_unit_test(test_bad_numbers),
+		cmocka_unit_test(test_positional),
+		cmocka_unit_test(test_int_cast),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_error_hints),
 		cmocka_unit_test(test_errors_deep),

@@ -583,6 +583,11 @@ static void test_clause_fields(void **state)
 	assert_int_equal(n, 1);
 	assert_true(f[0].str);
 	assert_int_equal(clause_fields("BEGIN { printf(\"%s\", str(\"x\")); }", f, 8), 0);
+	/* join(args.F): a string read of the array behind F */
+	n = clause_fields("t:syscalls:sys_enter_openat { join(args.filename); }", f, 8);
+	assert_int_equal(n, 1);
+	assert_true(f[0].str);
+	assert_true(f[0].join);
 }
 
 static void test_strfetch_args(void **state)
@@ -590,11 +595,13 @@ static void test_strfetch_args(void **state)
 	struct tep_event *openat = event("syscalls", "sys_enter_openat");
 	struct tep_event *sw = event("sched", "sched_switch");
 	struct plan_field f[4] = {
-		{ "filename", true }, { "flags", false }, { "common_pid", false }, { "dfd", false },
+		{ "filename", true, false }, { "flags", false, false }, { "common_pid", false, false },
+		{ "dfd", false, false },
 	};
-	struct plan_field nr = { "__syscall_nr", false }, none = { "nosuch", false };
-	struct plan_field comm = { "prev_comm", true }, pid = { "prev_pid", false };
-	char out[512], why[256];
+	struct plan_field nr = { "__syscall_nr", false, false }, none = { "nosuch", false, false };
+	struct plan_field comm = { "prev_comm", true, false }, pid = { "prev_pid", false, false };
+	struct plan_field join = { "filename", true, true };
+	char out[1024], why[256];
 
 	(void)state;
 	/* refusals first */
@@ -634,6 +641,18 @@ static void test_strfetch_args(void **state)
 	assert_int_equal(strfetch_kprobe_args("x86_64", openat, &nr, 1, out, sizeof(out), why,
 					      sizeof(why)), 0);
 	assert_string_equal(out, "__syscall_nr=+120(%di):s32");
+
+	/* join(args.F) of a char **: F[0]..F[15] through a user-space read of
+	 * the array, each the string it points to */
+	assert_int_equal(strfetch_eprobe_args(openat, &join, 1, out, sizeof(out), why,
+					      sizeof(why)), 0);
+	assert_non_null(strstr(out, "filename_0=+0(+u0($filename)):ustring "
+			       "filename_1=+0(+u8($filename)):ustring "));
+	assert_non_null(strstr(out, " filename_15=+0(+u120($filename)):ustring"));
+	assert_int_equal(strfetch_kprobe_args("x86_64", openat, &join, 1, out, sizeof(out), why,
+					      sizeof(why)), 0);
+	assert_non_null(strstr(out, "filename_0=+0(+u0(+104(%di))):ustring "));
+	assert_non_null(strstr(out, " filename_15=+0(+u120(+104(%di))):ustring"));
 }
 
 int main(void)

@@ -83,7 +83,8 @@ static void test_parse_bad(void **state)
 	bad("kprobe:f comm:u32", "'comm' is a string", 9);
 	bad("kprobe:f x=\"abc", "unterminated", 9);
 	bad("kprobe:f a=arg0 b=arg0 c=arg0 d=arg0 e=arg0 f=arg0 g=arg0 h=arg0 i=arg0 "
-	    "j=arg0 k=arg0 l=arg0 m=arg0 n=arg0 o=arg0 p=arg0 q=arg0", "too many fields", -1);
+	    "j=arg0 k=arg0 l=arg0 m=arg0 n=arg0 o=arg0 p=arg0 q=arg0 r=arg0 s=arg0 t=arg0 u=arg0 "
+	    "v=arg0 w=arg0 x=arg0 y=arg0", "too many fields", -1);
 
 	bad("uprobe:/bin/ls", "missing ':SYMBOL' after the path", 14);
 	bad("u:", "missing PATH:SYMBOL", 2);

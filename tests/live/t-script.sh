@@ -1,0 +1,125 @@
+# bpftrace's front door: scripts with a #! line, ftr FILE [ARGS], positional
+# parameters, bpftrace's flags (-c -o -f json -q -B), maps stored with '='
+# printed at exit, system()/cat(), and kernel globals read from /proc/kcore.
+. "$LIVE_DIR/lib.sh"
+
+# A script that names ftr on its #! line runs when executed, with its
+# arguments as $1, $2 ... (no tracefs needed: BEGIN only).
+{
+	echo "#!$FTR"
+	printf '%s\n' 'BEGIN { printf("n=%d a=%d b=%s c=%s sum=%d\n", $#, $1, str($2), str($3), $1 + 1); exit(); }'
+} > "$TMP/tool.bt"
+chmod +x "$TMP/tool.bt"
+"$TMP/tool.bt" 42 hello > "$TMP/o" 2> "$TMP/e"
+grep -qx 'n=2 a=42 b=hello c= sum=43' "$TMP/o" && ok script-shebang ||
+	fail script-shebang "$(cat "$TMP/o" "$TMP/e" | head -3)"
+"$FTR" "$TMP/tool.bt" 7 > "$TMP/o" 2> "$TMP/e"
+grep -qx 'n=1 a=7 b= c= sum=8' "$TMP/o" && ok script-file-args ||
+	fail script-file-args "$(cat "$TMP/o" "$TMP/e" | head -3)"
+"$FTR" -q -B line -e 'BEGIN { printf("%s %d\n", str($1), $2 * 1e3); exit(); }' x 1_2 > "$TMP/o" 2> "$TMP/e"
+grep -qx 'x 12000' "$TMP/o" && ok script-e-args ||
+	fail script-e-args "$(cat "$TMP/o" "$TMP/e" | head -3)"
+
+# -o FILE and -f json
+"$FTR" -o "$TMP/out" -f json -e 'BEGIN { @x = 5; @y[2] = 3; exit(); }' > "$TMP/o" 2> "$TMP/e"
+[ ! -s "$TMP/o" ] && grep -qx '{"@x": 5}' "$TMP/out" && grep -qx '{"@y": {"2": 3}}' "$TMP/out" &&
+	ok script-output-json || fail script-output-json "$(cat "$TMP/o" "$TMP/out" "$TMP/e" | head -4)"
+
+# system() needs --unsafe, as in bpftrace; cat() does not.
+"$FTR" -e 'BEGIN { system("echo unsafe"); exit(); }' > "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 1 ] && grep -q '1:9: system() runs a command: it needs --unsafe' "$TMP/e" && [ ! -s "$TMP/o" ] &&
+	ok script-system-refused || fail script-system-refused "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -3)"
+"$FTR" --unsafe -e 'BEGIN { printf("a\n"); system("echo %s-%d", "unsafe", 5); cat("/proc/sys/kernel/ostype"); exit(); }' \
+	> "$TMP/o" 2> "$TMP/e"
+[ "$(cat "$TMP/o" | tr '\n' ' ')" = "a unsafe-5 Linux " ] && ok script-system-cat ||
+	fail script-system-cat "$(cat "$TMP/o" "$TMP/e" | head -4)"
+
+# Kernel globals outside events: *kaddr() reads /proc/kcore.  linux_banner
+# starts "Linux ve": as a little-endian 64-bit number, 0x65762078756e694c.
+prog='BEGIN { printf("%x\n", *kaddr("linux_banner")); exit(); }'
+"$FTR" -e "$prog" > "$TMP/o" 2> "$TMP/e"; rc=$?
+if [ $rc -eq 0 ]; then
+	grep -qx '65762078756e694c' "$TMP/o" && ok script-kaddr-read ||
+		fail script-kaddr-read "$(cat "$TMP/o" "$TMP/e" | head -3)"
+	# loads.bt's way: the address in a variable, read in an interval clause
+	"$FTR" -e 'interval:ms:100 { $a = kaddr("linux_banner"); printf("%x %x\n", *$a, *($a + 8) & 0xff); exit(); }' \
+		> "$TMP/o" 2> "$TMP/e"
+	grep -qx '65762078756e694c [0-9a-f]*' "$TMP/o" && ok script-kaddr-interval ||
+		fail script-kaddr-interval "$(cat "$TMP/o" "$TMP/e" | head -3)"
+elif ! grep -q ' linux_banner$' /proc/kallsyms 2>/dev/null || ! head -c 4 /proc/kcore > /dev/null 2>&1; then
+	# the refusal says why, at once
+	[ $rc -eq 1 ] && grep -q -E 'CONFIG_KALLSYMS_ALL|CONFIG_PROC_KCORE|locked down|kptr_restrict|cannot open /proc/kcore' "$TMP/e" &&
+		ok script-kaddr-refused || fail script-kaddr-refused "rc=$rc $(head -3 "$TMP/e")"
+	skip script-kaddr-read "$(head -1 "$TMP/e" | sed 's/^ftr: error: //')"
+else
+	fail script-kaddr-read "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -3)"
+fi
+
+require_tracing script-events
+if [ ! -d "$T/events/syscalls/sys_enter_openat" ]; then
+	skip script-events "no syscall tracepoints on this kernel"
+	exit 0
+fi
+snapshot > "$TMP/before"
+OFLAGS=$(opener --flags)
+# bpftrace -l PATTERN
+"$FTR" -l 'tracepoint:syscalls:sys_enter_openat' > "$TMP/o" 2> "$TMP/e"
+[ "$(cat "$TMP/o")" = "tracepoint:syscalls:sys_enter_openat" ] && ok script-list-probes ||
+	fail script-list-probes "$(cat "$TMP/o" "$TMP/e" | head -3)"
+
+# Reading kernel memory at an event is refused with its position.
+"$FTR" -e 'tracepoint:syscalls:sys_enter_openat { @x = *kaddr("linux_banner"); }' > "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 1 ] && grep -q '1:45: \*: reading kernel memory at an event needs BPF' "$TMP/e" &&
+	ok script-deref-at-event-refused || fail script-deref-at-event-refused "rc=$rc $(head -3 "$TMP/e")"
+
+# Maps stored with '=' (and +=) print at exit as bpftrace prints them; the
+# flags come in as $1, the command from -c.
+"$FTR" -e 'tracepoint:syscalls:sys_enter_openat /args.flags == $1/ { @flags = args.flags; @n += 1; @who[comm] = 1; }' \
+	-c "opener 57" "$OFLAGS" > "$TMP/o" 2> "$TMP/e"
+grep -qx "@flags: $OFLAGS" "$TMP/o" && grep -qx '@n: 57' "$TMP/o" && grep -qx '@who\[opener\]: 1' "$TMP/o" &&
+	ok script-plain-stores-print || fail script-plain-stores-print "$(cat "$TMP/o" "$TMP/e" | head -5)"
+
+# print(@m, top) and 1e6-style literals in a tool's END
+"$FTR" -e 'tracepoint:syscalls:sys_enter_openat /args.flags == '"$OFLAGS"'/ { @[comm] = count(); @t[tid] = count(); }
+	END { print(@, 1); clear(@); print(@t, 1, 1e1); clear(@t); }' -- opener 50 > "$TMP/o" 2> "$TMP/e"
+[ "$(grep -c . "$TMP/o")" = 2 ] && grep -qx '@\[opener\]: 50' "$TMP/o" && grep -q '^@t\[[0-9]*\]: 5$' "$TMP/o" &&
+	ok script-print-top-div || fail script-print-top-div "$(cat "$TMP/o" "$TMP/e" | head -5)"
+
+# join(args.argv) at execve, as bpftrace's execsnoop: the strings are fetched
+# at the event by an eprobe or a kprobe on the syscall's wrapper.
+if [ -d "$T/events/syscalls/sys_enter_execve" ]; then
+	"$FTR" -e 'tracepoint:syscalls:sys_enter_execve { printf("%d ", $#); join(args.argv); }' -- \
+		sh -c 'writer 1 2; true' > "$TMP/o" 2> "$TMP/e"; rc=$?
+	if [ $rc -ne 0 ] && grep -q 'join(args.argv): the kernel records a char \*\* argument as an address' "$TMP/e"; then
+		skip script-join "$(head -1 "$TMP/e" | sed 's/^ftr: error: [0-9:]* //')"
+	else
+		grep -qx '0 sh -c writer 1 2; true' "$TMP/o" && grep -qx '0 writer 1 2' "$TMP/o" &&
+			ok script-join || fail script-join "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -5)"
+		"$FTR" -e 'tracepoint:syscalls:sys_enter_execve { join(args.argv, ","); }' -- \
+			sh -c 'writer 1 2; true' > "$TMP/o" 2> "$TMP/e"
+		grep -qx 'writer,1,2' "$TMP/o" && ok script-join-delim ||
+			fail script-join-delim "$(cat "$TMP/o" "$TMP/e" | head -5)"
+	fi
+else
+	skip script-join "no syscalls:sys_enter_execve tracepoint"
+fi
+
+# ustack at events: the instance's userstacktrace option.  hotpath is built
+# with frame pointers: main -> run -> (work_b) -> leaf_b, whose entry the
+# uprobe sees before leaf_b's own frame (work_b's is skipped by the unwind).
+if [ ! -e "$T/options/userstacktrace" ]; then
+	skip script-ustack "no userstacktrace option in this kernel's tracefs"
+else
+	"$FTR" -e 'tracepoint:syscalls:sys_enter_write /comm == "writer" && args.count == 10/ { @[ustack(1)] = count(); }' \
+		-- writer 3 10 > "$TMP/o" 2> "$TMP/e"
+	[ "$(grep -c '^]: 3$' "$TMP/o")" = 1 ] && [ "$(grep -c '^@\[$' "$TMP/o")" = 1 ] &&
+		ok script-ustack-tracepoint || fail script-ustack-tracepoint "$(cat "$TMP/o" "$TMP/e" | head -6)"
+	if has_uprobes; then
+		hp=$(command -v hotpath)
+		"$FTR" -e "uprobe:$hp:leaf_b { @[ustack] = count(); exit(); }" -- hotpath 300 > "$TMP/o" 2> "$TMP/e"
+		grep -q '^        leaf_b+0$' "$TMP/o" && grep -q '^        run+[0-9]*$' "$TMP/o" &&
+			grep -q '^        main+[0-9]*$' "$TMP/o" && grep -qx ']: 1' "$TMP/o" &&
+			ok script-ustack-uprobe || fail script-ustack-uprobe "$(cat "$TMP/o" "$TMP/e" | head -8)"
+	fi
+fi
+same_as_before script-clean "$TMP/before"

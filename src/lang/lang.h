@@ -38,6 +38,11 @@ enum tok {
 
 enum nk {
 	N_INT, N_STR, N_BUILTIN, N_FIELD, N_VAR, N_MAP, N_CALL, N_BINOP, N_UNOP, N_TERNARY,
+	/* C types (typed.c): (TYPE)a with sval the type as written; a.NAME and
+	 * a->NAME (op T_DOT/T_ARROW); a[b]; sizeof(TYPE: sval) or sizeof(a);
+	 * N_UNOP also takes '*' and '&' (T_STAR, T_AND).  typed.c rewrites what
+	 * reads memory into N_FETCH: the probe field sval, plus ival. */
+	N_CAST, N_MEMBER, N_INDEX, N_SIZEOF, N_FETCH,
 	S_EXPR, S_ASSIGN, S_IF,
 };
 
@@ -72,6 +77,9 @@ enum probe_provider {
 	PV_INTERVAL, PV_PROFILE, PV_BEGIN, PV_END,
 };
 
+/* kfunc:/fentry: and kretfunc:/fexit: are kprobes and kretprobes whose
+ * args and retval have the types of the function's BTF prototype. */
+
 struct lang_probe {
 	char *text;		/* as written */
 	int line, col;
@@ -79,6 +87,7 @@ struct lang_probe {
 	char *target;		/* tracepoint "sys:ev" glob; kprobe/uprobe spec; */
 	uint64_t period_ns;	/* interval */
 	uint64_t hz;		/* profile */
+	bool btf_func;		/* kfunc/fentry/kretfunc/fexit: target is "FUNC" */
 };
 
 struct clause {
@@ -89,15 +98,21 @@ struct clause {
 	int line, col;
 };
 
+struct cdecl;
+
 struct program {
 	struct clause *cl;
 	int ncl;
+	struct cdecl *decls;	/* struct/union/enum/typedef definitions (ctypes.h) */
+	int ndecls;
 	char *src;		/* a copy of the text, for error lines */
 };
 
 /* Parse text into *out.  0, or -EINVAL with err (position and message). */
 int lang_parse(const char *text, struct program *out, struct lang_err *err);
 void lang_free(struct program *p);
+/* A node, its operands and the statements after it. */
+void lang_node_free(struct node *n);
 /* "ftr: error: L:C: MSG", the source line and a caret, on stderr. */
 void lang_perror(const struct program *p, const char *src, const struct lang_err *err);
 /* Set err from a node's position (printf-like). */

@@ -181,7 +181,7 @@ check-unit: $(UNIT_BINS)
 # $(B)/fuzz/.  `make fuzz`: libFuzzer with clang for FUZZ_TIME seconds
 # (default 60), its corpus growing in $(B)/fuzz/corpus; without clang's
 # libFuzzer, the driver on a million mutants.
-FUZZ_LIB := src/lang/parse.c src/lang/plan.c src/util.c
+FUZZ_LIB := src/lang/parse.c src/lang/plan.c src/lang/ctypes.c src/kernel/btf.c src/util.c
 FUZZ_SRCS := tests/fuzz/fuzz-lang.c $(FUZZ_LIB)
 FUZZ_FLAGS := -std=gnu11 $(WARN) $(CPPFLAGS) -O1 -g -fno-omit-frame-pointer
 FUZZ_RUNS ?= 50000
@@ -197,9 +197,16 @@ $(B)/fuzz/fuzz-lang: $(FUZZ_SRCS) $(HDRS)
 	$(call msg,CC,$@ [libFuzzer])
 	$(Q)$(FUZZ_CLANG) $(FUZZ_FLAGS) -Wno-format-nonliteral -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $(FUZZ_SRCS)
-check-fuzz: $(B)/fuzz/driver-lang
+# The BTF reader's target (tests/fuzz/fuzz-btf.c) likewise, on tests/fuzz/corpus-btf.
+$(B)/fuzz/driver-btf: tests/fuzz/driver.c tests/fuzz/fuzz-btf.c src/kernel/btf.c src/util.c $(HDRS)
+	@mkdir -p $(B)/fuzz
+	$(call msg,CC,$@ [asan])
+	$(Q)$(CC) $(FUZZ_FLAGS) -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-o $@ tests/fuzz/driver.c tests/fuzz/fuzz-btf.c src/kernel/btf.c src/util.c
+check-fuzz: $(B)/fuzz/driver-lang $(B)/fuzz/driver-btf
 	@$(B)/fuzz/driver-lang -n $(FUZZ_RUNS) -t $(or $(FUZZ_TIME),25) -o $(B)/fuzz tests/fuzz/corpus \
 		$(wildcard events/*.ftr)
+	@$(B)/fuzz/driver-btf -n $(FUZZ_RUNS) -t $(or $(FUZZ_TIME),25) -o $(B)/fuzz tests/fuzz/corpus-btf
 fuzz: $(B)/fuzz/driver-lang
 	@if [ -n "$(FUZZ_CLANG)" ] && echo 'int LLVMFuzzerTestOneInput(void){return 0;}' | \
 	    $(FUZZ_CLANG) -x c -fsanitize=fuzzer -o /dev/null - 2>/dev/null; then \

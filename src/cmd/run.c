@@ -18,6 +18,7 @@
 #include "kernel/features.h"
 #include "ftr.h"
 #include "filter/filters.h"
+#include "lang/ctypes.h"
 #include "lang/interp.h"
 #include "lang/lang.h"
 #include "lang/strfetch.h"
@@ -37,6 +38,8 @@ static const char run_usage[] =
 	"                      each .asc (the default) or .desc; comma-separated\n"
 	"  -w, --where W       aggregate in the kernel when it can (auto), always\n"
 	"                      (kernel: fail when it cannot) or never (user)\n"
+	"      --btf FILE      C types from this BTF file instead of the kernel's\n"
+	"                      (pahole --btf_encode_detached; see ftr-language(7))\n"
 	"      --force         no runaway guard for printf on hot probes\n"
 	"  -E, --explain       print the plan and the tracefs writes, and exit\n"
 	"      --emit-sh       print a sh script doing the in-kernel part (echo, cat)\n"
@@ -141,7 +144,7 @@ static int run_cond(const char *expr, void *arg)
 
 int cmd_run(int argc, char **argv)
 {
-	enum { OPT_FORCE = 1000, OPT_EMIT_SH };
+	enum { OPT_FORCE = 1000, OPT_EMIT_SH, OPT_BTF };
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "duration", required_argument, NULL, 'd' },
@@ -149,6 +152,7 @@ int cmd_run(int argc, char **argv)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "explain", no_argument, NULL, 'E' },
 		{ "emit-sh", no_argument, NULL, OPT_EMIT_SH },
+		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "list", no_argument, NULL, 'l' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "where", required_argument, NULL, 'w' },
@@ -219,6 +223,13 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_EMIT_SH:
 			o.eng.emit_sh = true;
+			break;
+		case OPT_BTF:
+			if (access(optarg, R_OK)) {
+				ftr_err("--btf '%s': %s", optarg, strerror(errno));
+				return FTR_EXIT_FAIL;
+			}
+			ctypes_set_btf_file(optarg);
 			break;
 		case 'E':
 			o.eng.explain = true;

@@ -472,6 +472,7 @@ void btf_type_str(const struct btf *b, uint32_t id, char *out, size_t len)
 {
 	char suffix[64] = "";
 	size_t sl = 0;
+	bool cnst = false;
 
 	for (int i = 0; i < MAX_CHAIN; i++) {
 		struct btf_t t;
@@ -492,13 +493,15 @@ void btf_type_str(const struct btf *b, uint32_t id, char *out, size_t len)
 			id = t.extra[0];
 			continue;
 		case BTF_CONST: case BTF_VOLATILE: case BTF_RESTRICT: case BTF_TYPE_TAG:
+			cnst |= t.kind == BTF_CONST;
 			id = t.size_type;
 			continue;
 		default:
-			snprintf(out, len, "%s%s%s%s%s", t.kind == BTF_STRUCT ? "struct " :
-				 t.kind == BTF_UNION ? "union " : t.kind == BTF_ENUM ||
+			snprintf(out, len, "%s%s%s%s%s", cnst ? "const " : "", t.kind == BTF_STRUCT ? "struct " :
+				 t.kind == BTF_UNION || (t.kind == BTF_FWD && t.kflag) ? "union " :
+				 t.kind == BTF_FWD ? "struct " : t.kind == BTF_ENUM ||
 				 t.kind == BTF_ENUM64 ? "enum " : "", t.name[0] ? t.name : "(anon)",
-				 sl && suffix[0] == '*' ? " " : "", suffix, "");
+				 sl && suffix[0] == '*' ? " " : "", suffix);
 			return;
 		}
 	}

@@ -26,9 +26,18 @@ void ctypes_set_btf_file(const char *path)
 	btf_file = path;
 }
 
+/* The kernel's BTF; FTR_VMLINUX_BTF names another file (tests: a kernel
+ * without BTF is FTR_VMLINUX_BTF=/nonexistent). */
+static const char *vmlinux(void)
+{
+	const char *e = getenv("FTR_VMLINUX_BTF");
+
+	return e && *e ? e : VMLINUX;
+}
+
 bool ctypes_have_btf(void)
 {
-	return btf_file || access(VMLINUX, R_OK) == 0;
+	return btf_file || access(vmlinux(), R_OK) == 0;
 }
 
 /* ---- preprocessor ------------------------------------------------------------- */
@@ -300,13 +309,13 @@ static void load_kernel(struct tenv *t)
 	if (t->kernel_tried)
 		return;
 	t->kernel_tried = true;
-	t->source = btf_file ? btf_file : VMLINUX;
+	t->source = btf_file ? btf_file : vmlinux();
 	ret = btf_load_file(t->source, NULL, &t->kernel, why, sizeof(why));
 	if (ret == -ENOENT && !btf_file)
 		snprintf(t->kernel_why, sizeof(t->kernel_why), "this kernel has no BTF (no %s): "
 			 "give the types with --btf FILE (made with pahole "
 			 "--btf_encode_detached from a vmlinux with debug info) or define them "
-			 "in the program", VMLINUX);
+			 "in the program", t->source);
 	else if (ret)
 		snprintf(t->kernel_why, sizeof(t->kernel_why), "cannot read BTF '%s': %s",
 			 t->source, why);
@@ -634,7 +643,9 @@ static uint32_t base_type(struct cparse *c)
 	}
 	if (any) {
 		unsigned size = seen[2] ? 1 : seen[3] ? 2 : seen[5] ? 8 : 4;
-		bool sign = !seen[0] && !(seen[2] && !seen[1]);
+		/* Plain char: signed on x86-64, unsigned on arm64 (the ABI's;
+		 * ftr runs on the machine it traces). */
+		bool sign = !seen[0] && !(seen[2] && !seen[1] && (char)-1 > 0);
 		char name[40];
 		uint32_t id;
 

@@ -716,7 +716,7 @@ static int check(struct sema *s, struct node *n)
 		}
 		n->type = VT_INT;
 		return 0;
-	case N_MEMBER: case N_INDEX: case N_SIZEOF: case N_FETCH:
+	case N_MEMBER: case N_INDEX: case N_SIZEOF:
 		lang_errf(s->err, n, "%s here needs a typed value (internal)",
 			  n->k == N_INDEX ? "[]" : n->k == N_SIZEOF ? "sizeof" : "a member");
 		return -EINVAL;

@@ -41,8 +41,8 @@ enum nk {
 	/* C types (typed.c): (TYPE)a with sval the type as written; a.NAME and
 	 * a->NAME (op T_DOT/T_ARROW); a[b]; sizeof(TYPE: sval) or sizeof(a);
 	 * N_UNOP also takes '*' and '&' (T_STAR, T_AND).  typed.c rewrites what
-	 * reads memory into N_FETCH: the probe field sval, plus ival. */
-	N_CAST, N_MEMBER, N_INDEX, N_SIZEOF, N_FETCH,
+	 * reads memory into N_FIELD reads of the probe's fetch arguments. */
+	N_CAST, N_MEMBER, N_INDEX, N_SIZEOF,
 	S_EXPR, S_ASSIGN, S_IF,
 };
 

@@ -284,7 +284,8 @@ static int materialize(struct tctx *x, struct node *n, struct tv *v)
 			return -1;
 		return become_field(x, n, add_field(x, n, fetch, type, v->src), 0);
 	}
-	if (v->lv && kind(x, v, NULL) != BTF_ARRAY) {
+	if (v->lv && kind(x, v, NULL) != BTF_ARRAY && kind(x, v, NULL) != BTF_STRUCT &&
+	    kind(x, v, NULL) != BTF_UNION) {
 		if (scalar_type(x, n, v, type) || !v->f[0] ||
 		    cat(x, n, fetch, sizeof(fetch), "+%" PRId64 "(%s)", v->k, v->f))
 			return v->f[0] ? -1 : fail(x, n, "%s is at a constant address", v->src);
@@ -408,6 +409,16 @@ static int member(struct tctx *x, struct node *n, struct tv *v)
 		return fail(x, n, "%s is not a struct", v->src);
 	}
 	k = kind(x, v, &t);
+	if (k == BTF_FWD) {
+		/* A declaration (struct r *next inside struct r, or BTF's own):
+		 * the definition of that name, where there is one. */
+		uint32_t def = btf_find(B(x), t.name, t.kflag ? BTF_UNION : BTF_STRUCT);
+
+		if (def) {
+			v->id = def;
+			k = kind(x, v, &t);
+		}
+	}
 	type_str(x, v, ts, sizeof(ts));
 	if (k == BTF_FWD)
 		return fail(x, n, "%s is declared but not defined here: %s", ts,

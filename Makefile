@@ -94,6 +94,9 @@ $(B)/ftr: $(OBJS)
 # The static binary is built from its own objects so that `make` and
 # `make static` never mix flags.  -ffunction-sections + --gc-sections keep the
 # size budget (1.5 MiB) with room to spare.
+# No unwind tables (.eh_frame) in the static build: ftr is C, never unwinds
+# its own frames (no C++, no pthread_cancel, no backtrace()), and they were
+# about 33 KB of the budget.
 # The per-event path of `ftr trace` (reading, routing, printing) is built
 # -O2 all the same: under -Os its fixed-size copies become "rep movs" and it
 # costs twice the CPU per event, for a few KB saved.
@@ -104,7 +107,7 @@ $(SB)/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$< [static])
 	$(Q)$(CC) $(ALL_CFLAGS) $(if $(filter $<,$(HOT_SRCS)),-O2,-Os) -ffunction-sections \
-		-fdata-sections -c -o $@ $<
+		-fdata-sections -fno-asynchronous-unwind-tables -c -o $@ $<
 
 # glibc's linker prints one warning about dlopen in static programs: it comes
 # from libtraceevent's plugin loader, which ftr never calls (plugins are

@@ -79,7 +79,7 @@ static void type_str(struct tctx *x, const struct tv *v, char *out, size_t len)
 {
 	btf_type_str(B(x), v->id, out, len);
 	for (int i = 0; i < v->nptr; i++)
-		strncat(out, i || strchr(out, '*') ? "*" : " *", len - strlen(out) - 1);
+		snprintf(out + strlen(out), len - strlen(out), "%s", i || strchr(out, '*') ? "*" : " *");
 }
 
 /* The kind of v's type, through typedefs and qualifiers. */
@@ -437,8 +437,8 @@ static int member(struct tctx *x, struct node *n, struct tv *v)
 	} else {
 		v->k += m.bit_off / 8;
 	}
-	if (strlen(v->src) + strlen(n->sval) + 3 < sizeof(v->src))
-		strcat(strcat(v->src, n->op == T_ARROW ? "->" : "."), n->sval);
+	snprintf(v->src + strlen(v->src), sizeof(v->src) - strlen(v->src), "%s%s",
+		 n->op == T_ARROW ? "->" : ".", n->sval);
 	return 1;
 }
 

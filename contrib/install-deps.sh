@@ -12,7 +12,8 @@
 set -eu
 
 BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libelf-dev zlib1g-dev libzstd-dev"
-TEST="libcmocka-dev qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates"
+# dwarves: pahole, which makes the --btf files of tests/live/t-types.sh
+TEST="libcmocka-dev qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates dwarves"
 DOCS="libtracefs-doc libtraceevent-doc man-db"
 BENCH="${FTR_BENCH_DEPS:-}"	# bench/ sets this to "bpftrace linux-perf trace-cmd"
 # libc6-dev:arm64 is named so that the multiarch -dev packages' "libc-dev"

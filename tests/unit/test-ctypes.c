@@ -308,6 +308,54 @@ static void test_fetchargs(void **state)
 	      "assign it once");
 }
 
+/* Debian's 6.1 (amd64) kernel BTF, trimmed (tests/fixtures/btf/trim.c):
+ * offsets as pahole reads them from the same BTF. */
+static void test_vmlinux_61(void **state)
+{
+	struct btf *b;
+	char why[200];
+	uint32_t id, type;
+	struct btf_member m;
+	struct btf_t t;
+
+	assert_int_equal(btf_load_file(FIXTURES "/btf/vmlinux-6.1.btf", NULL, &b, why, sizeof(why)), 0);
+	id = btf_find(b, "sk_buff", BTF_STRUCT);
+	assert_int_equal(btf_size(b, id), 232);
+	assert_int_equal(btf_find_member(b, id, "pkt_type", &m), 0);
+	assert_int_equal(m.bit_off, 128 * 8);
+	assert_int_equal(m.bits, 3);
+	id = btf_find(b, "sock_common", BTF_STRUCT);
+	assert_int_equal(btf_find_member(b, id, "skc_dport", &m), 0);
+	assert_int_equal(m.bit_off, 12 * 8);
+	id = btf_find(b, "tcp_connect", BTF_FUNC);
+	btf_type(b, id, &t);
+	assert_string_equal(btf_param(b, t.size_type, 0, &type), "sk");
+	btf_free(b);
+
+	/* The chains of the acceptance tests, compiled against it. */
+	ctypes_set_btf_file(FIXTURES "/btf/vmlinux-6.1.btf");
+	typed("kprobe:vfs_write { @[str(((struct file *)arg0)->f_path.dentry->d_name.name)] = count(); }",
+	      "x86_64", PS_ARGN, (const char *const[]){ "t0=+0(+40(+24($arg1))):string", NULL },
+	      NULL);
+	typed("#include <linux/fs.h>\nkprobe:vfs_write { $f = (struct file *)arg0; "
+	      "@[str($f->f_path.dentry->d_name.name)] = count(); }", "arm64", 0,
+	      (const char *const[]){ "t0=%x0:u64", "t1=+0(+40(+24(%x0))):string", NULL }, NULL);
+	typed("kfunc:vfs_write { @ = hist(args->count); }", "x86_64", PS_ARGN,
+	      (const char *const[]){ "t0=$arg3:u64", NULL }, NULL);
+	typed("kfunc:tcp_connect { @[args->sk->__sk_common.skc_dport, args.sk->__sk_common.skc_family] = count(); }",
+	      "x86_64", 0, (const char *const[]){ "t0=+12(%di):u16", "t1=+16(%di):u16", NULL }, NULL);
+	typed("kprobe:f { @[((struct sk_buff *)arg1)->pkt_type, ((struct sk_buff *)arg1)->ip_summed] = count(); }",
+	      "x86_64", 0, (const char *const[]){ "t0=+128(%si):b3@0/8", "t1=+128(%si):b2@5/8", NULL },
+	      NULL);
+	typed("kfunc:vfs_write { @ = sum(args->nope); }", "x86_64", 0, NULL,
+	      "vfs_write has no argument 'nope' (its arguments: file, buf, count, pos)");
+	typed("kfunc:no_such_function { @ = count(); }", "x86_64", 0, NULL,
+	      "no function 'no_such_function'");
+	typed("kretfunc:vfs_write { @ = sum(args->count); }", "x86_64", 0, NULL,
+	      "the arguments are gone");
+	ctypes_set_btf_file(NULL);
+}
+
 /* This machine's own kernel BTF, when it has one. */
 static void test_vmlinux(void **state)
 {
@@ -345,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_program_layout),
 		cmocka_unit_test(test_cpp),
 		cmocka_unit_test(test_fetchargs),
+		cmocka_unit_test(test_vmlinux_61),
 		cmocka_unit_test(test_vmlinux),
 	};
 

@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "fixture.h"
 #include "ftr.h"
 #include "kernel/btf.h"
 #include "kernel/features.h"
@@ -95,17 +96,6 @@ static void check_layout(const struct btf *b)
 	check_struct(b, "nest", BTF_STRUCT, sizeof(struct nest), nest, ARRAY_SIZE(nest));
 }
 
-static void *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = malloc(1 << 20);
-
-	assert_non_null(f);
-	*len = fread(buf, 1, 1 << 20, f);
-	fclose(f);
-	return buf;
-}
-
 /* pahole's BTF of layout.h: the reader against gcc's DWARF. */
 static void test_pahole_blob(void **state)
 {
@@ -132,7 +122,7 @@ static void test_pahole_blob(void **state)
 static void test_malformed(void **state)
 {
 	size_t len;
-	uint8_t *good = slurp(FIXTURES "/btf/layout.btf", &len), *d = malloc(len);
+	uint8_t *good = (uint8_t *)fixture_text(&len, "btf/layout.btf"), *d = malloc(len);
 	struct btf *b;
 	char why[200];
 	uint32_t tlen, soff;
@@ -200,10 +190,9 @@ static struct tenv *open_prog(const char *text)
 static void test_program_layout(void **state)
 {
 	size_t len;
-	char *h = slurp(FIXTURES "/btf/layout.h", &len), *text;
+	char *h = fixture_text(&len, "btf/layout.h"), *text;
 	struct tenv *t;
 
-	h[len] = '\0';
 	assert_true(asprintf(&text, "%s\nBEGIN { exit(); }\n", h) > 0);
 	t = open_prog(text);
 	check_layout(ctypes_btf(t));

@@ -291,6 +291,17 @@ static int materialize(struct tctx *x, struct node *n, struct tv *v)
 			return v->f[0] ? -1 : fail(x, n, "%s is at a constant address", v->src);
 		return become_field(x, n, add_field(x, n, fetch, type, v->src), 0);
 	}
+	if (v->lv && kind(x, v, NULL) == BTF_ARRAY) {
+		struct tv e = *v;
+
+		/* char[N] is a string where a value is wanted, as in bpftrace. */
+		target(x, &e);
+		if (kind(x, &e, NULL) == BTF_INT && size_of(x, &e) == 1 && v->f[0]) {
+			if (cat(x, n, fetch, sizeof(fetch), "+%" PRId64 "(%s)", v->k, v->f))
+				return -1;
+			return become_field(x, n, add_field(x, n, fetch, "string", v->src), 0);
+		}
+	}
 	if (value(x, n, v))
 		return -1;
 	if (!v->f[0]) {

@@ -51,6 +51,7 @@ uprobe:structs:ftr_struct_probe {
 	@fl[$r->flags, $r->kind] = count();
 	@name[str($r->name)] = count();
 	@lab[str($r->label)] = count();
+	@lab2[$r->label] = count();
 	@a = sum($r->arr[2]);
 	@u = sum((*$r).un.u32);
 	@s = sum(sizeof(struct rec));
@@ -61,6 +62,7 @@ rec_ok() {
 		grep -qx '@fl\[1, 27\]: 1' "$1" && grep -qx '@fl\[0, 24\]: 1' "$1" &&
 		grep -qx '@name\[even\]: 5' "$1" && grep -qx '@name\[odd\]: 5' "$1" &&
 		grep -qx '@lab\[lab-0\]: 4' "$1" && grep -qx '@lab\[lab-2\]: 3' "$1" &&
+		grep -qx '@lab2\[lab-1\]: 3' "$1" &&
 		grep -qx '@a: 45' "$1" && grep -qx '@u: 315' "$1" && grep -qx '@s: 560' "$1"
 }
 if ! has_uprobes; then

@@ -278,6 +278,9 @@ static void test_fetchargs(void **state)
 	/* &p->member: the pointer read, the offset added in user space. */
 	typed(DEFS "kprobe:f { @ = sum((uint64)&((struct r *)arg0)->next->lab); }", "x86_64", 0,
 	      (const char *const[]){ "t0=+48(%di):u64", NULL }, NULL);
+	/* char[N] where a value is wanted: a string, as in bpftrace. */
+	typed(DEFS "kprobe:f { printf(\"%s\\n\", ((struct r *)arg0)->lab); }", "x86_64", 0,
+	      (const char *const[]){ "t0=+40(%di):string", NULL }, NULL);
 	/* Refusals, with the reason. */
 	typed(DEFS "kprobe:f { $i = 1; @ = sum(((struct r *)arg0)[$i].c); }", "x86_64", 0, NULL,
 	      "the index must be a constant");

@@ -201,6 +201,8 @@ char *lang_cpp(const char *text, struct lang_err *err)
 					goto fail;
 				}
 				depth--;
+			} else if (line == 1 && w[0] == '!' && w == p + 1) {
+				/* #!/usr/bin/env bpftrace */
 			} else if (wl == 7 && !strncmp(w, "include", 7)) {
 				/* Types come from BTF or the program: no header is read. */
 			} else if (wl == 6 && !strncmp(w, "define", 6) && on) {
@@ -1048,6 +1050,38 @@ int ctypes_parse_name(struct tenv *t, const char *text, uint32_t *id, int *nptr,
 	if (c.failed)
 		return -EINVAL;
 	return 0;
+}
+
+int ctypes_constant(struct tenv *t, const char *name, int64_t *val)
+{
+	/* What bpftrace's tools take from headers ftr does not read: the
+	 * kernel's ABI, the same on every architecture ftr knows. */
+	static const struct {
+		const char *name;
+		int v;
+	} known[] = {
+		{ "AF_UNSPEC", 0 }, { "AF_UNIX", 1 }, { "AF_INET", 2 }, { "AF_INET6", 10 },
+		{ "TASK_RUNNING", 0 }, { "TASK_INTERRUPTIBLE", 1 }, { "TASK_UNINTERRUPTIBLE", 2 },
+	};
+	const struct btf *b = top(t);
+
+	/* Enumerators: the program's, then the BTF's. */
+	for (uint32_t id = btf_nr(b) - 1; id > 0; id--) {
+		struct btf_t e;
+
+		btf_type(b, id, &e);
+		if (e.kind != BTF_ENUM && e.kind != BTF_ENUM64)
+			continue;
+		for (unsigned i = 0; i < e.vlen; i++)
+			if (!strcmp(btf_enumerator(b, id, i, val), name))
+				return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
+		if (!strcmp(known[i].name, name)) {
+			*val = known[i].v;
+			return 0;
+		}
+	return -ENOENT;
 }
 
 uint32_t ctypes_func_proto(struct tenv *t, const char *name, char *why, size_t wlen)

@@ -69,6 +69,11 @@ bool ctypes_is_type_word(const char *w, size_t n);
 /* Why there is no BTF (the remedy included), or "" when there is. */
 const char *ctypes_why(struct tenv *t);
 
+/* The value of an UPPER_CASE constant: an enumerator of the program's or
+ * the BTF's enums, or a header constant bpftrace's tools use (AF_INET...).
+ * 0, or -ENOENT. */
+int ctypes_constant(struct tenv *t, const char *name, int64_t *val);
+
 /* C's alignment of type id on LP64, in bytes (1 when unknown). */
 unsigned ctypes_align(const struct btf *b, uint32_t id);
 

@@ -559,6 +559,9 @@ static struct node *primary(struct lexer *l)
 			return n;
 		}
 		b = lang_builtin(name, &argn);
+		if (b < 0 && strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789") == strlen(name) &&
+		    strpbrk(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+			b = B_CONST;	/* resolved with the types (typed.c) */
 		if (b < 0) {
 			lerr(l, line, col, "unknown name '%s' (builtins: pid tid comm cpu nsecs "
 			     "elapsed uid retval func probe kstack ustack argN; fields are args.NAME)",

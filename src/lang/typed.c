@@ -580,6 +580,21 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 				    "returns: read them at kfunc:", n->sval);
 		return kfunc_arg(x, n, v);
 	case N_BUILTIN:
+		if (n->ival == B_CONST) {
+			int64_t val;
+
+			if (open_env(x))
+				return -1;
+			if (ctypes_constant(*x->env, n->sval, &val))
+				return fail(x, n, "unknown name '%s': no enumerator of the program's "
+					    "or the BTF's enums, no #define of the program",
+					    n->sval);
+			free(n->sval);
+			n->sval = NULL;
+			n->k = N_INT;
+			n->ival = val;
+			return 0;
+		}
 		if (n->ival == B_RETVAL && x->btf_func && x->ret) {
 			struct btf_t t;
 
@@ -684,7 +699,10 @@ static int stmts(struct tctx *x, struct node *st)
 
 				if (value(x, st->b, &keep))
 					return -1;
-				if (x->ifdepth || i < x->nvars || st->op != T_ASSIGN)
+				/* A number read is a plain number in the variable; a
+				 * pointer keeps its type, known at compile time. */
+				if (kind(x, &keep, NULL) == BTF_PTR &&
+				    (x->ifdepth || i < x->nvars || st->op != T_ASSIGN))
 					return fail(x, st, "%s holds a typed pointer: assign it once, "
 						    "with '=', outside if blocks (its type is known "
 						    "when the program is compiled)", st->a->sval);

@@ -14,9 +14,9 @@ rc=$?
 	ok types-no-btf-refused || fail types-no-btf-refused "rc=$rc $(head -2 "$TMP/e")"
 
 # Integer casts truncate as C does; sizeof of a program's struct.
-"$FTR" -e 'struct s { int a; char b[3]; }; BEGIN { printf("%d %d %d %d %d\n", (uint8)300, (int8)255, (u16)-1, sizeof(struct s), sizeof(u32)); exit(); }' \
+"$FTR" -e 'enum e { E_A = 5, E_B }; struct s { int a; char b[3]; }; BEGIN { printf("%d %d %d %d %d %d %d\n", (uint8)300, (int8)255, (u16)-1, sizeof(struct s), sizeof(u32), E_B, AF_INET6); exit(); }' \
 	> "$TMP/o" 2> "$TMP/e"
-grep -qx '44 -1 65535 8 4' "$TMP/o" && ok types-int-casts ||
+grep -qx '44 -1 65535 8 4 6 10' "$TMP/o" && ok types-int-casts ||
 	fail types-int-casts "$(head -2 "$TMP/o" "$TMP/e")"
 
 # The program's own struct (in the #ifndef BPFTRACE_HAVE_BTF block of

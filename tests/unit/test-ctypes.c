@@ -281,6 +281,13 @@ static void test_fetchargs(void **state)
 	/* char[N] where a value is wanted: a string, as in bpftrace. */
 	typed(DEFS "kprobe:f { printf(\"%s\\n\", ((struct r *)arg0)->lab); }", "x86_64", 0,
 	      (const char *const[]){ "t0=+40(%di):string", NULL }, NULL);
+	/* UPPER_CASE names: the program's enumerators, header constants; a
+	 * number read into a variable inside an if is a plain number. */
+	typed("enum st { ST_A = 3, ST_B };\n" DEFS "kprobe:f { if (((struct r *)arg0)->c == ST_B + AF_INET6) "
+	      "{ $x = ((struct r *)arg0)->in.s; @ = sum($x); } }", "x86_64", 0,
+	      (const char *const[]){ (char)-1 < 0 ? "t0=+0(%di):s8" : "t0=+0(%di):u8",
+	      "t1=+8(%di):s16", NULL }, NULL);
+	typed(DEFS "kprobe:f { @ = sum(NOPE_X); }", "x86_64", 0, NULL, "unknown name 'NOPE_X'");
 	/* Refusals, with the reason. */
 	typed(DEFS "kprobe:f { $i = 1; @ = sum(((struct r *)arg0)[$i].c); }", "x86_64", 0, NULL,
 	      "the index must be a constant");

@@ -182,9 +182,14 @@ static int deref(struct tctx *x, const struct node *n, struct tv *v)
 /* The kernel fetcharg holding argument idx at this clause's probe. */
 static int arg_fetch(struct tctx *x, const struct node *n, unsigned idx, char *out, size_t len)
 {
+	const char *t = x->c->probes[0].text, *c = strrchr(t, ':');
+
 	if (x->ret)
 		return fail(x, n, "the arguments are gone when the function returns: read them "
 			    "at its entry (kprobe/kfunc)");
+	if (strchr(c ? c : t, '+'))
+		return fail(x, n, "arguments are known at a function's first instruction only, "
+			    "not at %s", c ? c + 1 : t);
 	if (!x->user && (x->ps & PS_ARGN)) {
 		snprintf(out, len, "$arg%u", idx + 1);
 		return 0;

@@ -288,6 +288,8 @@ static void test_fetchargs(void **state)
 	      (const char *const[]){ (char)-1 < 0 ? "t0=+0(%di):s8" : "t0=+0(%di):u8",
 	      "t1=+8(%di):s16", NULL }, NULL);
 	typed(DEFS "kprobe:f { @ = sum(NOPE_X); }", "x86_64", 0, NULL, "unknown name 'NOPE_X'");
+	typed(DEFS "kprobe:f+4 { @ = sum(((struct r *)arg0)->c); }", "x86_64", 0, NULL,
+	      "first instruction only, not at f+4");
 	/* Refusals, with the reason. */
 	typed(DEFS "kprobe:f { $i = 1; @ = sum(((struct r *)arg0)[$i].c); }", "x86_64", 0, NULL,
 	      "the index must be a constant");

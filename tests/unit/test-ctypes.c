@@ -118,6 +118,43 @@ static void test_pahole_blob(void **state)
 	btf_free(b);
 }
 
+/* Split BTF (a module's over vmlinux): ids and strings after the base's. */
+static void test_split(void **state)
+{
+	struct btf *base, *mod, *bad;
+	struct btf_builder bb;
+	char why[200], s[64];
+	uint32_t rec, ptr, st;
+	struct btf_member m;
+	size_t len;
+	void *blob;
+
+	assert_int_equal(btf_load_file(FIXTURES "/btf/layout.btf", NULL, &base, why, sizeof(why)), 0);
+	rec = btf_find(base, "rec", BTF_STRUCT);
+	btfb_init(&bb, base);
+	ptr = btfb_add(&bb, BTF_PTR, false, 0, NULL, rec);
+	assert_int_equal(ptr, btf_nr(base));
+	st = btfb_add(&bb, BTF_STRUCT, false, 1, "modstruct", 8);
+	btfb_word(&bb, btfb_str(&bb, "r"));
+	btfb_word(&bb, ptr);
+	btfb_word(&bb, 0);
+	blob = btfb_finish(&bb, &len);
+	assert_int_equal(btf_load(blob, len, base, &mod, why, sizeof(why)), 0);
+	assert_int_equal(btf_find(mod, "modstruct", BTF_STRUCT), st);
+	assert_int_equal(btf_find(mod, "rec", BTF_STRUCT), rec);	/* through the base */
+	assert_int_equal(btf_find_member(mod, st, "r", &m), 0);
+	btf_type_str(mod, m.type, s, sizeof(s));
+	assert_string_equal(s, "struct rec *");
+	assert_int_equal(btf_find_member(mod, rec, "label", &m), 0);
+	btf_type_str(mod, m.type, s, sizeof(s));
+	assert_string_equal(s, "char[12]");
+	/* Without its base, the same blob refers past its last type. */
+	assert_int_equal(btf_load(blob, len, NULL, &bad, why, sizeof(why)), -EINVAL);
+	btf_free(mod);
+	btf_free(base);
+	free(blob);
+}
+
 /* Malformed blobs are refused, saying what is wrong. */
 static void test_malformed(void **state)
 {
@@ -390,6 +427,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pahole_blob),
+		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_program_layout),
 		cmocka_unit_test(test_cpp),

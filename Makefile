@@ -130,6 +130,9 @@ $(B)/ftr: $(OBJS)
 # The static binary is built from its own objects so that `make` and
 # `make static` never mix flags.  -ffunction-sections + --gc-sections keep the
 # size budget (1.5 MiB) with room to spare.
+# No unwind tables (.eh_frame) in the static build: ftr is C, never unwinds
+# its own frames (no C++, no pthread_cancel, no backtrace()), and they were
+# about 33 KB of the budget.
 # The per-event path of `ftr trace` (reading, routing, printing) is built
 # -O2 all the same: under -Os its fixed-size copies become "rep movs" and it
 # costs twice the CPU per event, for a few KB saved.
@@ -266,7 +269,7 @@ check-unit: $(UNIT_BINS)
 # FUZZ_TIME seconds (default 60) per target, the corpus growing in
 # $(B)/fuzz/corpus-NAME; without clang's libFuzzer, the driver on a million
 # mutants.
-FUZZ_TARGETS := lang expr khist formats sym elfsym flame
+FUZZ_TARGETS := lang expr khist formats sym elfsym flame btf
 FUZZ_SEEDS_lang := tests/fuzz/corpus $(wildcard events/*.ftr)
 FUZZ_SEEDS_khist := tests/fixtures/hist/6.1 tests/fixtures/hist/6.12
 FUZZ_SEEDS_formats := $(wildcard tests/fixtures/formats/events/*/*/format)

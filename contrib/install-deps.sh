@@ -16,11 +16,12 @@ set -eu
 BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libelf-dev zlib1g-dev libzstd-dev
        libtracecmd-dev libdw-dev liblzma-dev libmicrohttpd-dev"
 # prometheus (its server and promtool) and curl: t-prom scrapes ftr --serve with them;
+# dwarves: pahole, which makes the --btf files of tests/live/t-types.sh;
 # golang-go: go tool pprof reads profile --pprof's files in the tests;
 # debuginfod: elfutils' server, for profile --debuginfod's test (ftr opens
 # libdebuginfod1 when --debuginfod asks for it).
 TEST="libcmocka-dev trace-cmd qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates golang-go
-      debuginfod libdebuginfod1 prometheus curl"
+      debuginfod libdebuginfod1 prometheus curl dwarves"
 DOCS="libtracefs-doc libtraceevent-doc man-db"
 BENCH="${FTR_BENCH_DEPS:-}"	# bench/ sets this to "bpftrace linux-perf trace-cmd"
 # libc6-dev:arm64 is named so that the multiarch -dev packages' "libc-dev"

@@ -20,6 +20,7 @@
 #include "kernel/features.h"
 #include "ftr.h"
 #include "filter/filters.h"
+#include "lang/ctypes.h"
 #include "lang/interp.h"
 #include "lang/lang.h"
 #include "lang/strfetch.h"
@@ -52,6 +53,8 @@ static const char run_usage[] =
 	"                      each .asc (the default) or .desc; comma-separated\n"
 	"  -w, --where W       aggregate in the kernel when it can (auto), always\n"
 	"                      (kernel: fail when it cannot) or never (user)\n"
+	"      --btf FILE      C types from this BTF file instead of the kernel's\n"
+	"                      (pahole --btf_encode_detached; see ftr-language(7))\n"
 	"      --force         no runaway guard for printf on hot probes\n"
 	"      --serve ADDR:PORT  answer GET /metrics with the maps, Prometheus's\n"
 	"                      format (:PORT is 127.0.0.1:PORT); runs until stopped\n"
@@ -202,7 +205,8 @@ static int list_probes(const char *pattern)
 
 int cmd_run(int argc, char **argv)
 {
-	enum { OPT_FORCE = 1000, OPT_EMIT_SH, OPT_SERVE, OPT_PROM_FILE, OPT_INTERVAL, OPT_UNSAFE };
+	enum { OPT_FORCE = 1000, OPT_EMIT_SH, OPT_SERVE, OPT_PROM_FILE, OPT_INTERVAL, OPT_UNSAFE,
+	       OPT_BTF };
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "cmd", required_argument, NULL, 'c' },
@@ -217,6 +221,7 @@ int cmd_run(int argc, char **argv)
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "explain", no_argument, NULL, 'E' },
 		{ "emit-sh", no_argument, NULL, OPT_EMIT_SH },
+		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "list", no_argument, NULL, 'l' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "where", required_argument, NULL, 'w' },
@@ -352,6 +357,13 @@ int cmd_run(int argc, char **argv)
 					      'i', optarg, &o);
 			if (ret)
 				return ret;
+			break;
+		case OPT_BTF:
+			if (access(optarg, R_OK)) {
+				ftr_err("--btf '%s': %s", optarg, strerror(errno));
+				return FTR_EXIT_FAIL;
+			}
+			ctypes_set_btf_file(optarg);
 			break;
 		case 'E':
 			o.eng.explain = true;

@@ -43,6 +43,9 @@
 #include "kernel/session.h"
 #include "lang/strfetch.h"
 #include "report/serve.h"
+#include "lang/ctypes.h"
+#include "lang/typed.h"
+#include "kernel/arch.h"
 #include "report/sym.h"
 #include "report/tdat.h"
 #include <tracefs.h>
@@ -160,6 +163,8 @@ struct interp {
 	uint64_t ustk[1 + LPROF_MAX_FRAMES];	/* a ustack key: its tag, then frames */
 	struct intern *vals;		/* strings and stacks kept as map values */
 	char *fetch_why[256];		/* per clause: why str() cannot fetch (strfetch.h) */
+	struct tenv *types;		/* C types (ctypes.h), opened on first need */
+	struct typed_out *typed;	/* per clause: the fetchargs of its typed reads */
 	struct ksyms *ks;		/* for ksym(), loaded when a program uses it */
 	int ks_err;
 	bool ks_warned;
@@ -988,6 +993,10 @@ static int check(struct sema *s, struct node *n)
 		err = check(s, n->a);
 		if (err)
 			return err;
+		if (n->op == T_STAR || n->op == T_AND) {
+			lang_errf(s->err, n, "%s needs a typed pointer", lang_tok_str(n->op));
+			return -EINVAL;
+		}
 		if (n->a->type != VT_INT && n->op != T_NOT) {
 			lang_errf(s->err, n, "%s needs a number", lang_tok_str(n->op));
 			return -EINVAL;
@@ -1023,6 +1032,21 @@ static int check(struct sema *s, struct node *n)
 		}
 		n->type = VT_INT;
 		return 0;
+	case N_CAST:
+		/* An integer cast (typed.c rewrote the others). */
+		err = check(s, n->a);
+		if (err)
+			return err;
+		if (n->a->type != VT_INT) {
+			lang_errf(s->err, n, "(%s) needs a number", n->sval);
+			return -EINVAL;
+		}
+		n->type = VT_INT;
+		return 0;
+	case N_MEMBER: case N_INDEX: case N_SIZEOF:
+		lang_errf(s->err, n, "%s here needs a typed value (internal)",
+			  n->k == N_INDEX ? "[]" : n->k == N_SIZEOF ? "sizeof" : "a member");
+		return -EINVAL;
 	case N_TERNARY:
 		err = check(s, n->a);
 		if (!err)
@@ -1550,6 +1574,17 @@ static struct val eval(struct xctx *x, const struct node *n)
 		return vint(arith(n->op, a.i, b.i));
 	case N_TERNARY:
 		return truthy(eval(x, n->a)) ? eval(x, n->b) : eval(x, n->c);
+	case N_CAST:
+		/* (uint8)x...: C's conversion to an integer of ival bytes. */
+		a = eval(x, n->a);
+		if (n->ival < 8) {
+			int sh = 64 - (int)n->ival * 8;
+
+			a.i = n->idx ? (int64_t)((uint64_t)a.i << sh) >> sh :
+			      (int64_t)((uint64_t)a.i << sh >> sh);
+		}
+		a.u = !n->idx && n->ival == 8;
+		return a;
 	default:
 		return vint(0);
 	}
@@ -2134,7 +2169,11 @@ static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 
 			probe_fields(c->pred, args, ARRAY_SIZE(args));
 			probe_fields(c->body, args, ARRAY_SIZE(args));
-			off = snprintf(text, sizeof(text), "%s", pr->text);
+			if (pr->btf_func)
+				off = snprintf(text, sizeof(text), "%s:%s", pr->pv == PV_KPROBE ?
+					       "kprobe" : "kretprobe", pr->target);
+			else
+				off = snprintf(text, sizeof(text), "%s", pr->text);
 			for (int a = 0; a < (int)ARRAY_SIZE(args); a++)
 				if (args[a])
 					off += snprintf(text + off, off < sizeof(text) ?
@@ -2145,6 +2184,25 @@ static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 				err->col = pr->col + (perr.pos > 0 && perr.pos < (int)strlen(pr->text) ?
 						      perr.pos : 0);
 				return -EINVAL;
+			}
+			/* The typed reads: raw fetchargs (typed.h), appended as
+			 * parsed fields, as a bitfield type is no spec type. */
+			for (int f = 0; in->typed && f < in->typed[ci].n; f++) {
+				struct probe_arg *a = &spec.args[spec.nargs];
+
+				if (spec.nargs == PROBE_MAX_ARGS) {
+					snprintf(err->msg, sizeof(err->msg), "too many fields for "
+						 "one probe (%d)", PROBE_MAX_ARGS);
+					err->line = pr->line;
+					err->col = pr->col;
+					return -EINVAL;
+				}
+				memset(a, 0, sizeof(*a));
+				snprintf(a->name, sizeof(a->name), "%s", in->typed[ci].f[f].name);
+				snprintf(a->raw, sizeof(a->raw), "%s", in->typed[ci].f[f].fetch);
+				snprintf(a->type, sizeof(a->type), "%s", in->typed[ci].f[f].type);
+				a->fetch = PF_RAW;
+				spec.nargs++;
 			}
 			ret = engine_add_probe(&in->e, &spec, NULL, NULL);
 			if (ret < 0)
@@ -2287,6 +2345,19 @@ static int compile(struct interp *in, struct lang_err *err)
 {
 	int ret;
 
+	in->typed = calloc(in->p->ncl, sizeof(*in->typed));
+	if (!in->typed)
+		return -ENOMEM;
+	for (int ci = 0; ci < in->p->ncl; ci++) {
+		if (typed_compile(&in->types, in->p, ci, arch_name(), in->e.feat.probe_syntax,
+				  &in->typed[ci], err))
+			return -EINVAL;
+		if (in->typed[ci].n)
+			planf(in, "clause %d: memory read at the event by fetch arguments "
+			      "(types from %s):\n%s", ci + 1,
+			      ctypes_btf_source(in->types) ? ctypes_btf_source(in->types) :
+			      "the program", in->typed[ci].explain);
+	}
 	for (int ci = 0; ci < in->p->ncl; ci++)
 		if (value_types(in, in->p->cl[ci].body, err))
 			return -EINVAL;
@@ -3308,6 +3379,8 @@ static void release(struct interp *in)
 	ksyms_free(in->ks);
 	kcore_close(in->kc);
 	free(in->fmt);
+	ctypes_close(in->types);
+	free(in->typed);
 	lprof_close(in->prof);
 	if (in->vals && intern_refused(in->vals))
 		fprintf(stderr, "ftr: %llu strings or stacks not kept as map values (read back "

@@ -38,12 +38,18 @@ enum tok {
 
 enum nk {
 	N_INT, N_STR, N_BUILTIN, N_FIELD, N_VAR, N_MAP, N_CALL, N_BINOP, N_UNOP, N_TERNARY,
+	/* C types (typed.c): (TYPE)a with sval the type as written; a.NAME and
+	 * a->NAME (op T_DOT/T_ARROW); a[b]; sizeof(TYPE: sval) or sizeof(a);
+	 * N_UNOP also takes '*' and '&' (T_STAR, T_AND).  typed.c rewrites what
+	 * reads memory into N_FIELD reads of the probe's fetch arguments. */
+	N_CAST, N_MEMBER, N_INDEX, N_SIZEOF,
 	S_EXPR, S_ASSIGN, S_IF,
 };
 
 enum builtin {
 	B_PID, B_TID, B_COMM, B_CPU, B_NSECS, B_ELAPSED, B_UID, B_RETVAL, B_FUNC, B_PROBE,
 	B_KSTACK, B_USTACK, B_ARG,
+	B_CONST,	/* an UPPER_CASE name: an enumerator or a header's constant (typed.c) */
 };
 
 enum vtype { VT_NONE, VT_INT, VT_STR, VT_STACK };
@@ -74,6 +80,9 @@ enum probe_provider {
 	PV_INTERVAL, PV_PROFILE, PV_BEGIN, PV_END,
 };
 
+/* kfunc:/fentry: and kretfunc:/fexit: are kprobes and kretprobes whose
+ * args and retval have the types of the function's BTF prototype. */
+
 struct lang_probe {
 	char *text;		/* as written */
 	int line, col;
@@ -81,6 +90,7 @@ struct lang_probe {
 	char *target;		/* tracepoint "sys:ev" glob; kprobe/uprobe spec; */
 	uint64_t period_ns;	/* interval */
 	uint64_t hz;		/* profile */
+	bool btf_func;		/* kfunc/fentry/kretfunc/fexit: target is "FUNC" */
 };
 
 struct clause {
@@ -91,9 +101,13 @@ struct clause {
 	int line, col;
 };
 
+struct cdecl;
+
 struct program {
 	struct clause *cl;
 	int ncl;
+	struct cdecl *decls;	/* struct/union/enum/typedef definitions (ctypes.h) */
+	int ndecls;
 	char *src;		/* a copy of the text, for error lines */
 };
 
@@ -117,6 +131,8 @@ int lang_number(const char *s, const char **end, int64_t *out);
 bool lang_int_type(const char *name, int *bits, bool *is_signed);
 int64_t lang_int_cast(int64_t v, int bits, bool is_signed);
 void lang_free(struct program *p);
+/* A node, its operands and the statements after it. */
+void lang_node_free(struct node *n);
 /* "ftr: error: L:C: MSG", the source line and a caret, on stderr. */
 void lang_perror(const struct program *p, const char *src, const struct lang_err *err);
 /* Set err from a node's position (printf-like). */

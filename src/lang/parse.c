@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ftr.h"
+#include "lang/ctypes.h"
 #include "lang/lang.h"
 
 struct lexer {
@@ -369,6 +370,8 @@ static void next(struct lexer *l)
 
 /* ---- nodes ---------------------------------------------------------------- */
 
+static void node_free(struct node *n);
+
 static struct node *mk(struct lexer *l, enum nk k, int line, int col)
 {
 	struct node *n = calloc(1, sizeof(*n));
@@ -383,22 +386,27 @@ static struct node *mk(struct lexer *l, enum nk k, int line, int col)
 	return n;
 }
 
-static void node_free(struct node *n)
+void lang_node_free(struct node *n)
 {
 	while (n) {
 		struct node *nx = n->next;
 
-		node_free(n->a);
-		node_free(n->b);
-		node_free(n->c);
+		lang_node_free(n->a);
+		lang_node_free(n->b);
+		lang_node_free(n->c);
 		for (int i = 0; i < n->nargs; i++)
-			node_free(n->args[i]);
+			lang_node_free(n->args[i]);
 		free(n->args);
 		free(n->sval);
 		free(n->bind);
 		free(n);
 		n = nx;
 	}
+}
+
+static void node_free(struct node *n)
+{
+	lang_node_free(n);
 }
 
 static bool accept(struct lexer *l, enum tok t)
@@ -543,6 +551,54 @@ static void str_positional(struct lexer *l, struct node *call)
 	}
 }
 
+/*
+ * At p (just after a '('): is a C type name next, up to its ')'?  A type
+ * starts with a C keyword or a known integer name (u32, uint8, size_t...),
+ * or is a name that is not a builtin followed by '*'s: "(foo *)".  Its
+ * length up to the ')' in *len.
+ */
+static bool type_ahead(const char *p, size_t *len)
+{
+	const char *s = p + strspn(p, " \t"), *e = s, *q;
+	int argn;
+
+	while (ident_char(*e))
+		e++;
+	if (e == s || (*s >= '0' && *s <= '9'))
+		return false;
+	q = strchr(e, ')');
+	if (!q || memchr(e, '(', q - e) || memchr(e, '\n', q - e))
+		return false;
+	if (!ctypes_is_type_word(s, e - s)) {
+		char w[64];
+		const char *t = e + strspn(e, " \t");
+
+		snprintf(w, sizeof(w), "%.*s", (int)(e - s), s);
+		if (lang_builtin(w, &argn) >= 0 || !strcmp(w, "args") || *t != '*')
+			return false;
+		t += strspn(t, "* \t");
+		if (t != q)
+			return false;
+	}
+	*len = q - p;
+	return true;
+}
+
+static struct node *unary(struct lexer *l);
+static struct node *expr(struct lexer *l);
+
+/* "(" TYPE ")" operand, or sizeof "(" TYPE ")": the type's text, then past ')'. */
+static char *type_text(struct lexer *l, size_t len)
+{
+	char *t = strndup(l->p, len);
+
+	l->p += len + 1;
+	next(l);
+	if (!t)
+		lerr(l, l->tline, l->tcol, "out of memory");
+	return t;
+}
+
 static struct node *primary(struct lexer *l)
 {
 	int line = l->tline, col = l->tcol;
@@ -564,7 +620,25 @@ static struct node *primary(struct lexer *l)
 		}
 		next(l);
 		return n;
-	case T_LPAREN:
+	case T_LPAREN: {
+		size_t len;
+
+		if (type_ahead(l->p, &len)) {
+			/* A cast: binds as a unary operator. */
+			if (!enter(l))
+				return NULL;
+			n = mk(l, N_CAST, line, col);
+			if (n && !(n->sval = type_text(l, len))) {
+				node_free(n);
+				n = NULL;
+			}
+			if (n && (!(n->a = unary(l)) || !height(l, n, l->depth))) {
+				node_free(n);
+				n = NULL;
+			}
+			l->nest--;
+			return n;
+		}
 		next(l);
 		l->parens++;
 		n = expr(l);
@@ -574,6 +648,7 @@ static struct node *primary(struct lexer *l)
 			return NULL;
 		}
 		return n;
+	}
 	case T_VAR:
 		if (strspn(l->sval + 1, "0123456789") == strlen(l->sval + 1)) {
 			n = positional(l, line, col);
@@ -606,6 +681,25 @@ static struct node *primary(struct lexer *l)
 
 		l->sval = NULL;
 		next(l);
+		if (!strcmp(name, "sizeof") && l->t == T_LPAREN) {
+			size_t len;
+
+			free(name);
+			n = mk(l, N_SIZEOF, line, col);
+			if (n && type_ahead(l->p, &len)) {
+				n->sval = type_text(l, len);
+				if (!n->sval) {
+					node_free(n);
+					return NULL;
+				}
+				return n;
+			}
+			if (n && !(n->a = primary(l))) {
+				node_free(n);
+				return NULL;
+			}
+			return n;
+		}
 		if (l->t == T_LPAREN) {
 			n = mk(l, N_CALL, line, col);
 			if (!n) {
@@ -661,6 +755,9 @@ static struct node *primary(struct lexer *l)
 			free(name);
 			return NULL;
 		}
+		if (b < 0 && strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789") == strlen(name) &&
+		    strpbrk(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+			b = B_CONST;	/* resolved with the types (typed.c) */
 		if (b < 0) {
 			lerr(l, line, col, "unknown name '%s' (builtins: pid tid comm cpu nsecs "
 			     "elapsed uid retval func probe kstack ustack argN; fields are args.NAME)",
@@ -684,13 +781,59 @@ static struct node *primary(struct lexer *l)
 	}
 }
 
+/* primary ("." NAME | "->" NAME | "[" expr "]")* */
+static struct node *postfix(struct lexer *l)
+{
+	struct node *n = primary(l), *m;
+
+	while (n && (l->t == T_DOT || l->t == T_ARROW || l->t == T_LBRACK)) {
+		int d = l->depth;
+
+		m = mk(l, l->t == T_LBRACK ? N_INDEX : N_MEMBER, l->tline, l->tcol);
+		if (!m) {
+			node_free(n);
+			return NULL;
+		}
+		m->op = l->t;
+		m->a = n;
+		n = m;
+		next(l);
+		if (m->k == N_INDEX) {
+			l->parens++;
+			m->b = expr(l);
+			l->parens--;
+			if (!m->b || !expect(l, T_RBRACK, NULL) ||
+			    !height(l, m, d > l->depth ? d : l->depth)) {
+				node_free(n);
+				return NULL;
+			}
+			continue;
+		}
+		if (l->t != T_IDENT) {
+			lerr(l, l->tline, l->tcol, "expected a member name after %s",
+			     lang_tok_str(m->op));
+			node_free(n);
+			return NULL;
+		}
+		m->sval = l->sval;
+		l->sval = NULL;
+		next(l);
+		if (!height(l, m, d)) {
+			node_free(n);
+			return NULL;
+		}
+	}
+	return n;
+}
+
 static struct node *unary(struct lexer *l)
 {
 	int line = l->tline, col = l->tcol;
 	enum tok op = l->t;
 	struct node *n;
 
-	if (op == T_NOT || op == T_MINUS || op == T_TILDE || op == T_NTILDE || op == T_STAR) {
+	if (op == T_NOT || op == T_MINUS || op == T_TILDE || op == T_NTILDE || op == T_STAR ||
+	    op == T_AND) {
 		if (!enter(l))
 			return NULL;
 		next(l);
@@ -720,7 +863,7 @@ static struct node *unary(struct lexer *l)
 		l->nest--;
 		return n;
 	}
-	return primary(l);
+	return postfix(l);
 }
 
 /* Binary operators by precedence, lowest first (C's order). */
@@ -1003,6 +1146,18 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 	} else if (str_has_prefix(t, "tracepoint:") || str_has_prefix(t, "t:")) {
 		p->pv = PV_TRACEPOINT;
 		p->target = strdup(colon + 1);
+	} else if (str_has_prefix(t, "kfunc:") || str_has_prefix(t, "fentry:") ||
+		   str_has_prefix(t, "kretfunc:") || str_has_prefix(t, "fexit:")) {
+		p->pv = str_has_prefix(t, "kretfunc:") || str_has_prefix(t, "fexit:") ? PV_KRETPROBE :
+			PV_KPROBE;
+		p->btf_func = true;
+		p->target = strdup(colon + 1);
+		if (!p->target || !*p->target || strchr(p->target, ':') ||
+		    strpbrk(p->target, "*?[")) {
+			lerr(l, p->line, p->col, "'%s': a %s probe names one vmlinux function "
+			     "(e.g. kfunc:vfs_write)", t, p->pv == PV_KPROBE ? "kfunc" : "kretfunc");
+			return false;
+		}
 	} else if (str_has_prefix(t, "kprobe:") || str_has_prefix(t, "k:")) {
 		p->pv = PV_KPROBE;
 	} else if (str_has_prefix(t, "kretprobe:") || str_has_prefix(t, "kr:")) {
@@ -1039,7 +1194,7 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 			p->hz = 1000000000ull / p->period_ns;
 	} else {
 		lerr(l, p->line, p->col, "unknown probe '%s' (tracepoint:, kprobe:, kretprobe:, "
-		     "uprobe:, uretprobe:, interval:, profile:, BEGIN, END)", t);
+		     "kfunc:, kretfunc:, uprobe:, uretprobe:, interval:, profile:, BEGIN, END)", t);
 		return false;
 	}
 	if ((p->pv == PV_TRACEPOINT && (!p->target || !*p->target || !strchr(p->target, ':')))) {
@@ -1086,6 +1241,44 @@ static bool clause(struct lexer *l, struct clause *c)
 	return c->body != NULL;
 }
 
+/* A C definition at the top level: struct/union/enum NAME {...}; or a
+ * typedef, kept as text for ctypes.c, up to its ';' outside braces. */
+static bool definition(struct lexer *l, struct program *out)
+{
+	static const char *const kw[] = { "struct", "union", "enum", "typedef" };
+	const char *s = l->p, *e = s;
+	struct cdecl *v;
+	int depth = 0;
+	bool is = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(kw); i++)
+		if (str_has_prefix(s, kw[i]) && !ident_char(s[strlen(kw[i])]))
+			is = true;
+	if (!is)
+		return false;
+	for (; *e && !(*e == ';' && !depth); e++) {
+		depth += (*e == '{') - (*e == '}');
+		if (*e == '\n') {
+			l->line++;
+			l->line_start = e + 1;
+		}
+	}
+	v = realloc(out->decls, (out->ndecls + 1) * sizeof(*v));
+	if (!v) {
+		lerr(l, l->line, 1, "out of memory");
+		return true;
+	}
+	out->decls = v;
+	v += out->ndecls++;
+	v->text = strndup(s, e - s + (*e == ';'));
+	v->line = l->tline;
+	v->col = l->tcol;
+	if (!*e)
+		lerr(l, v->line, v->col, "expected ';' to end the definition");
+	l->p = *e ? e + 1 : e;
+	return true;
+}
+
 int lang_parse(const char *text, struct program *out, struct lang_err *err)
 {
 	return lang_parse_args(text, NULL, 0, out, err);
@@ -1094,11 +1287,16 @@ int lang_parse(const char *text, struct program *out, struct lang_err *err)
 int lang_parse_args(const char *text, char *const *params, int nparams, struct program *out,
 		    struct lang_err *err)
 {
-	struct lexer l = { .src = text, .p = text, .line = 1, .line_start = text, .err = err,
-			   .params = params, .nparams = nparams };
+	struct lexer l = { .line = 1, .err = err, .params = params, .nparams = nparams };
+	char *pp;
 
 	memset(out, 0, sizeof(*out));
 	memset(err, 0, sizeof(*err));
+	/* #include, #define, #ifdef...: see ctypes.h. */
+	pp = lang_cpp(text, err);
+	if (!pp)
+		return -EINVAL;
+	l.src = l.p = l.line_start = pp;
 	out->src = strdup(text);
 	/* A script's "#!/usr/bin/env bpftrace" (or ftr) line: the kernel's,
 	 * not the program's.  The newline stays, so line numbers hold. */
@@ -1106,7 +1304,15 @@ int lang_parse_args(const char *text, char *const *params, int nparams, struct p
 		l.p += strcspn(l.p, "\n");
 	skip_space(&l);
 	while (!l.failed && *l.p) {
-		struct clause *v = realloc(out->cl, (out->ncl + 1) * sizeof(*v));
+		struct clause *v;
+
+		l.tline = l.line;
+		l.tcol = col_of(&l, l.p);
+		if (definition(&l, out)) {
+			skip_space(&l);
+			continue;
+		}
+		v = realloc(out->cl, (out->ncl + 1) * sizeof(*v));
 
 		if (!v) {
 			lerr(&l, l.line, col_of(&l, l.p), "out of memory");
@@ -1126,6 +1332,7 @@ int lang_parse_args(const char *text, char *const *params, int nparams, struct p
 		skip_space(&l);
 	}
 	free(l.sval);
+	free(pp);
 	if (!l.failed && out->ncl == 0)
 		lerr(&l, 1, 1, "empty program");
 	if (l.failed) {
@@ -1149,6 +1356,9 @@ void lang_free(struct program *p)
 		node_free(c->body);
 	}
 	free(p->cl);
+	for (int i = 0; i < p->ndecls; i++)
+		free(p->decls[i].text);
+	free(p->decls);
 	free(p->src);
 	memset(p, 0, sizeof(*p));
 }

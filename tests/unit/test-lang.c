@@ -106,6 +106,31 @@ static void sexp(struct sx *s, const struct node *n)
 		sexp(s, n->a);
 		sxf(s, ")");
 		break;
+	case N_CAST:
+		sxf(s, "((%s) ", n->sval);
+		sexp(s, n->a);
+		sxf(s, ")");
+		break;
+	case N_MEMBER:
+		sxf(s, "(%s ", opname(n->op));
+		sexp(s, n->a);
+		sxf(s, " %s)", n->sval);
+		break;
+	case N_INDEX:
+		sxf(s, "([] ");
+		sexp(s, n->a);
+		sxf(s, " ");
+		sexp(s, n->b);
+		sxf(s, ")");
+		break;
+	case N_SIZEOF:
+		sxf(s, "sizeof(");
+		if (n->sval)
+			sxf(s, "%s", n->sval);
+		else
+			sexp(s, n->a);
+		sxf(s, ")");
+		break;
 	case N_TERNARY:
 		sxf(s, "(? ");
 		sexp(s, n->a);
@@ -177,7 +202,7 @@ static const char *pred(int ci)
 
 static const char *const BUILTINS_HINT = " (builtins: pid tid comm cpu nsecs elapsed uid "
 	"retval func probe kstack ustack argN; fields are args.NAME)";
-static const char *const PROBES_HINT = " (tracepoint:, kprobe:, kretprobe:, uprobe:, "
+static const char *const PROBES_HINT = " (tracepoint:, kprobe:, kretprobe:, kfunc:, kretfunc:, uprobe:, "
 	"uretprobe:, interval:, profile:, BEGIN, END)";
 
 static const struct {
@@ -761,6 +786,13 @@ static void test_precedence(void **state)
 		{ "1 || 2 || 3", "(|| (|| 1 2) 3)" },
 		{ "!1 + -2 * ~3", "(+ (! 1) (* (- 2) (~ 3)))" },
 		{ "- - 1", "(- (- 1))" },
+		/* C types: casts bind as unary operators, members and [] tighter */
+		{ "((struct file *)arg0)->f_path.dentry", "(. (-> ((struct file *) arg0) f_path) dentry)" },
+		{ "(uint8)arg1 + 1", "(+ ((uint8) arg1) 1)" },
+		{ "*(u32 *)arg0 * 2", "(* (* ((u32 *) arg0)) 2)" },
+		{ "&$p->a[2] - sizeof(struct x)", "(- (& ([] (-> $p a) 2)) sizeof(struct x))" },
+		{ "(pid) * 2", "(* pid 2)" },
+		{ "sizeof($x)", "sizeof($x)" },
 		{ "!!pid", "(! (! pid))" },
 		{ "-1 - -1", "(- (- 1) (- 1))" },
 		{ "1 ? 2 : 3", "(? 1 2 3)" },

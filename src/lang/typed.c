@@ -1,0 +1,787 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* C types in expressions, compiled into probe fetch arguments: see typed.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftr.h"
+#include "kernel/arch.h"
+#include "kernel/btf.h"
+#include "kernel/features.h"
+#include "lang/ctypes.h"
+#include "lang/lang.h"
+#include "lang/typed.h"
+
+#define MAX_TVARS 32
+
+/* A typed value: the type (id plus nptr more '*'), and where it is.  An
+ * lvalue is the object at address value(f) + k; an rvalue is value(f) + k
+ * itself (f "" : the constant k). */
+struct tv {
+	uint32_t id;
+	int nptr;
+	bool lv;
+	char f[256];
+	int64_t k;
+	uint32_t bits, pbit;	/* a bitfield lvalue: width, bit offset from k */
+	char src[160];
+};
+
+struct tctx {
+	struct tenv **env;
+	struct program *p;
+	struct clause *c;
+	const char *arch;
+	unsigned ps;
+	struct typed_out *out;
+	struct lang_err *err;
+	bool mem, ret, user, btf_func;
+	uint32_t proto;
+	int ifdepth;
+	struct {
+		char name[64];
+		struct tv tv;
+	} vars[MAX_TVARS];
+	int nvars;
+};
+
+static const struct btf *B(struct tctx *x)
+{
+	return ctypes_btf(*x->env);
+}
+
+static int fail(struct tctx *x, const struct node *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct tctx *x, const struct node *n, const char *fmt, ...)
+{
+	va_list ap;
+
+	x->err->line = n->line;
+	x->err->col = n->col;
+	va_start(ap, fmt);
+	vsnprintf(x->err->msg, sizeof(x->err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int open_env(struct tctx *x)
+{
+	if (*x->env)
+		return 0;
+	return ctypes_open(x->p, x->env, x->err) ? -1 : 0;
+}
+
+static void type_str(struct tctx *x, const struct tv *v, char *out, size_t len)
+{
+	btf_type_str(B(x), v->id, out, len);
+	for (int i = 0; i < v->nptr; i++)
+		snprintf(out + strlen(out), len - strlen(out), "%s", i || strchr(out, '*') ? "*" : " *");
+}
+
+/* The kind of v's type, through typedefs and qualifiers. */
+static enum btf_kind kind(struct tctx *x, const struct tv *v, struct btf_t *t)
+{
+	struct btf_t tt;
+
+	if (!t)
+		t = &tt;
+	if (v->nptr)
+		return BTF_PTR;
+	btf_type(B(x), btf_skip(B(x), v->id), t);
+	return t->kind;
+}
+
+static int64_t size_of(struct tctx *x, const struct tv *v)
+{
+	return v->nptr ? 8 : btf_size(B(x), v->id);
+}
+
+/* The pointee of a pointer type, or the element of an array type. */
+static bool target(struct tctx *x, struct tv *v)
+{
+	struct btf_t t;
+	enum btf_kind k = kind(x, v, &t);
+
+	if (v->nptr) {
+		v->nptr--;
+		return true;
+	}
+	if (k == BTF_PTR)
+		v->id = t.size_type;
+	else if (k == BTF_ARRAY)
+		v->id = t.extra[0];
+	else
+		return false;
+	return true;
+}
+
+static int cat(struct tctx *x, const struct node *n, char *dst, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static int cat(struct tctx *x, const struct node *n, char *dst, size_t len, const char *fmt, ...)
+{
+	char tmp[512];
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vsnprintf(tmp, sizeof(tmp), fmt, ap);
+	va_end(ap);
+	if (r < 0 || (size_t)r >= len)
+		return fail(x, n, "this member chain is too long for a fetch argument");
+	memcpy(dst, tmp, (size_t)r + 1);
+	return 0;
+}
+
+/* v as an rvalue: an array is its address, a scalar lvalue is loaded. */
+static int value(struct tctx *x, const struct node *n, struct tv *v)
+{
+	enum btf_kind k;
+
+	if (!v->lv)
+		return 0;
+	k = kind(x, v, NULL);
+	if (k == BTF_ARRAY) {
+		target(x, v);
+		v->nptr++;
+		v->lv = false;
+		return 0;
+	}
+	if (k == BTF_STRUCT || k == BTF_UNION)
+		return fail(x, n, "%s is a struct, not a value: read one of its members", v->src);
+	if (v->bits)
+		return fail(x, n, "%s is a bitfield: it has no address to read through", v->src);
+	if (!v->f[0])
+		return fail(x, n, "%s is at a constant address: ftr reads memory through a "
+			    "probe's arguments only", v->src);
+	if (cat(x, n, v->f, sizeof(v->f), "+%" PRId64 "(%s)", v->k, v->f))
+		return -1;
+	v->k = 0;
+	v->lv = false;
+	return 0;
+}
+
+/* *v */
+static int deref(struct tctx *x, const struct node *n, struct tv *v)
+{
+	if (value(x, n, v))
+		return -1;
+	if (kind(x, v, NULL) != BTF_PTR || !target(x, v))
+		return fail(x, n, "%s is not a pointer", v->src);
+	if (!v->f[0])
+		return fail(x, n, "%s points to a constant address: ftr reads memory through a "
+			    "probe's arguments only", v->src);
+	v->lv = true;
+	return 0;
+}
+
+/* The kernel fetcharg holding argument idx at this clause's probe. */
+static int arg_fetch(struct tctx *x, const struct node *n, unsigned idx, char *out, size_t len)
+{
+	const char *t = x->c->probes[0].text, *c = strrchr(t, ':');
+
+	if (x->ret)
+		return fail(x, n, "the arguments are gone when the function returns: read them "
+			    "at its entry (kprobe/kfunc)");
+	if (strchr(c ? c : t, '+'))
+		return fail(x, n, "arguments are known at a function's first instruction only, "
+			    "not at %s", c ? c + 1 : t);
+	if (!x->user && (x->ps & PS_ARGN)) {
+		snprintf(out, len, "$arg%u", idx + 1);
+		return 0;
+	}
+	if (arch_arg_fetch(x->arch, idx, out, len))
+		return fail(x, n, "argument %u: ftr has no register table for '%s'", idx, x->arch);
+	return 0;
+}
+
+static int add_field(struct tctx *x, const struct node *n, const char *fetch, const char *type,
+		     const char *src)
+{
+	struct typed_out *o = x->out;
+	size_t el = strlen(o->explain);
+
+	for (int i = 0; i < o->n; i++)
+		if (!strcmp(o->f[i].fetch, fetch) && !strcmp(o->f[i].type, type))
+			return i;
+	if (o->n == TYPED_MAX_FIELDS)
+		return fail(x, n, "more than %d memory reads in one clause", TYPED_MAX_FIELDS);
+	snprintf(o->f[o->n].name, sizeof(o->f[o->n].name), "t%d", o->n);
+	snprintf(o->f[o->n].fetch, sizeof(o->f[o->n].fetch), "%s", fetch);
+	snprintf(o->f[o->n].type, sizeof(o->f[o->n].type), "%s", type);
+	snprintf(o->explain + el, sizeof(o->explain) - el, "  t%d=%s:%s  <- %s (%d:%d)\n", o->n,
+		 fetch, type, src, n->line, n->col);
+	return o->n++;
+}
+
+/* The probe type of a scalar: u8..s64 (pointers and enums unsigned). */
+static int scalar_type(struct tctx *x, const struct node *n, const struct tv *v, char *out)
+{
+	struct btf_t t;
+	enum btf_kind k = kind(x, v, &t);
+	int64_t sz = size_of(x, v);
+
+	if (k != BTF_PTR && k != BTF_INT && k != BTF_ENUM && k != BTF_ENUM64)
+		return fail(x, n, "%s is not a number or a pointer", v->src);
+	if (sz != 1 && sz != 2 && sz != 4 && sz != 8)
+		return fail(x, n, "%s is %" PRId64 " bytes: a fetch argument reads 1, 2, 4 or 8",
+			    v->src, sz);
+	sprintf(out, "%c%d", k == BTF_INT && (t.extra[0] >> 24 & BTF_INT_SIGNED) ? 's' : 'u',
+		(int)sz * 8);
+	return 0;
+}
+
+/* Replace n by a read of field idx (plus add). */
+static int become_field(struct tctx *x, struct node *n, int idx, int64_t add)
+{
+	struct node *f = n;
+
+	if (idx < 0)
+		return -1;
+	lang_node_free(n->a);
+	lang_node_free(n->b);
+	lang_node_free(n->c);
+	for (int i = 0; i < n->nargs; i++)
+		lang_node_free(n->args[i]);
+	free(n->args);
+	free(n->sval);
+	n->a = n->b = n->c = NULL;
+	n->args = NULL;
+	n->nargs = 0;
+	n->sval = NULL;
+	if (add) {
+		n->k = N_BINOP;
+		n->op = T_PLUS;
+		n->a = calloc(1, sizeof(*n));
+		n->b = calloc(1, sizeof(*n));
+		if (!n->a || !n->b)
+			return fail(x, n, "out of memory");
+		n->a->line = n->b->line = n->line;
+		n->a->col = n->b->col = n->col;
+		n->b->k = N_INT;
+		n->b->ival = add;
+		f = n->a;
+	}
+	f->k = N_FIELD;
+	f->sval = strdup(x->out->f[idx].name);
+	return f->sval ? 0 : fail(x, n, "out of memory");
+}
+
+/* A typed value used where a number is wanted: a field of the probe. */
+static int materialize(struct tctx *x, struct node *n, struct tv *v)
+{
+	char type[24], fetch[256];
+
+	if (v->lv && v->bits) {
+		uint64_t p = (uint64_t)v->k * 8 + v->pbit;
+		unsigned cs = 8;
+
+		while (cs < 64 && p % cs + v->bits > cs)
+			cs *= 2;
+		if (!v->f[0])
+			return fail(x, n, "%s is at a constant address", v->src);
+		snprintf(type, sizeof(type), "b%u@%u/%u", v->bits, (unsigned)(p % cs), cs);
+		if (cat(x, n, fetch, sizeof(fetch), "+%" PRIu64 "(%s)", (p - p % cs) / 8, v->f))
+			return -1;
+		return become_field(x, n, add_field(x, n, fetch, type, v->src), 0);
+	}
+	if (v->lv && kind(x, v, NULL) != BTF_ARRAY && kind(x, v, NULL) != BTF_STRUCT &&
+	    kind(x, v, NULL) != BTF_UNION) {
+		if (scalar_type(x, n, v, type) || !v->f[0] ||
+		    cat(x, n, fetch, sizeof(fetch), "+%" PRId64 "(%s)", v->k, v->f))
+			return v->f[0] ? -1 : fail(x, n, "%s is at a constant address", v->src);
+		return become_field(x, n, add_field(x, n, fetch, type, v->src), 0);
+	}
+	if (v->lv && kind(x, v, NULL) == BTF_ARRAY) {
+		struct tv e = *v;
+
+		/* char[N] is a string where a value is wanted, as in bpftrace. */
+		target(x, &e);
+		if (kind(x, &e, NULL) == BTF_INT && size_of(x, &e) == 1 && v->f[0]) {
+			if (cat(x, n, fetch, sizeof(fetch), "+%" PRId64 "(%s)", v->k, v->f))
+				return -1;
+			return become_field(x, n, add_field(x, n, fetch, "string", v->src), 0);
+		}
+	}
+	if (value(x, n, v))
+		return -1;
+	if (!v->f[0]) {
+		become_field(x, n, -1, 0);
+		n->k = N_INT;
+		n->ival = v->k;
+		return 0;
+	}
+	if (scalar_type(x, n, v, type))
+		return -1;
+	return become_field(x, n, add_field(x, n, v->f, type, v->src), v->k);
+}
+
+static int walk(struct tctx *x, struct node *n, struct tv *v);
+
+/* Walk n where a plain value is wanted. */
+static int plain(struct tctx *x, struct node *n)
+{
+	struct tv v;
+	int r = walk(x, n, &v);
+
+	return r == 1 ? materialize(x, n, &v) : r;
+}
+
+static int walk_children(struct tctx *x, struct node *n)
+{
+	if ((n->a && plain(x, n->a) < 0) || (n->b && plain(x, n->b) < 0) ||
+	    (n->c && plain(x, n->c) < 0))
+		return -1;
+	for (int i = 0; i < n->nargs; i++)
+		if (plain(x, n->args[i]) < 0)
+			return -1;
+	return 0;
+}
+
+static int need_mem(struct tctx *x, const struct node *n, const char *what)
+{
+	if (x->mem)
+		return 0;
+	return fail(x, n, "%s reads memory, which ftr does at kprobe, kretprobe, kfunc, "
+		    "kretfunc, uprobe and uretprobe events only", what);
+}
+
+static int cast(struct tctx *x, struct node *n, struct tv *v)
+{
+	char why[320];
+	struct tv a;
+	int r, nptr;
+	enum btf_kind k;
+	struct btf_t t;
+
+	if (open_env(x))
+		return -1;
+	memset(v, 0, sizeof(*v));
+	if (ctypes_parse_name(*x->env, n->sval, &v->id, &nptr, why, sizeof(why)))
+		return fail(x, n, "(%s): %s", n->sval, why);
+	v->nptr = nptr;
+	k = kind(x, v, &t);
+	if (k == BTF_STRUCT || k == BTF_UNION || k == BTF_FWD || k == BTF_ARRAY)
+		return fail(x, n, "a cast to %s: cast a pointer, as (%s *)", n->sval, n->sval);
+	if (k != BTF_PTR) {
+		/* An integer cast: C's truncation, in the interpreter. */
+		int64_t sz = size_of(x, v);
+
+		if (plain(x, n->a) < 0)
+			return -1;
+		if (k != BTF_INT && k != BTF_ENUM && k != BTF_ENUM64)
+			return fail(x, n, "a cast to '%s', which is not an integer or a pointer type",
+				    n->sval);
+		n->ival = sz;
+		n->idx = k == BTF_INT && (t.extra[0] >> 24 & BTF_INT_SIGNED);
+		return 0;
+	}
+	if (need_mem(x, n, "a cast to a pointer"))
+		return -1;
+	r = walk(x, n->a, &a);
+	if (r < 0)
+		return -1;
+	if (r == 1) {
+		if (value(x, n, &a))
+			return -1;
+		snprintf(v->f, sizeof(v->f), "%s", a.f);
+		v->k = a.k;
+	} else if (n->a->k == N_BUILTIN && n->a->ival == B_ARG) {
+		if (arg_fetch(x, n->a, (unsigned)n->a->idx, v->f, sizeof(v->f)))
+			return -1;
+	} else if (n->a->k == N_BUILTIN && n->a->ival == B_RETVAL) {
+		if (!x->ret)
+			return fail(x, n->a, "retval exists only in return probes");
+		snprintf(v->f, sizeof(v->f), "$retval");
+	} else if (n->a->k == N_INT) {
+		v->k = n->a->ival;
+	} else {
+		return fail(x, n->a, "a pointer from %s: ftr reads memory through a probe's "
+			    "arguments (argN, retval, args->NAME at kfunc), which the kernel fetches "
+			    "at the event; an address computed in user space cannot be read there",
+			    n->a->k == N_FIELD ? "a tracepoint field" : n->a->k == N_VAR ?
+			    "a variable holding a number" : "an expression");
+	}
+	snprintf(v->src, sizeof(v->src), "(%.60s)%.90s", n->sval,
+		 r == 1 ? a.src : n->a->sval ? n->a->sval : "...");
+	return 1;
+}
+
+static int member(struct tctx *x, struct node *n, struct tv *v)
+{
+	struct btf_member m;
+	struct btf_t t;
+	enum btf_kind k;
+	char ts[128];
+
+	if (n->op == T_ARROW || kind(x, v, NULL) == BTF_PTR) {
+		if (deref(x, n, v))
+			return -1;
+	} else if (!v->lv) {
+		return fail(x, n, "%s is not a struct", v->src);
+	}
+	k = kind(x, v, &t);
+	if (k == BTF_FWD) {
+		/* A declaration (struct r *next inside struct r, or BTF's own):
+		 * the definition of that name, where there is one. */
+		uint32_t def = btf_find(B(x), t.name, t.kflag ? BTF_UNION : BTF_STRUCT);
+
+		if (def) {
+			v->id = def;
+			k = kind(x, v, &t);
+		}
+	}
+	type_str(x, v, ts, sizeof(ts));
+	if (k == BTF_FWD)
+		return fail(x, n, "%s is declared but not defined here: %s", ts,
+			    ctypes_why(*x->env)[0] ? ctypes_why(*x->env) :
+			    "it is not in the BTF; define it in the program");
+	if (k != BTF_STRUCT && k != BTF_UNION)
+		return fail(x, n, "%s is %s, not a struct or union: it has no member '%s'",
+			    v->src, ts, n->sval);
+	if (btf_find_member(B(x), btf_skip(B(x), v->id), n->sval, &m))
+		return fail(x, n, "%s has no member '%s'", ts, n->sval);
+	v->id = m.type;
+	v->nptr = 0;
+	if (m.bits) {
+		v->bits = m.bits;
+		v->pbit = m.bit_off;
+	} else {
+		v->k += m.bit_off / 8;
+	}
+	snprintf(v->src + strlen(v->src), sizeof(v->src) - strlen(v->src), "%s%s",
+		 n->op == T_ARROW ? "->" : ".", n->sval);
+	return 1;
+}
+
+static int kfunc_arg(struct tctx *x, struct node *n, struct tv *v)
+{
+	struct btf_t t;
+	char list[256] = "";
+	size_t off = 0;
+
+	btf_type(B(x), x->proto, &t);
+	for (unsigned i = 0; i < t.vlen; i++) {
+		uint32_t type;
+		const char *name = btf_param(B(x), x->proto, i, &type);
+
+		if (!strcmp(name, n->sval)) {
+			memset(v, 0, sizeof(*v));
+			if (arg_fetch(x, n, i, v->f, sizeof(v->f)))
+				return -1;
+			v->id = type;
+			snprintf(v->src, sizeof(v->src), "args->%s", n->sval);
+			return 1;
+		}
+		off += snprintf(list + off, off < sizeof(list) ? sizeof(list) - off : 0, "%s%s",
+				i ? ", " : "", name);
+	}
+	return fail(x, n, "%s has no argument '%s' (its arguments: %s)", x->c->probes[0].target,
+		    n->sval, list);
+}
+
+static int walk(struct tctx *x, struct node *n, struct tv *v)
+{
+	int r;
+
+	switch (n->k) {
+	case N_CAST:
+		return cast(x, n, v);
+	case N_MEMBER:
+		r = walk(x, n->a, v);
+		if (r == 0)
+			return fail(x, n, "'%s%s' needs a struct or a pointer to one: cast it, as "
+				    "((struct NAME *)arg0)%s%s", n->op == T_ARROW ? "->" : ".", n->sval,
+				    n->op == T_ARROW ? "->" : ".", n->sval);
+		return r < 0 ? r : member(x, n, v);
+	case N_INDEX:
+		r = walk(x, n->a, v);
+		if (r == 0)
+			return fail(x, n, "[] needs a typed pointer or array (maps are @name[key])");
+		if (r < 0 || plain(x, n->b) < 0)
+			return -1;
+		if (n->b->k != N_INT)
+			return fail(x, n->b, "the index must be a constant: a fetch argument cannot "
+				    "compute an address from a value read at the event");
+		if (kind(x, v, NULL) == BTF_PTR || kind(x, v, NULL) == BTF_ARRAY) {
+			int64_t sz;
+			bool arr = kind(x, v, NULL) == BTF_ARRAY;
+
+			if (arr ? !v->lv : deref(x, n, v))
+				return arr ? fail(x, n, "%s is not in memory", v->src) : -1;
+			if (arr)
+				target(x, v);
+			sz = size_of(x, v);
+			if (sz <= 0)
+				return fail(x, n, "%s points to a type without size", v->src);
+			v->k += n->b->ival * sz;
+			snprintf(v->src + strlen(v->src), sizeof(v->src) - strlen(v->src),
+				 "[%" PRId64 "]", n->b->ival);
+			return 1;
+		}
+		return fail(x, n, "%s is not a pointer or an array", v->src);
+	case N_UNOP:
+		if (n->op != T_STAR && n->op != T_AND)
+			break;
+		r = walk(x, n->a, v);
+		if (r == 0)
+			return fail(x, n, "%s needs a typed %s: cast it first, as *(TYPE *)arg0",
+				    lang_tok_str(n->op), n->op == T_STAR ? "pointer" : "member");
+		if (r < 0)
+			return r;
+		if (n->op == T_STAR) {
+			if (deref(x, n, v))
+				return -1;
+		} else {
+			if (!v->lv || v->bits)
+				return fail(x, n, "& needs a member or *pointer (not %s)", v->src);
+			v->lv = false;
+			v->nptr++;
+		}
+		{
+			char s[160];
+
+			snprintf(s, sizeof(s), "%c%.150s", n->op == T_STAR ? '*' : '&', v->src);
+			memcpy(v->src, s, sizeof(s));
+		}
+		return 1;
+	case N_SIZEOF: {
+		int64_t sz = 8;
+
+		if (n->sval) {
+			int nptr;
+			char why[320];
+
+			if (open_env(x))
+				return -1;
+			memset(v, 0, sizeof(*v));
+			if (ctypes_parse_name(*x->env, n->sval, &v->id, &nptr, why, sizeof(why)))
+				return fail(x, n, "sizeof(%s): %s", n->sval, why);
+			v->nptr = nptr;
+			sz = size_of(x, v);
+		} else {
+			r = walk(x, n->a, v);
+			if (r < 0)
+				return r;
+			if (r == 1)
+				sz = v->lv || v->nptr || kind(x, v, NULL) != BTF_UNKN ? size_of(x, v) : 8;
+		}
+		if (sz < 0)
+			return fail(x, n, "sizeof: the type has no size");
+		become_field(x, n, -1, 0);
+		n->k = N_INT;
+		n->ival = sz;
+		return 0;
+	}
+	case N_FIELD:
+		if (!x->btf_func)
+			return 0;
+		if (x->ret)
+			return fail(x, n, "args->%s: the arguments are gone when the function "
+				    "returns: read them at kfunc:", n->sval);
+		return kfunc_arg(x, n, v);
+	case N_BUILTIN:
+		if (n->ival == B_CONST) {
+			int64_t val;
+
+			if (open_env(x))
+				return -1;
+			if (ctypes_constant(*x->env, n->sval, &val))
+				return fail(x, n, "unknown name '%s': no enumerator of the program's "
+					    "or the BTF's enums, no #define of the program",
+					    n->sval);
+			free(n->sval);
+			n->sval = NULL;
+			n->k = N_INT;
+			n->ival = val;
+			return 0;
+		}
+		if (n->ival == B_RETVAL && x->btf_func && x->ret) {
+			struct btf_t t;
+
+			btf_type(B(x), x->proto, &t);
+			memset(v, 0, sizeof(*v));
+			v->id = t.size_type;
+			snprintf(v->f, sizeof(v->f), "$retval");
+			snprintf(v->src, sizeof(v->src), "retval");
+			return kind(x, v, NULL) == BTF_UNKN ? 0 : 1;
+		}
+		return 0;
+	case N_VAR:
+		for (int i = 0; i < x->nvars; i++)
+			if (!strcmp(x->vars[i].name, n->sval)) {
+				*v = x->vars[i].tv;
+				snprintf(v->src, sizeof(v->src), "%s", n->sval);
+				return 1;
+			}
+		return 0;
+	case N_BINOP:
+		if (n->op == T_PLUS || n->op == T_MINUS) {
+			r = walk(x, n->a, v);
+			if (r < 0)
+				return r;
+			if (r == 1 && (v->lv ? kind(x, v, NULL) == BTF_ARRAY :
+				       kind(x, v, NULL) == BTF_PTR)) {
+				struct tv t;
+				int64_t sz;
+
+				if (plain(x, n->b) < 0 || value(x, n, v))
+					return -1;
+				if (n->b->k != N_INT)
+					return fail(x, n, "pointer arithmetic needs a constant here: a "
+						    "fetch argument cannot add a value read at the "
+						    "event");
+				t = *v;
+				target(x, &t);
+				sz = size_of(x, &t);
+				v->k += (n->op == T_PLUS ? 1 : -1) * n->b->ival * (sz > 0 ? sz : 1);
+				return 1;
+			}
+			if (r == 1 && materialize(x, n->a, v))
+				return -1;
+			return plain(x, n->b) < 0 ? -1 : 0;
+		}
+		break;
+	case N_CALL:
+		if (!strcmp(n->sval, "str") && n->nargs >= 1) {
+			struct tv s;
+			char fetch[256];
+
+			r = walk(x, n->args[0], &s);
+			if (r < 0)
+				return r;
+			if (r == 1) {
+				enum btf_kind k = kind(x, &s, NULL);
+
+				if (k == BTF_PTR && value(x, n, &s))
+					return -1;
+				if (k != BTF_ARRAY && k != BTF_PTR)
+					return fail(x, n, "str(%s): not a char * or char[]", s.src);
+				if (!s.f[0])
+					return fail(x, n, "str(%s): a constant address", s.src);
+				if (cat(x, n, fetch, sizeof(fetch), "+%" PRId64 "(%s)", s.k, s.f) ||
+				    become_field(x, n->args[0], add_field(x, n, fetch, "string",
+									  s.src), 0))
+					return -1;
+			}
+			for (int i = 1; i < n->nargs; i++)
+				if (plain(x, n->args[i]) < 0)
+					return -1;
+			return 0;
+		}
+		break;
+	default:
+		break;
+	}
+	return walk_children(x, n) ? -1 : 0;
+}
+
+static int stmts(struct tctx *x, struct node *st)
+{
+	for (; st; st = st->next) {
+		if (st->k == S_IF) {
+			if (plain(x, st->a) < 0)
+				return -1;
+			x->ifdepth++;
+			if (stmts(x, st->b) || (st->c && stmts(x, st->c)))
+				return -1;
+			x->ifdepth--;
+		} else if (st->k == S_ASSIGN && st->a->k == N_VAR) {
+			struct tv v;
+			int r = walk(x, st->b, &v), i;
+
+			if (r < 0)
+				return -1;
+			for (i = 0; i < x->nvars; i++)
+				if (!strcmp(x->vars[i].name, st->a->sval))
+					break;
+			if (r == 1) {
+				struct tv keep = v;
+
+				if (value(x, st->b, &keep))
+					return -1;
+				/* A number read is a plain number in the variable; a
+				 * pointer keeps its type, known at compile time. */
+				if (kind(x, &keep, NULL) == BTF_PTR &&
+				    (x->ifdepth || i < x->nvars || st->op != T_ASSIGN))
+					return fail(x, st, "%s holds a typed pointer: assign it once, "
+						    "with '=', outside if blocks (its type is known "
+						    "when the program is compiled)", st->a->sval);
+				if (kind(x, &keep, NULL) == BTF_PTR) {
+					if (x->nvars == MAX_TVARS)
+						return fail(x, st, "too many typed variables");
+					snprintf(x->vars[x->nvars].name, sizeof(x->vars[0].name), "%s",
+						 st->a->sval);
+					x->vars[x->nvars++].tv = keep;
+				}
+				if (materialize(x, st->b, &v))
+					return -1;
+			} else if (i < x->nvars) {
+				return fail(x, st, "%s holds a typed pointer: it is assigned once",
+					    st->a->sval);
+			}
+		} else if (st->k == S_ASSIGN) {
+			if (walk_children(x, st->a) || plain(x, st->b) < 0)
+				return -1;
+		} else if (plain(x, st->a) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int typed_compile(struct tenv **env, struct program *p, int ci, const char *arch,
+		  unsigned probe_syntax, struct typed_out *out, struct lang_err *err)
+{
+	struct clause *c = &p->cl[ci];
+	struct lang_probe *pr = &c->probes[0];
+	struct tctx x = { .env = env, .p = p, .c = c, .arch = arch, .ps = probe_syntax,
+			  .out = out, .err = err };
+
+	memset(out, 0, sizeof(*out));
+	if (p->ndecls && open_env(&x))
+		return -EINVAL;
+	x.mem = pr->pv == PV_KPROBE || pr->pv == PV_KRETPROBE || pr->pv == PV_UPROBE ||
+		pr->pv == PV_URETPROBE;
+	x.ret = pr->pv == PV_KRETPROBE || pr->pv == PV_URETPROBE;
+	x.user = pr->pv == PV_UPROBE || pr->pv == PV_URETPROBE;
+	x.btf_func = pr->btf_func;
+	if (x.btf_func) {
+		char why[320];
+
+		if (open_env(&x))
+			return -EINVAL;
+		x.proto = ctypes_func_proto(*env, pr->target, why, sizeof(why));
+		if (!x.proto) {
+			err->line = pr->line;
+			err->col = pr->col;
+			snprintf(err->msg, sizeof(err->msg), "%s: %s", pr->text, why);
+			return -EINVAL;
+		}
+		for (int j = 1; j < c->nprobes; j++) {
+			uint32_t o = c->probes[j].btf_func ?
+				     ctypes_func_proto(*env, c->probes[j].target, why, sizeof(why)) : 0;
+
+			if (o != x.proto) {
+				err->line = c->probes[j].line;
+				err->col = c->probes[j].col;
+				snprintf(err->msg, sizeof(err->msg), "%s: the functions of one kfunc "
+					 "clause must have one prototype", c->probes[j].text);
+				return -EINVAL;
+			}
+		}
+	}
+	for (int j = 1; j < c->nprobes; j++)
+		if (c->probes[j].pv != pr->pv) {
+			/* Other kinds keep their argument registers: allowed only
+			 * when nothing is typed (checked below). */
+			x.mem = false;
+		}
+	if ((c->pred && plain(&x, c->pred) < 0) || stmts(&x, c->body))
+		return -EINVAL;
+	return 0;
+}

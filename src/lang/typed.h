@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * C types in expressions, compiled into probe fetch arguments.
+ *
+ * A cast of an argument to a pointer type, `->`, `.`, `*p`, `p[N]`, `&`
+ * and str() of a char * or char[] member become kernel fetchargs of the
+ * clause's kprobe/uprobe ("t0=+0(+40(+24(%di))):string"), so that the
+ * kernel reads the memory at the event — the only time it holds what the
+ * program means.  The expression is rewritten into a read of that event
+ * field (N_FIELD), so that the rest of ftr (filters, hist triggers, the
+ * interpreter) sees an ordinary field.
+ *
+ * What a fetcharg cannot express is refused with its position and the
+ * reason, never computed wrong: an address computed in user space (a
+ * variable, arithmetic between two loads, a non-constant index), a struct
+ * used as a value.  A pointer value plus a constant offset (&p->member) is
+ * the fetched pointer plus the offset, added in user space.
+ *
+ * A $variable assigned a typed pointer keeps its type (at compile time)
+ * for the reads that follow it in its clause; it is assigned once, outside
+ * if blocks.  (TYPE)x to an integer type truncates as C does.
+ */
+#ifndef FTR_TYPED_H
+#define FTR_TYPED_H
+
+#include <stddef.h>
+
+struct clause;
+struct lang_err;
+struct program;
+struct tenv;
+
+#define TYPED_MAX_FIELDS 16
+
+struct typed_field {
+	char name[16];		/* "t0" */
+	char fetch[256];	/* "+24(%di)" */
+	char type[24];		/* "u32", "string", "b3@5/8" */
+};
+
+struct typed_out {
+	struct typed_field f[TYPED_MAX_FIELDS];
+	int n;
+	char explain[2048];	/* one line per field: the fetcharg and its source */
+};
+
+/*
+ * Compile clause ci of p: the typed parts of its predicate and body are
+ * rewritten in place, and the fetchargs they need are in out (one set for
+ * every probe of the clause).  *env is opened on first need (BTF, the
+ * program's definitions).  arch: arch_name()'s; probe_syntax: the kernel's
+ * (features.h PS_*).  0, or -errno with err.
+ */
+int typed_compile(struct tenv **env, struct program *p, int ci, const char *arch,
+		  unsigned probe_syntax, struct typed_out *out, struct lang_err *err);
+
+#endif

@@ -1,0 +1,148 @@
+# C types (ctypes.c, typed.c): struct members read at the event by probe
+# fetch arguments, with types from the kernel's BTF, a --btf file, or the
+# program's own definitions.
+. "$LIVE_DIR/lib.sh"
+require_tracing types
+snapshot > "$TMP/before"
+
+# No BTF: a member of a kernel struct is refused, naming the remedy.
+PROG='kprobe:vfs_write /comm == "dd"/ { @[str(((struct file *)arg0)->f_path.dentry->d_name.name)] = count(); }'
+FTR_VMLINUX_BTF=/nonexistent "$FTR" -e "$PROG" > "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'struct file is declared but not defined here: this kernel has no BTF' "$TMP/e" &&
+	grep -q -- '--btf FILE' "$TMP/e" && grep -q '^ftr: error: 1:[0-9]*:' "$TMP/e" &&
+	ok types-no-btf-refused || fail types-no-btf-refused "rc=$rc $(head -2 "$TMP/e")"
+
+# Integer casts truncate as C does; sizeof of a program's struct.
+"$FTR" -e 'enum e { E_A = 5, E_B }; struct s { int a; char b[3]; }; BEGIN { printf("%d %d %d %d %d %d %d\n", (uint8)300, (int8)255, (u16)-1, sizeof(struct s), sizeof(u32), E_B, AF_INET6); exit(); }' \
+	> "$TMP/o" 2> "$TMP/e"
+grep -qx '44 -1 65535 8 4 6 10' "$TMP/o" && ok types-int-casts ||
+	fail types-int-casts "$(head -2 "$TMP/o" "$TMP/e")"
+
+# The program's own struct (in the #ifndef BPFTRACE_HAVE_BTF block of
+# bpftrace's tools), read at a uprobe: tests/helpers/structs.c calls
+# ftr_struct_probe 10 times with known values.
+cat > "$TMP/rec.bt" <<'EOF'
+#include <linux/types.h>
+#define LABEL_LEN 12
+#ifndef BPFTRACE_HAVE_BTF
+struct inner {
+	short s;
+	long l;
+};
+struct rec {
+	char tag;
+	int id;
+	struct inner in;
+	unsigned int flags : 3, kind : 5;
+	unsigned char arr[5];
+	const char *name;
+	char label[LABEL_LEN];
+	union {
+		int u32;
+		char c;
+	} un;
+};
+#endif
+uprobe:structs:ftr_struct_probe {
+	$r = (struct rec *)arg0;
+	@ids = sum($r->id);
+	@l = sum($r->in.l);
+	@fl[$r->flags, $r->kind] = count();
+	@name[str($r->name)] = count();
+	@lab[str($r->label)] = count();
+	@lab2[$r->label] = count();
+	@a = sum($r->arr[2]);
+	@u = sum((*$r).un.u32);
+	@s = sum(sizeof(struct rec));
+}
+EOF
+rec_ok() {
+	grep -qx '@ids: 1045' "$1" && grep -qx '@l: 10000000000045' "$1" &&
+		grep -qx '@fl\[1, 27\]: 1' "$1" && grep -qx '@fl\[0, 24\]: 1' "$1" &&
+		grep -qx '@name\[even\]: 5' "$1" && grep -qx '@name\[odd\]: 5' "$1" &&
+		grep -qx '@lab\[lab-0\]: 4' "$1" && grep -qx '@lab\[lab-2\]: 3' "$1" &&
+		grep -qx '@lab2\[lab-1\]: 3' "$1" &&
+		grep -qx '@a: 45' "$1" && grep -qx '@u: 315' "$1" && grep -qx '@s: 560' "$1"
+}
+if ! has_uprobes; then
+	skip types-program-struct "no uprobe events on this kernel"
+else
+	FTR_VMLINUX_BTF=/nonexistent "$FTR" run "$TMP/rec.bt" -- structs 10 > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 0 ] && rec_ok "$TMP/o" && ok types-program-struct ||
+		fail types-program-struct "rc=$rc $(head -3 "$TMP/e") $(tr '\n' ' ' < "$TMP/o" | head -c 300)"
+	# --explain shows each fetch argument by its source.
+	FTR_VMLINUX_BTF=/nonexistent "$FTR" run -E "$TMP/rec.bt" > "$TMP/x" 2>&1
+	grep -q 't1=+4(%[a-z0-9]*):s32  <- \$r->id' "$TMP/x" &&
+		grep -q 't3=+24(%[a-z0-9]*):b3@0/8  <- \$r->flags' "$TMP/x" &&
+		grep -q 't5=+0(+32(%[a-z0-9]*)):string  <- \$r->name' "$TMP/x" &&
+		ok types-explain || fail types-explain "$(grep -A4 'memory read' "$TMP/x" | head -5)"
+	# A --btf file made by pahole from the helper's DWARF: the same reads
+	# without a definition in the program (pahole exists on build hosts,
+	# not in the test guests).
+	bin=$(command -v structs)
+	if command -v pahole > /dev/null 2>&1 && pahole --btf_encode_detached="$TMP/s.btf" "$bin" 2>/dev/null &&
+	   [ -s "$TMP/s.btf" ]; then
+		sed '/^#ifndef/,/^#endif/d' "$TMP/rec.bt" > "$TMP/rec2.bt"
+		"$FTR" run --btf "$TMP/s.btf" "$TMP/rec2.bt" -- structs 10 > "$TMP/o" 2> "$TMP/e"
+		rc=$?
+		[ $rc -eq 0 ] && rec_ok "$TMP/o" && ok types-btf-file ||
+			fail types-btf-file "rc=$rc $(head -3 "$TMP/e")"
+	else
+		skip types-btf-file "no pahole here to make a BTF file"
+	fi
+	# What a fetch argument cannot express is refused with its position.
+	"$FTR" run -e 'struct s { int a; }; uprobe:structs:ftr_struct_probe { $i = 1; @ = sum(((struct s *)arg0)[$i].a); }' \
+		> "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q '^ftr: error: 1:[0-9]*: the index must be a constant' "$TMP/e" &&
+		ok types-refused-index || fail types-refused-index "rc=$rc $(head -2 "$TMP/e")"
+fi
+
+# The kernel's BTF: struct file at vfs_write, kfunc arguments.
+if [ ! -r /sys/kernel/btf/vmlinux ]; then
+	skip types-kernel "no /sys/kernel/btf/vmlinux on this kernel"
+elif ! has_kprobes; then
+	skip types-kernel "no kprobe events on this kernel"
+else
+	"$FTR" -e "$PROG" -- dd if=/dev/zero of="$TMP/ftr-types-out" bs=512 count=37 \
+		> "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 0 ] && grep -qx '@\[ftr-types-out\]: 37' "$TMP/o" && ok types-vfs-write-file ||
+		fail types-vfs-write-file "rc=$rc $(head -3 "$TMP/e") $(head -4 "$TMP/o" | tr '\n' ' ')"
+
+	cat > "$TMP/fs.bt" <<'EOF'
+#include <linux/fs.h>
+kprobe:vfs_write /comm == "dd"/ {
+	$f = (struct file *)arg0;
+	@[str($f->f_path.dentry->d_name.name)] = count();
+	@bytes = sum(arg2);
+}
+EOF
+	"$FTR" run "$TMP/fs.bt" -- dd if=/dev/zero of="$TMP/ftr-types-var" bs=1k count=23 \
+		> "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 0 ] && grep -qx '@\[ftr-types-var\]: 23' "$TMP/o" && ok types-include-var ||
+		fail types-include-var "rc=$rc $(head -3 "$TMP/e") $(head -4 "$TMP/o" | tr '\n' ' ')"
+
+	# S4 at kfunc: the seed's write-size histogram from vfs_write's count.
+	"$FTR" -e 'kfunc:vfs_write /comm == "dd"/ { @bytes = hist(args->count); }' \
+		-- sh -c "dd if=/dev/zero of=$TMP/z1 bs=4k count=2000 2>/dev/null; dd if=/dev/zero of=$TMP/z2 bs=1M count=60 2>/dev/null" \
+		> "$TMP/h" 2> "$TMP/e"
+	rc=$?
+	rm -f "$TMP/z1" "$TMP/z2"
+	b4=$(sed -n 's/^\[4K, 8K) *\([0-9]*\) .*/\1/p' "$TMP/h")
+	b1=$(sed -n 's/^\[1M, 2M) *\([0-9]*\) .*/\1/p' "$TMP/h")
+	[ $rc -eq 0 ] && [ "$b4" = 2000 ] && [ "$b1" = 60 ] && ok types-kfunc-hist ||
+		fail types-kfunc-hist "rc=$rc [4K,8K) ${b4:-none} [1M,2M) ${b1:-none} $(head -3 "$TMP/e")"
+
+	# kretfunc: retval typed by the prototype (ssize_t), the writes' sizes.
+	"$FTR" -e 'kretfunc:vfs_write /comm == "writer"/ { @ret = sum(retval); @n = count(); }' \
+		-- writer 50 3 > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 0 ] && grep -qx '@ret: 150' "$TMP/o" && grep -qx '@n: 50' "$TMP/o" &&
+		ok types-kretfunc-retval || fail types-kretfunc-retval "rc=$rc $(head -3 "$TMP/e") $(tr '\n' ' ' < "$TMP/o")"
+fi
+same_as_before types-clean "$TMP/before"
+exit $FAILED

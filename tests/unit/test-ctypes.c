@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Unit tests for btf.c (the BTF reader: pahole's BTF of known structs, the
+ * kernel's own when this machine has one, malformed blobs), ctypes.c (the
+ * preprocessor; program-defined structs laid out as gcc lays out the same
+ * definitions, compiled into this test) and typed.c (member chains into
+ * fetch arguments, per architecture).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "fixture.h"
+#include "ftr.h"
+#include "kernel/btf.h"
+#include "kernel/features.h"
+#include "lang/ctypes.h"
+#include "lang/lang.h"
+#include "lang/typed.h"
+
+#ifndef FIXTURES
+#define FIXTURES "tests/fixtures"
+#endif
+
+#include "../fixtures/btf/layout.h"
+
+/* gcc's bit offset of a bitfield: set it all ones in a zeroed struct, find
+ * the first bit set (little-endian). */
+#define BITOFF(T, F) ({ T _v; memset(&_v, 0, sizeof(_v)); _v.F--; first_bit(&_v, sizeof(_v)); })
+
+static unsigned first_bit(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (unsigned i = 0; i < n * 8; i++)
+		if (b[i / 8] >> (i % 8) & 1)
+			return i;
+	return ~0u;
+}
+
+struct want {
+	const char *member;
+	unsigned bit_off, bits;
+};
+
+static void check_struct(const struct btf *b, const char *name, enum btf_kind k, size_t size,
+			 const struct want *w, int n)
+{
+	uint32_t id = btf_find(b, name, k);
+	struct btf_member m;
+
+	if (!id)
+		fail_msg("%s: not found", name);
+	if (btf_size(b, id) != (int64_t)size)
+		fail_msg("%s: size %lld, gcc %zu", name, (long long)btf_size(b, id), size);
+	for (int i = 0; i < n; i++) {
+		if (btf_find_member(b, id, w[i].member, &m))
+			fail_msg("%s.%s: not found", name, w[i].member);
+		if (m.bit_off != w[i].bit_off || m.bits != w[i].bits)
+			fail_msg("%s.%s: bit %u width %u, gcc bit %u width %u", name, w[i].member,
+				 m.bit_off, m.bits, w[i].bit_off, w[i].bits);
+	}
+}
+
+#define M(T, F) { #F, offsetof(T, F) * 8, 0 }
+#define BF(T, F, W) { #F, BITOFF(T, F), W }
+
+/* Every struct of layout.h, against gcc. */
+static void check_layout(const struct btf *b)
+{
+	const struct want rec[] = { M(struct rec, tag), M(struct rec, id), M(struct rec, in),
+		BF(struct rec, flags, 3), BF(struct rec, kind, 5), M(struct rec, arr),
+		M(struct rec, name), M(struct rec, label), M(struct rec, un) };
+	const struct want bits[] = { BF(struct bits, a, 3), BF(struct bits, b, 6),
+		BF(struct bits, c, 30), BF(struct bits, d, 4), BF(struct bits, e, 40),
+		M(struct bits, f), BF(struct bits, g, 9) };
+	const struct want mixed[] = { M(struct mixed, c), M(struct mixed, ll), M(struct mixed, s),
+		M(struct mixed, x), M(struct mixed, y), M(struct mixed, p), M(struct mixed, tail) };
+	const struct want un[] = { M(union u, c), M(union u, i), M(union u, s) };
+	const struct want nest[] = { M(struct nest, a), M(struct nest, u), M(struct nest, m),
+		M(struct nest, b), M(struct nest, end) };
+
+	check_struct(b, "inner", BTF_STRUCT, sizeof(struct inner), NULL, 0);
+	check_struct(b, "rec", BTF_STRUCT, sizeof(struct rec), rec, ARRAY_SIZE(rec));
+	check_struct(b, "bits", BTF_STRUCT, sizeof(struct bits), bits, ARRAY_SIZE(bits));
+	check_struct(b, "mixed", BTF_STRUCT, sizeof(struct mixed), mixed, ARRAY_SIZE(mixed));
+	check_struct(b, "u", BTF_UNION, sizeof(union u), un, ARRAY_SIZE(un));
+	check_struct(b, "nest", BTF_STRUCT, sizeof(struct nest), nest, ARRAY_SIZE(nest));
+}
+
+/* pahole's BTF of layout.h: the reader against gcc's DWARF. */
+static void test_pahole_blob(void **state)
+{
+	struct btf *b;
+	char why[200];
+	char s[128];
+	uint32_t id;
+	struct btf_member m;
+
+	assert_int_equal(btf_load_file(FIXTURES "/btf/layout.btf", NULL, &b, why, sizeof(why)), 0);
+	check_layout(b);
+	id = btf_find(b, "rec", BTF_STRUCT);
+	assert_int_equal(btf_find_member(b, id, "name", &m), 0);
+	btf_type_str(b, m.type, s, sizeof(s));
+	assert_string_equal(s, "const char *");
+	assert_int_equal(btf_find_member(b, id, "label", &m), 0);
+	btf_type_str(b, m.type, s, sizeof(s));
+	assert_string_equal(s, "char[12]");
+	assert_int_equal(btf_find_member(b, id, "nope", &m), -ENOENT);
+	btf_free(b);
+}
+
+/* Split BTF (a module's over vmlinux): ids and strings after the base's. */
+static void test_split(void **state)
+{
+	struct btf *base, *mod, *bad;
+	struct btf_builder bb;
+	char why[200], s[64];
+	uint32_t rec, ptr, st;
+	struct btf_member m;
+	size_t len;
+	void *blob;
+
+	assert_int_equal(btf_load_file(FIXTURES "/btf/layout.btf", NULL, &base, why, sizeof(why)), 0);
+	rec = btf_find(base, "rec", BTF_STRUCT);
+	btfb_init(&bb, base);
+	ptr = btfb_add(&bb, BTF_PTR, false, 0, NULL, rec);
+	assert_int_equal(ptr, btf_nr(base));
+	st = btfb_add(&bb, BTF_STRUCT, false, 1, "modstruct", 8);
+	btfb_word(&bb, btfb_str(&bb, "r"));
+	btfb_word(&bb, ptr);
+	btfb_word(&bb, 0);
+	blob = btfb_finish(&bb, &len);
+	assert_int_equal(btf_load(blob, len, base, &mod, why, sizeof(why)), 0);
+	assert_int_equal(btf_find(mod, "modstruct", BTF_STRUCT), st);
+	assert_int_equal(btf_find(mod, "rec", BTF_STRUCT), rec);	/* through the base */
+	assert_int_equal(btf_find_member(mod, st, "r", &m), 0);
+	btf_type_str(mod, m.type, s, sizeof(s));
+	assert_string_equal(s, "struct rec *");
+	assert_int_equal(btf_find_member(mod, rec, "label", &m), 0);
+	btf_type_str(mod, m.type, s, sizeof(s));
+	assert_string_equal(s, "char[12]");
+	/* Without its base, the same blob refers past its last type. */
+	assert_int_equal(btf_load(blob, len, NULL, &bad, why, sizeof(why)), -EINVAL);
+	btf_free(mod);
+	btf_free(base);
+	free(blob);
+}
+
+/* Malformed blobs are refused, saying what is wrong. */
+static void test_malformed(void **state)
+{
+	size_t len;
+	uint8_t *good = (uint8_t *)fixture_text(&len, "btf/layout.btf"), *d = malloc(len);
+	struct btf *b;
+	char why[200];
+	uint32_t tlen, soff;
+
+	memcpy(d, good, len);
+	assert_int_equal(btf_load(d, 10, NULL, &b, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "not BTF"));
+	d[0] = 0;
+	assert_int_equal(btf_load(d, len, NULL, &b, why, sizeof(why)), -EINVAL);
+	memcpy(d, good, len);
+	memcpy(&tlen, d + 12, 4);
+	tlen += 4000;
+	memcpy(d + 12, &tlen, 4);
+	assert_int_equal(btf_load(d, len, NULL, &b, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "header"));
+	/* A pointer to a type past the last. */
+	memcpy(d, good, len);
+	for (size_t off = 24; off + 12 <= len; off += 4) {
+		uint32_t info, t;
+
+		memcpy(&info, d + off + 4, 4);
+		if ((info >> 24 & 0x1f) == BTF_PTR) {
+			t = 99999;
+			memcpy(d + off + 8, &t, 4);
+			break;
+		}
+	}
+	assert_int_equal(btf_load(d, len, NULL, &b, why, sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "past the last"));
+	/* A name offset out of the strings. */
+	memcpy(d, good, len);
+	memcpy(&soff, d + 20, 4);
+	soff = 0x7fffff;
+	memcpy(d + 24 + 12 * 1 + 4 * 1 - 16, &soff, 4);	/* type 1's name_off */
+	assert_int_equal(btf_load(d, len, NULL, &b, why, sizeof(why)), -EINVAL);
+	/* Every truncation: refused or read whole, never past the end. */
+	for (size_t n = 0; n < len; n += 7) {
+		uint8_t *t = malloc(n ? n : 1);
+
+		memcpy(t, good, n);
+		if (btf_load(t, n, NULL, &b, why, sizeof(why)) == 0)
+			btf_free(b);
+		free(t);
+	}
+	free(d);
+	free(good);
+}
+
+static struct program prog;
+
+static struct tenv *open_prog(const char *text)
+{
+	struct lang_err err;
+	struct tenv *t;
+
+	setenv("FTR_VMLINUX_BTF", "/nonexistent", 1);
+	if (lang_parse(text, &prog, &err))
+		fail_msg("parse: %d:%d %s", err.line, err.col, err.msg);
+	if (ctypes_open(&prog, &t, &err))
+		fail_msg("types: %d:%d %s", err.line, err.col, err.msg);
+	return t;
+}
+
+/* The program's own definitions: as gcc lays them out. */
+static void test_program_layout(void **state)
+{
+	size_t len;
+	char *h = fixture_text(&len, "btf/layout.h"), *text;
+	struct tenv *t;
+
+	assert_true(asprintf(&text, "%s\nBEGIN { exit(); }\n", h) > 0);
+	t = open_prog(text);
+	check_layout(ctypes_btf(t));
+	ctypes_close(t);
+	lang_free(&prog);
+	free(text);
+	free(h);
+}
+
+static void test_cpp(void **state)
+{
+	struct lang_err err;
+	char *o;
+
+	setenv("FTR_VMLINUX_BTF", "/nonexistent", 1);
+	o = lang_cpp("#include <linux/fs.h>\n#define N 4\n#define LONGER 12345\n"
+		     "#ifndef BPFTRACE_HAVE_BTF\nA N\n#ifdef N\nB\n#else\nC\n#endif\n#else\nD\n"
+		     "#endif\nx N \"N\" $N LONGER", &err);
+	assert_non_null(o);
+	/* Directives and lines dropped are blanks of their length. */
+	assert_string_equal(o, "                     \n           \n                    \n"
+			    "                         \nA 4\n        \nB\n     \n \n      \n     \n"
+			    " \n      \nx 4 \"N\" $N 12345 ");
+	free(o);
+	assert_null(lang_cpp("#if 0\n", &err));
+	assert_int_equal(err.line, 1);
+	assert_non_null(strstr(err.msg, "#if without #endif"));
+	assert_null(lang_cpp("x\n#define F(a) a\n", &err));
+	assert_int_equal(err.line, 2);
+	assert_null(lang_cpp("#endif\n", &err));
+	assert_null(lang_cpp("#bogus\n", &err));
+}
+
+static void typed(const char *text, const char *arch, unsigned ps, const char *const *want,
+		  const char *err_part)
+{
+	struct tenv *t = NULL;
+	struct typed_out out;
+	struct lang_err err;
+	int ret;
+
+	setenv("FTR_VMLINUX_BTF", "/nonexistent", 1);
+	if (lang_parse(text, &prog, &err))
+		fail_msg("parse: %d:%d %s", err.line, err.col, err.msg);
+	ret = typed_compile(&t, &prog, 0, arch, ps, &out, &err);
+	if (err_part) {
+		if (!ret || !strstr(err.msg, err_part))
+			fail_msg("'%s': got %d '%s', want '%s'", text, ret, err.msg, err_part);
+	} else {
+		if (ret)
+			fail_msg("'%s': %d:%d %s", text, err.line, err.col, err.msg);
+		for (int i = 0; want[i]; i++) {
+			char f[300];
+
+			snprintf(f, sizeof(f), "%s=%s:%s", out.f[i].name, out.f[i].fetch,
+				 out.f[i].type);
+			if (i >= out.n || strcmp(f, want[i]))
+				fail_msg("'%s': field %d is '%s', want '%s'", text, i,
+					 i < out.n ? f : "none", want[i]);
+		}
+	}
+	ctypes_close(t);
+	lang_free(&prog);
+}
+
+#define DEFS "struct in { short s; long l; }; struct r { char c; struct in in; " \
+	     "unsigned a : 3, b : 7; char *name; char lab[8]; struct r *next; };\n"
+
+static void test_fetchargs(void **state)
+{
+	typed(DEFS "kprobe:f { @ = sum(((struct r *)arg0)->in.l); }", "x86_64", 0,
+	      (const char *const[]){ "t0=+16(%di):s64", NULL }, NULL);
+	typed(DEFS "kprobe:f { @ = sum(((struct r *)arg1)->next->next->b); }", "x86_64", PS_ARGN,
+	      (const char *const[]){ "t0=+24(+48(+48($arg2))):b7@3/16", NULL }, NULL);
+	typed(DEFS "uprobe:/bin/true:f { $p = (struct r *)arg0; @[str($p->name), str($p->lab)] = count(); }",
+	      "arm64", PS_ARGN, (const char *const[]){ "t0=%x0:u64", "t1=+0(+32(%x0)):string",
+	      "t2=+40(%x0):string", NULL }, NULL);
+	typed(DEFS "kprobe:f { @ = sum(((struct r *)arg0)[2].in.s + sizeof(struct r)); }",
+	      "x86_64", 0, (const char *const[]){ "t0=+120(%di):s16", NULL }, NULL);
+	typed(DEFS "kprobe:f { @ = sum((*(struct r *)arg0).c); }", "x86_64", 0,
+	      (const char *const[]){ (char)-1 < 0 ? "t0=+0(%di):s8" : "t0=+0(%di):u8", NULL },
+	      NULL);
+	/* &p->member: the pointer read, the offset added in user space. */
+	typed(DEFS "kprobe:f { @ = sum((uint64)&((struct r *)arg0)->next->lab); }", "x86_64", 0,
+	      (const char *const[]){ "t0=+48(%di):u64", NULL }, NULL);
+	/* char[N] where a value is wanted: a string, as in bpftrace. */
+	typed(DEFS "kprobe:f { printf(\"%s\\n\", ((struct r *)arg0)->lab); }", "x86_64", 0,
+	      (const char *const[]){ "t0=+40(%di):string", NULL }, NULL);
+	/* UPPER_CASE names: the program's enumerators, header constants; a
+	 * number read into a variable inside an if is a plain number. */
+	typed("enum st { ST_A = 3, ST_B };\n" DEFS "kprobe:f { if (((struct r *)arg0)->c == ST_B + AF_INET6) "
+	      "{ $x = ((struct r *)arg0)->in.s; @ = sum($x); } }", "x86_64", 0,
+	      (const char *const[]){ (char)-1 < 0 ? "t0=+0(%di):s8" : "t0=+0(%di):u8",
+	      "t1=+8(%di):s16", NULL }, NULL);
+	typed(DEFS "kprobe:f { @ = sum(NOPE_X); }", "x86_64", 0, NULL, "unknown name 'NOPE_X'");
+	typed(DEFS "kprobe:f+4 { @ = sum(((struct r *)arg0)->c); }", "x86_64", 0, NULL,
+	      "first instruction only, not at f+4");
+	/* Refusals, with the reason. */
+	typed(DEFS "kprobe:f { $i = 1; @ = sum(((struct r *)arg0)[$i].c); }", "x86_64", 0, NULL,
+	      "the index must be a constant");
+	typed(DEFS "kprobe:f { $x = arg0 + 8; @ = sum(((struct r *)$x)->c); }", "x86_64", 0, NULL,
+	      "a variable holding a number");
+	typed(DEFS "tracepoint:a:b { @ = sum(((struct r *)args.p)->c); }", "x86_64", 0, NULL,
+	      "reads memory");
+	typed(DEFS "kretprobe:f { @ = sum(((struct r *)arg0)->c); }", "x86_64", 0, NULL,
+	      "the arguments are gone");
+	typed(DEFS "kprobe:f { @ = sum(((struct r *)arg0)->nope); }", "x86_64", 0, NULL,
+	      "struct r has no member 'nope'");
+	typed(DEFS "kprobe:f { @ = sum(((struct r *)arg0)->in); }", "x86_64", 0, NULL,
+	      "is a struct, not a value");
+	typed("kprobe:f { @ = sum(((struct file *)arg0)->f_mode); }", "x86_64", 0, NULL,
+	      "this kernel has no BTF");
+	typed(DEFS "kprobe:f { if (1) { $p = (struct r *)arg0; } }", "x86_64", 0, NULL,
+	      "assign it once");
+}
+
+/* Debian's 6.1 (amd64) kernel BTF, trimmed (tests/fixtures/btf/trim.c):
+ * offsets as pahole reads them from the same BTF. */
+static void test_vmlinux_61(void **state)
+{
+	struct btf *b;
+	char why[200];
+	uint32_t id, type;
+	struct btf_member m;
+	struct btf_t t;
+
+	assert_int_equal(btf_load_file(FIXTURES "/btf/vmlinux-6.1.btf", NULL, &b, why, sizeof(why)), 0);
+	id = btf_find(b, "sk_buff", BTF_STRUCT);
+	assert_int_equal(btf_size(b, id), 232);
+	assert_int_equal(btf_find_member(b, id, "pkt_type", &m), 0);
+	assert_int_equal(m.bit_off, 128 * 8);
+	assert_int_equal(m.bits, 3);
+	id = btf_find(b, "sock_common", BTF_STRUCT);
+	assert_int_equal(btf_find_member(b, id, "skc_dport", &m), 0);
+	assert_int_equal(m.bit_off, 12 * 8);
+	id = btf_find(b, "tcp_connect", BTF_FUNC);
+	btf_type(b, id, &t);
+	assert_string_equal(btf_param(b, t.size_type, 0, &type), "sk");
+	btf_free(b);
+
+	/* The chains of the acceptance tests, compiled against it. */
+	ctypes_set_btf_file(FIXTURES "/btf/vmlinux-6.1.btf");
+	typed("kprobe:vfs_write { @[str(((struct file *)arg0)->f_path.dentry->d_name.name)] = count(); }",
+	      "x86_64", PS_ARGN, (const char *const[]){ "t0=+0(+40(+24($arg1))):string", NULL },
+	      NULL);
+	typed("#include <linux/fs.h>\nkprobe:vfs_write { $f = (struct file *)arg0; "
+	      "@[str($f->f_path.dentry->d_name.name)] = count(); }", "arm64", 0,
+	      (const char *const[]){ "t0=%x0:u64", "t1=+0(+40(+24(%x0))):string", NULL }, NULL);
+	typed("kfunc:vfs_write { @ = hist(args->count); }", "x86_64", PS_ARGN,
+	      (const char *const[]){ "t0=$arg3:u64", NULL }, NULL);
+	typed("kfunc:tcp_connect { @[args->sk->__sk_common.skc_dport, args.sk->__sk_common.skc_family] = count(); }",
+	      "x86_64", 0, (const char *const[]){ "t0=+12(%di):u16", "t1=+16(%di):u16", NULL }, NULL);
+	typed("kprobe:f { @[((struct sk_buff *)arg1)->pkt_type, ((struct sk_buff *)arg1)->ip_summed] = count(); }",
+	      "x86_64", 0, (const char *const[]){ "t0=+128(%si):b3@0/8", "t1=+128(%si):b2@5/8", NULL },
+	      NULL);
+	typed("kfunc:vfs_write { @ = sum(args->nope); }", "x86_64", 0, NULL,
+	      "vfs_write has no argument 'nope' (its arguments: file, buf, count, pos)");
+	typed("kfunc:no_such_function { @ = count(); }", "x86_64", 0, NULL,
+	      "no function 'no_such_function'");
+	typed("kretfunc:vfs_write { @ = sum(args->count); }", "x86_64", 0, NULL,
+	      "the arguments are gone");
+	ctypes_set_btf_file(NULL);
+}
+
+/* This machine's own kernel BTF, when it has one. */
+static void test_vmlinux(void **state)
+{
+	struct btf *b;
+	char why[200];
+	uint32_t id, proto, type;
+	struct btf_member m;
+	struct btf_t t;
+
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		skip();
+		return;
+	}
+	assert_int_equal(btf_load_file("/sys/kernel/btf/vmlinux", NULL, &b, why, sizeof(why)), 0);
+	id = btf_find(b, "file", BTF_STRUCT);
+	assert_true(id > 0);
+	assert_int_equal(btf_find_member(b, id, "f_path", &m), 0);
+	id = btf_find(b, "vfs_write", BTF_FUNC);
+	assert_true(id > 0);
+	btf_type(b, id, &t);
+	proto = t.size_type;
+	btf_type(b, proto, &t);
+	assert_int_equal(t.kind, BTF_FUNC_PROTO);
+	assert_int_equal(t.vlen, 4);
+	assert_string_equal(btf_param(b, proto, 2, &type), "count");
+	assert_int_equal(btf_size(b, type), 8);
+	btf_free(b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pahole_blob),
+		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_program_layout),
+		cmocka_unit_test(test_cpp),
+		cmocka_unit_test(test_fetchargs),
+		cmocka_unit_test(test_vmlinux_61),
+		cmocka_unit_test(test_vmlinux),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

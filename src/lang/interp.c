@@ -86,6 +86,14 @@ struct pcount {
 	int fds[4096];
 	int fd_cpu[4096];
 	int nfds;
+	/* clear(): a counter cannot be reset without losing the events that
+	 * come between its read and the reset, so the map is each counter's
+	 * value less its value at the last clear (base).  raw holds the values
+	 * read once per clause run (snap_run): print(@); clear(@) then print
+	 * and clear at one instant, and no event falls between the two. */
+	uint64_t raw[4096];
+	uint64_t base[4096];
+	uint64_t snap_run;
 };
 
 struct mapdef {
@@ -99,6 +107,7 @@ struct mapdef {
 	enum agg_ktype kt[AGG_MAX_KEYS];
 	int64_t lmin, lmax, lstep;
 	bool has_kind, keys_known;
+	bool cleared;			/* clear() names it somewhere */
 	enum vtype vt;			/* what a plain store keeps: VT_INT, or a
 					 * string or stack interned (VT_STR/STACK) */
 	const struct node *first;
@@ -151,6 +160,7 @@ struct interp {
 	uint64_t ustk[1 + LPROF_MAX_FRAMES];	/* a ustack key: its tag, then frames */
 	struct intern *vals;		/* strings and stacks kept as map values */
 	char *fetch_why[256];		/* per clause: why str() cannot fetch (strfetch.h) */
+	uint64_t runs;			/* clause runs so far: a perf counter's snapshot */
 	struct ksyms *ks;		/* for ksym(), loaded when a program uses it */
 	int ks_err;
 	bool ks_warned;
@@ -479,6 +489,8 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		if (m->nargs)
 			return check_map_keys(s, m);
 		m->slot = (int)(map_get(s->in, m->sval) - s->in->maps);
+		if (!strcmp(n->sval, "clear"))
+			s->in->maps[m->slot].cleared = true;
 		n->type = VT_NONE;
 		return 0;
 	}
@@ -1192,7 +1204,8 @@ static void do_time(struct xctx *x, const struct node *n)
 #pragma GCC diagnostic pop
 
 static int hist_read(struct interp *in, struct mapdef *m);
-static int pc_read(struct mapdef *m);
+static int pc_read(struct interp *in, struct mapdef *m);
+static int pc_clear(struct interp *in, struct mapdef *m);
 
 /* agg's value callback for a map of strings or stacks: the interned value
  * behind the number. */
@@ -1223,7 +1236,7 @@ static void print_map(struct interp *in, struct mapdef *m)
 		return;
 	if (m->k && hist_read(in, m) < 0)
 		return;
-	if (m->pc && pc_read(m) < 0)
+	if (m->pc && pc_read(in, m) < 0)
 		return;
 	struct vals_ctx vc = { in->vals, m->vt };
 	struct agg_print_opts po = { .top = in->o->top, .sort = in->o->sort,
@@ -1254,6 +1267,8 @@ static void exec_call(struct xctx *x, const struct node *n)
 	} else if (!strcmp(n->sval, "print")) {
 		print_map(in, &in->maps[n->args[0]->slot]);
 	} else if (!strcmp(n->sval, "clear")) {
+		if (in->maps[n->args[0]->slot].pc)
+			pc_clear(in, &in->maps[n->args[0]->slot]);
 		agg_clear(in->maps[n->args[0]->slot].m);
 	} else if (!strcmp(n->sval, "delete")) {
 		struct agg_kpart k[AGG_MAX_KEYS];
@@ -1331,6 +1346,7 @@ static void run_clause(struct xctx *x, int ci, bool skip_pred)
 {
 	const struct clause *c = &x->in->p->cl[ci];
 
+	x->in->runs++;
 	if (c->pred && !skip_pred && !truthy(eval(x, c->pred)))
 		return;
 	exec(x, c->body);
@@ -1782,6 +1798,11 @@ static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, cha
 	m = &in->maps[tgt->slot];
 	if (m->refs != 1)
 		return "the map is used elsewhere too";
+	/* A trigger's clear command loses the events that come between the
+	 * read before it and the clear; user space clears at one instant. */
+	if (m->cleared)
+		return "clear() of a hist trigger would lose the events between its read and "
+		       "the clear";
 	if (m->kind == AGG_MIN || m->kind == AGG_MAX || m->kind == AGG_VALUE)
 		return "min/max are not kept by hist triggers";
 	if (tgt->nargs + (m->kind == AGG_HIST || m->kind == AGG_LHIST) > 3)
@@ -2138,10 +2159,21 @@ static int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 	for (int k = 0; k < in->e.nev; k++) {
 		struct eng_event *v = &in->e.ev[k];
 
-		if (in->eb[k].ncl != 1 || in->eb[k].clauses[0] != ci)
+		bool mine = false;
+
+		for (int i = 0; i < in->eb[k].ncl; i++)
+			mine |= in->eb[k].clauses[i] == ci;
+		if (!mine)
 			continue;
-		if (in->eb[k].ncl > 1 || pc->nev == (int)ARRAY_SIZE(pc->ev)) {
+		/* Its events are then not read at all (trigger_only): another
+		 * clause on them would see nothing. */
+		if (in->eb[k].ncl > 1) {
 			snprintf(why, wlen, "its events feed other clauses too");
+			free(pc);
+			return -EINVAL;
+		}
+		if (pc->nev == (int)ARRAY_SIZE(pc->ev)) {
+			snprintf(why, wlen, "more than %zu events", ARRAY_SIZE(pc->ev));
 			free(pc);
 			return -EINVAL;
 		}
@@ -2254,20 +2286,50 @@ static void pc_stop(struct pcount *pc)
 		ioctl(pc->fds[i], PERF_EVENT_IOC_DISABLE, 0);
 }
 
-static int pc_read(struct mapdef *m)
+/* The counters' values, read once per clause run (see struct pcount).  A
+ * counter of a process opened with inherit reads its live children's
+ * counts too (perf_event_read_value walks child_list). */
+static int pc_snap(struct interp *in, struct pcount *pc)
 {
-	struct pcount *pc = m->pc;
-
-	agg_clear(m->m);
+	if (pc->snap_run && pc->snap_run == in->runs)
+		return 0;
 	for (int i = 0; i < pc->nfds; i++) {
 		struct perf_count c;
-		struct agg_kpart k[1] = { { .i = pc->fd_cpu[i] } };
 
 		if (perf_count_read(pc->fds[i], &c) < 0)
 			return -EIO;
-		if (c.value)
-			agg_add(m->m, pc->by_cpu ? k : NULL, c.value, 0);
+		pc->raw[i] = c.value;
 	}
+	pc->snap_run = in->runs ? in->runs : 1;
+	return 0;
+}
+
+static int pc_read(struct interp *in, struct mapdef *m)
+{
+	struct pcount *pc = m->pc;
+
+	if (pc_snap(in, pc) < 0)
+		return -EIO;
+	agg_clear(m->m);
+	for (int i = 0; i < pc->nfds; i++) {
+		struct agg_kpart k[1] = { { .i = pc->fd_cpu[i] } };
+		uint64_t v = pc->raw[i] - pc->base[i];
+
+		/* A CPU that counted nothing since the clear has no entry,
+		 * as in user space. */
+		if (v)
+			agg_add(m->m, pc->by_cpu ? k : NULL, v, 0);
+	}
+	return 0;
+}
+
+static int pc_clear(struct interp *in, struct mapdef *m)
+{
+	struct pcount *pc = m->pc;
+
+	if (pc_snap(in, pc) < 0)
+		return -EIO;
+	memcpy(pc->base, pc->raw, sizeof(pc->raw[0]) * pc->nfds);
 	return 0;
 }
 
@@ -2577,12 +2639,13 @@ static int finish(struct interp *in, uint64_t now)
 {
 	in->exit_req = false;
 	run_special(in, PV_END, now);
+	in->runs++;	/* the maps' last read is a fresh one (struct pcount) */
 	for (int i = 0, printed = 0; i < in->nmaps; i++) {
 		if (!in->maps[i].m || in->maps[i].kind == AGG_VALUE)
 			continue;
 		if (in->maps[i].k && hist_read(in, &in->maps[i]) < 0)
 			return -EIO;
-		if (in->maps[i].pc && pc_read(&in->maps[i]) < 0)
+		if (in->maps[i].pc && pc_read(in, &in->maps[i]) < 0)
 			return -EIO;
 		if (!agg_entries(in->maps[i].m))
 			continue;

@@ -108,6 +108,9 @@ struct mapdef {
 	int64_t lmin, lmax, lstep;
 	bool has_kind, keys_known;
 	bool cleared;			/* clear() names it somewhere */
+	bool read_at_event;		/* print() or clear() of it at an event */
+	bool str_at_store;		/* str(@m[k]) of a pointer: the string, fetched
+					 * where the pointer is stored (str_stores) */
 	enum vtype vt;			/* what a plain store keeps: VT_INT, or a
 					 * string or stack interned (VT_STR/STACK) */
 	const struct node *first;
@@ -161,6 +164,7 @@ struct interp {
 	struct intern *vals;		/* strings and stacks kept as map values */
 	char *fetch_why[256];		/* per clause: why str() cannot fetch (strfetch.h) */
 	uint64_t runs;			/* clause runs so far: a perf counter's snapshot */
+	bool exit_at_event;		/* an event clause calls exit() */
 	struct ksyms *ks;		/* for ksym(), loaded when a program uses it */
 	int ks_err;
 	bool ks_warned;
@@ -491,6 +495,8 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		m->slot = (int)(map_get(s->in, m->sval) - s->in->maps);
 		if (!strcmp(n->sval, "clear"))
 			s->in->maps[m->slot].cleared = true;
+		if (s->has_record)
+			s->in->maps[m->slot].read_at_event = true;
 		n->type = VT_NONE;
 		return 0;
 	}
@@ -550,8 +556,10 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		/* A number here is a user-space address (a syscall's char *):
 		 * the kernel copies no string at a tracepoint, and strfetch.c
 		 * found nothing to fetch it with. */
-		lang_errf(s->err, n, "str(%s%s): %s is a user-space address, and the kernel "
-			  "copies no string at a tracepoint; %s", a->k == N_FIELD ? "args." : "",
+		lang_errf(s->err, n, "%sstr(%s%s): %s is a user-space address, and the kernel "
+			  "copies no string at a tracepoint; %s", n->ival ? "a map read by str() "
+			  "keeps the string behind the address stored in it, fetched here, at the "
+			  "store: " : "", a->k == N_FIELD ? "args." : "",
 			  a->sval ? a->sval : "...", a->k == N_FIELD ? a->sval : "it",
 			  s->clause < 256 && s->in->fetch_why[s->clause] ?
 			  s->in->fetch_why[s->clause] : s->in->e.feat.f[F_KPROBE].yes ?
@@ -562,6 +570,7 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		return -EINVAL;
 	}
 	if (!strcmp(n->sval, "exit")) {
+		s->in->exit_at_event |= s->has_record;
 		n->type = VT_NONE;
 		return 0;
 	}
@@ -828,7 +837,7 @@ static struct val vstr(const char *s, size_t len)
 
 static bool truthy(struct val v)
 {
-	return v.t == VT_STR || v.t == VT_STACK ? v.len > 0 : v.i != 0;
+	return v.t == VT_STR || v.t == VT_STACK ? v.len > 0 || v.i : v.i != 0;
 }
 
 static struct val eval(struct xctx *x, const struct node *n);
@@ -1061,8 +1070,13 @@ static struct val eval(struct xctx *x, const struct node *n)
 			size_t len;
 			const void *p = intern_get(x->in->vals, (uint32_t)v, &len);
 
-			if (x->in->maps[n->slot].vt == VT_STR)
-				return vstr(p ? p : "", len);
+			if (x->in->maps[n->slot].vt == VT_STR) {
+				struct val sv = vstr(p ? p : "", len);
+
+				/* An address kept as its string: true where set. */
+				sv.i = x->in->maps[n->slot].str_at_store && p;
+				return sv;
+			}
 			return (struct val){ .t = VT_STACK, .ips = p, .len = len / sizeof(uint64_t) };
 		}
 		return vint(v);
@@ -1668,9 +1682,78 @@ static int value_types(struct interp *in, const struct node *n, struct lang_err 
 	return 0;
 }
 
+/* Is there a str(@name[...]) in n? */
+static bool reads_str_of(const struct node *n, const char *name)
+{
+	for (; n; n = n->next) {
+		if (n->k == N_CALL && !strcmp(n->sval, "str") && n->nargs &&
+		    n->args[0]->k == N_MAP && !strcmp(n->args[0]->sval, name))
+			return true;
+		if (reads_str_of(n->a, name) || reads_str_of(n->b, name) ||
+		    reads_str_of(n->c, name))
+			return true;
+		for (int i = 0; i < n->nargs; i++)
+			if (reads_str_of(n->args[i], name))
+				return true;
+	}
+	return false;
+}
+
+static bool program_reads_str_of(const struct program *p, const char *name)
+{
+	for (int ci = 0; ci < p->ncl; ci++)
+		if (reads_str_of(p->cl[ci].pred, name) || reads_str_of(p->cl[ci].body, name))
+			return true;
+	return false;
+}
+
+/*
+ * The entry/return pattern of opensnoop and statsnoop: @filename[tid] =
+ * args.filename at sys_enter_*, str(@filename[tid]) at sys_exit_*.  The map
+ * holds a user-space address, and only at the store does the string sit
+ * there for the kernel to fetch (an eprobe or kprobe, strfetch.c).  So a
+ * map read by str() anywhere keeps the string instead: each plain store of
+ * an event field into it becomes a store of str(field), fetched where it is
+ * stored, and str() of the map reads it back.  In a predicate the map is
+ * true where it has the key, as the address it stands for is non-zero.
+ */
+static int str_stores(struct interp *in, struct node *n)
+{
+	for (; n; n = n->next) {
+		if (n->k == S_ASSIGN && n->a->k == N_MAP && n->op == T_ASSIGN &&
+		    n->b->k == N_FIELD && program_reads_str_of(in->p, n->a->sval)) {
+			struct node *c = calloc(1, sizeof(*c));
+			struct mapdef *m = map_get(in, n->a->sval);
+
+			if (!c || !m || !(c->args = calloc(1, sizeof(*c->args))) ||
+			    !(c->sval = strdup("str"))) {
+				if (c)
+					free(c->args);
+				free(c);
+				return -ENOMEM;
+			}
+			c->k = N_CALL;
+			c->ival = 1;	/* made here: errors say why */
+			c->line = n->b->line;
+			c->col = n->b->col;
+			c->args[0] = n->b;
+			c->nargs = 1;
+			n->b = c;
+			m->str_at_store = true;
+		}
+		if ((n->k == S_IF && (str_stores(in, n->b) < 0 || str_stores(in, n->c) < 0)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int compile(struct interp *in, struct lang_err *err)
 {
 	int ret;
+
+	for (int ci = 0; ci < in->p->ncl; ci++)
+		if (str_stores(in, in->p->cl[ci].body) < 0)
+			return -ENOMEM;
 
 	for (int ci = 0; ci < in->p->ncl; ci++)
 		if (value_types(in, in->p->cl[ci].body, err))
@@ -2364,6 +2447,26 @@ static int hist_stop(struct engine *e, void *arg)
 	return hist_op_all(arg, KHIST_PAUSE);
 }
 
+/*
+ * What no kernel-side map can honour, whatever holds it.  The interpreter
+ * runs events in the order they happened, so at an event a map holds what
+ * came before that event; a hist trigger or a counter read then holds also
+ * what happened since, up to the read (the ring buffer is read later).
+ * The same holds of exit() at an event: user space stops counting at that
+ * event, the kernel when tracing stops.  Reads in BEGIN, END and interval
+ * clauses have no place in the event order, and read the kernel's maps as
+ * they are.
+ */
+static const char *kernel_map_refused(struct interp *in, const struct mapdef *m)
+{
+	if (m->read_at_event)
+		return "print() or clear() of it at an event must see the events before that "
+		       "one only";
+	if (in->exit_at_event)
+		return "exit() at an event stops the maps at that event";
+	return NULL;
+}
+
 static void plan_hists(struct interp *in)
 {
 	for (int ci = 0; ci < in->p->ncl; ci++) {
@@ -2383,6 +2486,10 @@ static void plan_hists(struct interp *in)
 		}
 		if (in->o->where == WHERE_USER) {
 			planf(in, "%s: in user space (--where user)\n", m->name);
+			continue;
+		}
+		if (kernel_map_refused(in, m)) {
+			planf(in, "%s: in user space: %s\n", m->name, kernel_map_refused(in, m));
 			continue;
 		}
 		if (hist_plan_clause(in, ci, why, sizeof(why)) < 0) {

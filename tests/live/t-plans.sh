@@ -104,5 +104,18 @@ else
 	skip plans-hist-clear-user "no hist triggers on this kernel"
 fi
 
+# print() and clear() at an event see the events before it only: forker
+# marks each half of its forks with a sched_yield.  A map in the kernel was
+# read when ftr reached the event in the ring buffer, later.
+if [ -d "$T/events/syscalls/sys_enter_sched_yield" ]; then
+	run_plans at-event 'tracepoint:sched:sched_process_fork { @ = count(); }
+		tracepoint:syscalls:sys_enter_sched_yield { print(@); clear(@); }' forker 60
+	same at-event '@: 30
+@: 30
+'
+else
+	skip plans-at-event "no sys_enter_sched_yield tracepoint"
+fi
+
 same_as_before plans-leaves-tracefs-clean "$TMP/before"
 exit $FAILED

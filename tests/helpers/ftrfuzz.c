@@ -162,7 +162,7 @@ static void gen(unsigned long seed, int idx)
 		}
 	}
 	/* The marker: print, clear, delete at an event. */
-	if (rnd(3)) {
+	if (!rnd(3)) {
 		PUT(Y " /comm == \"ftrfuzz\"/ { ");
 		for (int i = 0; i < nm; i++) {
 			int r = rnd(5);

@@ -19,6 +19,7 @@ if ! command -v ftrfuzz > /dev/null 2>&1; then
 	exit 0
 fi
 for e in syscalls/sys_enter_write syscalls/sys_exit_write syscalls/sys_enter_openat \
+		syscalls/sys_exit_openat syscalls/sys_enter_read syscalls/sys_exit_read syscalls/sys_enter_close \
 		syscalls/sys_enter_sched_yield sched/sched_process_fork; do
 	if [ ! -d "$T/events/$e" ]; then
 		skip fuzz "no $e tracepoint on this kernel"

@@ -97,6 +97,14 @@ struct pcount {
 	int fds[4096];
 	int fd_cpu[4096];
 	int nfds;
+	/* clear(): a counter cannot be reset without losing the events that
+	 * come between its read and the reset, so the map is each counter's
+	 * value less its value at the last clear (base).  raw holds the values
+	 * read once per clause run (snap_run): print(@); clear(@) then print
+	 * and clear at one instant, and no event falls between the two. */
+	uint64_t raw[4096];
+	uint64_t base[4096];
+	uint64_t snap_run;
 };
 
 struct mapdef {
@@ -110,6 +118,10 @@ struct mapdef {
 	enum agg_ktype kt[AGG_MAX_KEYS];
 	int64_t lmin, lmax, lstep;
 	bool has_kind, keys_known;
+	bool cleared;			/* clear() names it somewhere */
+	bool read_at_event;		/* print() or clear() of it at an event */
+	bool str_at_store;		/* str(@m[k]) of a pointer: the string, fetched
+					 * where the pointer is stored (str_stores) */
 	enum vtype vt;			/* what a plain store keeps: VT_INT, or a
 					 * string or stack interned (VT_STR/STACK) */
 	const struct node *first;
@@ -165,6 +177,8 @@ struct interp {
 	char *fetch_why[256];		/* per clause: why str() cannot fetch (strfetch.h) */
 	struct tenv *types;		/* C types (ctypes.h), opened on first need */
 	struct typed_out *typed;	/* per clause: the fetchargs of its typed reads */
+	uint64_t runs;			/* clause runs so far: a perf counter's snapshot */
+	bool exit_at_event;		/* an event clause calls exit() */
 	struct ksyms *ks;		/* for ksym(), loaded when a program uses it */
 	int ks_err;
 	bool ks_warned;
@@ -772,6 +786,10 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 			return -EINVAL;
 		}
 		m->slot = (int)(md - s->in->maps);
+		if (!strcmp(n->sval, "clear"))
+			s->in->maps[m->slot].cleared = true;
+		if (s->has_record)
+			s->in->maps[m->slot].read_at_event = true;
 		n->type = VT_NONE;
 		return 0;
 	}
@@ -854,8 +872,10 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		/* A number here is a user-space address (a syscall's char *):
 		 * the kernel copies no string at a tracepoint, and strfetch.c
 		 * found nothing to fetch it with. */
-		lang_errf(s->err, n, "str(%s%s): %s is a user-space address, and the kernel "
-			  "copies no string at a tracepoint; %s", a->k == N_FIELD ? "args." : "",
+		lang_errf(s->err, n, "%sstr(%s%s): %s is a user-space address, and the kernel "
+			  "copies no string at a tracepoint; %s", n->ival ? "a map read by str() "
+			  "keeps the string behind the address stored in it, fetched here, at the "
+			  "store: " : "", a->k == N_FIELD ? "args." : "",
 			  a->sval ? a->sval : "...", a->k == N_FIELD ? a->sval : "it",
 			  s->clause < 256 && s->in->fetch_why[s->clause] ?
 			  s->in->fetch_why[s->clause] : s->in->e.feat.f[F_KPROBE].yes ?
@@ -866,6 +886,7 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		return -EINVAL;
 	}
 	if (!strcmp(n->sval, "exit")) {
+		s->in->exit_at_event |= s->has_record;
 		n->type = VT_NONE;
 		return 0;
 	}
@@ -1167,7 +1188,7 @@ static struct val vstr(const char *s, size_t len)
 
 static bool truthy(struct val v)
 {
-	return v.t == VT_STR || v.t == VT_STACK ? v.len > 0 : v.i != 0;
+	return v.t == VT_STR || v.t == VT_STACK ? v.len > 0 || v.i : v.i != 0;
 }
 
 static struct val eval(struct xctx *x, const struct node *n);
@@ -1479,8 +1500,13 @@ static struct val eval(struct xctx *x, const struct node *n)
 			size_t len;
 			const void *p = intern_get(x->in->vals, (uint32_t)v, &len);
 
-			if (x->in->maps[n->slot].vt == VT_STR)
-				return vstr(p ? p : "", len);
+			if (x->in->maps[n->slot].vt == VT_STR) {
+				struct val sv = vstr(p ? p : "", len);
+
+				/* An address kept as its string: true where set. */
+				sv.i = x->in->maps[n->slot].str_at_store && p;
+				return sv;
+			}
 			return (struct val){ .t = VT_STACK, .ips = p, .len = len / sizeof(uint64_t) };
 		}
 		return vint(v);
@@ -1747,7 +1773,8 @@ static void do_time(struct xctx *x, const struct node *n)
 #pragma GCC diagnostic pop
 
 static int hist_read(struct interp *in, struct mapdef *m);
-static int pc_read(struct mapdef *m);
+static int pc_read(struct interp *in, struct mapdef *m);
+static int pc_clear(struct interp *in, struct mapdef *m);
 
 /* agg's value callback for a map of strings or stacks: the interned value
  * behind the number. */
@@ -1778,7 +1805,7 @@ static void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t 
 		return;
 	if (m->k && hist_read(in, m) < 0)
 		return;
-	if (m->pc && pc_read(m) < 0)
+	if (m->pc && pc_read(in, m) < 0)
 		return;
 	struct vals_ctx vc = { in->vals, m->vt };
 	struct agg_print_opts po = { .top = top >= 0 ? (uint32_t)top : in->o->top,
@@ -1903,6 +1930,8 @@ static void exec_call(struct xctx *x, const struct node *n)
 			ob_flush(&in->ob);
 	} else if (!strcmp(n->sval, "clear")) {
 		prom_clearing(in->prom, n->args[0]->slot);	/* counters carry on */
+		if (in->maps[n->args[0]->slot].pc)
+			pc_clear(in, &in->maps[n->args[0]->slot]);
 		agg_clear(in->maps[n->args[0]->slot].m);
 	} else if (!strcmp(n->sval, "delete")) {
 		struct agg_kpart k[AGG_MAX_KEYS];
@@ -1981,6 +2010,7 @@ static void run_clause(struct xctx *x, int ci, bool skip_pred)
 {
 	const struct clause *c = &x->in->p->cl[ci];
 
+	x->in->runs++;
 	if (c->pred && !skip_pred && !truthy(eval(x, c->pred)))
 		return;
 	exec(x, c->body);
@@ -2341,6 +2371,71 @@ static int value_types(struct interp *in, const struct node *n, struct lang_err 
 	return 0;
 }
 
+/* Is there a str(@name[...]) in n? */
+static bool reads_str_of(const struct node *n, const char *name)
+{
+	for (; n; n = n->next) {
+		if (n->k == N_CALL && !strcmp(n->sval, "str") && n->nargs &&
+		    n->args[0]->k == N_MAP && !strcmp(n->args[0]->sval, name))
+			return true;
+		if (reads_str_of(n->a, name) || reads_str_of(n->b, name) ||
+		    reads_str_of(n->c, name))
+			return true;
+		for (int i = 0; i < n->nargs; i++)
+			if (reads_str_of(n->args[i], name))
+				return true;
+	}
+	return false;
+}
+
+static bool program_reads_str_of(const struct program *p, const char *name)
+{
+	for (int ci = 0; ci < p->ncl; ci++)
+		if (reads_str_of(p->cl[ci].pred, name) || reads_str_of(p->cl[ci].body, name))
+			return true;
+	return false;
+}
+
+/*
+ * The entry/return pattern of opensnoop and statsnoop: @filename[tid] =
+ * args.filename at sys_enter_*, str(@filename[tid]) at sys_exit_*.  The map
+ * holds a user-space address, and only at the store does the string sit
+ * there for the kernel to fetch (an eprobe or kprobe, strfetch.c).  So a
+ * map read by str() anywhere keeps the string instead: each plain store of
+ * an event field into it becomes a store of str(field), fetched where it is
+ * stored, and str() of the map reads it back.  In a predicate the map is
+ * true where it has the key, as the address it stands for is non-zero.
+ */
+static int str_stores(struct interp *in, struct node *n)
+{
+	for (; n; n = n->next) {
+		if (n->k == S_ASSIGN && n->a->k == N_MAP && n->op == T_ASSIGN &&
+		    n->b->k == N_FIELD && program_reads_str_of(in->p, n->a->sval)) {
+			struct node *c = calloc(1, sizeof(*c));
+			struct mapdef *m = map_get(in, n->a->sval);
+
+			if (!c || !m || !(c->args = calloc(1, sizeof(*c->args))) ||
+			    !(c->sval = strdup("str"))) {
+				if (c)
+					free(c->args);
+				free(c);
+				return -ENOMEM;
+			}
+			c->k = N_CALL;
+			c->ival = 1;	/* made here: errors say why */
+			c->line = n->b->line;
+			c->col = n->b->col;
+			c->args[0] = n->b;
+			c->nargs = 1;
+			n->b = c;
+			m->str_at_store = true;
+		}
+		if ((n->k == S_IF && (str_stores(in, n->b) < 0 || str_stores(in, n->c) < 0)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int compile(struct interp *in, struct lang_err *err)
 {
 	int ret;
@@ -2358,6 +2453,10 @@ static int compile(struct interp *in, struct lang_err *err)
 			      ctypes_btf_source(in->types) ? ctypes_btf_source(in->types) :
 			      "the program", in->typed[ci].explain);
 	}
+	for (int ci = 0; ci < in->p->ncl; ci++)
+		if (str_stores(in, in->p->cl[ci].body) < 0)
+			return -ENOMEM;
+
 	for (int ci = 0; ci < in->p->ncl; ci++)
 		if (value_types(in, in->p->cl[ci].body, err))
 			return -EINVAL;
@@ -2484,6 +2583,11 @@ static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, cha
 	m = &in->maps[tgt->slot];
 	if (m->refs != 1)
 		return "the map is used elsewhere too";
+	/* A trigger's clear command loses the events that come between the
+	 * read before it and the clear; user space clears at one instant. */
+	if (m->cleared)
+		return "clear() of a hist trigger would lose the events between its read and "
+		       "the clear";
 	if (m->kind == AGG_MIN || m->kind == AGG_MAX || m->kind == AGG_VALUE)
 		return "min/max are not kept by hist triggers";
 	if (tgt->nargs + (m->kind == AGG_HIST || m->kind == AGG_LHIST) > 3)
@@ -2844,10 +2948,21 @@ static int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 	for (int k = 0; k < in->e.nev; k++) {
 		struct eng_event *v = &in->e.ev[k];
 
-		if (in->eb[k].ncl != 1 || in->eb[k].clauses[0] != ci)
+		bool mine = false;
+
+		for (int i = 0; i < in->eb[k].ncl; i++)
+			mine |= in->eb[k].clauses[i] == ci;
+		if (!mine)
 			continue;
-		if (in->eb[k].ncl > 1 || pc->nev == (int)ARRAY_SIZE(pc->ev)) {
+		/* Its events are then not read at all (trigger_only): another
+		 * clause on them would see nothing. */
+		if (in->eb[k].ncl > 1) {
 			snprintf(why, wlen, "its events feed other clauses too");
+			free(pc);
+			return -EINVAL;
+		}
+		if (pc->nev == (int)ARRAY_SIZE(pc->ev)) {
+			snprintf(why, wlen, "more than %zu events", ARRAY_SIZE(pc->ev));
 			free(pc);
 			return -EINVAL;
 		}
@@ -2976,20 +3091,50 @@ static void pc_stop(struct pcount *pc)
 		ioctl(pc->fds[i], PERF_EVENT_IOC_DISABLE, 0);
 }
 
-static int pc_read(struct mapdef *m)
+/* The counters' values, read once per clause run (see struct pcount).  A
+ * counter of a process opened with inherit reads its live children's
+ * counts too (perf_event_read_value walks child_list). */
+static int pc_snap(struct interp *in, struct pcount *pc)
 {
-	struct pcount *pc = m->pc;
-
-	agg_clear(m->m);
+	if (pc->snap_run && pc->snap_run == in->runs)
+		return 0;
 	for (int i = 0; i < pc->nfds; i++) {
 		struct perf_count c;
-		struct agg_kpart k[1] = { { .i = pc->fd_cpu[i] } };
 
 		if (perf_count_read(pc->fds[i], &c) < 0)
 			return -EIO;
-		if (c.value)
-			agg_add(m->m, pc->by_cpu ? k : NULL, c.value, 0);
+		pc->raw[i] = c.value;
 	}
+	pc->snap_run = in->runs ? in->runs : 1;
+	return 0;
+}
+
+static int pc_read(struct interp *in, struct mapdef *m)
+{
+	struct pcount *pc = m->pc;
+
+	if (pc_snap(in, pc) < 0)
+		return -EIO;
+	agg_clear(m->m);
+	for (int i = 0; i < pc->nfds; i++) {
+		struct agg_kpart k[1] = { { .i = pc->fd_cpu[i] } };
+		uint64_t v = pc->raw[i] - pc->base[i];
+
+		/* A CPU that counted nothing since the clear has no entry,
+		 * as in user space. */
+		if (v)
+			agg_add(m->m, pc->by_cpu ? k : NULL, v, 0);
+	}
+	return 0;
+}
+
+static int pc_clear(struct interp *in, struct mapdef *m)
+{
+	struct pcount *pc = m->pc;
+
+	if (pc_snap(in, pc) < 0)
+		return -EIO;
+	memcpy(pc->base, pc->raw, sizeof(pc->raw[0]) * pc->nfds);
 	return 0;
 }
 
@@ -3024,6 +3169,26 @@ static int hist_stop(struct engine *e, void *arg)
 	return hist_op_all(arg, KHIST_PAUSE);
 }
 
+/*
+ * What no kernel-side map can honour, whatever holds it.  The interpreter
+ * runs events in the order they happened, so at an event a map holds what
+ * came before that event; a hist trigger or a counter read then holds also
+ * what happened since, up to the read (the ring buffer is read later).
+ * The same holds of exit() at an event: user space stops counting at that
+ * event, the kernel when tracing stops.  Reads in BEGIN, END and interval
+ * clauses have no place in the event order, and read the kernel's maps as
+ * they are.
+ */
+static const char *kernel_map_refused(struct interp *in, const struct mapdef *m)
+{
+	if (m->read_at_event)
+		return "print() or clear() of it at an event must see the events before that "
+		       "one only";
+	if (in->exit_at_event)
+		return "exit() at an event stops the maps at that event";
+	return NULL;
+}
+
 static void plan_hists(struct interp *in)
 {
 	for (int ci = 0; ci < in->p->ncl; ci++) {
@@ -3043,6 +3208,10 @@ static void plan_hists(struct interp *in)
 		}
 		if (in->o->where == WHERE_USER) {
 			planf(in, "%s: in user space (--where user)\n", m->name);
+			continue;
+		}
+		if (kernel_map_refused(in, m)) {
+			planf(in, "%s: in user space: %s\n", m->name, kernel_map_refused(in, m));
 			continue;
 		}
 		if (hist_plan_clause(in, ci, why, sizeof(why)) < 0) {
@@ -3331,12 +3500,13 @@ static int finish(struct interp *in, uint64_t now)
 	in->exit_req = false;
 	run_special(in, PV_END, now);
 	/* Every map, plain stores too (@x = 5 prints "@x: 5"), as bpftrace. */
+	in->runs++;	/* the maps' last read is a fresh one (struct pcount) */
 	for (int i = 0, printed = 0; i < in->nmaps; i++) {
 		if (!in->maps[i].m)
 			continue;
 		if (in->maps[i].k && hist_read(in, &in->maps[i]) < 0)
 			return -EIO;
-		if (in->maps[i].pc && pc_read(&in->maps[i]) < 0)
+		if (in->maps[i].pc && pc_read(in, &in->maps[i]) < 0)
 			return -EIO;
 		if (!agg_entries(in->maps[i].m))
 			continue;
@@ -3593,7 +3763,7 @@ static int metrics_render(struct interp *in, int fd, enum prom_fmt fmt)
 			continue;
 		if (in->maps[i].k && hist_read(in, &in->maps[i]) < 0)
 			return -EIO;
-		if (in->maps[i].pc && pc_read(&in->maps[i]) < 0)
+		if (in->maps[i].pc && pc_read(in, &in->maps[i]) < 0)
 			return -EIO;
 	}
 	ob_init(in->pob, fd);

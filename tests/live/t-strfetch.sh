@@ -24,6 +24,12 @@ P="$TMP/strfetch-target"
 : > "$P"
 OFLAGS=$(opener --flags)
 PROG='tracepoint:syscalls:sys_enter_openat { printf("%s %s\n", comm, str(args.filename)); }'
+# opensnoop's entry/return pattern: the pointer kept in a map at the entry,
+# str() of the map at the return (issue #13).
+SNOOP="tracepoint:syscalls:sys_enter_openat /args.flags == $OFLAGS/ { @filename[tid] = args.filename; }
+tracepoint:syscalls:sys_exit_openat /@filename[tid]/ {
+	printf(\"%s %d %s\\n\", comm, args.ret >= 0, str(@filename[tid])); delete(@filename[tid]); }
+END { clear(@filename); }"
 
 if [ $eprobes = no ] && [ $kprobes = no ]; then
 	"$FTR" -e "$PROG" -- opener 3 "$P" > "$TMP/o" 2> "$TMP/e"
@@ -32,6 +38,12 @@ if [ $eprobes = no ] && [ $kprobes = no ]; then
 		grep -q 'nothing on this kernel can fetch it: no eprobe events.*no kprobe events' "$TMP/e" &&
 		grep -q 'eprobe events, or kprobe events for a syscall.s entry, would' "$TMP/e" &&
 		ok strfetch-refused || fail strfetch-refused "rc=$rc $(head -2 "$TMP/e")"
+	# A map read by str() fetches at its store: the same refusal, saying so.
+	"$FTR" -e "$SNOOP" -- opener 3 "$P" > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'a map read by str() keeps the string behind the address stored in it, fetched here, at the store: str(args.filename)' "$TMP/e" &&
+		ok strfetch-map-refused || fail strfetch-map-refused "rc=$rc $(head -2 "$TMP/e")"
+	skip strfetch-map "this kernel has neither eprobe nor kprobe events (the refusal is checked)"
 	skip strfetch-names "this kernel has neither eprobe nor kprobe events (the refusal is checked)"
 	same_as_before strfetch-clean "$TMP/before"
 	exit 0
@@ -68,5 +80,20 @@ n=$(count_lines "^tracepoint:syscalls:sys_enter_openat|$P|$OFLAGS\$" "$TMP/o")
 all=$(wc -l < "$TMP/o")
 [ $rc -eq 0 ] && [ "$n" = 11 ] && [ "$all" -eq 11 ] && ok strfetch-filter ||
 	fail strfetch-filter "rc=$rc, $n of $all lines right (want 11 of 11): $(head -3 "$TMP/o" "$TMP/e")"
+
+# The entry/return pattern: exactly the 9 opens, each with its name, every
+# one a success; nothing printed at exit (END clears the map).
+"$FTR" -e "$SNOOP" -- opener 9 "$P" > "$TMP/o" 2> "$TMP/e"
+rc=$?
+n=$(count_lines "^opener 1 $P\$" "$TMP/o")
+all=$(wc -l < "$TMP/o")
+[ $rc -eq 0 ] && [ "$n" = 9 ] && [ "$all" -eq 9 ] && ok strfetch-map ||
+	fail strfetch-map "rc=$rc, $n of $all lines right (want 9 of 9): $(head -3 "$TMP/o" "$TMP/e")"
+# A failed open: the name is the one given, as bpftrace prints it.
+"$FTR" -e "$SNOOP" -- opener 4 "$P/nonexistent" > "$TMP/o" 2> "$TMP/e"
+rc=$?
+n=$(count_lines "^opener 0 $P/nonexistent\$" "$TMP/o")
+[ "$n" = 1 ] && [ "$(wc -l < "$TMP/o")" -eq 1 ] && ok strfetch-map-failed-open ||
+	fail strfetch-map-failed-open "rc=$rc, $n lines right (want 1): $(head -3 "$TMP/o" "$TMP/e")"
 
 same_as_before strfetch-clean "$TMP/before"

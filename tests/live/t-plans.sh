@@ -1,0 +1,121 @@
+# A program means the same on every plan (issue #13): the default plan
+# (hist triggers, perf counters where the planner chooses them), --where
+# kernel where the kernel can hold every map, and --where user (the
+# reference) print the same for workloads of known size.
+. "$LIVE_DIR/lib.sh"
+require_tracing plans
+if [ ! -d "$T/events/syscalls/sys_enter_write" ] ||
+		[ ! -d "$T/events/sched/sched_process_fork" ]; then
+	skip plans "no syscall or sched_process_fork tracepoints on this kernel"
+	exit 0
+fi
+snapshot > "$TMP/before"
+
+# run_plans NAME PROGRAM CMD...: the program's output on each plan into
+# $TMP/NAME.auto, .kernel (when the kernel takes it; else absent) and .user.
+run_plans() {
+	n=$1 prog=$2
+	shift 2
+	rm -f "$TMP/$n.kernel"
+	"$FTR" -e "$prog" -- "$@" > "$TMP/$n.auto" 2> "$TMP/$n.auto-e"
+	"$FTR" --where user -e "$prog" -- "$@" > "$TMP/$n.user" 2> "$TMP/$n.user-e"
+	"$FTR" --where kernel -e "$prog" -- "$@" > "$TMP/$n.k" 2> "$TMP/$n.kernel-e" &&
+		mv "$TMP/$n.k" "$TMP/$n.kernel"
+}
+
+# same NAME EXPECTED: every plan's output is the file EXPECTED's text.
+same() {
+	for p in auto kernel user; do
+		[ -f "$TMP/$1.$p" ] || continue
+		if ! printf '%s' "$2" | cmp -s - "$TMP/$1.$p"; then
+			fail "plans-$1" "$p: $(tr '\n' ' ' < "$TMP/$1.$p" | head -c 200) $(head -2 "$TMP/$1.$p-e")"
+			return
+		fi
+	done
+	ok "plans-$1"
+}
+
+# Two clauses on one event: a keyless count was bound to perf counters
+# before the check that another clause reads the same event, and printed
+# nothing.
+run_plans two-counts 'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @x = count(); }
+	tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @y = count(); }' writer 100
+same two-counts '@x: 100
+
+@y: 100
+'
+run_plans count-and-sum 'tracepoint:syscalls:sys_enter_write { @x = count(); }
+	tracepoint:syscalls:sys_enter_write { @y = sum(args.count); }' writer 100 3
+same count-and-sum '@x: 100
+
+@y: 300
+'
+run_plans second-pred 'tracepoint:syscalls:sys_enter_write { @x = count(); }
+	tracepoint:syscalls:sys_enter_write /args.count == 3/ { @y = count(); }' writer 100 3
+same second-pred '@x: 100
+
+@y: 100
+'
+
+# END { clear(@); }: nothing prints at exit (the perf-counter plan printed
+# the count: its clear did not reach the counters).
+run_plans end-clear 'tracepoint:sched:sched_process_fork { @ = count(); } END { clear(@); }' forker 50
+same end-clear ''
+run_plans end-clear-keyed 'tracepoint:sched:sched_process_fork { @[comm] = count(); } END { clear(@); }' forker 50
+same end-clear-keyed ''
+
+# pidpersec's pattern: per-interval counts.  Each fork counts in exactly one
+# interval, so whatever the timing, the prints add up to the forks (the
+# perf-counter plan printed running totals: 50, 100, 100 ...).  END prints
+# and clears what came after the last interval.
+sum_ok() {
+	for p in auto kernel user; do
+		[ -f "$TMP/$1.$p" ] || continue
+		s=$(awk -F': ' '/^@/ { s += $2 } END { print s + 0 }' "$TMP/$1.$p")
+		if [ "$s" != "$2" ]; then
+			fail "plans-$1" "$p: the prints add up to $s, not $2: $(tr '\n' ' ' < "$TMP/$1.$p" | head -c 200) $(head -2 "$TMP/$1.$p-e")"
+			return
+		fi
+	done
+	ok "plans-$1"
+}
+pps='tracepoint:sched:sched_process_fork { @ = count(); }
+	interval:ms:100 { print(@); clear(@); } END { print(@); clear(@); }'
+run_plans pidpersec "$pps" forker 100 400
+sum_ok pidpersec 100
+run_plans pidpersec-keyed "$(echo "$pps" | sed 's/@ = count/@[comm] = count/')" forker 100 400
+sum_ok pidpersec-keyed 100
+# The kernel path takes the keyless count where perf counters exist: its
+# clear() is the counters' value at the clear, subtracted.
+if [ -f "$TMP/pidpersec.kernel" ]; then
+	ok plans-pidpersec-kernel
+elif grep -q 'perf_event_open' "$TMP/pidpersec.kernel-e"; then
+	skip plans-pidpersec-kernel "$(head -1 "$TMP/pidpersec.kernel-e")"
+else
+	fail plans-pidpersec-kernel "--where kernel refused: $(head -3 "$TMP/pidpersec.kernel-e" | tr '\n' ' ')"
+fi
+# A hist trigger's clear would lose the events between its read and the
+# clear: a cleared keyed map stays in user space.
+if has_hist; then
+	"$FTR" -E -e "$(echo "$pps" | sed 's/@ = count/@[comm] = count/')" > "$TMP/x" 2>&1
+	grep -q '@: in user space: clear() of a hist trigger' "$TMP/x" && ok plans-hist-clear-user ||
+		fail plans-hist-clear-user "$(head -3 "$TMP/x" | tr '\n' ' ')"
+else
+	skip plans-hist-clear-user "no hist triggers on this kernel"
+fi
+
+# print() and clear() at an event see the events before it only: forker
+# marks each half of its forks with a sched_yield.  A map in the kernel was
+# read when ftr reached the event in the ring buffer, later.
+if [ -d "$T/events/syscalls/sys_enter_sched_yield" ]; then
+	run_plans at-event 'tracepoint:sched:sched_process_fork { @ = count(); }
+		tracepoint:syscalls:sys_enter_sched_yield { print(@); clear(@); }' forker 60
+	same at-event '@: 30
+@: 30
+'
+else
+	skip plans-at-event "no sys_enter_sched_yield tracepoint"
+fi
+
+same_as_before plans-leaves-tracefs-clean "$TMP/before"
+exit $FAILED

@@ -30,6 +30,7 @@
 #include "lang/intern.h"
 #include "kernel/khist.h"
 #include "lang/lprof.h"
+#include "lang/dynprobe.h"
 #include "perf/perf.h"
 #include "lang/lang.h"
 #include "lang/plan.h"
@@ -1486,10 +1487,23 @@ static bool replaced_since(struct engine *e, int before, const struct eng_event 
 	return false;
 }
 
+static int add_clause_probes(struct interp *in, int ci, struct clause *c, char ***pn, int *npn,
+			     struct lang_err *err);
+
 static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 {
 	struct clause *c = &in->p->cl[ci];
+	char **pnames = NULL;	/* the dynamic probe's events, by name */
+	int npnames = 0, ret;
 
+	ret = add_clause_probes(in, ci, c, &pnames, &npnames, err);
+	dynprobe_names_free(pnames, npnames);
+	return ret;
+}
+
+static int add_clause_probes(struct interp *in, int ci, struct clause *c, char ***pn, int *npn,
+			     struct lang_err *err)
+{
 	for (int j = 0; j < c->nprobes; j++) {
 		struct lang_probe *pr = &c->probes[j];
 		int before = in->e.nev, ret;
@@ -1508,29 +1522,24 @@ static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 				ret = engine_add_spec(&in->e, pr->target, NULL);
 		} else if (pr->pv == PV_KPROBE || pr->pv == PV_KRETPROBE || pr->pv == PV_UPROBE ||
 			   pr->pv == PV_URETPROBE) {
-			struct probe_spec spec;
-			struct probe_error perr = { .pos = -1 };
 			bool args[PROBE_MAX_ARGN + 1] = { false };
-			char text[2048];
-			size_t off;
+			char fields[256];
+			size_t off = 0;
 
 			probe_fields(c->pred, args, ARRAY_SIZE(args));
 			probe_fields(c->body, args, ARRAY_SIZE(args));
-			off = snprintf(text, sizeof(text), "%s", pr->text);
+			fields[0] = '\0';
 			for (int a = 0; a < (int)ARRAY_SIZE(args); a++)
 				if (args[a])
-					off += snprintf(text + off, off < sizeof(text) ?
-							sizeof(text) - off : 0, " arg%d", a);
-			if (probe_parse(text, &spec, &perr) < 0) {
-				snprintf(err->msg, sizeof(err->msg), "%s", perr.msg);
-				err->line = pr->line;
-				err->col = pr->col + (perr.pos > 0 && perr.pos < (int)strlen(pr->text) ?
-						      perr.pos : 0);
-				return -EINVAL;
-			}
-			ret = engine_add_probe(&in->e, &spec, NULL, NULL);
+					off += snprintf(fields + off, off < sizeof(fields) ?
+							sizeof(fields) - off : 0, " arg%d", a);
+			dynprobe_names_free(*pn, *npn);
+			*pn = NULL;
+			/* A wildcard adds one event per function, each its own
+			 * probe and func. */
+			ret = *npn = dynprobe_add(&in->e, pr, c->nprobes > 1, fields, pn, err);
 			if (ret < 0)
-				return ret;
+				return err->msg[0] ? -EINVAL : ret;
 		} else if (pr->pv == PV_PROFILE) {
 			/* One sampler feeds every profile clause. */
 			if (in->prof_hz && in->prof_hz != pr->hz) {
@@ -1584,9 +1593,10 @@ static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "tracepoint:%s:%s",
 					 v->sys, v->name);
 			} else {
-				const char *f = strrchr(pr->text, ':');
+				const char *name = k - before < *npn ? (*pn)[k - before] : pr->text;
+				const char *f = strrchr(name, ':');
 
-				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "%s", pr->text);
+				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "%s", name);
 				snprintf(in->eb[k].func, sizeof(in->eb[k].func), "%s", f ? f + 1 : "");
 			}
 		}

@@ -775,7 +775,10 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 		p->target = strdup(colon + 1);
 	} else if (str_has_prefix(t, "kprobe:") || str_has_prefix(t, "k:")) {
 		p->pv = PV_KPROBE;
-	} else if (str_has_prefix(t, "kretprobe:") || str_has_prefix(t, "kr:")) {
+	} else if (str_has_prefix(t, "kretprobe:") || str_has_prefix(t, "kr:") ||
+		   str_has_prefix(t, "kretfunc:") || str_has_prefix(t, "fexit:")) {
+		/* kretfunc:/fexit: are bpftrace's BPF-trampoline return
+		 * probes: a kretprobe records the same return (retval). */
 		p->pv = PV_KRETPROBE;
 	} else if (str_has_prefix(t, "uprobe:") || str_has_prefix(t, "u:")) {
 		p->pv = PV_UPROBE;

@@ -12,13 +12,14 @@
 set -eu
 
 BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libelf-dev zlib1g-dev libzstd-dev"
-TEST="libcmocka-dev qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates"
+# systemtap-sdt-dev: <sys/sdt.h>, for tests/helpers/usdt.c (USDT probes).
+TEST="libcmocka-dev qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates systemtap-sdt-dev"
 DOCS="libtracefs-doc libtraceevent-doc man-db"
 BENCH="${FTR_BENCH_DEPS:-}"	# bench/ sets this to "bpftrace linux-perf trace-cmd"
 # libc6-dev:arm64 is named so that the multiarch -dev packages' "libc-dev"
 # dependency is met by it and not left to apt's choice.
 ARM64="gcc-aarch64-linux-gnu libc6-dev:arm64 libtracefs-dev:arm64 libtraceevent-dev:arm64
-       libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 qemu-system-arm"
+       libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 systemtap-sdt-dev:arm64 qemu-system-arm"
 case ${FTR_DEPS_ARM64:-1} in
 0|no|false) ARM64="" ;;
 esac

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The language's dynamic probes, wildcards expanded: see dynprobe.h. */
 #include <errno.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "kernel/probe.h"
 #include "kernel/session.h"
 #include "lang/dynprobe.h"
+#include "report/usdt.h"
 
 static int errp(struct lang_err *err, const struct lang_probe *pr, int ret, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -192,6 +194,125 @@ out:
 	return n;
 }
 
+/* " arg0 arg2" → " arg0=%di:s64 arg2=\\42:s32", from the note's operands. */
+static int usdt_fields(const struct usdt_probe *u, const char *fields, char *out, size_t len,
+		       char *why, size_t wl)
+{
+	char buf[256], *save = NULL;
+	size_t off = 0;
+
+	out[0] = '\0';
+	snprintf(buf, sizeof(buf), "%s", fields);
+	for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		int i = atoi(w + 3);
+
+		if (i >= u->nargs) {
+			snprintf(why, wl, "%s: USDT probe %s:%s has %d argument%s (arg0..arg%d)", w,
+				 u->provider, u->name, u->nargs, u->nargs == 1 ? "" : "s",
+				 u->nargs - 1);
+			return -EINVAL;
+		}
+		if (!u->fetch[i][0]) {
+			snprintf(why, wl, "%s of USDT probe %s:%s ('%s'): uprobes cannot fetch %s",
+				 w, u->provider, u->name, u->args, u->why[i]);
+			return -ENOTSUP;
+		}
+		off += snprintf(out + off, off < len ? len - off : 0, " %s=%s", w, u->fetch[i]);
+	}
+	return off < len ? 0 : -E2BIG;
+}
+
+/* usdt:PATH[:PROVIDER]:NAME (globs in PROVIDER and NAME): a uprobe at
+ * each site of each matching probe, its semaphore raised by the kernel
+ * while the uprobe exists (a reference counter, since Linux 4.20). */
+static int add_usdt(struct engine *e, const struct lang_probe *pr, const char *fields,
+		    char ***names, struct lang_err *err)
+{
+	char path[PATH_MAX], why[1024], *t = strdup(pr->target), *name, *prov = NULL;
+	const char *arch = e->feat.arch[0] ? arch_normalise(e->feat.arch) : arch_name();
+	struct usdt_probe *u = NULL;
+	size_t nu = 0, matched = 0;
+	int n = 0, ret;
+
+	if (!t)
+		return -ENOMEM;
+	name = strrchr(t, ':');
+	if (!name) {
+		ret = errp(err, pr, -EINVAL, "'%s': a USDT probe is usdt:PATH[:PROVIDER]:NAME",
+			   pr->text);
+		goto out;
+	}
+	*name++ = '\0';
+	prov = strrchr(t, ':');
+	if (prov)
+		*prov++ = '\0';
+	ret = probe_resolve_path(t, arch, path, sizeof(path), why, sizeof(why));
+	if (!ret)
+		ret = usdt_read(path, &u, &nu, why, sizeof(why));
+	if (ret) {
+		errp(err, pr, ret, "'%s': %s", pr->text, why);
+		goto out;
+	}
+	for (size_t i = 0; i < nu; i++)
+		matched += !fnmatch(name, u[i].name, 0) && (!prov || !fnmatch(prov, u[i].provider, 0));
+	if (!matched) {
+		size_t l = 0;
+
+		why[0] = '\0';
+		for (size_t i = 0; i < nu && i < 6 && l < sizeof(why); i++)
+			l += snprintf(why + l, sizeof(why) - l, "%s%s:%s", i ? ", " : "",
+				      u[i].provider, u[i].name);
+		ret = errp(err, pr, -ENOENT, nu ? "'%s': no such USDT probe in '%s' (it has %s%s)" :
+			   "'%s': '%s' has no USDT probes (no .note.stapsdt)%s%s", pr->text, path,
+			   why, nu > 6 ? ", ..." : "");
+		goto out;
+	}
+	if (matched > pglob_max()) {
+		ret = errp(err, pr, -E2BIG, "'%s' matches %zu USDT sites, more than %zu; narrow it, "
+			   "or raise the cap with FTR_MAX_PROBES=N", pr->text, matched, pglob_max());
+		goto out;
+	}
+	for (size_t i = 0; i < nu; i++) {
+		char text[PATH_MAX + 2048], f[1024], pname[PATH_MAX + 200];
+		struct probe_spec spec;
+		struct probe_error perr = { .pos = -1 };
+
+		if (fnmatch(name, u[i].name, 0) || (prov && fnmatch(prov, u[i].provider, 0)))
+			continue;
+		ret = usdt_fields(&u[i], fields, f, sizeof(f), why, sizeof(why));
+		if (ret) {
+			errp(err, pr, ret, "'%s': %s", pr->text, why);
+			goto out;
+		}
+		snprintf(text, sizeof(text), "uprobe:%s:0x%llx%s", path,
+			 (unsigned long long)u[i].pc, f);
+		if (probe_parse(text, &spec, &perr) < 0) {
+			ret = errp(err, pr, -EINVAL, "'%s': %s", pr->text, perr.msg);
+			goto out;
+		}
+		spec.ref_ctr = u[i].sem_off;
+		ret = engine_add_probe(e, &spec, NULL, NULL);
+		if (ret < 0) {
+			err->msg[0] = '\0';	/* printed */
+			goto out;
+		}
+		snprintf(pname, sizeof(pname), "usdt:%s:%s:%s", path, u[i].provider, u[i].name);
+		ret = push_name(names, &n, pname);
+		if (ret)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(u);
+	free(t);
+	if (ret < 0) {
+		dynprobe_names_free(*names, n);
+		*names = NULL;
+		return ret;
+	}
+	return n;
+}
+
 int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, const char *fields,
 		 char ***names, struct lang_err *err)
 {
@@ -202,6 +323,8 @@ int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, c
 
 	*names = NULL;
 	err->msg[0] = '\0';
+	if (pr->usdt)
+		return add_usdt(e, pr, fields, names, err);
 	canonical(pr, spec, sizeof(spec));
 	place = strchr(spec, ':') + 1;
 	if (pr->pv == PV_UPROBE || pr->pv == PV_URETPROBE ? pglob_is_glob(strrchr(place, ':') ?

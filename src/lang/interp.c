@@ -2611,6 +2611,12 @@ static int finish(struct interp *in, uint64_t now)
 static void release(struct interp *in)
 {
 	ob_flush(&in->ob);
+	/* Perf counters first: a dynamic event (a uprobe) that a perf fd
+	 * still holds cannot be removed (EBUSY) when the session closes. */
+	for (int i = 0; i < in->nmaps; i++) {
+		pc_close(in->maps[i].pc);
+		in->maps[i].pc = NULL;
+	}
 	engine_close(&in->e);
 	for (int i = 0; i < in->nmaps; i++) {
 		agg_free(in->maps[i].m);
@@ -2618,7 +2624,6 @@ static void release(struct interp *in)
 		if (in->maps[i].k)
 			free(in->maps[i].k->t);
 		free(in->maps[i].k);
-		pc_close(in->maps[i].pc);
 	}
 	for (int c = 0; c < 256; c++)
 		for (int i = 0; i < in->nvars[c]; i++)

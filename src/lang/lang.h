@@ -79,6 +79,7 @@ struct lang_probe {
 	char *target;		/* tracepoint "sys:ev" glob; kprobe/uprobe spec; */
 	uint64_t period_ns;	/* interval */
 	uint64_t hz;		/* profile */
+	bool usdt;		/* usdt:PATH[:PROVIDER]:NAME, a uprobe per site (pv PV_UPROBE) */
 };
 
 struct clause {

@@ -748,7 +748,8 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 	while (*e && !strchr(" \t\r\n,{", *e))
 		e++;
 	if (!(str_has_prefix(s, "uprobe:") || str_has_prefix(s, "u:") ||
-	      str_has_prefix(s, "uretprobe:") || str_has_prefix(s, "ur:"))) {
+	      str_has_prefix(s, "uretprobe:") || str_has_prefix(s, "ur:") ||
+	      str_has_prefix(s, "usdt:") || str_has_prefix(s, "U:"))) {
 		const char *slash = memchr(s, '/', e - s);
 
 		if (slash)
@@ -784,6 +785,11 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 		p->pv = PV_UPROBE;
 	} else if (str_has_prefix(t, "uretprobe:") || str_has_prefix(t, "ur:")) {
 		p->pv = PV_URETPROBE;
+	} else if (str_has_prefix(t, "usdt:") || str_has_prefix(t, "U:")) {
+		/* A USDT probe is a uprobe at each of its sites (dynprobe.c). */
+		p->pv = PV_UPROBE;
+		p->usdt = true;
+		p->target = strdup(colon + 1);
 	} else if (str_has_prefix(t, "interval:") || str_has_prefix(t, "i:") ||
 		   str_has_prefix(t, "profile:") || str_has_prefix(t, "p:")) {
 		char unit[8];
@@ -812,7 +818,7 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 			p->hz = 1000000000ull / p->period_ns;
 	} else {
 		lerr(l, p->line, p->col, "unknown probe '%s' (tracepoint:, kprobe:, kretprobe:, "
-		     "uprobe:, uretprobe:, interval:, profile:, BEGIN, END)", t);
+		     "uprobe:, uretprobe:, usdt:, interval:, profile:, BEGIN, END)", t);
 		return false;
 	}
 	if ((p->pv == PV_TRACEPOINT && (!p->target || !*p->target || !strchr(p->target, ':')))) {

@@ -147,6 +147,7 @@ struct interp {
 	size_t planlen;
 	/* profile:hz:N */
 	unsigned prof_hz;
+	const struct lang_probe *prof_pr;	/* the sampler's probe (profile:, software:...) */
 	bool prof_k, prof_u;		/* kstack / ustack read somewhere */
 	struct lprof *prof;
 	uint64_t ustk[1 + LPROF_MAX_FRAMES];	/* a ustack key: its tag, then frames */
@@ -1406,6 +1407,10 @@ static int prof_open(struct interp *in)
 {
 	struct lprof_opts po = {
 		.hz = in->prof_hz,
+		.type = in->prof_pr ? in->prof_pr->perf_type : 0,
+		.config = in->prof_pr ? in->prof_pr->perf_config : 0,
+		.period = in->prof_pr ? in->prof_pr->period : 0,
+		.name = in->prof_pr ? in->prof_pr->text : "profile",
 		.kstack = in->prof_k,
 		.ustack = in->prof_u,
 		.pid = in->o->eng.cmdv ? in->e.child.pid : in->o->eng.pid,
@@ -1542,6 +1547,21 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 				return err->msg[0] ? -EINVAL : ret;
 		} else if (pr->pv == PV_PROFILE) {
 			/* One sampler feeds every profile clause. */
+			if (in->prof_pr && (in->prof_pr->period != pr->period ||
+					    in->prof_pr->perf_type != pr->perf_type ||
+					    in->prof_pr->perf_config != pr->perf_config)) {
+				snprintf(err->msg, sizeof(err->msg), "%s: a program has one sampler, "
+					 "and it is '%s' here (profile:, software:, hardware: probes "
+					 "must be the same)", pr->text, in->prof_pr->text);
+				err->line = pr->line;
+				err->col = pr->col;
+				return -EINVAL;
+			}
+			if (pr->period) {
+				in->prof_pr = pr;
+				in->prof_hz = 1;	/* a sampler; its period is pr's */
+				continue;
+			}
 			if (in->prof_hz && in->prof_hz != pr->hz) {
 				snprintf(err->msg, sizeof(err->msg), "profile:hz:%llu: every profile "
 					 "probe of a program samples at one rate (%u Hz here)",
@@ -1550,6 +1570,7 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 				err->col = pr->col;
 				return -EINVAL;
 			}
+			in->prof_pr = pr;
 			if (!pr->hz || pr->hz > 100000) {
 				snprintf(err->msg, sizeof(err->msg), "profile:hz:%llu: the rate must be "
 					 "1 to 100000 Hz", (unsigned long long)pr->hz);
@@ -2542,7 +2563,13 @@ static int setup(struct interp *in)
 	if (in->e.kstacks)
 		planf(in, "kstack at events: the instance's stacktrace option records a kernel "
 		      "stack after every event; ftr joins each to its event\n");
-	if (in->prof_hz)
+	if (in->prof_pr && in->prof_pr->period)
+		planf(in, "%s: perf_event_open sampling of every %llu-th event on %s, one ring "
+		      "per CPU; its clauses run in user space on each sample\n", in->prof_pr->text,
+		      (unsigned long long)in->prof_pr->period, in->o->eng.cmdv ?
+		      "the command and its children" : in->o->eng.pid ?
+		      "the process and its children" : "every CPU");
+	else if (in->prof_hz)
 		planf(in, "profile:hz:%u: perf_event_open cpu-clock sampling at %u Hz on %s, "
 		      "one ring per CPU%s%s%s; its clauses run in user space on each sample\n",
 		      in->prof_hz, in->prof_hz, in->o->eng.cmdv ? "the command and its children" :
@@ -2717,8 +2744,8 @@ int lang_run(struct program *p, const struct run_opts *o)
 		goto out;	/* a map the kernel kept could not be read */
 	engine_summary(&in->e, ftr_verbose > 0);
 	if (in->prof && lprof_lost(in->prof))
-		fprintf(stderr, "ftr: profile:hz:%u: %llu samples LOST (%llu read)\n",
-			lprof_hz(in->prof), (unsigned long long)lprof_lost(in->prof),
+		fprintf(stderr, "ftr: %s: %llu samples LOST (%llu read)\n",
+			in->prof_pr ? in->prof_pr->text : "profile", (unsigned long long)lprof_lost(in->prof),
 			(unsigned long long)lprof_samples(in->prof));
 	ret = in->ob.err && in->ob.err != -EPIPE ? FTR_EXIT_FAIL : FTR_EXIT_OK;
 out:

@@ -17,7 +17,7 @@ if has_uprobes && [ -n "$tgt" ]; then
 	# 3 * (100 + 101 + 102 + 103) + 4 * 7
 	# (a long path is cut at 64 bytes, as map keys are)
 	grep -q "^@\[uretprobe:/.*\]: 1246\$" "$TMP/o" && [ "$(grep -c '^@' "$TMP/o")" = 1 ] &&
-		ok uprobe-glob-probe || fail uprobe-glob-probe "$(head -3 "$TMP/o" "$TMP/e")"
+		ok uprobe-glob-probe || fail uprobe-glob-probe "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
 	FTR_MAX_PROBES=2 "$FTR" -e "uprobe:$tgt:ftr_* { @ = count(); }" -- uprobe-target > "$TMP/o" 2> "$TMP/e"; rc=$?
 	[ $rc -eq 1 ] && grep -q 'matches 4 functions, more than 2' "$TMP/e" && grep -q FTR_MAX_PROBES "$TMP/e" &&
 		ok uprobe-glob-cap || fail uprobe-glob-cap "rc=$rc $(cat "$TMP/e")"
@@ -36,12 +36,12 @@ if has_kprobes; then
 	[ "$got" = "@[vfs_write]: 300 " ] && ok kprobe-glob-func || fail kprobe-glob-func "got: $got $(head -3 "$TMP/e")"
 	"$FTR" -e 'kretprobe:vfs_wri?e /comm == "writer"/ { @[probe] = count(); }' -- writer 7 > "$TMP/o" 2> "$TMP/e"
 	grep -q '^@\[kretprobe:vfs_write\]: 7$' "$TMP/o" && ok kprobe-glob-ret ||
-		fail kprobe-glob-ret "$(head -3 "$TMP/o" "$TMP/e")"
+		fail kprobe-glob-ret "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
 	# vfs_* matches many functions (about 60 on 6.1): they are all
 	# created, counted, and removed.
 	"$FTR" -e 'kprobe:vfs_* /comm == "writer"/ { @[func] = count(); }' -- writer 5 > "$TMP/o" 2> "$TMP/e"
 	grep -q '^@\[vfs_write\]: 5$' "$TMP/o" && ok kprobe-glob-many ||
-		fail kprobe-glob-many "$(head -3 "$TMP/o" "$TMP/e")"
+		fail kprobe-glob-many "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
 	FTR_MAX_PROBES=3 "$FTR" -e 'kprobe:vfs_* { @ = count(); }' -- writer 1 > "$TMP/o" 2> "$TMP/e"; rc=$?
 	[ $rc -eq 1 ] && grep -q 'more than 3' "$TMP/e" && ok kprobe-glob-cap || fail kprobe-glob-cap "rc=$rc $(cat "$TMP/e")"
 	# bpftrace's biolatency names two spellings of one function; a kernel
@@ -49,11 +49,11 @@ if has_kprobes; then
 	"$FTR" -e 'kprobe:ftr_no_such_function,kprobe:vfs_write /comm == "writer"/ { @ = count(); }' \
 		-- writer 9 > "$TMP/o" 2> "$TMP/e"
 	grep -q '^@: 9$' "$TMP/o" && grep -q "note: 'kprobe:ftr_no_such_function'" "$TMP/e" &&
-		ok kprobe-optional-missing || fail kprobe-optional-missing "$(head -3 "$TMP/o" "$TMP/e")"
+		ok kprobe-optional-missing || fail kprobe-optional-missing "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
 	"$FTR" -e 'kprobe:ftr_no_such_function { @ = count(); }' -- writer 1 > "$TMP/o" 2> "$TMP/e"; rc=$?
 	check kprobe-missing-alone [ $rc -eq 1 ]
 	"$FTR" -e 'kretfunc:vfs_write /comm == "writer"/ { @ = sum(retval); }' -- writer 6 3 > "$TMP/o" 2> "$TMP/e"
-	grep -q '^@: 18$' "$TMP/o" && ok kretfunc-spelling || fail kretfunc-spelling "$(head -3 "$TMP/o" "$TMP/e")"
+	grep -q '^@: 18$' "$TMP/o" && ok kretfunc-spelling || fail kretfunc-spelling "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
 else
 	"$FTR" -e 'kprobe:vfs_* { @ = count(); }' -d 1 > /dev/null 2> "$TMP/e"; rc=$?
 	[ $rc -eq 1 ] && grep -q 'no kprobe events' "$TMP/e" && ok kprobe-glob-absent ||

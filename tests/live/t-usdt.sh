@@ -45,7 +45,7 @@ fi
 n=$(grep -c '^@\[usdt:.*:ftr:[a-z]*\]: 4$' "$TMP/o")
 [ "$n" = 3 ] && ok usdt-glob || fail usdt-glob "$(cat "$TMP/o" "$TMP/e" | head -5)"
 "$FTR" -e "usdt:$u:tick { @ = count(); }" -- usdt 3 > "$TMP/o" 2> "$TMP/e"
-grep -q '^@: 3$' "$TMP/o" && ok usdt-no-provider || fail usdt-no-provider "$(head -3 "$TMP/o" "$TMP/e")"
+grep -q '^@: 3$' "$TMP/o" && ok usdt-no-provider || fail usdt-no-provider "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
 
 "$FTR" -e "usdt:$u:ftr:nope { @ = count(); }" -- usdt 1 > /dev/null 2> "$TMP/e"; rc=$?
 [ $rc -eq 1 ] && grep -q 'no such USDT probe' "$TMP/e" && grep -q 'ftr:tick' "$TMP/e" &&

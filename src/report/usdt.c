@@ -98,7 +98,7 @@ static void disp_str(long long d, const char *reg, char *out, size_t len, const 
 	snprintf(out, len, "%s%lld(%%%s):%s", d < 0 ? "-" : "+", d < 0 ? -d : d, reg, type);
 }
 
-static int x86_operand(const char *op, int64_t (*sym_off)(const char *, void *), void *ctx,
+static int x86_operand(const char *op, int (*sym_off)(const char *, void *, int64_t *), void *ctx,
 		       const char *type, char *out, size_t len, char *why, size_t wl)
 {
 	const char *p = op, *reg, *e;
@@ -136,10 +136,9 @@ static int x86_operand(const char *op, int64_t (*sym_off)(const char *, void *),
 
 		if (!sym[0])
 			return setwhy(why, wl, -ENOTSUP, "an absolute address '%s'", op);
-		off = sym_off ? sym_off(sym, ctx) : -1;
-		if (off < 0)
+		if (!sym_off || sym_off(sym, ctx, &off) < 0)
 			return setwhy(why, wl, -ENOTSUP, "'%s' is not a global of the file", sym);
-		snprintf(out, len, "@+0x%llx:%s", (unsigned long long)(off + d), type);
+		disp_str(off + d, "ip", out, len, type);
 		return 0;
 	}
 	if (e[0] != '(' || e[1] != '%' || e[strlen(e) - 1] != ')' || strchr(e, ','))
@@ -189,8 +188,8 @@ static int arm64_operand(const char *op, const char *type, char *out, size_t len
 	return setwhy(why, wl, -ENOTSUP, "operand '%s'", op);
 }
 
-int usdt_operand(const char *op, int machine, int64_t (*sym_off)(const char *name, void *ctx),
-		 void *ctx, char *out, size_t len, char *why, size_t whylen)
+int usdt_operand(const char *op, int machine,
+		 int (*sym_off)(const char *name, void *ctx, int64_t *disp), void *ctx, char *out, size_t len, char *why, size_t whylen)
 {
 	const char *at = strchr(op, '@');
 	long size = 8;
@@ -223,7 +222,7 @@ int usdt_operand(const char *op, int machine, int64_t (*sym_off)(const char *nam
 struct file {
 	Elf *elf;
 	size_t nph;
-	int64_t delta;		/* the probe's vaddr - its file offset */
+	uint64_t pc;		/* the probe's address */
 };
 
 /* The file offset of a virtual address, through the PT_LOAD holding it. */
@@ -239,7 +238,7 @@ static int64_t vaddr_off(struct file *f, uint64_t v)
 	return -1;
 }
 
-static int64_t sym_off(const char *name, void *ctx)
+static int sym_off(const char *name, void *ctx, int64_t *disp)
 {
 	struct file *f = ctx;
 	Elf_Scn *scn = NULL;
@@ -257,13 +256,15 @@ static int64_t sym_off(const char *name, void *ctx)
 
 			if (!gelf_getsym(d, (int)i, &s) || s.st_shndx == SHN_UNDEF)
 				continue;
-			/* The kernel finds @+OFF at the probe's address minus
-			 * its offset plus OFF: so OFF is the global's address
-			 * less the probe's (vaddr - offset), which also holds
-			 * for .bss, beyond the file's bytes. */
+			/* Read relative to the probe's own address, which is
+			 * the ip at the probe (PIE or not): the uprobe fetch
+			 * @+FILE_OFFSET reads 0 on 5.10 and 6.1 (seen in the
+			 * matrix), +DISP(%ip) everywhere. */
 			n = elf_strptr(f->elf, sh.sh_link, s.st_name);
-			if (n && !strcmp(n, name))
-				return (int64_t)s.st_value - f->delta;
+			if (n && !strcmp(n, name)) {
+				*disp = (int64_t)(s.st_value - f->pc);
+				return 0;
+			}
 		}
 	}
 	return -1;
@@ -348,7 +349,7 @@ static int read_notes(struct file *f, int machine, uint64_t base_addr, bool has_
 				continue;
 			p->pc_off = (uint64_t)vaddr_off(f, p->pc);
 			p->sem_off = a[2] && vaddr_off(f, a[2]) > 0 ? (uint64_t)vaddr_off(f, a[2]) : 0;
-			f->delta = (int64_t)(p->pc - p->pc_off);
+			f->pc = p->pc;
 			translate(p, machine, f);
 			(*n)++;
 		}

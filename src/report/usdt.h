@@ -12,7 +12,7 @@
  *
  * Each argument is translated here into a uprobe fetcharg: a register
  * (%di), memory at an offset from one (+16(%bp)), a constant (\42), or a
- * global of the file read through the probed file's mapping (@+0x4030).
+ * global of the file, read at its distance from the probe (+11454(%ip)).
  */
 #ifndef FTR_USDT_H
 #define FTR_USDT_H
@@ -44,10 +44,11 @@ int usdt_read(const char *path, struct usdt_probe **out, size_t *n, char *why, s
 /*
  * Pure: one operand ("-4@-20(%rbp)") of a file for machine (EM_X86_64,
  * EM_AARCH64) into a fetcharg with its type.  Globals (sym(%rip)) are looked
- * up with sym_off(name, ctx), which gives the OFF of the uprobe fetcharg
- * @+OFF that reads it (see usdt.c) or -1.  0, or -EINVAL/-ENOTSUP with why.
+ * up with sym_off(name, ctx, &disp), which gives their distance from the
+ * probe's address (0, or -1: no such global).  0, or -EINVAL/-ENOTSUP with
+ * why.
  */
-int usdt_operand(const char *op, int machine, int64_t (*sym_off)(const char *name, void *ctx),
-		 void *ctx, char *out, size_t len, char *why, size_t whylen);
+int usdt_operand(const char *op, int machine,
+		 int (*sym_off)(const char *name, void *ctx, int64_t *disp), void *ctx, char *out, size_t len, char *why, size_t whylen);
 
 #endif

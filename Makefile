@@ -75,7 +75,7 @@ OBJS := $(SRCS:src/%.c=$(B)/%.o)
 LIBOBJS := $(filter-out $(B)/main.o,$(OBJS))
 MANS := $(wildcard man/*.[0-9])
 
-.PHONY: all static check check-unit check-fuzz check-live check-matrix fuzz install man clean deps helpers helpers-static
+.PHONY: all static check check-layers check-unit check-fuzz check-live check-matrix fuzz install man clean deps helpers helpers-static
 
 all: $(B)/ftr
 
@@ -160,7 +160,7 @@ $(B)/tests-static/%: tests/helpers/%.c
 helpers: $(HELPERS) $(HELPERS_STATIC)
 helpers-static: $(HELPERS_STATIC)
 
-check: check-unit check-fuzz check-live check-matrix
+check: check-layers check-unit check-fuzz check-live check-matrix
 
 # Cross builds cannot run here: the arm64 binaries are tested by the
 # matrix's arm64 row, which `make check-matrix` (native) builds for itself.
@@ -169,6 +169,10 @@ ifneq ($(filter check%,$(MAKECMDGOALS)),)
 $(error make $(filter check%,$(MAKECMDGOALS)) runs on this machine: not with ARCH=$(FTR_ARCH) or CROSS_COMPILE (the matrix's arm64 row is what tests arm64))
 endif
 endif
+
+# The layers of src/ (docs/design.md): a folder includes only those below it.
+check-layers:
+	@tests/layers.sh src
 
 check-unit: $(UNIT_BINS)
 	@tests/unit/run.sh $(UNIT_BINS)

@@ -58,6 +58,17 @@ int stdout_check(void);
 int parse_duration_ns(const char *s, uint64_t *ns);	/* "5", "5s", "200ms", "2m", "1h" */
 int parse_u64(const char *s, uint64_t *out);
 int parse_cpulist(const char *s, bool *mask, int n);	/* "0,2-3" */
+
+/*
+ * Symbol tables (kallsyms, ELF) sorted by address, aliases with their
+ * preferred name first: the index of the symbol an address falls in, i.e.
+ * the first of the entries with the greatest address <= addr, or -1 when
+ * every entry is above addr.  The entries are `size` bytes apart, each with
+ * a uint64_t address `key_off` bytes in.  *next (if not NULL): the index of
+ * the first entry above addr (n if none), where the symbol ends at the latest.
+ */
+long addr_floor(const void *v, size_t n, size_t size, size_t key_off, uint64_t addr,
+		size_t *next);
 void cpumask_hex(const bool *mask, int n, char *buf, size_t len);	/* tracing_cpumask text */			/* after a command: report stdout write errors */
 
 #endif

@@ -355,3 +355,34 @@ int proc_threads(int pid, int **tids, int *n)
 	closedir(d);
 	return *n ? 0 : -ESRCH;
 }
+
+static uint64_t addr_key(const char *base, size_t i, size_t size, size_t key_off)
+{
+	uint64_t a;
+
+	memcpy(&a, base + i * size + key_off, sizeof(a));
+	return a;
+}
+
+long addr_floor(const void *v, size_t n, size_t size, size_t key_off, uint64_t addr,
+		size_t *next)
+{
+	size_t lo = 0, hi = n, i;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr_key(v, mid, size, key_off) <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (next)
+		*next = lo;
+	if (lo == 0)
+		return -1;
+	i = lo - 1;
+	while (i > 0 && addr_key(v, i - 1, size, key_off) == addr_key(v, i, size, key_off))
+		i--;
+	return (long)i;
+}

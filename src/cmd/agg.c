@@ -136,15 +136,22 @@ static int key_expr(const char *cmd, const char *k, struct buf *out)
 	return 0;
 }
 
-static int run_agg(bool hist, int argc, char **argv)
+/* What the command line of count/hist said; agg_parse_opts fills it. */
+struct agg_cli {
+	bool hist;
+	const char *cmd;
+	struct run_opts o;
+	char *evs[64];
+	int nev;
+	const char *keyarg, *value, *sortarg;
+	uint64_t interval;
+	bool cumulative;
+};
+
+/* Options and their checks.  Returns -1 to go on, else the exit code. */
+static int agg_parse_opts(struct agg_cli *a, int argc, char **argv)
 {
 	enum { OPT_CUMUL = 1000, OPT_TOP, OPT_SIZE };
-	/* --sort's names of the keys: each key's field (or builtin) name */
-	const char *keynames[AGG_MAX_KEYS];
-	char keyname_buf[AGG_MAX_KEYS][128];
-	int nkeynames = 0;
-	const char *sortarg = NULL;
-	struct agg_sort sort;
 	static const struct option longopts[] = {
 		{ "keys", required_argument, NULL, 'k' },
 		{ "value", required_argument, NULL, 'v' },
@@ -162,88 +169,82 @@ static int run_agg(bool hist, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cmd = hist ? "hist" : "count";
-	struct run_opts o = { .mode = OUT_TEXT };
-	struct buf prog = { .n = 0 }, keys = { .n = 0 }, probes = { .n = 0 };
-	const char *keyarg = NULL, *value = NULL, *hkey = NULL;
-	char *evs[64], hfield[128] = "", hmod[64] = "", *filter_owned = NULL;
-	uint64_t interval = 0, v;
-	bool cumulative = false;
-	struct program p;
-	struct lang_err err;
-	int nev = 0, c, ret;
+	const char *cmd = a->cmd;
+	struct run_opts *o = &a->o;
+	uint64_t v;
+	int c;
 
 	/* '-': events come back in order as option 1; "--" ends them. */
 	while ((c = cmd_getopt(cmd, argc, argv, "-k:v:f:p:d:i:w:s:jEh", longopts)) != -1) {
 		switch (c) {
 		case 1:
-			if (nev == (int)ARRAY_SIZE(evs))
+			if (a->nev == (int)ARRAY_SIZE(a->evs))
 				return cmd_usage_error(cmd, "too many events");
-			evs[nev++] = optarg;
+			a->evs[a->nev++] = optarg;
 			break;
 		case 'k':
-			keyarg = optarg;
+			a->keyarg = optarg;
 			break;
 		case 'v':
 			if (!is_field_name(optarg))
 				return cmd_usage_error(cmd, "bad value field '%s'", optarg);
-			value = optarg;
+			a->value = optarg;
 			break;
 		case 'f':
-			o.filter = optarg;
+			o->filter = optarg;
 			break;
 		case 'p':
 			if (parse_u64(optarg, &v) < 0 || !v || v > INT32_MAX)
 				return cmd_usage_error(cmd, "bad pid '%s'", optarg);
-			o.eng.pid = (int)v;
-			if (!pid_alive(o.eng.pid)) {
-				ftr_err("no process with pid %d", o.eng.pid);
+			o->eng.pid = (int)v;
+			if (!pid_alive(o->eng.pid)) {
+				ftr_err("no process with pid %d", o->eng.pid);
 				return FTR_EXIT_FAIL;
 			}
 			break;
 		case 'd':
-			if (parse_duration_ns(optarg, &o.eng.duration_ns) < 0 || !o.eng.duration_ns)
+			if (parse_duration_ns(optarg, &o->eng.duration_ns) < 0 || !o->eng.duration_ns)
 				return cmd_usage_error(cmd, "bad duration '%s' (e.g. 5, 5s, 200ms)",
 						       optarg);
 			break;
 		case 'i':
-			if (parse_duration_ns(optarg, &interval) < 0 || interval < 1000000)
+			if (parse_duration_ns(optarg, &a->interval) < 0 || a->interval < 1000000)
 				return cmd_usage_error(cmd, "bad interval '%s' (at least 1ms)", optarg);
 			break;
 		case OPT_CUMUL:
-			cumulative = true;
+			a->cumulative = true;
 			break;
 		case OPT_TOP:
 			if (parse_u64(optarg, &v) < 0 || !v || v > 1000000)
 				return cmd_usage_error(cmd, "bad --top '%s'", optarg);
-			o.top = (uint32_t)v;
+			o->top = (uint32_t)v;
 			break;
 		case OPT_SIZE:
 			if (parse_u64(optarg, &v) < 0 || v < 1 || v > (1u << 22))
 				return cmd_usage_error(cmd, "bad --size '%s' (1 to 4194304)", optarg);
-			o.map_size = (uint32_t)v;
+			o->map_size = (uint32_t)v;
 			break;
 		case 'w':
 			if (!strcmp(optarg, "auto"))
-				o.where = WHERE_AUTO;
+				o->where = WHERE_AUTO;
 			else if (!strcmp(optarg, "kernel"))
-				o.where = WHERE_KERNEL;
+				o->where = WHERE_KERNEL;
 			else if (!strcmp(optarg, "user"))
-				o.where = WHERE_USER;
+				o->where = WHERE_USER;
 			else
 				return cmd_usage_error(cmd, "--where takes auto, kernel or user");
 			break;
 		case 's':
-			sortarg = optarg;
+			a->sortarg = optarg;
 			break;
 		case 'j':
-			o.mode = OUT_JSON;
+			o->mode = OUT_JSON;
 			break;
 		case 'E':
-			o.eng.explain = true;
+			o->eng.explain = true;
 			break;
 		case 'h':
-			fputs(hist ? hist_usage : count_usage, stdout);
+			fputs(a->hist ? hist_usage : count_usage, stdout);
 			fputs(common_usage, stdout);
 			return FTR_EXIT_OK;
 		default:
@@ -251,18 +252,34 @@ static int run_agg(bool hist, int argc, char **argv)
 		}
 	}
 	if (optind < argc)
-		o.eng.cmdv = argv + optind;
-	if (!nev)
+		o->eng.cmdv = argv + optind;
+	if (!a->nev)
 		return cmd_usage_error(cmd, "no event given (see 'ftr list')");
-	if (o.eng.pid && o.eng.cmdv)
+	if (o->eng.pid && o->eng.cmdv)
 		return cmd_usage_error(cmd, "-p and a command exclude each other");
-	if (hist && !keyarg)
+	if (a->hist && !a->keyarg)
 		return cmd_usage_error(cmd, "which field? -k FIELD[.log2|.linear=STEP]");
-	if (cumulative && !interval)
+	if (a->cumulative && !a->interval)
 		return cmd_usage_error(cmd, "--cumulative goes with -i");
+	return -1;
+}
 
-	for (int i = 0; i < nev; i++) {
-		const char *e = evs[i];
+/*
+ * The program the command line stands for, into prog; --sort's order into
+ * *sort (and a->o.sort).  Returns -1 to go on, else the exit code.
+ */
+static int agg_build_program(struct agg_cli *a, struct buf *prog, struct agg_sort *sort)
+{
+	/* --sort's names of the keys: each key's field (or builtin) name */
+	const char *keynames[AGG_MAX_KEYS];
+	char keyname_buf[AGG_MAX_KEYS][128];
+	int nkeynames = 0;
+	const char *cmd = a->cmd, *hkey = NULL;
+	struct buf keys = { .n = 0 }, probes = { .n = 0 };
+	char hfield[128] = "", hmod[64] = "";
+
+	for (int i = 0; i < a->nev; i++) {
+		const char *e = a->evs[i];
 
 		if (engine_is_probe_spec(e)) {
 			add(&probes, "%s%s", i ? ", " : "", e);
@@ -274,20 +291,21 @@ static int run_agg(bool hist, int argc, char **argv)
 		else if (str_has_prefix(e, "t:"))
 			e += 2;
 		if (!strchr(e, ':'))
-			return cmd_usage_error(cmd, "'%s': name an event as SYSTEM:EVENT", evs[i]);
+			return cmd_usage_error(cmd, "'%s': name an event as SYSTEM:EVENT",
+					       a->evs[i]);
 		add(&probes, "%stracepoint:%s", i ? ", " : "", e);
 	}
 
 	/* Keys; for hist, the one with .log2/.linear (or the first) is bucketed. */
-	if (keyarg) {
-		char *copy = strdup(keyarg), *save = NULL;
+	if (a->keyarg) {
+		char *copy = strdup(a->keyarg), *save = NULL;
 		bool first = true;
 
 		for (char *k = strtok_r(copy, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
 			char *dot = strchr(k, '.');
 
-			if (hist && !hkey && (!dot || !strcmp(dot, ".log2") ||
-					      str_has_prefix(dot, ".linear="))) {
+			if (a->hist && !hkey && (!dot || !strcmp(dot, ".log2") ||
+						 str_has_prefix(dot, ".linear="))) {
 				hkey = k;
 				snprintf(hfield, sizeof(hfield), "%.*s",
 					 dot ? (int)(dot - k) : (int)strlen(k), k);
@@ -314,25 +332,25 @@ static int run_agg(bool hist, int argc, char **argv)
 			}
 		}
 		free(copy);
-	} else if (nev > 1) {
+	} else if (a->nev > 1) {
 		add(&keys, "probe");
 		keynames[nkeynames++] = "probe";
 	}
-	if (sortarg) {
+	if (a->sortarg) {
 		char serr[160];
 
-		if (agg_sort_parse(sortarg, keynames, nkeynames, &sort, serr, sizeof(serr)) < 0)
+		if (agg_sort_parse(a->sortarg, keynames, nkeynames, sort, serr, sizeof(serr)) < 0)
 			return cmd_usage_error(cmd, "--sort: %s", serr);
-		o.sort = &sort;
+		a->o.sort = sort;
 	}
 
-	add(&prog, "%s {", probes.s);
-	if (hist) {
+	add(prog, "%s {", probes.s);
+	if (a->hist) {
 		char *slash;
 		uint64_t step, max = 0;
 
 		if (!strcmp(hmod, ".log2")) {
-			add(&prog, " @%s%s%s%s = hist(args.%s);", hfield, keys.n ? "[" : "", keys.s,
+			add(prog, " @%s%s%s%s = hist(args.%s);", hfield, keys.n ? "[" : "", keys.s,
 			    keys.n ? "]" : "", hfield);
 		} else {
 			slash = strchr(hmod + 8, '/');
@@ -344,57 +362,77 @@ static int run_agg(bool hist, int argc, char **argv)
 						       ".linear=STEP/MAX)");
 			if (!max)
 				max = step * 20;
-			add(&prog, " @%s%s%s%s = lhist(args.%s, 0, %llu, %llu);", hfield,
+			add(prog, " @%s%s%s%s = lhist(args.%s, 0, %llu, %llu);", hfield,
 			    keys.n ? "[" : "", keys.s, keys.n ? "]" : "", hfield,
 			    (unsigned long long)max, (unsigned long long)step);
 		}
 	} else {
-		add(&prog, " @%s%s%s = count();", keys.n ? "[" : "", keys.s, keys.n ? "]" : "");
+		add(prog, " @%s%s%s = count();", keys.n ? "[" : "", keys.s, keys.n ? "]" : "");
 	}
-	if (value)
-		add(&prog, " @sum_%s%s%s%s = sum(args.%s);", value, keys.n ? "[" : "", keys.s,
-		    keys.n ? "]" : "", value);
-	add(&prog, " }");
-	if (interval) {
+	if (a->value)
+		add(prog, " @sum_%s%s%s%s = sum(args.%s);", a->value, keys.n ? "[" : "", keys.s,
+		    keys.n ? "]" : "", a->value);
+	add(prog, " }");
+	if (a->interval) {
 		char m1[160], m2[160] = "";
 
-		snprintf(m1, sizeof(m1), "@%s", hist ? hfield : "");
-		if (value)
-			snprintf(m2, sizeof(m2), "@sum_%s", value);
-		add(&prog, "\ninterval:ms:%llu { print(%s);", (unsigned long long)(interval / 1000000),
-		    m1);
-		if (value)
-			add(&prog, " print(%s);", m2);
-		if (!cumulative) {
-			add(&prog, " clear(%s);", m1);
-			if (value)
-				add(&prog, " clear(%s);", m2);
+		snprintf(m1, sizeof(m1), "@%s", a->hist ? hfield : "");
+		if (a->value)
+			snprintf(m2, sizeof(m2), "@sum_%s", a->value);
+		add(prog, "\ninterval:ms:%llu { print(%s);",
+		    (unsigned long long)(a->interval / 1000000), m1);
+		if (a->value)
+			add(prog, " print(%s);", m2);
+		if (!a->cumulative) {
+			add(prog, " clear(%s);", m1);
+			if (a->value)
+				add(prog, " clear(%s);", m2);
 		}
-		add(&prog, " }");
+		add(prog, " }");
 	}
-	if (prog.n >= sizeof(prog.s))
+	if (prog->n >= sizeof(prog->s))
 		return cmd_usage_error(cmd, "too many events or keys");
-	if (o.filter) {
+	return -1;
+}
+
+static int run_agg(bool hist, int argc, char **argv)
+{
+	struct agg_cli a = { .hist = hist, .cmd = hist ? "hist" : "count",
+			     .o = { .mode = OUT_TEXT } };
+	struct buf prog = { .n = 0 };
+	struct agg_sort sort;
+	char *filter_owned = NULL;
+	struct program p;
+	struct lang_err err;
+	int ret;
+
+	ret = agg_parse_opts(&a, argc, argv);
+	if (ret >= 0)
+		return ret;
+	ret = agg_build_program(&a, &prog, &sort);
+	if (ret >= 0)
+		return ret;
+	if (a.o.filter) {
 		char ferr[256];
 
 		/* @name: named filters, expanded once for every path. */
-		filter_owned = filters_expand(o.filter, false, ferr, sizeof(ferr));
+		filter_owned = filters_expand(a.o.filter, false, ferr, sizeof(ferr));
 		if (!filter_owned) {
 			ftr_err("%s", ferr);
 			return FTR_EXIT_FAIL;
 		}
-		o.filter = filter_owned;
+		a.o.filter = filter_owned;
 	}
-	if (o.eng.explain)
+	if (a.o.eng.explain)
 		printf("# program\n%s\n", prog.s);
-	o.src = prog.s;
+	a.o.src = prog.s;
 	if (lang_parse(prog.s, &p, &err) < 0) {
 		/* Only a bad field or event name can get here. */
 		lang_perror(NULL, prog.s, &err);
 		free(filter_owned);
 		return FTR_EXIT_FAIL;
 	}
-	ret = lang_run(&p, &o);
+	ret = lang_run(&p, &a.o);
 	lang_free(&p);
 	free(filter_owned);
 	return ret;

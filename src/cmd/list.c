@@ -72,7 +72,7 @@ static struct dyn_desc *load_dynevents(int *n)
 
 		t = tracefs_dynevent_info(all[i], &v[i].sys, &v[i].ev, &prefix, &addr, &fmt);
 		/* libtracefs 1.6.4 types a uprobe as a kprobe when
-		 * dynamic_events exists (LIBS.md #3): a path means uprobe. */
+		 * dynamic_events exists (docs/libraries.md L2): a path means uprobe. */
 		if ((t == TRACEFS_DYNEVENT_KPROBE || t == TRACEFS_DYNEVENT_KRETPROBE) && addr &&
 		    strchr(addr, '/'))
 			t = t == TRACEFS_DYNEVENT_KPROBE ? TRACEFS_DYNEVENT_UPROBE :

@@ -1125,7 +1125,18 @@ static bool pmu_cycles(void)
 	return perf_probe(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true) == 0;
 }
 
-int cmd_profile(int argc, char **argv)
+/* What the command line of profile said; profile_parse_opts fills it. */
+struct profile_cli {
+	const char *pid_arg, *cpus_arg, *out_arg, *svg_arg, *input;
+	enum out_mode mode;
+	bool mode_given, all;
+};
+
+/*
+ * Options and their checks, into *a and the sampler's settings in *p.
+ * Returns -1 to go on, else the exit code.
+ */
+static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, char **argv)
 {
 	enum { OPT_TOP = 1000, OPT_FOLDED, OPT_SVG, OPT_PCT };
 	static const struct option longopts[] = {
@@ -1147,153 +1158,128 @@ int cmd_profile(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct prof pr;
-	struct prof *p = &pr;
-	struct sigwatch sw = { .fd = -1 };
-	const char *pid_arg = NULL, *cpus_arg = NULL, *out_arg = NULL, *svg_arg = NULL;
-	const char *input = NULL;
-	enum out_mode mode = O_TOP;
-	bool mode_given = false, all = false;
-	char **warn = NULL;
-	int nwarn = 0, c, ret = FTR_EXIT_FAIL, err;
-	uint64_t v, kernel_samples = 0;
-	FILE *out = stdout;
+	int c, ret = FTR_EXIT_FAIL, err;
+	uint64_t v;
 	char *end;
 
-	memset(p, 0, sizeof(*p));
-	p->hz = 999;
-	p->pages = 128;
-	p->percent_limit = 0.1;
 	while ((c = cmd_getopt("profile", argc, argv, "+F:gp:aC:d:e:m:ji:o:h", longopts)) != -1) {
 		switch (c) {
 		case 'F':
-			if (parse_u64(optarg, &v) < 0 || v < 1 || v > 1000000) {
-				ret = cmd_usage_error("profile", "bad frequency '%s' (Hz, e.g. 99, "
-						      "999)", optarg);
-				goto out;
-			}
+			if (parse_u64(optarg, &v) < 0 || v < 1 || v > 1000000)
+				return cmd_usage_error("profile", "bad frequency '%s' (Hz, e.g. 99, "
+						       "999)", optarg);
 			p->hz = (unsigned)v;
 			break;
 		case 'g':
 			p->g = true;
 			break;
 		case 'p':
-			pid_arg = optarg;
+			a->pid_arg = optarg;
 			break;
 		case 'a':
-			all = true;
+			a->all = true;
 			break;
 		case 'C':
-			cpus_arg = optarg;
+			a->cpus_arg = optarg;
 			break;
 		case 'd':
-			if (parse_duration_ns(optarg, &p->duration) < 0 || !p->duration) {
-				ret = cmd_usage_error("profile", "bad duration '%s' (e.g. 5, 5s, "
-						      "200ms, 2m)", optarg);
-				goto out;
-			}
+			if (parse_duration_ns(optarg, &p->duration) < 0 || !p->duration)
+				return cmd_usage_error("profile", "bad duration '%s' (e.g. 5, 5s, "
+						       "200ms, 2m)", optarg);
 			break;
 		case 'e':
-			if (strcmp(optarg, "cpu-clock") && strcmp(optarg, "cycles")) {
-				ret = cmd_usage_error("profile", "bad event '%s': cpu-clock or "
-						      "cycles", optarg);
-				goto out;
-			}
+			if (strcmp(optarg, "cpu-clock") && strcmp(optarg, "cycles"))
+				return cmd_usage_error("profile", "bad event '%s': cpu-clock or "
+						       "cycles", optarg);
 			p->event = optarg;
 			break;
 		case 'm':
-			if (parse_u64(optarg, &v) < 0 || !v || (v & (v - 1)) || v > 65536) {
-				ret = cmd_usage_error("profile", "bad ring size '%s' (pages, a power "
-						      "of two)", optarg);
-				goto out;
-			}
+			if (parse_u64(optarg, &v) < 0 || !v || (v & (v - 1)) || v > 65536)
+				return cmd_usage_error("profile", "bad ring size '%s' (pages, a power "
+						       "of two)", optarg);
 			p->pages = (unsigned)v;
 			break;
 		case OPT_TOP:
 		case OPT_FOLDED:
 		case 'j':
-			if (mode_given) {
-				ret = cmd_usage_error("profile", "--top, --folded and --json exclude "
-						      "each other");
-				goto out;
-			}
-			mode_given = true;
-			mode = c == OPT_TOP ? O_TOP : c == OPT_FOLDED ? O_FOLDED : O_JSON;
+			if (a->mode_given)
+				return cmd_usage_error("profile", "--top, --folded and --json exclude "
+						       "each other");
+			a->mode_given = true;
+			a->mode = c == OPT_TOP ? O_TOP : c == OPT_FOLDED ? O_FOLDED : O_JSON;
 			break;
 		case OPT_SVG:
-			svg_arg = optarg;
+			a->svg_arg = optarg;
 			break;
 		case OPT_PCT:
 			errno = 0;
 			p->percent_limit = strtod(optarg, &end);
 			if (errno || end == optarg || *end || p->percent_limit < 0 ||
-			    p->percent_limit > 100) {
-				ret = cmd_usage_error("profile", "bad percent limit '%s'", optarg);
-				goto out;
-			}
+			    p->percent_limit > 100)
+				return cmd_usage_error("profile", "bad percent limit '%s'", optarg);
 			break;
 		case 'i':
-			input = optarg;
+			a->input = optarg;
 			break;
 		case 'o':
-			out_arg = optarg;
+			a->out_arg = optarg;
 			break;
 		case 'h':
 			fputs(profile_usage, stdout);
 			ret = FTR_EXIT_OK;
-			goto out;
+			return ret;
 		default:
 			ret = FTR_EXIT_USAGE;
-			goto out;
+			return ret;
 		}
 	}
 	if (optind < argc && !strcmp(argv[optind], "--"))
 		optind++;
 	if (optind < argc)
 		p->cmdv = argv + optind;
-	if ((pid_arg != NULL) + all + (p->cmdv != NULL) + (input != NULL) != 1) {
-		ret = cmd_usage_error("profile", (pid_arg != NULL) + all + (p->cmdv != NULL) +
-				      (input != NULL) ? "-p, -a, -i and a command exclude each other" :
-				      "nothing to profile: give -- CMD, -p PID or -a (or -i FILE)");
-		goto out;
-	}
-	if (svg_arg && !mode_given)
-		mode = O_NONE;	/* --svg alone: the graph, no text */
-	if (p->duration && p->cmdv) {
-		ret = cmd_usage_error("profile", "-d goes with -p or -a (a command is profiled "
-				      "until it ends)");
-		goto out;
-	}
-	if (pid_arg) {
-		if (parse_u64(pid_arg, &v) < 0 || v == 0 || v > INT32_MAX) {
-			ret = cmd_usage_error("profile", "bad pid '%s'", pid_arg);
-			goto out;
-		}
+	if ((a->pid_arg != NULL) + a->all + (p->cmdv != NULL) + (a->input != NULL) != 1)
+		return cmd_usage_error("profile", (a->pid_arg != NULL) + a->all + (p->cmdv != NULL) +
+				       (a->input != NULL) ? "-p, -a, -i and a command exclude each other" :
+				       "nothing to profile: give -- CMD, -p PID or -a (or -i FILE)");
+	if (a->svg_arg && !a->mode_given)
+		a->mode = O_NONE;	/* --svg alone: the graph, no text */
+	if (p->duration && p->cmdv)
+		return cmd_usage_error("profile", "-d goes with -p or -a (a command is profiled "
+				       "until it ends)");
+	if (a->pid_arg) {
+		if (parse_u64(a->pid_arg, &v) < 0 || v == 0 || v > INT32_MAX)
+			return cmd_usage_error("profile", "bad pid '%s'", a->pid_arg);
 		p->target = T_PID;
 		p->pid = (int)v;
 		if (!pid_alive(p->pid)) {
 			ftr_err("no process with pid %d", p->pid);
-			goto out;
+			return ret;
 		}
-	} else if (all) {
+	} else if (a->all) {
 		p->target = T_ALL;
-	} else if (input) {
+	} else if (a->input) {
 		p->target = T_INPUT;
 	}
-	if (cpus_arg) {
-		err = parse_cpulist(cpus_arg, p->cpus, (int)ARRAY_SIZE(p->cpus));
-		if (err) {
-			ret = cmd_usage_error("profile", "bad CPU list '%s'%s", cpus_arg,
-					      err == -ERANGE ? " (no such CPU)" : "");
-			goto out;
-		}
+	if (a->cpus_arg) {
+		err = parse_cpulist(a->cpus_arg, p->cpus, (int)ARRAY_SIZE(p->cpus));
+		if (err)
+			return cmd_usage_error("profile", "bad CPU list '%s'%s", a->cpus_arg,
+					       err == -ERANGE ? " (no such CPU)" : "");
 		p->cpus_given = true;
 	}
-	if (out_arg && !(out = fopen(out_arg, "we"))) {
-		ftr_err("cannot write '%s': %s", out_arg, strerror(errno));
-		out = stdout;
-		goto out;
-	}
+	return -1;
+}
+
+/*
+ * The stacks to report, into p->fl: read from a folded file (-i), or
+ * sampled, named, and checked for what makes them untrustworthy (the
+ * warnings, into *warn).  Returns 0, or -1 once the failure is reported.
+ */
+static int profile_gather(struct prof *p, const char *input, struct sigwatch *sw, char ***warn,
+			  int *nwarn)
+{
+	uint64_t kernel_samples = 0;
+	int err;
 
 	if (p->target == T_INPUT) {
 		FILE *in = strcmp(input, "-") ? fopen(input, "re") : stdin;
@@ -1301,7 +1287,7 @@ int cmd_profile(int argc, char **argv)
 
 		if (!in) {
 			ftr_err("cannot read '%s': %s", input, strerror(errno));
-			goto out;
+			return -1;
 		}
 		p->fl = flame_new();
 		err = p->fl ? flame_read_folded(p->fl, in, &line) : -ENOMEM;
@@ -1310,11 +1296,11 @@ int cmd_profile(int argc, char **argv)
 		if (err == -EINVAL) {
 			ftr_err("'%s' line %zu: not a folded stack ('frame;frame;... COUNT')",
 				input, line);
-			goto out;
+			return -1;
 		}
 		if (err < 0) {
 			ftr_err("cannot read '%s': %s", input, strerror(-err));
-			goto out;
+			return -1;
 		}
 		snprintf(p->title, sizeof(p->title), "Flame Graph: %s", input);
 	} else {
@@ -1325,21 +1311,21 @@ int cmd_profile(int argc, char **argv)
 			       PERF_COUNT_HW_CPU_CYCLES;
 		p->sc = sym_ctx_new();
 		if (!p->sc)
-			goto out;
+			return -1;
 		p->skip_root = true;
-		err = sigwatch_open(&sw, true);
+		err = sigwatch_open(sw, true);
 		if (err < 0) {
 			ftr_err("cannot set up signal handling: %s", strerror(-err));
-			goto out;
+			return -1;
 		}
-		err = run(p, &sw);
-		sigwatch_close(&sw);
+		err = run(p, sw);
+		sigwatch_close(sw);
 		if (err < 0)
-			goto out;
+			return -1;
 		err = resolve(p, &kernel_samples);
 		if (err < 0) {
 			ftr_err("cannot name the stacks: %s", strerror(-err));
-			goto out;
+			return -1;
 		}
 		if (p->target == T_CMD)
 			snprintf(p->title, sizeof(p->title), "Flame Graph: %s", p->cmdv[0]);
@@ -1347,35 +1333,65 @@ int cmd_profile(int argc, char **argv)
 			snprintf(p->title, sizeof(p->title), "Flame Graph: pid %d", p->pid);
 		else
 			snprintf(p->title, sizeof(p->title), "Flame Graph: all CPUs");
-		warnings(p, kernel_samples, &warn, &nwarn);
+		warnings(p, kernel_samples, warn, nwarn);
 		if (p->status_note[0])
 			ftr_warn("%s", p->status_note);
 	}
 
+	return 0;
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	static struct prof pr;
+	struct prof *p = &pr;
+	struct profile_cli a = { .mode = O_TOP };
+	struct sigwatch sw = { .fd = -1 };
+	char **warn = NULL;
+	int nwarn = 0, ret, err;
+	FILE *out = stdout;
+
+	memset(p, 0, sizeof(*p));
+	p->hz = 999;
+	p->pages = 128;
+	p->percent_limit = 0.1;
+	ret = profile_parse_opts(&a, p, argc, argv);
+	if (ret >= 0)
+		goto out;
+	ret = FTR_EXIT_FAIL;
+	if (a.out_arg && !(out = fopen(a.out_arg, "we"))) {
+		ftr_err("cannot write '%s': %s", a.out_arg, strerror(errno));
+		out = stdout;
+		goto out;
+	}
+
+	if (profile_gather(p, a.input, &sw, &warn, &nwarn) < 0)
+		goto out;
+
 	err = 0;
-	if (mode == O_TOP)
+	if (a.mode == O_TOP)
 		err = print_top(p, out);
-	else if (mode == O_FOLDED)
+	else if (a.mode == O_FOLDED)
 		err = flame_write_folded(p->fl, out);
-	else if (mode == O_JSON)
+	else if (a.mode == O_JSON)
 		err = print_json(p, out, warn, nwarn);
 	if (err < 0 && err != -EIO) {
 		ftr_err("cannot write the report: %s", strerror(-err));
 		goto out;
 	}
-	if (svg_arg) {
-		FILE *f = fopen(svg_arg, "we");
+	if (a.svg_arg) {
+		FILE *f = fopen(a.svg_arg, "we");
 		char sub[256];
 		struct flame_svg_opts o = { .title = p->title, .subtitle = sub };
 
 		describe(p, sub, sizeof(sub));
 		if (!f) {
-			ftr_err("cannot write '%s': %s", svg_arg, strerror(errno));
+			ftr_err("cannot write '%s': %s", a.svg_arg, strerror(errno));
 			goto out;
 		}
 		err = flame_write_svg(p->fl, f, &o);
 		if (fclose(f) != 0 || err < 0) {
-			ftr_err("cannot write '%s': %s", svg_arg, strerror(errno ? errno : EIO));
+			ftr_err("cannot write '%s': %s", a.svg_arg, strerror(errno ? errno : EIO));
 			goto out;
 		}
 	}
@@ -1391,7 +1407,7 @@ int cmd_profile(int argc, char **argv)
 	ret = FTR_EXIT_OK;
 	if (out != stdout) {
 		if (fclose(out) != 0) {
-			ftr_err("cannot write '%s': %s", out_arg, strerror(errno));
+			ftr_err("cannot write '%s': %s", a.out_arg, strerror(errno));
 			ret = FTR_EXIT_FAIL;
 		}
 		out = stdout;

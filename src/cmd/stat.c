@@ -777,7 +777,21 @@ static void print_json(struct cnt *st)
 	fputs("}}\n", o);
 }
 
-int cmd_stat(int argc, char **argv)
+/* What the command line of stat said; stat_parse_opts fills it. */
+struct stat_cli {
+	struct cnt st;
+	const char **events;	/* -e tracepoints, counted beside the defaults */
+	int nev;
+	uint64_t duration;
+	const char *out_arg;
+	bool all, cpumask[4096];
+};
+
+/*
+ * Options and their checks.  Returns -1 to go on, else the exit code; what
+ * it allocated (a->events) is freed by the caller either way.
+ */
+static int stat_parse_opts(struct stat_cli *a, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
@@ -791,13 +805,9 @@ int cmd_stat(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct cnt st = { .target = T_CMD, .nruns = 1, .out = stdout };
-	struct sigwatch sw = { .fd = -1 };
-	const char *pid_arg = NULL, *cpus_arg = NULL, *out_arg = NULL, *tracefs = NULL;
-	const char **events = NULL;
-	bool all = false, cpumask[4096];
-	uint64_t duration = 0, v;
-	int nev = 0, c, ret = FTR_EXIT_FAIL, err;
+	const char *pid_arg = NULL, *cpus_arg = NULL;
+	uint64_t v;
+	int c, ret = FTR_EXIT_FAIL, err;
 
 	while ((c = cmd_getopt("stat", argc, argv, "+p:aC:d:e:r:jo:h", longopts)) != -1) {
 		switch (c) {
@@ -805,121 +815,120 @@ int cmd_stat(int argc, char **argv)
 			pid_arg = optarg;
 			break;
 		case 'a':
-			all = true;
+			a->all = true;
 			break;
 		case 'C':
 			cpus_arg = optarg;
 			break;
 		case 'd':
-			if (parse_duration_ns(optarg, &duration) < 0 || !duration) {
-				ret = cmd_usage_error("stat", "bad duration '%s' (e.g. 5, 5s, 200ms, "
-						      "2m)", optarg);
-				goto out;
-			}
+			if (parse_duration_ns(optarg, &a->duration) < 0 || !a->duration)
+				return cmd_usage_error("stat", "bad duration '%s' (e.g. 5, 5s, 200ms, "
+						       "2m)", optarg);
 			break;
 		case 'e': {
-			const char **ne = realloc(events, (nev + 1) * sizeof(*ne));
+			const char **ne = realloc(a->events, (a->nev + 1) * sizeof(*ne));
 
 			if (!ne)
-				goto out;
-			events = ne;
-			events[nev++] = optarg;
+				return ret;
+			a->events = ne;
+			a->events[a->nev++] = optarg;
 			break;
 		}
 		case 'r':
-			if (parse_u64(optarg, &v) < 0 || v < 1 || v > 100000) {
-				ret = cmd_usage_error("stat", "bad repeat count '%s'", optarg);
-				goto out;
-			}
-			st.nruns = (int)v;
+			if (parse_u64(optarg, &v) < 0 || v < 1 || v > 100000)
+				return cmd_usage_error("stat", "bad repeat count '%s'", optarg);
+			a->st.nruns = (int)v;
 			break;
 		case 'j':
-			st.json = true;
+			a->st.json = true;
 			break;
 		case 'o':
-			out_arg = optarg;
+			a->out_arg = optarg;
 			break;
 		case 'h':
 			fputs(stat_usage, stdout);
 			ret = FTR_EXIT_OK;
-			goto out;
+			return ret;
 		default:
 			ret = FTR_EXIT_USAGE;
-			goto out;
+			return ret;
 		}
 	}
 	if (optind < argc && !strcmp(argv[optind], "--"))
 		optind++;
 	if (optind < argc)
-		st.cmdv = argv + optind;
-	if ((pid_arg != NULL) + all + (st.cmdv != NULL) != 1) {
-		ret = cmd_usage_error("stat", (pid_arg != NULL) + all + (st.cmdv != NULL) ?
-				      "-p, -a and a command exclude each other" :
-				      "nothing to count: give -- CMD, -p PID or -a");
-		goto out;
-	}
-	if (duration && st.cmdv) {
-		ret = cmd_usage_error("stat", "-d goes with -p or -a (a command is counted "
-				      "until it ends)");
-		goto out;
-	}
-	if (st.nruns > 1 && !st.cmdv) {
-		ret = cmd_usage_error("stat", "-r repeats a command: not with -p or -a");
-		goto out;
-	}
-	if (cpus_arg && !all) {
-		ret = cmd_usage_error("stat", "-C goes with -a");
-		goto out;
-	}
+		a->st.cmdv = argv + optind;
+	if ((pid_arg != NULL) + a->all + (a->st.cmdv != NULL) != 1)
+		return cmd_usage_error("stat", (pid_arg != NULL) + a->all + (a->st.cmdv != NULL) ?
+				       "-p, -a and a command exclude each other" :
+				       "nothing to count: give -- CMD, -p PID or -a");
+	if (a->duration && a->st.cmdv)
+		return cmd_usage_error("stat", "-d goes with -p or -a (a command is counted "
+				       "until it ends)");
+	if (a->st.nruns > 1 && !a->st.cmdv)
+		return cmd_usage_error("stat", "-r repeats a command: not with -p or -a");
+	if (cpus_arg && !a->all)
+		return cmd_usage_error("stat", "-C goes with -a");
 	if (pid_arg) {
-		if (parse_u64(pid_arg, &v) < 0 || v == 0 || v > INT32_MAX) {
-			ret = cmd_usage_error("stat", "bad pid '%s'", pid_arg);
-			goto out;
-		}
-		st.target = T_PID;
-		st.pid = (int)v;
-		if (!pid_alive(st.pid)) {
-			ftr_err("no process with pid %d", st.pid);
-			goto out;
+		if (parse_u64(pid_arg, &v) < 0 || v == 0 || v > INT32_MAX)
+			return cmd_usage_error("stat", "bad pid '%s'", pid_arg);
+		a->st.target = T_PID;
+		a->st.pid = (int)v;
+		if (!pid_alive(a->st.pid)) {
+			ftr_err("no process with pid %d", a->st.pid);
+			return ret;
 		}
 	}
-	if (all) {
-		st.target = T_ALL;
-		st.ncpu = (int)ARRAY_SIZE(cpumask);
-		err = perf_online_cpus(cpumask, st.ncpu);
+	if (a->all) {
+		a->st.target = T_ALL;
+		a->st.ncpu = (int)ARRAY_SIZE(a->cpumask);
+		err = perf_online_cpus(a->cpumask, a->st.ncpu);
 		if (err < 0) {
 			ftr_err("cannot read the online CPUs: %s", strerror(-err));
-			goto out;
+			return ret;
 		}
 		if (cpus_arg) {
-			bool sel[ARRAY_SIZE(cpumask)];
+			bool sel[ARRAY_SIZE(a->cpumask)];
 
-			err = parse_cpulist(cpus_arg, sel, st.ncpu);
-			if (err) {
-				ret = cmd_usage_error("stat", "bad CPU list '%s'%s", cpus_arg,
-						      err == -ERANGE ? " (no such CPU)" : "");
-				goto out;
-			}
-			for (int i = 0; i < st.ncpu; i++)
-				cpumask[i] = cpumask[i] && sel[i];
+			err = parse_cpulist(cpus_arg, sel, a->st.ncpu);
+			if (err)
+				return cmd_usage_error("stat", "bad CPU list '%s'%s", cpus_arg,
+						       err == -ERANGE ? " (no such CPU)" : "");
+			for (int i = 0; i < a->st.ncpu; i++)
+				a->cpumask[i] = a->cpumask[i] && sel[i];
 		}
-		st.cpus = cpumask;
+		a->st.cpus = a->cpumask;
 	}
+	return -1;
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_cli a = { .st = { .target = T_CMD, .nruns = 1, .out = stdout } };
+	struct sigwatch sw = { .fd = -1 };
+	const char *tracefs = NULL;
+	struct cnt *st = &a.st;
+	int ret, err;
+
+	ret = stat_parse_opts(&a, argc, argv);
+	if (ret >= 0)
+		goto out;
+	ret = FTR_EXIT_FAIL;
 	for (size_t i = 0; i < ARRAY_SIZE(default_events); i++) {
 		const char *name = default_events[i].name;
 		uint64_t config = default_events[i].config;
 
 		/* System-wide, the clock that means something is the CPUs'. */
-		if (all && config == PERF_COUNT_SW_TASK_CLOCK &&
+		if (a.all && config == PERF_COUNT_SW_TASK_CLOCK &&
 		    default_events[i].type == PERF_TYPE_SOFTWARE) {
 			name = "cpu-clock";
 			config = PERF_COUNT_SW_CPU_CLOCK;
 		}
-		if (add_ctr(&st, name, default_events[i].type, config) < 0)
+		if (add_ctr(st, name, default_events[i].type, config) < 0)
 			goto out;
 	}
-	for (int i = 0; i < nev; i++) {
-		err = add_tracepoint(&st, events[i], &tracefs);
+	for (int i = 0; i < a.nev; i++) {
+		err = add_tracepoint(st, a.events[i], &tracefs);
 		if (err == -EINVAL) {
 			ret = FTR_EXIT_USAGE;
 			goto out;
@@ -927,15 +936,15 @@ int cmd_stat(int argc, char **argv)
 		if (err < 0)
 			goto out;
 	}
-	st.runs = calloc(st.nruns, sizeof(*st.runs));
-	for (int i = 0; i < st.nc; i++)
-		if (!(st.c[i].runs = calloc(st.nruns, sizeof(double))))
+	st->runs = calloc(st->nruns, sizeof(*st->runs));
+	for (int i = 0; i < st->nc; i++)
+		if (!(st->c[i].runs = calloc(st->nruns, sizeof(double))))
 			goto out;
-	if (!st.runs)
+	if (!st->runs)
 		goto out;
-	if (out_arg && !(st.out = fopen(out_arg, "we"))) {
-		ftr_err("cannot write '%s': %s", out_arg, strerror(errno));
-		st.out = stdout;
+	if (a.out_arg && !(st->out = fopen(a.out_arg, "we"))) {
+		ftr_err("cannot write '%s': %s", a.out_arg, strerror(errno));
+		st->out = stdout;
 		goto out;
 	}
 	err = sigwatch_open(&sw, true);
@@ -943,33 +952,33 @@ int cmd_stat(int argc, char **argv)
 		ftr_err("cannot set up signal handling: %s", strerror(-err));
 		goto out;
 	}
-	for (int r = 0; r < st.nruns && !st.interrupted; r++) {
-		err = st.target == T_CMD ? measure_cmd(&st, &sw, r) : measure_span(&st, &sw, duration);
+	for (int r = 0; r < st->nruns && !st->interrupted; r++) {
+		err = st->target == T_CMD ? measure_cmd(st, &sw, r) : measure_span(st, &sw, a.duration);
 		if (err < 0)
 			goto out;
-		st.done_runs++;
+		st->done_runs++;
 	}
-	if (st.status_note[0])
-		ftr_warn("%s", st.status_note);
-	if (st.json)
-		print_json(&st);
+	if (st->status_note[0])
+		ftr_warn("%s", st->status_note);
+	if (st->json)
+		print_json(st);
 	else
-		print_text(&st);
+		print_text(st);
 	ret = FTR_EXIT_OK;
-	if (st.out != stdout && (fclose(st.out) != 0)) {
-		ftr_err("cannot write '%s': %s", out_arg, strerror(errno));
+	if (st->out != stdout && (fclose(st->out) != 0)) {
+		ftr_err("cannot write '%s': %s", a.out_arg, strerror(errno));
 		ret = FTR_EXIT_FAIL;
 	}
-	st.out = stdout;
+	st->out = stdout;
 out:
 	sigwatch_close(&sw);
-	if (st.out != stdout)
-		fclose(st.out);
-	close_ctrs(&st);
-	for (int i = 0; i < st.nc; i++)
-		free(st.c[i].runs);
-	free(st.c);
-	free(st.runs);
-	free(events);
+	if (st->out != stdout)
+		fclose(st->out);
+	close_ctrs(st);
+	for (int i = 0; i < st->nc; i++)
+		free(st->c[i].runs);
+	free(st->c);
+	free(st->runs);
+	free(a.events);
 	return ret;
 }

@@ -137,7 +137,21 @@ static int setup_output(struct engine *e, struct trace *t)
 	return 0;
 }
 
-int cmd_trace(int argc, char **argv)
+/* What the command line of trace said; trace_parse_opts fills it. */
+struct trace_cli {
+	struct trace t;
+	struct engine_opts o;
+	struct tsel *sel;	/* the events, each with its filter or probe */
+	int nsel;
+	char *global_filter, *kfilter;
+	bool fail_on_lost;
+};
+
+/*
+ * Options and their checks.  Returns -1 to go on, else the exit code; what
+ * it allocated (a->sel, a->t.only) is freed by the caller either way.
+ */
+static int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 {
 	enum { OPT_FAIL_LOST = 1000, OPT_KFILTER };
 	static const struct option longopts[] = {
@@ -156,17 +170,11 @@ int cmd_trace(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct outbuf ob;
 	static bool cpumask[1024];
-	struct trace t = { .mode = OUT_TEXT, .ob = &ob };
-	struct engine_opts o = { 0 };
-	struct engine e = { 0 };
-	struct tsel *sel = NULL;
-	char *global_filter = NULL, *fields = NULL, *kfilter = NULL;
+	char *fields = NULL;
 	const char *pid_arg = NULL, *cpus_arg = NULL;
-	bool fail_on_lost = false, opened = false;
 	uint64_t v;
-	int nsel = 0, c, ret = FTR_EXIT_FAIL, err;
+	int c, ret = FTR_EXIT_FAIL, err;
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
 	/* A leading '-': events come back in order as option 1, so that a
@@ -174,13 +182,13 @@ int cmd_trace(int argc, char **argv)
 	while ((c = cmd_getopt("trace", argc, argv, "-f:Up:C:d:c:b:jF:Eh", longopts)) != -1) {
 		switch (c) {
 		case 1: {
-			struct tsel *ns = realloc(sel, (nsel + 1) * sizeof(*sel));
+			struct tsel *ns = realloc(a->sel, (a->nsel + 1) * sizeof(*a->sel));
 
 			if (!ns)
-				goto out;
-			sel = ns;
-			memset(&sel[nsel], 0, sizeof(*sel));
-			sel[nsel].spec = optarg;
+				return ret;
+			a->sel = ns;
+			memset(&a->sel[a->nsel], 0, sizeof(*a->sel));
+			a->sel[a->nsel].spec = optarg;
 			if (engine_is_probe_spec(optarg)) {
 				/* kprobe:f count=arg2 ...: the NAME=FETCH words
 				 * that follow belong to the probe. */
@@ -192,42 +200,40 @@ int cmd_trace(int argc, char **argv)
 				while (optind < argc && engine_is_fetch_word(argv[optind]))
 					len += strlen(argv[optind++]) + 1;
 				text = malloc(len);
-				sel[nsel].probe = calloc(1, sizeof(struct probe_spec));
-				if (!text || !sel[nsel].probe) {
+				a->sel[a->nsel].probe = calloc(1, sizeof(struct probe_spec));
+				if (!text || !a->sel[a->nsel].probe) {
 					free(text);
-					nsel++;
-					goto out;
+					a->nsel++;
+					return ret;
 				}
-				sel[nsel].probe_text = text;
+				a->sel[a->nsel].probe_text = text;
 				text += sprintf(text, "%s", optarg);
 				for (int k = first; k < optind; k++)
 					text += sprintf(text, " %s", argv[k]);
-				if (probe_parse(sel[nsel].probe_text, sel[nsel].probe, &perr) < 0) {
-					probe_perror(sel[nsel].probe_text, &perr);
-					nsel++;
+				if (probe_parse(a->sel[a->nsel].probe_text, a->sel[a->nsel].probe, &perr) < 0) {
+					probe_perror(a->sel[a->nsel].probe_text, &perr);
+					a->nsel++;
 					ret = FTR_EXIT_USAGE;
-					goto out;
+					return ret;
 				}
 			}
-			nsel++;
+			a->nsel++;
 			break;
 		}
 		case 'f':
-			if (nsel && !sel[nsel - 1].filter)
-				sel[nsel - 1].filter = optarg;
-			else if (!nsel && !global_filter)
-				global_filter = optarg;
-			else {
-				ret = cmd_usage_error("trace", "two filters for one event: join "
-						      "them with && in one -f");
-				goto out;
-			}
+			if (a->nsel && !a->sel[a->nsel - 1].filter)
+				a->sel[a->nsel - 1].filter = optarg;
+			else if (!a->nsel && !a->global_filter)
+				a->global_filter = optarg;
+			else
+				return cmd_usage_error("trace", "two filters for one event: join "
+						       "them with && in one -f");
 			break;
 		case 'U':
-			o.user_filter = true;
+			a->o.user_filter = true;
 			break;
 		case OPT_KFILTER:
-			kfilter = optarg;
+			a->kfilter = optarg;
 			break;
 		case 'p':
 			pid_arg = optarg;
@@ -236,138 +242,138 @@ int cmd_trace(int argc, char **argv)
 			cpus_arg = optarg;
 			break;
 		case 'd':
-			if (parse_duration_ns(optarg, &o.duration_ns) < 0 || !o.duration_ns) {
-				ret = cmd_usage_error("trace", "bad duration '%s' (e.g. 5, 5s, "
-						      "200ms, 2m)", optarg);
-				goto out;
-			}
+			if (parse_duration_ns(optarg, &a->o.duration_ns) < 0 || !a->o.duration_ns)
+				return cmd_usage_error("trace", "bad duration '%s' (e.g. 5, 5s, "
+						       "200ms, 2m)", optarg);
 			break;
 		case 'c':
-			if (parse_u64(optarg, &t.count_limit) < 0 || !t.count_limit) {
-				ret = cmd_usage_error("trace", "bad count '%s'", optarg);
-				goto out;
-			}
+			if (parse_u64(optarg, &a->t.count_limit) < 0 || !a->t.count_limit)
+				return cmd_usage_error("trace", "bad count '%s'", optarg);
 			break;
 		case 'b':
-			if (parse_u64(optarg, &v) < 0 || v < 4 || v > (1u << 22)) {
-				ret = cmd_usage_error("trace", "bad buffer size '%s' (KB per CPU, "
-						      "4 to 4194304)", optarg);
-				goto out;
-			}
-			o.bufsz = optarg;
+			if (parse_u64(optarg, &v) < 0 || v < 4 || v > (1u << 22))
+				return cmd_usage_error("trace", "bad buffer size '%s' (KB per CPU, "
+						       "4 to 4194304)", optarg);
+			a->o.bufsz = optarg;
 			break;
 		case 'j':
-			t.mode = OUT_JSON;
+			a->t.mode = OUT_JSON;
 			break;
 		case 'F':
 			fields = optarg;
 			break;
 		case OPT_FAIL_LOST:
-			fail_on_lost = true;
+			a->fail_on_lost = true;
 			break;
 		case 'E':
-			o.explain = true;
+			a->o.explain = true;
 			break;
 		case 'h':
 			fputs(trace_usage, stdout);
 			ret = FTR_EXIT_OK;
-			goto out;
+			return ret;
 		default:
 			ret = FTR_EXIT_USAGE;
-			goto out;
+			return ret;
 		}
 	}
 	if (optind < argc)
-		o.cmdv = argv + optind;	/* after "--" */
-	if (!nsel) {
-		ret = cmd_usage_error("trace", "no event given (see 'ftr list')");
-		goto out;
-	}
-	if (pid_arg && o.cmdv) {
-		ret = cmd_usage_error("trace", "-p and a command exclude each other");
-		goto out;
-	}
-	if (kfilter && (global_filter || o.user_filter)) {
-		ret = cmd_usage_error("trace", "--kernel-filter goes alone: not with -f or -U");
-		goto out;
-	}
+		a->o.cmdv = argv + optind;	/* after "--" */
+	if (!a->nsel)
+		return cmd_usage_error("trace", "no event given (see 'ftr list')");
+	if (pid_arg && a->o.cmdv)
+		return cmd_usage_error("trace", "-p and a command exclude each other");
+	if (a->kfilter && (a->global_filter || a->o.user_filter))
+		return cmd_usage_error("trace", "--kernel-filter goes alone: not with -f or -U");
 	if (pid_arg) {
-		if (parse_u64(pid_arg, &v) < 0 || v == 0 || v > INT32_MAX) {
-			ret = cmd_usage_error("trace", "bad pid '%s'", pid_arg);
-			goto out;
-		}
-		o.pid = (int)v;
-		if (!pid_alive(o.pid)) {
-			ftr_err("no process with pid %d", o.pid);
-			goto out;
+		if (parse_u64(pid_arg, &v) < 0 || v == 0 || v > INT32_MAX)
+			return cmd_usage_error("trace", "bad pid '%s'", pid_arg);
+		a->o.pid = (int)v;
+		if (!pid_alive(a->o.pid)) {
+			ftr_err("no process with pid %d", a->o.pid);
+			return ret;
 		}
 	}
 	if (cpus_arg) {
 		if (ncpu > (long)ARRAY_SIZE(cpumask))
 			ncpu = ARRAY_SIZE(cpumask);
 		err = parse_cpulist(cpus_arg, cpumask, (int)ncpu);
-		if (err) {
-			ret = cmd_usage_error("trace", "bad CPU list '%s'%s", cpus_arg,
-					      err == -ERANGE ? " (no such CPU)" : "");
-			goto out;
-		}
-		o.cpus = cpumask;
-		o.ncpus = (int)ncpu;
+		if (err)
+			return cmd_usage_error("trace", "bad CPU list '%s'%s", cpus_arg,
+					       err == -ERANGE ? " (no such CPU)" : "");
+		a->o.cpus = cpumask;
+		a->o.ncpus = (int)ncpu;
 	}
 	if (fields) {
 		for (char *p = strtok(fields, ","); p; p = strtok(NULL, ",")) {
-			char **n = realloc(t.only, (t.nonly + 1) * sizeof(*n));
+			char **n = realloc(a->t.only, (a->t.nonly + 1) * sizeof(*n));
 
 			if (!n)
-				goto out;
-			t.only = n;
-			t.only[t.nonly++] = p;
+				return ret;
+			a->t.only = n;
+			a->t.only[a->t.nonly++] = p;
 		}
 	}
 
-	opened = true;
-	if (engine_open(&e, &o) < 0)
-		goto out;
-	for (int i = 0; i < nsel; i++) {
-		const char *filter = sel[i].filter ? sel[i].filter : global_filter;
+	return -1;
+}
 
-		err = sel[i].probe ? engine_add_probe(&e, sel[i].probe, filter, NULL) :
-				     engine_add_spec(&e, sel[i].spec, filter);
+int cmd_trace(int argc, char **argv)
+{
+	static struct outbuf ob;
+	struct trace_cli a = { .t = { .mode = OUT_TEXT, .ob = &ob } };
+	struct trace *t = &a.t;
+	struct engine e = { 0 };
+	bool opened = false;
+	int ret, err;
+
+	ret = trace_parse_opts(&a, argc, argv);
+	if (ret >= 0)
+		goto out;
+	ret = FTR_EXIT_FAIL;
+	opened = true;
+	if (engine_open(&e, &a.o) < 0)
+		goto out;
+	for (int i = 0; i < a.nsel; i++) {
+		const char *filter = a.sel[i].filter ? a.sel[i].filter : a.global_filter;
+
+		err = a.sel[i].probe ? engine_add_probe(&e, a.sel[i].probe, filter, NULL) :
+				     engine_add_spec(&e, a.sel[i].spec, filter);
 		if (err < 0)
 			goto out;
 	}
-	if (kfilter)
-		engine_raw_filter(&e, kfilter);
+	if (a.kfilter)
+		engine_raw_filter(&e, a.kfilter);
 	if (engine_prepare(&e) < 0)
 		goto out;
-	if (o.explain) {
+	if (a.o.explain) {
 		ret = FTR_EXIT_OK;
 		goto out;
 	}
-	if (setup_output(&e, &t) < 0)
+	if (setup_output(&e, t) < 0)
 		goto out;
 	ob_init(&ob, STDOUT_FILENO);
 	/* A tick to flush what was printed, so that a slow trace shows up. */
-	if (engine_run(&e, on_event, on_lost, on_tick, 200000000, &t) < 0)
+	if (engine_run(&e, on_event, on_lost, on_tick, 200000000, t) < 0)
 		goto out;
 	ob_flush(&ob);
 	if (ob.err && ob.err != -EPIPE)
 		ftr_err("write error on standard output: %s", strerror(-ob.err));
 	engine_summary(&e, ftr_verbose > 0);
 	ret = ob.err && ob.err != -EPIPE ? FTR_EXIT_FAIL : FTR_EXIT_OK;
-	if (fail_on_lost && engine_lost(&e, NULL))
+	if (a.fail_on_lost && engine_lost(&e, NULL))
 		ret = FTR_EXIT_FAIL;
 out:
 	if (opened)
 		engine_close(&e);
-	for (int i = 0; i < t.nfmt; i++)
-		evfmt_free(&t.fmt[i]);
-	free(t.fmt);
-	for (int i = 0; i < nsel; i++) {
-		free(sel[i].probe);
-		free(sel[i].probe_text);
+	for (int i = 0; i < t->nfmt; i++)
+		evfmt_free(&t->fmt[i]);
+	free(t->fmt);
+	for (int i = 0; i < a.nsel; i++) {
+		free(a.sel[i].probe);
+		free(a.sel[i].probe_text);
 	}
-	free(t.only);
-	free(sel);
+	free(t->only);
+	free(a.sel);
 	return ret;
 }

@@ -3,7 +3,7 @@
  * ftr's event-filter expressions: one parser and evaluator whose answers are
  * the kernel's.  libtraceevent's tep_filter is not used: it compares signed
  * fields as unsigned, misparses negative numbers and crashes on incomplete
- * input (LIBS.md §10).
+ * input (docs/libraries.md L5).
  *
  * Life of an expression:
  *

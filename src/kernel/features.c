@@ -356,7 +356,7 @@ static void probe_kallsyms(struct features *f)
 		set(f, F_KALLSYMS, true, "kptr_restrict=%d", f->kptr_restrict);
 }
 
-/* README lines are a hint, not proof (LIBS.md §13): create one throwaway
+/* README lines are a hint, not proof (docs/libraries.md): create one throwaway
  * eprobe in our own group; the session removes it at close. */
 static void probe_eprobe(struct features *f, struct session *s)
 {

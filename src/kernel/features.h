@@ -56,7 +56,7 @@ enum {
 	PS_SYMSTR = 1 << 4,
 	PS_RETURN_SUFFIX = 1 << 5,	/* uprobe place%return */
 	PS_FPROBE_LINE = 1 << 6,	/* "f[:[<group>/][<event>]]" */
-	PS_EPROBE_LINE = 1 << 7,	/* "e[:[<group>/][<event>]]" — not proof (LIBS.md §13) */
+	PS_EPROBE_LINE = 1 << 7,	/* "e[:[<group>/][<event>]]" — not proof (docs/libraries.md) */
 };
 
 struct feature {

@@ -23,7 +23,7 @@ struct tep_handle *formats_new(const char *tdir)
 	if (!tep)
 		return NULL;
 	/* libtraceevent takes the long size for kbuffer from here; left at 0
-	 * it silently reads 4-byte longs (LIBS.md #17). */
+	 * it silently reads 4-byte longs (docs/libraries.md L6). */
 	tep_set_long_size(tep, sizeof(long));
 	tep_set_page_size(tep, getpagesize());
 	tep_set_file_bigendian(tep, host);

@@ -12,7 +12,7 @@
  *	khist_file_free(&file);
  *
  * This is the one place that writes hist trigger text.  libtracefs 1.6.4's
- * builder (tracefs_hist_*) has no setter for :size= (LIBS.md §6, #8), and
+ * builder (tracefs_hist_*) has no setter for :size= (docs/libraries.md L3), and
  * ftr needs the size to make the kernel's table exactly as large as the
  * user-space one (a pushdown must not change what is dropped), so the text
  * is built here.  The kernel rounds size up to a power of two between 128

@@ -1212,7 +1212,7 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 		else
 			snprintf(out->place, sizeof(out->place), "%s%s%s", p->module,
 				 p->module[0] ? ":" : "", p->symbol);
-		/* max = 0: libtracefs 1.6.4 writes "r5::" for max > 0 (LIBS.md §5). */
+		/* max = 0: libtracefs 1.6.4 writes "r5::" for max > 0 (docs/libraries.md L1). */
 		dyn = p->kind == PROBE_KPROBE ?
 			tracefs_kprobe_alloc(out->system, out->event, out->place,
 					     out->fetchargs[0] ? out->fetchargs : NULL) :

@@ -882,7 +882,7 @@ int session_reset(const struct ftr_tracefs *t, bool dry_run, FILE *report)
 	tracefs_list_free(names);
 
 	/* libtracefs 1.6.4 lists a uprobe twice when asked for all types (once
-	 * mistyped as a kprobe, LIBS.md #3): skip names already handled. */
+	 * mistyped as a kprobe, docs/libraries.md L2): skip names already handled. */
 	dyns = tracefs_dynevent_get_all(TRACEFS_DYNEVENT_ALL, NULL);
 	for (int i = 0; dyns && dyns[i]; i++) {
 		char *sys = NULL, *ev = NULL, *psys = NULL, *pev = NULL;

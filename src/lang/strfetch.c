@@ -200,7 +200,7 @@ static int ksyms_have(const char *const *names, bool *found, int n)
 
 /*
  * Eprobe events, judged without changing anything.  The README's "e[:..."
- * line is no proof (LIBS.md §13: this host lists it without
+ * line is no proof (docs/libraries.md: this host lists it without
  * CONFIG_EPROBE_EVENTS); their code in kallsyms is.
  */
 static bool eprobes_exist(const struct features *f, char *why, size_t wlen)

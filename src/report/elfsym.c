@@ -420,23 +420,13 @@ int elfsym_find(const struct elfsym *e, const char *name, const struct elfsym_sy
 
 const struct elfsym_sym *elfsym_at(const struct elfsym *e, uint64_t addr, uint64_t *off)
 {
-	size_t lo = 0, hi = e->nsyms, i;
 	const struct elfsym_sym *s;
+	size_t lo;
+	long i = addr_floor(e->syms, e->nsyms, sizeof(*e->syms),
+			    offsetof(struct elfsym_sym, addr), addr, &lo);
 
-	/* Last symbol with s->addr <= addr. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (e->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
+	if (i < 0)
 		return NULL;
-	i = lo - 1;
-	while (i > 0 && e->syms[i - 1].addr == e->syms[i].addr)
-		i--;		/* the preferred alias comes first */
 	s = &e->syms[i];
 	if (s->size) {
 		if (addr - s->addr >= s->size)

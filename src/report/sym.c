@@ -286,21 +286,10 @@ size_t ksyms_count(const struct ksyms *k)
 
 const char *ksyms_at(const struct ksyms *k, uint64_t addr, uint64_t *off, const char **module)
 {
-	size_t lo = 0, hi = k->n, i;
+	long i = addr_floor(k->v, k->n, sizeof(*k->v), offsetof(struct ksym, addr), addr, NULL);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k->v[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0)
+	if (i < 0)
 		return NULL;
-	i = lo - 1;
-	while (i > 0 && k->v[i - 1].addr == k->v[i].addr)
-		i--;		/* the preferred alias sorts first */
 	if (addr - k->v[i].addr >= KSYM_MAX_SPAN)
 		return NULL;
 	if (off)

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "fixture.h"
+#include "ftr.h"
 #include "kernel/formats.h"
 
 struct tep_handle *fixture_tep(const char *const *events)
@@ -190,4 +191,20 @@ int fx_rec_parse(struct fx_rec *r, struct tep_handle *tep, const char *line, cha
 			return bad(err, errlen, "%s:%s has no field '%s'", sys, ev->name, name);
 	}
 	return 0;
+}
+
+char *fixture_text(size_t *len, const char *fmt, ...)
+{
+	char rel[400], path[512];
+	va_list ap;
+	char *text;
+
+	va_start(ap, fmt);
+	vsnprintf(rel, sizeof(rel), fmt, ap);
+	va_end(ap);
+	snprintf(path, sizeof(path), "%s/%s", FIXTURES, rel);
+	text = read_file(path, len);
+	if (!text)
+		fail_msg("cannot read the fixture %s", path);
+	return text;
 }

@@ -23,6 +23,10 @@
 
 #define FIXTURE_TRACEFS FIXTURES "/formats"
 
+/* The text of tests/fixtures/PATH (printf-style), NUL-terminated, its length
+ * in *len if not NULL; fails the test when it cannot be read.  free() it. */
+char *fixture_text(size_t *len, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* A handle with the header page and the formats of events ("sys:ev",
  * NULL-terminated), read the way ftr reads them (formats.c).  Fails the
  * test when one is missing. */

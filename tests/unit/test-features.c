@@ -12,17 +12,12 @@
 #include <cmocka.h>
 
 #include "kernel/features.h"
+#include "fixture.h"
 #include "ftr.h"
 
 static char *fixture(const char *name)
 {
-	char path[512];
-	char *text;
-
-	snprintf(path, sizeof(path), "%s/%s", FIXTURES, name);
-	text = read_file(path, NULL);
-	assert_non_null(text);
-	return text;
+	return fixture_text(NULL, "%s", name);
 }
 
 static void test_readme_empty(void **state)

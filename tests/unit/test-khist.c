@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "lang/agg.h"
+#include "fixture.h"
 #include "ftr.h"
 #include "kernel/khist.h"
 #include "report/output.h"
@@ -30,14 +31,7 @@
 
 static char *fixture(const char *kernel, const char *name, size_t *len)
 {
-	char path[512];
-	char *text;
-
-	snprintf(path, sizeof(path), "%s/hist/%s/%s.txt", FIXTURES, kernel, name);
-	text = read_file(path, len);
-	if (!text)
-		fail_msg("cannot read %s", path);
-	return text;
+	return fixture_text(len, "hist/%s/%s.txt", kernel, name);
 }
 
 /* Parse a fixture; it must parse, and (but one) be consistent. */

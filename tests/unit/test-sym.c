@@ -23,10 +23,12 @@
 
 #include <cmocka.h>
 
+#include "fixture.h"
 #include "ftr.h"
 #include "report/sym.h"
 
-#define FIX FIXTURES "/sym/"
+#define FIX "sym/"
+#define FIXDIR FIXTURES "/sym/"
 
 __attribute__((noinline, used)) int sym_test_marker(int x)
 {
@@ -35,10 +37,7 @@ __attribute__((noinline, used)) int sym_test_marker(int x)
 
 static char *fixture(const char *name)
 {
-	char *t = read_file(name, NULL);
-
-	assert_non_null(t);
-	return t;
+	return fixture_text(NULL, "%s", name);
 }
 
 /* ---- kallsyms ------------------------------------------------------------------ */
@@ -465,18 +464,18 @@ static void test_dpkg_owner(void **state)
 	char pkg[64];
 
 	assert_int_equal(sym_dpkg_owner("/nonexistent", "/usr/bin/ls", pkg, sizeof(pkg)), -ENOENT);
-	assert_int_equal(sym_dpkg_owner(FIX "dpkg-info", "/usr/bin/nothere", pkg, sizeof(pkg)),
+	assert_int_equal(sym_dpkg_owner(FIXDIR "dpkg-info", "/usr/bin/nothere", pkg, sizeof(pkg)),
 			 -ENOENT);
 	/* A prefix of a listed path is not that path. */
-	assert_int_equal(sym_dpkg_owner(FIX "dpkg-info", "/usr/bin/l", pkg, sizeof(pkg)), -ENOENT);
-	assert_int_equal(sym_dpkg_owner(FIX "dpkg-info", "/usr/bin/ls", pkg, sizeof(pkg)), 0);
+	assert_int_equal(sym_dpkg_owner(FIXDIR "dpkg-info", "/usr/bin/l", pkg, sizeof(pkg)), -ENOENT);
+	assert_int_equal(sym_dpkg_owner(FIXDIR "dpkg-info", "/usr/bin/ls", pkg, sizeof(pkg)), 0);
 	assert_string_equal(pkg, "coreutils");
 	/* /usr-merged: mapped as /usr/lib/..., listed as /lib/...; ":arch" cut. */
-	assert_int_equal(sym_dpkg_owner(FIX "dpkg-info", "/usr/lib/x86_64-linux-gnu/libc.so.6",
+	assert_int_equal(sym_dpkg_owner(FIXDIR "dpkg-info", "/usr/lib/x86_64-linux-gnu/libc.so.6",
 					pkg, sizeof(pkg)), 0);
 	assert_string_equal(pkg, "libc6");
 	/* and the reverse */
-	assert_int_equal(sym_dpkg_owner(FIX "dpkg-info", "/usr/bin/cat", pkg, sizeof(pkg)), 0);
+	assert_int_equal(sym_dpkg_owner(FIXDIR "dpkg-info", "/usr/bin/cat", pkg, sizeof(pkg)), 0);
 	assert_string_equal(pkg, "coreutils");
 }
 

@@ -1,0 +1,46 @@
+#!/bin/sh
+# The layers of src/ (docs/design.md): each folder may include only the
+# folders below it.  A wrong edge fails `make check`, so that the layering
+# in the design document stays true.
+#
+#   tests/layers.sh [SRC]        prints `layers: N passed, N failed`
+cd "${1:-$(dirname "$0")/../src}" || exit 2
+
+# folder: the folders its files may include (besides itself and ftr.h)
+allowed() {
+	case $1 in
+	cmd)    echo "lang kernel filter perf report" ;;
+	lang)   echo "kernel filter perf report" ;;
+	kernel) echo "filter perf report" ;;
+	filter) echo "report" ;;
+	perf)   echo "report" ;;
+	report) echo "" ;;
+	.)      echo "cmd lang kernel filter perf report" ;;
+	*)      echo "?" ;;
+	esac
+}
+
+pass=0 fail=0
+for f in *.c *.h */*.c */*.h; do
+	[ -e "$f" ] || continue
+	dir=$(dirname "$f")
+	ok=$(allowed "$dir")
+	if [ "$ok" = "?" ]; then
+		echo "not ok layers: $f is in '$dir', a folder docs/design.md does not name"
+		fail=$((fail + 1))
+		continue
+	fi
+	bad=""
+	for inc in $(sed -n 's/^#include "\([a-z]*\)\/[^"]*".*/\1/p' "$f" | sort -u); do
+		[ "$inc" = "$dir" ] && continue
+		case " $ok " in *" $inc "*) ;; *) bad="$bad $inc/" ;; esac
+	done
+	if [ -n "$bad" ]; then
+		echo "not ok layers: $f ($dir/) includes$bad, a layer above it or beside it"
+		fail=$((fail + 1))
+	else
+		pass=$((pass + 1))
+	fi
+done
+echo "layers: $pass passed, $fail failed"
+[ $fail -eq 0 ]

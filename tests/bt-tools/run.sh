@@ -12,6 +12,7 @@
 #   --min-pass N fail unless at least N tools run as expected (default 0)
 #   --max-fail N fail if more than N tools stop on a syntax/semantic error
 #                (default 38: report only, until the language work lands)
+#   --tools LIST run only these tools (comma-separated names, e.g. vfscount,opensnoop)
 #   --no-shebang drop each tool's "#!" line first: a diagnostic of what
 #                else stops the tools, NOT the acceptance run (unchanged files)
 #
@@ -25,7 +26,7 @@
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-HOST=0 ROWS= SECS=2 MINPASS=0 MAXFAIL=38 NOSHEBANG=0
+HOST=0 ROWS= SECS=2 MINPASS=0 MAXFAIL=38 NOSHEBANG=0 ONLY=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--host) HOST=1; shift ;;
@@ -35,6 +36,7 @@ while [ $# -gt 0 ]; do
 	--min-pass) MINPASS=${2:?}; shift 2 ;;
 	--max-fail) MAXFAIL=${2:?}; shift 2 ;;
 	--no-shebang) NOSHEBANG=1; shift ;;
+	--tools) ONLY=${2:?--tools needs a list}; shift 2 ;;
 	-h|--help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	*) echo "bt-tools: unknown option '$1' (see -h)" >&2; exit 2 ;;
 	esac
@@ -53,19 +55,20 @@ if [ $NOSHEBANG = 1 ]; then
 	for f in "$WORK"/live/bt/*.bt; do sed -i '1{/^#!/d}' "$f"; done
 	echo "(shebang lines removed: diagnostic, not the acceptance run)" >> "$WORK/live/bt/VERSION"
 fi
-printf 'BT_SECS=%s\nBT_MIN_PASS=%s\nBT_MAX_FAIL=%s\n' "$SECS" "$MINPASS" "$MAXFAIL" > "$WORK/live/bt/config"
+printf 'BT_SECS=%s\nBT_MIN_PASS=%s\nBT_MAX_FAIL=%s\nBT_ONLY=%s\n' "$SECS" "$MINPASS" "$MAXFAIL" \
+	"$ONLY" > "$WORK/live/bt/config"
 
 rc=0
 : > "$WORK/all"
 if [ $HOST = 1 ]; then
 	make -C "$REPO" -j2 --no-print-directory build/ftr helpers >&2
-	flock /tmp/ftr-live.lock env FTR="$REPO/build/ftr" PATH="$REPO/build/tests-bin:$PATH" \
+	flock -o /tmp/ftr-live.lock env FTR="$REPO/build/ftr" PATH="$REPO/build/tests-bin:$PATH" \
 		sh "$WORK/live/run.sh" bt-tools > "$WORK/host" 2>&1 || rc=1
 	sed 's/^/[host] /' "$WORK/host" | tee -a "$WORK/all"
 fi
 if [ -n "$ROWS" ]; then
 	make -C "$REPO" -j2 --no-print-directory static helpers-static >&2
-	flock /tmp/ftr-matrix.lock env FTR_LIVE_DIR="$WORK/live" \
+	flock -o /tmp/ftr-matrix.lock env FTR_LIVE_DIR="$WORK/live" \
 		"$REPO/tests/matrix/run.sh" --rows "$ROWS" --timeout 1200 > "$WORK/matrix" 2>&1 || rc=1
 	grep '^\[' "$WORK/matrix" | tee -a "$WORK/all"
 	grep -v '^\[' "$WORK/matrix" || true

@@ -19,6 +19,7 @@ BT=$LIVE_DIR/bt
 BT_MIN_PASS=0
 BT_MAX_FAIL=38
 BT_SECS=2
+BT_ONLY=
 [ -f "$BT/config" ] && . "$BT/config"
 if [ ! -d "$BT" ] || [ -z "$(ls "$BT"/*.bt 2>/dev/null)" ]; then
 	skip bt-tools "no tools in $BT (tests/bt-tools/run.sh copies them)"
@@ -48,7 +49,7 @@ biosnoop|sync|TIME\(ms\) +DISK +COMM
 biostacks|sync|Tracing block I/O with init stacks
 bitesize|sync|Tracing block device I/O
 capable|asuser 65534 true|asuser +[0-9]+ +CAP_SET[UG]ID
-cpuwalk|hotpath 500|^@cpus:
+cpuwalk|hotpath 500|^@cpu:
 dcsnoop|ls /etc /proc/self/ > /dev/null|[0-9]+ +ls +[RM] 
 execsnoop|ls / > /dev/null|^[0-9]+ +[0-9]+ +ls /
 gethostlatency|getent hosts localhost > /dev/null|getent
@@ -61,7 +62,7 @@ opensnoop|opener 3 /etc/passwd|opener +[0-9]+ +0 /etc/passwd
 pidpersec|for i in 1 2 3 4 5; do /bin/sh -c true; done; sleep 1.2|PIDs/sec: @: [1-9]
 runqlat|hotpath 300 & hotpath 300; wait|^@usecs:
 runqlen|hotpath 300|^@runqlen:
-setuids|asuser 65534 true|setres?uid +.*65534
+setuids|asuser 65534 true|set(res)?uid +.*65534
 ssllatency|true|Tracing SSL/TLS handshake
 sslsnoop|true|Tracing SSL/TLS handshake
 statsnoop|$BB stat -f / > /dev/null|stat +0 /$
@@ -93,6 +94,7 @@ kernel|module .* not loaded|is not loaded|ENOENT|No such file" "$1"
 npass=0 nref=0 nwrong=0 nfail=0 ntools=0
 echo "# bt-tools: $(cat "$BT/VERSION" 2>/dev/null), kernel $(uname -r), ftr run FILE, ${BT_SECS}s each"
 while IFS='|' read -r name work expect; do
+	case ",$BT_ONLY," in ,,|*",$name,"*) ;; *) continue ;; esac
 	[ -f "$BT/$name.bt" ] || { skip "bt-$name" "REFUSES: the tool file is missing"; nref=$((nref + 1)); continue; }
 	ntools=$((ntools + 1))
 	"$FTR" run "$BT/$name.bt" > "$TMP/o" 2> "$TMP/e" < /dev/null &

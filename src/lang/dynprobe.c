@@ -194,7 +194,8 @@ out:
 	return n;
 }
 
-/* " arg0 arg2" → " arg0=%di:s64 arg2=\\42:s32", from the note's operands. */
+/* " arg0 arg2" → " arg0=%di:s64 arg2=\\42:s32", from the note's operands;
+ * str(arg1)'s " arg1_str=arg1:string" → " arg1_str=+0(%si):string". */
 static int usdt_fields(const struct usdt_probe *u, const char *fields, char *out, size_t len,
 		       char *why, size_t wl)
 {
@@ -205,7 +206,9 @@ static int usdt_fields(const struct usdt_probe *u, const char *fields, char *out
 	snprintf(buf, sizeof(buf), "%s", fields);
 	for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
 		int i = atoi(w + 3);
+		bool str = strchr(w, '=') != NULL;
 
+		w[strcspn(w, "_=")] = '\0';	/* "argN" */
 		if (i >= u->nargs) {
 			snprintf(why, wl, "%s: USDT probe %s:%s has %d argument%s (arg0..arg%d)", w,
 				 u->provider, u->name, u->nargs, u->nargs == 1 ? "" : "s",
@@ -217,7 +220,17 @@ static int usdt_fields(const struct usdt_probe *u, const char *fields, char *out
 				 w, u->provider, u->name, u->args, u->why[i]);
 			return -ENOTSUP;
 		}
-		off += snprintf(out + off, off < len ? len - off : 0, " %s=%s", w, u->fetch[i]);
+		if (str && u->fetch[i][0] == '\\') {
+			snprintf(why, wl, "str(%s): USDT probe %s:%s's %s is a constant, not a "
+				 "pointer", w, u->provider, u->name, w);
+			return -EINVAL;
+		}
+		if (str)
+			off += snprintf(out + off, off < len ? len - off : 0, " %s_str=+0(%.*s):string",
+					w, (int)strcspn(u->fetch[i], ":"), u->fetch[i]);
+		else
+			off += snprintf(out + off, off < len ? len - off : 0, " %s=%s", w,
+					u->fetch[i]);
 	}
 	return off < len ? 0 : -E2BIG;
 }

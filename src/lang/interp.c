@@ -533,6 +533,24 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 	if (!strcmp(n->sval, "str")) {
 		struct node *a = n->args[0];
 
+		/* str(argN)/str(retval) of a uprobe: the field its probe
+		 * fetched (add_clause_probes); the node becomes that field. */
+		if (s->is_uprobe && a->k == N_BUILTIN && (a->ival == B_ARG || a->ival == B_RETVAL)) {
+			char name[32];
+
+			snprintf(name, sizeof(name), a->ival == B_ARG ? "arg%d_str" : "retval_str",
+				 a->idx);
+			if (s->nev && tep_find_any_field(s->evs[0]->ev, name)) {
+				free(n->sval);
+				n->sval = strdup(name);
+				if (!n->sval)
+					return -ENOMEM;
+				n->k = N_FIELD;
+				n->a = a;	/* freed with the node */
+				n->nargs = 0;
+				return check_field(s, n);
+			}
+		}
 		if (a->type == VT_STR) {
 			n->type = VT_STR;
 			return 0;
@@ -1463,17 +1481,25 @@ static int on_tick(struct engine *e, uint64_t now, void *arg)
 }
 
 /* The argN and retval fields a kprobe/uprobe clause reads: its probe gets
- * exactly those fields. */
-static void probe_fields(const struct node *n, bool *args, int nargs)
+ * exactly those fields.  str(argN) and str(retval) (index nargs) in a
+ * uprobe: the string they point to, fetched by the probe (sargs). */
+static void probe_fields(const struct node *n, bool *args, bool *sargs, int nargs)
 {
 	for (; n; n = n->next) {
 		if (n->k == N_BUILTIN && n->ival == B_ARG && n->idx < nargs)
 			args[n->idx] = true;
-		probe_fields(n->a, args, nargs);
-		probe_fields(n->b, args, nargs);
-		probe_fields(n->c, args, nargs);
+		if (n->k == N_CALL && !strcmp(n->sval, "str") && n->nargs >= 1 &&
+		    n->args[0]->k == N_BUILTIN) {
+			if (n->args[0]->ival == B_ARG && n->args[0]->idx < nargs)
+				sargs[n->args[0]->idx] = true;
+			else if (n->args[0]->ival == B_RETVAL)
+				sargs[nargs] = true;
+		}
+		probe_fields(n->a, args, sargs, nargs);
+		probe_fields(n->b, args, sargs, nargs);
+		probe_fields(n->c, args, sargs, nargs);
 		for (int i = 0; i < n->nargs; i++)
-			probe_fields(n->args[i], args, nargs);
+			probe_fields(n->args[i], args, sargs, nargs);
 	}
 }
 
@@ -1527,17 +1553,29 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 				ret = engine_add_spec(&in->e, pr->target, NULL);
 		} else if (pr->pv == PV_KPROBE || pr->pv == PV_KRETPROBE || pr->pv == PV_UPROBE ||
 			   pr->pv == PV_URETPROBE) {
-			bool args[PROBE_MAX_ARGN + 1] = { false };
-			char fields[256];
+			bool args[PROBE_MAX_ARGN + 1] = { false }, sargs[PROBE_MAX_ARGN + 2] = { false };
+			bool user = pr->pv == PV_UPROBE || pr->pv == PV_URETPROBE;
+			char fields[1024];
 			size_t off = 0;
 
-			probe_fields(c->pred, args, ARRAY_SIZE(args));
-			probe_fields(c->body, args, ARRAY_SIZE(args));
+			probe_fields(c->pred, args, sargs, ARRAY_SIZE(args));
+			probe_fields(c->body, args, sargs, ARRAY_SIZE(args));
 			fields[0] = '\0';
 			for (int a = 0; a < (int)ARRAY_SIZE(args); a++)
 				if (args[a])
 					off += snprintf(fields + off, off < sizeof(fields) ?
 							sizeof(fields) - off : 0, " arg%d", a);
+			/* A uprobe reads user memory: the string is fetched at
+			 * the probe, as bpftrace's str() reads it there. */
+			for (int a = 0; user && a <= (int)ARRAY_SIZE(args); a++)
+				if (sargs[a] && a < (int)ARRAY_SIZE(args))
+					off += snprintf(fields + off, off < sizeof(fields) ?
+							sizeof(fields) - off : 0,
+							" arg%d_str=arg%d:string", a, a);
+				else if (sargs[a] && pr->pv == PV_URETPROBE)
+					off += snprintf(fields + off, off < sizeof(fields) ?
+							sizeof(fields) - off : 0,
+							" retval_str=retval:string");
 			dynprobe_names_free(*pn, *npn);
 			*pn = NULL;
 			/* A wildcard adds one event per function, each its own

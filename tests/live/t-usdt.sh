@@ -40,6 +40,19 @@ else
 	fail usdt-global-arg "rc=$rc got: $got $(head -3 "$TMP/e")"
 fi
 
+# str(argN): the string a pointer argument points to, read at the probe.
+"$FTR" -e "usdt:$u:ftr:mem { @[str(arg1)] = count(); }" -- usdt 25 > "$TMP/o" 2> "$TMP/e"
+grep -q '^@\[usdt-hello\]: 25$' "$TMP/o" && ok usdt-str-arg ||
+	fail usdt-str-arg "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
+t=$(command -v uprobe-target)
+if [ -n "$t" ]; then
+	# ftr_target_str("hello-ftr", K) once
+	"$FTR" -e "uprobe:$t:ftr_target_str { printf(\"%s %d\\n\", str(arg0), arg1); }" \
+		-- uprobe-target 7 > "$TMP/o" 2> "$TMP/e"
+	grep -qx 'hello-ftr 7' "$TMP/o" && ok uprobe-str-arg ||
+		fail uprobe-str-arg "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
+fi
+
 # usdt:PATH:NAME (any provider), a glob, and probe per site.
 "$FTR" -e "usdt:$u:ftr:* { @[probe] = count(); }" -- usdt 4 > "$TMP/o" 2> "$TMP/e"
 n=$(grep -c '^@\[usdt:.*:ftr:[a-z]*\]: 4$' "$TMP/o")

@@ -178,7 +178,7 @@ static const char *pred(int ci)
 static const char *const BUILTINS_HINT = " (builtins: pid tid comm cpu nsecs elapsed uid "
 	"retval func probe kstack ustack argN; fields are args.NAME)";
 static const char *const PROBES_HINT = " (tracepoint:, kprobe:, kretprobe:, uprobe:, "
-	"uretprobe:, interval:, profile:, BEGIN, END)";
+	"uretprobe:, usdt:, interval:, profile:, software:, hardware:, BEGIN, END)";
 
 static const struct {
 	const char *text;

@@ -11,6 +11,9 @@ if ! has_uprobes || [ -z "$u" ]; then
 	skip usdt "no uprobe events or no usdt helper"
 	exit 0
 fi
+# ftr list usdt:PATH: the three probes of the helper.
+n=$("$FTR" list "usdt:$u" | grep -c "^usdt:.*:ftr:\(tick\|mem\|gated\)$")
+check usdt-list [ "$n" = 3 ]
 # Untraced, the gated probe's semaphore stays 0: it never fires.
 check usdt-untraced-gate [ "$(usdt 5)" = "gated=0" ]
 

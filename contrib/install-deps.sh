@@ -17,18 +17,19 @@ BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libelf-dev zlib1g-de
        libtracecmd-dev libdw-dev liblzma-dev libmicrohttpd-dev"
 # prometheus (its server and promtool) and curl: t-prom scrapes ftr --serve with them;
 # dwarves: pahole, which makes the --btf files of tests/live/t-types.sh;
+# systemtap-sdt-dev: <sys/sdt.h>, for tests/helpers/usdt.c (USDT probes);
 # golang-go: go tool pprof reads profile --pprof's files in the tests;
 # debuginfod: elfutils' server, for profile --debuginfod's test (ftr opens
 # libdebuginfod1 when --debuginfod asks for it).
 TEST="libcmocka-dev trace-cmd qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates golang-go
-      debuginfod libdebuginfod1 prometheus curl dwarves"
+      debuginfod libdebuginfod1 prometheus curl dwarves systemtap-sdt-dev"
 DOCS="libtracefs-doc libtraceevent-doc man-db"
 BENCH="${FTR_BENCH_DEPS:-}"	# bench/ sets this to "bpftrace linux-perf trace-cmd"
 # libc6-dev:arm64 is named so that the multiarch -dev packages' "libc-dev"
 # dependency is met by it and not left to apt's choice.
 ARM64="gcc-aarch64-linux-gnu libc6-dev:arm64 libtracefs-dev:arm64 libtraceevent-dev:arm64
        libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 libdw-dev:arm64
-       liblzma-dev:arm64 qemu-system-arm"
+       liblzma-dev:arm64 systemtap-sdt-dev:arm64 qemu-system-arm"
 case ${FTR_DEPS_ARM64:-1} in
 0|no|false) ARM64="" ;;
 esac

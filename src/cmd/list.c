@@ -5,6 +5,7 @@
  * the functions kprobes could attach to under --functions.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fnmatch.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -18,14 +19,19 @@
 #include "kernel/formats.h"
 #include "ftr.h"
 #include "kernel/session.h"
+#include "report/usdt.h"
+#include "kernel/probe.h"
+#include "kernel/arch.h"
 
 static const char list_usage[] =
 	"usage: ftr list [-v] [GLOB]\n"
-	"       ftr list --functions [GLOB]\n\n"
+	"       ftr list --functions [GLOB]\n"
+	"       ftr list usdt:PATH[:PROVIDER:NAME]\n\n"
 	"List tracepoints and dynamic events (tracepoint:SYSTEM:EVENT), or with\n"
 	"--functions the kernel functions kprobes can attach to (kprobe:FUNCTION).\n"
 	"GLOB matches the whole name, with or without the 'tracepoint:' prefix:\n"
-	"'sched:*', '*openat*', 'tracepoint:syscalls:sys_enter_*'.\n\n"
+	"'sched:*', '*openat*', 'tracepoint:syscalls:sys_enter_*'.  usdt:PATH lists\n"
+	"the USDT probes of an executable or library (-v: their arguments).\n\n"
 	"  -v, --verbose     show each event's fields and their types\n"
 	"  -F, --functions   list functions instead of events\n"
 	"  -h, --help        this help\n";
@@ -198,6 +204,57 @@ static int list_events(const char *glob, bool verbose, const char *tdir)
 	return FTR_EXIT_OK;
 }
 
+/* usdt:PATH[:PROVIDER:NAME] (globs): the file's .note.stapsdt probes. */
+static int list_usdt(const char *spec, bool verbose)
+{
+	char *t = strdup(spec + strlen("usdt:")), *name = NULL, *prov = NULL, path[PATH_MAX];
+	char why[1024];
+	struct usdt_probe *u = NULL;
+	size_t n = 0, found = 0;
+	int ret;
+
+	if (!t)
+		return FTR_EXIT_FAIL;
+	prov = strchr(t, ':');
+	if (prov) {
+		*prov++ = '\0';
+		name = strchr(prov, ':');
+		if (name)
+			*name++ = '\0';
+	}
+	ret = probe_resolve_path(t, arch_name(), path, sizeof(path), why, sizeof(why));
+	if (!ret)
+		ret = usdt_read(path, &u, &n, why, sizeof(why));
+	if (ret) {
+		ftr_err("%s", why);
+		free(t);
+		return FTR_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if ((prov && fnmatch(prov, u[i].provider, 0)) || (name && fnmatch(name, u[i].name, 0)))
+			continue;
+		/* One line per probe, not per site (a probe inlined twice). */
+		bool dup = false;
+
+		for (size_t j = 0; j < i && !dup; j++)
+			dup = !strcmp(u[j].provider, u[i].provider) && !strcmp(u[j].name, u[i].name);
+		if (dup)
+			continue;
+		found++;
+		printf("usdt:%s:%s:%s", path, u[i].provider, u[i].name);
+		if (verbose)
+			printf("    %s", u[i].args);
+		putchar('\n');
+	}
+	free(u);
+	free(t);
+	if (!found) {
+		ftr_err("no USDT probe in '%s' matches '%s'", path, spec);
+		return FTR_EXIT_FAIL;
+	}
+	return FTR_EXIT_OK;
+}
+
 static int list_functions(const char *glob, const struct ftr_tracefs *t)
 {
 	char path[PATH_MAX + 64], *text, *line, *save = NULL;
@@ -281,6 +338,8 @@ int cmd_list(int argc, char **argv)
 	if (optind < argc)
 		return cmd_usage_error("list", "unexpected argument '%s'", argv[optind]);
 
+	if (glob && str_has_prefix(glob, "usdt:"))
+		return list_usdt(glob, verbose);	/* an ELF file: no tracefs needed */
 	if (tracefs_locate(&t, true) < 0) {
 		ftr_err("%s", t.why);
 		return FTR_EXIT_FAIL;

@@ -1195,7 +1195,11 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 			ftr_warn("'%s' is a GNU IFUNC in '%s': the probe hits its resolver, which "
 				 "runs once when the file is loaded, not each call; probe the "
 				 "implementation it picks instead", p->symbol, path);
-		snprintf(out->place, sizeof(out->place), "%s:0x%llx", path, off);
+		if (p->ref_ctr)
+			snprintf(out->place, sizeof(out->place), "%s:0x%llx(0x%llx)", path, off,
+				 p->ref_ctr);
+		else
+			snprintf(out->place, sizeof(out->place), "%s:0x%llx", path, off);
 		dyn = p->kind == PROBE_UPROBE ?
 			tracefs_uprobe_alloc(out->system, out->event, path, off,
 					     out->fetchargs[0] ? out->fetchargs : NULL) :
@@ -1221,7 +1225,10 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 			strerror(-ret));
 		return ret;
 	}
-	ret = session_dynevent_create(s, dyn);
+	/* libtracefs cannot spell a reference counter: the place is written
+	 * as it is. */
+	ret = p->ref_ctr ? session_dynevent_create_at(s, dyn, out->place) :
+			   session_dynevent_create(s, dyn);
 	if (ret) {
 		tracefs_dynevent_free(dyn);
 		return ret;

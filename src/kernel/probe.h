@@ -79,6 +79,9 @@ struct probe_spec {
 	bool has_addr;			/* uprobe:PATH:0xADDR */
 	unsigned long long addr;
 	unsigned long long offset;	/* +OFF */
+	unsigned long long ref_ctr;	/* uprobes: the file offset of a USDT semaphore
+					 * the kernel raises while the probe exists
+					 * (PATH:OFF(REF_CTR)); 0: none */
 	struct probe_arg args[PROBE_MAX_ARGS];
 	int nargs;
 	int pos_symbol, pos_path;	/* for messages */

@@ -893,6 +893,32 @@ int session_trigger_add(struct session *s, const char *sys, const char *ev, cons
 
 int session_dynevent_create(struct session *s, struct tracefs_dynevent *dyn)
 {
+	return session_dynevent_create_at(s, dyn, NULL);
+}
+
+/* Write "PREFIX:SYS/EV ADDR FMT" to dynamic_events ourselves: libtracefs
+ * spells a uprobe's place PATH:0xOFF and has no way to add the kernel's
+ * (REF_CTR_OFFSET).  0 or -errno. */
+static int dynevent_write(struct session *s, const char *prefix, const char *sys, const char *ev,
+			  const char *addr, const char *fmt)
+{
+	char path[PATH_MAX + 32], *line = NULL;
+	int fd, ret = 0;
+
+	if (asprintf(&line, "%s:%s/%s %s %s", prefix, sys, ev, addr, fmt ? fmt : "") < 0)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/dynamic_events", s->tfs.path);
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0 || write(fd, line, strlen(line)) < 0)
+		ret = -(errno ? errno : EIO);
+	if (fd >= 0)
+		close(fd);
+	free(line);
+	return ret;
+}
+
+int session_dynevent_create_at(struct session *s, struct tracefs_dynevent *dyn, const char *at)
+{
 	char *sys = NULL, *ev = NULL, *prefix = NULL, *addr = NULL, *fmt = NULL, *del = NULL;
 	struct undo u = { .kind = UNDO_DYNEVENT, .obj = dyn };
 	int ret = 0, saved;
@@ -903,6 +929,10 @@ int session_dynevent_create(struct session *s, struct tracefs_dynevent *dyn)
 		ftr_err("internal: dynamic event '%s/%s' is not in group '%s'", sys, ev, s->name);
 		ret = -EINVAL;
 		goto out;
+	}
+	if (at) {
+		free(addr);
+		addr = strdup(at);
 	}
 	if (s->explain) {
 		/* The address holds a file name for a uprobe: any bytes. */
@@ -924,10 +954,12 @@ int session_dynevent_create(struct session *s, struct tracefs_dynevent *dyn)
 	}
 	if (!(s->flags & SESSION_DRY_RUN)) {
 		tracefs_error_clear(NULL);
-		if (tracefs_dynevent_create(dyn) < 0) {
+		ret = at ? dynevent_write(s, prefix, sys, ev, addr ? addr : "", fmt) :
+		      tracefs_dynevent_create(dyn) < 0 ? -(errno ? errno : EINVAL) : 0;
+		if (ret < 0) {
 			char *log;
 
-			saved = errno ? errno : EINVAL;
+			saved = -ret;
 			/* Probe definition errors go to the top-level log. */
 			log = tracefs_error_last(NULL);
 			if (s->quiet) {

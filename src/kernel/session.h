@@ -149,6 +149,9 @@ int session_event_write(struct session *s, const char *sys, const char *ev,
 int session_trigger_add(struct session *s, const char *sys, const char *ev, const char *spec);
 /* Create a dynamic event (group must be session_name()); destroyed at close. */
 int session_dynevent_create(struct session *s, struct tracefs_dynevent *dyn);
+/* The same with the place written as `at` instead of dyn's own (a uprobe's
+ * "PATH:0xOFF(0xREF)": libtracefs cannot spell a reference counter). */
+int session_dynevent_create_at(struct session *s, struct tracefs_dynevent *dyn, const char *at);
 /* Record an fd opened on the instance; closed before the instance goes. */
 void session_track_fd(struct session *s, int fd);
 /* Record a function to call at close, in undo order. */

@@ -35,6 +35,7 @@
 #include "kernel/kcore.h"
 #include "kernel/khist.h"
 #include "lang/lprof.h"
+#include "lang/dynprobe.h"
 #include "perf/perf.h"
 #include "lang/lang.h"
 #include "lang/plan.h"
@@ -170,6 +171,7 @@ struct interp {
 	size_t planlen;
 	/* profile:hz:N */
 	unsigned prof_hz;
+	const struct lang_probe *prof_pr;	/* the sampler's probe (profile:, software:...) */
 	bool prof_k, prof_u;		/* kstack / ustack read somewhere */
 	struct lprof *prof;
 	uint64_t ustk[1 + LPROF_MAX_FRAMES];	/* a ustack key: its tag, then frames */
@@ -865,6 +867,24 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 	if (!strcmp(n->sval, "str")) {
 		struct node *a = n->args[0];
 
+		/* str(argN)/str(retval) of a uprobe: the field its probe
+		 * fetched (add_clause_probes); the node becomes that field. */
+		if (s->is_uprobe && a->k == N_BUILTIN && (a->ival == B_ARG || a->ival == B_RETVAL)) {
+			char name[32];
+
+			snprintf(name, sizeof(name), a->ival == B_ARG ? "arg%d_str" : "retval_str",
+				 a->idx);
+			if (s->nev && tep_find_any_field(s->evs[0]->ev, name)) {
+				free(n->sval);
+				n->sval = strdup(name);
+				if (!n->sval)
+					return -ENOMEM;
+				n->k = N_FIELD;
+				n->a = a;	/* freed with the node */
+				n->nargs = 0;
+				return check_field(s, n);
+			}
+		}
 		if (a->type == VT_STR) {
 			n->type = VT_STR;
 			return 0;
@@ -2085,6 +2105,10 @@ static int prof_open(struct interp *in)
 {
 	struct lprof_opts po = {
 		.hz = in->prof_hz,
+		.type = in->prof_pr ? in->prof_pr->perf_type : 0,
+		.config = in->prof_pr ? in->prof_pr->perf_config : 0,
+		.period = in->prof_pr ? in->prof_pr->period : 0,
+		.name = in->prof_pr ? in->prof_pr->text : "profile",
 		.kstack = in->prof_k,
 		.ustack = in->prof_u,
 		.pid = in->o->eng.cmdv ? in->e.child.pid : in->o->eng.pid,
@@ -2140,17 +2164,25 @@ static int on_tick(struct engine *e, uint64_t now, void *arg)
 }
 
 /* The argN and retval fields a kprobe/uprobe clause reads: its probe gets
- * exactly those fields. */
-static void probe_fields(const struct node *n, bool *args, int nargs)
+ * exactly those fields.  str(argN) and str(retval) (index nargs) in a
+ * uprobe: the string they point to, fetched by the probe (sargs). */
+static void probe_fields(const struct node *n, bool *args, bool *sargs, int nargs)
 {
 	for (; n; n = n->next) {
 		if (n->k == N_BUILTIN && n->ival == B_ARG && n->idx < nargs)
 			args[n->idx] = true;
-		probe_fields(n->a, args, nargs);
-		probe_fields(n->b, args, nargs);
-		probe_fields(n->c, args, nargs);
+		if (n->k == N_CALL && !strcmp(n->sval, "str") && n->nargs >= 1 &&
+		    n->args[0]->k == N_BUILTIN) {
+			if (n->args[0]->ival == B_ARG && n->args[0]->idx < nargs)
+				sargs[n->args[0]->idx] = true;
+			else if (n->args[0]->ival == B_RETVAL)
+				sargs[nargs] = true;
+		}
+		probe_fields(n->a, args, sargs, nargs);
+		probe_fields(n->b, args, sargs, nargs);
+		probe_fields(n->c, args, sargs, nargs);
 		for (int i = 0; i < n->nargs; i++)
-			probe_fields(n->args[i], args, nargs);
+			probe_fields(n->args[i], args, sargs, nargs);
 	}
 }
 
@@ -2169,10 +2201,23 @@ static bool replaced_since(struct engine *e, int before, const struct eng_event 
 	return false;
 }
 
+static int add_clause_probes(struct interp *in, int ci, struct clause *c, char ***pn, int *npn,
+			     struct lang_err *err);
+
 static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 {
 	struct clause *c = &in->p->cl[ci];
+	char **pnames = NULL;	/* the dynamic probe's events, by name */
+	int npnames = 0, ret;
 
+	ret = add_clause_probes(in, ci, c, &pnames, &npnames, err);
+	dynprobe_names_free(pnames, npnames);
+	return ret;
+}
+
+static int add_clause_probes(struct interp *in, int ci, struct clause *c, char ***pn, int *npn,
+			     struct lang_err *err)
+{
 	for (int j = 0; j < c->nprobes; j++) {
 		struct lang_probe *pr = &c->probes[j];
 		int before = in->e.nev, ret;
@@ -2191,36 +2236,42 @@ static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 				ret = engine_add_spec(&in->e, pr->target, NULL);
 		} else if (pr->pv == PV_KPROBE || pr->pv == PV_KRETPROBE || pr->pv == PV_UPROBE ||
 			   pr->pv == PV_URETPROBE) {
-			struct probe_spec spec;
-			struct probe_error perr = { .pos = -1 };
-			bool args[PROBE_MAX_ARGN + 1] = { false };
-			char text[2048];
-			size_t off;
+			bool args[PROBE_MAX_ARGN + 1] = { false }, sargs[PROBE_MAX_ARGN + 2] = { false };
+			bool user = pr->pv == PV_UPROBE || pr->pv == PV_URETPROBE;
+			struct probe_arg extra[PROBE_MAX_ARGS];
+			char fields[1024];
+			size_t off = 0;
+			int nextra;
 
-			probe_fields(c->pred, args, ARRAY_SIZE(args));
-			probe_fields(c->body, args, ARRAY_SIZE(args));
-			if (pr->btf_func)
-				off = snprintf(text, sizeof(text), "%s:%s", pr->pv == PV_KPROBE ?
-					       "kprobe" : "kretprobe", pr->target);
-			else
-				off = snprintf(text, sizeof(text), "%s", pr->text);
+			probe_fields(c->pred, args, sargs, ARRAY_SIZE(args));
+			probe_fields(c->body, args, sargs, ARRAY_SIZE(args));
+			fields[0] = '\0';
 			for (int a = 0; a < (int)ARRAY_SIZE(args); a++)
 				if (args[a])
-					off += snprintf(text + off, off < sizeof(text) ?
-							sizeof(text) - off : 0, " arg%d", a);
-			if (probe_parse(text, &spec, &perr) < 0) {
-				snprintf(err->msg, sizeof(err->msg), "%s", perr.msg);
-				err->line = pr->line;
-				err->col = pr->col + (perr.pos > 0 && perr.pos < (int)strlen(pr->text) ?
-						      perr.pos : 0);
-				return -EINVAL;
-			}
-			/* The typed reads: raw fetchargs (typed.h), appended as
+					off += snprintf(fields + off, off < sizeof(fields) ?
+							sizeof(fields) - off : 0, " arg%d", a);
+			/* A uprobe reads user memory: the string is fetched at
+			 * the probe, as bpftrace's str() reads it there. */
+			for (int a = 0; user && a <= (int)ARRAY_SIZE(args); a++)
+				if (sargs[a] && a < (int)ARRAY_SIZE(args))
+					off += snprintf(fields + off, off < sizeof(fields) ?
+							sizeof(fields) - off : 0,
+							" arg%d_str=arg%d:string", a, a);
+				else if (sargs[a] && pr->pv == PV_URETPROBE)
+					off += snprintf(fields + off, off < sizeof(fields) ?
+							sizeof(fields) - off : 0,
+							" retval_str=retval:string");
+			dynprobe_names_free(*pn, *npn);
+			*pn = NULL;
+			/* A wildcard adds one event per function, each its own
+			 * probe and func. */
+			/* The typed reads: raw fetchargs (typed.h), added as
 			 * parsed fields, as a bitfield type is no spec type. */
+			nextra = 0;
 			for (int f = 0; in->typed && f < in->typed[ci].n; f++) {
-				struct probe_arg *a = &spec.args[spec.nargs];
+				struct probe_arg *a = &extra[nextra];
 
-				if (spec.nargs == PROBE_MAX_ARGS) {
+				if (nextra == PROBE_MAX_ARGS) {
 					snprintf(err->msg, sizeof(err->msg), "too many fields for "
 						 "one probe (%d)", PROBE_MAX_ARGS);
 					err->line = pr->line;
@@ -2232,13 +2283,29 @@ static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 				snprintf(a->raw, sizeof(a->raw), "%s", in->typed[ci].f[f].fetch);
 				snprintf(a->type, sizeof(a->type), "%s", in->typed[ci].f[f].type);
 				a->fetch = PF_RAW;
-				spec.nargs++;
+				nextra++;
 			}
-			ret = engine_add_probe(&in->e, &spec, NULL, NULL);
+			ret = *npn = dynprobe_add(&in->e, pr, c->nprobes > 1, fields, extra, nextra,
+						  pn, err);
 			if (ret < 0)
-				return ret;
+				return err->msg[0] ? -EINVAL : ret;
 		} else if (pr->pv == PV_PROFILE) {
 			/* One sampler feeds every profile clause. */
+			if (in->prof_pr && (in->prof_pr->period != pr->period ||
+					    in->prof_pr->perf_type != pr->perf_type ||
+					    in->prof_pr->perf_config != pr->perf_config)) {
+				snprintf(err->msg, sizeof(err->msg), "%s: a program has one sampler, "
+					 "and it is '%s' here (profile:, software:, hardware: probes "
+					 "must be the same)", pr->text, in->prof_pr->text);
+				err->line = pr->line;
+				err->col = pr->col;
+				return -EINVAL;
+			}
+			if (pr->period) {
+				in->prof_pr = pr;
+				in->prof_hz = 1;	/* a sampler; its period is pr's */
+				continue;
+			}
 			if (in->prof_hz && in->prof_hz != pr->hz) {
 				snprintf(err->msg, sizeof(err->msg), "profile:hz:%llu: every profile "
 					 "probe of a program samples at one rate (%u Hz here)",
@@ -2247,6 +2314,7 @@ static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 				err->col = pr->col;
 				return -EINVAL;
 			}
+			in->prof_pr = pr;
 			if (!pr->hz || pr->hz > 100000) {
 				snprintf(err->msg, sizeof(err->msg), "profile:hz:%llu: the rate must be "
 					 "1 to 100000 Hz", (unsigned long long)pr->hz);
@@ -2300,9 +2368,10 @@ static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "tracepoint:%s:%s",
 					 v->sys, v->name);
 			} else {
-				const char *f = strrchr(pr->text, ':');
+				const char *name = k - before < *npn ? (*pn)[k - before] : pr->text;
+				const char *f = strrchr(name, ':');
 
-				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "%s", pr->text);
+				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "%s", name);
 				snprintf(in->eb[k].func, sizeof(in->eb[k].func), "%s", f ? f + 1 : "");
 			}
 		}
@@ -3454,7 +3523,13 @@ static int setup(struct interp *in)
 	if (in->e.kstacks)
 		planf(in, "kstack at events: the instance's stacktrace option records a kernel "
 		      "stack after every event; ftr joins each to its event\n");
-	if (in->prof_hz)
+	if (in->prof_pr && in->prof_pr->period)
+		planf(in, "%s: perf_event_open sampling of every %llu-th event on %s, one ring "
+		      "per CPU; its clauses run in user space on each sample\n", in->prof_pr->text,
+		      (unsigned long long)in->prof_pr->period, in->o->eng.cmdv ?
+		      "the command and its children" : in->o->eng.pid ?
+		      "the process and its children" : "every CPU");
+	else if (in->prof_hz)
 		planf(in, "profile:hz:%u: perf_event_open cpu-clock sampling at %u Hz on %s, "
 		      "one ring per CPU%s%s%s; its clauses run in user space on each sample\n",
 		      in->prof_hz, in->prof_hz, in->o->eng.cmdv ? "the command and its children" :
@@ -3530,6 +3605,12 @@ static void release(struct interp *in)
 	ob_flush(&in->ob);
 	for (int k = 0; in->eb && k < in->e.nev; k++)
 		free(in->eb[k].clauses);
+	/* Perf counters first: a dynamic event (a uprobe) that a perf fd
+	 * still holds cannot be removed (EBUSY) when the session closes. */
+	for (int i = 0; i < in->nmaps; i++) {
+		pc_close(in->maps[i].pc);
+		in->maps[i].pc = NULL;
+	}
 	engine_close(&in->e);
 	for (int i = 0; i < in->nmaps; i++) {
 		agg_free(in->maps[i].m);
@@ -3537,7 +3618,6 @@ static void release(struct interp *in)
 		if (in->maps[i].k)
 			free(in->maps[i].k->t);
 		free(in->maps[i].k);
-		pc_close(in->maps[i].pc);
 	}
 	for (int c = 0; c < 256; c++)
 		for (int i = 0; i < in->nvars[c]; i++)
@@ -3932,8 +4012,8 @@ int lang_run(struct program *p, const struct run_opts *o)
 		goto out;	/* a map the kernel kept could not be read */
 	engine_summary(&in->e, ftr_verbose > 0);
 	if (in->prof && lprof_lost(in->prof))
-		fprintf(stderr, "ftr: profile:hz:%u: %llu samples LOST (%llu read)\n",
-			lprof_hz(in->prof), (unsigned long long)lprof_lost(in->prof),
+		fprintf(stderr, "ftr: %s: %llu samples LOST (%llu read)\n",
+			in->prof_pr ? in->prof_pr->text : "profile", (unsigned long long)lprof_lost(in->prof),
 			(unsigned long long)lprof_samples(in->prof));
 	ret = in->ob.err && in->ob.err != -EPIPE ? FTR_EXIT_FAIL : FTR_EXIT_OK;
 	if (ret == FTR_EXIT_FAIL)	/* (a closed pipe is the reader's choice) */

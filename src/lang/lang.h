@@ -91,6 +91,11 @@ struct lang_probe {
 	uint64_t period_ns;	/* interval */
 	uint64_t hz;		/* profile */
 	bool btf_func;		/* kfunc/fentry/kretfunc/fexit: target is "FUNC" */
+	bool usdt;		/* usdt:PATH[:PROVIDER]:NAME, a uprobe per site (pv PV_UPROBE) */
+	/* software:EVENT[:PERIOD], hardware:EVENT[:PERIOD]: a sampler like
+	 * profile's (pv PV_PROFILE) on another perf event; period 0: profile */
+	uint32_t perf_type;
+	uint64_t perf_config, period;
 };
 
 struct clause {
@@ -155,6 +160,17 @@ void lang_errf(struct lang_err *err, const struct node *n, const char *fmt, ...)
  */
 int lang_conditionals(char *text, int (*cond)(const char *expr, void *ctx), void *ctx,
 		      struct lang_err *err);
+
+/*
+ * Pure: the perf event of a software:NAME or hardware:NAME probe (bpftrace's
+ * names and short forms: cpu-clock/cpu, task-clock, page-faults/faults,
+ * context-switches/cs, cpu-migrations, minor-faults, major-faults, ...;
+ * cpu-cycles/cycles, instructions, cache-references, cache-misses,
+ * branch-instructions/branches, branch-misses, bus-cycles, ref-cycles) and
+ * the period bpftrace uses when none is given.  0 or -ENOENT.
+ */
+int lang_perf_event(bool hardware, const char *name, uint32_t *type, uint64_t *config,
+		uint64_t *period);
 
 const char *lang_tok_str(enum tok t);
 /* The builtin named name, or -1. */

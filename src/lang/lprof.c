@@ -41,7 +41,7 @@ int lprof_open(const struct lprof_opts *o, struct lprof **out)
 		.ncpus = o->ncpus,
 		/* A call chain is up to a kilobyte: a ring of 32 pages holds
 		 * more than the 100 ms between two reads at 999 Hz. */
-		.pages = o->kstack || o->ustack ? 32 : 8,
+		.pages = o->kstack || o->ustack || o->period ? 32 : 8,
 		.all_tasks = o->pid <= 0,
 	};
 	struct perf_open_failure f = { -1, -1 };
@@ -55,7 +55,8 @@ int lprof_open(const struct lprof_opts *o, struct lprof **out)
 		free(p);
 		return -ENOMEM;
 	}
-	perf_clamp_rate(&p->o.hz);
+	if (!o->period)
+		perf_clamp_rate(&p->o.hz);
 	p->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
 			 (o->kstack || o->ustack ? PERF_SAMPLE_CALLCHAIN : 0);
 	/* ustack: the frame-pointer chain, corrected and completed by CFI
@@ -68,10 +69,9 @@ int lprof_open(const struct lprof_opts *o, struct lprof **out)
 	}
 	cfg.attr = (struct perf_event_attr){
 		.size = sizeof(struct perf_event_attr),
-		.type = PERF_TYPE_SOFTWARE,
-		.config = PERF_COUNT_SW_CPU_CLOCK,
-		.sample_freq = p->o.hz,
-		.freq = 1,
+		.type = o->period ? o->type : PERF_TYPE_SOFTWARE,
+		.config = o->period ? o->config : PERF_COUNT_SW_CPU_CLOCK,
+		.freq = !o->period,
 		.sample_type = p->sample_type,
 		/* nsecs must agree with the events' timestamps, which the
 		 * instance takes from the mono trace clock. */
@@ -88,6 +88,9 @@ int lprof_open(const struct lprof_opts *o, struct lprof **out)
 		.inherit = o->pid > 0,
 		.enable_on_exec = o->cmd,
 		.exclude_hv = 1,
+		/* sample_freq (profile:hz) and sample_period (software:,
+		 * hardware: every period-th event, exactly) are a union. */
+		.sample_period = o->period ? o->period : p->o.hz,
 		.watermark = 1,
 		.wakeup_watermark = (uint32_t)((size_t)cfg.pages * psz / 2),
 		.sample_regs_user = p->regs_mask,
@@ -113,7 +116,16 @@ int lprof_open(const struct lprof_opts *o, struct lprof **out)
 
 		perf_explain(err, o->pid > 0 ? PERF_SCOPE_KERNEL : PERF_SCOPE_CPU, perf_paranoid(),
 			     perf_privileged(), why, sizeof(why));
-		ftr_err("profile:hz:%u: cannot sample cpu-clock on cpu %d: %s", p->o.hz, f.cpu, why);
+		if (o->period && o->type == PERF_TYPE_HARDWARE &&
+		    (err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV))
+			ftr_err("%s: this machine has no hardware counter for it (no PMU that "
+				"perf can use here, e.g. a VM without a virtual PMU): %s", o->name,
+				strerror(-err));
+		else if (o->period)
+			ftr_err("%s: cannot sample it on cpu %d: %s", o->name, f.cpu, why);
+		else
+			ftr_err("profile:hz:%u: cannot sample cpu-clock on cpu %d: %s", p->o.hz,
+				f.cpu, why);
 		goto fail;
 	}
 	*out = p;

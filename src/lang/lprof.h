@@ -29,6 +29,11 @@ struct lprof;
 
 struct lprof_opts {
 	unsigned hz;
+	/* software:/hardware: probes: a perf event other than cpu-clock,
+	 * sampled every `period` occurrences (type 0: cpu-clock at hz) */
+	uint32_t type;
+	uint64_t config, period;
+	const char *name;		/* for messages: "software:page-faults:1" */
 	bool kstack, ustack;		/* call chains wanted */
 	int pid;			/* a process and what it forks; 0: every task */
 	bool cmd;			/* pid is a command held before exec: enable

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/perf_event.h>
+
 #include "ftr.h"
 #include "lang/ctypes.h"
 #include "lang/lang.h"
@@ -1105,6 +1107,47 @@ static char *probe_params(struct lexer *l, char *text)
 	return out;
 }
 
+int lang_perf_event(bool hardware, const char *name, uint32_t *type, uint64_t *config,
+		uint64_t *period)
+{
+	static const struct {
+		const char *name, *alias;
+		bool hw;
+		uint8_t config;
+		uint32_t period;
+	} ev[] = {
+		{ "cpu-clock", "cpu", false, PERF_COUNT_SW_CPU_CLOCK, 1000000 },
+		{ "task-clock", NULL, false, PERF_COUNT_SW_TASK_CLOCK, 1000000 },
+		{ "page-faults", "faults", false, PERF_COUNT_SW_PAGE_FAULTS, 100 },
+		{ "context-switches", "cs", false, PERF_COUNT_SW_CONTEXT_SWITCHES, 1000 },
+		{ "cpu-migrations", NULL, false, PERF_COUNT_SW_CPU_MIGRATIONS, 1 },
+		{ "minor-faults", NULL, false, PERF_COUNT_SW_PAGE_FAULTS_MIN, 100 },
+		{ "major-faults", NULL, false, PERF_COUNT_SW_PAGE_FAULTS_MAJ, 1 },
+		{ "alignment-faults", NULL, false, PERF_COUNT_SW_ALIGNMENT_FAULTS, 1 },
+		{ "emulation-faults", NULL, false, PERF_COUNT_SW_EMULATION_FAULTS, 1 },
+		{ "cpu-cycles", "cycles", true, PERF_COUNT_HW_CPU_CYCLES, 1000000 },
+		{ "instructions", NULL, true, PERF_COUNT_HW_INSTRUCTIONS, 1000000 },
+		{ "cache-references", NULL, true, PERF_COUNT_HW_CACHE_REFERENCES, 1000000 },
+		{ "cache-misses", NULL, true, PERF_COUNT_HW_CACHE_MISSES, 1000000 },
+		{ "branch-instructions", "branches", true, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+		  100000 },
+		{ "branch-misses", NULL, true, PERF_COUNT_HW_BRANCH_MISSES, 100000 },
+		{ "bus-cycles", NULL, true, PERF_COUNT_HW_BUS_CYCLES, 100000 },
+		{ "ref-cycles", NULL, true, PERF_COUNT_HW_REF_CPU_CYCLES, 1000000 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(ev); i++)
+		if (ev[i].hw == hardware && (!strcmp(name, ev[i].name) ||
+					     (ev[i].alias && !strcmp(name, ev[i].alias)))) {
+			*type = hardware ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
+			*config = ev[i].config;
+			*period = ev[i].period;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+
 static bool parse_probe(struct lexer *l, struct lang_probe *p)
 {
 	const char *s = l->p, *e, *colon;
@@ -1121,7 +1164,8 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 	while (*e && !strchr(" \t\r\n,{", *e))
 		e++;
 	if (!(str_has_prefix(s, "uprobe:") || str_has_prefix(s, "u:") ||
-	      str_has_prefix(s, "uretprobe:") || str_has_prefix(s, "ur:"))) {
+	      str_has_prefix(s, "uretprobe:") || str_has_prefix(s, "ur:") ||
+	      str_has_prefix(s, "usdt:") || str_has_prefix(s, "U:"))) {
 		const char *slash = memchr(s, '/', e - s);
 
 		if (slash)
@@ -1166,6 +1210,35 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 		p->pv = PV_UPROBE;
 	} else if (str_has_prefix(t, "uretprobe:") || str_has_prefix(t, "ur:")) {
 		p->pv = PV_URETPROBE;
+	} else if (str_has_prefix(t, "usdt:") || str_has_prefix(t, "U:")) {
+		/* A USDT probe is a uprobe at each of its sites (dynprobe.c). */
+		p->pv = PV_UPROBE;
+		p->usdt = true;
+		p->target = strdup(colon + 1);
+	} else if (str_has_prefix(t, "software:") || str_has_prefix(t, "s:") ||
+		   str_has_prefix(t, "hardware:") || str_has_prefix(t, "h:")) {
+		bool hw = t[0] == 'h';
+		char name[64] = "";
+		const char *c2 = strchr(colon + 1, ':');
+		unsigned long long v = 0;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(c2 ? c2 - colon - 1 : (long)strlen(colon + 1)),
+			 colon + 1);
+		if (lang_perf_event(hw, name, &p->perf_type, &p->perf_config, &p->period) < 0) {
+			lerr(l, p->line, p->col, "unknown %s event '%s' in '%s' (e.g. %s)",
+			     hw ? "hardware" : "software", name, t,
+			     hw ? "hardware:cache-misses:1000000" : "software:page-faults:100");
+			return false;
+		}
+		if (c2 && (sscanf(c2 + 1, "%llu", &v) != 1 || !v ||
+			   strspn(c2 + 1, "0123456789") != strlen(c2 + 1))) {
+			lerr(l, p->line, p->col, "bad period in '%s': a count of events, e.g. %s:%s:100",
+			     t, hw ? "hardware" : "software", name);
+			return false;
+		}
+		if (v)
+			p->period = v;
+		p->pv = PV_PROFILE;
 	} else if (str_has_prefix(t, "interval:") || str_has_prefix(t, "i:") ||
 		   str_has_prefix(t, "profile:") || str_has_prefix(t, "p:")) {
 		char unit[8];
@@ -1194,7 +1267,8 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 			p->hz = 1000000000ull / p->period_ns;
 	} else {
 		lerr(l, p->line, p->col, "unknown probe '%s' (tracepoint:, kprobe:, kretprobe:, "
-		     "kfunc:, kretfunc:, uprobe:, uretprobe:, interval:, profile:, BEGIN, END)", t);
+		     "kfunc:, kretfunc:, uprobe:, uretprobe:, usdt:, interval:, profile:, software:, "
+		     "hardware:, BEGIN, END)", t);
 		return false;
 	}
 	if ((p->pv == PV_TRACEPOINT && (!p->target || !*p->target || !strchr(p->target, ':')))) {

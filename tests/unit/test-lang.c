@@ -202,8 +202,8 @@ static const char *pred(int ci)
 
 static const char *const BUILTINS_HINT = " (builtins: pid tid comm cpu nsecs elapsed uid "
 	"retval func probe kstack ustack argN; fields are args.NAME)";
-static const char *const PROBES_HINT = " (tracepoint:, kprobe:, kretprobe:, kfunc:, kretfunc:, uprobe:, "
-	"uretprobe:, interval:, profile:, BEGIN, END)";
+static const char *const PROBES_HINT = " (tracepoint:, kprobe:, kretprobe:, kfunc:, kretfunc:, "
+	"uprobe:, uretprobe:, usdt:, interval:, profile:, software:, hardware:, BEGIN, END)";
 
 static const struct {
 	const char *text;

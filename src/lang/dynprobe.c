@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The language's dynamic probes, wildcards expanded: see dynprobe.h. */
+#include <errno.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftr.h"
+#include "kernel/arch.h"
+#include "kernel/engine.h"
+#include "kernel/pglob.h"
+#include "kernel/probe.h"
+#include "kernel/session.h"
+#include "lang/dynprobe.h"
+#include "report/usdt.h"
+
+static int errp(struct lang_err *err, const struct lang_probe *pr, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int errp(struct lang_err *err, const struct lang_probe *pr, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	err->line = pr->line;
+	err->col = pr->col;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+void dynprobe_names_free(char **names, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+static int push_name(char ***names, int *n, const char *name)
+{
+	char **v = realloc(*names, (*n + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	*names = v;
+	if (!(v[*n] = strdup(name)))
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+/* The probe spelled as probe.c reads it: bpftrace's other spellings of a
+ * return probe (kretfunc:, fexit:) are kretprobe:. */
+static const char *canonical(const struct lang_probe *pr, char *buf, size_t len)
+{
+	const char *rest = strchr(pr->text, ':');
+	static const char *const kind[] = {
+		[PV_KPROBE] = "kprobe", [PV_KRETPROBE] = "kretprobe",
+		[PV_UPROBE] = "uprobe", [PV_URETPROBE] = "uretprobe",
+	};
+
+	snprintf(buf, len, "%s%s", kind[pr->pv], rest ? rest : ":");
+	return buf;
+}
+
+/* The typed reads of the probe dynprobe_add is adding (its extra):
+ * the same for each event a wildcard makes. */
+static const struct probe_arg *cur_extra;
+static int cur_nextra;
+
+/* Create one probe from spec text (place and fields), with cur_extra.
+ * quiet: a failure prints nothing (a wildcard's match the kernel refuses). */
+static int add_one(struct engine *e, const char *text, bool quiet, struct probe_error *perr)
+{
+	struct probe_spec spec;
+	int ret;
+
+	perr->pos = -1;
+	perr->msg[0] = '\0';
+	if (probe_parse(text, &spec, perr) < 0)
+		return -EINVAL;
+	if (spec.nargs + cur_nextra > PROBE_MAX_ARGS) {
+		snprintf(perr->msg, sizeof(perr->msg), "too many fields for one probe (%d)",
+			 PROBE_MAX_ARGS);
+		return -EINVAL;
+	}
+	for (int i = 0; i < cur_nextra; i++)
+		spec.args[spec.nargs++] = cur_extra[i];
+	if (quiet && e->s)
+		session_set_quiet(e->s, true);
+	ret = engine_add_probe(e, &spec, NULL, NULL);
+	if (quiet && e->s)
+		session_set_quiet(e->s, false);
+	return ret;
+}
+
+/* kprobe:[MOD:]GLOB or uprobe:PATH:GLOB, one probe per function. */
+static int add_glob(struct engine *e, const struct lang_probe *pr, const char *spec,
+		    const char *fields, char ***names, struct lang_err *err)
+{
+	bool user = pr->pv == PV_UPROBE || pr->pv == PV_URETPROBE;
+	const char *kind = user ? (pr->pv == PV_UPROBE ? "uprobe" : "uretprobe") :
+				  (pr->pv == PV_KPROBE ? "kprobe" : "kretprobe");
+	char place[PATH_MAX + 64] = "", why[1024], *glob, *rest = strdup(strchr(spec, ':') + 1);
+	struct pglob g = { 0 };
+	int n = 0, ret;
+
+	if (!rest)
+		return -ENOMEM;
+	glob = strrchr(rest, ':');
+	if (glob)
+		*glob++ = '\0';
+	else
+		glob = rest;
+	if (strchr(glob, '+')) {
+		ret = errp(err, pr, -EINVAL, "'%s': an offset cannot follow a wildcard", pr->text);
+		goto out;
+	}
+	if (!e->s) {
+		ret = errp(err, pr, -ENOTSUP, "'%s': wildcards are expanded on a live kernel only",
+			   pr->text);
+		goto out;
+	}
+	if (!user && !e->feat.f[F_KPROBE].yes) {
+		ret = errp(err, pr, -ENOTSUP, "cannot probe '%s': this kernel has no kprobe events "
+			   "(see 'ftr doctor')", pr->text);
+		goto out;
+	}
+	if (user) {
+		const char *arch = e->feat.arch[0] ? arch_normalise(e->feat.arch) : arch_name();
+
+		if (glob == rest) {
+			ret = errp(err, pr, -EINVAL, "'%s': a uprobe is uprobe:PATH:FUNCTION",
+				   pr->text);
+			goto out;
+		}
+		ret = probe_resolve_path(rest, arch, place, sizeof(place), why, sizeof(why));
+		if (!ret)
+			ret = pglob_user(place, glob, &g, why, sizeof(why));
+	} else {
+		if (glob != rest)
+			snprintf(place, sizeof(place), "%s", rest);	/* the module */
+		ret = pglob_kernel(session_tracefs(e->s)->path, place, glob, &g, why, sizeof(why));
+	}
+	if (ret) {
+		errp(err, pr, ret, "'%s': %s", pr->text, why);
+		goto out;
+	}
+	if (g.n > pglob_max()) {
+		ret = errp(err, pr, -E2BIG, "'%s' matches %zu functions, more than %zu (one %s "
+			   "event each); narrow the wildcard, or raise the cap with "
+			   "FTR_MAX_PROBES=N in the environment", pr->text, g.n, pglob_max(), kind);
+		goto out;
+	}
+	for (size_t i = 0; i < g.n; i++) {
+		char text[PATH_MAX + 2048], pname[PATH_MAX + 600];
+		struct probe_error perr;
+
+		snprintf(pname, sizeof(pname), "%s:%s%s%s", kind, place, place[0] ? ":" : "",
+			 g.names[i]);
+		snprintf(text, sizeof(text), "%s%s", pname, fields);
+		ret = add_one(e, text, true, &perr);
+		if (ret == -EINVAL && perr.msg[0]) {
+			errp(err, pr, ret, "'%s': %s", pname, perr.msg);
+			goto out;
+		}
+		if (ret == -ENOMEM || ret == -EACCES || ret == -ENOTSUP) {
+			err->msg[0] = '\0';	/* printed */
+			goto out;
+		}
+		if (ret < 0) {
+			/* In available_filter_functions yet refused (a
+			 * function kprobes may not hook, an address that is
+			 * not an instruction boundary...): skip it. */
+			size_t l = strlen(g.skipped_eg);
+
+			if (g.skipped++ < 3)
+				snprintf(g.skipped_eg + l, sizeof(g.skipped_eg) - l, "%s%s (%s)",
+					 l ? ", " : "", g.names[i], strerror(-ret));
+			continue;
+		}
+		ret = push_name(names, &n, pname);
+		if (ret)
+			goto out;
+	}
+	ret = 0;
+	if (g.skipped)
+		fprintf(stderr, "ftr: note: '%s': %zu matching function%s cannot be probed, "
+			"skipped: %s%s\n", pr->text, g.skipped, g.skipped == 1 ? "" : "s",
+			g.skipped_eg, g.skipped > 3 ? ", ..." : "");
+	if (!n)
+		ret = errp(err, pr, -ENOENT, "'%s': no %s function matches%s", pr->text,
+			   user ? "probeable" : "probeable kernel",
+			   g.skipped ? " that the kernel lets ftr probe" : "");
+out:
+	pglob_free(&g);
+	free(rest);
+	if (ret < 0) {
+		dynprobe_names_free(*names, n);
+		*names = NULL;
+		return ret;
+	}
+	return n;
+}
+
+/* " arg0 arg2" → " arg0=%di:s64 arg2=\\42:s32", from the note's operands;
+ * str(arg1)'s " arg1_str=arg1:string" → " arg1_str=+0(%si):string". */
+static int usdt_fields(const struct usdt_probe *u, const char *fields, char *out, size_t len,
+		       char *why, size_t wl)
+{
+	char buf[256], *save = NULL;
+	size_t off = 0;
+
+	out[0] = '\0';
+	snprintf(buf, sizeof(buf), "%s", fields);
+	for (char *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		int i = atoi(w + 3);
+		bool str = strchr(w, '=') != NULL;
+
+		w[strcspn(w, "_=")] = '\0';	/* "argN" */
+		if (i >= u->nargs) {
+			snprintf(why, wl, "%s: USDT probe %s:%s has %d argument%s (arg0..arg%d)", w,
+				 u->provider, u->name, u->nargs, u->nargs == 1 ? "" : "s",
+				 u->nargs - 1);
+			return -EINVAL;
+		}
+		if (!u->fetch[i][0]) {
+			snprintf(why, wl, "%s of USDT probe %s:%s ('%s'): uprobes cannot fetch %s",
+				 w, u->provider, u->name, u->args, u->why[i]);
+			return -ENOTSUP;
+		}
+		if (str && u->fetch[i][0] == '\\') {
+			snprintf(why, wl, "str(%s): USDT probe %s:%s's %s is a constant, not a "
+				 "pointer", w, u->provider, u->name, w);
+			return -EINVAL;
+		}
+		if (str)
+			off += snprintf(out + off, off < len ? len - off : 0, " %s_str=+0(%.*s):string",
+					w, (int)strcspn(u->fetch[i], ":"), u->fetch[i]);
+		else
+			off += snprintf(out + off, off < len ? len - off : 0, " %s=%s", w,
+					u->fetch[i]);
+	}
+	return off < len ? 0 : -E2BIG;
+}
+
+/* usdt:PATH[:PROVIDER]:NAME (globs in PROVIDER and NAME): a uprobe at
+ * each site of each matching probe, its semaphore raised by the kernel
+ * while the uprobe exists (a reference counter, since Linux 4.20). */
+static int add_usdt(struct engine *e, const struct lang_probe *pr, const char *fields,
+		    char ***names, struct lang_err *err)
+{
+	char path[PATH_MAX], why[1024], *t = strdup(pr->target), *name, *prov = NULL;
+	const char *arch = e->feat.arch[0] ? arch_normalise(e->feat.arch) : arch_name();
+	struct usdt_probe *u = NULL;
+	size_t nu = 0, matched = 0;
+	int n = 0, ret;
+
+	if (!t)
+		return -ENOMEM;
+	name = strrchr(t, ':');
+	if (!name) {
+		ret = errp(err, pr, -EINVAL, "'%s': a USDT probe is usdt:PATH[:PROVIDER]:NAME",
+			   pr->text);
+		goto out;
+	}
+	*name++ = '\0';
+	prov = strrchr(t, ':');
+	if (prov)
+		*prov++ = '\0';
+	ret = probe_resolve_path(t, arch, path, sizeof(path), why, sizeof(why));
+	if (!ret)
+		ret = usdt_read(path, &u, &nu, why, sizeof(why));
+	if (ret) {
+		errp(err, pr, ret, "'%s': %s", pr->text, why);
+		goto out;
+	}
+	for (size_t i = 0; i < nu; i++)
+		matched += !fnmatch(name, u[i].name, 0) && (!prov || !fnmatch(prov, u[i].provider, 0));
+	if (!matched) {
+		size_t l = 0;
+
+		why[0] = '\0';
+		for (size_t i = 0; i < nu && i < 6 && l < sizeof(why); i++)
+			l += snprintf(why + l, sizeof(why) - l, "%s%s:%s", i ? ", " : "",
+				      u[i].provider, u[i].name);
+		ret = errp(err, pr, -ENOENT, nu ? "'%s': no such USDT probe in '%s' (it has %s%s)" :
+			   "'%s': '%s' has no USDT probes (no .note.stapsdt)%s%s", pr->text, path,
+			   why, nu > 6 ? ", ..." : "");
+		goto out;
+	}
+	if (matched > pglob_max()) {
+		ret = errp(err, pr, -E2BIG, "'%s' matches %zu USDT sites, more than %zu; narrow it, "
+			   "or raise the cap with FTR_MAX_PROBES=N", pr->text, matched, pglob_max());
+		goto out;
+	}
+	for (size_t i = 0; i < nu; i++) {
+		char text[PATH_MAX + 2048], f[1024], pname[PATH_MAX + 200];
+		struct probe_spec spec;
+		struct probe_error perr = { .pos = -1 };
+
+		if (fnmatch(name, u[i].name, 0) || (prov && fnmatch(prov, u[i].provider, 0)))
+			continue;
+		ret = usdt_fields(&u[i], fields, f, sizeof(f), why, sizeof(why));
+		if (ret) {
+			errp(err, pr, ret, "'%s': %s", pr->text, why);
+			goto out;
+		}
+		snprintf(text, sizeof(text), "uprobe:%s:0x%llx%s", path,
+			 (unsigned long long)u[i].pc, f);
+		if (probe_parse(text, &spec, &perr) < 0) {
+			ret = errp(err, pr, -EINVAL, "'%s': %s", pr->text, perr.msg);
+			goto out;
+		}
+		spec.ref_ctr = u[i].sem_off;
+		ret = engine_add_probe(e, &spec, NULL, NULL);
+		if (ret < 0) {
+			err->msg[0] = '\0';	/* printed */
+			goto out;
+		}
+		snprintf(pname, sizeof(pname), "usdt:%s:%s:%s", path, u[i].provider, u[i].name);
+		ret = push_name(names, &n, pname);
+		if (ret)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(u);
+	free(t);
+	if (ret < 0) {
+		dynprobe_names_free(*names, n);
+		*names = NULL;
+		return ret;
+	}
+	return n;
+}
+
+int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, const char *fields,
+		 const struct probe_arg *extra, int nextra, char ***names, struct lang_err *err)
+{
+	cur_extra = extra;
+	cur_nextra = nextra;
+	char spec[PATH_MAX + 600], text[PATH_MAX + 2048];
+	struct probe_error perr;
+	const char *place;
+	int n = 0, ret;
+
+	*names = NULL;
+	err->msg[0] = '\0';
+	if (pr->usdt)
+		return add_usdt(e, pr, fields, names, err);
+	canonical(pr, spec, sizeof(spec));
+	place = strchr(spec, ':') + 1;
+	if (pr->pv == PV_UPROBE || pr->pv == PV_URETPROBE ? pglob_is_glob(strrchr(place, ':') ?
+								  strrchr(place, ':') : place) :
+	    pglob_is_glob(place))
+		return add_glob(e, pr, spec, fields, names, err);
+
+	/* A named kernel function this kernel lacks, in a clause of several
+	 * probes (biolatency's blk_account_io_start, __blk_account_io_start):
+	 * the others still run. */
+	if (optional && e->s && (pr->pv == PV_KPROBE || pr->pv == PV_KRETPROBE) &&
+	    e->feat.f[F_KPROBE].yes && !strchr(place, '+')) {
+		char mod[128] = "";
+		const char *fn = strrchr(place, ':');
+
+		if (fn)
+			snprintf(mod, sizeof(mod), "%.*s", (int)(fn - place), place);
+		if (!pglob_kernel_has(session_tracefs(e->s)->path, mod, fn ? fn + 1 : place)) {
+			fprintf(stderr, "ftr: note: '%s': '%s' is not a probeable function of this "
+				"kernel: skipped\n", pr->text, fn ? fn + 1 : place);
+			return 0;
+		}
+	}
+	snprintf(text, sizeof(text), "%s%s", spec, fields);
+	ret = add_one(e, text, false, &perr);
+	if (ret == -EINVAL && perr.msg[0]) {
+		snprintf(err->msg, sizeof(err->msg), "%s", perr.msg);
+		err->line = pr->line;
+		err->col = pr->col + (perr.pos > 0 && perr.pos < (int)strlen(pr->text) ? perr.pos : 0);
+		return ret;
+	}
+	if (ret < 0)
+		return ret;
+	ret = push_name(names, &n, pr->text);
+	return ret ? ret : n;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The language's dynamic probes: what one kprobe/kretprobe/uprobe/uretprobe
+ * (or usdt) probe of a clause turns into on the engine — one event, or one
+ * per function a wildcard matches, each with its own `probe` and `func`.
+ */
+#ifndef FTR_DYNPROBE_H
+#define FTR_DYNPROBE_H
+
+#include "lang/lang.h"
+
+struct engine;
+struct probe_arg;
+
+/*
+ * Add the events probe pr stands for, each with fields (" arg0 arg2", the
+ * probe spec words that follow its place).  optional: the clause has other
+ * probes, so a named kernel function this kernel does not have is skipped
+ * with a note (as bpftrace skips a probe it cannot attach), not an error.
+ * *names gets a malloc'd array of the probe names ("kprobe:vfs_read"), one
+ * per event added, in order; returns how many (0 only when optional), or
+ * -errno with err set (or the message printed, err->msg left empty).
+ * extra (nextra of them): fields already spelled as fetch arguments (the
+ * clause's typed reads, typed.h), added to every kprobe/uprobe event.
+ */
+int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, const char *fields,
+		 const struct probe_arg *extra, int nextra, char ***names, struct lang_err *err);
+
+void dynprobe_names_free(char **names, int n);
+
+#endif

@@ -1,0 +1,107 @@
+#!/bin/sh
+# run.sh — bpftrace's tools, unchanged, under ftr: on this machine and/or in
+# the qemu matrix guests.  Prints each tool's status per kernel, then a table.
+#
+# Usage: tests/bt-tools/run.sh [--host] [--rows 6.1,6.12] [--secs N]
+#                              [--min-pass N] [--max-fail N]
+#
+#   --host       run on this machine's kernel (with build/ftr)
+#   --rows LIST  run in these matrix rows (build/ftr-static; default 6.1,6.12)
+#                Neither: --rows 6.1,6.12.  Both may be given.
+#   --secs N     seconds each tool runs after its workload (default 2)
+#   --min-pass N fail unless at least N tools run as expected (default 0)
+#   --max-fail N fail if more than N tools stop on a syntax/semantic error
+#                (default 38: report only, until the language work lands)
+#   --tools LIST run only these tools (comma-separated names, e.g. vfscount,opensnoop)
+#   --no-shebang drop each tool's "#!" line first: a diagnostic of what
+#                else stops the tools, NOT the acceptance run (unchanged files)
+#
+# The tools come from Debian 12's bpftrace package (fetch.sh; cached in
+# /var/cache/ftr-bt-tools).  Builds what it needs (make static helpers
+# helpers-static); takes the matrix and live locks itself.  Per tool:
+# ok = runs and prints what bpftrace prints for the workload; skip REFUSES =
+# stops at once naming a missing kernel function/module/library/program;
+# skip WRONG OUTPUT; skip FAILS = a syntax or semantic error.  See
+# t-bt-tools.sh for the workload and expectation of each tool.
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+HOST=0 ROWS= SECS=2 MINPASS=0 MAXFAIL=38 NOSHEBANG=0 ONLY=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--host) HOST=1; shift ;;
+	--rows) ROWS=${2:?--rows needs a list}; shift 2 ;;
+	--rows=*) ROWS=${1#--rows=}; shift ;;
+	--secs) SECS=${2:?}; shift 2 ;;
+	--min-pass) MINPASS=${2:?}; shift 2 ;;
+	--max-fail) MAXFAIL=${2:?}; shift 2 ;;
+	--no-shebang) NOSHEBANG=1; shift ;;
+	--tools) ONLY=${2:?--tools needs a list}; shift 2 ;;
+	-h|--help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+	*) echo "bt-tools: unknown option '$1' (see -h)" >&2; exit 2 ;;
+	esac
+done
+[ $HOST = 1 ] || [ -n "$ROWS" ] || ROWS=6.1,6.12
+
+TOOLS=$("$HERE/fetch.sh")
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ftr-bt-tools.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+# A live directory holding only this test: the runner, lib.sh, the tools.
+mkdir -p "$WORK/live/bt"
+cp "$REPO/tests/live/run.sh" "$REPO/tests/live/lib.sh" "$WORK/live/"
+cp "$HERE/t-bt-tools.sh" "$WORK/live/"
+cp "$TOOLS"/*.bt "$TOOLS/VERSION" "$WORK/live/bt/"
+if [ $NOSHEBANG = 1 ]; then
+	for f in "$WORK"/live/bt/*.bt; do sed -i '1{/^#!/d}' "$f"; done
+	echo "(shebang lines removed: diagnostic, not the acceptance run)" >> "$WORK/live/bt/VERSION"
+fi
+printf 'BT_SECS=%s\nBT_MIN_PASS=%s\nBT_MAX_FAIL=%s\nBT_ONLY=%s\n' "$SECS" "$MINPASS" "$MAXFAIL" \
+	"$ONLY" > "$WORK/live/bt/config"
+
+rc=0
+: > "$WORK/all"
+if [ $HOST = 1 ]; then
+	make -C "$REPO" -j2 --no-print-directory build/ftr helpers >&2
+	flock -o /tmp/ftr-live.lock env FTR="$REPO/build/ftr" PATH="$REPO/build/tests-bin:$PATH" \
+		sh "$WORK/live/run.sh" bt-tools > "$WORK/host" 2>&1 || rc=1
+	sed 's/^/[host] /' "$WORK/host" | tee -a "$WORK/all"
+fi
+if [ -n "$ROWS" ]; then
+	make -C "$REPO" -j2 --no-print-directory static helpers-static >&2
+	flock -o /tmp/ftr-matrix.lock env FTR_LIVE_DIR="$WORK/live" \
+		"$REPO/tests/matrix/run.sh" --rows "$ROWS" --timeout 1200 > "$WORK/matrix" 2>&1 || rc=1
+	grep '^\[' "$WORK/matrix" | tee -a "$WORK/all"
+	grep -v '^\[' "$WORK/matrix" || true
+fi
+
+# The table: one row per tool, one column per kernel.
+echo
+awk '
+	match($0, /^\[[^]]*\] (ok|skip|not ok) bt-[a-z0-9_]+/) {
+		k = substr($1, 2, length($1) - 2)
+		line = substr($0, length($1) + 2)
+		st = "?"
+		if (line ~ /^ok /) st = "runs"
+		else if (line ~ /REFUSES/) st = "refuses"
+		else if (line ~ /WRONG OUTPUT/) st = "other-output"
+		else if (line ~ /FAILS/) st = "FAILS"
+		sub(/^(ok|skip|not ok) bt-/, "", line)
+		t = line; sub(/[: ].*/, "", t)
+		if (t == "tools") next
+		if (!(k in ks)) { ks[k] = 1; kord[++nk] = k }
+		if (!(t in ts)) { ts[t] = 1; tord[++nt] = t }
+		s[t, k] = st; n[k, st]++
+	}
+	END {
+		printf "%-16s", "tool"; for (j = 1; j <= nk; j++) printf " %-13s", kord[j]; print ""
+		for (i = 1; i <= nt; i++) {
+			printf "%-16s", tord[i]
+			for (j = 1; j <= nk; j++) printf " %-13s", s[tord[i], kord[j]]
+			print ""
+		}
+		for (j = 1; j <= nk; j++)
+			printf "%s: %d runs, %d other output, %d refuse, %d FAIL\n", kord[j],
+			       n[kord[j], "runs"], n[kord[j], "other-output"], n[kord[j], "refuses"],
+			       n[kord[j], "FAILS"]
+	}' "$WORK/all"
+exit $rc

@@ -1,0 +1,153 @@
+# bpftrace's own tools (Debian 12's bpftrace 0.17.0, 38 .bt files), run
+# UNCHANGED by ftr, each for a few seconds under a workload that triggers
+# it.  Copied here by tests/bt-tools/run.sh as t-bt-tools.sh, with the tools
+# in $LIVE_DIR/bt/ and the thresholds in $LIVE_DIR/bt/config.
+#
+# One line per tool:
+#   ok bt-NAME: runs, output as expected
+#   skip bt-NAME: REFUSES: <ftr's message>      (a kernel function, module,
+#                                               library or program is missing)
+#   skip bt-NAME: WRONG OUTPUT: ...             (ran; the output lacks what
+#                                               bpftrace prints for the workload)
+#   skip bt-NAME: FAILS: <ftr's message>        (a syntax or semantic error)
+# and a verdict, `ok bt-tools` or `not ok bt-tools`, against the thresholds
+# BT_MIN_PASS (tools that must run as expected) and BT_MAX_FAIL (tools that
+# may stop on a syntax/semantic error); both are lenient until the language
+# work lands, so that the count is reported honestly without failing.
+. "$LIVE_DIR/lib.sh"
+BT=$LIVE_DIR/bt
+BT_MIN_PASS=0
+BT_MAX_FAIL=38
+BT_SECS=2
+BT_ONLY=
+[ -f "$BT/config" ] && . "$BT/config"
+if [ ! -d "$BT" ] || [ -z "$(ls "$BT"/*.bt 2>/dev/null)" ]; then
+	skip bt-tools "no tools in $BT (tests/bt-tools/run.sh copies them)"
+	exit 0
+fi
+require_tracing bt-tools
+
+# Busybox's applets, also on a host whose own tools differ (nc, stat).
+if command -v busybox >/dev/null 2>&1; then BB=busybox; else BB=; fi
+busybox ifconfig lo 127.0.0.1 up 2>/dev/null || ip link set lo up 2>/dev/null
+
+tcp_once() { # a listener on 127.0.0.1:7777 and one connection to it
+	$BB nc -l -p 7777 > /dev/null 2>&1 &
+	l=$!
+	sleep 0.3
+	echo hello | $BB nc 127.0.0.1 7777 > /dev/null 2>&1 &
+	c=$!
+	sleep 0.5
+	kill $c $l 2>/dev/null
+	wait $c $l 2>/dev/null
+}
+
+# NAME | WORKLOAD (sh) | what the output must hold (grep -E)
+TABLE='bashreadline|true|Tracing bash commands
+biolatency|sync|Tracing block device I/O
+biosnoop|sync|TIME\(ms\) +DISK +COMM
+biostacks|sync|Tracing block I/O with init stacks
+bitesize|sync|Tracing block device I/O
+capable|asuser 65534 true|asuser +[0-9]+ +CAP_SET[UG]ID
+cpuwalk|hotpath 500|^@cpu:
+dcsnoop|ls /etc /proc/self/ > /dev/null|[0-9]+ +ls +[RM] 
+execsnoop|ls / > /dev/null|^[0-9]+ +[0-9]+ +ls /
+gethostlatency|getent hosts localhost > /dev/null|getent
+killsnoop|sleep 30 & p=$!; kill $p; wait $p|15 +[0-9]+ +0$
+loads|sleep 1|load averages: [0-9]+\.[0-9]{3}
+mdflush|sync|Tracing md flush events
+naptime|timers 3 0 0|Tracing sleeps
+oomkill|true|Tracing oom_kill_process
+opensnoop|opener 3 /etc/passwd|opener +[0-9]+ +0 /etc/passwd
+pidpersec|for i in 1 2 3 4 5; do /bin/sh -c true; done; sleep 1.2|PIDs/sec: @: [1-9]
+runqlat|hotpath 300 & hotpath 300; wait|^@usecs:
+runqlen|hotpath 300|^@runqlen:
+setuids|asuser 65534 true|set(res)?uid +.*65534
+ssllatency|true|Tracing SSL/TLS handshake
+sslsnoop|true|Tracing SSL/TLS handshake
+statsnoop|$BB stat -f / > /dev/null|stat +0 /$
+swapin|sleep 1.2|[0-9][0-9]:[0-9][0-9]:[0-9][0-9]
+syncsnoop|sync|sync +tracepoint:syscalls:sys_enter_sync$
+syscount|writer 100|^@process\[writer\]: [0-9]+
+tcpaccept|tcp_once|127\.0\.0\.1 +7777
+tcpconnect|tcp_once|127\.0\.0\.1 +7777
+tcpdrop|tcp_once|Tracing tcp drops
+tcplife|tcp_once|127\.0\.0\.1 +7777|127\.0\.0\.1 +[0-9]+ +127\.0\.0\.1 
+tcpretrans|tcp_once|Tracing tcp retransmits
+tcpsynbl|tcp_once|^@backlog\[
+threadsnoop|true|TIME\(ms\) +PID +COMM +FUNC
+undump|true|Dump UNIX socket packages RX
+vfscount|writer 10|^@\[vfs_write\]: [0-9]+
+vfsstat|writer 10|@\[vfs_write\]: [0-9]+
+writeback|sync|Tracing writeback
+xfsdist|true|Tracing XFS operation latency'
+
+# A refusal names what this kernel or machine lacks; anything else that
+# stops a tool is a syntax or semantic error of the language.
+refusal() {
+	grep -Eq "not a probeable|no kprobe events|no uprobe events|cannot find '|no function '|\
+no probeable|does not exist|this kernel has no|no such (event|file|tracepoint)|not found|\
+no event (for|matches)|lockdown|cannot read '.*available_filter|kernel .*lacks|not in this \
+kernel|module .* not loaded|is not loaded|ENOENT|No such file" "$1"
+}
+
+npass=0 nref=0 nwrong=0 nfail=0 ntools=0
+echo "# bt-tools: $(cat "$BT/VERSION" 2>/dev/null), kernel $(uname -r), ftr run FILE, ${BT_SECS}s each"
+while IFS='|' read -r name work expect; do
+	case ",$BT_ONLY," in ,,|*",$name,"*) ;; *) continue ;; esac
+	[ -f "$BT/$name.bt" ] || { skip "bt-$name" "REFUSES: the tool file is missing"; nref=$((nref + 1)); continue; }
+	ntools=$((ntools + 1))
+	"$FTR" run "$BT/$name.bt" > "$TMP/o" 2> "$TMP/e" < /dev/null &
+	pid=$!
+	# Wait until it traces (or has given up); a tool without tracefs
+	# events (cpuwalk, loads) has no instance to wait for.
+	n=0
+	while [ $n -lt 100 ] && kill -0 $pid 2>/dev/null; do
+		[ "$(cat "$T/instances/ftr_$pid/tracing_on" 2>/dev/null)" = 1 ] && break
+		grep -Eq '^(tracepoint|kprobe|kretprobe|uprobe|uretprobe|t|k|kr|u|ur):' "$BT/$name.bt" ||
+			{ [ $n -ge 10 ] && break; }
+		sleep 0.1
+		n=$((n + 1))
+	done
+	if kill -0 $pid 2>/dev/null; then
+		eval "$work" > /dev/null 2>&1
+		sleep "$BT_SECS"
+		kill -INT $pid 2>/dev/null
+	fi
+	n=0
+	while [ $n -lt 100 ] && kill -0 $pid 2>/dev/null; do sleep 0.1; n=$((n + 1)); done
+	if kill -0 $pid 2>/dev/null; then
+		kill -KILL $pid 2>/dev/null
+		wait $pid 2>/dev/null
+		"$FTR" reset > /dev/null 2>&1
+		skip "bt-$name" "FAILS: did not stop within 10 s of SIGINT"
+		nfail=$((nfail + 1))
+		continue
+	fi
+	wait $pid
+	rc=$?
+	msg=$(grep -m1 -E 'error|cannot|refus' "$TMP/e" | cut -c1-200)
+	[ -n "$msg" ] || msg=$(head -1 "$TMP/e" | cut -c1-200)
+	if [ $rc -eq 0 ] && grep -Eq -- "$expect" "$TMP/o"; then
+		ok "bt-$name: runs, output as expected"
+		npass=$((npass + 1))
+	elif [ $rc -eq 0 ] || [ $rc -eq 130 ]; then
+		skip "bt-$name" "WRONG OUTPUT (rc=$rc; wanted /$expect/): $(grep -v '^$' "$TMP/o" | tail -2 | tr '\n' '|' | cut -c1-160) $msg"
+		nwrong=$((nwrong + 1))
+	elif refusal "$TMP/e"; then
+		skip "bt-$name" "REFUSES: $msg"
+		nref=$((nref + 1))
+	else
+		skip "bt-$name" "FAILS: $msg"
+		nfail=$((nfail + 1))
+	fi
+done <<EOT
+$TABLE
+EOT
+echo "# bt-tools on $(uname -r): $npass run as expected, $nwrong run with other output, $nref refuse, $nfail fail (of $ntools)"
+if [ $npass -ge "$BT_MIN_PASS" ] && [ $nfail -le "$BT_MAX_FAIL" ]; then
+	ok "bt-tools: $npass of $ntools run as expected, $nref refuse, $nwrong other output, $nfail fail (thresholds: >= $BT_MIN_PASS run, <= $BT_MAX_FAIL fail)"
+else
+	fail bt-tools "$npass of $ntools run as expected (want >= $BT_MIN_PASS), $nfail fail (want <= $BT_MAX_FAIL)"
+fi
+exit 0

@@ -153,6 +153,17 @@ $(SB)/%.o: src/%.c $(HDRS)
 # glibc's linker prints one warning about dlopen in static programs: it comes
 # from libtraceevent's plugin loader, which ftr never calls (plugins are
 # shared objects); it is filtered out so that real warnings stand out.
+#
+# The size limit: 1.5 MiB on arm64, the boards the static binary is for.
+# On x86-64 it is 1.6 MiB, because glibc's static x86-64 libc alone carries
+# some 157 KB of SIMD variants of its string functions (sse2, avx2, evex,
+# avx512: ifuncs) that arm64's does not; ftr's own code is the same size on
+# both.  With this round's features (types, record, usdt, kaddr, metrics)
+# x86-64 came to 1.54 MiB.  Over the limit, the binary is removed, so that
+# the next make does not take it for built.
+STATIC_LIMIT_arm64 := 1572864
+STATIC_LIMIT_x86_64 := 1677721
+STATIC_LIMIT ?= $(or $(STATIC_LIMIT_$(FTR_ARCH)),1572864)
 static: $(B)/ftr-static
 $(B)/ftr-static: $(SOBJS)
 	$(call msg,LD,$@)
@@ -161,7 +172,9 @@ $(B)/ftr-static: $(SOBJS)
 		test -x $@
 	$(Q)$(STRIP) $@
 	@sz=$$(stat -c %s $@); echo "  static  $@: $$sz bytes ($(FTR_ARCH))"; \
-	 if [ $$sz -gt 1572864 ]; then echo "ftr-static is larger than 1.5 MiB" >&2; exit 1; fi
+	 if [ $$sz -gt $(STATIC_LIMIT) ]; then \
+		echo "ftr-static is larger than its limit, $(STATIC_LIMIT) bytes on $(FTR_ARCH)" >&2; \
+		rm -f $@; exit 1; fi
 
 # ---- tests -------------------------------------------------------------
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)

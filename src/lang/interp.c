@@ -3605,14 +3605,13 @@ static void release(struct interp *in)
 	ob_flush(&in->ob);
 	for (int k = 0; in->eb && k < in->e.nev; k++)
 		free(in->eb[k].clauses);
-	/* Perf counters first: a dynamic event (a uprobe) that a perf fd
-	 * still holds cannot be removed (EBUSY) when the session closes. */
+	/* The perf counters' fds are closed by the session's undo log (before
+	 * the dynamic events they count: pc_close_fds), so they are freed
+	 * only after it has run. */
+	engine_close(&in->e);
 	for (int i = 0; i < in->nmaps; i++) {
 		pc_close(in->maps[i].pc);
 		in->maps[i].pc = NULL;
-	}
-	engine_close(&in->e);
-	for (int i = 0; i < in->nmaps; i++) {
 		agg_free(in->maps[i].m);
 		free(in->maps[i].name);
 		if (in->maps[i].k)

@@ -3,13 +3,44 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "perf/child.h"
 #include "ftr.h"
+
+/*
+ * Wait until the child blocks in its read of the go pipe (its syscall in
+ * /proc/PID/syscall is read), for at most about two seconds: its
+ * sys_enter_read then comes before anything is set up to trace it, on every
+ * run.  Without this, that read raced the set-up, and a program counting
+ * the command's reads saw one more in some runs than in others.
+ */
+static void wait_blocked(pid_t pid)
+{
+	char path[64], buf[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	for (int i = 0; i < 2000; i++) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t n;
+
+		if (fd < 0)
+			return;		/* no /proc: nothing to wait on */
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			return;
+		buf[n] = '\0';
+		if (buf[0] >= '0' && buf[0] <= '9' && strtol(buf, NULL, 10) == SYS_read)
+			return;
+		usleep(1000);
+	}
+}
 
 int child_spawn(char **argv, struct child *c, void (*before_exec)(void *), void *arg)
 {
@@ -52,6 +83,7 @@ int child_spawn(char **argv, struct child *c, void (*before_exec)(void *), void 
 	}
 	close(go[0]);
 	close(er[1]);
+	wait_blocked(c->pid);
 	c->go_fd = go[1];
 	c->err_fd = er[0];
 	c->done = false;

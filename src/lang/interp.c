@@ -683,7 +683,8 @@ static int check_deref(struct sema *s, struct node *n)
 	if (s->has_record || s->is_profile) {
 		lang_errf(s->err, n, "*: reading kernel memory at an event needs BPF (a read at "
 			  "the moment of the event); ftr reads events after they happened.  In "
-			  "BEGIN, END and interval clauses ftr reads it from /proc/kcore");
+			  "BEGIN, END and interval clauses ftr reads it from /proc/kcore; at a "
+			  "kprobe or uprobe, a typed read (*(TYPE *)arg0) is made by the kernel");
 		return -EINVAL;
 	}
 	if (!s->in->kc && kcore_open(NULL, &s->in->kc, why, sizeof(why)) < 0) {
@@ -706,7 +707,8 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		{ "exit", 0, 0 }, { "str", 1, 2 }, { "time", 0, 1 }, { "ksym", 1, 1 },
 		{ "ksymoff", 1, 1 }, { "hex", 1, 1 }, { "ntop", 1, 2 }, { "kaddr", 1, 1 },
 		{ "system", 1, 16 }, { "cat", 1, 16 }, { "usym", 1, 1 }, { "kstack", 0, 2 },
-		{ "ustack", 0, 2 }, { "join", 1, 2 }, { "strncmp", 3, 3 }, { "strftime", 2, 2 }, { "(cast)", 1, 1 },
+		{ "ustack", 0, 2 }, { "join", 1, 2 }, { "strncmp", 3, 3 }, { "strftime", 2, 2 },
+		{ "(cast)", 1, 1 },
 	};
 	int found = -1, err, bits;
 	bool sgn;
@@ -1034,8 +1036,10 @@ static int check(struct sema *s, struct node *n)
 		err = check(s, n->a);
 		if (err)
 			return err;
-		if (n->op == T_STAR || n->op == T_AND) {
-			lang_errf(s->err, n, "%s needs a typed pointer", lang_tok_str(n->op));
+		/* An untyped * is a read of kernel memory by address (check_deref,
+		 * below); & has nothing to take the address of without a type. */
+		if (n->op == T_AND) {
+			lang_errf(s->err, n, "& needs a typed lvalue: cast it first, as &((TYPE *)arg0)->member");
 			return -EINVAL;
 		}
 		if (n->a->type != VT_INT && n->op != T_NOT) {

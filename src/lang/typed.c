@@ -528,9 +528,14 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 		if (n->op != T_STAR && n->op != T_AND)
 			break;
 		r = walk(x, n->a, v);
+		/* An untyped *: a read of kernel memory by address, which the
+		 * interpreter does from /proc/kcore where it can (*kaddr("sym")
+		 * in BEGIN, END, interval) and refuses at events. */
+		if (r == 0 && n->op == T_STAR)
+			return 0;
 		if (r == 0)
-			return fail(x, n, "%s needs a typed %s: cast it first, as *(TYPE *)arg0",
-				    lang_tok_str(n->op), n->op == T_STAR ? "pointer" : "member");
+			return fail(x, n, "& needs a typed member: cast it first, as "
+				    "&((TYPE *)arg0)->member");
 		if (r < 0)
 			return r;
 		if (n->op == T_STAR) {

@@ -178,8 +178,10 @@ static const struct {
 	  "kernel has no BPF for it, and ftr uses none" },
 	{ "kprobe:vfs_read { override(1); }", "" },
 	{ "tracepoint:syscalls:sys_enter_write { @x = *args.buf; }",
-	  /* an untyped pointer: with a type, the kernel reads it at the event */
-	  "1:44: '*' needs a typed pointer: cast it first, as *(TYPE *)arg0" },
+	  "1:44: *: reading kernel memory at an event needs BPF (a read at the moment of the "
+	  "event); ftr reads events after they happened.  In BEGIN, END and interval clauses "
+	  "ftr reads it from /proc/kcore; at a kprobe or uprobe, a typed read (*(TYPE *)arg0) "
+	  "is made by the kernel" },
 	{ "BEGIN { system(\"ls\"); }",
 	  "1:9: system() runs a command: it needs --unsafe, as in bpftrace" },
 	{ "BEGIN { printf(\"%d\\n\", int8(comm)); }", "1:29: int8() takes a number" },

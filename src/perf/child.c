@@ -73,6 +73,16 @@ int child_spawn(char **argv, struct child *c, void (*before_exec)(void *), void 
 			before_exec(arg);
 		close(go[1]);
 		close(er[0]);
+		/* ftr's own fds would close at exec; closed now, so that a held
+		 * child does not keep them (the run's lock above all: a killed
+		 * ftr's child, still waking up, made 'ftr reset' take the run
+		 * for live).  The command's inherited fds stay. */
+		for (int fd = 3; fd < 1024; fd++) {
+			int fl = fd == go[0] || fd == er[1] ? -1 : fcntl(fd, F_GETFD);
+
+			if (fl >= 0 && (fl & FD_CLOEXEC))
+				close(fd);
+		}
 		if (read(go[0], &b, 1) != 1)
 			_exit(127);	/* ftr gave up before starting us */
 		execvp(argv[0], argv);

@@ -31,10 +31,11 @@ pw() { WRITER_LINGER=1 "$TMP/promwriter" "$@"; }
 # sample NAME FILE: the value of the sample NAME (with its labels) in FILE
 sample() { awk -v n="$1" '$1 == n { v = $2 } END { print v }' "$2"; }
 
-# wait_file FILE NAME VALUE: until FILE has the sample (10 s at most)
+# wait_file FILE NAME VALUE: until FILE has the sample (60 s at most: an
+# emulated arm64 guest is slow)
 wait_file() {
 	i=0
-	while [ $i -lt 100 ]; do
+	while [ $i -lt 600 ]; do
 		[ -f "$1" ] && [ "$(sample "$2" "$1")" = "$3" ] && return 0
 		sleep 0.1
 		i=$((i + 1))

@@ -38,7 +38,9 @@ if grep -q 'not in this build' "$TMP/e"; then
 	# here go out on the result port ("file NAME ..." lines, base64), and
 	# the host reads them with the dynamic ftr and trace-cmd
 	# (tests/matrix/run.sh) and checks the counts these lines expect.
-	if has_kprobes && command -v base64 > /dev/null 2>&1; then
+	if has_kprobes && ! "$FTR" doctor 2>/dev/null | grep -q '^yes *eprobe events'; then
+		skip record-probes "no eprobe events here: $("$FTR" doctor 2>/dev/null | grep 'eprobe events')"
+	elif has_kprobes && command -v base64 > /dev/null 2>&1; then
 		P="$TMP/probes.dat"
 		"$FTR" record -o "$P" -e syscalls:sys_enter_write kprobe:vfs_write \
 			eprobe:syscalls:sys_enter_write 'n=$count:u64' -- writer 200 7 > /dev/null 2> "$TMP/e"

@@ -6,7 +6,7 @@
 #   --rows     run only these rows (default: all; see --list)
 #   -j N       boot up to N guests at once (default 2: one per host core)
 #   --timeout  seconds one guest may run before it is killed and counted as a
-#              failure (default 600, or $FTR_MATRIX_TIMEOUT; an arm64 guest
+#              failure (default 900, or $FTR_MATRIX_TIMEOUT; an arm64 guest
 #              gets twice that, or $FTR_MATRIX_TIMEOUT_ARM64)
 #   -k         keep the work directory (initramfs, serial logs) and say where
 #   --list     print the rows and exit
@@ -51,7 +51,7 @@ LIVE_DIR=${FTR_LIVE_DIR:-$REPO/tests/live}
 TESTS_BIN=${FTR_TESTS_BIN:-$REPO/build/tests-static}
 FTR_STATIC_ARM64=${FTR_STATIC_ARM64:-$REPO/build/arm64/ftr-static}
 TESTS_BIN_ARM64=${FTR_TESTS_BIN_ARM64:-$REPO/build/arm64/tests-static}
-TIMEOUT=${FTR_MATRIX_TIMEOUT:-600}
+TIMEOUT=${FTR_MATRIX_TIMEOUT:-900}
 TIMEOUT_ARM64=${FTR_MATRIX_TIMEOUT_ARM64:-}
 JOBS=2
 KEEP=0

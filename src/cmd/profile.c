@@ -1527,11 +1527,9 @@ static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, c
 			break;
 		case 'h':
 			fputs(profile_usage, stdout);
-			ret = FTR_EXIT_OK;
-			return ret;
+			return FTR_EXIT_OK;
 		default:
-			ret = FTR_EXIT_USAGE;
-			return ret;
+			return FTR_EXIT_USAGE;
 		}
 	}
 	if (optind < argc && !strcmp(argv[optind], "--"))

@@ -849,11 +849,9 @@ static int stat_parse_opts(struct stat_cli *a, int argc, char **argv)
 			break;
 		case 'h':
 			fputs(stat_usage, stdout);
-			ret = FTR_EXIT_OK;
-			return ret;
+			return FTR_EXIT_OK;
 		default:
-			ret = FTR_EXIT_USAGE;
-			return ret;
+			return FTR_EXIT_USAGE;
 		}
 	}
 	if (optind < argc && !strcmp(argv[optind], "--"))

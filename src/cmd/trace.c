@@ -269,8 +269,7 @@ int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 				if (probe_parse(a->sel[a->nsel].probe_text, a->sel[a->nsel].probe, &perr) < 0) {
 					probe_perror(a->sel[a->nsel].probe_text, &perr);
 					a->nsel++;
-					ret = FTR_EXIT_USAGE;
-					return ret;
+					return FTR_EXIT_USAGE;
 				}
 			}
 			a->nsel++;
@@ -343,11 +342,9 @@ int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 			break;
 		case 'h':
 			fputs(a->usage ? a->usage : trace_usage, stdout);
-			ret = FTR_EXIT_OK;
-			return ret;
+			return FTR_EXIT_OK;
 		default:
-			ret = FTR_EXIT_USAGE;
-			return ret;
+			return FTR_EXIT_USAGE;
 		}
 	}
 	if (optind < argc)

@@ -98,7 +98,9 @@ static void disp_str(long long d, const char *reg, char *out, size_t len, const 
 	snprintf(out, len, "%s%lld(%%%s):%s", d < 0 ? "-" : "+", d < 0 ? -d : d, reg, type);
 }
 
-static int x86_operand(const char *op, int (*sym_off)(const char *, void *, int64_t *), void *ctx,
+typedef int (*sym_fn)(const char *name, void *ctx, uint64_t *value);
+
+static int x86_operand(const char *op, sym_fn sym_value, void *ctx, uint64_t pc,
 		       const char *type, char *out, size_t len, char *why, size_t wl)
 {
 	const char *p = op, *reg, *e;
@@ -132,13 +134,17 @@ static int x86_operand(const char *op, int (*sym_off)(const char *, void *, int6
 			return setwhy(why, wl, -ENOTSUP, "operand '%s'", op);
 	}
 	if (!*e || !strcmp(e, "(%rip)")) {
-		int64_t off;
+		uint64_t v;
 
 		if (!sym[0])
 			return setwhy(why, wl, -ENOTSUP, "an absolute address '%s'", op);
-		if (!sym_off || sym_off(sym, ctx, &off) < 0)
+		if (!sym_value || sym_value(sym, ctx, &v) < 0)
 			return setwhy(why, wl, -ENOTSUP, "'%s' is not a global of the file", sym);
-		disp_str(off + d, "ip", out, len, type);
+		/* Read relative to the probe's own address, which is the ip at
+		 * the probe (PIE or not): the uprobe fetch @+FILE_OFFSET reads
+		 * 0 on 5.10 and 6.1 (seen in the matrix), +DISP(%ip)
+		 * everywhere. */
+		disp_str((int64_t)(v - pc) + d, "ip", out, len, type);
 		return 0;
 	}
 	if (e[0] != '(' || e[1] != '%' || e[strlen(e) - 1] != ')' || strchr(e, ','))
@@ -152,8 +158,38 @@ static int x86_operand(const char *op, int (*sym_off)(const char *, void *, int6
 	return 0;
 }
 
-static int arm64_operand(const char *op, const char *type, char *out, size_t len, char *why,
-			 size_t wl)
+/*
+ * gcc's way to a global on arm64: "adrp xN, SYM" before the probe puts SYM's
+ * 4 KiB page in xN, and the operand "[xN, #:lo12:SYM]" adds the low 12 bits.
+ * A load bias is page-aligned, so the link-time value's low bits are the
+ * run-time ones.  gcc often names a section anchor (.LANCHOR1) instead of
+ * the variable: a local label no symbol table keeps, which cannot be read.
+ */
+static int arm64_lo12(const char *op, const char *sym, const char *reg, sym_fn sym_value,
+		      void *ctx, const char *type, char *out, size_t len, char *why, size_t wl)
+{
+	char name[128];
+	size_t n = strcspn(sym, "+-]");
+	long long d = 0;
+	const char *e = sym + n;
+	uint64_t v;
+
+	if (!n || n >= sizeof(name))
+		return setwhy(why, wl, -ENOTSUP, "operand '%s'", op);
+	memcpy(name, sym, n);
+	name[n] = '\0';
+	if ((*e != ']' && !number(e, &d, &e)) || strcmp(e, "]"))
+		return setwhy(why, wl, -ENOTSUP, "operand '%s'", op);
+	if (!sym_value || sym_value(name, ctx, &v) < 0)
+		return setwhy(why, wl, -ENOTSUP, name[0] == '.' ?
+			      "operand '%s': '%s' is an assembler-local label, in no symbol table" :
+			      "operand '%s': '%s' is not a global of the file", op, name);
+	disp_str((long long)(v & 0xfff) + d, reg, out, len, type);
+	return 0;
+}
+
+static int arm64_operand(const char *op, sym_fn sym_value, void *ctx, const char *type, char *out,
+			 size_t len, char *why, size_t wl)
 {
 	char reg[16];
 	const char *e;
@@ -179,6 +215,8 @@ static int arm64_operand(const char *op, const char *type, char *out, size_t len
 				c++;
 			if (*c == '#')
 				c++;
+			if (!strncmp(c, ":lo12:", 6))
+				return arm64_lo12(op, c + 6, reg, sym_value, ctx, type, out, len, why, wl);
 			if (!number(c, &d, &e) || strcmp(e, "]"))
 				return setwhy(why, wl, -ENOTSUP, "operand '%s'", op);
 		}
@@ -188,8 +226,9 @@ static int arm64_operand(const char *op, const char *type, char *out, size_t len
 	return setwhy(why, wl, -ENOTSUP, "operand '%s'", op);
 }
 
-int usdt_operand(const char *op, int machine,
-		 int (*sym_off)(const char *name, void *ctx, int64_t *disp), void *ctx, char *out, size_t len, char *why, size_t whylen)
+int usdt_operand(const char *op, int machine, uint64_t pc,
+		 int (*sym_value)(const char *name, void *ctx, uint64_t *value), void *ctx, char *out,
+		 size_t len, char *why, size_t whylen)
 {
 	const char *at = strchr(op, '@');
 	long size = 8;
@@ -212,9 +251,9 @@ int usdt_operand(const char *op, int machine,
 	}
 	snprintf(type, sizeof(type), "%c%ld", size < 0 ? 's' : 'u', (size < 0 ? -size : size) * 8);
 	if (machine == EM_X86_64)
-		return x86_operand(op, sym_off, ctx, type, out, len, why, whylen);
+		return x86_operand(op, sym_value, ctx, pc, type, out, len, why, whylen);
 	if (machine == EM_AARCH64)
-		return arm64_operand(op, type, out, len, why, whylen);
+		return arm64_operand(op, sym_value, ctx, type, out, len, why, whylen);
 	return setwhy(why, whylen, -ENOTSUP, "USDT arguments of this machine (ELF e_machine %d)",
 		      machine);
 }
@@ -238,7 +277,7 @@ static int64_t vaddr_off(struct file *f, uint64_t v)
 	return -1;
 }
 
-static int sym_off(const char *name, void *ctx, int64_t *disp)
+static int sym_value(const char *name, void *ctx, uint64_t *value)
 {
 	struct file *f = ctx;
 	Elf_Scn *scn = NULL;
@@ -256,13 +295,9 @@ static int sym_off(const char *name, void *ctx, int64_t *disp)
 
 			if (!gelf_getsym(d, (int)i, &s) || s.st_shndx == SHN_UNDEF)
 				continue;
-			/* Read relative to the probe's own address, which is
-			 * the ip at the probe (PIE or not): the uprobe fetch
-			 * @+FILE_OFFSET reads 0 on 5.10 and 6.1 (seen in the
-			 * matrix), +DISP(%ip) everywhere. */
 			n = elf_strptr(f->elf, sh.sh_link, s.st_name);
 			if (n && !strcmp(n, name)) {
-				*disp = (int64_t)(s.st_value - f->pc);
+				*value = s.st_value;
 				return 0;
 			}
 		}
@@ -270,17 +305,34 @@ static int sym_off(const char *name, void *ctx, int64_t *disp)
 	return -1;
 }
 
+/*
+ * The arguments are separated by spaces, but an arm64 memory operand has one
+ * of its own ("-8@[x21, #:lo12:.LANCHOR1]"): split outside brackets only.
+ */
 static void translate(struct usdt_probe *p, int machine, struct file *f)
 {
-	char buf[sizeof(p->args)], *save = NULL;
+	const char *s = p->args;
 
-	snprintf(buf, sizeof(buf), "%s", p->args);
-	for (char *op = strtok_r(buf, " ", &save); op && p->nargs < USDT_MAX_ARGS;
-	     op = strtok_r(NULL, " ", &save), p->nargs++)
-		if (usdt_operand(op, machine, sym_off, f, p->fetch[p->nargs],
+	while (p->nargs < USDT_MAX_ARGS) {
+		char op[sizeof(p->args)];
+		size_t n = 0;
+		int depth = 0;
+
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		for (; *s && (depth || *s != ' '); s++) {
+			depth += *s == '[' ? 1 : *s == ']' && depth ? -1 : 0;
+			op[n++] = *s;
+		}
+		op[n] = '\0';
+		if (usdt_operand(op, machine, f->pc, sym_value, f, p->fetch[p->nargs],
 				 sizeof(p->fetch[p->nargs]), p->why[p->nargs],
 				 sizeof(p->why[p->nargs])) < 0)
 			p->fetch[p->nargs][0] = '\0';
+		p->nargs++;
+	}
 }
 
 static int read_notes(struct file *f, int machine, uint64_t base_addr, bool has_base,

@@ -43,12 +43,13 @@ int usdt_read(const char *path, struct usdt_probe **out, size_t *n, char *why, s
 
 /*
  * Pure: one operand ("-4@-20(%rbp)") of a file for machine (EM_X86_64,
- * EM_AARCH64) into a fetcharg with its type.  Globals (sym(%rip)) are looked
- * up with sym_off(name, ctx, &disp), which gives their distance from the
- * probe's address (0, or -1: no such global).  0, or -EINVAL/-ENOTSUP with
- * why.
+ * EM_AARCH64) of the probe at link-time address pc into a fetcharg with its
+ * type.  Globals (x86 sym(%rip), arm64 [xN, #:lo12:sym]) are looked up with
+ * sym_value(name, ctx, &value), which gives their link-time address (0, or
+ * -1: no such global).  0, or -EINVAL/-ENOTSUP with why.
  */
-int usdt_operand(const char *op, int machine,
-		 int (*sym_off)(const char *name, void *ctx, int64_t *disp), void *ctx, char *out, size_t len, char *why, size_t whylen);
+int usdt_operand(const char *op, int machine, uint64_t pc,
+		 int (*sym_value)(const char *name, void *ctx, uint64_t *value), void *ctx,
+		 char *out, size_t len, char *why, size_t whylen);
 
 #endif

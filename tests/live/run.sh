@@ -19,8 +19,11 @@ else
 fi
 for t in $tests; do
 	name=$(basename "$t" .sh)
+	t0=$(date +%s)
 	out=$(sh "$t" 2>&1)
 	rc=$?
+	# Where the time goes (the matrix budget): not a verdict.
+	echo "# time $name $(($(date +%s) - t0))s"
 	lines=0
 	while IFS= read -r line; do
 		case "$line" in

@@ -20,11 +20,12 @@
 #include "ftr.h"
 #include "report/usdt.h"
 
-/* "counter" is 0x4000 bytes past the probe. */
-static int fake_sym(const char *name, void *ctx, int64_t *disp)
+/* The probe is at 0x401234; "counter" is 0x4000 bytes past it. */
+#define PC 0x401234
+static int fake_sym(const char *name, void *ctx, uint64_t *value)
 {
 	(void)ctx;
-	*disp = 0x4000;
+	*value = PC + 0x4000;
 	return !strcmp(name, "counter") ? 0 : -1;
 }
 
@@ -32,7 +33,7 @@ static int op(const char *s, int machine, char *out)
 {
 	char why[128];
 
-	return usdt_operand(s, machine, fake_sym, NULL, out, 80, why, sizeof(why));
+	return usdt_operand(s, machine, PC, fake_sym, NULL, out, 80, why, sizeof(why));
 }
 
 static void test_bad_operands(void **state)
@@ -47,6 +48,8 @@ static void test_bad_operands(void **state)
 	assert_int_equal(op("8@nosuch(%rip)", EM_X86_64, out), -ENOTSUP);
 	assert_int_equal(op("8@0x1234", EM_X86_64, out), -ENOTSUP);
 	assert_int_equal(op("-8@[x21, #:lo12:.LANCHOR1]", EM_AARCH64, out), -ENOTSUP);
+	assert_int_equal(op("-8@[x21, #:lo12:nosuch]", EM_AARCH64, out), -ENOTSUP);
+	assert_int_equal(op("-8@[x21, #:lo12:counter", EM_AARCH64, out), -ENOTSUP);
 	assert_int_equal(op("8@x31", EM_AARCH64, out), -ENOTSUP);
 	assert_int_equal(op("8@%r0", 40 /* EM_ARM */, out), -ENOTSUP);
 }
@@ -82,6 +85,9 @@ static void test_arm64_operands(void **state)
 		{ "-4@42", "\\42:s32" }, { "4@#7", "\\7:u32" }, { "-8@[sp, 16]", "+16(%sp):s64" },
 		{ "-4@[x29, -8]", "-8(%x29):s32" }, { "8@[x1]", "+0(%x1):u64" },
 		{ "8@[x2, #24]", "+24(%x2):u64" },
+		/* adrp x21, counter; 0x405234 & 0xfff */
+		{ "-8@[x21, #:lo12:counter]", "+564(%x21):s64" },
+		{ "4@[x21, #:lo12:counter+8]", "+572(%x21):u32" },
 	};
 	char out[80];
 

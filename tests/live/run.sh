@@ -13,7 +13,14 @@ export FTR LIVE_DIR="$dir"
 pass=0 fail=0 skipped=0
 if [ $# -gt 0 ]; then
 	tests=""
-	for n in "$@"; do tests="$tests $dir/t-$n.sh"; done
+	for n in "$@"; do
+		# A subset directory (FTR_LIVE_DIR in the matrix) may lack some.
+		if [ -f "$dir/t-$n.sh" ]; then
+			tests="$tests $dir/t-$n.sh"
+		else
+			echo "# no t-$n.sh in $dir"
+		fi
+	done
 else
 	tests=$(ls "$dir"/t-*.sh | sort)
 fi

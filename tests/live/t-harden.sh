@@ -25,17 +25,24 @@ fi
 # Two runs in two PID namespaces are both pid 1: each must keep its own
 # instance (the second used to destroy and reuse the first's).
 if command -v unshare > /dev/null 2>&1 && unshare -pf --mount-proc true 2> /dev/null; then
-	# (-d: a command's pid in a namespace is not the kernel's common_pid)
-	unshare -pf --mount-proc "$FTR" count -d 30 -k comm syscalls:sys_enter_write > "$TMP/n1" 2>&1 &
+	# (not -- CMD: a command's pid in a namespace is not the kernel's
+	# common_pid).  Each ftr is stopped with SIGINT once the writes are
+	# done; -d only bounds a run whose signal went astray.
+	unshare -pf --mount-proc "$FTR" count -d 120 -k comm syscalls:sys_enter_write > "$TMP/n1" 2>&1 &
 	p1=$!
-	unshare -pf --mount-proc "$FTR" count -d 30 -k comm syscalls:sys_enter_write > "$TMP/n2" 2>&1 &
+	unshare -pf --mount-proc "$FTR" count -d 120 -k comm syscalls:sys_enter_write > "$TMP/n2" 2>&1 &
 	p2=$!
 	i=0
-	while [ $i -lt 250 ] && [ "$(cat "$T"/instances/ftr_1_*/tracing_on 2>/dev/null | grep -c 1)" != 2 ]; do
+	while [ $i -lt 900 ] && [ "$(cat "$T"/instances/ftr_1_*/tracing_on 2>/dev/null | grep -c 1)" != 2 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
 	writer 50 1 > /dev/null
+	# ftr is the child of each unshare (pid 1 inside, another pid here).
+	for s in /proc/[0-9]*/status; do
+		awk -v a=$p1 -v b=$p2 '/^Pid:/ { p = $2 } /^PPid:/ { q = $2 }
+			END { if (q == a || q == b) print p }' "$s" 2> /dev/null
+	done | while read -r c; do kill -INT "$c"; done
 	wait $p1 $p2
 	grep -q '^@\[writer\]: 50$' "$TMP/n1" && grep -q '^@\[writer\]: 50$' "$TMP/n2" &&
 		ok harden-pidns-names ||

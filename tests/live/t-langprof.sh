@@ -39,12 +39,14 @@ else
 fi
 grep -q '^leaf_a;work_a;run;main' "$TMP/f" && grep -q '^leaf_b;work_b;run;main' "$TMP/f" &&
 	ok langprof-ustack-callers || fail langprof-ustack-callers "$(head -4 "$TMP/f")"
-# About HZ samples a second of its CPU time (at least half: a guest's
-# kernel may lower perf_event_max_sample_rate, and ftr says so).
+# About HZ samples a second of its CPU time: a quarter at least, because an
+# emulated guest on a busy host misses timer ticks (482 of 999 was seen on
+# 6.1), and a guest's kernel may lower perf_event_max_sample_rate (ftr says
+# so); a period taken for a frequency, or one sample per run, still fails.
 n=$(awk '{ t += $NF } END { print t + 0 }' "$TMP/f")
 max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 999)
 [ "$max" -gt 999 ] && max=999
-[ "$n" -ge $((max / 2)) ] && [ "$n" -le $((max * 3 / 2)) ] && ok langprof-sample-count ||
+[ "$n" -ge $((max / 4)) ] && [ "$n" -le $((max * 3 / 2)) ] && ok langprof-sample-count ||
 	fail langprof-sample-count "$n samples for 1 s of CPU at $max Hz"
 
 # comm and pid are the sampled task's, and only the command is sampled.

@@ -58,19 +58,26 @@ KEEP=0
 SELECT=
 
 # ---------------------------------------------------------------------------
-# The matrix.  A row is: NAME | ARCH | KERNEL | APPEND-EXTRA
+# The matrix.  A row is: NAME | ARCH | KERNEL | APPEND-EXTRA | TESTS
 #   KERNEL        selects the image $CACHE/vmlinuz-KERNEL (fetch-kernels.sh)
 #   APPEND-EXTRA  added to the kernel command line
+#   TESTS         the live files the row runs (names without t- and .sh,
+#                 comma-separated); "-A,B": all but these; empty: all.
+#                 $FTR_MATRIX_ALL=1 runs all of them on every row.
+# Not every file on every row: the guests are emulated (no KVM) and the run
+# must fit CI's 30 minutes.  The differential tests and the kill test, the
+# longest, run where their plans differ (6.1, 6.12: hist triggers, eprobes),
+# the lockdown rows what lockdown changes; see tests/matrix/README.md.
 # ARCH selects a profile (arch_ARCH below) that supplies the qemu command,
 # the console device, the guest's result port and the guest binaries.
 # An arm64 KERNEL is named "VERSION-arm64" (fetch-kernels.sh).
 ROWS=(
-	"5.10|x86_64|5.10|"
-	"6.1|x86_64|6.1|"
-	"6.12|x86_64|6.12|"
-	"6.1-lockdown-integrity|x86_64|6.1|lockdown=integrity"
-	"6.12-lockdown-confidentiality|x86_64|6.12|lockdown=confidentiality"
-	"arm64-6.1|aarch64|6.1-arm64|"
+	"5.10|x86_64|5.10||-diff,fuzz,kill"
+	"6.1|x86_64|6.1||"
+	"6.12|x86_64|6.12||-kill"
+	"6.1-lockdown-integrity|x86_64|6.1|lockdown=integrity|00-mount,lockdown,doctor,trace,probe,strfetch,types,record,script"
+	"6.12-lockdown-confidentiality|x86_64|6.12|lockdown=confidentiality|00-mount,lockdown,doctor,usage,list,trace,harden,langprof,stat,profile"
+	"arm64-6.1|aarch64|6.1-arm64||-diff,fuzz,kill"
 )
 
 # Arch profile arch_ARCH sets QEMU (array: the command without -kernel,
@@ -146,8 +153,9 @@ while [ $# -gt 0 ]; do
 	-j*)        JOBS=${1#-j}; shift ;;
 	--timeout)  TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
 	-k|--keep)  KEEP=1; shift ;;
-	--list)     for r in "${ROWS[@]}"; do IFS='|' read -r n a k x <<<"$r"
-	                printf '%-32s %-7s vmlinuz-%-10s %s\n' "$n" "$a" "$k" "$x"; done
+	--list)     for r in "${ROWS[@]}"; do IFS='|' read -r n a k x t <<<"$r"
+	                printf '%-32s %-7s vmlinuz-%-10s %s%s\n' "$n" "$a" "$k" "$x" \
+	                       "${t:+ (tests: $t)}"; done
 	            exit 0 ;;
 	-h|--help)  usage; exit 0 ;;
 	*)          usage >&2; exit 2 ;;
@@ -268,11 +276,24 @@ mount -t tmpfs tmpfs /dev/shm
 # find and mount it itself.
 up=$(cut -d' ' -f1 /proc/uptime)
 
-# ftr.out=DEV on the kernel command line names the result port.
-out=console
+# ftr.out=DEV on the kernel command line names the result port;
+# ftr.tests=A,B the live files to run (default: all).
+out=console tests=
 for a in $(cat /proc/cmdline); do
-	case $a in ftr.out=*) out=${a#ftr.out=} ;; esac
+	case $a in
+	ftr.out=*) out=${a#ftr.out=} ;;
+	ftr.tests=*) tests=$(echo "${a#ftr.tests=}" | tr , ' ') ;;
+	esac
 done
+case $tests in
+-*)	# all but these
+	all=
+	for f in /tests/live/t-*.sh; do
+		n=${f##*/t-}; n=${n%.sh}
+		case " ${tests#-} " in *" $n "*) ;; *) all="$all $n" ;; esac
+	done
+	tests=$all ;;
+esac
 [ -c /dev/$out ] || out=console
 # no \n -> \r\n, no echo of input.  A port whose device is absent (ttyS0
 # with no UART behind it) fails here: say so where the host will look.
@@ -283,7 +304,9 @@ stty -F /dev/$out raw -echo 2>/dev/null ||
 	echo "==FTR-BEGIN=="
 	echo "# kernel $(uname -r), boot-to-init ${up}s, cmdline: $(cat /proc/cmdline)"
 	cd /tmp
-	FTR=/bin/ftr sh /tests/live/run.sh </dev/null
+	[ -n "$tests" ] && echo "# this row runs: $tests"
+	# shellcheck disable=SC2086  # one word per test
+	FTR=/bin/ftr sh /tests/live/run.sh $tests </dev/null
 	rc=$?
 	echo "# guest uptime at end $(cut -d' ' -f1 /proc/uptime)s"
 	echo "==FTR-END rc=$rc=="
@@ -338,10 +361,12 @@ build_initramfs() { # ARCH -> prints path
 # Boot one row; leaves ROWDIR/{console.log,result.log,qemu.log,status,wall}.
 boot_row() { # ROW-SPEC ROWDIR INITRD
 	local name arch kernel extra dir=$2 initrd=$3 t0 rc
-	IFS='|' read -r name arch kernel extra <<<"$1"
+	local tests
+	IFS='|' read -r name arch kernel extra tests <<<"$1"
 	"arch_$arch"
 	mkdir -p "$dir"
-	local append="console=$CONSOLE quiet panic=-1 ftr.out=$OUTDEV${extra:+ $extra}"
+	[ "${FTR_MATRIX_ALL:-0}" = 1 ] && tests=
+	local append="console=$CONSOLE quiet panic=-1 ftr.out=$OUTDEV${extra:+ $extra}${tests:+ ftr.tests=$tests}"
 	"serial_$arch" "$dir/console.log" "$dir/result.log"
 	local cmd=("${QEMU[@]}" "${SERIAL[@]}" -kernel "$CACHE/vmlinuz-$kernel" -initrd "$initrd" -append "$append")
 	printf '%q ' "${cmd[@]}" >"$dir/cmdline"

@@ -3820,6 +3820,10 @@ static int metrics_open(struct interp *in)
 			}
 		}
 	}
+	if (prom_check_names(in->pmaps, in->nmaps, err, sizeof(err)) < 0) {
+		ftr_err("%s: %s", in->o->serve ? "--serve" : "--prom-file", err);
+		return -EINVAL;
+	}
 	in->prom = prom_alloc(in->pmaps, in->nmaps);
 	in->pob = malloc(sizeof(*in->pob));
 	if (!in->prom || !in->pob)

@@ -120,6 +120,42 @@ void prom_metric_name(const char *map, char *out, size_t len)
 			out[i] = '_';
 }
 
+/* A map's family as the text format names it, _total stripped from a
+ * counter's (render_map adds it back), so that names compare as families. */
+static void family_key(const struct prom_map *pm, char *out, size_t len)
+{
+	size_t bl;
+
+	prom_metric_name(agg_name(pm->m), out, len);
+	bl = strlen(out);
+	if (bl > 6 && !strcmp(out + bl - 6, "_total"))
+		out[bl - 6] = '\0';
+}
+
+int prom_check_names(const struct prom_map *maps, int n, char *why, size_t len)
+{
+	for (int i = 0; i < n; i++) {
+		char a[160];
+
+		if (!maps[i].m)
+			continue;
+		family_key(&maps[i], a, sizeof(a));
+		for (int j = 0; j < i; j++) {
+			char b[160];
+
+			if (!maps[j].m)
+				continue;
+			family_key(&maps[j], b, sizeof(b));
+			if (!strcmp(a, b)) {
+				snprintf(why, len, "maps %s and %s both export as the metric '%s': "
+					 "rename one", agg_name(maps[j].m), agg_name(maps[i].m), a);
+				return -EEXIST;
+			}
+		}
+	}
+	return 0;
+}
+
 bool prom_label_ok(const char *s)
 {
 	if (!s || !*s || !strncmp(s, "__", 2))

@@ -45,6 +45,14 @@ struct prom_map {
 
 struct prom;
 
+/*
+ * Two maps whose metric families would share a name (@ and @map are both
+ * ftr_map; a count @x and a gauge @x_total are both ftr_x_total): Prometheus
+ * rejects a whole scrape that repeats a family.  -EEXIST, naming both maps
+ * and the family in why; 0 when every name is its own.
+ */
+int prom_check_names(const struct prom_map *maps, int n, char *why, size_t len);
+
 /* The carried counts of maps[0..n) (their agg may change later, not their
  * spec).  NULL with errno. */
 struct prom *prom_alloc(const struct prom_map *maps, int n);

@@ -80,6 +80,29 @@ static void test_names(void **state)
 	assert_string_equal(buf, "ftr_a_b");
 }
 
+/* Families that would repeat are refused before a scrape sees them. */
+static void test_name_clash(void **state)
+{
+	struct agg *a = mk("@", AGG_COUNT, 0, AGG_K_INT);
+	struct agg *b = mk("@map", AGG_COUNT, 0, AGG_K_INT);
+	struct agg *c = mk("@map_total", AGG_SUM, 0, AGG_K_INT);
+	struct agg *d = mk("@bytes", AGG_HIST, 0, AGG_K_INT);
+	struct prom_map ab[2] = { { .m = a }, { .m = b } }, bc[2] = { { .m = b }, { .m = c } },
+			ad[2] = { { .m = a }, { .m = d } };
+	char why[160];
+
+	(void)state;
+	assert_int_equal(prom_check_names(ab, 2, why, sizeof(why)), -EEXIST);
+	assert_non_null(strstr(why, "@ and @map"));
+	assert_non_null(strstr(why, "'ftr_map'"));
+	assert_int_equal(prom_check_names(bc, 2, why, sizeof(why)), -EEXIST);
+	assert_int_equal(prom_check_names(ad, 2, why, sizeof(why)), 0);
+	agg_free(a);
+	agg_free(b);
+	agg_free(c);
+	agg_free(d);
+}
+
 static void test_counter(void **state)
 {
 	struct agg *m = mk("@writes", AGG_COUNT, 1, AGG_K_STR);
@@ -269,6 +292,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_name_clash),
 		cmocka_unit_test(test_counter),
 		cmocka_unit_test(test_hist),
 		cmocka_unit_test(test_lhist_stats_gauge),

@@ -23,25 +23,47 @@ else
 fi
 
 # Two runs in two PID namespaces are both pid 1: each must keep its own
-# instance (the second used to destroy and reuse the first's).
+# instance (the second used to destroy and reuse the first's).  Each runs a
+# command, which waits until both instances exist: in a namespace the
+# command's pid is not the kernel's, which ftr learns from a trace_marker
+# write of the held command (it counted nothing before).
 if command -v unshare > /dev/null 2>&1 && unshare -pf --mount-proc true 2> /dev/null; then
-	# (-d: a command's pid in a namespace is not the kernel's common_pid)
-	unshare -pf --mount-proc "$FTR" count -d 30 -k comm syscalls:sys_enter_write > "$TMP/n1" 2>&1 &
+	w='while [ ! -e "$0" ]; do sleep 0.05; done; writer 50 1 > /dev/null'
+	unshare -pf --mount-proc "$FTR" count -k comm syscalls:sys_enter_write -- \
+		sh -c "$w" "$TMP/go" > "$TMP/n1" 2>&1 &
 	p1=$!
-	unshare -pf --mount-proc "$FTR" count -d 30 -k comm syscalls:sys_enter_write > "$TMP/n2" 2>&1 &
+	unshare -pf --mount-proc "$FTR" count -k comm syscalls:sys_enter_write -- \
+		sh -c "$w" "$TMP/go" > "$TMP/n2" 2>&1 &
 	p2=$!
 	i=0
-	while [ $i -lt 250 ] && [ "$(cat "$T"/instances/ftr_1_*/tracing_on 2>/dev/null | grep -c 1)" != 2 ]; do
+	while [ $i -lt 250 ] && [ "$(ls -d "$T"/instances/ftr_1_* 2>/dev/null | wc -l)" -lt 2 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	writer 50 1 > /dev/null
+	touch "$TMP/go"
 	wait $p1 $p2
 	grep -q '^@\[writer\]: 50$' "$TMP/n1" && grep -q '^@\[writer\]: 50$' "$TMP/n2" &&
 		ok harden-pidns-names ||
-		fail harden-pidns-names "first: $(grep writer "$TMP/n1") second: $(grep writer "$TMP/n2")"
+		fail harden-pidns-names "first: $(cat "$TMP/n1") second: $(cat "$TMP/n2")"
+	# The language and trace too, and a system-wide run leaves out ftr's
+	# own reads by its kernel pid (set_event_notrace_pid was given the
+	# namespace's 1).
+	unshare -pf --mount-proc "$FTR" -e 'tracepoint:syscalls:sys_enter_write { @[comm] = count(); }' \
+		-- sh -c 'writer 30 1 > /dev/null' > "$TMP/n1" 2>&1
+	unshare -pf --mount-proc "$FTR" trace syscalls:sys_enter_write -- \
+		sh -c 'writer 7 1 > /dev/null' > "$TMP/n2" 2>&1
+	unshare -pf --mount-proc "$FTR" count -d 300ms -k comm syscalls:sys_enter_read > "$TMP/n3" 2>&1
+	grep -q '^@\[writer\]: 30$' "$TMP/n1" && [ "$(grep -c 'writer-.*sys_enter_write' "$TMP/n2")" = 7 ] &&
+		! grep -q '^@\[ftr\]' "$TMP/n3" && ok harden-pidns-cmd ||
+		fail harden-pidns-cmd "$(cat "$TMP/n1") trace: $(grep -c 'sys_enter_write' "$TMP/n2") $(grep ftr "$TMP/n3")"
+	# -p names a pid the kernel does not know by that number: refused.
+	unshare -pf --mount-proc "$FTR" count -d 1 syscalls:sys_enter_write -p 1 > /dev/null 2> "$TMP/e"
+	[ $? -eq 1 ] && grep -q 'PID namespace' "$TMP/e" && ok harden-pidns-p-refused ||
+		fail harden-pidns-p-refused "$(cat "$TMP/e")"
 else
 	skip harden-pidns-names "no unshare -p here"
+	skip harden-pidns-cmd "no unshare -p here"
+	skip harden-pidns-p-refused "no unshare -p here"
 fi
 
 # Liveness is a lock, not a comm: `ftr reset` leaves a live run of a copied

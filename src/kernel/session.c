@@ -505,6 +505,8 @@ int session_open(struct session **sp, unsigned flags)
 	if (!(flags & SESSION_DRY_RUN) && access(s->tfs.path, R_OK | W_OK | X_OK) != 0) {
 		err = -errno;
 		ftr_err("cannot use tracefs at '%s': %s%s", s->tfs.path, strerror(errno),
+			err == -EROFS ? " (it is mounted read-only, and ftr traces in an instance "
+			"it creates there: remount it read-write)" :
 			geteuid() ? " (tracing needs root)" : "");
 		free(s);
 		return err;

@@ -229,4 +229,53 @@ else
 	skip harden-stat-sigint-forwarded "no env --default-signal here"
 fi
 
+# kernel.kptr_restrict=2 hides kernel addresses from root too: kaddr() is
+# refused naming the setting and the remedy (not "run as root"), exit 1,
+# and the instance made before the program was checked is gone.  The
+# sysctl is restored.
+kr=/proc/sys/kernel/kptr_restrict
+if [ "$(id -u)" = 0 ] && [ -w $kr ]; then
+	was=$(cat $kr)
+	echo 2 > $kr
+	"$FTR" -e 'BEGIN { printf("%d\n", kaddr("jiffies")); exit(); }' > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	"$FTR" doctor > "$TMP/d" 2>&1
+	echo "$was" > $kr
+	[ $rc -eq 1 ] && grep -q 'kaddr("jiffies").*kptr_restrict=2.*root too' "$TMP/e" &&
+		! grep -q 'run as root' "$TMP/e" && grep -q 'kptr_restrict=2 hides them from root too' "$TMP/d" &&
+		[ -z "$(ls "$T/instances" | grep '^ftr_')" ] && ok harden-kptr-restrict-2 ||
+		fail harden-kptr-restrict-2 "rc=$rc $(cat "$TMP/e") doctor: $(grep -i kallsyms "$TMP/d")"
+else
+	skip harden-kptr-restrict-2 "kernel.kptr_restrict is not writable here"
+fi
+
+# A read-only tracefs (a read-only bind mount in a mount namespace of its
+# own, as a container has): runs, the language and reset fail naming it,
+# exit 1; doctor says so.  Nothing can be left: the next check compares.
+if command -v unshare > /dev/null 2>&1 && unshare -m true 2> /dev/null; then
+	# (Private first, so that nothing reaches the host's mounts; a bind
+	# mount is made read-only by a remount; the table must say "ro".)
+	unshare -m sh -c 'mount --make-rprivate / && mount -o bind "$1" "$1" &&
+		mount -o remount,bind,ro "$1" || exit 9
+		awk -v m="$1" '\''$2 == m && $4 ~ /^ro(,|$)/ { f = 1 } END { exit !f }'\'' \
+			/proc/self/mounts || exit 9
+		"$2" count syscalls:sys_enter_write -- true 2> "$3/ro1"; echo $? >> "$3/rorc"
+		"$2" -e "tracepoint:syscalls:sys_enter_write { @ = count(); }" -- true 2> "$3/ro2"
+		echo $? >> "$3/rorc"
+		"$2" reset > /dev/null 2> "$3/ro3"; echo $? >> "$3/rorc"
+		"$2" doctor > "$3/ro4" 2>&1' sh "$T" "$FTR" "$TMP" > /dev/null 2>&1
+	if [ $? -eq 9 ]; then
+		skip harden-ro-tracefs "no read-only bind mount here"
+	else
+		[ "$(tr '\n' ' ' < "$TMP/rorc")" = "1 1 1 " ] &&
+			grep -q "tracefs at '$T'.*mounted read-only" "$TMP/ro1" &&
+			grep -q "tracefs at '$T'.*mounted read-only" "$TMP/ro2" &&
+			grep -q "mounted read-only" "$TMP/ro3" && grep -q '^tracefs .*read-only' "$TMP/ro4" &&
+			ok harden-ro-tracefs ||
+			fail harden-ro-tracefs "rc $(cat "$TMP/rorc") $(cat "$TMP/ro1" "$TMP/ro3") $(grep tracefs "$TMP/ro4")"
+	fi
+else
+	skip harden-ro-tracefs "no unshare -m here"
+fi
+
 same_as_before harden-leaves-tracefs "$TMP/before"

@@ -12,6 +12,9 @@
  * - a drain stops reading a CPU where a small page follows a full one (the
  *   reader caught up with the writer), goes on after a small page that
  *   follows a small one, and the last drain reads everything;
+ * - lost events as the kernel marks pages (RB_MISSED_EVENTS, with the count
+ *   stored after the data under RB_MISSED_STORED): reported, counted per
+ *   CPU and in the total, by both drains;
  * - the "now ts:" parser.
  */
 #include <errno.h>

@@ -237,11 +237,11 @@ kr=/proc/sys/kernel/kptr_restrict
 if [ "$(id -u)" = 0 ] && [ -w $kr ]; then
 	was=$(cat $kr)
 	echo 2 > $kr
-	"$FTR" -e 'BEGIN { printf("%d\n", kaddr("jiffies")); exit(); }' > "$TMP/o" 2> "$TMP/e"
+	"$FTR" -e 'BEGIN { printf("%d\n", kaddr("schedule")); exit(); }' > "$TMP/o" 2> "$TMP/e"
 	rc=$?
 	"$FTR" doctor > "$TMP/d" 2>&1
 	echo "$was" > $kr
-	[ $rc -eq 1 ] && grep -q 'kaddr("jiffies").*kptr_restrict=2.*root too' "$TMP/e" &&
+	[ $rc -eq 1 ] && grep -q 'kaddr("schedule").*kptr_restrict=2.*root too' "$TMP/e" &&
 		! grep -q 'run as root' "$TMP/e" && grep -q 'kptr_restrict=2 hides them from root too' "$TMP/d" &&
 		[ -z "$(ls "$T/instances" | grep '^ftr_')" ] && ok harden-kptr-restrict-2 ||
 		fail harden-kptr-restrict-2 "rc=$rc $(cat "$TMP/e") doctor: $(grep -i kallsyms "$TMP/d")"

@@ -45,9 +45,15 @@ sample keys $!
 sample lost-flood $!
 kill $f1 $f2 2>/dev/null
 wait $f1 $f2 2>/dev/null
-# Deep stacks: a profile with call chains of a recursive workload.
-if command -v hotpath > /dev/null 2>&1; then
-	"$FTR" profile -g -d "$SOAK_TIME" -a --folded > /dev/null 2> "$tmp/e3" &
-	sample profile-stacks $!
-fi
+# Stacks without end: a system-wide profile with call chains while
+# processes come and go (every pid is a new stack and a new address space:
+# the stacks past --max-stacks count as [dropped], and at most 32 address
+# spaces keep their CFI).
+churn() { while :; do sh -c 'for i in 1 2 3; do :; done'; ls / > /dev/null; done; }
+churn & c1=$!
+"$FTR" -v profile -g -d "$SOAK_TIME" -a --max-stacks 20000 --folded > /dev/null 2> "$tmp/e3" &
+sample profile-stacks $!
+kill $c1 2>/dev/null
+wait $c1 2>/dev/null
+grep 'distinct stacks' "$tmp/e3"
 exit $status

@@ -40,6 +40,9 @@ void ftr_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ftr_err_kernel_log(const char *log);
 
 char *read_file(const char *path, size_t *len);	/* malloc'd, NUL-terminated; NULL+errno */
+/* What to do when /proc/kallsyms reads as zeros, for a message, after
+ * kernel.kptr_restrict's value (-1: unknown): at 2 root is refused too. */
+const char *kptr_remedy(int kptr_restrict);
 int write_file(const char *path, const char *s);	/* 0 / -errno */
 bool path_exists(const char *path);
 bool str_has_prefix(const char *s, const char *prefix);

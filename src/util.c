@@ -134,6 +134,14 @@ int write_file(const char *path, const char *s)
 	return err;
 }
 
+const char *kptr_remedy(int kptr_restrict)
+{
+	return kptr_restrict >= 2 ?
+	       "kernel.kptr_restrict=2 hides kernel addresses from root too: set it to 1 "
+	       "(root sees them) or 0" :
+	       "run as root, or set kernel.kptr_restrict=0";
+}
+
 bool path_exists(const char *path)
 {
 	struct stat st;

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "cmd/cmd.h"
 #include "kernel/features.h"
@@ -27,6 +28,16 @@ static const char *tracefs_how(const struct features *f)
 	default:
 		return "absent";
 	}
+}
+
+/* A read-only tracefs (mount -o ro, a read-only bind mount in a
+ * container): nothing can be traced, whatever the features say. */
+static bool tracefs_ro(const struct features *f)
+{
+	struct statvfs v;
+
+	return f->tfs.how != TRACEFS_ABSENT && statvfs(f->tfs.path, &v) == 0 &&
+	       (v.f_flag & ST_RDONLY);
 }
 
 /* Word-wrap text at width, every line indented by indent columns. */
@@ -53,7 +64,9 @@ static void print_text(const struct features *f)
 {
 	printf("kernel      %s %s\n", f->kernel, f->arch);
 	if (f->tfs.how != TRACEFS_ABSENT)
-		printf("tracefs     %s (%s)\n", f->tfs.path, tracefs_how(f));
+		printf("tracefs     %s (%s%s)\n", f->tfs.path, tracefs_how(f),
+		       tracefs_ro(f) ? "; read-only: ftr cannot trace until it is remounted "
+		       "read-write" : "");
 	else
 		printf("tracefs     none: %s\n", f->tfs.why);
 	printf("lockdown    %s%s\n", f->lockdown,
@@ -88,6 +101,7 @@ static void print_json(const struct features *f)
 	json_str(stdout, f->tfs.how != TRACEFS_ABSENT ? f->tfs.path : "");
 	printf(",\"how\":\"%s\"", f->tfs.how == TRACEFS_FOUND ? "found" :
 	       f->tfs.how == TRACEFS_MOUNTED ? "mounted" : "absent");
+	printf(",\"read_only\":%s", tracefs_ro(f) ? "true" : "false");
 	if (f->tfs.how == TRACEFS_ABSENT) {
 		printf(",\"why\":");
 		json_str(stdout, f->tfs.why);

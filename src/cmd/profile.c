@@ -63,6 +63,8 @@ static const char profile_usage[] =
 	"                         PMU, else cpu-clock)\n"
 	"  -m, --mmap-pages N     ring size per CPU in pages, a power of two (128;\n"
 	"                         1024 with stack copies)\n"
+	"      --max-stacks N     keep at most N distinct stacks (%u; 0: no limit);\n"
+	"                         samples of new ones past it count as [dropped]\n"
 	"output (--top unless another is given; --svg adds to any):\n"
 	"      --top              self share by symbol; with -g the callers under each\n"
 	"      --folded           folded stacks (FlameGraph, speedscope, inferno)\n"
@@ -80,6 +82,10 @@ enum target { T_CMD, T_PID, T_ALL, T_INPUT };
 enum out_mode { O_TOP, O_FOLDED, O_JSON, O_NONE };
 
 #define MAX_FRAMES 512
+/* Distinct stacks kept by default: some 30 MB with stacks 30 frames deep. */
+#define DEFAULT_MAX_STACKS 100000u
+/* The one frame of the samples of stacks past --max-stacks. */
+#define DROPPED_FRAME "[dropped]"
 #define NAME_MAX_LEN 320
 
 /* A distinct stack: frames leaf first, kernel part then user part. */
@@ -132,6 +138,8 @@ struct prof {
 	struct sym_ctx *sc;
 	struct stk **buckets;
 	size_t nbuckets, nstacks;
+	size_t max_stacks;	/* --max-stacks: beyond it, new stacks count as dropped */
+	uint64_t dropped;	/* samples of new stacks past it */
 	struct chunk *arena;
 	struct tcomm *comms;
 	size_t comm_cap, comm_n;
@@ -277,6 +285,14 @@ static int add_stack(struct prof *p, struct sym_proc *proc, uint32_t pid, uint32
 			s->count++;
 			return 0;
 		}
+	}
+	/* A soak of a busy system sees new stacks without end (every pid and
+	 * tid is part of the key): past the cap a new one is only counted, so
+	 * that memory stays bounded and the report's total still holds every
+	 * sample.  A sample of a stack already kept still counts there. */
+	if (p->max_stacks && p->nstacks >= p->max_stacks) {
+		p->dropped++;
+		return 0;
 	}
 	s = arena_alloc(p, sizeof(*s) + (size_t)(nk + nu) * sizeof(uint64_t));
 	if (!s)
@@ -833,6 +849,17 @@ static int resolve(struct prof *p, uint64_t *kernel_frames)
 				return err;
 		}
 	}
+	/* One frame for them all: the total still holds every sample. */
+	if (p->dropped) {
+		frames[0] = DROPPED_FRAME;
+		if (flame_add(p->fl, frames, 1, p->dropped) < 0)
+			return -ENOMEM;
+		if (p->pp) {
+			locs[0] = pprof_location(p->pp, 0, 0, DROPPED_FRAME, NULL);
+			if (pprof_sample(p->pp, locs, 1, p->dropped, DROPPED_FRAME) < 0)
+				return -ENOMEM;
+		}
+	}
 	return 0;
 }
 
@@ -1145,12 +1172,14 @@ static int print_json(struct prof *p, FILE *o, char **warnings, int nwarn)
 		fputs("\"event\":", o);
 		json_str(o, p->event);
 		fprintf(o, ",\"frequency_hz\":%u,\"call_graph\":%s,\"unwind\":\"%s\",\"cpus\":%d,"
-			"\"duration_s\":%.6f,\"lost\":%llu,\"throttled\":%llu,\"user_only\":%s,",
+			"\"duration_s\":%.6f,\"lost\":%llu,\"throttled\":%llu,\"user_only\":%s,"
+			"\"max_stacks\":%zu,\"dropped\":%llu,",
 			p->hz, p->g ? "true" : "false",
 			!p->g ? "none" : p->cg == UNWIND_FP ? "fp" : p->cg == UNWIND_DWARF ? "dwarf" :
 			"auto", p->ncpus, p->t1 - p->t0,
 			(unsigned long long)p->lost, (unsigned long long)p->throttles,
-			p->user_only ? "true" : "false");
+			p->user_only ? "true" : "false", p->max_stacks,
+			(unsigned long long)p->dropped);
 	}
 	fprintf(o, "\"samples\":%llu,\"symbols\":[", (unsigned long long)total);
 	for (size_t i = 0; i < t.n; i++) {
@@ -1319,6 +1348,10 @@ static void warnings(struct prof *p, uint64_t kernel_samples, char ***w, int *nw
 		add_warning(w, nw, "%llu samples LOST in %llu gaps (the ring was full): a bigger "
 			    "-m, or a lower -F, keeps up", (unsigned long long)p->lost,
 			    (unsigned long long)p->lost_records);
+	if (p->dropped)
+		add_warning(w, nw, "%llu samples of stacks past the first %zu distinct ones are "
+			    "counted as " DROPPED_FRAME " (--max-stacks raises the limit)",
+			    (unsigned long long)p->dropped, p->max_stacks);
 	if (p->throttles) {
 		char *max = read_file("/proc/sys/kernel/perf_event_max_sample_rate", NULL);
 
@@ -1403,12 +1436,14 @@ struct profile_cli {
  */
 static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, char **argv)
 {
-	enum { OPT_TOP = 1000, OPT_FOLDED, OPT_SVG, OPT_PCT, OPT_CG, OPT_PPROF, OPT_DEBUGINFOD };
+	enum { OPT_TOP = 1000, OPT_FOLDED, OPT_SVG, OPT_PCT, OPT_CG, OPT_PPROF, OPT_DEBUGINFOD,
+	       OPT_MAX_STACKS };
 	static const struct option longopts[] = {
 		{ "frequency", required_argument, NULL, 'F' },
 		{ "call-graph", required_argument, NULL, OPT_CG },
 		{ "pprof", required_argument, NULL, OPT_PPROF },
 		{ "debuginfod", no_argument, NULL, OPT_DEBUGINFOD },
+		{ "max-stacks", required_argument, NULL, OPT_MAX_STACKS },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpus", required_argument, NULL, 'C' },
@@ -1473,6 +1508,12 @@ static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, c
 		case OPT_DEBUGINFOD:
 			p->debuginfod = true;
 			break;
+		case OPT_MAX_STACKS:
+			if (parse_u64(optarg, &v) < 0 || v > SIZE_MAX / 2)
+				return cmd_usage_error("profile", "bad stack count '%s' (a number; 0: "
+						       "no limit)", optarg);
+			p->max_stacks = (size_t)v;
+			break;
 		case 'p':
 			a->pid_arg = optarg;
 			break;
@@ -1526,7 +1567,7 @@ static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, c
 			a->out_arg = optarg;
 			break;
 		case 'h':
-			fputs(profile_usage, stdout);
+			printf(profile_usage, DEFAULT_MAX_STACKS);
 			return FTR_EXIT_OK;
 		default:
 			return FTR_EXIT_USAGE;
@@ -1716,6 +1757,7 @@ int cmd_profile(int argc, char **argv)
 	p->hz = 999;
 	p->pages = 128;
 	p->percent_limit = 0.1;
+	p->max_stacks = DEFAULT_MAX_STACKS;
 	ret = profile_parse_opts(&a, p, argc, argv);
 	if (ret >= 0)
 		goto out;
@@ -1778,9 +1820,9 @@ int cmd_profile(int argc, char **argv)
 	for (int i = 0; i < nwarn; i++)
 		ftr_warn("%s", warn[i]);
 	if (ftr_verbose && p->target != T_INPUT)
-		ftr_info("%llu samples, %zu distinct stacks, %llu lost in %llu records, "
-			 "%llu throttled, %llu bad records", (unsigned long long)p->samples,
-			 p->nstacks, (unsigned long long)p->lost,
+		ftr_info("%llu samples, %zu distinct stacks, %llu dropped, %llu lost in %llu "
+			 "records, %llu throttled, %llu bad records", (unsigned long long)p->samples,
+			 p->nstacks, (unsigned long long)p->dropped, (unsigned long long)p->lost,
 			 (unsigned long long)p->lost_records, (unsigned long long)p->throttles,
 			 (unsigned long long)p->bad_records);
 	ret = FTR_EXIT_OK;

@@ -55,6 +55,8 @@ int cmd_reset(int argc, char **argv)
 	 * listable: "nothing to clean up" would then be a guess. */
 	if (access(t.path, R_OK | W_OK | X_OK) != 0) {
 		ftr_err("cannot clean up tracefs at '%s': %s%s", t.path, strerror(errno),
+			errno == EROFS ? " (it is mounted read-only: nothing can be removed "
+			"until it is remounted read-write)" :
 			geteuid() ? " (ftr reset needs root)" : "");
 		return FTR_EXIT_FAIL;
 	}

@@ -83,6 +83,7 @@ int engine_open(struct engine *e, const struct engine_opts *o)
 	memset(e, 0, sizeof(*e));
 	e->o = *o;
 	e->child = (struct child)CHILD_INIT;
+	e->marker_fd = -1;
 	if (o->emit_sh)
 		e->o.explain = true;
 	e->sw.fd = -1;
@@ -113,6 +114,7 @@ int engine_open_offline(struct engine *e, const struct engine_opts *o, const cha
 	e->o = *o;
 	e->o.user_filter = true;
 	e->child = (struct child)CHILD_INIT;
+	e->marker_fd = -1;
 	e->sw.fd = -1;
 	e->tdir = tdir;
 	e->tep = o->file_tep;
@@ -473,9 +475,50 @@ static void set_subbuf_size(struct engine *e)
 			 val, strerror(-err));
 }
 
-static void child_signals(void *s)
+#define MARK_CHILD "ftr-pid child"
+#define MARK_SELF "ftr-pid self"
+
+/* In the child before exec; in a PID namespace it also tells the kernel's
+ * pid for it (session_marker_open). */
+static void child_before_exec(void *arg)
 {
-	session_child_signals(s);
+	struct engine *e = arg;
+
+	session_child_signals(e->s);
+	if (e->marker_fd >= 0 && write(e->marker_fd, MARK_CHILD "\n", sizeof(MARK_CHILD)) < 0)
+		_exit(127);
+}
+
+/* The pid the kernel knows this process (or, with the child, the command)
+ * by: inside a PID namespace not the one getpid() says, and set_event_pid
+ * and set_event_notrace_pid take the kernel's (session.h). */
+static int kernel_pid(struct engine *e, bool child)
+{
+	int fd, pid;
+
+	if (!session_in_pidns()) {
+		if (!child)
+			return getpid();
+		pid = child_spawn(e->o.cmdv, &e->child, child_before_exec, e);
+		return pid < 0 ? pid : e->child.pid;
+	}
+	fd = session_marker_open(e->s);
+	if (fd < 0)
+		return fd;
+	if (child) {
+		e->marker_fd = fd;
+		pid = child_spawn(e->o.cmdv, &e->child, child_before_exec, e);
+		e->marker_fd = -1;
+		if (pid < 0) {
+			close(fd);
+			return pid;
+		}
+	} else if (write(fd, MARK_SELF "\n", sizeof(MARK_SELF)) < 0) {
+		pid = -errno;
+		close(fd);
+		return pid;
+	}
+	return session_marker_pid(e->s, fd, child ? MARK_CHILD : MARK_SELF);
 }
 
 int engine_prepare(struct engine *e)
@@ -536,8 +579,12 @@ int engine_prepare(struct engine *e)
 							   "set_event_notrace_pid")) {
 		char me[16];
 
+		int pid = e->o.emit_sh ? 0 : e->o.explain ? getpid() : kernel_pid(e, false);
+
+		if (pid < 0)
+			return pid;
 		/* A script (--emit-sh) leaves out its own shell, not ours. */
-		snprintf(me, sizeof(me), e->o.emit_sh ? "$$" : "%d", getpid());
+		snprintf(me, sizeof(me), e->o.emit_sh ? "$$" : "%d", pid);
 		if (session_write(e->s, "set_event_notrace_pid", me, NULL) < 0)
 			return -EIO;
 	}
@@ -548,13 +595,24 @@ int engine_prepare(struct engine *e)
 			if (e->o.explain) {
 				snprintf(pids, sizeof(pids), "$CMD_PID");
 			} else {
-				err = child_spawn(e->o.cmdv, &e->child, child_signals, e->s);
-				if (err < 0) {
-					ftr_err("cannot start '%s': %s", e->o.cmdv[0], strerror(-err));
-					return err;
+				int pid = kernel_pid(e, true);
+
+				if (pid < 0) {
+					if (e->child.pid <= 0)
+						ftr_err("cannot start '%s': %s", e->o.cmdv[0],
+							strerror(-pid));
+					return pid;
 				}
-				snprintf(pids, sizeof(pids), "%d", e->child.pid);
+				snprintf(pids, sizeof(pids), "%d", pid);
 			}
+		} else if (session_in_pidns()) {
+			/* Its threads could tell their kernel pids only by writing
+			 * a marker themselves. */
+			ftr_err("-p %d: ftr runs in a PID namespace, where pid %d is not the "
+				"kernel's pid of that process, which tracefs needs; run the "
+				"command under ftr (-- CMD), or ftr in the initial PID namespace",
+				e->o.pid, e->o.pid);
+			return -EINVAL;
 		} else if (pid_threads(e->o.pid, pids, sizeof(pids)) < 0) {
 			ftr_err("cannot list the threads of pid %d: it has ended", e->o.pid);
 			return -ESRCH;

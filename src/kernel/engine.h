@@ -81,6 +81,7 @@ struct engine {
 	int type_off;			/* of common_type (2 bytes), -1: ask libtraceevent */
 	struct stream *st;
 	struct child child;
+	int marker_fd;			/* in a PID namespace: the child tells its pid */
 	struct sigwatch sw;		/* no_tracefs: the signals (else the session's) */
 	uint64_t filtered_out;
 	bool stop;

@@ -89,8 +89,11 @@ const char *features_instead(const struct features *f, enum feat_id id)
 		return "profiles sample on cpu-clock; cycles and instructions print "
 		       "<not supported>";
 	case F_KALLSYMS:
-		return "kernel frames print as addresses; run as root, or set "
-		       "kernel.kptr_restrict=0";
+		return f->kptr_restrict >= 2 ?
+		       "kernel frames print as addresses, kaddr() is refused; "
+		       "kernel.kptr_restrict=2 hides them from root too: set it to 1 or 0" :
+		       "kernel frames print as addresses, kaddr() is refused; run as root, or "
+		       "set kernel.kptr_restrict=0";
 	default:
 		return "";
 	}

@@ -505,6 +505,8 @@ int session_open(struct session **sp, unsigned flags)
 	if (!(flags & SESSION_DRY_RUN) && access(s->tfs.path, R_OK | W_OK | X_OK) != 0) {
 		err = -errno;
 		ftr_err("cannot use tracefs at '%s': %s%s", s->tfs.path, strerror(errno),
+			err == -EROFS ? " (it is mounted read-only, and ftr traces in an instance "
+			"it creates there: remount it read-write)" :
 			geteuid() ? " (tracing needs root)" : "");
 		free(s);
 		return err;
@@ -1038,6 +1040,121 @@ int session_pending_signal(struct session *s)
 void session_child_signals(const struct session *s)
 {
 	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
+}
+
+/* ---- pids in a PID namespace ------------------------------------------------- */
+
+/* The initial PID namespace's inode number (PROC_PID_INIT_INO, fixed since
+ * 3.8): /proc/self/ns/pid reads "pid:[4026531836]" there. */
+#define PID_INIT_INO "4026531836"
+
+bool session_in_pidns(void)
+{
+	char link[64];
+	ssize_t n = readlink("/proc/self/ns/pid", link, sizeof(link) - 1);
+
+	if (n <= 0)
+		return false;	/* no /proc, or no namespaces: the pids are the kernel's */
+	link[n] = '\0';
+	return strcmp(link, "pid:[" PID_INIT_INO "]") != 0;
+}
+
+int marker_pid_parse(const char *text, const char *tag)
+{
+	static const char mark[] = "tracing_mark_write: ";
+	size_t tl = strlen(tag);
+
+	for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		const char *end = strchr(l, '\n'), *m, *q;
+		long pid = 0, mul = 1;
+
+		if (!end)
+			end = l + strlen(l);
+		m = memmem(l, end - l, mark, sizeof(mark) - 1);
+		/* The tag, all of the marker's text. */
+		if (*l == '#' || !m || (size_t)(end - m) != sizeof(mark) - 1 + tl ||
+		    memcmp(m + sizeof(mark) - 1, tag, tl))
+			continue;
+		/* "  comm-PID  [003] d..1.  12.3: ..." (with record-tgid,
+		 * "comm-PID  (TGID) [003]"): back from the CPU field's '[', the
+		 * last one before the marker (a comm can hold anything). */
+		for (q = m; q > l && *q != '['; q--)
+			;
+		if (*q != '[')
+			continue;
+		while (q > l && q[-1] == ' ')
+			q--;
+		if (q > l && q[-1] == ')') {
+			while (q > l && q[-1] != '(')
+				q--;
+			if (q > l)
+				q--;
+			while (q > l && q[-1] == ' ')
+				q--;
+		}
+		while (q > l && q[-1] >= '0' && q[-1] <= '9' && mul <= 100000000) {
+			pid += (q[-1] - '0') * mul;
+			mul *= 10;
+			q--;
+		}
+		if (mul > 1 && q > l && q[-1] == '-' && pid > 0)
+			return (int)pid;
+	}
+	return -ESRCH;
+}
+
+int session_marker_open(struct session *s)
+{
+	char path[PATH_MAX + 32];
+	int fd, err = session_instance_ready(s);
+
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/trace_marker", s->inst_dir);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		ftr_err("cannot open '%s': %s", path, strerror(errno));
+		return err;
+	}
+	/* A marker write into a buffer that is off fails (EBADF).  Nothing
+	 * else is enabled yet: the buffer holds the markers alone. */
+	if (tracefs_trace_on(s->inst) < 0) {
+		err = -errno;
+		ftr_err("cannot turn tracing on in '%s': %s", s->inst_dir, strerror(errno));
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int session_marker_pid(struct session *s, int fd, const char *tag)
+{
+	int pid = -ESRCH;
+
+	close(fd);
+	/* The write is done when the writer says so; a child that was not
+	 * seen blocked (its /proc is another namespace's) may still be on
+	 * its way: a few tries, 1 s in all. */
+	for (int i = 0; i < 100 && pid == -ESRCH; i++) {
+		char *text = tracefs_instance_file_read(s->inst, "trace", NULL);
+
+		if (!text)
+			break;
+		pid = marker_pid_parse(text, tag);
+		free(text);
+		if (pid == -ESRCH)
+			usleep(10000);
+	}
+	if (tracefs_trace_off(s->inst) < 0 && pid > 0)
+		pid = -errno;
+	/* Opening "trace" for writing with O_TRUNC empties the buffer. */
+	if (tracefs_instance_file_clear(s->inst, "trace") < 0 && pid > 0)
+		pid = -errno;
+	if (pid < 0)
+		ftr_err("cannot learn the kernel's pid of '%s' from '%s/trace_marker': %s", tag,
+			s->inst_dir, strerror(-pid));
+	return pid;
 }
 
 /* ---- ftr reset ---------------------------------------------------------------- */

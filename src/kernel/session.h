@@ -170,6 +170,26 @@ int session_pending_signal(struct session *s);
 /* For a forked child before exec: restore the signal mask ftr started with. */
 void session_child_signals(const struct session *s);
 
+/*
+ * Pids in a PID namespace.  The kernel stamps events, and reads
+ * set_event_pid, with a task's pid in the initial namespace; inside a
+ * container ftr knows other numbers, and its /proc may show no other.
+ * session_in_pidns: ftr runs in a PID namespace other than the initial one.
+ * A process tells its kernel pid by writing a tag to the instance's
+ * trace_marker, which the kernel stamps with that pid:
+ * session_marker_open turns the instance on for it and returns the
+ * marker's fd (close-on-exec; write "TAG\n" to it, from the process to
+ * name); session_marker_pid turns it off again, finds the tag in the
+ * buffer, empties the buffer and closes the fd: the kernel pid, or
+ * -errno (-ESRCH: the tag never came).
+ */
+bool session_in_pidns(void);
+int session_marker_open(struct session *s);
+int session_marker_pid(struct session *s, int fd, const char *tag);
+/* The pid of the line of the trace file's TEXT that carries TAG as its
+ * marker (" comm-PID [cpu] ... tracing_mark_write: TAG"), or -ESRCH. */
+int marker_pid_parse(const char *text, const char *tag);
+
 /* Remove what killed ftr runs left: instances and dynamic events named
  * ftr_<pid> whose pid no longer runs an ftr.  Returns the number removed or
  * -errno; each removal is reported on `report`. */

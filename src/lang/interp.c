@@ -660,7 +660,8 @@ static int check_kaddr(struct sema *s, struct node *n)
 	err = kcore_symbol(NULL, n->args[0]->sval, &addr);
 	if (err == -EPERM) {
 		lang_errf(s->err, n, "kaddr(\"%s\"): /proc/kallsyms hides kernel addresses "
-			  "(kptr_restrict=%d, or not root)", n->args[0]->sval, in->e.feat.kptr_restrict);
+			  "(kptr_restrict=%d%s): %s", n->args[0]->sval, in->e.feat.kptr_restrict,
+			  geteuid() ? ", not root" : "", kptr_remedy(in->e.feat.kptr_restrict));
 		return -EINVAL;
 	}
 	if (err < 0) {
@@ -1225,7 +1226,8 @@ static const struct ksyms *kernel_syms(struct interp *in)
 		in->ks_warned = true;
 		if (in->ks)
 			ftr_warn("/proc/kallsyms hides kernel addresses (kptr_restrict=%d): kernel "
-				 "symbols show as addresses", in->e.feat.kptr_restrict);
+				 "symbols show as addresses; %s", in->e.feat.kptr_restrict,
+				 kptr_remedy(in->e.feat.kptr_restrict));
 		else
 			ftr_warn("cannot read /proc/kallsyms (%s): kernel symbols show as addresses",
 				 strerror(-in->ks_err));

@@ -96,14 +96,26 @@ struct uw_proc {
 	struct uw_proc *next;
 	struct sym_proc *proc;
 	Dwfl *dwfl;
+	uint64_t used;		/* the unwinder's tick at its last walk */
 	bool attached;
 };
+
+/*
+ * libdwfl keeps each reported file's CFI per Dwfl, and a Dwfl is one
+ * address space: on a busy system (-a, processes coming and going) one per
+ * process ever sampled grew a soak by ~6 MB a second.  At most this many
+ * are kept; the least recently used is ended (an exited process's never
+ * comes back; a live one's is rebuilt at its next sample).
+ */
+#define MAX_DWFL 32
 
 #define NBUCKETS 256
 
 struct unwinder {
 	struct sym_ctx *sc;
 	struct uw_proc *tab[NBUCKETS];
+	size_t nproc;
+	uint64_t tick;
 	/* the sample being unwound */
 	struct uw_proc *cur;
 	const struct perf_sample *s;
@@ -284,14 +296,37 @@ static int fp_in_copy(const struct perf_sample *s, uint64_t sp)
 	return n;
 }
 
+/* End the least recently used Dwfl (MAX_DWFL). */
+static void uw_evict(struct unwinder *u)
+{
+	struct uw_proc **best = NULL, *p;
+
+	for (int i = 0; i < NBUCKETS; i++)
+		for (struct uw_proc **pp = &u->tab[i]; *pp; pp = &(*pp)->next)
+			if (!best || (*pp)->used < (*best)->used)
+				best = pp;
+	if (!best)
+		return;
+	p = *best;
+	*best = p->next;
+	dwfl_end(p->dwfl);
+	free(p);
+	u->nproc--;
+}
+
 static struct uw_proc *uw_proc(struct unwinder *u, struct sym_proc *proc)
 {
 	size_t b = ((uintptr_t)proc >> 4) % NBUCKETS;
 	struct uw_proc *p;
 
+	u->tick++;
 	for (p = u->tab[b]; p; p = p->next)
-		if (p->proc == proc)
+		if (p->proc == proc) {
+			p->used = u->tick;
 			return p;
+		}
+	if (u->nproc >= MAX_DWFL)
+		uw_evict(u);
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
@@ -301,8 +336,10 @@ static struct uw_proc *uw_proc(struct unwinder *u, struct sym_proc *proc)
 		free(p);
 		return NULL;
 	}
+	p->used = u->tick;
 	p->next = u->tab[b];
 	u->tab[b] = p;
+	u->nproc++;
 	return p;
 }
 

@@ -597,8 +597,8 @@ const struct ksyms *sym_kernel(struct sym_ctx *c, const char **why)
 				 strerror(-err));
 		} else if (ksyms_hidden(c->ks)) {
 			snprintf(c->ks_why, sizeof(c->ks_why), "/proc/kallsyms shows every address "
-				 "as zero to this user (kernel.kptr_restrict=%s): run as root, or "
-				 "set kernel.kptr_restrict=0", kr ? str_trim(kr) : "?");
+				 "as zero to this user (kernel.kptr_restrict=%s): %s",
+				 kr ? str_trim(kr) : "?", kptr_remedy(kr ? atoi(kr) : -1));
 			ksyms_free(c->ks);
 			c->ks = NULL;
 		}

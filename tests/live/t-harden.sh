@@ -23,32 +23,47 @@ else
 fi
 
 # Two runs in two PID namespaces are both pid 1: each must keep its own
-# instance (the second used to destroy and reuse the first's).
+# instance (the second used to destroy and reuse the first's).  Each runs a
+# command, which waits until both instances exist: in a namespace the
+# command's pid is not the kernel's, which ftr learns from a trace_marker
+# write of the held command (it counted nothing before).
 if command -v unshare > /dev/null 2>&1 && unshare -pf --mount-proc true 2> /dev/null; then
-	# (not -- CMD: a command's pid in a namespace is not the kernel's
-	# common_pid).  Each ftr is stopped with SIGINT once the writes are
-	# done; -d only bounds a run whose signal went astray.
-	unshare -pf --mount-proc "$FTR" count -d 120 -k comm syscalls:sys_enter_write > "$TMP/n1" 2>&1 &
+	w='while [ ! -e "$0" ]; do sleep 0.05; done; writer 50 1 > /dev/null'
+	unshare -pf --mount-proc "$FTR" count -k comm syscalls:sys_enter_write -- \
+		sh -c "$w" "$TMP/go" > "$TMP/n1" 2>&1 &
 	p1=$!
-	unshare -pf --mount-proc "$FTR" count -d 120 -k comm syscalls:sys_enter_write > "$TMP/n2" 2>&1 &
+	unshare -pf --mount-proc "$FTR" count -k comm syscalls:sys_enter_write -- \
+		sh -c "$w" "$TMP/go" > "$TMP/n2" 2>&1 &
 	p2=$!
 	i=0
-	while [ $i -lt 900 ] && [ "$(cat "$T"/instances/ftr_1_*/tracing_on 2>/dev/null | grep -c 1)" != 2 ]; do
+	while [ $i -lt 250 ] && [ "$(ls -d "$T"/instances/ftr_1_* 2>/dev/null | wc -l)" -lt 2 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	writer 50 1 > /dev/null
-	# ftr is the child of each unshare (pid 1 inside, another pid here).
-	for s in /proc/[0-9]*/status; do
-		awk -v a=$p1 -v b=$p2 '/^Pid:/ { p = $2 } /^PPid:/ { q = $2 }
-			END { if (q == a || q == b) print p }' "$s" 2> /dev/null
-	done | while read -r c; do kill -INT "$c"; done
+	touch "$TMP/go"
 	wait $p1 $p2
 	grep -q '^@\[writer\]: 50$' "$TMP/n1" && grep -q '^@\[writer\]: 50$' "$TMP/n2" &&
 		ok harden-pidns-names ||
-		fail harden-pidns-names "first: $(grep writer "$TMP/n1") second: $(grep writer "$TMP/n2")"
+		fail harden-pidns-names "first: $(cat "$TMP/n1") second: $(cat "$TMP/n2")"
+	# The language and trace too, and a system-wide run leaves out ftr's
+	# own reads by its kernel pid (set_event_notrace_pid was given the
+	# namespace's 1).
+	unshare -pf --mount-proc "$FTR" -e 'tracepoint:syscalls:sys_enter_write { @[comm] = count(); }' \
+		-- sh -c 'writer 30 1 > /dev/null' > "$TMP/n1" 2>&1
+	unshare -pf --mount-proc "$FTR" trace syscalls:sys_enter_write -- \
+		sh -c 'writer 7 1 > /dev/null' > "$TMP/n2" 2>&1
+	unshare -pf --mount-proc "$FTR" count -d 300ms -k comm syscalls:sys_enter_read > "$TMP/n3" 2>&1
+	grep -q '^@\[writer\]: 30$' "$TMP/n1" && [ "$(grep -c 'writer-.*sys_enter_write' "$TMP/n2")" = 7 ] &&
+		! grep -q '^@\[ftr\]' "$TMP/n3" && ok harden-pidns-cmd ||
+		fail harden-pidns-cmd "$(cat "$TMP/n1") trace: $(grep -c 'sys_enter_write' "$TMP/n2") $(grep ftr "$TMP/n3")"
+	# -p names a pid the kernel does not know by that number: refused.
+	unshare -pf --mount-proc "$FTR" count -d 1 syscalls:sys_enter_write -p 1 > /dev/null 2> "$TMP/e"
+	[ $? -eq 1 ] && grep -q 'PID namespace' "$TMP/e" && ok harden-pidns-p-refused ||
+		fail harden-pidns-p-refused "$(cat "$TMP/e")"
 else
 	skip harden-pidns-names "no unshare -p here"
+	skip harden-pidns-cmd "no unshare -p here"
+	skip harden-pidns-p-refused "no unshare -p here"
 fi
 
 # Liveness is a lock, not a comm: `ftr reset` leaves a live run of a copied
@@ -212,6 +227,55 @@ if env --default-signal=INT true 2> /dev/null; then
 		fail harden-stat-sigint-forwarded "$(cat "$TMP/o") $(head -3 "$TMP/e")"
 else
 	skip harden-stat-sigint-forwarded "no env --default-signal here"
+fi
+
+# kernel.kptr_restrict=2 hides kernel addresses from root too: kaddr() is
+# refused naming the setting and the remedy (not "run as root"), exit 1,
+# and the instance made before the program was checked is gone.  The
+# sysctl is restored.
+kr=/proc/sys/kernel/kptr_restrict
+if [ "$(id -u)" = 0 ] && [ -w $kr ]; then
+	was=$(cat $kr)
+	echo 2 > $kr
+	"$FTR" -e 'BEGIN { printf("%d\n", kaddr("schedule")); exit(); }' > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	"$FTR" doctor > "$TMP/d" 2>&1
+	echo "$was" > $kr
+	[ $rc -eq 1 ] && grep -q 'kaddr("schedule").*kptr_restrict=2.*root too' "$TMP/e" &&
+		! grep -q 'run as root' "$TMP/e" && grep -q 'kptr_restrict=2 hides them from root too' "$TMP/d" &&
+		[ -z "$(ls "$T/instances" | grep '^ftr_')" ] && ok harden-kptr-restrict-2 ||
+		fail harden-kptr-restrict-2 "rc=$rc $(cat "$TMP/e") doctor: $(grep -i kallsyms "$TMP/d")"
+else
+	skip harden-kptr-restrict-2 "kernel.kptr_restrict is not writable here"
+fi
+
+# A read-only tracefs (a read-only bind mount in a mount namespace of its
+# own, as a container has): runs, the language and reset fail naming it,
+# exit 1; doctor says so.  Nothing can be left: the next check compares.
+if command -v unshare > /dev/null 2>&1 && unshare -m true 2> /dev/null; then
+	# (Private first, so that nothing reaches the host's mounts; a bind
+	# mount is made read-only by a remount; the table must say "ro".)
+	unshare -m sh -c 'mount --make-rprivate / && mount -o bind "$1" "$1" &&
+		mount -o remount,bind,ro "$1" || exit 9
+		awk -v m="$1" '\''$2 == m && $4 ~ /^ro(,|$)/ { f = 1 } END { exit !f }'\'' \
+			/proc/self/mounts || exit 9
+		"$2" count syscalls:sys_enter_write -- true 2> "$3/ro1"; echo $? >> "$3/rorc"
+		"$2" -e "tracepoint:syscalls:sys_enter_write { @ = count(); }" -- true 2> "$3/ro2"
+		echo $? >> "$3/rorc"
+		"$2" reset > /dev/null 2> "$3/ro3"; echo $? >> "$3/rorc"
+		"$2" doctor > "$3/ro4" 2>&1' sh "$T" "$FTR" "$TMP" > /dev/null 2>&1
+	if [ $? -eq 9 ]; then
+		skip harden-ro-tracefs "no read-only bind mount here"
+	else
+		[ "$(tr '\n' ' ' < "$TMP/rorc")" = "1 1 1 " ] &&
+			grep -q "tracefs at '$T'.*mounted read-only" "$TMP/ro1" &&
+			grep -q "tracefs at '$T'.*mounted read-only" "$TMP/ro2" &&
+			grep -q "mounted read-only" "$TMP/ro3" && grep -q '^tracefs .*read-only' "$TMP/ro4" &&
+			ok harden-ro-tracefs ||
+			fail harden-ro-tracefs "rc $(cat "$TMP/rorc") $(cat "$TMP/ro1" "$TMP/ro3") $(grep tracefs "$TMP/ro4")"
+	fi
+else
+	skip harden-ro-tracefs "no unshare -m here"
 fi
 
 same_as_before harden-leaves-tracefs "$TMP/before"

@@ -82,6 +82,20 @@ grep -q '^# ftr profile: .* none lost' "$TMP/top" && ok profile-none-lost ||
 [ $rc -eq 0 ] && grep -q '"symbols":\[{"name":"leaf_a","kernel":false' "$TMP/j" && ok profile-json ||
 	fail profile-json "rc=$rc $(head -c 300 "$TMP/j")"
 
+# --max-stacks: past the cap a new stack is only counted, into one
+# [dropped] frame; the total still holds every sample (hotpath has two
+# leaves, so one kept stack leaves some dropped).
+"$FTR" -v profile -g -j --max-stacks 1 -- hotpath 200 > "$TMP/j" 2> "$TMP/e"; rc=$?
+d=$(sed -n 's/.*"dropped":\([0-9]*\),.*/\1/p' "$TMP/j")
+dj=$(sed -n 's/.*{"frames":\["\[dropped\]"\],"count":\([0-9]*\)}.*/\1/p' "$TMP/j")
+tot=$(sed -n 's/.*"samples":\([0-9]*\),.*/\1/p' "$TMP/j")
+v=$(grep -o '[0-9]* samples, 1 distinct stacks, [0-9]* dropped' "$TMP/e")
+[ $rc -eq 0 ] && [ "${d:-0}" -gt 0 ] && [ "$dj" = "$d" ] && [ "$v" = "$tot samples, 1 distinct stacks, $d dropped" ] &&
+	grep -q "$d samples of stacks past the first 1 distinct ones are counted as \[dropped\]" "$TMP/e" &&
+	ok profile-max-stacks || fail profile-max-stacks "rc=$rc dropped '$d' '$dj' samples '$tot' -v '$v' $(head -c 300 "$TMP/e")"
+"$FTR" profile --max-stacks x -- true > /dev/null 2>&1
+check profile-max-stacks-usage [ $? -eq 2 ]
+
 # The seed's stack-walk advice: a binary without frame pointers has
 # one-frame stacks by frame pointers, and ftr says so (-g walks CFI where it
 # can: t-unwind.sh); a stripped one has no names.

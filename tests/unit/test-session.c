@@ -182,6 +182,31 @@ static void test_undo_copies_strings(void **state)
 	assert_int_equal(order[39], 'A');
 }
 
+/* A marker's line in the trace file gives the writer's kernel pid: the
+ * text forms of 6.x (with and without record-tgid), a comm with '-', ' '
+ * and '[' in it, another tag's line, and a tag that only starts the same. */
+static void test_marker_pid(void **state)
+{
+	const char *t =
+		"# tracer: nop\n"
+		"#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION\n"
+		"             ftr-812     [001] ..... 12.000001: tracing_mark_write: ftr-pid self\n"
+		"   my-tr [x] 2-17851   [000] ..... 12.000002: tracing_mark_write: ftr-pid child\n";
+	const char *tgid =
+		"             ftr-4242    (   4240) [003] ...1. 99.5: tracing_mark_write: ftr-pid child\n";
+
+	(void)state;
+	assert_int_equal(marker_pid_parse(t, "ftr-pid self"), 812);
+	assert_int_equal(marker_pid_parse(t, "ftr-pid child"), 17851);
+	assert_int_equal(marker_pid_parse(t, "ftr-pid"), -ESRCH);
+	assert_int_equal(marker_pid_parse(tgid, "ftr-pid child"), 4242);
+	assert_int_equal(marker_pid_parse("# tracer: nop\n", "ftr-pid child"), -ESRCH);
+	assert_int_equal(marker_pid_parse("", "ftr-pid child"), -ESRCH);
+	/* No pid before the CPU field: not taken for one. */
+	assert_int_equal(marker_pid_parse("x [001] 1.0: tracing_mark_write: ftr-pid child",
+					  "ftr-pid child"), -ESRCH);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_mounts_octal),
 		cmocka_unit_test(test_undo_reverse_order),
 		cmocka_unit_test(test_undo_copies_strings),
+		cmocka_unit_test(test_marker_pid),
 	};
 
 	return cmocka_run_group_tests_name("session", tests, NULL, NULL);

@@ -91,6 +91,14 @@ int main(int argc, char **argv)
 	/* A closed stdout pipe is an EPIPE error to handle, not a death that
 	 * would skip cleanup of tracefs. */
 	signal(SIGPIPE, SIG_IGN);
+	/* A script's background job starts with SIGINT ignored (sh without job
+	 * control).  ftr itself still gets it (blocked for its signalfd, it is
+	 * queued), but a command it runs would inherit the ignore and never
+	 * see the SIGINT that `ftr stat -- CMD` forwards, nor could its shell
+	 * trap it.  Start from the defaults, as perf's and bpftrace's handlers
+	 * leave their commands; an ignored SIGHUP (nohup) stays ignored. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 
 	/* bpftrace's spellings of ftr run, whose options may come first:
 	 * ftr [options] -e 'PROGRAM' ..., ftr [options] FILE [ARGS] (a

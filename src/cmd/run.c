@@ -43,8 +43,8 @@ static const char run_usage[] =
 	"  -d, --duration TIME stop after TIME (5, 5s, 200ms, 2m)\n"
 	"  -i, --input FILE    run over a recording (ftr record, trace-cmd), not live\n"
 	"  -o, --output FILE   write the program's output to FILE\n"
-	"  -f, --format F      text (the default) or json (as -j)\n"
-	"  -j, --json          print maps as JSON\n"
+	"  -f, --format F      text (the default) or json: bpftrace's JSON lines\n"
+	"  -j, --json          print maps as ftr's JSON (one object a map)\n"
 	"  -B, --buffering M   output buffering: line (each line as printed), full\n"
 	"                      (the default: written at least every second) or none\n"
 	"  -q, --quiet         accepted for bpftrace (ftr prints no 'Attaching' line)\n"
@@ -290,7 +290,7 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'f':
 			if (!strcmp(optarg, "json"))
-				o.mode = OUT_JSON;
+				o.mode = OUT_BTJSON;
 			else if (!strcmp(optarg, "text"))
 				o.mode = OUT_TEXT;
 			else {

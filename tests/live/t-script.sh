@@ -96,9 +96,10 @@ if [ -d "$T/events/syscalls/sys_enter_execve" ]; then
 	else
 		grep -qx '0 sh -c writer 1 2; true' "$TMP/o" && grep -qx '0 writer 1 2' "$TMP/o" &&
 			ok script-join || fail script-join "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -5)"
-		"$FTR" -e 'tracepoint:syscalls:sys_enter_execve { join(args.argv, ","); }' -- \
+		# (in -f json: bpftrace's "join" line, without the newline)
+		"$FTR" -f json -e 'tracepoint:syscalls:sys_enter_execve { join(args.argv, ","); }' -- \
 			sh -c 'writer 1 2; true' > "$TMP/o" 2> "$TMP/e"
-		grep -qx 'writer,1,2' "$TMP/o" && ok script-join-delim ||
+		grep -qx '{"type": "join", "data": "writer,1,2"}' "$TMP/o" && ok script-join-delim ||
 			fail script-join-delim "$(cat "$TMP/o" "$TMP/e" | head -5)"
 	fi
 else

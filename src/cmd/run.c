@@ -47,7 +47,8 @@ static const char run_usage[] =
 	"  -j, --json          print maps as ftr's JSON (one object a map)\n"
 	"  -B, --buffering M   output buffering: line (each line as printed), full\n"
 	"                      (the default: written at least every second) or none\n"
-	"  -q, --quiet         accepted for bpftrace (ftr prints no 'Attaching' line)\n"
+	"  -q, --quiet         no attached_probes line in -f json (ftr's text has no\n"
+	"                      'Attaching' line anyway)\n"
 	"      --unsafe        allow system(), as bpftrace's --unsafe\n"
 	"  -s, --sort KEYS     the maps' print order: count, value, key or keyN (from 1),\n"
 	"                      each .asc (the default) or .desc; comma-separated\n"
@@ -311,6 +312,7 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'q':
+			o.quiet = true;
 			break;
 		case OPT_UNSAFE:
 			o.unsafe = true;

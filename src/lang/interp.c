@@ -3640,7 +3640,7 @@ static int begin(struct interp *in, uint64_t now)
 		for (int j = 0; j < p->cl[i].nprobes; j++)
 			if (p->cl[i].probes[j].pv == PV_INTERVAL)
 				in->next_fire[i] = in->start_ns + p->cl[i].probes[j].period_ns;
-	if (in->o->mode == OUT_BTJSON) {
+	if (in->o->mode == OUT_BTJSON && !in->o->quiet) {
 		int n = 0;
 
 		for (int i = 0; i < p->ncl; i++)

@@ -1936,14 +1936,31 @@ static void do_command(struct xctx *x, const struct node *n)
 			_exit(127);
 		}
 		if (bt) {
+			/* a buffer of it; the rest is read (the command runs to
+			 * its end) and dropped, with a warning */
+			char junk[512];
+			bool cut = false;
+
 			close(pfd[1]);
 			f->len = 0;
-			while (pid > 0 && f->len < sizeof(f->buf) &&
-			       ((ret = read(pfd[0], f->buf + f->len,
-					    sizeof(f->buf) - f->len)) > 0 || (ret < 0 && errno == EINTR)))
-				f->len += ret > 0 ? ret : 0;
+			while (pid > 0) {
+				bool room = f->len < sizeof(f->buf);
+				ssize_t r = read(pfd[0], room ? f->buf + f->len : junk,
+						 room ? sizeof(f->buf) - f->len : sizeof(junk));
+
+				if (r > 0 && room)
+					f->len += (size_t)r;
+				else if (r > 0)
+					cut = true;
+				else if (r == 0 || errno != EINTR)
+					break;
+			}
 			close(pfd[0]);
-			bt_line(in, "syscall", f->buf, f->len);
+			if (cut)
+				ftr_warn("system(\"%s\"): only the first %zu bytes of its output "
+					 "printed", text, sizeof(f->buf));
+			if (pid > 0)
+				bt_line(in, "syscall", f->buf, f->len);
 		}
 		if (pid < 0)
 			ftr_warn("system(\"%s\"): %s", text, strerror(errno));

@@ -43,11 +43,12 @@ static const char run_usage[] =
 	"  -d, --duration TIME stop after TIME (5, 5s, 200ms, 2m)\n"
 	"  -i, --input FILE    run over a recording (ftr record, trace-cmd), not live\n"
 	"  -o, --output FILE   write the program's output to FILE\n"
-	"  -f, --format F      text (the default) or json (as -j)\n"
-	"  -j, --json          print maps as JSON\n"
+	"  -f, --format F      text (the default) or json: bpftrace's JSON lines\n"
+	"  -j, --json          print maps as ftr's JSON (one object a map)\n"
 	"  -B, --buffering M   output buffering: line (each line as printed), full\n"
 	"                      (the default: written at least every second) or none\n"
-	"  -q, --quiet         accepted for bpftrace (ftr prints no 'Attaching' line)\n"
+	"  -q, --quiet         no attached_probes line in -f json (ftr's text has no\n"
+	"                      'Attaching' line anyway)\n"
 	"      --unsafe        allow system(), as bpftrace's --unsafe\n"
 	"  -s, --sort KEYS     the maps' print order: count, value, key or keyN (from 1),\n"
 	"                      each .asc (the default) or .desc; comma-separated\n"
@@ -290,7 +291,7 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'f':
 			if (!strcmp(optarg, "json"))
-				o.mode = OUT_JSON;
+				o.mode = OUT_BTJSON;
 			else if (!strcmp(optarg, "text"))
 				o.mode = OUT_TEXT;
 			else {
@@ -311,6 +312,7 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'q':
+			o.quiet = true;
 			break;
 		case OPT_UNSAFE:
 			o.unsafe = true;

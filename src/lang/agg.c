@@ -1350,6 +1350,21 @@ static bool value_part(struct outbuf *ob, const struct agg *m, const struct agg_
 	return true;
 }
 
+/* The number of a count, sum, avg, min, max or store, divided by print()'s
+ * div: the same in text and in bpftrace's JSON. */
+static void num_value(struct outbuf *ob, const struct agg *m, const struct agg_row *r,
+		      const struct agg_print_opts *o)
+{
+	if (m->kind == AGG_COUNT)
+		ob_u64(ob, o->div ? r->count / o->div : r->count);
+	else if (o->div && m->is_unsigned)
+		ob_u64(ob, (uint64_t)r->value / o->div);
+	else if (o->div)
+		ob_s64(ob, r->value / (int64_t)o->div);
+	else
+		ob_val(ob, m, r->value);
+}
+
 static int text_row(const struct agg_row *r, void *arg)
 {
 	struct print_ctx *c = arg;
@@ -1372,37 +1387,30 @@ static int text_row(const struct agg_row *r, void *arg)
 		ob_puts(ob, ", total ");
 		ob_val(ob, m, r->sum);
 		break;
-	case AGG_COUNT:
-		ob_puts(ob, ": ");
-		ob_u64(ob, c->o->div ? r->count / c->o->div : r->count);
-		break;
 	default:
 		ob_puts(ob, ": ");
-		if (value_part(ob, m, r, c->o, false))
-			break;
-		if (c->o->div && m->is_unsigned)
-			ob_u64(ob, (uint64_t)r->value / c->o->div);
-		else if (c->o->div)
-			ob_s64(ob, r->value / (int64_t)c->o->div);
-		else
-			ob_val(ob, m, r->value);
+		if (!value_part(ob, m, r, c->o, false))
+			num_value(ob, m, r, c->o);
 		break;
 	}
 	ob_putc(ob, '\n');
 	return 0;
 }
 
-int agg_print(const struct agg *m, struct outbuf *ob, const struct agg_print_opts *opts)
+/* The rows in print order, each by row(): text, ftr's JSON, bpftrace's. */
+static int print_rows(const struct agg *m, struct outbuf *ob, const struct agg_print_opts *opts,
+		      int (*row)(const struct agg_row *r, void *arg))
 {
 	static const struct agg_print_opts none;
-	const struct agg_print_opts *o = opts ? opts : &none;
-	struct print_ctx c = { m, ob, o, true };
-	int err;
+	struct print_ctx c = { m, ob, opts ? opts : &none, true };
+	int err = foreach_ordered(m, c.o, row, &c);
 
-	if (!m || !ob)
-		return -EINVAL;
-	err = foreach_ordered(m, o, text_row, &c);
 	return err ? err : ob->err;
+}
+
+int agg_print(const struct agg *m, struct outbuf *ob, const struct agg_print_opts *opts)
+{
+	return m && ob ? print_rows(m, ob, opts, text_row) : -EINVAL;
 }
 
 /* ---- JSON -------------------------------------------------------------------- */
@@ -1474,8 +1482,9 @@ static void json_pct(struct outbuf *ob, const struct agg *m, int b)
 	}
 }
 
-static void json_hist(struct outbuf *ob, const struct agg *m, const struct agg_row *r,
-		      const struct agg_print_opts *o)
+/* The buckets from the first used to the last used, as bpftrace lists them:
+ * [{"min": 4, "max": 7, "count": 1}, ...] (both formats). */
+static void json_buckets(struct outbuf *ob, const struct agg *m, const struct agg_row *r)
 {
 	int lo = -1, hi = -1;
 	bool first = true;
@@ -1487,7 +1496,7 @@ static void json_hist(struct outbuf *ob, const struct agg *m, const struct agg_r
 			hi = i;
 		}
 	}
-	ob_puts(ob, "{\"buckets\": [");
+	ob_putc(ob, '[');
 	for (int i = lo; lo >= 0 && i <= hi; i++) {
 		if (!first)
 			ob_write(ob, ", ", 2);
@@ -1527,7 +1536,15 @@ static void json_hist(struct outbuf *ob, const struct agg *m, const struct agg_r
 		ob_u64(ob, r->buckets[i]);
 		ob_putc(ob, '}');
 	}
-	ob_puts(ob, "], \"count\": ");
+	ob_putc(ob, ']');
+}
+
+static void json_hist(struct outbuf *ob, const struct agg *m, const struct agg_row *r,
+		      const struct agg_print_opts *o)
+{
+	ob_puts(ob, "{\"buckets\": ");
+	json_buckets(ob, m, r);
+	ob_puts(ob, ", \"count\": ");
 	ob_u64(ob, r->count);
 	ob_puts(ob, ", \"sum\": ");
 	ob_s128(ob, r->sum128);
@@ -1607,9 +1624,6 @@ static int json_row(const struct agg_row *r, void *arg)
 
 int agg_print_json(const struct agg *m, struct outbuf *ob, const struct agg_print_opts *opts)
 {
-	static const struct agg_print_opts none;
-	const struct agg_print_opts *o = opts ? opts : &none;
-	struct print_ctx c = { m, ob, o, true };
 	int err;
 
 	if (!m || !ob)
@@ -1623,11 +1637,113 @@ int agg_print_json(const struct agg *m, struct outbuf *ob, const struct agg_prin
 		ob_putc(ob, '[');
 	else if (!m->n)
 		ob_puts(ob, "null");
-	err = foreach_ordered(m, o, json_row, &c);
+	err = print_rows(m, ob, opts, json_row);
 	if (m->nkeys == 1)
 		ob_putc(ob, '}');
 	else if (m->nkeys > 1)
 		ob_putc(ob, ']');
 	ob_puts(ob, "}\n");
+	return err ? err : ob->err;
+}
+
+/* ---- bpftrace's -f json ---------------------------------------------------------- */
+
+/* A key part, or a string or stack value, as bpftrace's JSON writes it in a
+ * string: a stack as a newline, then its frames one a line, indented by
+ * indent (4 in a key, 8 in a value, as bpftrace 0.17); anything else as
+ * agg_key_text.  malloc'd; NULL when out of memory. */
+static char *bt_text(enum agg_ktype t, const struct agg_kpart *k, const struct agg_print_opts *o,
+		     int indent)
+{
+	char sym[512], *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (t != AGG_K_STACK)
+		return agg_key_text(t, k, o);
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	fputc('\n', f);
+	for (uint32_t fr = 0; fr < k->stack.n; fr++)
+		if (!frame_name(o, k, fr, sym, sizeof(sym)))
+			fprintf(f, "%*s%s\n", indent, "", sym);
+	fclose(f);
+	return buf;
+}
+
+static void bt_str(struct outbuf *ob, char *s)
+{
+	ob_json_str(ob, s ? s : "", s ? strlen(s) : 0);
+	free(s);
+}
+
+static int bt_row(const struct agg_row *r, void *arg)
+{
+	struct print_ctx *c = arg;
+	const struct agg *m = c->m;
+	struct outbuf *ob = c->ob;
+	struct agg_kpart k;
+	int t;
+
+	if (!c->json_first)
+		ob_write(ob, ", ", 2);
+	c->json_first = false;
+	if (m->nkeys) {
+		/* the parts joined by ',' in one string: "1,x" */
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		for (int i = 0; f && i < m->nkeys; i++) {
+			char *p = bt_text(m->ktypes[i], &r->keys[i], c->o, 4);
+
+			fprintf(f, "%s%s", i ? "," : "", p ? p : "");
+			free(p);
+		}
+		if (f)
+			fclose(f);
+		bt_str(ob, buf);
+		ob_puts(ob, ": ");
+	}
+	switch (m->kind) {
+	case AGG_HIST:
+	case AGG_LHIST:
+		json_buckets(ob, m, r);
+		break;
+	case AGG_STATS:
+		json_value(ob, m, r, c->o);
+		break;
+	default:
+		t = m->kind == AGG_VALUE && c->o->value ? c->o->value(r->value, &k, c->o->value_arg) : -1;
+		if (t >= 0)
+			bt_str(ob, bt_text((enum agg_ktype)t, &k, c->o, 8));
+		else
+			num_value(ob, m, r, c->o);
+		break;
+	}
+	return 0;
+}
+
+int agg_print_bt_json(const struct agg *m, struct outbuf *ob, const struct agg_print_opts *opts)
+{
+	int err;
+
+	if (!m || !ob)
+		return -EINVAL;
+	if (!m->n)
+		return 0;
+	ob_puts(ob, m->kind == AGG_HIST || m->kind == AGG_LHIST ? "{\"type\": \"hist\"" :
+		    m->kind == AGG_STATS || m->kind == AGG_AVG ? "{\"type\": \"stats\"" :
+		    "{\"type\": \"map\"");
+	ob_puts(ob, ", \"data\": {");
+	ob_json_str(ob, m->name, strlen(m->name));
+	ob_puts(ob, ": ");
+	if (m->nkeys)
+		ob_putc(ob, '{');
+	err = print_rows(m, ob, opts, bt_row);
+	if (m->nkeys)
+		ob_putc(ob, '}');
+	ob_puts(ob, "}}\n");
 	return err ? err : ob->err;
 }

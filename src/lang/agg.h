@@ -269,6 +269,14 @@ int agg_print(const struct agg *m, struct outbuf *ob, const struct agg_print_opt
  * Percentiles are bucket lower bounds (null for the "<0"/"<min" bucket).
  * String keys are JSON-escaped, stack keys are arrays of frame strings. */
 int agg_print_json(const struct agg *m, struct outbuf *ob, const struct agg_print_opts *opts);
+/* bpftrace's `-f json` line of print(@m) and of the maps at exit; nothing
+ * for an empty map:
+ *	{"type": "map", "data": {"@": {"sh": 18, "1,x": 3}}}	keys joined by ','
+ *	{"type": "hist", "data": {"@h": [{"min": 4, "max": 7, "count": 1}]}}
+ *	{"type": "stats", "data": {"@s": {"count": 1, "average": 5, "total": 5}}}
+ *	{"type": "stats", "data": {"@avg": 5}}
+ * A stack, as a key or a value, is its text in a string. */
+int agg_print_bt_json(const struct agg *m, struct outbuf *ob, const struct agg_print_opts *opts);
 
 /* ---- pure helpers (exposed for tests and the planner) --------------------- */
 

@@ -1713,6 +1713,36 @@ static void print_stack(struct interp *in, struct outbuf *ob, struct val v)
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
+/*
+ * bpftrace's -f json: what printf, time, join, cat and system print is one
+ * line {"type": "printf", "data": "hi\n"}.  bt_out gives where the text goes:
+ * the scratch buffer in->fmt in that mode, the output otherwise (or when
+ * out of memory); bt_done makes the line of it.
+ */
+static void bt_line(struct interp *in, const char *type, const char *s, size_t n)
+{
+	ob_puts(&in->ob, "{\"type\": \"");
+	ob_puts(&in->ob, type);
+	ob_puts(&in->ob, "\", \"data\": ");
+	ob_json_str(&in->ob, s, n);
+	ob_puts(&in->ob, "}\n");
+}
+
+static struct outbuf *bt_out(struct interp *in)
+{
+	if (in->o->mode != OUT_BTJSON ||
+	    (!in->fmt && !(in->fmt = calloc(1, sizeof(*in->fmt)))))
+		return &in->ob;
+	ob_init(in->fmt, -1);
+	return in->fmt;
+}
+
+static void bt_done(struct interp *in, struct outbuf *f, const char *type)
+{
+	if (f != &in->ob)
+		bt_line(in, type, f->buf, f->len);
+}
+
 static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 {
 	const char *p = n->args[0]->sval;
@@ -1794,7 +1824,10 @@ static void do_time(struct xctx *x, const struct node *n)
 
 	if (localtime_r(&now, &tm))
 		len = strftime(out, sizeof(out), n->nargs ? n->args[0]->sval : "%H:%M:%S\n", &tm);
-	ob_write(&x->in->ob, out, len);
+	if (x->in->o->mode == OUT_BTJSON)
+		bt_line(x->in, "time", out, len);
+	else
+		ob_write(&x->in->ob, out, len);
 }
 #pragma GCC diagnostic pop
 
@@ -1840,7 +1873,9 @@ static void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t 
 				     .sym = in->prof ? lprof_frame : NULL, .sym_arg = in->prof,
 				     .value = m->vt > VT_INT ? interned_value : NULL, .value_arg = &vc };
 
-	if (in->o->mode == OUT_JSON)
+	if (in->o->mode == OUT_BTJSON)
+		agg_print_bt_json(m->m, &in->ob, &po);
+	else if (in->o->mode == OUT_JSON)
 		agg_print_json(m->m, &in->ob, &po);
 	else
 		agg_print(m->m, &in->ob, &po);
@@ -1877,7 +1912,9 @@ static void do_command(struct xctx *x, const struct node *n)
 		size_t len;
 		char *c = read_file(text, &len);
 
-		if (c)
+		if (c && in->o->mode == OUT_BTJSON)
+			bt_line(in, "cat", c, len);
+		else if (c)
 			ob_write(&in->ob, c, len);
 		else
 			ftr_warn("cat(\"%s\"): %s", text, strerror(errno));
@@ -1887,13 +1924,45 @@ static void do_command(struct xctx *x, const struct node *n)
 		 * fork and exec, not system(3), which costs 3 KB of the static
 		 * binary */
 		char *argv[] = { (char *)"sh", (char *)"-c", text, NULL };
+		/* bpftrace's -f json: the output in one "syscall" line */
+		int pfd[2];
+		bool bt = in->o->mode == OUT_BTJSON && pipe(pfd) == 0;
 		pid_t pid;
 
 		ob_flush(&in->ob);
 		pid = fork();
 		if (pid == 0) {
+			if (bt && (dup2(pfd[1], 1) < 0 || close(pfd[0]) < 0))
+				_exit(127);
 			execvp(argv[0], argv);
 			_exit(127);
+		}
+		if (bt) {
+			/* a buffer of it; the rest is read (the command runs to
+			 * its end) and dropped, with a warning */
+			char junk[512];
+			bool cut = false;
+
+			close(pfd[1]);
+			f->len = 0;
+			while (pid > 0) {
+				bool room = f->len < sizeof(f->buf);
+				ssize_t r = read(pfd[0], room ? f->buf + f->len : junk,
+						 room ? sizeof(f->buf) - f->len : sizeof(junk));
+
+				if (r > 0 && room)
+					f->len += (size_t)r;
+				else if (r > 0)
+					cut = true;
+				else if (r == 0 || errno != EINTR)
+					break;
+			}
+			close(pfd[0]);
+			if (cut)
+				ftr_warn("system(\"%s\"): only the first %zu bytes of its output "
+					 "printed", text, sizeof(f->buf));
+			if (pid > 0)
+				bt_line(in, "syscall", f->buf, f->len);
 		}
 		if (pid < 0)
 			ftr_warn("system(\"%s\"): %s", text, strerror(errno));
@@ -1910,6 +1979,7 @@ static void do_join(struct xctx *x, const struct node *n)
 {
 	struct tep_format_field **tab = n->bind;
 	const char *delim = n->nargs == 2 ? n->args[1]->sval : " ";
+	struct outbuf *ob = bt_out(x->in);
 
 	for (int k = 0; x->rec && k < PLAN_JOIN_MAX; k++) {
 		struct tep_format_field *f = tab[(size_t)x->ev->idx * PLAN_JOIN_MAX + k];
@@ -1924,10 +1994,12 @@ static void do_join(struct xctx *x, const struct node *n)
 			break;
 		str = field_string(f, x->rec->data, x->rec->size, &len);
 		if (k)
-			ob_puts(&x->in->ob, delim);
-		ob_write(&x->in->ob, str, len);
+			ob_puts(ob, delim);
+		ob_write(ob, str, len);
 	}
-	ob_putc(&x->in->ob, '\n');
+	if (ob == &x->in->ob)
+		ob_putc(ob, '\n');
+	bt_done(x->in, ob, "join");	/* without the newline, as bpftrace */
 }
 
 static void exec_call(struct xctx *x, const struct node *n)
@@ -1935,7 +2007,10 @@ static void exec_call(struct xctx *x, const struct node *n)
 	struct interp *in = x->in;
 
 	if (!strcmp(n->sval, "printf")) {
-		do_printf(x, n, &in->ob);
+		struct outbuf *ob = bt_out(in);
+
+		do_printf(x, n, ob);
+		bt_done(in, ob, "printf");
 		if (in->o->buffering == RUN_BUF_NONE ||
 		    (in->o->buffering == RUN_BUF_LINE && memchr(in->ob.buf, '\n', in->ob.len)))
 			ob_flush(&in->ob);
@@ -2142,6 +2217,19 @@ static int prof_open(struct interp *in)
 }
 
 static void metrics_tick(struct interp *in, uint64_t now);
+
+/* bpftrace's -f json line for events the kernel lost (with a count: the
+ * total goes to stderr at the end as in every mode). */
+static void bt_lost(int cpu, long long n, unsigned long long ts, void *arg)
+{
+	struct interp *in = arg;
+
+	if (n <= 0)
+		return;
+	ob_puts(&in->ob, "{\"type\": \"lost_events\", \"data\": {\"events\": ");
+	ob_u64(&in->ob, (uint64_t)n);
+	ob_puts(&in->ob, "}}\n");
+}
 
 static int on_tick(struct engine *e, uint64_t now, void *arg)
 {
@@ -3571,8 +3659,29 @@ static int begin(struct interp *in, uint64_t now)
 		for (int j = 0; j < p->cl[i].nprobes; j++)
 			if (p->cl[i].probes[j].pv == PV_INTERVAL)
 				in->next_fire[i] = in->start_ns + p->cl[i].probes[j].period_ns;
+	if (in->o->mode == OUT_BTJSON && !in->o->quiet) {
+		int n = 0;
+
+		for (int i = 0; i < p->ncl; i++)
+			n += p->cl[i].nprobes;
+		ob_puts(&in->ob, "{\"type\": \"attached_probes\", \"data\": {\"probes\": ");
+		ob_u64(&in->ob, n);
+		ob_puts(&in->ob, "}}\n");
+	}
 	run_special(in, PV_BEGIN, now);
 	return 0;
+}
+
+/* The map whose name comes next after map prev's (-1: the first). */
+static int map_after(const struct interp *in, int prev)
+{
+	int best = -1;
+
+	for (int i = 0; i < in->nmaps; i++)
+		if ((prev < 0 || strcmp(in->maps[i].name, in->maps[prev].name) > 0) &&
+		    (best < 0 || strcmp(in->maps[i].name, in->maps[best].name) < 0))
+			best = i;
+	return best;
 }
 
 /* END runs, and the maps print, as bpftrace prints them at exit. */
@@ -3580,9 +3689,13 @@ static int finish(struct interp *in, uint64_t now)
 {
 	in->exit_req = false;
 	run_special(in, PV_END, now);
-	/* Every map, plain stores too (@x = 5 prints "@x: 5"), as bpftrace. */
+	/* Every map, plain stores too (@x = 5 prints "@x: 5"), as bpftrace;
+	 * its -f json: after two empty lines, in the order of their names. */
 	in->runs++;	/* the maps' last read is a fresh one (struct pcount) */
-	for (int i = 0, printed = 0; i < in->nmaps; i++) {
+	if (in->o->mode == OUT_BTJSON)
+		ob_puts(&in->ob, "\n\n");
+	for (int n = 0, i = -1, printed = 0; n < in->nmaps; n++) {
+		i = in->o->mode == OUT_BTJSON ? map_after(in, i) : n;
 		if (!in->maps[i].m)
 			continue;
 		if (in->maps[i].k && hist_read(in, &in->maps[i]) < 0)
@@ -3591,7 +3704,7 @@ static int finish(struct interp *in, uint64_t now)
 			return -EIO;
 		if (!agg_entries(in->maps[i].m))
 			continue;
-		if (printed++ && in->o->mode != OUT_JSON)
+		if (printed++ && in->o->mode == OUT_TEXT)
 			ob_putc(&in->ob, '\n');
 		print_map(in, &in->maps[i], -1, 0);
 	}
@@ -4007,8 +4120,8 @@ int lang_run(struct program *p, const struct run_opts *o)
 		 * and to flush printf output. */
 		if (!tick || tick > 1000000000ull)
 			tick = 1000000000ull;
-		if (engine_run(&in->e, on_event, NULL, on_tick, tick < 100000000ull ? tick :
-			       100000000ull, in) < 0)
+		if (engine_run(&in->e, on_event, o->mode == OUT_BTJSON ? bt_lost : NULL, on_tick,
+			       tick < 100000000ull ? tick : 100000000ull, in) < 0)
 			goto out;
 	}
 	if (in->guard_tripped)

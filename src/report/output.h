@@ -71,7 +71,9 @@ bool field_is_string(const struct tep_format_field *f);
 /* A value the kernel printed as unsigned (a hist key), as the field's type. */
 int64_t field_from_u64(const struct tep_format_field *f, uint64_t u);
 
-enum out_mode { OUT_TEXT, OUT_JSON };
+/* OUT_BTJSON: bpftrace's -f json (ftr run): a line {"type": ..., "data": ...}
+ * per printf, print and map at exit. */
+enum out_mode { OUT_TEXT, OUT_JSON, OUT_BTJSON };
 
 /* How a field prints, decided once per event type, not per event. */
 enum fkind {

@@ -20,9 +20,10 @@ grep -qx 'n=1 a=7 b= c= sum=8' "$TMP/o" && ok script-file-args ||
 grep -qx 'x 12000' "$TMP/o" && ok script-e-args ||
 	fail script-e-args "$(cat "$TMP/o" "$TMP/e" | head -3)"
 
-# -o FILE and -f json
+# -o FILE and -f json (bpftrace's lines; t-bpfjson compares them with bpftrace's)
 "$FTR" -o "$TMP/out" -f json -e 'BEGIN { @x = 5; @y[2] = 3; exit(); }' > "$TMP/o" 2> "$TMP/e"
-[ ! -s "$TMP/o" ] && grep -qx '{"@x": 5}' "$TMP/out" && grep -qx '{"@y": {"2": 3}}' "$TMP/out" &&
+[ ! -s "$TMP/o" ] && grep -qx '{"type": "map", "data": {"@x": 5}}' "$TMP/out" &&
+	grep -qx '{"type": "map", "data": {"@y": {"2": 3}}}' "$TMP/out" &&
 	ok script-output-json || fail script-output-json "$(cat "$TMP/o" "$TMP/out" "$TMP/e" | head -4)"
 
 # system() needs --unsafe, as in bpftrace; cat() does not.
@@ -95,9 +96,10 @@ if [ -d "$T/events/syscalls/sys_enter_execve" ]; then
 	else
 		grep -qx '0 sh -c writer 1 2; true' "$TMP/o" && grep -qx '0 writer 1 2' "$TMP/o" &&
 			ok script-join || fail script-join "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -5)"
-		"$FTR" -e 'tracepoint:syscalls:sys_enter_execve { join(args.argv, ","); }' -- \
+		# (in -f json: bpftrace's "join" line, without the newline)
+		"$FTR" -f json -e 'tracepoint:syscalls:sys_enter_execve { join(args.argv, ","); }' -- \
 			sh -c 'writer 1 2; true' > "$TMP/o" 2> "$TMP/e"
-		grep -qx 'writer,1,2' "$TMP/o" && ok script-join-delim ||
+		grep -qx '{"type": "join", "data": "writer,1,2"}' "$TMP/o" && ok script-join-delim ||
 			fail script-join-delim "$(cat "$TMP/o" "$TMP/e" | head -5)"
 	fi
 else

@@ -23,8 +23,9 @@
 #include "ftr.h"
 #include "report/output.h"
 
-/* Renders a map through a real outbuf (on a memfd) and returns the text. */
-static char *render(const struct agg *m, bool json, const struct agg_print_opts *o)
+/* Renders a map through a real outbuf (on a memfd) and returns the text:
+ * json 0 text, 1 ftr's JSON, 2 bpftrace's -f json. */
+static char *render(const struct agg *m, int json, const struct agg_print_opts *o)
 {
 	static struct outbuf ob;
 	int fd = memfd_create("agg", 0);
@@ -33,7 +34,8 @@ static char *render(const struct agg *m, bool json, const struct agg_print_opts 
 
 	assert_true(fd >= 0);
 	ob_init(&ob, fd);
-	assert_int_equal(json ? agg_print_json(m, &ob, o) : agg_print(m, &ob, o), 0);
+	assert_int_equal(json == 2 ? agg_print_bt_json(m, &ob, o) :
+			 json ? agg_print_json(m, &ob, o) : agg_print(m, &ob, o), 0);
 	assert_int_equal(ob_flush(&ob), 0);
 	len = lseek(fd, 0, SEEK_CUR);
 	buf = calloc(1, len + 1);
@@ -43,7 +45,7 @@ static char *render(const struct agg *m, bool json, const struct agg_print_opts 
 	return buf;
 }
 
-static void assert_render(const struct agg *m, bool json, const struct agg_print_opts *o,
+static void assert_render(const struct agg *m, int json, const struct agg_print_opts *o,
 			  const char *want)
 {
 	char *got = render(m, json, o);
@@ -896,6 +898,47 @@ static void test_json(void **state)
 	agg_free(q);
 }
 
+/* bpftrace's -f json lines (as bpftrace 0.17 prints them; t-bpfjson compares
+ * whole programs with bpftrace itself). */
+static void test_bt_json(void **state)
+{
+	enum agg_ktype kt[2] = { AGG_K_STACK, AGG_K_STR }, ki[2] = { AGG_K_INT, AGG_K_STR };
+	struct agg_spec ls = { .name = "@l", .kind = AGG_LHIST, .lmin = 0, .lmax = 10, .lstep = 2 };
+	struct agg *st = mk(AGG_COUNT, 2, kt), *c = mk(AGG_COUNT, 0, NULL);
+	struct agg *s = mk(AGG_STATS, 2, ki), *a = mk(AGG_AVG, 0, NULL), *l = agg_alloc(&ls);
+	uint64_t ips[2] = { 0x10, 0x20 };
+	struct agg_print_opts o = { .sym = fake_sym, .sym_arg = "f" };
+
+	assert_non_null(l);
+	assert_render(c, 2, NULL, "");	/* empty: nothing, as bpftrace */
+	agg_update(c, NULL, 0);
+	agg_update(c, NULL, 0);
+	assert_render(c, 2, NULL, "{\"type\": \"map\", \"data\": {\"@\": 2}}\n");
+	assert_render(c, 2, &(struct agg_print_opts){ .div = 2 },
+		      "{\"type\": \"map\", \"data\": {\"@\": 1}}\n");
+	agg_update(st, (struct agg_kpart[]){ { .stack = { ips, 2 } }, AGG_KS("a\"b") }, 0);
+	assert_render(st, 2, &o, "{\"type\": \"map\", \"data\": {\"@\": "
+		      "{\"\\n    f_10+4\\n    f_20+4\\n,a\\\"b\": 1}}}\n");
+	agg_update(s, (struct agg_kpart[]){ AGG_KI(-1), AGG_KS("x") }, 5);
+	agg_update(s, (struct agg_kpart[]){ AGG_KI(-1), AGG_KS("x") }, -8);
+	assert_render(s, 2, NULL, "{\"type\": \"stats\", \"data\": {\"@\": "
+		      "{\"-1,x\": {\"count\": 2, \"average\": -1, \"total\": -3}}}}\n");
+	agg_update(a, NULL, 4);
+	agg_update(a, NULL, 5);
+	assert_render(a, 2, NULL, "{\"type\": \"stats\", \"data\": {\"@\": 4}}\n");
+	agg_update(l, NULL, -5);
+	agg_update(l, NULL, 50);
+	assert_render(l, 2, NULL, "{\"type\": \"hist\", \"data\": {\"@l\": [{\"max\": -1, \"count\": 1}, "
+		      "{\"min\": 0, \"max\": 1, \"count\": 0}, {\"min\": 2, \"max\": 3, \"count\": 0}, "
+		      "{\"min\": 4, \"max\": 5, \"count\": 0}, {\"min\": 6, \"max\": 7, \"count\": 0}, "
+		      "{\"min\": 8, \"max\": 9, \"count\": 0}, {\"min\": 10, \"count\": 1}]}}\n");
+	agg_free(st);
+	agg_free(c);
+	agg_free(s);
+	agg_free(a);
+	agg_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -916,6 +959,7 @@ int main(void)
 		cmocka_unit_test(test_bounded),
 		cmocka_unit_test(test_delete_model),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_bt_json),
 	};
 
 	return cmocka_run_group_tests_name("agg", tests, NULL, NULL);

@@ -1141,6 +1141,44 @@ static int no_kprobes(const struct probe_spec *p)
 	return -ENOTSUP;
 }
 
+/* After the session's creation of dyn (ret): out owns it, or it is freed. */
+static int adopt(struct probe *out, struct tracefs_dynevent *dyn, int ret)
+{
+	if (ret) {
+		tracefs_dynevent_free(dyn);
+		return ret;
+	}
+	out->dyn = dyn;		/* the session destroys and frees it */
+	remember_name(out->event);
+	return 0;
+}
+
+/*
+ * An fprobe event, "f:GRP/EV SYM[%return] ARGS", written by ftr: libtracefs
+ * 1.6.4 has no fprobe type (docs/libraries.md L9).  Its handle in the
+ * session is an eprobe's with the same group and name, whose removal,
+ * "-:GRP/EV" to dynamic_events, removes a dynamic event of any type and
+ * whose event is found in a tep by group and name as any other's.
+ */
+static int create_fprobe(struct session *s, const struct probe_spec *p, struct probe *out)
+{
+	struct tracefs_dynevent *dyn;
+	int ret;
+
+	out->fprobe = true;
+	snprintf(out->place, sizeof(out->place), "%s%s", p->symbol,
+		 probe_kind_is_return(p->kind) ? "%return" : "");
+	dyn = tracefs_eprobe_alloc(out->system, out->event, "ftr", "fprobe",
+				   out->fetchargs[0] ? out->fetchargs : NULL);
+	if (!dyn) {
+		ret = -(errno ? errno : ENOMEM);
+		ftr_err("cannot prepare fprobe '%s': %s", out->place, strerror(-ret));
+		return ret;
+	}
+	return adopt(out, dyn, session_dynevent_create_as(s, dyn, "f", out->place,
+							 out->fetchargs));
+}
+
 int probe_create(struct session *s, const struct features *f, const struct probe_spec *p,
 		 struct probe *out)
 {
@@ -1205,6 +1243,8 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 					     out->fetchargs[0] ? out->fetchargs : NULL) :
 			tracefs_uretprobe_alloc(out->system, out->event, path, off,
 						out->fetchargs[0] ? out->fetchargs : NULL);
+	} else if (p->fprobe && !p->module[0] && !p->offset && f->f[F_FPROBE].yes) {
+		return create_fprobe(s, p, out);
 	} else {
 		if (p->offset)
 			snprintf(out->place, sizeof(out->place), "%s%s%s+%llu", p->module,
@@ -1227,15 +1267,8 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 	}
 	/* libtracefs cannot spell a reference counter: the place is written
 	 * as it is. */
-	ret = p->ref_ctr ? session_dynevent_create_at(s, dyn, out->place) :
-			   session_dynevent_create(s, dyn);
-	if (ret) {
-		tracefs_dynevent_free(dyn);
-		return ret;
-	}
-	out->dyn = dyn;		/* the session destroys and frees it */
-	remember_name(out->event);
-	return 0;
+	return adopt(out, dyn, p->ref_ctr ? session_dynevent_create_at(s, dyn, out->place) :
+					    session_dynevent_create(s, dyn));
 }
 
 int probe_create_eprobe(struct session *s, const char *sys, const char *ev, const char *fetchargs,
@@ -1262,14 +1295,7 @@ int probe_create_eprobe(struct session *s, const char *sys, const char *ev, cons
 		ftr_err("cannot prepare an eprobe on '%s:%s': %s", sys, ev, strerror(-ret));
 		return ret;
 	}
-	ret = session_dynevent_create(s, dyn);
-	if (ret) {
-		tracefs_dynevent_free(dyn);
-		return ret;
-	}
-	out->dyn = dyn;
-	remember_name(out->event);
-	return 0;
+	return adopt(out, dyn, session_dynevent_create(s, dyn));
 }
 
 struct tep_event *probe_tep_event(struct tep_handle *tep, const struct probe *pr)

@@ -42,8 +42,16 @@ bool ctypes_have_btf(void)
 
 /* ---- preprocessor ------------------------------------------------------------- */
 
+static void cpp_err(struct lang_err *err, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#define MAX_PARAMS 16
+#define MAX_EXPAND 32		/* macros inside macros, deep */
+
 struct define {
 	char *name, *body;
+	int np;			/* parameters; -1: an object-like macro */
+	char *param[MAX_PARAMS];
 };
 
 static bool id_start(char c)
@@ -64,6 +72,14 @@ static bool defined(struct define *d, int nd, const char *name, size_t n)
 	return n == 17 && !strncmp(name, "BPFTRACE_HAVE_BTF", n) && ctypes_have_btf();
 }
 
+static void define_free(struct define *d)
+{
+	free(d->name);
+	free(d->body);
+	for (int i = 0; i < d->np; i++)
+		free(d->param[i]);
+}
+
 /* Append s[0..n) to the output, growing it. */
 static bool out(char **o, size_t *ol, size_t *cap, const char *s, size_t n)
 {
@@ -82,53 +98,180 @@ static bool out(char **o, size_t *ol, size_t *cap, const char *s, size_t n)
 	return true;
 }
 
-/* One line (not a directive) with the defines replaced, outside strings. */
-static bool expand(char **o, size_t *ol, size_t *cap, const char *s, size_t n,
-		   struct define *d, int nd)
+/* Where expand() is, for its messages. */
+struct xpos {
+	struct lang_err *err;
+	int line, col;		/* the outermost macro use's */
+	bool busy[MAX_DEFINES];	/* macros being expanded: not again (C's rule) */
+	int depth;
+};
+
+static int expand(char **o, size_t *ol, size_t *cap, const char *s, size_t n,
+		  struct define *d, int nd, struct xpos *x);
+
+/* The end of a string literal starting at s[i] (its closing quote + 1). */
+static size_t skip_string(const char *s, size_t n, size_t i)
 {
-	size_t i = 0;
+	char q = s[i];
+
+	for (i++; i < n && s[i] != q; i++)
+		if (s[i] == '\\' && i + 1 < n)
+			i++;
+	return i < n ? i + 1 : n;
+}
+
+/* A function-like macro's use NAME(ARGS) at s[*j] = '(': its arguments
+ * split at commas outside brackets and strings, trimmed. */
+static int macro_args(const char *s, size_t n, size_t *j, const char **a, size_t *al, int *na,
+		      const struct define *m, struct xpos *x)
+{
+	int depth = 0;
+	size_t i = *j + 1, st = i;
+
+	*na = 0;
+	for (; i < n; i++) {
+		if (s[i] == '"' || s[i] == '\'') {
+			i = skip_string(s, n, i) - 1;
+		} else if (s[i] == '(' || s[i] == '[' || s[i] == '{') {
+			depth++;
+		} else if ((s[i] == ')' || s[i] == ']' || s[i] == '}') && depth) {
+			depth--;
+		} else if (!depth && (s[i] == ',' || s[i] == ')')) {
+			size_t b = st, e = i;
+
+			while (b < e && isspace((unsigned char)s[b]))
+				b++;
+			while (e > b && isspace((unsigned char)s[e - 1]))
+				e--;
+			if (*na == MAX_PARAMS) {
+				cpp_err(x->err, x->line, x->col, "macro '%s' used with more than "
+					"%d arguments", m->name, MAX_PARAMS);
+				return -EINVAL;
+			}
+			a[*na] = s + b;
+			al[(*na)++] = e - b;
+			st = i + 1;
+			if (s[i] == ')')
+				break;
+		}
+	}
+	if (i >= n) {
+		cpp_err(x->err, x->line, x->col, "macro '%s': its arguments must close on "
+			"the line ('(' without ')')", m->name);
+		return -EINVAL;
+	}
+	if (*na == 1 && !al[0] && m->np == 0)
+		*na = 0;
+	if (*na != m->np) {
+		cpp_err(x->err, x->line, x->col, "macro '%s' takes %d argument%s, given %d",
+			m->name, m->np, m->np == 1 ? "" : "s", *na);
+		return -EINVAL;
+	}
+	*j = i + 1;
+	return 0;
+}
+
+/* m's body with its parameters replaced by the arguments, appended. */
+static bool substitute(char **o, size_t *ol, size_t *cap, const struct define *m,
+		       const char **a, const size_t *al)
+{
+	const char *b = m->body;
+	size_t n = strlen(b), i = 0;
 	bool ok = true;
 
 	while (ok && i < n) {
+		size_t j = i + 1;
+		int k = m->np;
+
+		if (b[i] == '"' || b[i] == '\'') {
+			j = skip_string(b, n, i);
+		} else if (id_start(b[i]) && (!i || !id_char(b[i - 1]))) {
+			for (j = i; j < n && id_char(b[j]); j++)
+				;
+			for (k = 0; k < m->np; k++)
+				if (strlen(m->param[k]) == j - i && !strncmp(m->param[k], b + i, j - i))
+					break;
+		}
+		ok = k < m->np ? out(o, ol, cap, a[k], al[k]) : out(o, ol, cap, b + i, j - i);
+		i = j;
+	}
+	return ok;
+}
+
+/* One line (not a directive) with the macros replaced, outside strings and
+ * comments; a replacement is scanned again for macros (not its own).
+ * 0, -ENOMEM or -EINVAL (x->err). */
+static int expand(char **o, size_t *ol, size_t *cap, const char *s, size_t n,
+		  struct define *d, int nd, struct xpos *x)
+{
+	size_t i = 0;
+	int ret = 0;
+
+	while (!ret && i < n) {
 		size_t j = i;
 
 		if (s[i] == '"') {
-			for (j++; j < n && s[j] != '"'; j++)
-				if (s[j] == '\\' && j + 1 < n)
-					j++;
-			j = j < n ? j + 1 : n;
+			j = skip_string(s, n, i);
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
 			j = n;
 		} else if (id_start(s[i]) && (i == 0 || (!id_char(s[i - 1]) && s[i - 1] != '$' &&
 							  s[i - 1] != '@'))) {
-			int k;
+			const char *a[MAX_PARAMS];
+			size_t al[MAX_PARAMS], p, start = *ol;
+			char *body = NULL;
+			size_t bl = 0, bcap = 0;
+			int k, na;
 
 			while (j < n && id_char(s[j]))
 				j++;
 			for (k = 0; k < nd; k++)
-				if (strlen(d[k].name) == j - i && !strncmp(d[k].name, s + i, j - i))
+				if (!x->busy[k] && strlen(d[k].name) == j - i &&
+				    !strncmp(d[k].name, s + i, j - i))
 					break;
-			if (k < nd) {
-				size_t bl = strlen(d[k].body);
-
-				ok = out(o, ol, cap, d[k].body, bl);
-				/* Pad a shorter body: columns after it stay right. */
-				for (size_t p = bl; ok && p < j - i; p++)
-					ok = out(o, ol, cap, " ", 1);
+			p = j;
+			while (k < nd && d[k].np >= 0 && p < n && (s[p] == ' ' || s[p] == '\t'))
+				p++;
+			/* A function-like macro's name without '(' is a name. */
+			if (k < nd && (d[k].np < 0 || (p < n && s[p] == '('))) {
+				if (!x->depth)
+					x->col = (int)i + 1;
+				if (x->depth == MAX_EXPAND) {
+					cpp_err(x->err, x->line, x->col, "macros nested more than "
+						"%d deep", MAX_EXPAND);
+					return -EINVAL;
+				}
+				if (d[k].np >= 0) {
+					j = p;
+					if ((ret = macro_args(s, n, &j, a, al, &na, &d[k], x)))
+						return ret;
+				}
+				if (!(d[k].np < 0 ? out(&body, &bl, &bcap, d[k].body,
+							strlen(d[k].body)) :
+				      substitute(&body, &bl, &bcap, &d[k], a, al))) {
+					free(body);
+					return -ENOMEM;
+				}
+				x->busy[k] = true;
+				x->depth++;
+				ret = body ? expand(o, ol, cap, body, bl, d, nd, x) : 0;
+				x->depth--;
+				x->busy[k] = false;
+				free(body);
+				/* Pad a shorter text: columns after it stay right. */
+				for (size_t q = *ol - start; !ret && !x->depth && q < j - i; q++)
+					ret = out(o, ol, cap, " ", 1) ? 0 : -ENOMEM;
 				i = j;
 				continue;
 			}
 		} else {
 			j++;
 		}
-		ok = out(o, ol, cap, s + i, j - i);
+		if (!out(o, ol, cap, s + i, j - i))
+			return -ENOMEM;
 		i = j;
 	}
-	return ok;
+	return ret;
 }
-
-static void cpp_err(struct lang_err *err, int line, int col, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 
 static void cpp_err(struct lang_err *err, int line, int col, const char *fmt, ...)
 {
@@ -139,6 +282,45 @@ static void cpp_err(struct lang_err *err, int line, int col, const char *fmt, ..
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+}
+
+/* A function-like macro's "(A, B)" at *b (to end): its parameters; *b moves
+ * past ')', or to what is wrong.  0 or -EINVAL. */
+static int define_params(struct define *m, const char **b, const char *end)
+{
+	const char *p = *b + 1;
+
+	m->np = 0;
+	p += strspn(p, " \t");
+	if (*p == ')') {
+		*b = p + 1;
+		return 0;
+	}
+	while (p < end) {
+		size_t l = 0;
+
+		while (p + l < end && id_char(p[l]))
+			l++;
+		if (!l || !id_start(*p) || m->np == MAX_PARAMS) {
+			*b = p;
+			return -EINVAL;
+		}
+		if (!(m->param[m->np] = strndup(p, l)))
+			return -EINVAL;
+		m->np++;
+		p += l;
+		p += strspn(p, " \t");
+		if (*p == ')') {
+			*b = p + 1;
+			return 0;
+		}
+		if (*p != ',')
+			break;
+		p++;
+		p += strspn(p, " \t");
+	}
+	*b = p;
+	return -EINVAL;
 }
 
 char *lang_cpp(const char *text, struct lang_err *err)
@@ -212,13 +394,22 @@ char *lang_cpp(const char *text, struct lang_err *err)
 				while (id_char(a[al]))
 					al++;
 				b = a + al;
-				if (!al || *b == '(') {
-					cpp_err(err, line, (int)(a - s) + 1, "#define: ftr takes "
-						"NAME TEXT (no macros with arguments)");
+				if (!al) {
+					cpp_err(err, line, (int)(a - s) + 1, "#define: a name must "
+						"follow");
 					goto fail;
 				}
 				if (nd == MAX_DEFINES) {
 					cpp_err(err, line, 1, "more than %d #defines", MAX_DEFINES);
+					goto fail;
+				}
+				memset(&d[nd], 0, sizeof(d[nd]));
+				d[nd].np = -1;
+				if (*b == '(' && define_params(&d[nd], &b, s + n)) {
+					define_free(&d[nd]);
+					cpp_err(err, line, (int)(b - s) + 1, "#define %.*s(...): the "
+						"parameters are names, separated by commas (no '...')",
+						(int)al, a);
 					goto fail;
 				}
 				b += strspn(b, " \t");
@@ -228,8 +419,7 @@ char *lang_cpp(const char *text, struct lang_err *err)
 				d[nd].name = strndup(a, al);
 				d[nd].body = strndup(b, bl);
 				if (!d[nd].name || !d[nd].body) {
-					free(d[nd].name);
-					free(d[nd].body);
+					define_free(&d[nd]);
 					ok = false;
 					break;
 				}
@@ -246,7 +436,12 @@ char *lang_cpp(const char *text, struct lang_err *err)
 			for (size_t i = 0; ok && i < n; i++)
 				ok = out(&o, &ol, &cap, " ", 1);
 		} else if (on) {
-			ok = expand(&o, &ol, &cap, s, n, d, nd);
+			struct xpos x = { .err = err, .line = line };
+			int r = expand(&o, &ol, &cap, s, n, d, nd, &x);
+
+			if (r == -EINVAL)
+				goto fail;
+			ok = !r;
 		} else {
 			for (size_t i = 0; ok && i < n; i++)
 				ok = out(&o, &ol, &cap, " ", 1);
@@ -263,13 +458,13 @@ char *lang_cpp(const char *text, struct lang_err *err)
 	if (!ok)
 		cpp_err(err, 0, 0, "out of memory");
 	for (int i = 0; i < nd; i++)
-		free(d[i].name), free(d[i].body);
+		define_free(&d[i]);
 	if (!ok)
 		free(o);
 	return ok ? o : NULL;
 fail:
 	for (int i = 0; i < nd; i++)
-		free(d[i].name), free(d[i].body);
+		define_free(&d[i]);
 	free(o);
 	return NULL;
 }

@@ -126,15 +126,26 @@ EOF
 	[ $rc -eq 0 ] && grep -qx '@\[ftr-types-var\]: 23' "$TMP/o" && ok types-include-var ||
 		fail types-include-var "rc=$rc $(head -3 "$TMP/e") $(head -4 "$TMP/o" | tr '\n' ' ')"
 
-	# S4 at kfunc: the seed's write-size histogram from vfs_write's count.
-	"$FTR" -e 'kfunc:vfs_write /comm == "dd"/ { @bytes = hist(args->count); }' \
+	# kfunc/kretfunc are fprobe events where the kernel has them (6.x),
+	# kprobes elsewhere.
+	"$FTR" -E -e 'kfunc:vfs_write { @ = count(); }' > "$TMP/x" 2>&1
+	want="'p:ftr_[0-9_]*/vfs_write vfs_write "
+	grep -qF 'f[:[<group>/][<event>]]' "$T/README" && want="'f:ftr_[0-9_]*/vfs_write vfs_write "
+	grep -q "$want" "$TMP/x" && ok types-kfunc-event ||
+		fail types-kfunc-event "want $want: $(grep dynamic_events "$TMP/x" | head -2)"
+
+	# S4 at kfunc: the seed's write-size histogram from vfs_write's count,
+	# and the files' names through args->file.
+	"$FTR" -e 'kfunc:vfs_write /comm == "dd"/ { @bytes = hist(args->count);
+		@n[str(args->file->f_path.dentry->d_name.name)] = count(); }' \
 		-- sh -c "dd if=/dev/zero of=$TMP/z1 bs=4k count=2000 2>/dev/null; dd if=/dev/zero of=$TMP/z2 bs=1M count=60 2>/dev/null" \
 		> "$TMP/h" 2> "$TMP/e"
 	rc=$?
 	rm -f "$TMP/z1" "$TMP/z2"
 	b4=$(sed -n 's/^\[4K, 8K) *\([0-9]*\) .*/\1/p' "$TMP/h")
 	b1=$(sed -n 's/^\[1M, 2M) *\([0-9]*\) .*/\1/p' "$TMP/h")
-	[ $rc -eq 0 ] && [ "$b4" = 2000 ] && [ "$b1" = 60 ] && ok types-kfunc-hist ||
+	[ $rc -eq 0 ] && [ "$b4" = 2000 ] && [ "$b1" = 60 ] && grep -qx '@n\[z1\]: 2000' "$TMP/h" &&
+		grep -qx '@n\[z2\]: 60' "$TMP/h" && ok types-kfunc-hist ||
 		fail types-kfunc-hist "rc=$rc [4K,8K) ${b4:-none} [1M,2M) ${b1:-none} $(head -3 "$TMP/e")"
 
 	# kretfunc: retval typed by the prototype (ssize_t), the writes' sizes.

@@ -257,8 +257,35 @@ static void test_cpp(void **state)
 	assert_null(lang_cpp("#if 0\n", &err));
 	assert_int_equal(err.line, 1);
 	assert_non_null(strstr(err.msg, "#if without #endif"));
-	assert_null(lang_cpp("x\n#define F(a) a\n", &err));
+	/* Function-like macros, as bpftrace's tools write them: arguments
+	 * split outside brackets and strings, macros inside macros (the
+	 * arguments' and the body's), a macro not expanded inside itself, a
+	 * name without '(' left alone, columns after a use kept. */
+	o = lang_cpp("#define MAX(a, b) ((a) > (b) ? (a) : (b))\n#define SQ(x) ((x) * (x))\n"
+		     "#define NOARG() 7\n#define ONE 1\n#define P(f, s) printf(f, s, ONE)\n"
+		     "#define SELF(x) SELF(x + 1)\n"
+		     "@m = MAX(arg0, SQ(f(1, 2)));\nMAX (ONE,[1,2]) NOARG( ) MAX x\n"
+		     "P(\"a,b(\", \")\") SELF(2) MAX(1,2)  z", &err);
+	if (!o)
+		fail_msg("%d:%d %s", err.line, err.col, err.msg);
+	assert_non_null(strstr(o, "@m = ((arg0) > (((f(1, 2)) * (f(1, 2)))) ? (arg0) : "
+				  "(((f(1, 2)) * (f(1, 2)))));\n"));
+	assert_non_null(strstr(o, "\n((1) > ([1,2]) ? (1) : ([1,2])) 7        MAX x\n"));
+	assert_non_null(strstr(o, "\nprintf(\"a,b(\", \")\", 1) SELF(2 + 1) "
+				  "((1) > (2) ? (1) : (2))  z"));
+	free(o);
+	o = lang_cpp("#define LONGNAME(a) a\nLONGNAME(1) x", &err);
+	assert_string_equal(o + strcspn(o, "\n") + 1, "1           x");
+	free(o);
+	assert_null(lang_cpp("x\n#define F(a, ...) a\n", &err));
 	assert_int_equal(err.line, 2);
+	assert_non_null(strstr(err.msg, "the parameters are names"));
+	assert_null(lang_cpp("#define F(a, b) a\n\n  F(1)\n", &err));
+	assert_int_equal(err.line, 3);
+	assert_int_equal(err.col, 3);
+	assert_string_equal(err.msg, "macro 'F' takes 2 arguments, given 1");
+	assert_null(lang_cpp("#define F(a) a\nF(1\n", &err));
+	assert_non_null(strstr(err.msg, "must close on the line"));
 	assert_null(lang_cpp("#endif\n", &err));
 	assert_null(lang_cpp("#bogus\n", &err));
 }
@@ -344,6 +371,76 @@ static void test_fetchargs(void **state)
 	      "this kernel has no BTF");
 	typed(DEFS "kprobe:f { if (1) { $p = (struct r *)arg0; } }", "x86_64", 0, NULL,
 	      "assign it once");
+}
+
+/* The value of the expression n with every field read as raw (the
+ * kernel's unsigned bitfield): the operators sign_extend() makes. */
+static int64_t eval_raw(const struct node *n, uint64_t raw)
+{
+	if (n->k == N_FIELD)
+		return (int64_t)raw;
+	if (n->k == N_INT)
+		return n->ival;
+	assert_int_equal(n->k, N_BINOP);
+	if (n->op == T_XOR)
+		return eval_raw(n->a, raw) ^ eval_raw(n->b, raw);
+	assert_int_equal(n->op, T_MINUS);
+	return eval_raw(n->a, raw) - eval_raw(n->b, raw);
+}
+
+/* sum()'s argument in clause 0's first statement. */
+static const struct node *sum_arg(void)
+{
+	const struct node *st = prog.cl[0].body;
+
+	assert_non_null(st);
+	assert_non_null(st->b);
+	assert_int_equal(st->b->nargs, 1);
+	return st->b->args[0];
+}
+
+/* Signed bitfields: the kernel reads bW@O/S unsigned; the value is
+ * sign-extended after, as C reads a signed bitfield of those bits. */
+static void test_signed_bitfield(void **state)
+{
+	static const char defs[] = "struct sb { unsigned char u : 2; int a : 3; signed char c : 4; "
+				   "long l : 33; };\n";
+	static const struct { const char *m; unsigned bits; int64_t vals[4]; } cases[] = {
+		{ "a", 3, { 0, 3, -4, -1 } },
+		{ "c", 4, { 7, -8, -1, 1 } },
+		{ "l", 33, { 0, 4294967295LL, -4294967296LL, -1 } },
+	};
+	struct tenv *t = NULL;
+	struct typed_out out;
+	struct lang_err err;
+	char text[300];
+
+	setenv("FTR_VMLINUX_BTF", "/nonexistent", 1);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(text, sizeof(text), "%skprobe:f { @ = sum(((struct sb *)arg0)->%s); }",
+			 defs, cases[i].m);
+		if (lang_parse(text, &prog, &err) || typed_compile(&t, &prog, 0, "x86_64", 0, &out, &err))
+			fail_msg("'%s': %s", text, err.msg);
+		assert_int_equal(out.n, 1);
+		assert_non_null(strstr(out.f[0].type, "b"));
+		for (int j = 0; j < 4; j++) {
+			int64_t want = cases[i].vals[j];
+			uint64_t raw = (uint64_t)want & ((1ULL << cases[i].bits) - 1);
+
+			assert_int_equal(eval_raw(sum_arg(), raw), want);
+		}
+		ctypes_close(t);
+		t = NULL;
+		lang_free(&prog);
+	}
+	/* An unsigned one is the field itself. */
+	snprintf(text, sizeof(text), "%skprobe:f { @ = sum(((struct sb *)arg0)->u); }", defs);
+	assert_int_equal(lang_parse(text, &prog, &err), 0);
+	assert_int_equal(typed_compile(&t, &prog, 0, "x86_64", 0, &out, &err), 0);
+	assert_int_equal(sum_arg()->k, N_FIELD);
+	assert_string_equal(out.f[0].type, "b2@0/8");
+	ctypes_close(t);
+	lang_free(&prog);
 }
 
 /* Debian's 6.1 (amd64) kernel BTF, trimmed (tests/fixtures/btf/trim.c):
@@ -432,6 +529,7 @@ int main(void)
 		cmocka_unit_test(test_program_layout),
 		cmocka_unit_test(test_cpp),
 		cmocka_unit_test(test_fetchargs),
+		cmocka_unit_test(test_signed_bitfield),
 		cmocka_unit_test(test_vmlinux_61),
 		cmocka_unit_test(test_vmlinux),
 	};

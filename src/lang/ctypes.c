@@ -35,6 +35,14 @@ static const char *vmlinux(void)
 	return e && *e ? e : VMLINUX;
 }
 
+/* Module BTF is in the directory of vmlinux's (/sys/kernel/btf/MOD). */
+static void module_path(const char *mod, char *out, size_t len)
+{
+	const char *v = vmlinux(), *sl = strrchr(v, '/');
+
+	snprintf(out, len, "%.*s/%s", sl ? (int)(sl - v) : 1, sl ? v : ".", mod);
+}
+
 bool ctypes_have_btf(void)
 {
 	return btf_file || access(vmlinux(), R_OK) == 0;
@@ -477,15 +485,26 @@ struct tenv {
 	char kernel_why[256];
 	const char *source;
 	struct btf *mods[512];		/* module BTF, loaded on a miss */
+	char *mod_name[512];
 	int nmods;
 	bool mods_tried;
+	struct btf *mod;		/* the module of the program's kfuncs, or NULL:
+					 * its split BTF is the base of the layers */
+	char mod_is[64];
+	bool mod_own;			/* not one of mods[] */
 	struct btf *layer[MAX_LAYERS];	/* the program's definitions */
 	int nlayers;
 };
 
+/* The kernel's types: vmlinux's, or a module's over them. */
+static const struct btf *kernel(struct tenv *t)
+{
+	return t->mod ? t->mod : t->kernel;
+}
+
 static const struct btf *top(struct tenv *t)
 {
-	return t->nlayers ? t->layer[t->nlayers - 1] : t->kernel;
+	return t->nlayers ? t->layer[t->nlayers - 1] : kernel(t);
 }
 
 const struct btf *ctypes_btf(struct tenv *t)
@@ -521,26 +540,40 @@ static void load_kernel(struct tenv *t)
 /* Module BTF, split over vmlinux: read on a name vmlinux lacks. */
 static void load_modules(struct tenv *t)
 {
+	char dir[PATH_MAX];
 	DIR *d;
 	struct dirent *e;
 
 	if (t->mods_tried || !t->kernel || btf_file)
 		return;
 	t->mods_tried = true;
-	d = opendir("/sys/kernel/btf");
+	module_path("", dir, sizeof(dir));
+	d = opendir(dir);
 	while (d && (e = readdir(d)) && t->nmods < (int)ARRAY_SIZE(t->mods)) {
-		char path[300], why[160];
+		char path[PATH_MAX + 256], why[160];
 
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "vmlinux"))
 			continue;
-		snprintf(path, sizeof(path), "/sys/kernel/btf/%s", e->d_name);
-		if (!btf_load_file(path, t->kernel, &t->mods[t->nmods], why, sizeof(why)))
+		module_path(e->d_name, path, sizeof(path));
+		if (!btf_load_file(path, t->kernel, &t->mods[t->nmods], why, sizeof(why)) &&
+		    (t->mod_name[t->nmods] = strdup(e->d_name)))
 			t->nmods++;
 		else if (ftr_verbose)
 			ftr_warn("module BTF '%s' skipped: %s", path, why);
 	}
 	if (d)
 		closedir(d);
+}
+
+/* kfunc:[MOD:]FUNC: FUNC, and MOD in mod ("" for vmlinux's). */
+static const char *kfunc_split(const char *target, char *mod, size_t len)
+{
+	const char *c = strchr(target, ':');
+
+	snprintf(mod, len, "%.*s", c ? (int)(c - target) : 0, target);
+	if (!strcmp(mod, "vmlinux"))
+		mod[0] = '\0';
+	return c ? c + 1 : target;
 }
 
 void ctypes_close(struct tenv *t)
@@ -550,7 +583,9 @@ void ctypes_close(struct tenv *t)
 	for (int i = t->nlayers - 1; i >= 0; i--)
 		btf_free(t->layer[i]);
 	for (int i = 0; i < t->nmods; i++)
-		btf_free(t->mods[i]);
+		btf_free(t->mods[i]), free(t->mod_name[i]);
+	if (t->mod_own)
+		btf_free(t->mod);
 	btf_free(t->kernel);
 	free(t);
 }
@@ -1195,9 +1230,85 @@ static void cparse_init(struct cparse *c, struct tenv *t, const char *s, char *w
 	cnext(c);
 }
 
+/*
+ * The module whose BTF holds the kfuncs of p that vmlinux lacks (named,
+ * kfunc:MOD:FUNC, or found among the loaded modules'), made the base of
+ * the program's types.  A module's BTF is split over vmlinux's alone, so
+ * one module per program.  0, or -errno with err at the probe.
+ */
+static int kfunc_module(struct tenv *t, const struct program *p, struct lang_err *err)
+{
+	const struct lang_probe *first = NULL;
+
+	for (int i = 0; i < p->ncl; i++)
+		for (int j = 0; j < p->cl[i].nprobes; j++) {
+			const struct lang_probe *pr = &p->cl[i].probes[j];
+			char mod[64], path[PATH_MAX + 64], why[200];
+			const char *fn = kfunc_split(pr->btf_func ? pr->target : "", mod,
+						     sizeof(mod));
+			struct btf *b = NULL;
+			int ret = 0;
+
+			if (!pr->btf_func || (!mod[0] && btf_find(t->kernel, fn, BTF_FUNC)))
+				continue;
+			if (!mod[0]) {
+				/* Not vmlinux's: the loaded module's that has it. */
+				load_modules(t);
+				for (int k = 0; k < t->nmods && !mod[0]; k++)
+					if (btf_find(t->mods[k], fn, BTF_FUNC))
+						snprintf(mod, sizeof(mod), "%s", t->mod_name[k]);
+				if (!mod[0])
+					continue;	/* ctypes_func_proto() says */
+			}
+			if (t->mod && strcmp(mod, t->mod_is)) {
+				err->line = pr->line;
+				err->col = pr->col;
+				snprintf(err->msg, sizeof(err->msg), "%s: the kfuncs of one program "
+					 "are of one module (this one is in '%s', %s in '%s'): a "
+					 "module's BTF is split over vmlinux's alone", pr->text, mod,
+					 first->text, t->mod_is);
+				return -EINVAL;
+			}
+			if (t->mod)
+				continue;
+			for (int k = 0; k < t->nmods && !b; k++)
+				if (!strcmp(t->mod_name[k], mod))
+					b = t->mods[k];
+			module_path(mod, path, sizeof(path));
+			if (!b && !btf_file) {
+				ret = btf_load_file(path, t->kernel, &b, why, sizeof(why));
+				t->mod_own = !ret;
+			}
+			if (!b) {
+				err->line = pr->line;
+				err->col = pr->col;
+				if (btf_file)
+					snprintf(err->msg, sizeof(err->msg), "%s: a module's function: "
+						 "its types are not in --btf '%s'", pr->text, btf_file);
+				else if (ret == -ENOENT && btf_find(t->kernel, fn, BTF_FUNC))
+					snprintf(err->msg, sizeof(err->msg), "%s: no module '%s' is "
+						 "loaded, and %s is vmlinux's (built in): kfunc:%s",
+						 pr->text, mod, fn, fn);
+				else if (ret == -ENOENT)
+					snprintf(err->msg, sizeof(err->msg), "%s: module '%s' is not "
+						 "loaded (no %.200s): load it first (modprobe %s)", pr->text,
+						 mod, path, mod);
+				else
+					snprintf(err->msg, sizeof(err->msg), "%s: cannot read the BTF "
+						 "of module '%s': %s", pr->text, mod, why);
+				return -ENOENT;
+			}
+			t->mod = b;
+			snprintf(t->mod_is, sizeof(t->mod_is), "%s", mod);
+			first = pr;
+		}
+	return 0;
+}
+
 int ctypes_open(const struct program *p, struct tenv **out, struct lang_err *err)
 {
 	struct tenv *t = calloc(1, sizeof(*t));
+	int ret;
 
 	*out = t;
 	if (!t)
@@ -1205,6 +1316,8 @@ int ctypes_open(const struct program *p, struct tenv **out, struct lang_err *err
 	/* First: the program's types are split BTF over it. */
 	if (ctypes_have_btf())
 		load_kernel(t);
+	if (t->kernel && (ret = kfunc_module(t, p, err)))
+		return ret;
 	for (int i = 0; i < p->ndecls; i++) {
 		struct cparse c;
 
@@ -1279,30 +1392,29 @@ int ctypes_constant(struct tenv *t, const char *name, int64_t *val)
 	return -ENOENT;
 }
 
-uint32_t ctypes_func_proto(struct tenv *t, const char *name, char *why, size_t wlen)
+uint32_t ctypes_func_proto(struct tenv *t, const char *target, char *why, size_t wlen)
 {
 	uint32_t id;
 	struct btf_t ft;
+	char mod[64];
+	const char *name = kfunc_split(target, mod, sizeof(mod));
 
 	load_kernel(t);
 	if (!t->kernel) {
 		snprintf(why, wlen, "%s", t->kernel_why);
 		return 0;
 	}
-	id = btf_find(t->kernel, name, BTF_FUNC);
+	/* ctypes_open() chose the module (kfunc_module()). */
+	id = btf_find(kernel(t), name, BTF_FUNC);
+	/* MOD:FUNC is the module's own (its ids follow vmlinux's). */
+	if (mod[0] && id < btf_nr(t->kernel))
+		id = 0;
 	if (!id) {
-		load_modules(t);
-		for (int i = 0; i < t->nmods && !id; i++)
-			id = btf_find(t->mods[i], name, BTF_FUNC);
-		/* A module's ids are its own btf's: only vmlinux's are usable here. */
-		if (id) {
-			snprintf(why, wlen, "'%s' is a module's function: ftr reads the types of "
-				 "vmlinux's functions only", name);
-			return 0;
-		}
-		snprintf(why, wlen, "no function '%s' in %s", name, t->source);
+		snprintf(why, wlen, "no function '%s' in %s%s%s", name,
+			 mod[0] ? "the BTF of module " : t->source, mod,
+			 mod[0] || btf_file ? "" : " or its loaded modules'");
 		return 0;
 	}
-	btf_type(t->kernel, id, &ft);
+	btf_type(kernel(t), id, &ft);
 	return ft.size_type;
 }

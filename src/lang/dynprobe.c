@@ -62,6 +62,9 @@ static const char *canonical(const struct lang_probe *pr, char *buf, size_t len)
 		[PV_UPROBE] = "uprobe", [PV_URETPROBE] = "uretprobe",
 	};
 
+	/* kfunc:vmlinux:FUNC is FUNC, vmlinux's. */
+	if (pr->btf_func && rest && str_has_prefix(rest, ":vmlinux:"))
+		rest += 8;
 	snprintf(buf, len, "%s%s", kind[pr->pv], rest ? rest : ":");
 	return buf;
 }

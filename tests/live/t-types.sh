@@ -100,6 +100,14 @@ else
 		ok types-refused-index || fail types-refused-index "rc=$rc $(head -2 "$TMP/e")"
 fi
 
+# A module's kfunc where the module is not loaded: refused, naming it.
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	"$FTR" -e 'kfunc:ftrnomod:ftr_nofn { @ = count(); }' > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "module 'ftrnomod' is not loaded (no /sys/kernel/btf/ftrnomod)" "$TMP/e" &&
+		ok types-kfunc-module-missing || fail types-kfunc-module-missing "rc=$rc $(head -2 "$TMP/e")"
+fi
+
 # The kernel's BTF: struct file at vfs_write, kfunc arguments.
 if [ ! -r /sys/kernel/btf/vmlinux ]; then
 	skip types-kernel "no /sys/kernel/btf/vmlinux on this kernel"

@@ -290,6 +290,9 @@ static void test_cpp(void **state)
 	assert_null(lang_cpp("#bogus\n", &err));
 }
 
+/* The kernel BTF typed() compiles against. */
+static const char *typed_vmlinux = "/nonexistent";
+
 static void typed(const char *text, const char *arch, unsigned ps, const char *const *want,
 		  const char *err_part)
 {
@@ -298,7 +301,7 @@ static void typed(const char *text, const char *arch, unsigned ps, const char *c
 	struct lang_err err;
 	int ret;
 
-	setenv("FTR_VMLINUX_BTF", "/nonexistent", 1);
+	setenv("FTR_VMLINUX_BTF", typed_vmlinux, 1);
 	if (lang_parse(text, &prog, &err))
 		fail_msg("parse: %d:%d %s", err.line, err.col, err.msg);
 	ret = typed_compile(&t, &prog, 0, arch, ps, &out, &err);
@@ -491,6 +494,70 @@ static void test_vmlinux_61(void **state)
 	ctypes_set_btf_file(NULL);
 }
 
+/* Module kfuncs: a module's BTF (split over vmlinux's, in its directory)
+ * with modfn(struct file *f, int n), over the trimmed 6.1 vmlinux. */
+static void test_module_kfunc(void **state)
+{
+	char dir[] = "/tmp/ftr-test-btf-XXXXXX", path[64], why[200];
+	struct btf *base, *mod;
+	struct btf_builder bb;
+	uint32_t file, ptr, in, proto;
+	size_t len;
+	void *blob;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/vmlinux", dir);
+	assert_int_equal(symlink(realpath(FIXTURES "/btf/vmlinux-6.1.btf", NULL), path), 0);
+	assert_int_equal(btf_load_file(path, NULL, &base, why, sizeof(why)), 0);
+	file = btf_find(base, "file", BTF_STRUCT);
+	in = btf_find(base, "int", BTF_INT);
+	assert_true(file && in);
+	btfb_init(&bb, base);
+	ptr = btfb_add(&bb, BTF_PTR, false, 0, NULL, file);
+	proto = btfb_add(&bb, BTF_FUNC_PROTO, false, 2, NULL, in);
+	btfb_word(&bb, btfb_str(&bb, "f"));
+	btfb_word(&bb, ptr);
+	btfb_word(&bb, btfb_str(&bb, "n"));
+	btfb_word(&bb, in);
+	btfb_add(&bb, BTF_FUNC, false, 0, "modfn", proto);
+	blob = btfb_finish(&bb, &len);
+	assert_int_equal(btf_load(blob, len, base, &mod, why, sizeof(why)), 0);
+	btf_free(mod);
+	snprintf(path, sizeof(path), "%s/mymod", dir);
+	assert_non_null(f = fopen(path, "w"));
+	assert_int_equal(fwrite(blob, 1, len, f), len);
+	fclose(f);
+	free(blob);
+	btf_free(base);
+
+	snprintf(path, sizeof(path), "%s/vmlinux", dir);
+	typed_vmlinux = path;
+	static const char *const want[] = { "t0=+0(+40(+24($arg1))):string", "t1=$arg2:s32", NULL };
+	/* Named, found among the loaded modules, and vmlinux's spelt so. */
+	typed("kfunc:mymod:modfn { @[str(args->f->f_path.dentry->d_name.name)] = sum(args->n); }",
+	      "x86_64", PS_ARGN, want, NULL);
+	typed("kfunc:modfn { @[str(args->f->f_path.dentry->d_name.name)] = sum(args->n); }",
+	      "x86_64", PS_ARGN, want, NULL);
+	typed("kfunc:vmlinux:vfs_write { @ = hist(args->count); }", "x86_64", PS_ARGN,
+	      (const char *const[]){ "t0=$arg3:u64", NULL }, NULL);
+	/* The program's types are split over the module's. */
+	typed("struct s { struct file *f; };\nkfunc:mymod:modfn { @ = sum(((struct s *)args->f)->f->f_mode); }",
+	      "x86_64", PS_ARGN, (const char *const[]){ "t0=+68(+0($arg1)):u32", NULL }, NULL);
+	typed("kfunc:nosuchmod:modfn { @ = count(); }", "x86_64", PS_ARGN, NULL,
+	      "module 'nosuchmod' is not loaded (no /tmp/ftr-test-btf-");
+	typed("kfunc:ext4:vfs_write { @ = count(); }", "x86_64", PS_ARGN, NULL,
+	      "no module 'ext4' is loaded, and vfs_write is vmlinux's (built in): kfunc:vfs_write");
+	typed("kfunc:mymod:vfs_write { @ = count(); }", "x86_64", PS_ARGN, NULL,
+	      "no function 'vfs_write' in the BTF of module mymod");
+	typed_vmlinux = "/nonexistent";
+	snprintf(path, sizeof(path), "%s/mymod", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/vmlinux", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* This machine's own kernel BTF, when it has one. */
 static void test_vmlinux(void **state)
 {
@@ -531,6 +598,7 @@ int main(void)
 		cmocka_unit_test(test_fetchargs),
 		cmocka_unit_test(test_signed_bitfield),
 		cmocka_unit_test(test_vmlinux_61),
+		cmocka_unit_test(test_module_kfunc),
 		cmocka_unit_test(test_vmlinux),
 	};
 

@@ -44,6 +44,15 @@ struct rec {
 	} un;
 };
 #endif
+/* rec's first 28 bytes, its bitfields signed: flags i%8 and kind 3i%32 as
+ * 3 and 5 signed bits sum to -3 and 7 (unsigned: 31 and 135). */
+struct rec_s {
+	char tag;
+	int id;
+	short s;
+	long l;
+	int flags : 3, kind : 5;
+};
 uprobe:structs:ftr_struct_probe {
 	$r = (struct rec *)arg0;
 	@ids = sum($r->id);
@@ -55,6 +64,9 @@ uprobe:structs:ftr_struct_probe {
 	@a = sum($r->arr[2]);
 	@u = sum((*$r).un.u32);
 	@s = sum(sizeof(struct rec));
+	@fs = sum(((struct rec_s *)arg0)->flags);
+	@ks = sum(((struct rec_s *)arg0)->kind);
+	@kmin = min(((struct rec_s *)arg0)->kind);
 }
 EOF
 rec_ok() {
@@ -63,7 +75,8 @@ rec_ok() {
 		grep -qx '@name\[even\]: 5' "$1" && grep -qx '@name\[odd\]: 5' "$1" &&
 		grep -qx '@lab\[lab-0\]: 4' "$1" && grep -qx '@lab\[lab-2\]: 3' "$1" &&
 		grep -qx '@lab2\[lab-1\]: 3' "$1" &&
-		grep -qx '@a: 45' "$1" && grep -qx '@u: 315' "$1" && grep -qx '@s: 560' "$1"
+		grep -qx '@a: 45' "$1" && grep -qx '@u: 315' "$1" && grep -qx '@s: 560' "$1" &&
+		grep -qx '@fs: -3' "$1" && grep -qx '@ks: 7' "$1" && grep -qx '@kmin: -14' "$1"
 }
 if ! has_uprobes; then
 	skip types-program-struct "no uprobe events on this kernel"

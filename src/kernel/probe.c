@@ -1163,6 +1163,7 @@ static int adopt(struct probe *out, struct tracefs_dynevent *dyn, int ret)
 static int create_fprobe(struct session *s, const struct probe_spec *p, struct probe *out)
 {
 	struct tracefs_dynevent *dyn;
+	bool quiet;
 	int ret;
 
 	out->fprobe = true;
@@ -1173,10 +1174,17 @@ static int create_fprobe(struct session *s, const struct probe_spec *p, struct p
 	if (!dyn) {
 		ret = -(errno ? errno : ENOMEM);
 		ftr_err("cannot prepare fprobe '%s': %s", out->place, strerror(-ret));
-		return ret;
+		return -ENOMEM;
 	}
-	return adopt(out, dyn, session_dynevent_create_as(s, dyn, "f", out->place,
-							 out->fetchargs));
+	/* Quiet: where the kernel refuses it, a kprobe is tried, which says
+	 * why if it fails too. */
+	quiet = session_quiet(s);
+	session_set_quiet(s, true);
+	ret = session_dynevent_create_as(s, dyn, "f", out->place, out->fetchargs);
+	session_set_quiet(s, quiet);
+	if (ret && ftr_verbose)
+		ftr_warn("no fprobe at '%s' (%s): a kprobe instead", out->place, strerror(-ret));
+	return adopt(out, dyn, ret);
 }
 
 int probe_create(struct session *s, const struct features *f, const struct probe_spec *p,
@@ -1243,9 +1251,13 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 					     out->fetchargs[0] ? out->fetchargs : NULL) :
 			tracefs_uretprobe_alloc(out->system, out->event, path, off,
 						out->fetchargs[0] ? out->fetchargs : NULL);
-	} else if (p->fprobe && !p->module[0] && !p->offset && f->f[F_FPROBE].yes) {
-		return create_fprobe(s, p, out);
+	} else if (p->fprobe && !p->module[0] && !p->offset && f->f[F_FPROBE].yes &&
+		   ((ret = create_fprobe(s, p, out)) == 0 || ret == -ENOMEM)) {
+		return ret;
 	} else {
+		/* A function ftrace cannot attach to (notrace, not in
+		 * available_filter_functions) may still take a kprobe. */
+		out->fprobe = false;
 		if (p->offset)
 			snprintf(out->place, sizeof(out->place), "%s%s%s+%llu", p->module,
 				 p->module[0] ? ":" : "", p->symbol, p->offset);

@@ -1035,6 +1035,11 @@ void session_set_quiet(struct session *s, bool quiet)
 	s->quiet = quiet;
 }
 
+bool session_quiet(const struct session *s)
+{
+	return s->quiet;
+}
+
 int session_signal_fd(const struct session *s)
 {
 	return s->sigfd;

@@ -169,6 +169,7 @@ int session_stop(struct session *s);
 
 /* While quiet, a failed dynamic event creation prints nothing (probing). */
 void session_set_quiet(struct session *s, bool quiet);
+bool session_quiet(const struct session *s);
 
 /* Signals: SIGINT, SIGTERM, SIGHUP arrive on this fd (poll it). */
 int session_signal_fd(const struct session *s);

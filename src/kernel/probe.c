@@ -1182,8 +1182,9 @@ static int create_fprobe(struct session *s, const struct probe_spec *p, struct p
 	session_set_quiet(s, true);
 	ret = session_dynevent_create_as(s, dyn, "f", out->place, out->fetchargs);
 	session_set_quiet(s, quiet);
-	if (ret && ftr_verbose)
-		ftr_warn("no fprobe at '%s' (%s): a kprobe instead", out->place, strerror(-ret));
+	if (ret)
+		fprintf(stderr, "ftr: note: the kernel refuses an fprobe at '%s' (%s): a kprobe "
+			"instead\n", out->place, strerror(-ret));
 	return adopt(out, dyn, ret);
 }
 

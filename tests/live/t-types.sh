@@ -166,6 +166,7 @@ EOF
 	b4=$(sed -n 's/^\[4K, 8K) *\([0-9]*\) .*/\1/p' "$TMP/h")
 	b1=$(sed -n 's/^\[1M, 2M) *\([0-9]*\) .*/\1/p' "$TMP/h")
 	[ $rc -eq 0 ] && [ "$b4" = 2000 ] && [ "$b1" = 60 ] && grep -qx '@n\[z1\]: 2000' "$TMP/h" &&
+		! grep -q 'refuses an fprobe' "$TMP/e" &&
 		grep -qx '@n\[z2\]: 60' "$TMP/h" && ok types-kfunc-hist ||
 		fail types-kfunc-hist "rc=$rc [4K,8K) ${b4:-none} [1M,2M) ${b1:-none} $(head -3 "$TMP/e")"
 
@@ -174,6 +175,7 @@ EOF
 		-- writer 50 3 > "$TMP/o" 2> "$TMP/e"
 	rc=$?
 	[ $rc -eq 0 ] && grep -qx '@ret: 150' "$TMP/o" && grep -qx '@n: 50' "$TMP/o" &&
+		! grep -q 'refuses an fprobe' "$TMP/e" &&
 		ok types-kretfunc-retval || fail types-kretfunc-retval "rc=$rc $(head -3 "$TMP/e") $(tr '\n' ' ' < "$TMP/o")"
 fi
 same_as_before types-clean "$TMP/before"

@@ -155,6 +155,24 @@ EOF
 	grep -q "$want" "$TMP/x" && ok types-kfunc-event ||
 		fail types-kfunc-event "want $want: $(grep dynamic_events "$TMP/x" | head -2)"
 
+	# A kfunc run killed after each of its first kernel changes: `ftr reset`
+	# removes what it left, an fprobe event (which libtracefs cannot list)
+	# included.
+	good=1 sawf=0 n=1
+	while [ $n -le 4 ]; do
+		FTR_TEST_KILL_AFTER=$n "$FTR" -e 'kfunc:vfs_write { @ = count(); }' -- true \
+			> /dev/null 2>&1
+		[ $? -eq 137 ] || break
+		grep -q '^f:ftr_' "$T/dynamic_events" && sawf=1
+		"$FTR" reset > /dev/null 2>&1
+		grep -q '^[a-z]:ftr_' "$T/dynamic_events" && good=0
+		n=$((n + 1))
+	done
+	wantf=0
+	grep -qF 'f[:[<group>/][<event>]]' "$T/README" && wantf=1
+	[ $good = 1 ] && [ $n -gt 1 ] && [ $sawf = $wantf ] && ok types-kfunc-killed-reset ||
+		fail types-kfunc-killed-reset "good=$good kills=$((n - 1)) f-events-seen=$sawf want $wantf"
+
 	# S4 at kfunc: the seed's write-size histogram from vfs_write's count,
 	# and the files' names through args->file.
 	"$FTR" -e 'kfunc:vfs_write /comm == "dd"/ { @bytes = hist(args->count);

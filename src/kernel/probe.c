@@ -1141,6 +1141,53 @@ static int no_kprobes(const struct probe_spec *p)
 	return -ENOTSUP;
 }
 
+/* After the session's creation of dyn (ret): out owns it, or it is freed. */
+static int adopt(struct probe *out, struct tracefs_dynevent *dyn, int ret)
+{
+	if (ret) {
+		tracefs_dynevent_free(dyn);
+		return ret;
+	}
+	out->dyn = dyn;		/* the session destroys and frees it */
+	remember_name(out->event);
+	return 0;
+}
+
+/*
+ * An fprobe event, "f:GRP/EV SYM[%return] ARGS", written by ftr: libtracefs
+ * 1.6.4 has no fprobe type (docs/libraries.md L9).  Its handle in the
+ * session is an eprobe's with the same group and name, whose removal,
+ * "-:GRP/EV" to dynamic_events, removes a dynamic event of any type and
+ * whose event is found in a tep by group and name as any other's.
+ */
+static int create_fprobe(struct session *s, const struct probe_spec *p, struct probe *out)
+{
+	struct tracefs_dynevent *dyn;
+	bool quiet;
+	int ret;
+
+	out->fprobe = true;
+	snprintf(out->place, sizeof(out->place), "%s%s", p->symbol,
+		 probe_kind_is_return(p->kind) ? "%return" : "");
+	dyn = tracefs_eprobe_alloc(out->system, out->event, "ftr", "fprobe",
+				   out->fetchargs[0] ? out->fetchargs : NULL);
+	if (!dyn) {
+		ret = -(errno ? errno : ENOMEM);
+		ftr_err("cannot prepare fprobe '%s': %s", out->place, strerror(-ret));
+		return -ENOMEM;
+	}
+	/* Quiet: where the kernel refuses it, a kprobe is tried, which says
+	 * why if it fails too. */
+	quiet = session_quiet(s);
+	session_set_quiet(s, true);
+	ret = session_dynevent_create_as(s, dyn, "f", out->place, out->fetchargs);
+	session_set_quiet(s, quiet);
+	if (ret)
+		fprintf(stderr, "ftr: note: the kernel refuses an fprobe at '%s' (%s): a kprobe "
+			"instead\n", out->place, strerror(-ret));
+	return adopt(out, dyn, ret);
+}
+
 int probe_create(struct session *s, const struct features *f, const struct probe_spec *p,
 		 struct probe *out)
 {
@@ -1205,7 +1252,13 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 					     out->fetchargs[0] ? out->fetchargs : NULL) :
 			tracefs_uretprobe_alloc(out->system, out->event, path, off,
 						out->fetchargs[0] ? out->fetchargs : NULL);
+	} else if (p->fprobe && !p->module[0] && !p->offset && f->f[F_FPROBE].yes &&
+		   ((ret = create_fprobe(s, p, out)) == 0 || ret == -ENOMEM)) {
+		return ret;
 	} else {
+		/* A function ftrace cannot attach to (notrace, not in
+		 * available_filter_functions) may still take a kprobe. */
+		out->fprobe = false;
 		if (p->offset)
 			snprintf(out->place, sizeof(out->place), "%s%s%s+%llu", p->module,
 				 p->module[0] ? ":" : "", p->symbol, p->offset);
@@ -1227,15 +1280,8 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 	}
 	/* libtracefs cannot spell a reference counter: the place is written
 	 * as it is. */
-	ret = p->ref_ctr ? session_dynevent_create_at(s, dyn, out->place) :
-			   session_dynevent_create(s, dyn);
-	if (ret) {
-		tracefs_dynevent_free(dyn);
-		return ret;
-	}
-	out->dyn = dyn;		/* the session destroys and frees it */
-	remember_name(out->event);
-	return 0;
+	return adopt(out, dyn, p->ref_ctr ? session_dynevent_create_at(s, dyn, out->place) :
+					    session_dynevent_create(s, dyn));
 }
 
 int probe_create_eprobe(struct session *s, const char *sys, const char *ev, const char *fetchargs,
@@ -1262,14 +1308,7 @@ int probe_create_eprobe(struct session *s, const char *sys, const char *ev, cons
 		ftr_err("cannot prepare an eprobe on '%s:%s': %s", sys, ev, strerror(-ret));
 		return ret;
 	}
-	ret = session_dynevent_create(s, dyn);
-	if (ret) {
-		tracefs_dynevent_free(dyn);
-		return ret;
-	}
-	out->dyn = dyn;
-	remember_name(out->event);
-	return 0;
+	return adopt(out, dyn, session_dynevent_create(s, dyn));
 }
 
 struct tep_event *probe_tep_event(struct tep_handle *tep, const struct probe *pr)

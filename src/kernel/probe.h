@@ -82,6 +82,10 @@ struct probe_spec {
 	unsigned long long ref_ctr;	/* uprobes: the file offset of a USDT semaphore
 					 * the kernel raises while the probe exists
 					 * (PATH:OFF(REF_CTR)); 0: none */
+	/* kprobe/kretprobe of a function entry (kfunc:/kretfunc:): made an
+	 * fprobe event ("f:") where the kernel has them (F_FPROBE), which
+	 * ftrace attaches without a breakpoint; a kprobe otherwise. */
+	bool fprobe;
 	struct probe_arg args[PROBE_MAX_ARGS];
 	int nargs;
 	int pos_symbol, pos_path;	/* for messages */
@@ -166,6 +170,7 @@ struct probe {
 	char system[64];		/* session_name(): "ftr_<pid>" */
 	char event[PROBE_NAME_MAX];
 	char place[PATH_MAX + 64];	/* "vfs_write+4", "/usr/bin/x:0x1139" */
+	bool fprobe;			/* made as an fprobe event ("f:") */
 	char fetchargs[2048];
 	/*
 	 * The dynamic event, owned by the session once created: it is

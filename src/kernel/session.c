@@ -921,11 +921,25 @@ static int dynevent_write(struct session *s, const char *prefix, const char *sys
 
 int session_dynevent_create_at(struct session *s, struct tracefs_dynevent *dyn, const char *at)
 {
+	return session_dynevent_create_as(s, dyn, NULL, at, NULL);
+}
+
+int session_dynevent_create_as(struct session *s, struct tracefs_dynevent *dyn, const char *as,
+			       const char *at, const char *args)
+{
 	char *sys = NULL, *ev = NULL, *prefix = NULL, *addr = NULL, *fmt = NULL, *del = NULL;
 	struct undo u = { .kind = UNDO_DYNEVENT, .obj = dyn };
 	int ret = 0, saved;
 
 	tracefs_dynevent_info(dyn, &sys, &ev, &prefix, &addr, &fmt);
+	if (as) {
+		free(prefix);
+		free(fmt);
+		prefix = strdup(as);
+		fmt = args ? strdup(args) : NULL;
+		if (!at)
+			at = "";
+	}
 	if (!sys || strcmp(sys, s->name) != 0) {
 		/* Only ftr_<pid> groups can be found again by `ftr reset`. */
 		ftr_err("internal: dynamic event '%s/%s' is not in group '%s'", sys, ev, s->name);
@@ -1021,6 +1035,11 @@ int session_stop(struct session *s)
 void session_set_quiet(struct session *s, bool quiet)
 {
 	s->quiet = quiet;
+}
+
+bool session_quiet(const struct session *s)
+{
+	return s->quiet;
 }
 
 int session_signal_fd(const struct session *s)
@@ -1187,6 +1206,42 @@ static void reset_locks(bool dry_run)
 		closedir(d);
 }
 
+/* libtracefs 1.6.4 does not list the dynamic event types it cannot spell
+ * (fprobes, "f:GRP/EV ...", docs/libraries.md L9): ftr's are found in
+ * dynamic_events and removed by "-:GRP/EV", which takes any type. */
+static void reset_raw_dynevents(const struct ftr_tracefs *t, bool dry_run, FILE *report,
+				int *removed, int *failed)
+{
+	char path[PATH_MAX + 32], *text, *save = NULL;
+
+	snprintf(path, sizeof(path), "%s/dynamic_events", t->path);
+	text = read_file(path, NULL);
+	for (char *l = text ? strtok_r(text, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+		char sys[128], ev[128], del[300];
+		int fd;
+
+		if (l[0] != 'f' || sscanf(l, "%*[^:]:%127[^/]/%127s", sys, ev) != 2 || !stale(sys))
+			continue;
+		fprintf(report, "%s dynamic event %s/%s\n", dry_run ? "would remove" : "removed",
+			sys, ev);
+		if (dry_run) {
+			(*removed)++;
+			continue;
+		}
+		snprintf(del, sizeof(del), "-:%s/%s", sys, ev);
+		fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+		if (fd >= 0 && write(fd, del, strlen(del)) == (ssize_t)strlen(del)) {
+			(*removed)++;
+		} else {
+			ftr_err("cannot remove dynamic event '%s/%s': %s", sys, ev, strerror(errno));
+			(*failed)++;
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	free(text);
+}
+
 int session_reset(const struct ftr_tracefs *t, bool dry_run, FILE *report)
 {
 	struct tracefs_dynevent **dyns;
@@ -1249,6 +1304,7 @@ int session_reset(const struct ftr_tracefs *t, bool dry_run, FILE *report)
 		free(ev);
 	}
 	tracefs_dynevent_list_free(dyns);
+	reset_raw_dynevents(t, dry_run, report, &removed, &failed);
 	if (!failed)
 		reset_locks(dry_run);
 	return failed ? -EIO : removed;

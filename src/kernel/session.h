@@ -152,6 +152,13 @@ int session_dynevent_create(struct session *s, struct tracefs_dynevent *dyn);
 /* The same with the place written as `at` instead of dyn's own (a uprobe's
  * "PATH:0xOFF(0xREF)": libtracefs cannot spell a reference counter). */
 int session_dynevent_create_at(struct session *s, struct tracefs_dynevent *dyn, const char *at);
+/* The same with the whole line written by ftr: "AS:SYS/EV AT ARGS".  For
+ * the event types libtracefs 1.6.4 cannot spell (fprobes, "f"): dyn is then
+ * only the handle that removes the event ("-:SYS/EV" to dynamic_events,
+ * which removes a dynamic event of any type), an eprobe's (docs/libraries.md
+ * L9). */
+int session_dynevent_create_as(struct session *s, struct tracefs_dynevent *dyn, const char *as,
+			       const char *at, const char *args);
 /* Record an fd opened on the instance; closed before the instance goes. */
 void session_track_fd(struct session *s, int fd);
 /* Record a function to call at close, in undo order. */
@@ -162,6 +169,7 @@ int session_stop(struct session *s);
 
 /* While quiet, a failed dynamic event creation prints nothing (probing). */
 void session_set_quiet(struct session *s, bool quiet);
+bool session_quiet(const struct session *s);
 
 /* Signals: SIGINT, SIGTERM, SIGHUP arrive on this fd (poll it). */
 int session_signal_fd(const struct session *s);

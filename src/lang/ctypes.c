@@ -35,6 +35,14 @@ static const char *vmlinux(void)
 	return e && *e ? e : VMLINUX;
 }
 
+/* Module BTF is in the directory of vmlinux's (/sys/kernel/btf/MOD). */
+static void module_path(const char *mod, char *out, size_t len)
+{
+	const char *v = vmlinux(), *sl = strrchr(v, '/');
+
+	snprintf(out, len, "%.*s/%s", sl ? (int)(sl - v) : 1, sl ? v : ".", mod);
+}
+
 bool ctypes_have_btf(void)
 {
 	return btf_file || access(vmlinux(), R_OK) == 0;
@@ -42,8 +50,16 @@ bool ctypes_have_btf(void)
 
 /* ---- preprocessor ------------------------------------------------------------- */
 
+static void cpp_err(struct lang_err *err, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+#define MAX_PARAMS 16
+#define MAX_EXPAND 32		/* macros inside macros, deep */
+
 struct define {
 	char *name, *body;
+	int np;			/* parameters; -1: an object-like macro */
+	char *param[MAX_PARAMS];
 };
 
 static bool id_start(char c)
@@ -64,6 +80,14 @@ static bool defined(struct define *d, int nd, const char *name, size_t n)
 	return n == 17 && !strncmp(name, "BPFTRACE_HAVE_BTF", n) && ctypes_have_btf();
 }
 
+static void define_free(struct define *d)
+{
+	free(d->name);
+	free(d->body);
+	for (int i = 0; i < d->np; i++)
+		free(d->param[i]);
+}
+
 /* Append s[0..n) to the output, growing it. */
 static bool out(char **o, size_t *ol, size_t *cap, const char *s, size_t n)
 {
@@ -82,53 +106,180 @@ static bool out(char **o, size_t *ol, size_t *cap, const char *s, size_t n)
 	return true;
 }
 
-/* One line (not a directive) with the defines replaced, outside strings. */
-static bool expand(char **o, size_t *ol, size_t *cap, const char *s, size_t n,
-		   struct define *d, int nd)
+/* Where expand() is, for its messages. */
+struct xpos {
+	struct lang_err *err;
+	int line, col;		/* the outermost macro use's */
+	bool busy[MAX_DEFINES];	/* macros being expanded: not again (C's rule) */
+	int depth;
+};
+
+static int expand(char **o, size_t *ol, size_t *cap, const char *s, size_t n,
+		  struct define *d, int nd, struct xpos *x);
+
+/* The end of a string literal starting at s[i] (its closing quote + 1). */
+static size_t skip_string(const char *s, size_t n, size_t i)
 {
-	size_t i = 0;
+	char q = s[i];
+
+	for (i++; i < n && s[i] != q; i++)
+		if (s[i] == '\\' && i + 1 < n)
+			i++;
+	return i < n ? i + 1 : n;
+}
+
+/* A function-like macro's use NAME(ARGS) at s[*j] = '(': its arguments
+ * split at commas outside brackets and strings, trimmed. */
+static int macro_args(const char *s, size_t n, size_t *j, const char **a, size_t *al, int *na,
+		      const struct define *m, struct xpos *x)
+{
+	int depth = 0;
+	size_t i = *j + 1, st = i;
+
+	*na = 0;
+	for (; i < n; i++) {
+		if (s[i] == '"' || s[i] == '\'') {
+			i = skip_string(s, n, i) - 1;
+		} else if (s[i] == '(' || s[i] == '[' || s[i] == '{') {
+			depth++;
+		} else if ((s[i] == ')' || s[i] == ']' || s[i] == '}') && depth) {
+			depth--;
+		} else if (!depth && (s[i] == ',' || s[i] == ')')) {
+			size_t b = st, e = i;
+
+			while (b < e && isspace((unsigned char)s[b]))
+				b++;
+			while (e > b && isspace((unsigned char)s[e - 1]))
+				e--;
+			if (*na == MAX_PARAMS) {
+				cpp_err(x->err, x->line, x->col, "macro '%s' used with more than "
+					"%d arguments", m->name, MAX_PARAMS);
+				return -EINVAL;
+			}
+			a[*na] = s + b;
+			al[(*na)++] = e - b;
+			st = i + 1;
+			if (s[i] == ')')
+				break;
+		}
+	}
+	if (i >= n) {
+		cpp_err(x->err, x->line, x->col, "macro '%s': its arguments must close on "
+			"the line ('(' without ')')", m->name);
+		return -EINVAL;
+	}
+	if (*na == 1 && !al[0] && m->np == 0)
+		*na = 0;
+	if (*na != m->np) {
+		cpp_err(x->err, x->line, x->col, "macro '%s' takes %d argument%s, given %d",
+			m->name, m->np, m->np == 1 ? "" : "s", *na);
+		return -EINVAL;
+	}
+	*j = i + 1;
+	return 0;
+}
+
+/* m's body with its parameters replaced by the arguments, appended. */
+static bool substitute(char **o, size_t *ol, size_t *cap, const struct define *m,
+		       const char **a, const size_t *al)
+{
+	const char *b = m->body;
+	size_t n = strlen(b), i = 0;
 	bool ok = true;
 
 	while (ok && i < n) {
+		size_t j = i + 1;
+		int k = m->np;
+
+		if (b[i] == '"' || b[i] == '\'') {
+			j = skip_string(b, n, i);
+		} else if (id_start(b[i]) && (!i || !id_char(b[i - 1]))) {
+			for (j = i; j < n && id_char(b[j]); j++)
+				;
+			for (k = 0; k < m->np; k++)
+				if (strlen(m->param[k]) == j - i && !strncmp(m->param[k], b + i, j - i))
+					break;
+		}
+		ok = k < m->np ? out(o, ol, cap, a[k], al[k]) : out(o, ol, cap, b + i, j - i);
+		i = j;
+	}
+	return ok;
+}
+
+/* One line (not a directive) with the macros replaced, outside strings and
+ * comments; a replacement is scanned again for macros (not its own).
+ * 0, -ENOMEM or -EINVAL (x->err). */
+static int expand(char **o, size_t *ol, size_t *cap, const char *s, size_t n,
+		  struct define *d, int nd, struct xpos *x)
+{
+	size_t i = 0;
+	int ret = 0;
+
+	while (!ret && i < n) {
 		size_t j = i;
 
 		if (s[i] == '"') {
-			for (j++; j < n && s[j] != '"'; j++)
-				if (s[j] == '\\' && j + 1 < n)
-					j++;
-			j = j < n ? j + 1 : n;
+			j = skip_string(s, n, i);
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
 			j = n;
 		} else if (id_start(s[i]) && (i == 0 || (!id_char(s[i - 1]) && s[i - 1] != '$' &&
 							  s[i - 1] != '@'))) {
-			int k;
+			const char *a[MAX_PARAMS];
+			size_t al[MAX_PARAMS], p, start = *ol;
+			char *body = NULL;
+			size_t bl = 0, bcap = 0;
+			int k, na;
 
 			while (j < n && id_char(s[j]))
 				j++;
 			for (k = 0; k < nd; k++)
-				if (strlen(d[k].name) == j - i && !strncmp(d[k].name, s + i, j - i))
+				if (!x->busy[k] && strlen(d[k].name) == j - i &&
+				    !strncmp(d[k].name, s + i, j - i))
 					break;
-			if (k < nd) {
-				size_t bl = strlen(d[k].body);
-
-				ok = out(o, ol, cap, d[k].body, bl);
-				/* Pad a shorter body: columns after it stay right. */
-				for (size_t p = bl; ok && p < j - i; p++)
-					ok = out(o, ol, cap, " ", 1);
+			p = j;
+			while (k < nd && d[k].np >= 0 && p < n && (s[p] == ' ' || s[p] == '\t'))
+				p++;
+			/* A function-like macro's name without '(' is a name. */
+			if (k < nd && (d[k].np < 0 || (p < n && s[p] == '('))) {
+				if (!x->depth)
+					x->col = (int)i + 1;
+				if (x->depth == MAX_EXPAND) {
+					cpp_err(x->err, x->line, x->col, "macros nested more than "
+						"%d deep", MAX_EXPAND);
+					return -EINVAL;
+				}
+				if (d[k].np >= 0) {
+					j = p;
+					if ((ret = macro_args(s, n, &j, a, al, &na, &d[k], x)))
+						return ret;
+				}
+				if (!(d[k].np < 0 ? out(&body, &bl, &bcap, d[k].body,
+							strlen(d[k].body)) :
+				      substitute(&body, &bl, &bcap, &d[k], a, al))) {
+					free(body);
+					return -ENOMEM;
+				}
+				x->busy[k] = true;
+				x->depth++;
+				ret = body ? expand(o, ol, cap, body, bl, d, nd, x) : 0;
+				x->depth--;
+				x->busy[k] = false;
+				free(body);
+				/* Pad a shorter text: columns after it stay right. */
+				for (size_t q = *ol - start; !ret && !x->depth && q < j - i; q++)
+					ret = out(o, ol, cap, " ", 1) ? 0 : -ENOMEM;
 				i = j;
 				continue;
 			}
 		} else {
 			j++;
 		}
-		ok = out(o, ol, cap, s + i, j - i);
+		if (!out(o, ol, cap, s + i, j - i))
+			return -ENOMEM;
 		i = j;
 	}
-	return ok;
+	return ret;
 }
-
-static void cpp_err(struct lang_err *err, int line, int col, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
 
 static void cpp_err(struct lang_err *err, int line, int col, const char *fmt, ...)
 {
@@ -139,6 +290,45 @@ static void cpp_err(struct lang_err *err, int line, int col, const char *fmt, ..
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+}
+
+/* A function-like macro's "(A, B)" at *b (to end): its parameters; *b moves
+ * past ')', or to what is wrong.  0 or -EINVAL. */
+static int define_params(struct define *m, const char **b, const char *end)
+{
+	const char *p = *b + 1;
+
+	m->np = 0;
+	p += strspn(p, " \t");
+	if (*p == ')') {
+		*b = p + 1;
+		return 0;
+	}
+	while (p < end) {
+		size_t l = 0;
+
+		while (p + l < end && id_char(p[l]))
+			l++;
+		if (!l || !id_start(*p) || m->np == MAX_PARAMS) {
+			*b = p;
+			return -EINVAL;
+		}
+		if (!(m->param[m->np] = strndup(p, l)))
+			return -EINVAL;
+		m->np++;
+		p += l;
+		p += strspn(p, " \t");
+		if (*p == ')') {
+			*b = p + 1;
+			return 0;
+		}
+		if (*p != ',')
+			break;
+		p++;
+		p += strspn(p, " \t");
+	}
+	*b = p;
+	return -EINVAL;
 }
 
 char *lang_cpp(const char *text, struct lang_err *err)
@@ -212,13 +402,22 @@ char *lang_cpp(const char *text, struct lang_err *err)
 				while (id_char(a[al]))
 					al++;
 				b = a + al;
-				if (!al || *b == '(') {
-					cpp_err(err, line, (int)(a - s) + 1, "#define: ftr takes "
-						"NAME TEXT (no macros with arguments)");
+				if (!al) {
+					cpp_err(err, line, (int)(a - s) + 1, "#define: a name must "
+						"follow");
 					goto fail;
 				}
 				if (nd == MAX_DEFINES) {
 					cpp_err(err, line, 1, "more than %d #defines", MAX_DEFINES);
+					goto fail;
+				}
+				memset(&d[nd], 0, sizeof(d[nd]));
+				d[nd].np = -1;
+				if (*b == '(' && define_params(&d[nd], &b, s + n)) {
+					define_free(&d[nd]);
+					cpp_err(err, line, (int)(b - s) + 1, "#define %.*s(...): the "
+						"parameters are names, separated by commas (no '...')",
+						(int)al, a);
 					goto fail;
 				}
 				b += strspn(b, " \t");
@@ -228,8 +427,7 @@ char *lang_cpp(const char *text, struct lang_err *err)
 				d[nd].name = strndup(a, al);
 				d[nd].body = strndup(b, bl);
 				if (!d[nd].name || !d[nd].body) {
-					free(d[nd].name);
-					free(d[nd].body);
+					define_free(&d[nd]);
 					ok = false;
 					break;
 				}
@@ -246,7 +444,12 @@ char *lang_cpp(const char *text, struct lang_err *err)
 			for (size_t i = 0; ok && i < n; i++)
 				ok = out(&o, &ol, &cap, " ", 1);
 		} else if (on) {
-			ok = expand(&o, &ol, &cap, s, n, d, nd);
+			struct xpos x = { .err = err, .line = line };
+			int r = expand(&o, &ol, &cap, s, n, d, nd, &x);
+
+			if (r == -EINVAL)
+				goto fail;
+			ok = !r;
 		} else {
 			for (size_t i = 0; ok && i < n; i++)
 				ok = out(&o, &ol, &cap, " ", 1);
@@ -263,13 +466,13 @@ char *lang_cpp(const char *text, struct lang_err *err)
 	if (!ok)
 		cpp_err(err, 0, 0, "out of memory");
 	for (int i = 0; i < nd; i++)
-		free(d[i].name), free(d[i].body);
+		define_free(&d[i]);
 	if (!ok)
 		free(o);
 	return ok ? o : NULL;
 fail:
 	for (int i = 0; i < nd; i++)
-		free(d[i].name), free(d[i].body);
+		define_free(&d[i]);
 	free(o);
 	return NULL;
 }
@@ -282,15 +485,26 @@ struct tenv {
 	char kernel_why[256];
 	const char *source;
 	struct btf *mods[512];		/* module BTF, loaded on a miss */
+	char *mod_name[512];
 	int nmods;
 	bool mods_tried;
+	struct btf *mod;		/* the module of the program's kfuncs, or NULL:
+					 * its split BTF is the base of the layers */
+	char mod_is[64];
+	bool mod_own;			/* not one of mods[] */
 	struct btf *layer[MAX_LAYERS];	/* the program's definitions */
 	int nlayers;
 };
 
+/* The kernel's types: vmlinux's, or a module's over them. */
+static const struct btf *kernel(struct tenv *t)
+{
+	return t->mod ? t->mod : t->kernel;
+}
+
 static const struct btf *top(struct tenv *t)
 {
-	return t->nlayers ? t->layer[t->nlayers - 1] : t->kernel;
+	return t->nlayers ? t->layer[t->nlayers - 1] : kernel(t);
 }
 
 const struct btf *ctypes_btf(struct tenv *t)
@@ -326,26 +540,40 @@ static void load_kernel(struct tenv *t)
 /* Module BTF, split over vmlinux: read on a name vmlinux lacks. */
 static void load_modules(struct tenv *t)
 {
+	char dir[PATH_MAX];
 	DIR *d;
 	struct dirent *e;
 
 	if (t->mods_tried || !t->kernel || btf_file)
 		return;
 	t->mods_tried = true;
-	d = opendir("/sys/kernel/btf");
+	module_path("", dir, sizeof(dir));
+	d = opendir(dir);
 	while (d && (e = readdir(d)) && t->nmods < (int)ARRAY_SIZE(t->mods)) {
-		char path[300], why[160];
+		char path[PATH_MAX + 256], why[160];
 
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, "vmlinux"))
 			continue;
-		snprintf(path, sizeof(path), "/sys/kernel/btf/%s", e->d_name);
-		if (!btf_load_file(path, t->kernel, &t->mods[t->nmods], why, sizeof(why)))
+		module_path(e->d_name, path, sizeof(path));
+		if (!btf_load_file(path, t->kernel, &t->mods[t->nmods], why, sizeof(why)) &&
+		    (t->mod_name[t->nmods] = strdup(e->d_name)))
 			t->nmods++;
 		else if (ftr_verbose)
 			ftr_warn("module BTF '%s' skipped: %s", path, why);
 	}
 	if (d)
 		closedir(d);
+}
+
+/* kfunc:[MOD:]FUNC: FUNC, and MOD in mod ("" for vmlinux's). */
+static const char *kfunc_split(const char *target, char *mod, size_t len)
+{
+	const char *c = strchr(target, ':');
+
+	snprintf(mod, len, "%.*s", c ? (int)(c - target) : 0, target);
+	if (!strcmp(mod, "vmlinux"))
+		mod[0] = '\0';
+	return c ? c + 1 : target;
 }
 
 void ctypes_close(struct tenv *t)
@@ -355,7 +583,9 @@ void ctypes_close(struct tenv *t)
 	for (int i = t->nlayers - 1; i >= 0; i--)
 		btf_free(t->layer[i]);
 	for (int i = 0; i < t->nmods; i++)
-		btf_free(t->mods[i]);
+		btf_free(t->mods[i]), free(t->mod_name[i]);
+	if (t->mod_own)
+		btf_free(t->mod);
 	btf_free(t->kernel);
 	free(t);
 }
@@ -1000,9 +1230,85 @@ static void cparse_init(struct cparse *c, struct tenv *t, const char *s, char *w
 	cnext(c);
 }
 
+/*
+ * The module whose BTF holds the kfuncs of p that vmlinux lacks (named,
+ * kfunc:MOD:FUNC, or found among the loaded modules'), made the base of
+ * the program's types.  A module's BTF is split over vmlinux's alone, so
+ * one module per program.  0, or -errno with err at the probe.
+ */
+static int kfunc_module(struct tenv *t, const struct program *p, struct lang_err *err)
+{
+	const struct lang_probe *first = NULL;
+
+	for (int i = 0; i < p->ncl; i++)
+		for (int j = 0; j < p->cl[i].nprobes; j++) {
+			const struct lang_probe *pr = &p->cl[i].probes[j];
+			char mod[64], path[PATH_MAX + 64], why[200];
+			const char *fn = kfunc_split(pr->btf_func ? pr->target : "", mod,
+						     sizeof(mod));
+			struct btf *b = NULL;
+			int ret = 0;
+
+			if (!pr->btf_func || (!mod[0] && btf_find(t->kernel, fn, BTF_FUNC)))
+				continue;
+			if (!mod[0]) {
+				/* Not vmlinux's: the loaded module's that has it. */
+				load_modules(t);
+				for (int k = 0; k < t->nmods && !mod[0]; k++)
+					if (btf_find(t->mods[k], fn, BTF_FUNC))
+						snprintf(mod, sizeof(mod), "%s", t->mod_name[k]);
+				if (!mod[0])
+					continue;	/* ctypes_func_proto() says */
+			}
+			if (t->mod && strcmp(mod, t->mod_is)) {
+				err->line = pr->line;
+				err->col = pr->col;
+				snprintf(err->msg, sizeof(err->msg), "%s: the kfuncs of one program "
+					 "are of one module (this one is in '%s', %s in '%s'): a "
+					 "module's BTF is split over vmlinux's alone", pr->text, mod,
+					 first->text, t->mod_is);
+				return -EINVAL;
+			}
+			if (t->mod)
+				continue;
+			for (int k = 0; k < t->nmods && !b; k++)
+				if (!strcmp(t->mod_name[k], mod))
+					b = t->mods[k];
+			module_path(mod, path, sizeof(path));
+			if (!b && !btf_file) {
+				ret = btf_load_file(path, t->kernel, &b, why, sizeof(why));
+				t->mod_own = !ret;
+			}
+			if (!b) {
+				err->line = pr->line;
+				err->col = pr->col;
+				if (btf_file)
+					snprintf(err->msg, sizeof(err->msg), "%s: a module's function: "
+						 "its types are not in --btf '%s'", pr->text, btf_file);
+				else if (ret == -ENOENT && btf_find(t->kernel, fn, BTF_FUNC))
+					snprintf(err->msg, sizeof(err->msg), "%s: no module '%s' is "
+						 "loaded, and %s is vmlinux's (built in): kfunc:%s",
+						 pr->text, mod, fn, fn);
+				else if (ret == -ENOENT)
+					snprintf(err->msg, sizeof(err->msg), "%s: module '%s' is not "
+						 "loaded (no %.200s): load it first (modprobe %s)", pr->text,
+						 mod, path, mod);
+				else
+					snprintf(err->msg, sizeof(err->msg), "%s: cannot read the BTF "
+						 "of module '%s': %s", pr->text, mod, why);
+				return -ENOENT;
+			}
+			t->mod = b;
+			snprintf(t->mod_is, sizeof(t->mod_is), "%s", mod);
+			first = pr;
+		}
+	return 0;
+}
+
 int ctypes_open(const struct program *p, struct tenv **out, struct lang_err *err)
 {
 	struct tenv *t = calloc(1, sizeof(*t));
+	int ret;
 
 	*out = t;
 	if (!t)
@@ -1010,6 +1316,8 @@ int ctypes_open(const struct program *p, struct tenv **out, struct lang_err *err
 	/* First: the program's types are split BTF over it. */
 	if (ctypes_have_btf())
 		load_kernel(t);
+	if (t->kernel && (ret = kfunc_module(t, p, err)))
+		return ret;
 	for (int i = 0; i < p->ndecls; i++) {
 		struct cparse c;
 
@@ -1084,30 +1392,29 @@ int ctypes_constant(struct tenv *t, const char *name, int64_t *val)
 	return -ENOENT;
 }
 
-uint32_t ctypes_func_proto(struct tenv *t, const char *name, char *why, size_t wlen)
+uint32_t ctypes_func_proto(struct tenv *t, const char *target, char *why, size_t wlen)
 {
 	uint32_t id;
 	struct btf_t ft;
+	char mod[64];
+	const char *name = kfunc_split(target, mod, sizeof(mod));
 
 	load_kernel(t);
 	if (!t->kernel) {
 		snprintf(why, wlen, "%s", t->kernel_why);
 		return 0;
 	}
-	id = btf_find(t->kernel, name, BTF_FUNC);
+	/* ctypes_open() chose the module (kfunc_module()). */
+	id = btf_find(kernel(t), name, BTF_FUNC);
+	/* MOD:FUNC is the module's own (its ids follow vmlinux's). */
+	if (mod[0] && id < btf_nr(t->kernel))
+		id = 0;
 	if (!id) {
-		load_modules(t);
-		for (int i = 0; i < t->nmods && !id; i++)
-			id = btf_find(t->mods[i], name, BTF_FUNC);
-		/* A module's ids are its own btf's: only vmlinux's are usable here. */
-		if (id) {
-			snprintf(why, wlen, "'%s' is a module's function: ftr reads the types of "
-				 "vmlinux's functions only", name);
-			return 0;
-		}
-		snprintf(why, wlen, "no function '%s' in %s", name, t->source);
+		snprintf(why, wlen, "no function '%s' in %s%s%s", name,
+			 mod[0] ? "the BTF of module " : t->source, mod,
+			 mod[0] || btf_file ? "" : " or its loaded modules'");
 		return 0;
 	}
-	btf_type(t->kernel, id, &ft);
+	btf_type(kernel(t), id, &ft);
 	return ft.size_type;
 }

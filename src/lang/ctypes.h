@@ -2,15 +2,20 @@
 /*
  * C types for the language: where they come from, and the C a program may
  * hold.  Types come, in this order, from the kernel's BTF
- * (/sys/kernel/btf/vmlinux, then its modules'), or the BTF file given with
- * --btf instead, and from struct/union/enum/typedef definitions written in
- * the program, laid out with the LP64 C ABI of x86-64 and arm64 (alignment,
- * padding, bitfields, nested and anonymous members, arrays).  The program's
- * types are BTF too — built as split BTF over the kernel's — so one reader
- * answers every question about a type.
+ * (/sys/kernel/btf/vmlinux, and the one module's whose kfuncs the program
+ * probes, kfunc:MOD:FUNC or a FUNC vmlinux lacks: its split BTF is then the
+ * base), or the BTF file given with --btf instead, and from
+ * struct/union/enum/typedef definitions written in the program, laid out
+ * with the LP64 C ABI of x86-64 and arm64 (alignment, padding, bitfields,
+ * nested and anonymous members, arrays).  The program's types are BTF too —
+ * built as split BTF over the kernel's — so one reader answers every
+ * question about a type.
  *
  * The program's preprocessor lines: #include <...> is accepted and needs no
- * header; #define NAME TEXT (object-like) replaces NAME in what follows;
+ * header; #define NAME TEXT replaces NAME in what follows, #define
+ * NAME(A, B) TEXT replaces NAME(X, Y) (on one line) with TEXT, A and B
+ * replaced by X and Y; a replacement is scanned again (a macro not inside
+ * itself, as in C);
  * #ifdef/#ifndef/#if 0|1/#else/#endif nest, with BPFTRACE_HAVE_BTF defined
  * when BTF (the kernel's or --btf's) is in use.  Lines dropped are blanked,
  * so that positions in messages stay right.
@@ -61,7 +66,7 @@ const char *ctypes_btf_source(struct tenv *t);
  */
 int ctypes_parse_name(struct tenv *t, const char *text, uint32_t *id, int *nptr, char *why,
 		      size_t wlen);
-/* The prototype (FUNC_PROTO) of kernel function name, or 0 with why. */
+/* The prototype (FUNC_PROTO) of kernel function [MOD:]name, or 0 with why. */
 uint32_t ctypes_func_proto(struct tenv *t, const char *name, char *why, size_t wlen);
 
 /* Is w[0..n) a C type keyword or an integer type name ftr knows (u32, uint8)? */

@@ -62,6 +62,9 @@ static const char *canonical(const struct lang_probe *pr, char *buf, size_t len)
 		[PV_UPROBE] = "uprobe", [PV_URETPROBE] = "uretprobe",
 	};
 
+	/* kfunc:vmlinux:FUNC is FUNC, vmlinux's. */
+	if (pr->btf_func && rest && str_has_prefix(rest, ":vmlinux:"))
+		rest += 8;
 	snprintf(buf, len, "%s%s", kind[pr->pv], rest ? rest : ":");
 	return buf;
 }
@@ -70,6 +73,7 @@ static const char *canonical(const struct lang_probe *pr, char *buf, size_t len)
  * the same for each event a wildcard makes. */
 static const struct probe_arg *cur_extra;
 static int cur_nextra;
+static bool cur_fprobe;		/* kfunc/kretfunc: an fprobe where there are */
 
 /* Create one probe from spec text (place and fields), with cur_extra.
  * quiet: a failure prints nothing (a wildcard's match the kernel refuses). */
@@ -89,6 +93,7 @@ static int add_one(struct engine *e, const char *text, bool quiet, struct probe_
 	}
 	for (int i = 0; i < cur_nextra; i++)
 		spec.args[spec.nargs++] = cur_extra[i];
+	spec.fprobe = cur_fprobe;
 	if (quiet && e->s)
 		session_set_quiet(e->s, true);
 	ret = engine_add_probe(e, &spec, NULL, NULL);
@@ -343,6 +348,7 @@ int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, c
 {
 	cur_extra = extra;
 	cur_nextra = nextra;
+	cur_fprobe = pr->btf_func;
 	char spec[PATH_MAX + 600], text[PATH_MAX + 2048];
 	struct probe_error perr;
 	const char *place;

@@ -1196,10 +1196,15 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 			PV_KPROBE;
 		p->btf_func = true;
 		p->target = strdup(colon + 1);
-		if (!p->target || !*p->target || strchr(p->target, ':') ||
-		    strpbrk(p->target, "*?[")) {
-			lerr(l, p->line, p->col, "'%s': a %s probe names one vmlinux function "
-			     "(e.g. kfunc:vfs_write)", t, p->pv == PV_KPROBE ? "kfunc" : "kretfunc");
+		/* kfunc:[MOD:]FUNC, MOD a module's name (its /sys/kernel/btf/MOD). */
+		const char *fn = p->target ? strchr(p->target, ':') : NULL;
+
+		fn = fn ? fn + 1 : p->target;
+		if (!p->target || !*fn || strchr(fn, ':') || strpbrk(p->target, "*?[/ .") ||
+		    fn == p->target + 1) {
+			lerr(l, p->line, p->col, "'%s': a %s probe names one kernel function, "
+			     "maybe of a module (e.g. kfunc:vfs_write, kfunc:ext4:ext4_sync_file)",
+			     t, p->pv == PV_KPROBE ? "kfunc" : "kretfunc");
 			return false;
 		}
 	} else if (str_has_prefix(t, "kprobe:") || str_has_prefix(t, "k:")) {

@@ -44,6 +44,15 @@ struct rec {
 	} un;
 };
 #endif
+/* rec's first 28 bytes, its bitfields signed: flags i%8 and kind 3i%32 as
+ * 3 and 5 signed bits sum to -3 and 7 (unsigned: 31 and 135). */
+struct rec_s {
+	char tag;
+	int id;
+	short s;
+	long l;
+	int flags : 3, kind : 5;
+};
 uprobe:structs:ftr_struct_probe {
 	$r = (struct rec *)arg0;
 	@ids = sum($r->id);
@@ -55,6 +64,9 @@ uprobe:structs:ftr_struct_probe {
 	@a = sum($r->arr[2]);
 	@u = sum((*$r).un.u32);
 	@s = sum(sizeof(struct rec));
+	@fs = sum(((struct rec_s *)arg0)->flags);
+	@ks = sum(((struct rec_s *)arg0)->kind);
+	@kmin = min(((struct rec_s *)arg0)->kind);
 }
 EOF
 rec_ok() {
@@ -63,7 +75,8 @@ rec_ok() {
 		grep -qx '@name\[even\]: 5' "$1" && grep -qx '@name\[odd\]: 5' "$1" &&
 		grep -qx '@lab\[lab-0\]: 4' "$1" && grep -qx '@lab\[lab-2\]: 3' "$1" &&
 		grep -qx '@lab2\[lab-1\]: 3' "$1" &&
-		grep -qx '@a: 45' "$1" && grep -qx '@u: 315' "$1" && grep -qx '@s: 560' "$1"
+		grep -qx '@a: 45' "$1" && grep -qx '@u: 315' "$1" && grep -qx '@s: 560' "$1" &&
+		grep -qx '@fs: -3' "$1" && grep -qx '@ks: 7' "$1" && grep -qx '@kmin: -14' "$1"
 }
 if ! has_uprobes; then
 	skip types-program-struct "no uprobe events on this kernel"
@@ -100,6 +113,14 @@ else
 		ok types-refused-index || fail types-refused-index "rc=$rc $(head -2 "$TMP/e")"
 fi
 
+# A module's kfunc where the module is not loaded: refused, naming it.
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	"$FTR" -e 'kfunc:ftrnomod:ftr_nofn { @ = count(); }' > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "module 'ftrnomod' is not loaded (no /sys/kernel/btf/ftrnomod)" "$TMP/e" &&
+		ok types-kfunc-module-missing || fail types-kfunc-module-missing "rc=$rc $(head -2 "$TMP/e")"
+fi
+
 # The kernel's BTF: struct file at vfs_write, kfunc arguments.
 if [ ! -r /sys/kernel/btf/vmlinux ]; then
 	skip types-kernel "no /sys/kernel/btf/vmlinux on this kernel"
@@ -126,15 +147,45 @@ EOF
 	[ $rc -eq 0 ] && grep -qx '@\[ftr-types-var\]: 23' "$TMP/o" && ok types-include-var ||
 		fail types-include-var "rc=$rc $(head -3 "$TMP/e") $(head -4 "$TMP/o" | tr '\n' ' ')"
 
-	# S4 at kfunc: the seed's write-size histogram from vfs_write's count.
-	"$FTR" -e 'kfunc:vfs_write /comm == "dd"/ { @bytes = hist(args->count); }' \
+	# kfunc/kretfunc are fprobe events where the kernel has them (6.x),
+	# kprobes elsewhere.
+	"$FTR" -E -e 'kfunc:vfs_write { @ = count(); }' > "$TMP/x" 2>&1
+	want="'p:ftr_[0-9_]*/vfs_write vfs_write "
+	grep -qF 'f[:[<group>/][<event>]]' "$T/README" && want="'f:ftr_[0-9_]*/vfs_write vfs_write "
+	grep -q "$want" "$TMP/x" && ok types-kfunc-event ||
+		fail types-kfunc-event "want $want: $(grep dynamic_events "$TMP/x" | head -2)"
+
+	# A kfunc run killed after each of its first kernel changes: `ftr reset`
+	# removes what it left, an fprobe event (which libtracefs cannot list)
+	# included.
+	good=1 sawf=0 n=1
+	while [ $n -le 4 ]; do
+		FTR_TEST_KILL_AFTER=$n "$FTR" -e 'kfunc:vfs_write { @ = count(); }' -- true \
+			> /dev/null 2>&1
+		[ $? -eq 137 ] || break
+		grep -q '^f:ftr_' "$T/dynamic_events" && sawf=1
+		"$FTR" reset > /dev/null 2>&1
+		grep -q '^[a-z]:ftr_' "$T/dynamic_events" && good=0
+		n=$((n + 1))
+	done
+	wantf=0
+	grep -qF 'f[:[<group>/][<event>]]' "$T/README" && wantf=1
+	[ $good = 1 ] && [ $n -gt 1 ] && [ $sawf = $wantf ] && ok types-kfunc-killed-reset ||
+		fail types-kfunc-killed-reset "good=$good kills=$((n - 1)) f-events-seen=$sawf want $wantf"
+
+	# S4 at kfunc: the seed's write-size histogram from vfs_write's count,
+	# and the files' names through args->file.
+	"$FTR" -e 'kfunc:vfs_write /comm == "dd"/ { @bytes = hist(args->count);
+		@n[str(args->file->f_path.dentry->d_name.name)] = count(); }' \
 		-- sh -c "dd if=/dev/zero of=$TMP/z1 bs=4k count=2000 2>/dev/null; dd if=/dev/zero of=$TMP/z2 bs=1M count=60 2>/dev/null" \
 		> "$TMP/h" 2> "$TMP/e"
 	rc=$?
 	rm -f "$TMP/z1" "$TMP/z2"
 	b4=$(sed -n 's/^\[4K, 8K) *\([0-9]*\) .*/\1/p' "$TMP/h")
 	b1=$(sed -n 's/^\[1M, 2M) *\([0-9]*\) .*/\1/p' "$TMP/h")
-	[ $rc -eq 0 ] && [ "$b4" = 2000 ] && [ "$b1" = 60 ] && ok types-kfunc-hist ||
+	[ $rc -eq 0 ] && [ "$b4" = 2000 ] && [ "$b1" = 60 ] && grep -qx '@n\[z1\]: 2000' "$TMP/h" &&
+		! grep -q 'refuses an fprobe' "$TMP/e" &&
+		grep -qx '@n\[z2\]: 60' "$TMP/h" && ok types-kfunc-hist ||
 		fail types-kfunc-hist "rc=$rc [4K,8K) ${b4:-none} [1M,2M) ${b1:-none} $(head -3 "$TMP/e")"
 
 	# kretfunc: retval typed by the prototype (ssize_t), the writes' sizes.
@@ -142,6 +193,7 @@ EOF
 		-- writer 50 3 > "$TMP/o" 2> "$TMP/e"
 	rc=$?
 	[ $rc -eq 0 ] && grep -qx '@ret: 150' "$TMP/o" && grep -qx '@n: 50' "$TMP/o" &&
+		! grep -q 'refuses an fprobe' "$TMP/e" &&
 		ok types-kretfunc-retval || fail types-kretfunc-retval "rc=$rc $(head -3 "$TMP/e") $(tr '\n' ' ' < "$TMP/o")"
 fi
 same_as_before types-clean "$TMP/before"

@@ -257,11 +257,41 @@ static void test_cpp(void **state)
 	assert_null(lang_cpp("#if 0\n", &err));
 	assert_int_equal(err.line, 1);
 	assert_non_null(strstr(err.msg, "#if without #endif"));
-	assert_null(lang_cpp("x\n#define F(a) a\n", &err));
+	/* Function-like macros, as bpftrace's tools write them: arguments
+	 * split outside brackets and strings, macros inside macros (the
+	 * arguments' and the body's), a macro not expanded inside itself, a
+	 * name without '(' left alone, columns after a use kept. */
+	o = lang_cpp("#define MAX(a, b) ((a) > (b) ? (a) : (b))\n#define SQ(x) ((x) * (x))\n"
+		     "#define NOARG() 7\n#define ONE 1\n#define P(f, s) printf(f, s, ONE)\n"
+		     "#define SELF(x) SELF(x + 1)\n"
+		     "@m = MAX(arg0, SQ(f(1, 2)));\nMAX (ONE,[1,2]) NOARG( ) MAX x\n"
+		     "P(\"a,b(\", \")\") SELF(2) MAX(1,2)  z", &err);
+	if (!o)
+		fail_msg("%d:%d %s", err.line, err.col, err.msg);
+	assert_non_null(strstr(o, "@m = ((arg0) > (((f(1, 2)) * (f(1, 2)))) ? (arg0) : "
+				  "(((f(1, 2)) * (f(1, 2)))));\n"));
+	assert_non_null(strstr(o, "\n((1) > ([1,2]) ? (1) : ([1,2])) 7        MAX x\n"));
+	assert_non_null(strstr(o, "\nprintf(\"a,b(\", \")\", 1) SELF(2 + 1) "
+				  "((1) > (2) ? (1) : (2))  z"));
+	free(o);
+	o = lang_cpp("#define LONGNAME(a) a\nLONGNAME(1) x", &err);
+	assert_string_equal(o + strcspn(o, "\n") + 1, "1           x");
+	free(o);
+	assert_null(lang_cpp("x\n#define F(a, ...) a\n", &err));
 	assert_int_equal(err.line, 2);
+	assert_non_null(strstr(err.msg, "the parameters are names"));
+	assert_null(lang_cpp("#define F(a, b) a\n\n  F(1)\n", &err));
+	assert_int_equal(err.line, 3);
+	assert_int_equal(err.col, 3);
+	assert_string_equal(err.msg, "macro 'F' takes 2 arguments, given 1");
+	assert_null(lang_cpp("#define F(a) a\nF(1\n", &err));
+	assert_non_null(strstr(err.msg, "must close on the line"));
 	assert_null(lang_cpp("#endif\n", &err));
 	assert_null(lang_cpp("#bogus\n", &err));
 }
+
+/* The kernel BTF typed() compiles against. */
+static const char *typed_vmlinux = "/nonexistent";
 
 static void typed(const char *text, const char *arch, unsigned ps, const char *const *want,
 		  const char *err_part)
@@ -271,7 +301,7 @@ static void typed(const char *text, const char *arch, unsigned ps, const char *c
 	struct lang_err err;
 	int ret;
 
-	setenv("FTR_VMLINUX_BTF", "/nonexistent", 1);
+	setenv("FTR_VMLINUX_BTF", typed_vmlinux, 1);
 	if (lang_parse(text, &prog, &err))
 		fail_msg("parse: %d:%d %s", err.line, err.col, err.msg);
 	ret = typed_compile(&t, &prog, 0, arch, ps, &out, &err);
@@ -346,6 +376,76 @@ static void test_fetchargs(void **state)
 	      "assign it once");
 }
 
+/* The value of the expression n with every field read as raw (the
+ * kernel's unsigned bitfield): the operators sign_extend() makes. */
+static int64_t eval_raw(const struct node *n, uint64_t raw)
+{
+	if (n->k == N_FIELD)
+		return (int64_t)raw;
+	if (n->k == N_INT)
+		return n->ival;
+	assert_int_equal(n->k, N_BINOP);
+	if (n->op == T_XOR)
+		return eval_raw(n->a, raw) ^ eval_raw(n->b, raw);
+	assert_int_equal(n->op, T_MINUS);
+	return eval_raw(n->a, raw) - eval_raw(n->b, raw);
+}
+
+/* sum()'s argument in clause 0's first statement. */
+static const struct node *sum_arg(void)
+{
+	const struct node *st = prog.cl[0].body;
+
+	assert_non_null(st);
+	assert_non_null(st->b);
+	assert_int_equal(st->b->nargs, 1);
+	return st->b->args[0];
+}
+
+/* Signed bitfields: the kernel reads bW@O/S unsigned; the value is
+ * sign-extended after, as C reads a signed bitfield of those bits. */
+static void test_signed_bitfield(void **state)
+{
+	static const char defs[] = "struct sb { unsigned char u : 2; int a : 3; signed char c : 4; "
+				   "long l : 33; };\n";
+	static const struct { const char *m; unsigned bits; int64_t vals[4]; } cases[] = {
+		{ "a", 3, { 0, 3, -4, -1 } },
+		{ "c", 4, { 7, -8, -1, 1 } },
+		{ "l", 33, { 0, 4294967295LL, -4294967296LL, -1 } },
+	};
+	struct tenv *t = NULL;
+	struct typed_out out;
+	struct lang_err err;
+	char text[300];
+
+	setenv("FTR_VMLINUX_BTF", "/nonexistent", 1);
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		snprintf(text, sizeof(text), "%skprobe:f { @ = sum(((struct sb *)arg0)->%s); }",
+			 defs, cases[i].m);
+		if (lang_parse(text, &prog, &err) || typed_compile(&t, &prog, 0, "x86_64", 0, &out, &err))
+			fail_msg("'%s': %s", text, err.msg);
+		assert_int_equal(out.n, 1);
+		assert_non_null(strstr(out.f[0].type, "b"));
+		for (int j = 0; j < 4; j++) {
+			int64_t want = cases[i].vals[j];
+			uint64_t raw = (uint64_t)want & ((1ULL << cases[i].bits) - 1);
+
+			assert_int_equal(eval_raw(sum_arg(), raw), want);
+		}
+		ctypes_close(t);
+		t = NULL;
+		lang_free(&prog);
+	}
+	/* An unsigned one is the field itself. */
+	snprintf(text, sizeof(text), "%skprobe:f { @ = sum(((struct sb *)arg0)->u); }", defs);
+	assert_int_equal(lang_parse(text, &prog, &err), 0);
+	assert_int_equal(typed_compile(&t, &prog, 0, "x86_64", 0, &out, &err), 0);
+	assert_int_equal(sum_arg()->k, N_FIELD);
+	assert_string_equal(out.f[0].type, "b2@0/8");
+	ctypes_close(t);
+	lang_free(&prog);
+}
+
 /* Debian's 6.1 (amd64) kernel BTF, trimmed (tests/fixtures/btf/trim.c):
  * offsets as pahole reads them from the same BTF. */
 static void test_vmlinux_61(void **state)
@@ -394,6 +494,70 @@ static void test_vmlinux_61(void **state)
 	ctypes_set_btf_file(NULL);
 }
 
+/* Module kfuncs: a module's BTF (split over vmlinux's, in its directory)
+ * with modfn(struct file *f, int n), over the trimmed 6.1 vmlinux. */
+static void test_module_kfunc(void **state)
+{
+	char dir[] = "/tmp/ftr-test-btf-XXXXXX", path[64], why[200];
+	struct btf *base, *mod;
+	struct btf_builder bb;
+	uint32_t file, ptr, in, proto;
+	size_t len;
+	void *blob;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/vmlinux", dir);
+	assert_int_equal(symlink(realpath(FIXTURES "/btf/vmlinux-6.1.btf", NULL), path), 0);
+	assert_int_equal(btf_load_file(path, NULL, &base, why, sizeof(why)), 0);
+	file = btf_find(base, "file", BTF_STRUCT);
+	in = btf_find(base, "int", BTF_INT);
+	assert_true(file && in);
+	btfb_init(&bb, base);
+	ptr = btfb_add(&bb, BTF_PTR, false, 0, NULL, file);
+	proto = btfb_add(&bb, BTF_FUNC_PROTO, false, 2, NULL, in);
+	btfb_word(&bb, btfb_str(&bb, "f"));
+	btfb_word(&bb, ptr);
+	btfb_word(&bb, btfb_str(&bb, "n"));
+	btfb_word(&bb, in);
+	btfb_add(&bb, BTF_FUNC, false, 0, "modfn", proto);
+	blob = btfb_finish(&bb, &len);
+	assert_int_equal(btf_load(blob, len, base, &mod, why, sizeof(why)), 0);
+	btf_free(mod);
+	snprintf(path, sizeof(path), "%s/mymod", dir);
+	assert_non_null(f = fopen(path, "w"));
+	assert_int_equal(fwrite(blob, 1, len, f), len);
+	fclose(f);
+	free(blob);
+	btf_free(base);
+
+	snprintf(path, sizeof(path), "%s/vmlinux", dir);
+	typed_vmlinux = path;
+	static const char *const want[] = { "t0=+0(+40(+24($arg1))):string", "t1=$arg2:s32", NULL };
+	/* Named, found among the loaded modules, and vmlinux's spelt so. */
+	typed("kfunc:mymod:modfn { @[str(args->f->f_path.dentry->d_name.name)] = sum(args->n); }",
+	      "x86_64", PS_ARGN, want, NULL);
+	typed("kfunc:modfn { @[str(args->f->f_path.dentry->d_name.name)] = sum(args->n); }",
+	      "x86_64", PS_ARGN, want, NULL);
+	typed("kfunc:vmlinux:vfs_write { @ = hist(args->count); }", "x86_64", PS_ARGN,
+	      (const char *const[]){ "t0=$arg3:u64", NULL }, NULL);
+	/* The program's types are split over the module's. */
+	typed("struct s { struct file *f; };\nkfunc:mymod:modfn { @ = sum(((struct s *)args->f)->f->f_mode); }",
+	      "x86_64", PS_ARGN, (const char *const[]){ "t0=+68(+0($arg1)):u32", NULL }, NULL);
+	typed("kfunc:nosuchmod:modfn { @ = count(); }", "x86_64", PS_ARGN, NULL,
+	      "module 'nosuchmod' is not loaded (no /tmp/ftr-test-btf-");
+	typed("kfunc:ext4:vfs_write { @ = count(); }", "x86_64", PS_ARGN, NULL,
+	      "no module 'ext4' is loaded, and vfs_write is vmlinux's (built in): kfunc:vfs_write");
+	typed("kfunc:mymod:vfs_write { @ = count(); }", "x86_64", PS_ARGN, NULL,
+	      "no function 'vfs_write' in the BTF of module mymod");
+	typed_vmlinux = "/nonexistent";
+	snprintf(path, sizeof(path), "%s/mymod", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/vmlinux", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
 /* This machine's own kernel BTF, when it has one. */
 static void test_vmlinux(void **state)
 {
@@ -432,7 +596,9 @@ int main(void)
 		cmocka_unit_test(test_program_layout),
 		cmocka_unit_test(test_cpp),
 		cmocka_unit_test(test_fetchargs),
+		cmocka_unit_test(test_signed_bitfield),
 		cmocka_unit_test(test_vmlinux_61),
+		cmocka_unit_test(test_module_kfunc),
 		cmocka_unit_test(test_vmlinux),
 	};
 

@@ -60,6 +60,21 @@ if grep -q 'not in this build' "$TMP/e"; then
 			fail record-probes "rc=$rc $(head -2 "$TMP/e")"
 		fi
 	fi
+	# A program's kprobe with an argument (ftr record -e PROGRAM), read
+	# back on the host by the same program.
+	if has_kprobes && command -v base64 > /dev/null 2>&1; then
+		P='kprobe:vfs_write /comm == "writer" && arg2 == 7/ { @[comm] = count(); }'
+		"$FTR" record -o "$TMP/prog.dat" -e "$P" -- writer 200 7 > /dev/null 2> "$TMP/e"
+		rc=$?
+		if [ $rc -eq 0 ] && [ ! -e "$TMP/prog.dat.cpu0" ]; then
+			ok record-program
+			base64 "$TMP/prog.dat" | sed 's/^/file prog.dat data /'
+			echo "file prog.dat expect run 200 $P"
+			echo 'file prog.dat expect trace-cmd 200 writer-[0-9]+ .*: vfs_write[_0-9]*: .*arg2=7'
+		else
+			fail record-program "rc=$rc $(head -2 "$TMP/e")"
+		fi
+	fi
 	same_as_before record-leaves-nothing "$TMP/before"
 	exit $FAILED
 fi
@@ -92,6 +107,41 @@ P='tracepoint:syscalls:sys_enter_write { @[kstack] = count(); }'
 "$FTR" run -e "$P" -- writer 10 7 > "$TMP/r2" 2>&1
 [ "$(tail -1 "$TMP/r1")" = "]: 10" ] && grep -q 'do_syscall_64' "$TMP/r1" && cmp -s "$TMP/r1" "$TMP/r2" &&
 	ok record-kstack-as-live || fail record-kstack-as-live "$(tr '\n' ' ' < "$TMP/r1") vs $(tr '\n' ' ' < "$TMP/r2")"
+
+# A program's events (ftr record -e PROGRAM): its tracepoint and the
+# uprobes it makes, one with an argument; the same program over the file
+# answers as the live run, and trace-cmd sees the probes' events.
+if has_uprobes; then
+	W=$(command -v writer)
+	P="tracepoint:syscalls:sys_enter_write /comm == \"writer\"/ { @[comm] = count(); }
+	   uprobe:$W:main { @m[arg0] = count(); } uprobe:$W:main { @n = count(); }"
+	"$FTR" record -o "$TMP/p.dat" -e "$P" -- writer 300 7 > /dev/null 2> "$TMP/e"
+	rc=$?
+	"$FTR" run -i "$TMP/p.dat" "$P" > "$TMP/r1" 2>&1
+	"$FTR" run -e "$P" -- writer 300 7 > "$TMP/r2" 2>&1
+	printf '@[writer]: 300\n\n@m[3]: 1\n\n@n: 1\n' > "$TMP/want"
+	[ $rc -eq 0 ] && cmp -s "$TMP/r1" "$TMP/want" && cmp -s "$TMP/r2" "$TMP/want" &&
+		ok record-program-as-live ||
+		fail record-program-as-live "rc=$rc $(head -1 "$TMP/e") file: $(tr '\n' ' ' < "$TMP/r1") live: $(tr '\n' ' ' < "$TMP/r2")"
+	if command -v trace-cmd > /dev/null 2>&1; then
+		trace-cmd report "$TMP/p.dat" > "$TMP/tc" 2> /dev/null
+		n=$(count_lines 'writer-[0-9]* .*: sys_enter_write: ' "$TMP/tc")
+		m=$(count_lines 'writer-[0-9]* .*: main: .*arg0=3' "$TMP/tc")
+		m2=$(count_lines 'writer-[0-9]* .*: main_2: ' "$TMP/tc")
+		[ "$n" -eq 300 ] && [ "$m" -eq 1 ] && [ "$m2" -eq 1 ] && ok record-program-trace-cmd ||
+			fail record-program-trace-cmd "$n writes (want 300), $m main, $m2 main_2 (want 1)"
+	fi
+	# A probe that cannot be made, after one that was: nothing is left
+	# (checked at the end), and a file recorded by another program is
+	# refused by name.
+	"$FTR" record -o "$TMP/p2.dat" -e "uprobe:$W:main { @ = count(); }
+		uprobe:$W:no_such_function_here { @ = count(); }" -- writer 1 1 > /dev/null 2> "$TMP/e"
+	check record-program-fails-clean [ $? -eq 1 ] && grep -q 'no_such_function_here' "$TMP/e"
+	"$FTR" run -i "$TMP/p.dat" "uprobe:$W:write_loop_nowhere { @ = count(); }" > /dev/null 2> "$TMP/e"
+	check record-program-not-recorded [ $? -eq 1 ] && grep -q 'is not in the recording' "$TMP/e"
+else
+	skip record-program-as-live "no uprobe events here"
+fi
 
 # A file of trace-cmd's own (version 7, compressed, the events in an
 # instance's buffer): 'trace-cmd record' cannot run where ftrace_enabled is

@@ -77,6 +77,18 @@ if grep -q 'not in this build' "$TMP/e"; then
 		else
 			fail record-program "rc=$rc $(head -2 "$TMP/e")"
 		fi
+		# str() of a user pointer: an eprobe (or the syscall wrapper's
+		# kprobe) stands in for the tracepoint, and is found in the file.
+		P='tracepoint:syscalls:sys_enter_write /comm == "writer" && str(args.buf) == ""/ { @[comm] = count(); }'
+		"$FTR" record -o "$TMP/strp.dat" -e "$P" -- writer 200 7 > /dev/null 2> "$TMP/e"
+		rc=$?
+		if [ $rc -eq 0 ]; then
+			ok record-program-str
+			base64 "$TMP/strp.dat" | sed 's/^/file strp.dat data /'
+			echo "file strp.dat expect run 200 $P"
+		else
+			fail record-program-str "rc=$rc $(head -2 "$TMP/e")"
+		fi
 	fi
 	same_as_before record-leaves-nothing "$TMP/before"
 	exit $FAILED

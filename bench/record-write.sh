@@ -16,37 +16,10 @@
 # `ftr run -i`, `perf script`), events lost, the file's bytes per event, and
 # the recorder's CPU time per event (its rusage minus the workload's own).
 set -u
-exec 3<&-	# under flock the lock is fd 3; the workload's /dev/null must be
-N=${1:-2000000}
-RUNS=${2:-5}
-top=$(cd "$(dirname "$0")/.." && pwd)
-FTR=${FTR:-$top/build/ftr}
-BIN=$top/build/tests-bin
-W="$BIN/writer $N 1"
-export WRITER_TIME=1
-T=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-[ -n "$T" ] || { "$FTR" doctor > /dev/null; T=/sys/kernel/tracing; }
-work=$(mktemp -d)
-inst=$T/instances/bench_floor_$$
-cleanup() { [ -d "$inst" ] && { echo 0 > "$inst/events/syscalls/sys_enter_write/enable"; rmdir "$inst"; }; rm -rf "$work"; }
-trap cleanup EXIT INT TERM
-
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" "$2" | tail -1; }
-tracer_cpu() {
-	awk '/^writer:/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); w[kv[1]] = kv[2] } }
-	     /^rusage:/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] } }
-	     END { printf "%.6f\n", (r["user"] + r["sys"]) - (w["user"] + w["sys"]) }' "$1"
-}
+. "$(dirname "$0")/write-common.sh"
 
 for r in $(seq "$RUNS"); do
-	$W 2> "$work/e"; field elapsed "$work/e" >> "$work/untraced"
-
-	mkdir "$inst"
-	[ -e "$inst/buffer_subbuf_size_kb" ] && echo 64 > "$inst/buffer_subbuf_size_kb"
-	sh -c "echo \$\$ > $inst/set_event_pid; echo 1 > $inst/events/syscalls/sys_enter_write/enable; exec $W" 2> "$work/e"
-	field elapsed "$work/e" >> "$work/floor"
-	echo 0 > "$inst/events/syscalls/sys_enter_write/enable"; rmdir "$inst"
+	run_baselines
 
 	# ftr record
 	"$BIN/rusage" "$FTR" record -o "$work/f.dat" -e syscalls:sys_enter_write -- $W 2> "$work/e" > /dev/null
@@ -61,14 +34,7 @@ for r in $(seq "$RUNS"); do
 		awk '{ printf "%.2f\n", $1 * $2 * 1024 / $3 }' >> "$work/ftr.pagebytes"
 	rm -f "$work/f.dat"
 
-	# perf record
-	"$BIN/rusage" perf record -q -e syscalls:sys_enter_write -o "$work/p.data" -- $W 2> "$work/e" > /dev/null
-	field elapsed "$work/e" >> "$work/perf.t"
-	tracer_cpu "$work/e" >> "$work/perf.cpu"
-	perf script -i "$work/p.data" -F trace 2> /dev/null | grep -c 'count: 0x00000001' >> "$work/perf.n"
-	perf report -i "$work/p.data" --stats 2> /dev/null | awk '/LOST/ && $NF ~ /^[0-9]+$/ { s += $NF } END { print s + 0 }' >> "$work/perf.lost"
-	stat -c %s "$work/p.data" >> "$work/perf.bytes"
-	rm -f "$work/p.data"
+	run_perf 'count: 0x00000001'
 done
 
 un=$(median < "$work/untraced")
@@ -88,6 +54,4 @@ awk -v f="$fl" -v u="$un" 'BEGIN { printf "%-26s %8.2fx %8.2fx\n", "floor (enabl
 row ftr "ftr record"
 printf '%-26s %s bytes/event in its pages (the rest is the header: kallsyms, formats)\n' "" "$(median < "$work/ftr.pagebytes")"
 row perf "perf record"
-msg=$(trace-cmd record -e syscalls:sys_enter_write -o "$work/tc.dat" true 2>&1 | tail -2 | tr '\n' ' ')
-[ -s "$work/tc.dat" ] && echo "trace-cmd record           (recorded; not measured by this script)" ||
-	echo "trace-cmd record           cannot record on this kernel: $msg"
+trace_cmd_line 26

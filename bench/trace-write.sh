@@ -20,35 +20,10 @@
 # runs any were), and the tracer's CPU time per event (its rusage minus the
 # workload's own; the lowest and highest run in brackets).
 set -u
-# Under `flock FILE bench/trace-write.sh`, the lock is fd 3: the workload's
-# /dev/null would be fd 4, and perf's and bpftrace's counts look for fd 3.
-# (flock itself keeps the lock.)
-exec 3<&-
-N=${1:-2000000}
-RUNS=${2:-5}
-top=$(cd "$(dirname "$0")/.." && pwd)
-FTR=${FTR:-$top/build/ftr}
 FTR_BASE=${FTR_BASE:-}
 TOOLS=${TOOLS:-ftr perf bpftrace trace-cmd}
+. "$(dirname "$0")/write-common.sh"
 want() { case " $TOOLS " in *" $1 "*) command -v "$2" > /dev/null;; *) false;; esac; }
-BIN=$top/build/tests-bin
-W="$BIN/writer $N 1"
-export WRITER_TIME=1
-T=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-[ -n "$T" ] || { "$FTR" doctor > /dev/null; T=/sys/kernel/tracing; }
-work=$(mktemp -d)
-inst=$T/instances/bench_floor_$$
-cleanup() { [ -d "$inst" ] && { echo 0 > "$inst/events/syscalls/sys_enter_write/enable"; rmdir "$inst"; }; rm -rf "$work"; }
-trap cleanup EXIT INT TERM
-
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" "$2" | tail -1; }
-# tracer CPU seconds = all CPU of the run minus the workload's own
-tracer_cpu() {
-	awk '/^writer:/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); w[kv[1]] = kv[2] } }
-	     /^rusage:/ { for (i = 2; i <= NF; i++) { split($i, kv, "="); r[kv[1]] = kv[2] } }
-	     END { printf "%.6f\n", (r["user"] + r["sys"]) - (w["user"] + w["sys"]) }' "$1"
-}
 
 # run_ftr BINARY NAME: one traced run, its figures appended to $work/NAME.*
 run_ftr() {
@@ -60,30 +35,14 @@ run_ftr() {
 }
 
 for r in $(seq "$RUNS"); do
-	# untraced
-	$W 2> "$work/e"; field elapsed "$work/e" >> "$work/untraced"
-
-	# the floor: the event enabled for this pid in an instance nobody reads
-	mkdir "$inst"
-	# with the sub-buffers ftr takes (64 KB where the kernel lets it
-	# choose): the same buffer geometry for both
-	[ -e "$inst/buffer_subbuf_size_kb" ] && echo 64 > "$inst/buffer_subbuf_size_kb"
-	sh -c "echo \$\$ > $inst/set_event_pid; echo 1 > $inst/events/syscalls/sys_enter_write/enable; exec $W" 2> "$work/e"
-	field elapsed "$work/e" >> "$work/floor"
-	echo 0 > "$inst/events/syscalls/sys_enter_write/enable"; rmdir "$inst"
+	run_baselines
 
 	# ftr (and the one to compare it with)
 	want ftr "$FTR" && run_ftr "$FTR" ftr
 	[ -n "$FTR_BASE" ] && want ftr "$FTR_BASE" && run_ftr "$FTR_BASE" ftrbase
 
 	# perf record
-	if want perf perf; then
-		"$BIN/rusage" perf record -q -e syscalls:sys_enter_write -o "$work/p.data" -- $W 2> "$work/e" > /dev/null
-		field elapsed "$work/e" >> "$work/perf.t"
-		tracer_cpu "$work/e" >> "$work/perf.cpu"
-		perf script -i "$work/p.data" -F trace 2> /dev/null | grep -c 'fd: 0x00000003' >> "$work/perf.n"
-		perf report -i "$work/p.data" --stats 2> /dev/null | awk '/LOST/ && $NF ~ /^[0-9]+$/ { s += $NF } END { print s + 0 }' >> "$work/perf.lost"
-	fi
+	want perf perf && run_perf 'fd: 0x00000003'
 
 	# bpftrace, a printf per event
 	if want bpftrace bpftrace; then
@@ -113,11 +72,4 @@ awk -v f="$fl" -v u="$un" 'BEGIN { printf "%-22s %8.2fx %8.2fx %12s %10s %6s  %s
 [ -s "$work/ftrbase.t" ] && row ftrbase "ftr trace (FTR_BASE)"
 [ -s "$work/perf.t" ] && row perf "perf record"
 [ -s "$work/bpftrace.t" ] && row bpftrace "bpftrace printf"
-if want trace-cmd trace-cmd; then
-	msg=$(trace-cmd record -e syscalls:sys_enter_write -o "$work/tc.dat" true 2>&1 | tail -2 | tr '\n' ' ')
-	if [ -s "$work/tc.dat" ]; then
-		echo "trace-cmd              (recorded; not measured by this script)"
-	else
-		echo "trace-cmd              cannot record on this kernel: $msg"
-	fi
-fi
+want trace-cmd trace-cmd && trace_cmd_line 22

@@ -46,6 +46,7 @@ const char *kptr_remedy(int kptr_restrict);
 int write_file(const char *path, const char *s);	/* 0 / -errno */
 bool path_exists(const char *path);
 bool str_has_prefix(const char *s, const char *prefix);
+bool str_has_suffix(const char *s, const char *suffix);
 char *str_trim(char *s);
 void sh_quote(FILE *f, const char *s);	/* one single-quoted sh word */
 void json_str(FILE *f, const char *s);	/* a quoted, escaped JSON string */

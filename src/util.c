@@ -154,6 +154,13 @@ bool str_has_prefix(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
+bool str_has_suffix(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
 char *str_trim(char *s)
 {
 	char *e;

@@ -35,4 +35,12 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 struct run_opts;
 int cmd_metrics_opt(const char *cmd, int which, const char *arg, struct run_opts *o);
 
+/* A program from a FILE (or a recipe NAME) or from text: read, /@name/
+ * filters expanded, //#if lines decided, parsed with these positional
+ * parameters.  *owned: the text parsed (the caller frees it, even on
+ * failure).  0, or -1 with the error printed. */
+struct program;
+int cmd_program_load(const char *file, const char *text, char **params, int nparams,
+		     struct program *prog, char **owned);
+
 #endif

@@ -20,16 +20,21 @@
 #include "kernel/record.h"
 #include "kernel/session.h"
 #include "kernel/stream.h"
+#include "lang/interp.h"
+#include "lang/lang.h"
 #include "report/tdat.h"
 
 static const char record_usage[] =
 	"usage: ftr record [options] EVENT [-f FILTER] [EVENT [-f FILTER] ...] [-- CMD [ARGS]]\n"
+	"       ftr record [options] -e 'PROGRAM' | FILE.bt [-- CMD [ARGS]]\n"
 	"       ftr record --finish FILE\n\n"
 	"Record events to a trace-cmd data file (version 6): the ring buffers' pages as\n"
 	"the kernel wrote them, with the formats, kallsyms and comms to read them\n"
 	"anywhere: 'ftr report FILE', 'ftr run -i FILE PROGRAM', 'trace-cmd report FILE'.\n\n"
 	"EVENT is as in 'ftr trace': SYSTEM:EVENT (globs), kprobe:FUNC [NAME=FETCH ...],\n"
-	"uprobe:PATH:SYMBOL, and eprobe:SYSTEM:EVENT NAME=FETCH... (kernel fetch syntax).\n\n"
+	"uprobe:PATH:SYMBOL, and eprobe:SYSTEM:EVENT NAME=FETCH... (kernel fetch syntax).\n"
+	"A PROGRAM (or FILE.bt): the events its probes need, kprobes and uprobes made\n"
+	"with their fields, for 'ftr run -i FILE PROGRAM' to answer as the live run.\n\n"
 	"  -o, --output FILE      the file (default: trace.dat); pages go to FILE.cpuN\n"
 	"                         until the end, then into FILE\n"
 	"  -f, --filter EXPR      a filter, run in the kernel (record refuses one the\n"
@@ -118,70 +123,59 @@ static int file_options(struct engine *e, struct rec_opt *opts, char **texts, in
 	return n;
 }
 
-int cmd_record(int argc, char **argv)
-{
-	struct trace_cli a = { .cmd = "record", .usage = record_usage };
-	struct rec_ctx c = { 0 };
-	struct engine e = { 0 };
-	char err[512], **sys = NULL, **name = NULL;
+/* What the events of e (prepared) write to the file: the command line's or a
+ * program's. */
+struct rec_job {
+	struct trace_cli *a;
 	const char *path;
-	bool opened = false;
-	int ret;
+};
 
-	ret = trace_parse_opts(&a, argc, argv);
-	if (ret >= 0)
-		goto out;
-	ret = FTR_EXIT_FAIL;
-	if (a.finish) {
-		ret = a.nsel ? cmd_usage_error("record", "--finish FILE goes alone") :
-			       finish_cmd(a.finish);
-		goto out;
-	}
-	path = a.output ? a.output : "trace.dat";
-	/* nsecs in the language is CLOCK_MONOTONIC: a recording read by
-	 * 'ftr run -i' answers as live. */
-	a.o.clock = "mono";
-	opened = true;
-	if (engine_open(&e, &a.o) < 0 || trace_add_events(&e, &a) < 0)
-		goto out;
-	e.kstacks = a.kstack;
-	if (engine_prepare(&e) < 0)
-		goto out;
-	if (a.o.explain) {
-		ret = FTR_EXIT_OK;
-		goto out;
-	}
-	sys = calloc(e.nev, sizeof(*sys));
-	name = calloc(e.nev, sizeof(*name));
+static int record_events(struct engine *e, void *arg)
+{
+	struct rec_job *j = arg;
+	struct trace_cli *a = j->a;
+	struct rec_ctx c = { 0 };
+	char err[512], **sys = NULL, **name = NULL;
+	const char *path = j->path;
+	int ret = FTR_EXIT_FAIL, n = 0;
+
+	if (e->o.explain)
+		return FTR_EXIT_OK;
+	sys = calloc(e->nev, sizeof(*sys));
+	name = calloc(e->nev, sizeof(*name));
 	if (!sys || !name)
 		goto out;
-	for (int i = 0; i < e.nev; i++) {
-		/* Nothing is decoded here: a filter must be the kernel's. */
-		if (e.ev[i].user_filter) {
+	for (int i = 0; i < e->nev; i++) {
+		/* Nothing is decoded here: a filter must be the kernel's.  A
+		 * program's predicates are applied again when it reads the
+		 * file: what the kernel cannot filter is recorded whole. */
+		if (e->ev[i].user_filter && !a->program && !a->program_file) {
 			ftr_err("the filter of '%s:%s' cannot run in the kernel, and ftr record "
 				"keeps what the kernel filters: record without it and filter when "
-				"reading ('ftr report FILE -f ...')", e.ev[i].sys, e.ev[i].name);
+				"reading ('ftr report FILE -f ...')", e->ev[i].sys, e->ev[i].name);
 			goto out;
 		}
-		sys[i] = e.ev[i].sys;
-		name[i] = e.ev[i].name;
+		if (e->ev[i].trigger_only)
+			continue;
+		sys[n] = e->ev[i].sys;
+		name[n++] = e->ev[i].name;
 	}
-	if (recfile_create(&c.rf, path, session_tracefs(e.s)->path, sys, name, e.nev,
-			   (int)sysconf(_SC_NPROCESSORS_CONF), stream_subbuf_size(e.st), a.max_size,
+	if (recfile_create(&c.rf, path, session_tracefs(e->s)->path, sys, name, n,
+			   (int)sysconf(_SC_NPROCESSORS_CONF), stream_subbuf_size(e->st), a->max_size,
 			   err, sizeof(err)) < 0) {
 		ftr_err("%s", err);
 		goto out;
 	}
-	e.page_hook = on_page;
-	e.hook_arg = &c;
-	if (engine_run(&e, NULL, NULL, NULL, 0, &c) < 0) {
+	e->page_hook = on_page;
+	e->page_arg = &c;
+	if (engine_run(e, NULL, NULL, NULL, 0, &c) < 0) {
 		recfile_finish(c.rf, NULL, 0, err, sizeof(err));
 		goto out;
 	}
 	{
 		struct rec_opt opts[66];
 		char *texts[66] = { 0 };
-		int nopt = file_options(&e, opts, texts, 66);
+		int nopt = file_options(e, opts, texts, 66);
 		uint64_t size = recfile_size(c.rf);
 		struct stat st;
 
@@ -203,16 +197,71 @@ int cmd_record(int argc, char **argv)
 			size = (uint64_t)st.st_size;
 		fprintf(stderr, "ftr: %llu events in %llu pages of %zu KB written to '%s' "
 			"(%llu bytes)\n", (unsigned long long)c.events,
-			(unsigned long long)c.pages, stream_subbuf_size(e.st) / 1024, path,
+			(unsigned long long)c.pages, stream_subbuf_size(e->st) / 1024, path,
 			(unsigned long long)size);
 	}
-	engine_summary(&e, false);
+	engine_summary(e, false);
 	ret = c.err ? FTR_EXIT_FAIL : FTR_EXIT_OK;
-	if (a.fail_on_lost && engine_lost(&e, NULL))
+	if (a->fail_on_lost && engine_lost(e, NULL))
 		ret = FTR_EXIT_FAIL;
 out:
 	free(sys);
 	free(name);
+	return ret;
+}
+
+/* ftr record -e 'PROGRAM' / FILE.bt: the events its probes need, as 'ftr run
+ * --where user' would read them, so that 'ftr run -i FILE PROGRAM' answers
+ * as the live run. */
+static int record_program(struct trace_cli *a, struct rec_job *j)
+{
+	struct run_opts o = { .mode = OUT_TEXT, .eng = a->o };
+	struct program prog;
+	char *owned = NULL;
+	int ret = FTR_EXIT_FAIL;
+
+	if (cmd_program_load(a->program_file, a->program, NULL, 0, &prog, &owned) == 0) {
+		o.src = owned;
+		ret = lang_record(&prog, &o, record_events, j);
+		lang_free(&prog);
+	}
+	free(owned);
+	return ret;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct trace_cli a = { .cmd = "record", .usage = record_usage };
+	struct rec_job j = { .a = &a };
+	struct engine e = { 0 };
+	bool opened = false;
+	int ret;
+
+	ret = trace_parse_opts(&a, argc, argv);
+	if (ret >= 0)
+		goto out;
+	ret = FTR_EXIT_FAIL;
+	if (a.finish) {
+		ret = a.nsel ? cmd_usage_error("record", "--finish FILE goes alone") :
+			       finish_cmd(a.finish);
+		goto out;
+	}
+	j.path = a.output ? a.output : "trace.dat";
+	/* nsecs in the language is CLOCK_MONOTONIC: a recording read by
+	 * 'ftr run -i' answers as live. */
+	a.o.clock = "mono";
+	if (a.program || a.program_file) {
+		ret = record_program(&a, &j);
+		goto out;
+	}
+	opened = true;
+	if (engine_open(&e, &a.o) < 0 || trace_add_events(&e, &a) < 0)
+		goto out;
+	e.kstacks = a.kstack;
+	if (engine_prepare(&e) < 0)
+		goto out;
+	ret = record_events(&e, &j);
+out:
 	if (opened)
 		engine_close(&e);
 	trace_cli_free(&a);

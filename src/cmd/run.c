@@ -204,6 +204,69 @@ static int list_probes(const char *pattern)
 	return cmd_list(argc, argv);
 }
 
+int cmd_program_load(const char *file, const char *text, char **params, int nparams,
+		     struct program *prog, char **owned)
+{
+	char path[PATH_MAX];
+	struct lang_err err;
+
+	*owned = NULL;
+	if (file) {
+		const char *p = strchr(file, '/') || access(file, R_OK) == 0 ? file :
+				find_recipe(file, path, sizeof(path));
+		size_t len;
+		const char *nul;
+
+		if (!p) {
+			ftr_err("no file or recipe '%s' (see 'ftr run --list')", file);
+			return -1;
+		}
+		*owned = read_file(p, &len);
+		if (!*owned) {
+			ftr_err("cannot read '%s': %s", p, strerror(errno));
+			return -1;
+		}
+		/* The parser takes a C string: a NUL would end the program
+		 * there, silently. */
+		nul = memchr(*owned, '\0', len);
+		if (nul) {
+			int line = 1, col = 1;
+
+			for (const char *q = *owned; q < nul; q++, col++)
+				if (*q == '\n')
+					line++, col = 0;
+			ftr_err("%s:%d:%d: a NUL byte: not a program file", p, line, col);
+			return -1;
+		}
+		text = *owned;
+	}
+	/* /@name/: named filters of the library, rewritten in the language. */
+	{
+		char ferr[256], *x = filters_expand(text, true, ferr, sizeof(ferr));
+
+		if (!x) {
+			ftr_err("%s", ferr);
+			return -1;
+		}
+		free(*owned);
+		*owned = x;
+		text = x;
+	}
+	if (strstr(text, "//#if")) {
+		static struct features f;
+
+		if (lang_conditionals(*owned, run_cond, &f, &err) < 0) {
+			lang_perror(NULL, text, &err);
+			return -1;
+		}
+	}
+	if (lang_parse_args(text, params, nparams, prog, &err) < 0) {
+		lang_perror(NULL, text, &err);
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	enum { OPT_FORCE = 1000, OPT_EMIT_SH, OPT_SERVE, OPT_PROM_FILE, OPT_INTERVAL, OPT_UNSAFE,
@@ -237,9 +300,8 @@ int cmd_run(int argc, char **argv)
 	struct agg_sort sort;
 	char serr[160];
 	struct program prog;
-	struct lang_err err;
 	const char *text = NULL, *file = NULL, *outfile = NULL, *cmdline = NULL;
-	char *owned = NULL, path[PATH_MAX], **params, **cmdv = NULL;
+	char *owned = NULL, **params, **cmdv = NULL;
 	int nparams = 0;
 	bool list = false, probes = false;
 	uint64_t v;
@@ -437,62 +499,9 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	ret = FTR_EXIT_FAIL;
-	if (file) {
-		const char *p = strchr(file, '/') || access(file, R_OK) == 0 ? file :
-				find_recipe(file, path, sizeof(path));
-
-		if (!p) {
-			ftr_err("no file or recipe '%s' (see 'ftr run --list')", file);
-			goto out;
-		}
-		size_t len;
-		const char *nul;
-
-		owned = read_file(p, &len);
-		if (!owned) {
-			ftr_err("cannot read '%s': %s", p, strerror(errno));
-			goto out;
-		}
-		/* The parser takes a C string: a NUL would end the program
-		 * there, silently. */
-		nul = memchr(owned, '\0', len);
-		if (nul) {
-			int line = 1, col = 1;
-
-			for (const char *q = owned; q < nul; q++, col++)
-				if (*q == '\n')
-					line++, col = 0;
-			ftr_err("%s:%d:%d: a NUL byte: not a program file", p, line, col);
-			free(owned);
-			return FTR_EXIT_FAIL;
-		}
-		text = owned;
-	}
-	/* /@name/: named filters of the library, rewritten in the language. */
-	{
-		char ferr[256], *x = filters_expand(text, true, ferr, sizeof(ferr));
-
-		if (!x) {
-			ftr_err("%s", ferr);
-			goto out;
-		}
-		free(owned);
-		owned = x;
-		text = x;
-	}
-	if (strstr(text, "//#if")) {
-		static struct features f;
-
-		if (lang_conditionals(owned, run_cond, &f, &err) < 0) {
-			lang_perror(NULL, text, &err);
-			goto out;
-		}
-	}
-	o.src = text;
-	if (lang_parse_args(text, params, nparams, &prog, &err) < 0) {
-		lang_perror(NULL, text, &err);
+	if (cmd_program_load(file, text, params, nparams, &prog, &owned) < 0)
 		goto out;
-	}
+	o.src = owned;
 	if (outfile) {
 		/* After the program parsed: a mistake leaves no empty file. */
 		int fd = open(outfile, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

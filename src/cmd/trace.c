@@ -214,6 +214,13 @@ int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 				a->input = optarg;	/* ftr report FILE [EVENT ...] */
 				break;
 			}
+			/* ftr record -e 'PROGRAM' or FILE.bt: a program's events. */
+			if (mode == 1 && (strchr(optarg, '{') || (c == 1 && str_has_suffix(optarg, ".bt")))) {
+				if (a->program || a->program_file)
+					return cmd_usage_error(cmd, "one program at a time");
+				*(strchr(optarg, '{') ? &a->program : &a->program_file) = optarg;
+				break;
+			}
 			if (str_has_prefix(optarg, "eprobe:")) {
 				/* eprobe:SYS:EV NAME=FETCH...: the fetchargs are the
 				 * kernel's ($field, +0($field):ustring). */
@@ -351,7 +358,12 @@ int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 		a->o.cmdv = argv + optind;	/* after "--" */
 	if (mode == 2 && !a->input)
 		return cmd_usage_error(cmd, "no file given");
-	if (!a->nsel && mode != 2 && !a->finish)
+	if ((a->program || a->program_file) && (a->nsel || a->global_filter || a->kfilter ||
+						 a->kstack || a->finish))
+		return cmd_usage_error(cmd, "a program goes alone: its probes, predicates and "
+				       "kstack say what is recorded (no other events, -f, "
+				       "--kernel-filter, -k or --finish)");
+	if (!a->nsel && mode != 2 && !a->finish && !a->program && !a->program_file)
 		return cmd_usage_error(cmd, "no event given (see 'ftr list')");
 	if (pid_arg && a->o.cmdv)
 		return cmd_usage_error(cmd, "-p and a command exclude each other");

@@ -48,6 +48,8 @@ struct trace_cli {
 	uint64_t max_size;
 	const char *finish;
 	bool kstack;
+	const char *program;		/* -e 'PROGRAM': record its probes' events */
+	const char *program_file;	/* FILE.bt: the same */
 	/* report */
 	const char *input;
 };

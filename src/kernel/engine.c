@@ -229,11 +229,52 @@ static int add_made(struct engine *e, const struct probe *made, const char *filt
 	return v->fetchargs ? 0 : -ENOMEM;
 }
 
+#ifndef FTR_NO_TRACECMD
+/* Over a recording: the probe ftr record made for p is the event of the
+ * name this process gives p next, in a group of ftr's ("ftr_<pid>"). */
+static int add_recorded(struct engine *e, const struct probe_spec *p, const char *what,
+			const char *filter, struct eng_event **out)
+{
+	struct tep_event **evs = tep_list_events(e->tep, TEP_EVENT_SORT_SYSTEM);
+	char name[PROBE_NAME_MAX];
+	struct eng_event *v;
+
+	if (probe_name_next(p, false, name, sizeof(name)) < 0)
+		return -ENOSPC;
+	for (int i = 0; evs && evs[i]; i++) {
+		if (!str_has_prefix(evs[i]->system, "ftr_") || strcmp(evs[i]->name, name))
+			continue;
+		v = add_event(e, evs[i]->system, name, filter);
+		if (!v)
+			return -ENOMEM;
+		probe_name_next(p, true, name, sizeof(name));
+		if (out)
+			*out = v;
+		return 0;
+	}
+	ftr_err("'%s' is not in the recording (no event 'ftr_*:%s'): record the program's "
+		"probes with 'ftr record -e PROGRAM'", what, name);
+	return -ENOENT;
+}
+#endif
+
 int engine_add_eprobe(struct engine *e, const char *sys, const char *ev, const char *fetchargs,
 		      struct eng_event **out)
 {
 	struct probe made;
-	int ret = probe_create_eprobe(e->s, sys, ev, fetchargs, &made);
+	int ret;
+
+#ifndef FTR_NO_TRACECMD
+	if (e->o.file_tep) {
+		struct probe_spec named = { .kind = PROBE_KPROBE };
+		char what[300];
+
+		snprintf(named.symbol, sizeof(named.symbol), "%s", ev);
+		snprintf(what, sizeof(what), "eprobe:%s:%s", sys, ev);
+		return add_recorded(e, &named, what, NULL, out);
+	}
+#endif
+	ret = probe_create_eprobe(e->s, sys, ev, fetchargs, &made);
 
 	return ret < 0 ? ret : add_made(e, &made, NULL, out);
 }
@@ -244,6 +285,16 @@ int engine_add_probe(struct engine *e, const struct probe_spec *p, const char *f
 	struct probe made;
 	int ret;
 
+#ifndef FTR_NO_TRACECMD
+	if (e->o.file_tep) {
+		char what[PATH_MAX + 1024];
+
+		snprintf(what, sizeof(what), "%s:%s%s%s", probe_kind_name(p->kind),
+			 probe_kind_is_user(p->kind) ? p->path : p->module,
+			 probe_kind_is_user(p->kind) || p->module[0] ? ":" : "", p->symbol);
+		return add_recorded(e, p, what, filter, out);
+	}
+#endif
 	ret = probe_create(e->s, &e->feat, p, &made);
 	if (ret < 0)
 		return ret;
@@ -896,7 +947,7 @@ static int on_page(int cpu, const void *page, size_t len, int nrec, void *arg)
 {
 	struct run_ctx *rc = arg;
 
-	return rc->e->page_hook(rc->e, cpu, page, len, nrec, rc->e->hook_arg);
+	return rc->e->page_hook(rc->e, cpu, page, len, nrec, rc->e->page_arg);
 }
 
 /* Records, or pages as they are (ftr record). */

@@ -104,6 +104,7 @@ struct engine {
 	 * the run. */
 	int (*page_hook)(struct engine *e, int cpu, const void *page, size_t len, int nrec,
 			 void *arg);
+	void *page_arg;			/* page_hook's (hook_arg is the other hooks') */
 	/* Kernel stacks (set kstacks before engine_prepare): the instance's
 	 * stacktrace option writes a kernel_stack record after each event,
 	 * on its CPU; an event that wants one is held until it comes. */

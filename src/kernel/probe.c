@@ -1100,6 +1100,15 @@ static void remember_name(const char *name)
 		ntaken++;
 }
 
+int probe_name_next(const struct probe_spec *p, bool take, char *out, size_t len)
+{
+	int ret = probe_event_name(p, (const char *const *)taken_names, ntaken, out, len);
+
+	if (!ret && take)
+		remember_name(out);
+	return ret;
+}
+
 /* The probe as the user would write it, for messages. */
 static const char *spec_str(const struct probe_spec *p, char *buf, size_t len)
 {

@@ -196,6 +196,16 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 		 struct probe *out);
 
 /*
+ * The event name probe_create() (or, for an eprobe on tracepoint ev, kind
+ * PROBE_KPROBE with symbol ev, probe_create_eprobe()) would give p next in
+ * this process, without creating anything: over a recording that ftr record
+ * made, the program's probes are the recorded events of these names, as
+ * one process names its probes in the same order each run.  take: count
+ * it as given.  0 or -ENOSPC.
+ */
+int probe_name_next(const struct probe_spec *p, bool take, char *out, size_t len);
+
+/*
  * Create an eprobe on tracepoint sys:ev, in the session's group, with the
  * kernel fetchargs given ("path=+0($filename):ustring dfd=$dfd:u64"), named
  * after the tracepoint (made unique as probe_event_name() does).  Prints

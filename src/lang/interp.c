@@ -3807,6 +3807,9 @@ static int lang_run_input(struct program *p, const struct run_opts *o)
 	}
 	ks = tdat_kallsyms(td);
 	ksyms_set_source(ks ? ks : "");
+	/* trace-cmd's version 7 files: the kallsyms libtracecmd read. */
+	if (!ks && tdat_nksyms(td) > 0)
+		ksyms_set_resolver(tdat_ksym, td);
 	ro.eng.file_tep = tdat_tep(td);
 	ro.where = WHERE_USER;
 	ro.input = NULL;
@@ -3820,14 +3823,9 @@ static int lang_run_input(struct program *p, const struct run_opts *o)
 					"its events", p->cl[i].probes[j].text);
 				goto out;
 			}
-			/* A probe would be made here: the recorded one is an event
-			 * of the file, under its system (ftr report FILE names it). */
-			if (pv != PV_TRACEPOINT && pv <= PV_URETPROBE) {
-				ftr_err("'%s': over a recording, name the recorded probe's event "
-					"as tracepoint:SYSTEM:EVENT ('ftr report %s' shows it)",
-					p->cl[i].probes[j].text, o->input);
-				goto out;
-			}
+			/* A kprobe or uprobe is the event 'ftr record -e PROGRAM'
+			 * made for it (engine_add_probe finds it by name); or
+			 * tracepoint:SYSTEM:EVENT names one ('ftr report FILE'). */
 		}
 	c.last = tdat_first_ts(td);
 	c.in = interp_open(p, &ro, NULL, STDOUT_FILENO, c.last, &lerr);
@@ -3850,6 +3848,7 @@ static int lang_run_input(struct program *p, const struct run_opts *o)
 out:
 	interp_close(c.in);
 	ksyms_set_source(NULL);
+	ksyms_set_resolver(NULL, NULL);
 	free(ks);
 	tdat_close(td);
 	return ret;
@@ -4051,6 +4050,19 @@ static void metrics_close(struct interp *in)
 	free(in->pob);
 }
 
+/* The engine opened and the program set up on it (errors printed). */
+static int open_setup(struct interp *in, const struct engine_opts *eo)
+{
+	int err;
+
+	if (engine_open(&in->e, eo) < 0)
+		return -1;
+	err = setup(in);
+	if (err && in->err.msg[0])
+		lang_perror(in->p, in->o->src, &in->err);
+	return err ? -1 : 0;
+}
+
 int lang_run(struct program *p, const struct run_opts *o)
 {
 	static struct interp in_storage;
@@ -4086,14 +4098,8 @@ int lang_run(struct program *p, const struct run_opts *o)
 		for (int j = 0; j < p->cl[i].nprobes; j++)
 			if (p->cl[i].probes[j].pv <= PV_URETPROBE)
 				eo.no_tracefs = false;
-	if (engine_open(&in->e, &eo) < 0)
+	if (open_setup(in, &eo) < 0)
 		goto out;
-	err = setup(in);
-	if (err) {
-		if (in->err.msg[0])
-			lang_perror(p, o->src, &in->err);
-		goto out;
-	}
 	if (o->eng.explain && !o->eng.emit_sh) {
 		printf("# plan\n%s# tracefs writes\n", in->plan);
 		fflush(stdout);
@@ -4141,6 +4147,50 @@ int lang_run(struct program *p, const struct run_opts *o)
 	if (ret == FTR_EXIT_FAIL)	/* (a closed pipe is the reader's choice) */
 		ftr_err("write error on standard output: %s", strerror(-in->ob.err));
 out:
+	release(in);
+	return ret;
+}
+
+/* ---- ftr record -e PROGRAM ---------------------------------------------------- */
+
+int lang_record(struct program *p, const struct run_opts *o,
+		int (*body)(struct engine *e, void *arg), void *arg)
+{
+	static struct interp in_storage;
+	struct interp *in = &in_storage;
+	struct run_opts ro = *o;
+	int ret = FTR_EXIT_FAIL;
+
+	/* The user path's events: what 'ftr run -i' reads back.  A hist
+	 * trigger or a perf counter would keep its events out of the buffers. */
+	ro.where = WHERE_USER;
+	ro.input = NULL;
+	for (int i = 0; i < p->ncl; i++)
+		for (int j = 0; j < p->cl[i].nprobes; j++)
+			if (p->cl[i].probes[j].pv == PV_PROFILE) {
+				ftr_err("'%s' samples with perf_event_open: there is nothing of it "
+					"in the ring buffers to record", p->cl[i].probes[j].text);
+				return FTR_EXIT_FAIL;
+			}
+	memset(in, 0, sizeof(*in));
+	in->p = p;
+	in->o = &ro;
+	ob_init(&in->ob, STDOUT_FILENO);
+	if (open_setup(in, &ro.eng) < 0)
+		goto out;
+	if (!in->e.nev) {
+		ftr_err("the program has no events to record (tracepoints, kprobes, uprobes)");
+		goto out;
+	}
+	if (ro.eng.explain) {
+		printf("# plan\n%s# tracefs writes\n", in->plan);
+		fflush(stdout);
+	}
+	if (engine_prepare(&in->e) < 0)
+		goto out;
+	ret = body(&in->e, arg);
+out:
+	/* The session's undo log removes the probes, on every path. */
 	release(in);
 	return ret;
 }

@@ -49,6 +49,16 @@ struct run_opts {
 /* Compile and run p.  Prints its own errors.  Returns an exit code. */
 int lang_run(struct program *p, const struct run_opts *o);
 
+/* ftr record -e PROGRAM: the events p needs on the user path (its
+ * tracepoints, the kprobes, uprobes and eprobes it would create, with
+ * their fields, and stack records) set up as 'ftr run' would, then
+ * body(e, arg) records them (e is prepared; explain: only printed).  The
+ * probes are removed after, whatever body returns.  body's exit code, or
+ * FTR_EXIT_FAIL (printed). */
+struct engine;
+int lang_record(struct program *p, const struct run_opts *o,
+		int (*body)(struct engine *e, void *arg), void *arg);
+
 /*
  * The same interpreter without a kernel (the unit tests' seam): events and
  * their formats come from tdir, laid out like tracefs (engine_open_offline),

@@ -2,6 +2,7 @@
 /* User strings at tracepoints: see strfetch.h. */
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -424,6 +425,55 @@ static int replace_one(struct engine *e, const struct tep_event *tp, const char 
 	return 0;
 }
 
+/* A recorded event of ftr's group (ftr_<pid>) named like glob, or NULL. */
+static const char *recorded_named(struct tep_handle *tep, const char *glob)
+{
+	struct tep_event **evs = tep_list_events(tep, TEP_EVENT_SORT_SYSTEM);
+
+	for (int i = 0; evs && evs[i]; i++)
+		if (str_has_prefix(evs[i]->system, "ftr_") && !fnmatch(glob, evs[i]->name, 0))
+			return evs[i]->name;
+	return NULL;
+}
+
+/*
+ * Over a recording of 'ftr record -e PROGRAM' (ftr run -i): the eprobe, or
+ * the kprobe on the syscall's wrapper, its recorder put in for tracepoint
+ * spec, found by name as engine_add_probe finds a program's probes.  0 when
+ * the file holds the tracepoint itself (or neither: engine_add_spec says).
+ */
+static int add_recorded(struct engine *e, const char *spec, struct strfetch *sf)
+{
+	struct probe_spec named = { .kind = PROBE_KPROBE };
+	char sys[256], ev[256], name[PROBE_NAME_MAX], glob[300];
+	struct eng_event *v = NULL;
+	const char *k;
+	int ret;
+
+	if (evsel_split(spec, sys, sizeof(sys), ev, sizeof(ev)) < 0 || strpbrk(spec, "*?[") ||
+	    tep_find_event_by_name(e->tep, sys, ev))
+		return 0;
+	snprintf(named.symbol, sizeof(named.symbol), "%s", ev);
+	if (probe_name_next(&named, false, name, sizeof(name)) == 0 &&
+	    recorded_named(e->tep, name)) {
+		ret = engine_add_eprobe(e, sys, ev, "", &v);
+	} else {
+		/* The wrapper's own name (__x64_sys_openat...): a second probe
+		 * on it would be NAME_2, found from NAME by engine_add_probe. */
+		snprintf(glob, sizeof(glob), "__*_sys_%s", str_has_prefix(ev, "sys_enter_") ?
+			 ev + strlen("sys_enter_") : ev);
+		k = recorded_named(e->tep, glob);
+		if (!k)
+			return 0;
+		snprintf(named.symbol, sizeof(named.symbol), "%s", k);
+		ret = engine_add_probe(e, &named, NULL, &v);
+	}
+	if (ret < 0)
+		return ret;
+	note(sf, "tracepoint:%s:%s is the recorded %s/%s", sys, ev, v->sys, v->name);
+	return replaced_by(v, sys, ev);
+}
+
 int strfetch_add(struct engine *e, const char *spec, const struct node *pred,
 		 const struct node *body, struct strfetch *sf)
 {
@@ -436,12 +486,14 @@ int strfetch_add(struct engine *e, const char *spec, const struct node *pred,
 	bool any = false;
 
 	sf->plan[0] = sf->why[0] = '\0';
+	for (int i = 0; i < n; i++)
+		any |= f[i].str;
+	if (any && e->o.file_tep)
+		return add_recorded(e, spec, sf);
 	/* Offline (the unit tests' engine): no kernel to fetch anything. */
 	if (!e->s)
 		return 0;
 	tdir = session_tracefs(e->s)->path;
-	for (int i = 0; i < n; i++)
-		any |= f[i].str;
 	if (!any || evsel_resolve(tdir, spec, &l, err, sizeof(err)) < 0 || !l.n)
 		goto out;	/* engine_add_spec says what is wrong with spec */
 	tep = formats_new(tdir);

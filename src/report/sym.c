@@ -49,6 +49,8 @@ struct ksyms {
 	size_t lines, nonzero;
 	bool hidden;
 	uint32_t *by_name;	/* ksyms_addr: indexes of v, sorted by name */
+	const char *(*resolve)(uint64_t addr, uint64_t *start, void *arg);
+	void *resolve_arg;	/* instead of v (ksyms_set_resolver) */
 };
 
 /* A symbol further than this from its start is not in it: the last text
@@ -206,6 +208,15 @@ void ksyms_set_source(const char *text)
 	ksyms_source = text;
 }
 
+static const char *(*ksyms_resolve)(uint64_t addr, uint64_t *start, void *arg);
+static void *ksyms_resolve_arg;
+
+void ksyms_set_resolver(const char *(*fn)(uint64_t addr, uint64_t *start, void *arg), void *arg)
+{
+	ksyms_resolve = fn;
+	ksyms_resolve_arg = arg;
+}
+
 int ksyms_load(const char *path, struct ksyms **out)
 {
 	struct ksyms *k;
@@ -213,6 +224,15 @@ int ksyms_load(const char *path, struct ksyms **out)
 	FILE *f;
 
 	*out = NULL;
+	if (!path && ksyms_resolve) {
+		k = calloc(1, sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		k->resolve = ksyms_resolve;
+		k->resolve_arg = ksyms_resolve_arg;
+		*out = k;
+		return 0;
+	}
 	if (!path && ksyms_source)
 		return ksyms_parse(ksyms_source, out);
 	/* A line at a time: the text is megabytes, the table a third of it. */
@@ -305,8 +325,21 @@ size_t ksyms_count(const struct ksyms *k)
 
 const char *ksyms_at(const struct ksyms *k, uint64_t addr, uint64_t *off, const char **module)
 {
-	long i = addr_floor(k->v, k->n, sizeof(*k->v), offsetof(struct ksym, addr), addr, NULL);
+	long i;
 
+	if (k->resolve) {
+		uint64_t start;
+		const char *name = k->resolve(addr, &start, k->resolve_arg);
+
+		if (!name || addr - start >= KSYM_MAX_SPAN)
+			return NULL;
+		if (off)
+			*off = addr - start;
+		if (module)
+			*module = NULL;
+		return name;
+	}
+	i = addr_floor(k->v, k->n, sizeof(*k->v), offsetof(struct ksym, addr), addr, NULL);
 	if (i < 0)
 		return NULL;
 	if (addr - k->v[i].addr >= KSYM_MAX_SPAN)

@@ -34,6 +34,12 @@ int ksyms_parse(const char *text, struct ksyms **out);
  * for `ftr run -i`; NULL: /proc/kallsyms again).  The text stays the
  * caller's. */
 void ksyms_set_source(const char *text);
+/* Where ksyms_load(NULL) looks addresses up instead, when set: fn gives the
+ * name of the symbol holding addr and its start, or NULL (a recording whose
+ * kallsyms only its reading library holds: trace-cmd's version 7 files).
+ * Names are not looked up then (ksyms_addr: -ENOENT).  NULL: unset. */
+void ksyms_set_resolver(const char *(*fn)(uint64_t addr, uint64_t *start, void *arg),
+			void *arg);
 /* ksyms_parse of a file (NULL: /proc/kallsyms).  0 or -errno. */
 int ksyms_load(const char *path, struct ksyms **out);
 void ksyms_free(struct ksyms *k);

@@ -462,6 +462,23 @@ unsigned long long tdat_first_ts(struct tdat *t)
 	return tracecmd_get_first_ts(t->in);
 }
 
+const char *tdat_ksym(uint64_t addr, uint64_t *start, void *t)
+{
+	const char *name = NULL;
+	unsigned long long st = 0;
+	unsigned long size = 0;
+
+	if (!tep_find_function_info(tdat_tep(t), addr, &name, &st, &size))
+		return NULL;
+	*start = st;
+	return name;
+}
+
+int tdat_nksyms(struct tdat *t)
+{
+	return tep_get_function_count(tdat_tep(t));
+}
+
 char *tdat_kallsyms(struct tdat *t)
 {
 	char *text;

@@ -66,6 +66,12 @@ int tdat_iterate(struct tdat *t, int (*fn)(struct tep_record *rec, void *arg),
 unsigned long long tdat_first_ts(struct tdat *t);
 /* The kallsyms text a v6 file carries (malloc'd), NULL+errno when none. */
 char *tdat_kallsyms(struct tdat *t);
+/* The kernel symbol holding addr and its start, from the kallsyms that
+ * libtracecmd read into the file's tep (a version 7 file, whose kallsyms
+ * ftr does not read itself); NULL when none.  t: the struct tdat.  For
+ * ksyms_set_resolver(); tdat_nksyms() says whether there are any. */
+const char *tdat_ksym(uint64_t addr, uint64_t *start, void *t);
+int tdat_nksyms(struct tdat *t);
 const struct tdat_head *tdat_head(const struct tdat *t);
 
 #endif

@@ -342,6 +342,30 @@ static void name_of(const char *spec, const char *const *taken, size_t n, const 
 		fail_msg("'%s': got '%s', want '%s'", spec, out, want);
 }
 
+/* Over a recording, a program's probes are found by the names its recorder
+ * gave them: the same names in the same order, a name counted only when
+ * taken. */
+static void test_name_next(void **state)
+{
+	struct probe_spec p;
+	struct probe_error e;
+	char out[PROBE_NAME_MAX];
+
+	assert_int_equal(probe_parse("uprobe:/bin/x:name_next_fn", &p, &e), 0);
+	assert_int_equal(probe_name_next(&p, false, out, sizeof(out)), 0);
+	assert_string_equal(out, "name_next_fn");
+	assert_int_equal(probe_name_next(&p, false, out, sizeof(out)), 0);
+	assert_string_equal(out, "name_next_fn");
+	assert_int_equal(probe_name_next(&p, true, out, sizeof(out)), 0);
+	assert_string_equal(out, "name_next_fn");
+	assert_int_equal(probe_name_next(&p, true, out, sizeof(out)), 0);
+	assert_string_equal(out, "name_next_fn_2");
+	assert_int_equal(probe_parse("uretprobe:/bin/x:name_next_fn", &p, &e), 0);
+	assert_int_equal(probe_name_next(&p, true, out, sizeof(out)), 0);
+	assert_string_equal(out, "name_next_fn__return");
+	(void)state;
+}
+
 static void test_event_names(void **state)
 {
 	const char *taken[] = { "vfs_write", "vfs_write_2", "vfs_read__return" };
@@ -826,6 +850,7 @@ int main(void)
 		cmocka_unit_test(test_arch),
 		cmocka_unit_test(test_fetchargs),
 		cmocka_unit_test(test_event_names),
+		cmocka_unit_test(test_name_next),
 		cmocka_unit_test(test_kprobe_alternatives),
 		cmocka_unit_test(test_perror),
 	};

@@ -150,6 +150,44 @@ static void test_ksyms_addr(void **state)
 	ksyms_free(k);
 }
 
+/* A resolver (a recording whose kallsyms a library holds): ksyms_load(NULL)
+ * asks it, with the span limit of a table's lookups; unset, the table again. */
+static const char *fake_resolve(uint64_t addr, uint64_t *start, void *arg)
+{
+	(void)arg;
+	if (addr < 0xffffffff81000000ull)
+		return NULL;
+	*start = addr & ~0xfffull;
+	return addr >= 0xffffffff82000000ull ? "far_away" : "vfs_write";
+}
+
+static void test_ksyms_resolver(void **state)
+{
+	struct ksyms *k;
+	uint64_t a;
+	char buf[64];
+
+	ksyms_set_resolver(fake_resolve, NULL);
+	assert_int_equal(ksyms_load(NULL, &k), 0);
+	assert_false(ksyms_hidden(k));
+	ksyms_format(k, 0xffffffff81000123ull, true, buf, sizeof(buf));
+	assert_string_equal(buf, "vfs_write+0x123");
+	ksyms_format(k, 0xffffffff81000123ull, false, buf, sizeof(buf));
+	assert_string_equal(buf, "vfs_write");
+	ksyms_format(k, 0x1000, false, buf, sizeof(buf));
+	assert_string_equal(buf, "0x1000");
+	assert_int_not_equal(ksyms_addr(k, "vfs_write", NULL, &a), 0);
+	ksyms_free(k);
+	ksyms_set_resolver(NULL, NULL);
+	ksyms_set_source("ffffffff81000000 T other_fn\n");
+	assert_int_equal(ksyms_load(NULL, &k), 0);
+	ksyms_format(k, 0xffffffff81000010ull, false, buf, sizeof(buf));
+	assert_string_equal(buf, "other_fn");
+	ksyms_free(k);
+	ksyms_set_source(NULL);
+	(void)state;
+}
+
 /* What ksym() and ksymoff() keys show: the kernel's %ps and %pS renderings
  * without the size, " [module]" after a module's function. */
 static void test_ksyms_format(void **state)
@@ -519,6 +557,7 @@ int main(void)
 		cmocka_unit_test(test_ksyms_lookup),
 		cmocka_unit_test(test_ksyms_addr),
 		cmocka_unit_test(test_ksyms_format),
+		cmocka_unit_test(test_ksyms_resolver),
 		cmocka_unit_test(test_ksyms_real),
 		cmocka_unit_test(test_maps_bad),
 		cmocka_unit_test(test_maps_lines),

@@ -397,10 +397,19 @@ static void on_side(struct prof *p, const struct perf_event_header *h)
 {
 	const uint32_t *v = (const uint32_t *)(h + 1);
 	struct tcomm *parent;
+	struct sym_proc *gone = NULL;
 	char comm[16];
 	int tid;
 
+	/* An address space ends (exit, exec): its unwinding state goes. */
+	if (p->uw && ((h->type == PERF_RECORD_EXIT && h->size >= sizeof(*h) + 16 &&
+		       v[0] == v[2]) ||	/* pid, ppid, tid, ptid */
+		      (h->type == PERF_RECORD_COMM && h->size >= sizeof(*h) + 8 &&
+		       v[0] == v[1] && (h->misc & PERF_RECORD_MISC_COMM_EXEC))))
+		gone = sym_proc_find(p->sc, (int)v[0], false);
 	sym_perf_side(p->sc, h, &tid, comm);
+	if (gone)
+		unwind_forget(p->uw, gone);
 	if (tid > 0)
 		tcomm_set(p, tid, comm);
 	if (h->type != PERF_RECORD_FORK || h->size < sizeof(*h) + 16)
@@ -423,6 +432,7 @@ static int on_record(const struct perf_event_header *h, void *arg)
 	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
 		on_side(p, h);
 		break;
 	case PERF_RECORD_LOST:

@@ -68,6 +68,17 @@ for mode in dwarf auto; do
 		"rc=$rc leaf_a $a% of $na under main;mid, leaf_b $b% of $nb $(sort -t' ' -k2 -nr "$TMP/f" | head -2) $(head -2 "$TMP/e")"
 done
 
+# Processes of one file, one after another and two at once (each its own
+# load address): its ELF is opened once and lent to every address space
+# (unwind.c's shared table), and each walk still finds main;mid.
+"$FTR" profile --call-graph dwarf --folded -- sh -c \
+	'unwindme-nofp 200; unwindme-nofp 200 & unwindme-nofp 200; wait' > "$TMP/f" 2> "$TMP/e"; rc=$?
+set -- $(under "$TMP/f" leaf_a 'main;mid'); a=$1 na=$2
+set -- $(under "$TMP/f" leaf_b 'main;mid'); b=$1 nb=$2
+[ $rc -eq 0 ] && [ $((na + nb)) -ge 300 ] && atleast "$a" 90 && atleast "$b" 90 &&
+	ok unwind-shared-files || fail unwind-shared-files \
+	"rc=$rc leaf_a $a% of $na under main;mid, leaf_b $b% of $nb $(head -2 "$TMP/e")"
+
 # Stripped: no names, but the same three frames of the program under libc's
 # start, for nine samples in ten of those whose leaf is in the program.
 "$FTR" profile --call-graph dwarf --folded -- unwindme-stripped 600 > "$TMP/f" 2> "$TMP/e"; rc=$?

@@ -41,6 +41,11 @@ for bad in bogus fp,4096 dwarf,100 dwarf,32 auto,70000; do
 		fail unwind-usage "--call-graph $bad: rc=$rc $(head -1 "$TMP/e")"; bad=; break; }
 done
 [ -n "$bad" ] && ok unwind-usage
+# Programs: ustack at events comes from tracefs (no registers, no stack copy).
+"$FTR" --call-graph dwarf -e 'uprobe:/bin/sh:main { @[ustack] = count(); }' > /dev/null 2> "$TMP/e"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'walked by frame pointers (a tracefs record carries no registers' "$TMP/e" &&
+	ok unwind-run-refuses || fail unwind-run-refuses "rc=$rc $(head -1 "$TMP/e")"
 
 "$FTR" profile --call-graph dwarf --folded -- true > "$TMP/o" 2> "$TMP/e"; rc=$?
 if grep -q 'not in this static build' "$TMP/e"; then

@@ -1341,49 +1341,81 @@ static bool list_has(const char *text, const char *path)
 	return false;
 }
 
-int sym_dpkg_owner(const char *infodir, const char *path, char *pkg, size_t len)
+/* /usr-merged systems map /usr/lib/x/libc.so.6 while the package lists
+ * /lib/x/libc.so.6 (or the reverse): the other spelling, or "". */
+static void merged_alt(const char *path, char *alt, size_t len)
 {
 	static const char *const merged[] = { "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/" };
-	char alt[PATH_MAX] = "", file[PATH_MAX];
-	struct dirent *de;
-	int ret = -ENOENT;
-	DIR *dir;
 
-	if (!infodir)
-		infodir = "/var/lib/dpkg/info";
-	/* /usr-merged systems map /usr/lib/x/libc.so.6 while the package
-	 * lists /lib/x/libc.so.6 (or the reverse). */
+	alt[0] = '\0';
 	for (size_t i = 0; i < ARRAY_SIZE(merged); i++) {
 		if (str_has_prefix(path, "/usr") && str_has_prefix(path + 4, merged[i]))
-			snprintf(alt, sizeof(alt), "%s", path + 4);
+			snprintf(alt, len, "%s", path + 4);
 		else if (str_has_prefix(path, merged[i]))
-			snprintf(alt, sizeof(alt), "/usr%s", path);
+			snprintf(alt, len, "/usr%s", path);
 	}
+}
+
+int sym_dpkg_owners(const char *infodir, const char *const *paths, int n, char (*pkgs)[128])
+{
+	char (*alt)[PATH_MAX] = calloc((size_t)(n > 0 ? n : 1), sizeof(*alt)), file[PATH_MAX];
+	struct dirent *de;
+	int left = n;
+	DIR *dir;
+
+	for (int i = 0; i < n; i++)
+		pkgs[i][0] = '\0';
+	if (!alt)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		merged_alt(paths[i], alt[i], sizeof(alt[i]));
+	if (!infodir)
+		infodir = "/var/lib/dpkg/info";
 	dir = opendir(infodir);
-	if (!dir)
+	if (!dir) {
+		free(alt);
 		return -ENOENT;
-	while (ret && (de = readdir(dir))) {
-		size_t n = strlen(de->d_name);
+	}
+	/* Each list read once for all the paths (a box's database is
+	 * thousands of files, tens of MB). */
+	while (left > 0 && (de = readdir(dir))) {
+		size_t len = strlen(de->d_name), k;
 		char *text;
 
-		if (n < 6 || strcmp(de->d_name + n - 5, ".list"))
+		if (len < 6 || strcmp(de->d_name + len - 5, ".list"))
 			continue;
 		snprintf(file, sizeof(file), "%s/%s", infodir, de->d_name);
 		text = read_file(file, NULL);
 		if (!text)
 			continue;
-		if (list_has(text, path) || (alt[0] && list_has(text, alt))) {
-			size_t k = strcspn(de->d_name, ":");
-
-			if (k > n - 5)
-				k = n - 5;
-			snprintf(pkg, len, "%.*s", (int)k, de->d_name);
-			ret = 0;
+		k = strcspn(de->d_name, ":");
+		if (k > len - 5)
+			k = len - 5;
+		for (int i = 0; i < n; i++) {
+			if (pkgs[i][0] || !(list_has(text, paths[i]) ||
+					    (alt[i][0] && list_has(text, alt[i]))))
+				continue;
+			snprintf(pkgs[i], sizeof(pkgs[i]), "%.*s", (int)k, de->d_name);
+			left--;
 		}
 		free(text);
 	}
 	closedir(dir);
-	return ret;
+	free(alt);
+	return 0;
+}
+
+int sym_dpkg_owner(const char *infodir, const char *path, char *pkg, size_t len)
+{
+	char one[1][128];
+	int ret = sym_dpkg_owners(infodir, &path, 1, one);
+
+	if (ret)
+		return ret;
+	if (!one[0][0])
+		return -ENOENT;
+	snprintf(pkg, len, "%s", one[0]);
+	return 0;
 }
 
 /* ---- perf side-band records ------------------------------------------------------- */

@@ -835,7 +835,7 @@ static int feed(struct run_ctx *rc, struct tep_record *rec)
 		}
 	}
 	if (!e->kstacks && !e->ustacks)
-		return rc->on_event(e, v, rec, rc->arg);
+		return v->ufetch ? deliver(rc, v, rec, NULL, 0) : rc->on_event(e, v, rec, rc->arg);
 	/* A held event whose stack never came (lost): without it. */
 	p = pending_of(e, rec->cpu);
 	if (p && (r = flush_pending(rc, p, NULL, 0)))

@@ -1328,17 +1328,9 @@ struct sym_dso *sym_dso_get(struct sym_ctx *c, size_t i)
 
 /* ---- which package owns a file ---------------------------------------------------- */
 
-static bool list_has(const char *text, const char *path)
+static bool line_is(const char *line, size_t len, const char *path, size_t plen)
 {
-	size_t n = strlen(path);
-	const char *p = text;
-
-	while ((p = strstr(p, path))) {
-		if ((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
-			return true;
-		p += n;
-	}
-	return false;
+	return plen == len && !memcmp(line, path, len);
 }
 
 /* /usr-merged systems map /usr/lib/x/libc.so.6 while the package lists
@@ -1360,6 +1352,7 @@ int sym_dpkg_owners(const char *infodir, const char *const *paths, int n, char (
 {
 	char (*alt)[PATH_MAX] = calloc((size_t)(n > 0 ? n : 1), sizeof(*alt)), file[PATH_MAX];
 	struct dirent *de;
+	size_t *plen;
 	int left = n;
 	DIR *dir;
 
@@ -1367,13 +1360,22 @@ int sym_dpkg_owners(const char *infodir, const char *const *paths, int n, char (
 		pkgs[i][0] = '\0';
 	if (!alt)
 		return -ENOMEM;
-	for (int i = 0; i < n; i++)
+	plen = calloc((size_t)(n > 0 ? n : 1) * 2, sizeof(*plen));
+	if (!plen) {
+		free(alt);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
 		merged_alt(paths[i], alt[i], sizeof(alt[i]));
+		plen[2 * i] = strlen(paths[i]);
+		plen[2 * i + 1] = strlen(alt[i]);
+	}
 	if (!infodir)
 		infodir = "/var/lib/dpkg/info";
 	dir = opendir(infodir);
 	if (!dir) {
 		free(alt);
+		free(plen);
 		return -ENOENT;
 	}
 	/* Each list read once for all the paths (a box's database is
@@ -1391,17 +1393,27 @@ int sym_dpkg_owners(const char *infodir, const char *const *paths, int n, char (
 		k = strcspn(de->d_name, ":");
 		if (k > len - 5)
 			k = len - 5;
-		for (int i = 0; i < n; i++) {
-			if (pkgs[i][0] || !(list_has(text, paths[i]) ||
-					    (alt[i][0] && list_has(text, alt[i]))))
-				continue;
-			snprintf(pkgs[i], sizeof(pkgs[i]), "%.*s", (int)k, de->d_name);
-			left--;
+		/* Line by line, lengths first: one pass whatever n is. */
+		for (char *l = text, *nl; *l && left > 0; l = nl + 1) {
+			size_t ll;
+
+			nl = strchrnul(l, '\n');
+			ll = (size_t)(nl - l);
+			for (int i = 0; i < n; i++) {
+				if (pkgs[i][0] || !(line_is(l, ll, paths[i], plen[2 * i]) ||
+						    (alt[i][0] && line_is(l, ll, alt[i], plen[2 * i + 1]))))
+					continue;
+				snprintf(pkgs[i], sizeof(pkgs[i]), "%.*s", (int)k, de->d_name);
+				left--;
+			}
+			if (!*nl)
+				break;
 		}
 		free(text);
 	}
 	closedir(dir);
 	free(alt);
+	free(plen);
 	return 0;
 }
 

@@ -134,7 +134,7 @@ else
 		[ "$(uname -m)" != aarch64 ] || grep -q '^        work_b+[0-9]*$' "$TMP/o" || wb=1
 		grep -q '^        leaf_b+0$' "$TMP/o" && grep -q '^        run+[0-9]*$' "$TMP/o" &&
 			grep -q '^        main+[0-9]*$' "$TMP/o" && grep -qx ']: 1' "$TMP/o" && [ $wb = 0 ] &&
-			ok script-ustack-uprobe || fail script-ustack-uprobe "$(cat "$TMP/o" "$TMP/e" | head -8)"
+			ok script-ustack-uprobe || fail script-ustack-uprobe "$(cat "$TMP/o" "$TMP/e" | head -12 | tr '\n' '|')"
 	fi
 fi
 same_as_before script-clean "$TMP/before"

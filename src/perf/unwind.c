@@ -234,6 +234,34 @@ known:
 		}
 		u->dbg_misses++;
 	}
+	/* Where its build id names a debug file without .debug_frame (as
+	 * Debian's are), no need of libdw's search: it would also open that
+	 * file with libdw, inflating its DWARF, to look for a dwz link. */
+	if (sl) {
+		const unsigned char *id;
+		GElf_Addr vaddr;
+		int n = dwfl_module_build_id(mod, &id, &vaddr);
+
+		if (n > 1 && n <= 64) {
+			char path[64 + 2 * 64 + 8], *q = path;
+			int dfd;
+
+			q += sprintf(q, "/usr/lib/debug/.build-id/%02x/", id[0]);
+			for (int i = 1; i < n; i++)
+				q += sprintf(q, "%02x", id[i]);
+			strcpy(q, ".debug");
+			dfd = open(path, O_RDONLY | O_CLOEXEC);
+			if (dfd >= 0) {
+				bool frames = has_debug_frame(dfd);
+
+				close(dfd);
+				if (!frames) {
+					*sl = (struct dbg_slot){ st.st_dev, st.st_ino, true, false };
+					return -1;
+				}
+			}
+		}
+	}
 	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
 					  debuglink_file, debuglink_crc, debuginfo_file_name);
 	if (!sl)

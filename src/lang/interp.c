@@ -983,12 +983,11 @@ static int check(struct sema *s, struct node *n)
 			for (int i = 0; i < s->nev; i++) {
 				if (!s->is_profile && !s->evs[i]->ufetch &&
 				    s->in->e.s && !arch_kernel_user_stacks()) {
-					lang_errf(s->err, n, "ustack at %s events needs the kernel's "
-						  "user stack traces, which this kernel (%s) does not "
-						  "write (no CONFIG_USER_STACKTRACE_SUPPORT); at uprobes "
-						  "ftr reads the frame-pointer chain itself",
-						  s->evs[i]->probe_text ? "kprobe" : "tracepoint",
-						  arch_name());
+					lang_errf(s->err, n, "ustack at tracepoints and kprobes needs "
+						  "the kernel's user stack traces, which this kernel "
+						  "(%s) does not write (no "
+						  "CONFIG_USER_STACKTRACE_SUPPORT); at uprobes ftr reads "
+						  "the frame-pointer chain itself", arch_name());
 					return -EINVAL;
 				}
 				s->evs[i]->want_ustack = true;
@@ -2243,16 +2242,16 @@ static int ustack_fetches(struct probe_arg *out, int max)
 	}
 }
 
-/* A uprobe event with ustack_fetches' fields; at a function's first
- * instruction (no address, no +OFF), the link register is its caller. */
-static void ufetch_mark(struct eng_event *v)
+/* Is pr a uprobe at a function's first instruction (a function name, no
+ * address, no +OFF, not a USDT site)?  There the link register holds the
+ * caller, which the frame records do not name yet. */
+static bool uprobe_at_entry(const struct lang_probe *pr)
 {
 	struct probe_spec spec;
 	struct probe_error perr;
 
-	v->ufetch = true;
-	v->uentry = v->probe_text && !probe_parse(v->probe_text, &spec, &perr) &&
-		    spec.kind == PROBE_UPROBE && !spec.has_addr && !spec.offset;
+	return pr->pv == PV_UPROBE && !pr->usdt && !probe_parse(pr->text, &spec, &perr) &&
+	       !spec.has_addr && !spec.offset;
 }
 
 /* Has an event added since index `before` replaced tracepoint v?  (Then v
@@ -2371,8 +2370,10 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 						  pn, err);
 			if (ret < 0)
 				return err->msg[0] ? -EINVAL : ret;
-			for (int k = before; nuf && k < in->e.nev; k++)
-				ufetch_mark(&in->e.ev[k]);
+			for (int k = before; nuf && k < in->e.nev; k++) {
+				in->e.ev[k].ufetch = true;
+				in->e.ev[k].uentry = uprobe_at_entry(pr);
+			}
 		} else if (pr->pv == PV_PROFILE) {
 			/* One sampler feeds every profile clause. */
 			if (in->prof_pr && (in->prof_pr->period != pr->period ||

@@ -56,7 +56,8 @@ static bool is_run(int argc, char **argv)
 {
 	/* ftr run's options that take an argument, so that it is skipped */
 	static const char *const long_arg[] = { "--pid", "--cmd", "--duration", "--output",
-						"--format", "--buffering", "--where", "--sort" };
+						"--format", "--buffering", "--where", "--sort",
+						"--call-graph" };
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		const char *a = argv[i];

@@ -413,10 +413,19 @@ static void on_side(struct prof *p, const struct perf_event_header *h)
 {
 	const uint32_t *v = (const uint32_t *)(h + 1);
 	struct tcomm *parent;
+	struct sym_proc *gone = NULL;
 	char comm[16];
 	int tid;
 
+	/* An address space ends (exit, exec): its unwinding state goes. */
+	if (p->uw && ((h->type == PERF_RECORD_EXIT && h->size >= sizeof(*h) + 16 &&
+		       v[0] == v[2]) ||	/* pid, ppid, tid, ptid */
+		      (h->type == PERF_RECORD_COMM && h->size >= sizeof(*h) + 8 &&
+		       v[0] == v[1] && (h->misc & PERF_RECORD_MISC_COMM_EXEC))))
+		gone = sym_proc_find(p->sc, (int)v[0], false);
 	sym_perf_side(p->sc, h, &tid, comm);
+	if (gone)
+		unwind_forget(p->uw, gone);
 	if (tid > 0)
 		tcomm_set(p, tid, comm);
 	if (h->type != PERF_RECORD_FORK || h->size < sizeof(*h) + 16)
@@ -439,6 +448,7 @@ static int on_record(const struct perf_event_header *h, void *arg)
 	case PERF_RECORD_MMAP2:
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
 		on_side(p, h);
 		break;
 	case PERF_RECORD_LOST:
@@ -1336,10 +1346,20 @@ static void unwind_warnings(struct prof *p, char ***w, int *nw)
 
 #endif
 
+/* Stripped, and it matters: a fifth of its frames, and a hundredth of all
+ * samples, have no name. */
+static bool stripped_matters(const struct sym_dso *d, uint64_t total)
+{
+	return d->stripped && d->unresolved && d->unresolved * 5 >= d->frames &&
+	       d->unresolved * 100 >= total;
+}
+
 static void warnings(struct prof *p, uint64_t kernel_samples, char ***w, int *nw)
 {
 	uint64_t total = flame_total(p->fl);
-	const char *kwhy = NULL;
+	const char *kwhy = NULL, **paths;
+	char (*pkgs)[128];
+	size_t nd, nown = 0;
 
 	if (p->uw)
 		unwind_warnings(p, w, nw);
@@ -1364,10 +1384,25 @@ static void warnings(struct prof *p, uint64_t kernel_samples, char ***w, int *nw
 		add_warning(w, nw, "user space only: %s", p->why_user_only);
 	if (kernel_samples && !sym_kernel(p->sc, &kwhy))
 		add_warning(w, nw, "kernel frames have no names: %s", kwhy);
-	for (size_t i = 0; i < sym_dso_count(p->sc); i++) {
+	/* The packages of the stripped files that matter, in one pass over
+	 * dpkg's lists. */
+	nd = sym_dso_count(p->sc);
+	paths = calloc(nd ? nd : 1, sizeof(*paths));
+	pkgs = calloc(nd ? nd : 1, sizeof(*pkgs));
+	for (size_t i = 0; paths && pkgs && i < nd; i++) {
 		struct sym_dso *d = sym_dso_get(p->sc, i);
-		char pkg[128];
 
+		if (stripped_matters(d, total) && str_has_prefix(d->path, "/usr/"))
+			paths[nown++] = d->path;
+	}
+	if (nown)
+		sym_dpkg_owners(NULL, paths, (int)nown, pkgs);
+	for (size_t i = 0, k = 0; i < nd; i++) {
+		struct sym_dso *d = sym_dso_get(p->sc, i);
+		const char *pkg = "";
+
+		if (k < nown && paths[k] == d->path)
+			pkg = pkgs[k++];
 		if (!d->frames && !d->leaf_samples)
 			continue;
 		/* The seed's advice: one frame deep means no frame pointers. */
@@ -1384,12 +1419,8 @@ static void warnings(struct prof *p, uint64_t kernel_samples, char ***w, int *nw
 				    100.0 * d->one_frame_samples / d->leaf_samples, d->path,
 				    lib ? "it, or the program calling it, was" : "it was");
 		}
-		/* Stripped, and it matters: a fifth of its frames, and a
-		 * hundredth of all samples, have no name. */
-		if (d->stripped && d->unresolved && d->unresolved * 5 >= d->frames &&
-		    d->unresolved * 100 >= total) {
-			bool owned = str_has_prefix(d->path, "/usr/") &&
-				     sym_dpkg_owner(NULL, d->path, pkg, sizeof(pkg)) == 0;
+		if (stripped_matters(d, total)) {
+			bool owned = pkg[0];
 
 			if (owned)
 				add_warning(w, nw, "'%s' is stripped: %.0f%% of its frames have no "
@@ -1414,6 +1445,8 @@ static void warnings(struct prof *p, uint64_t kernel_samples, char ***w, int *nw
 			add_warning(w, nw, "'%s' was replaced after it was mapped: its names may be "
 				    "wrong", d->path);
 	}
+	free(paths);
+	free(pkgs);
 }
 
 /* ---- the command ---------------------------------------------------------------------- */

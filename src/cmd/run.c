@@ -270,7 +270,7 @@ int cmd_program_load(const char *file, const char *text, char **params, int npar
 int cmd_run(int argc, char **argv)
 {
 	enum { OPT_FORCE = 1000, OPT_EMIT_SH, OPT_SERVE, OPT_PROM_FILE, OPT_INTERVAL, OPT_UNSAFE,
-	       OPT_BTF };
+	       OPT_BTF, OPT_CALL_GRAPH };
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "cmd", required_argument, NULL, 'c' },
@@ -293,6 +293,7 @@ int cmd_run(int argc, char **argv)
 		{ "serve", required_argument, NULL, OPT_SERVE },
 		{ "prom-file", required_argument, NULL, OPT_PROM_FILE },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -422,6 +423,15 @@ int cmd_run(int argc, char **argv)
 			if (ret)
 				return ret;
 			break;
+		case OPT_CALL_GRAPH:
+			/* profile's option, asked of a program: say what there is. */
+			free(params);
+			return cmd_usage_error("run", "--call-graph is ftr profile's: in a program, "
+					       "ustack at tracepoints, kprobes and uprobes is walked by "
+					       "frame pointers (a tracefs record carries no registers "
+					       "and no stack copy to unwind by CFI), and in profile "
+					       "clauses by CFI where this build has it, as ftr profile "
+					       "--call-graph auto");
 		case OPT_BTF:
 			if (access(optarg, R_OK)) {
 				ftr_err("--btf '%s': %s", optarg, strerror(errno));

@@ -141,3 +141,109 @@ int arch_syscall_arg_fetch(const char *arch, int idx, char *out, size_t len)
 	snprintf(out, len, "+%d(%%%s)", idx < 0 ? a->nr_off : a->sys_off[idx], a->regs[0]);
 	return 0;
 }
+
+/* ---- user stacks at uprobes (see arch.h) ---------------------------------- */
+
+int arch_ustack_fetch(const char *arch, int i, char *name, size_t nlen, char *fetch, size_t flen,
+		      char *type, size_t tlen)
+{
+	static const char *const regs[][2] = {
+		{ "ftr_lr", "%x30" }, { "ftr_sp", "%sp" }, { "ftr_fp", "%x29" },
+	};
+	size_t off = 0;
+
+	if (!arch || strcmp(arch, "arm64"))
+		return -ENOTSUP;
+	if (i < 0 || i >= (int)ARRAY_SIZE(regs) + ARCH_USTACK_RECS)
+		return -ERANGE;
+	if (i < (int)ARRAY_SIZE(regs)) {
+		snprintf(name, nlen, "%s", regs[i][0]);
+		snprintf(fetch, flen, "%s", regs[i][1]);
+		snprintf(type, tlen, "u64");
+		return 0;
+	}
+	/* Record k (1..): the frame record k frame pointers up the chain. */
+	i -= (int)ARRAY_SIZE(regs);
+	snprintf(name, nlen, "ftr_f%d", i + 1);
+	for (int k = 0; k <= i; k++)
+		off += snprintf(fetch + off, off < flen ? flen - off : 0, "+0(");
+	off += snprintf(fetch + off, off < flen ? flen - off : 0, "%%x29");
+	for (int k = 0; k <= i; k++)
+		off += snprintf(fetch + off, off < flen ? flen - off : 0, ")");
+	snprintf(type, tlen, "u64[2]");
+	return off < flen ? 0 : -ERANGE;
+}
+
+/*
+ * arm64 user addresses have 48 bits (Debian's kernels: 48-bit VA; a 52-bit
+ * one gives user space addresses above 2^48 only on request); a saved
+ * return address may carry a pointer-authentication code above them.
+ */
+#define ARM64_UADDR(x) ((x) & ((1ull << 48) - 1))
+/* Farther than this above the stack pointer no frame record lies. */
+#define USTACK_REACH (64ull << 20)
+
+int arch_ustack_walk(const char *arch, uint64_t ip, bool entry, const uint64_t *vals, int nvals,
+		     uint64_t *ips, int max)
+{
+	uint64_t sp, fp, prev;
+	int n = 0;
+
+	if (max < 1)
+		return 0;
+	ips[n++] = ip;
+	if (!arch || strcmp(arch, "arm64") || nvals < 3)
+		return n;
+	if (entry && ARM64_UADDR(vals[0]) && n < max)
+		ips[n++] = ARM64_UADDR(vals[0]);
+	sp = vals[1];
+	prev = sp;
+	fp = vals[2];
+	for (int k = 0; 3 + 2 * k + 1 < nvals && n < max; k++) {
+		uint64_t next = vals[3 + 2 * k], ret = ARM64_UADDR(vals[3 + 2 * k + 1]);
+
+		/* A record lies above the last one (the stack grows down),
+		 * 8-aligned, within reach of the stack pointer; the outermost
+		 * frame (_start) has fp and lr 0. */
+		if (!fp || fp < prev || (fp & 7) || fp - sp > USTACK_REACH || !ret)
+			break;
+		ips[n++] = ret;
+		if (next <= fp)
+			break;
+		prev = fp;
+		fp = next;
+	}
+	return n;
+}
+
+bool arch_kernel_user_stacks(void)
+{
+	static int known = -1;
+	char line[256];
+	FILE *f;
+
+	if (known >= 0)
+		return known;
+	/* x86 selects USER_STACKTRACE_SUPPORT always: no need to read. */
+	if (!strcmp(arch_name(), "x86_64") || !strcmp(arch_name(), "x86")) {
+		known = 1;
+		return true;
+	}
+	f = fopen("/proc/kallsyms", "re");
+	if (!f) {
+		known = strcmp(arch_name(), "arm64") != 0;
+		return known;
+	}
+	known = 0;
+	while (fgets(line, sizeof(line), f)) {
+		const char *sym = strrchr(line, ' ');
+
+		/* "ADDR T NAME\n" (modules add "\t[MOD]", never this one) */
+		if (sym && !strcmp(sym + 1, "stack_trace_save_user\n")) {
+			known = 1;
+			break;
+		}
+	}
+	fclose(f);
+	return known;
+}

@@ -8,7 +8,9 @@
 #ifndef FTR_ARCH_H
 #define FTR_ARCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The running machine's architecture, normalised (uname -m, see below). */
 const char *arch_name(void);
@@ -46,5 +48,36 @@ int arch_syscall_arg_fetch(const char *arch, int idx, char *out, size_t len);
 
 /* Debian multiarch triplet ("x86_64-linux-gnu"), or NULL. */
 const char *arch_multiarch(const char *arch);
+
+/*
+ * User stacks at a uprobe where the kernel writes none.  The tracefs
+ * userstacktrace option needs CONFIG_USER_STACKTRACE_SUPPORT, which arm64
+ * kernels do not select: the option exists but no user_stack record ever
+ * comes.  There the uprobe fetches the frame-pointer chain itself: the link
+ * register (the caller, at a function's first instruction, before the
+ * prologue saves it), the stack and frame pointers, and ARCH_USTACK_RECS
+ * frame records {previous fp, return address}, each one dereference deeper
+ * ("+0(+0(%x29)):u64[2]").  A read that faults leaves stale bytes in the
+ * kernel's per-CPU fetch buffer, so the walk stops where the chain stops
+ * making sense (a zero, a frame below the last, out of the stack's reach)
+ * before it would read such a record.
+ *
+ * arch_ustack_fetch: fetcharg i (0..) of arch as a field name, the fetcharg
+ * and its type; 0, -ERANGE past the last, -ENOTSUP where the kernel's
+ * option serves (x86-64) or ftr has no table.
+ */
+#define ARCH_USTACK_RECS 6
+int arch_ustack_fetch(const char *arch, int i, char *name, size_t nlen, char *fetch, size_t flen,
+		      char *type, size_t tlen);
+/* The fields' values in arch_ustack_fetch's order (lr, sp, fp, then the
+ * records as pairs): return addresses into ips[0..max), ip first (the
+ * probe's address, or a uretprobe's return address), the caller in lr only
+ * when entry (lr holds anything elsewhere).  Pure; returns the count. */
+int arch_ustack_walk(const char *arch, uint64_t ip, bool entry, const uint64_t *vals, int nvals,
+		     uint64_t *ips, int max);
+/* Does this kernel write user stacks for the userstacktrace option?
+ * /proc/kallsyms names stack_trace_save_user where it does; unreadable, the
+ * architecture decides (not arm64). */
+bool arch_kernel_user_stacks(void);
 
 #endif

@@ -13,6 +13,7 @@
 #include <event-parse.h>
 #include <tracefs.h>
 
+#include "kernel/arch.h"
 #include "kernel/comm.h"
 #include "kernel/engine.h"
 #include "kernel/evsel.h"
@@ -769,12 +770,41 @@ static struct eng_pending *pending_of(struct engine *e, int cpu)
 	return &e->pend[cpu];
 }
 
+/* A ufetch uprobe's user stack, from its fields (arch.h). */
+static void ustack_fetched(struct engine *e, struct eng_event *v, struct tep_record *rec)
+{
+	uint64_t vals[3 + 2 * ARCH_USTACK_RECS], ip = 0;
+	char name[16], fetch[160], type[16];
+	struct tep_format_field *f;
+	int nv = 0;
+
+	f = tep_find_field(v->ev, v->uentry || !tep_find_field(v->ev, "__probe_ret_ip") ?
+			   "__probe_ip" : "__probe_ret_ip");
+	if (f)
+		ip = (uint64_t)field_int(f, rec);
+	for (int i = 0; nv < (int)ARRAY_SIZE(vals) &&
+	     !arch_ustack_fetch(arch_name(), i, name, sizeof(name), fetch, sizeof(fetch), type,
+				sizeof(type)); i++) {
+		f = tep_find_field(v->ev, name);
+		if (!f || f->offset + f->size > rec->size)
+			break;
+		for (int k = 0; k * 8 < f->size && nv < (int)ARRAY_SIZE(vals); k++)
+			memcpy(&vals[nv++], (char *)rec->data + f->offset + k * 8, 8);
+	}
+	e->cur_nustack = arch_ustack_walk(arch_name(), ip, v->uentry, vals, nv, e->ufetch_ips,
+					  (int)ARRAY_SIZE(e->ufetch_ips));
+	e->cur_ustack = e->ufetch_ips;
+	e->cur_utgid = comm_tgid(e->comms, tep_data_pid(e->tep, rec));
+}
+
 static int deliver(struct run_ctx *rc, struct eng_event *v, struct tep_record *rec,
 		   const uint64_t *stack, int n)
 {
 	struct engine *e = rc->e;
 	int r;
 
+	if (v->ufetch && v->want_ustack)
+		ustack_fetched(e, v, rec);
 	e->cur_stack = stack;
 	e->cur_nstack = n;
 	r = rc->on_event(e, v, rec, rc->arg);
@@ -914,12 +944,12 @@ static int feed(struct run_ctx *rc, struct tep_record *rec)
 		}
 	}
 	if (!e->kstacks && !e->ustacks)
-		return rc->on_event(e, v, rec, rc->arg);
+		return v->ufetch ? deliver(rc, v, rec, NULL, 0) : rc->on_event(e, v, rec, rc->arg);
 	/* A held event whose stack never came (lost): without it. */
 	p = pending_of(e, rec->cpu);
 	if (p && (r = flush_pending(rc, p, NULL, 0)))
 		return r;
-	if ((v->want_kstack || v->want_ustack) && p)
+	if ((v->want_kstack || (v->want_ustack && !v->ufetch)) && p)
 		return hold(p, v, rec) < 0 ? -ENOMEM : 0;
 	return deliver(rc, v, rec, NULL, 0);
 }

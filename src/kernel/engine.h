@@ -44,6 +44,10 @@ struct eng_event {
 					 * the ring buffer, nothing to read */
 	bool want_kstack;		/* handed over with its kernel stack */
 	bool want_ustack;		/* ... with its user stack */
+	/* A uprobe whose user stack its own fields carry (arch.h,
+	 * arch_ustack_fetch: arm64, whose kernel writes no user_stack
+	 * record); uentry: at a function's first instruction. */
+	bool ufetch, uentry;
 	void *priv;			/* the caller's */
 };
 
@@ -122,6 +126,7 @@ struct engine {
 	struct tep_event *ustack_ev;
 	const uint64_t *cur_ustack;	/* during on_event */
 	int cur_nustack, cur_utgid;
+	uint64_t ufetch_ips[16];	/* a ufetch event's frames */
 };
 
 /* Session, features, instance.  Prints its errors.  0 / -errno. */

@@ -977,10 +977,22 @@ static int check(struct sema *s, struct node *n)
 				return -EINVAL;
 			}
 			/* At an event: the instance's userstacktrace option (8
-			 * frames, by frame pointers); its frames are named as
+			 * frames, by frame pointers), or the uprobe's own
+			 * fetches of the frame records where the kernel writes
+			 * no user stacks (arch.h); its frames are named as
 			 * profile's are. */
-			for (int i = 0; i < s->nev; i++)
+			for (int i = 0; i < s->nev; i++) {
+				if (!s->is_profile && !s->evs[i]->ufetch &&
+				    s->in->e.s && !arch_kernel_user_stacks()) {
+					lang_errf(s->err, n, "ustack at tracepoints and kprobes needs "
+						  "the kernel's user stack traces, which this kernel "
+						  "(%s) does not write (no "
+						  "CONFIG_USER_STACKTRACE_SUPPORT); at uprobes ftr reads "
+						  "the frame-pointer chain itself", arch_name());
+					return -EINVAL;
+				}
 				s->evs[i]->want_ustack = true;
+			}
 			if (s->is_profile)
 				s->in->prof_u = true;
 			else
@@ -2280,6 +2292,58 @@ static void probe_fields(const struct node *n, bool *args, bool *sargs, int narg
 	}
 }
 
+static bool node_uses_ustack(const struct node *n)
+{
+	for (; n; n = n->next) {
+		if ((n->k == N_BUILTIN && n->ival == B_USTACK) ||
+		    (n->k == N_CALL && !strcmp(n->sval, "ustack")))
+			return true;
+		if (node_uses_ustack(n->a) || node_uses_ustack(n->b) || node_uses_ustack(n->c))
+			return true;
+		for (int i = 0; i < n->nargs; i++)
+			if (node_uses_ustack(n->args[i]))
+				return true;
+	}
+	return false;
+}
+
+static bool uses_ustack(const struct clause *c)
+{
+	return node_uses_ustack(c->pred) || node_uses_ustack(c->body);
+}
+
+/* The fetchargs of a uprobe's user stack into out[0..max) (arch.h): how
+ * many (0 where the kernel's userstacktrace option serves), -ENOSPC. */
+static int ustack_fetches(struct probe_arg *out, int max)
+{
+	int n = 0;
+
+	if (arch_kernel_user_stacks())
+		return 0;
+	for (;; n++) {
+		struct probe_arg a = { .fetch = PF_RAW };
+
+		if (arch_ustack_fetch(arch_name(), n, a.name, sizeof(a.name), a.raw, sizeof(a.raw),
+				      a.type, sizeof(a.type)))
+			return n;
+		if (n == max)
+			return -ENOSPC;
+		out[n] = a;
+	}
+}
+
+/* Is pr a uprobe at a function's first instruction (a function name, no
+ * address, no +OFF, not a USDT site)?  There the link register holds the
+ * caller, which the frame records do not name yet. */
+static bool uprobe_at_entry(const struct lang_probe *pr)
+{
+	struct probe_spec spec;
+	struct probe_error perr;
+
+	return pr->pv == PV_UPROBE && !pr->usdt && !probe_parse(pr->text, &spec, &perr) &&
+	       !spec.has_addr && !spec.offset;
+}
+
 /* Has an event added since index `before` replaced tracepoint v?  (Then v
  * does not feed the clause that added it.) */
 static bool replaced_since(struct engine *e, int before, const struct eng_event *v)
@@ -2335,7 +2399,7 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 			struct probe_arg extra[PROBE_MAX_ARGS];
 			char fields[1024];
 			size_t off = 0;
-			int nextra;
+			int nextra, nuf;
 
 			probe_fields(c->pred, args, sargs, ARRAY_SIZE(args));
 			probe_fields(c->body, args, sargs, ARRAY_SIZE(args));
@@ -2379,10 +2443,27 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 				a->fetch = PF_RAW;
 				nextra++;
 			}
+			/* ustack where the kernel writes no user stacks: the
+			 * uprobe fetches the frame records itself (arch.h). */
+			nuf = 0;
+			if (user && in->e.s && uses_ustack(c))
+				nuf = ustack_fetches(extra + nextra, PROBE_MAX_ARGS - nextra);
+			if (nuf < 0) {
+				snprintf(err->msg, sizeof(err->msg), "too many fields for one probe "
+					 "(%d) with ustack's", PROBE_MAX_ARGS);
+				err->line = pr->line;
+				err->col = pr->col;
+				return -EINVAL;
+			}
+			nextra += nuf;
 			ret = *npn = dynprobe_add(&in->e, pr, c->nprobes > 1, fields, extra, nextra,
 						  pn, err);
 			if (ret < 0)
 				return err->msg[0] ? -EINVAL : ret;
+			for (int k = before; nuf && k < in->e.nev; k++) {
+				in->e.ev[k].ufetch = true;
+				in->e.ev[k].uentry = uprobe_at_entry(pr);
+			}
 		} else if (pr->pv == PV_PROFILE) {
 			/* One sampler feeds every profile clause. */
 			if (in->prof_pr && (in->prof_pr->period != pr->period ||
@@ -3600,6 +3681,7 @@ static int emit_sh(struct interp *in)
 static int setup(struct interp *in)
 {
 	int err = compile(in, &in->err);
+	bool ufetch = false;
 
 	if (err)
 		return err;
@@ -3609,11 +3691,18 @@ static int setup(struct interp *in)
 	in->e.kstacks = in->e.ustacks = false;
 	for (int i = 0; i < in->e.nev; i++) {
 		in->e.kstacks |= in->e.ev[i].want_kstack && !in->e.ev[i].trigger_only;
-		in->e.ustacks |= in->e.ev[i].want_ustack && !in->e.ev[i].trigger_only;
+		in->e.ustacks |= in->e.ev[i].want_ustack && !in->e.ev[i].trigger_only &&
+				 !in->e.ev[i].ufetch;
+		ufetch |= in->e.ev[i].want_ustack && in->e.ev[i].ufetch;
 	}
 	if (in->e.ustacks)
 		planf(in, "ustack at events: the instance's userstacktrace option records a user "
 		      "stack (8 frames at most, by frame pointers) after every event\n");
+	if (ufetch)
+		planf(in, "ustack at uprobes: this kernel writes no user stacks; each uprobe "
+		      "fetches the link, stack and frame pointers and %d frame records (%d "
+		      "frames at most, by frame pointers)\n", ARCH_USTACK_RECS,
+		      ARCH_USTACK_RECS + 2);
 	if (in->e.kstacks)
 		planf(in, "kstack at events: the instance's stacktrace option records a kernel "
 		      "stack after every event; ftr joins each to its event\n");

@@ -57,6 +57,18 @@ int unwind_splice(const uint64_t *dw, const struct unwind_result *r, const uint6
 
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return x;
+}
 
 /*
  * The registers perf copies (asm/perf_regs.h numbering) and where they go
@@ -111,8 +123,59 @@ struct uw_proc {
 
 #define NBUCKETS 256
 
+/*
+ * What a file's debug file gives the unwinder, shared by every address
+ * space that maps the file (keyed by its device and inode).  libdwfl keeps
+ * what it finds per Dwfl, that is per process: where a file's .eh_frame
+ * lacks a pc (ld.so's entry, say), each new process had it search the debug
+ * directories again and open the debug file with libdw, which inflates its
+ * compressed DWARF (Debian's ld.so: 1.2 MB) to learn that it has no
+ * .debug_frame either.  A busy box starting processes lost most samples to
+ * that (bench/profile-all.sh).  Now a debug file without .debug_frame, or
+ * none, is known once per file and not looked for again; one with
+ * .debug_frame is still opened per process, as libdwfl needs it.  A
+ * direct-mapped table: bounded, a collision forgets the older file.
+ */
+#define NDBG 1024
+struct dbg_slot {
+	dev_t dev;
+	ino_t ino;
+	bool known;		/* its debug file looked at (or found absent) */
+	bool frames;		/* ... and it has .debug_frame */
+};
+
+/*
+ * A file's ELF, opened once and lent to the module of every address space
+ * that maps it (libelf counts the references: elf_begin with the same
+ * descriptor and this Elf as ref).  libdwfl's dwfl_report_elf opens and
+ * maps the file anew for each process, and unmaps it at dwfl_end: on a busy
+ * box that churn (open, mmap, munmap and its TLB flushes) was most of the
+ * profiler's CPU.  It also keeps the file reachable: sym.c names a file
+ * by a path through the first process that mapped it, which a later
+ * process of the same file outlives.  Direct-mapped by dso (one per file),
+ * bounded: a file that takes a slot lets the older one go (modules still holding it keep it
+ * until their dwfl_end, which then closes the descriptor, as libdwfl does
+ * for the last reference).
+ */
+#define NELF 256
+struct elf_slot {
+	struct sym_dso *dso;
+	dev_t dev;
+	ino_t ino;
+	int fd;
+	Elf *elf;
+	char *path;
+	GElf_Addr off0;		/* the address file offset 0 is linked at */
+	GElf_Addr lo, hi;	/* the first PT_LOAD's start (aligned), the last's end */
+};
+
 struct unwinder {
 	struct sym_ctx *sc;
+	struct dbg_slot dbg[NDBG];
+	uint64_t dbg_hits, dbg_misses;
+	struct elf_slot elf[NELF];
+	struct elf_slot *lend;	/* find_elf's, during report() */
+	uint64_t elf_hits, elf_opens;
 	struct uw_proc *tab[NBUCKETS];
 	size_t nproc;
 	uint64_t tick;
@@ -129,20 +192,197 @@ struct unwinder {
 /* Debug files are not needed for CFI (.eh_frame is in the file itself);
  * where a file has only .debug_frame, the usual places are searched.  Never
  * the network: libdw would ask debuginfod when DEBUGINFOD_URLS is set. */
+static bool has_debug_frame(int fd)
+{
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	bool found = false;
+
+	if (!e)
+		return false;
+	if (elf_getshdrstrndx(e, &shstrndx) == 0) {
+		while (!found && (scn = elf_nextscn(e, scn))) {
+			GElf_Shdr sh;
+			const char *name;
+
+			found = gelf_getshdr(scn, &sh) && sh.sh_type != SHT_NOBITS && sh.sh_size &&
+				(name = elf_strptr(e, shstrndx, sh.sh_name)) &&
+				!strcmp(name, ".debug_frame");
+		}
+	}
+	elf_end(e);
+	return found;
+}
+
 static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			  Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 			  GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
+	struct unwinder *u = *userdata;
+	struct dbg_slot *sl = NULL;
+	struct stat st;
+	int fd;
+
 	if (getenv("DEBUGINFOD_URLS"))
 		return -1;
-	return dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
-					    debuglink_file, debuglink_crc, debuginfo_file_name);
+	if (u && file_name && stat(file_name, &st) < 0) {
+		/* A path through a process that is gone: the file's slot. */
+		for (int i = 0; i < NELF; i++) {
+			if (u->elf[i].path && !strcmp(u->elf[i].path, file_name)) {
+				st.st_dev = u->elf[i].dev;
+				st.st_ino = u->elf[i].ino;
+				goto known;
+			}
+		}
+		file_name = NULL;
+	}
+known:
+	if (u && file_name) {
+		sl = &u->dbg[(mix64((uint64_t)st.st_dev) ^ mix64((uint64_t)st.st_ino)) % NDBG];
+		if (sl->known && sl->dev == st.st_dev && sl->ino == st.st_ino && !sl->frames) {
+			u->dbg_hits++;
+			return -1;
+		}
+		u->dbg_misses++;
+	}
+	/* Where its build id names a debug file without .debug_frame (as
+	 * Debian's are), no need of libdw's search: it would also open that
+	 * file with libdw, inflating its DWARF, to look for a dwz link. */
+	if (sl) {
+		const unsigned char *id;
+		GElf_Addr vaddr;
+		int n = dwfl_module_build_id(mod, &id, &vaddr);
+
+		if (n > 1 && n <= 64) {
+			char path[64 + 2 * 64 + 8], *q = path;
+			int dfd;
+
+			q += sprintf(q, "/usr/lib/debug/.build-id/%02x/", id[0]);
+			for (int i = 1; i < n; i++)
+				q += sprintf(q, "%02x", id[i]);
+			strcpy(q, ".debug");
+			dfd = open(path, O_RDONLY | O_CLOEXEC);
+			if (dfd >= 0) {
+				bool frames = has_debug_frame(dfd);
+
+				close(dfd);
+				if (!frames) {
+					*sl = (struct dbg_slot){ st.st_dev, st.st_ino, true, false };
+					return -1;
+				}
+			}
+		}
+	}
+	fd = dwfl_standard_find_debuginfo(mod, userdata, modname, base, file_name,
+					  debuglink_file, debuglink_crc, debuginfo_file_name);
+	if (!sl)
+		return fd;
+	*sl = (struct dbg_slot){ st.st_dev, st.st_ino, true, fd >= 0 && has_debug_frame(fd) };
+	if (fd >= 0 && !sl->frames) {
+		/* What libdw would open it for, it has not. */
+		close(fd);
+		free(*debuginfo_file_name);
+		*debuginfo_file_name = NULL;
+		return -1;
+	}
+	return fd;
+}
+
+/* A module report() made with dwfl_report_module: the file it lends. */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+		    char **file_name, Elf **elfp)
+{
+	struct unwinder *u = *userdata;
+	struct elf_slot *e = u ? u->lend : NULL;
+
+	if (!e)
+		return dwfl_build_id_find_elf(mod, userdata, modname, base, file_name, elfp);
+	*elfp = elf_begin(e->fd, ELF_C_READ_MMAP, e->elf);
+	if (!*elfp)
+		return -1;
+	*file_name = strdup(e->path);
+	return e->fd;
 }
 
 static const Dwfl_Callbacks dwfl_cbs = {
-	.find_elf = dwfl_build_id_find_elf,
+	.find_elf = find_elf,
 	.find_debuginfo = find_debuginfo,
 };
+
+static void elf_slot_drop(struct elf_slot *e)
+{
+	if (!e->elf)
+		return;
+	/* The last reference closes the descriptor (else a module's will). */
+	if (elf_end(e->elf) == 0)
+		close(e->fd);
+	free(e->path);
+	memset(e, 0, sizeof(*e));
+}
+
+/* The slot of dso d (its file opened now if it is not there), or NULL:
+ * the caller then reports it as libdwfl would.  Keyed by the dso (one per
+ * file for the whole run, sym.c): its file name may be a path through the
+ * process that first mapped it (/proc/PID/map_files), gone by the time
+ * another process runs it, where only the descriptor kept here still
+ * reaches the file; else its own path, if it is still the same file. */
+static struct elf_slot *elf_slot(struct unwinder *u, struct sym_dso *d, const char *file)
+{
+	struct elf_slot *e = &u->elf[((uintptr_t)d >> 4) % NELF], n = { .dso = d, .fd = -1 };
+	struct stat st;
+	size_t nph;
+	bool first = true;
+
+	if (e->elf && e->dso == d) {
+		u->elf_hits++;
+		return e;
+	}
+	n.fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (n.fd < 0 && d->path[0] == '/' && strcmp(file, d->path)) {
+		file = d->path;
+		n.fd = open(file, O_RDONLY | O_CLOEXEC);
+		if (n.fd >= 0 && d->ino && (fstat(n.fd, &st) < 0 || st.st_ino != d->ino)) {
+			close(n.fd);
+			n.fd = -1;
+		}
+	}
+	if (n.fd < 0 || fstat(n.fd, &st) < 0)
+		goto fail;
+	n.dev = st.st_dev;
+	n.ino = st.st_ino;
+	n.elf = elf_begin(n.fd, ELF_C_READ_MMAP, NULL);
+	if (!n.elf || elf_kind(n.elf) != ELF_K_ELF || elf_getphdrnum(n.elf, &nph) < 0)
+		goto fail;
+	for (size_t i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(n.elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (first) {
+			/* as libdwfl takes a module's start (open_elf) */
+			n.lo = ph.p_vaddr & -(ph.p_align ? ph.p_align : 1);
+			n.off0 = ph.p_vaddr - ph.p_offset;
+			first = false;
+		}
+		if (ph.p_vaddr + ph.p_memsz > n.hi)
+			n.hi = ph.p_vaddr + ph.p_memsz;
+	}
+	n.path = strdup(file);
+	if (first || !n.path)
+		goto fail;
+	elf_slot_drop(e);
+	*e = n;
+	u->elf_opens++;
+	return e;
+fail:
+	if (n.elf)
+		elf_end(n.elf);
+	free(n.path);
+	if (n.fd >= 0)
+		close(n.fd);
+	return NULL;
+}
 
 int unwind_new(struct sym_ctx *sc, struct unwinder **out)
 {
@@ -168,7 +408,28 @@ void unwind_free(struct unwinder *u)
 			free(p);
 		}
 	}
+	for (int i = 0; i < NELF; i++)
+		elf_slot_drop(&u->elf[i]);
 	free(u);
+}
+
+void unwind_forget(struct unwinder *u, struct sym_proc *proc)
+{
+	struct uw_proc **pp;
+
+	if (!u || !proc)
+		return;
+	for (pp = &u->tab[((uintptr_t)proc >> 4) % NBUCKETS]; *pp; pp = &(*pp)->next) {
+		struct uw_proc *p = *pp;
+
+		if (p->proc != proc)
+			continue;
+		*pp = p->next;
+		if (p->dwfl)
+			dwfl_end(p->dwfl);
+		free(p);
+		return;
+	}
 }
 
 /* Report the file mapped at pc to libdwfl (once per file and address
@@ -178,6 +439,10 @@ static enum unwind_end report(struct unwinder *u, uint64_t pc)
 {
 	struct sym_mapping m;
 	const char *file;
+	Dwfl_Module *mod;
+	struct elf_slot *e;
+	Elf *elf;
+	void **ud;
 
 	if (dwfl_addrmodule(u->cur->dwfl, pc))
 		return UNWIND_END_OK;
@@ -189,9 +454,36 @@ static enum unwind_end report(struct unwinder *u, uint64_t pc)
 	if (!file)
 		return UNWIND_END_NOCFI;
 	dwfl_report_begin_add(u->cur->dwfl);
-	if (!dwfl_report_elf(u->cur->dwfl, m.dso->path, file, -1, m.start - m.pgoff, false)) {
+	/* The shared file, at the bias its mapping gives (offset 0 mapped
+	 * at m.start - m.pgoff); else libdwfl opens it itself. */
+	e = elf_slot(u, m.dso, file);
+	if (e) {
+		GElf_Addr bias = m.start - m.pgoff - e->off0;
+
+		mod = dwfl_report_module(u->cur->dwfl, m.dso->path, bias + e->lo, bias + e->hi);
+	} else {
+		mod = dwfl_report_elf(u->cur->dwfl, m.dso->path, file, -1, m.start - m.pgoff,
+				      false);
+	}
+	if (!mod) {
 		dwfl_report_end(u->cur->dwfl, NULL, NULL);
 		return UNWIND_END_NOCFI;
+	}
+	/* find_elf's and find_debuginfo's: the unwinder (its tables of files) */
+	if (dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL))
+		*ud = u;
+	if (e) {
+		Dwarf_Addr b;
+
+		/* libdwfl asks find_elf when it first needs the file: now,
+		 * while the slot is at hand. */
+		u->lend = e;
+		elf = dwfl_module_getelf(mod, &b);
+		u->lend = NULL;
+		if (!elf) {
+			dwfl_report_end(u->cur->dwfl, NULL, NULL);
+			return UNWIND_END_NOCFI;
+		}
 	}
 	dwfl_report_end(u->cur->dwfl, NULL, NULL);
 	return UNWIND_END_OK;
@@ -428,6 +720,10 @@ int unwind_sample(struct unwinder *u, struct sym_proc *proc, const struct perf_s
 {
 	*r = (struct unwind_result){ .end = UNWIND_END_ERROR };
 	return -ENOTSUP;
+}
+
+void unwind_forget(struct unwinder *u, struct sym_proc *proc)
+{
 }
 
 #endif

@@ -57,6 +57,10 @@ struct unwinder;
  * not know), -ENOMEM. */
 int unwind_new(struct sym_ctx *sc, struct unwinder **out);
 void unwind_free(struct unwinder *u);
+/* proc's address space is gone (its exit, or an exec): its libdwfl state
+ * (files mapped, descriptors) goes too.  A sample of it read late only
+ * builds it again. */
+void unwind_forget(struct unwinder *u, struct sym_proc *proc);
 
 struct unwind_result {
 	int n;			/* frames in ips */

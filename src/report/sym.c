@@ -1361,62 +1361,106 @@ struct sym_dso *sym_dso_get(struct sym_ctx *c, size_t i)
 
 /* ---- which package owns a file ---------------------------------------------------- */
 
-static bool list_has(const char *text, const char *path)
+static bool line_is(const char *line, size_t len, const char *path, size_t plen)
 {
-	size_t n = strlen(path);
-	const char *p = text;
-
-	while ((p = strstr(p, path))) {
-		if ((p == text || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
-			return true;
-		p += n;
-	}
-	return false;
+	return plen == len && !memcmp(line, path, len);
 }
 
-int sym_dpkg_owner(const char *infodir, const char *path, char *pkg, size_t len)
+/* /usr-merged systems map /usr/lib/x/libc.so.6 while the package lists
+ * /lib/x/libc.so.6 (or the reverse): the other spelling, or "". */
+static void merged_alt(const char *path, char *alt, size_t len)
 {
 	static const char *const merged[] = { "/bin/", "/sbin/", "/lib/", "/lib64/", "/lib32/" };
-	char alt[PATH_MAX] = "", file[PATH_MAX];
-	struct dirent *de;
-	int ret = -ENOENT;
-	DIR *dir;
 
-	if (!infodir)
-		infodir = "/var/lib/dpkg/info";
-	/* /usr-merged systems map /usr/lib/x/libc.so.6 while the package
-	 * lists /lib/x/libc.so.6 (or the reverse). */
+	alt[0] = '\0';
 	for (size_t i = 0; i < ARRAY_SIZE(merged); i++) {
 		if (str_has_prefix(path, "/usr") && str_has_prefix(path + 4, merged[i]))
-			snprintf(alt, sizeof(alt), "%s", path + 4);
+			snprintf(alt, len, "%s", path + 4);
 		else if (str_has_prefix(path, merged[i]))
-			snprintf(alt, sizeof(alt), "/usr%s", path);
+			snprintf(alt, len, "/usr%s", path);
 	}
+}
+
+int sym_dpkg_owners(const char *infodir, const char *const *paths, int n, char (*pkgs)[128])
+{
+	char (*alt)[PATH_MAX] = calloc((size_t)(n > 0 ? n : 1), sizeof(*alt)), file[PATH_MAX];
+	struct dirent *de;
+	size_t *plen;
+	int left = n;
+	DIR *dir;
+
+	for (int i = 0; i < n; i++)
+		pkgs[i][0] = '\0';
+	if (!alt)
+		return -ENOMEM;
+	plen = calloc((size_t)(n > 0 ? n : 1) * 2, sizeof(*plen));
+	if (!plen) {
+		free(alt);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		merged_alt(paths[i], alt[i], sizeof(alt[i]));
+		plen[2 * i] = strlen(paths[i]);
+		plen[2 * i + 1] = strlen(alt[i]);
+	}
+	if (!infodir)
+		infodir = "/var/lib/dpkg/info";
 	dir = opendir(infodir);
-	if (!dir)
+	if (!dir) {
+		free(alt);
+		free(plen);
 		return -ENOENT;
-	while (ret && (de = readdir(dir))) {
-		size_t n = strlen(de->d_name);
+	}
+	/* Each list read once for all the paths (a box's database is
+	 * thousands of files, tens of MB). */
+	while (left > 0 && (de = readdir(dir))) {
+		size_t len = strlen(de->d_name), k;
 		char *text;
 
-		if (n < 6 || strcmp(de->d_name + n - 5, ".list"))
+		if (len < 6 || strcmp(de->d_name + len - 5, ".list"))
 			continue;
 		snprintf(file, sizeof(file), "%s/%s", infodir, de->d_name);
 		text = read_file(file, NULL);
 		if (!text)
 			continue;
-		if (list_has(text, path) || (alt[0] && list_has(text, alt))) {
-			size_t k = strcspn(de->d_name, ":");
+		k = strcspn(de->d_name, ":");
+		if (k > len - 5)
+			k = len - 5;
+		/* Line by line, lengths first: one pass whatever n is. */
+		for (char *l = text, *nl; *l && left > 0; l = nl + 1) {
+			size_t ll;
 
-			if (k > n - 5)
-				k = n - 5;
-			snprintf(pkg, len, "%.*s", (int)k, de->d_name);
-			ret = 0;
+			nl = strchrnul(l, '\n');
+			ll = (size_t)(nl - l);
+			for (int i = 0; i < n; i++) {
+				if (pkgs[i][0] || !(line_is(l, ll, paths[i], plen[2 * i]) ||
+						    (alt[i][0] && line_is(l, ll, alt[i], plen[2 * i + 1]))))
+					continue;
+				snprintf(pkgs[i], sizeof(pkgs[i]), "%.*s", (int)k, de->d_name);
+				left--;
+			}
+			if (!*nl)
+				break;
 		}
 		free(text);
 	}
 	closedir(dir);
-	return ret;
+	free(alt);
+	free(plen);
+	return 0;
+}
+
+int sym_dpkg_owner(const char *infodir, const char *path, char *pkg, size_t len)
+{
+	char one[1][128];
+	int ret = sym_dpkg_owners(infodir, &path, 1, one);
+
+	if (ret)
+		return ret;
+	if (!one[0][0])
+		return -ENOENT;
+	snprintf(pkg, len, "%s", one[0]);
+	return 0;
 }
 
 /* ---- perf side-band records ------------------------------------------------------- */

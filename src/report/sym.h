@@ -194,5 +194,8 @@ struct sym_dso *sym_dso_get(struct sym_ctx *c, size_t i);
  * /var/lib/dpkg/info), trying the /usr-merged spelling too; "pkg" without
  * ":arch".  0, -ENOENT (no owner or no dpkg database). */
 int sym_dpkg_owner(const char *infodir, const char *path, char *pkg, size_t len);
+/* The same for n paths at once, each list read once: pkgs[i] "" where no
+ * package owns paths[i].  0, -ENOENT (no dpkg database), -ENOMEM. */
+int sym_dpkg_owners(const char *infodir, const char *const *paths, int n, char (*pkgs)[128]);
 
 #endif

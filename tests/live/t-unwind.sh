@@ -41,6 +41,11 @@ for bad in bogus fp,4096 dwarf,100 dwarf,32 auto,70000; do
 		fail unwind-usage "--call-graph $bad: rc=$rc $(head -1 "$TMP/e")"; bad=; break; }
 done
 [ -n "$bad" ] && ok unwind-usage
+# Programs: ustack at events comes from tracefs (no registers, no stack copy).
+"$FTR" --call-graph dwarf -e 'uprobe:/bin/sh:main { @[ustack] = count(); }' > /dev/null 2> "$TMP/e"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'walked by frame pointers (a tracefs record carries no registers' "$TMP/e" &&
+	ok unwind-run-refuses || fail unwind-run-refuses "rc=$rc $(head -1 "$TMP/e")"
 
 "$FTR" profile --call-graph dwarf --folded -- true > "$TMP/o" 2> "$TMP/e"; rc=$?
 if grep -q 'not in this static build' "$TMP/e"; then
@@ -67,6 +72,17 @@ for mode in dwarf auto; do
 		ok unwind-$mode-nofp || fail unwind-$mode-nofp \
 		"rc=$rc leaf_a $a% of $na under main;mid, leaf_b $b% of $nb $(sort -t' ' -k2 -nr "$TMP/f" | head -2) $(head -2 "$TMP/e")"
 done
+
+# Processes of one file, one after another and two at once (each its own
+# load address): its ELF is opened once and lent to every address space
+# (unwind.c's shared table), and each walk still finds main;mid.
+"$FTR" profile --call-graph dwarf --folded -- sh -c \
+	'unwindme-nofp 200; unwindme-nofp 200 & unwindme-nofp 200; wait' > "$TMP/f" 2> "$TMP/e"; rc=$?
+set -- $(under "$TMP/f" leaf_a 'main;mid'); a=$1 na=$2
+set -- $(under "$TMP/f" leaf_b 'main;mid'); b=$1 nb=$2
+[ $rc -eq 0 ] && [ $((na + nb)) -ge 300 ] && atleast "$a" 90 && atleast "$b" 90 &&
+	ok unwind-shared-files || fail unwind-shared-files \
+	"rc=$rc leaf_a $a% of $na under main;mid, leaf_b $b% of $nb $(head -2 "$TMP/e")"
 
 # Stripped: no names, but the same three frames of the program under libc's
 # start, for nine samples in ten of those whose leaf is in the program.

@@ -251,6 +251,64 @@ static void test_arch(void **state)
 	assert_null(arch_multiarch("weird9"));
 }
 
+/* A uprobe's own user stack (arm64): the fetchargs, and the walk over the
+ * values a 6.1 arm64 guest gave at hotpath's leaf_b (main -> run -> work_b
+ * -> leaf_b; the last record is _start's, fp 0). */
+static void test_arch_ustack(void **state)
+{
+	char name[16], fetch[160], type[16];
+	uint64_t ips[16];
+	/* lr sp fp, then {next fp, return address} per record */
+	uint64_t v[3 + 2 * ARCH_USTACK_RECS] = {
+		0x400818, 0xfffff9a006b0, 0xfffff9a006b0,
+		0xfffff9a006c0, 0x40087c,		/* run's return into main */
+		0xfffff9a006e0, 0x400974,		/* main's into libc */
+		0xfffff9a00800, 0x400a58,
+		0, 0x400b00,				/* _start's record */
+		0x1234, 0x999,				/* stale: never read */
+		0x5678, 0x888,
+	};
+	int n;
+
+	assert_int_equal(arch_ustack_fetch("x86_64", 0, name, sizeof(name), fetch, sizeof(fetch),
+					   type, sizeof(type)), -ENOTSUP);
+	assert_int_equal(arch_ustack_fetch("arm64", 0, name, sizeof(name), fetch, sizeof(fetch),
+					   type, sizeof(type)), 0);
+	assert_string_equal(name, "ftr_lr");
+	assert_string_equal(fetch, "%x30");
+	assert_int_equal(arch_ustack_fetch("arm64", 4, name, sizeof(name), fetch, sizeof(fetch),
+					   type, sizeof(type)), 0);
+	assert_string_equal(name, "ftr_f2");
+	assert_string_equal(fetch, "+0(+0(%x29))");
+	assert_string_equal(type, "u64[2]");
+	assert_int_equal(arch_ustack_fetch("arm64", 3 + ARCH_USTACK_RECS, name, sizeof(name),
+					   fetch, sizeof(fetch), type, sizeof(type)), -ERANGE);
+
+	n = arch_ustack_walk("arm64", 0x400788, true, v, (int)ARRAY_SIZE(v), ips, 16);
+	assert_int_equal(n, 6);
+	assert_int_equal(ips[0], 0x400788);
+	assert_int_equal(ips[1], 0x400818);	/* lr: work_b */
+	assert_int_equal(ips[2], 0x40087c);
+	assert_int_equal(ips[5], 0x400b00);	/* _start's, then fp 0 ends it */
+	/* Not at the entry: lr is not the caller. */
+	n = arch_ustack_walk("arm64", 0x4007a0, false, v, (int)ARRAY_SIZE(v), ips, 16);
+	assert_int_equal(n, 5);
+	assert_int_equal(ips[1], 0x40087c);
+	/* A pointer-authentication code above the 48 address bits goes. */
+	v[4] |= 0x003d000000000000ull;
+	n = arch_ustack_walk("arm64", 0x400788, true, v, (int)ARRAY_SIZE(v), ips, 3);
+	assert_int_equal(n, 3);
+	assert_int_equal(ips[2], 0x40087c);
+	/* A frame pointer below the stack pointer (a general register in code
+	 * without frame pointers): the probe's frame and the caller alone. */
+	v[2] = 0x1000;
+	assert_int_equal(arch_ustack_walk("arm64", 0x400788, true, v, (int)ARRAY_SIZE(v), ips, 16),
+			 2);
+	/* No table: the probe's address. */
+	assert_int_equal(arch_ustack_walk("x86_64", 0x400788, true, v, (int)ARRAY_SIZE(v), ips, 16),
+			 1);
+}
+
 /* ---- argument translation ----------------------------------------------------------- */
 
 static void fa(const char *spec, const char *arch, unsigned ps, const char *want)
@@ -848,6 +906,7 @@ int main(void)
 		cmocka_unit_test(test_parse_kprobe),
 		cmocka_unit_test(test_parse_uprobe),
 		cmocka_unit_test(test_arch),
+		cmocka_unit_test(test_arch_ustack),
 		cmocka_unit_test(test_fetchargs),
 		cmocka_unit_test(test_event_names),
 		cmocka_unit_test(test_name_next),

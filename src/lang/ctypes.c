@@ -64,9 +64,11 @@ static bool defined(struct define *d, int nd, const char *name, size_t n)
 	return n == 17 && !strncmp(name, "BPFTRACE_HAVE_BTF", n) && ctypes_have_btf();
 }
 
-/* Append s[0..n) to the output, growing it. */
+/* Append s[0..n) to the output, growing it; no output (o NULL): nothing. */
 static bool out(char **o, size_t *ol, size_t *cap, const char *s, size_t n)
 {
+	if (!o)
+		return true;
 	if (*ol + n + 1 > *cap) {
 		size_t c = (*cap + n + 1) * 2;
 		char *v = realloc(*o, c);
@@ -82,9 +84,11 @@ static bool out(char **o, size_t *ol, size_t *cap, const char *s, size_t n)
 	return true;
 }
 
-/* One line (not a directive) with the defines replaced, outside strings. */
+/* One line (not a directive) with the defines replaced, outside strings and
+ * comments.  *inc says whether the line starts inside a block comment, and
+ * is left saying whether the next one does. */
 static bool expand(char **o, size_t *ol, size_t *cap, const char *s, size_t n,
-		   struct define *d, int nd)
+		   struct define *d, int nd, bool *inc)
 {
 	size_t i = 0;
 	bool ok = true;
@@ -92,7 +96,17 @@ static bool expand(char **o, size_t *ol, size_t *cap, const char *s, size_t n,
 	while (ok && i < n) {
 		size_t j = i;
 
-		if (s[i] == '"') {
+		if (*inc) {
+			while (j < n && !(s[j] == '*' && j + 1 < n && s[j + 1] == '/'))
+				j++;
+			if (j < n) {
+				j += 2;
+				*inc = false;
+			}
+		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
+			*inc = true;
+			j += 2;
+		} else if (s[i] == '"') {
 			for (j++; j < n && s[j] != '"'; j++)
 				if (s[j] == '\\' && j + 1 < n)
 					j++;
@@ -146,6 +160,7 @@ char *lang_cpp(const char *text, struct lang_err *err)
 	struct define d[MAX_DEFINES];
 	bool active[MAX_IF + 1] = { true }, taken[MAX_IF + 1] = { true };
 	int nd = 0, depth = 0, line = 1, if_line[MAX_IF + 1] = { 0 };
+	bool inc = false;	/* inside a block comment */
 	size_t ol = 0, cap = strlen(text) + 64;
 	char *o = malloc(cap);
 	const char *s = text;
@@ -158,7 +173,9 @@ char *lang_cpp(const char *text, struct lang_err *err)
 		const char *p = s + strspn(s, " \t");
 		bool on = active[depth];
 
-		if (*p == '#') {
+		/* A '#' inside a block comment is text, as cpp strips
+		 * comments first (gethostlatency.bt has " # need" in one). */
+		if (*p == '#' && !inc) {
 			const char *w = p + 1 + strspn(p + 1, " \t"), *a;
 			size_t wl = strspn(w, "abcdefghijklmnopqrstuvwxyz");
 
@@ -246,8 +263,10 @@ char *lang_cpp(const char *text, struct lang_err *err)
 			for (size_t i = 0; ok && i < n; i++)
 				ok = out(&o, &ol, &cap, " ", 1);
 		} else if (on) {
-			ok = expand(&o, &ol, &cap, s, n, d, nd);
+			ok = expand(&o, &ol, &cap, s, n, d, nd, &inc);
 		} else {
+			/* Skipped text still opens and closes comments. */
+			expand(NULL, NULL, NULL, s, n, NULL, 0, &inc);
 			for (size_t i = 0; ok && i < n; i++)
 				ok = out(&o, &ol, &cap, " ", 1);
 		}

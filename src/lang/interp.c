@@ -2479,11 +2479,18 @@ static bool program_reads_str_of(const struct program *p, const char *name)
  * stored, and str() of the map reads it back.  In a predicate the map is
  * true where it has the key, as the address it stands for is non-zero.
  */
-static int str_stores(struct interp *in, struct node *n)
+static int str_stores(struct interp *in, struct node *n, bool user)
 {
 	for (; n; n = n->next) {
-		if (n->k == S_ASSIGN && n->a->k == N_MAP && n->op == T_ASSIGN &&
-		    n->b->k == N_FIELD && program_reads_str_of(in->p, n->a->sval)) {
+		/* At a uprobe, argN and retval are the addresses (gethostlatency:
+		 * @name[tid] = arg0 at getaddrinfo, str(@name[tid]) at its
+		 * return), fetched as ustrings by the probe itself. */
+		bool src = n->k == S_ASSIGN && (n->b->k == N_FIELD ||
+			   (user && n->b->k == N_BUILTIN &&
+			    (n->b->ival == B_ARG || n->b->ival == B_RETVAL)));
+
+		if (src && n->a->k == N_MAP && n->op == T_ASSIGN &&
+		    program_reads_str_of(in->p, n->a->sval)) {
 			struct node *c = calloc(1, sizeof(*c));
 			struct mapdef *m = map_get(in, n->a->sval);
 
@@ -2503,7 +2510,8 @@ static int str_stores(struct interp *in, struct node *n)
 			n->b = c;
 			m->str_at_store = true;
 		}
-		if ((n->k == S_IF && (str_stores(in, n->b) < 0 || str_stores(in, n->c) < 0)))
+		if ((n->k == S_IF && (str_stores(in, n->b, user) < 0 ||
+				      str_stores(in, n->c, user) < 0)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -2526,9 +2534,12 @@ static int compile(struct interp *in, struct lang_err *err)
 			      ctypes_btf_source(in->types) ? ctypes_btf_source(in->types) :
 			      "the program", in->typed[ci].explain);
 	}
-	for (int ci = 0; ci < in->p->ncl; ci++)
-		if (str_stores(in, in->p->cl[ci].body) < 0)
+	for (int ci = 0; ci < in->p->ncl; ci++) {
+		enum probe_provider pv = in->p->cl[ci].probes[0].pv;
+
+		if (str_stores(in, in->p->cl[ci].body, pv == PV_UPROBE || pv == PV_URETPROBE) < 0)
 			return -ENOMEM;
+	}
 
 	for (int ci = 0; ci < in->p->ncl; ci++)
 		if (value_types(in, in->p->cl[ci].body, err))

@@ -55,6 +55,21 @@ if [ $NOSHEBANG = 1 ]; then
 	for f in "$WORK"/live/bt/*.bt; do sed -i '1{/^#!/d}' "$f"; done
 	echo "(shebang lines removed: diagnostic, not the acceptance run)" >> "$WORK/live/bt/VERSION"
 fi
+# The guests are busybox and static helpers: no bash, no libc.  The tools
+# that probe those (bashreadline, gethostlatency, threadsnoop) get this
+# machine's, with the libraries they load, which t-bt-tools.sh puts in
+# place where a file is missing (in a guest of this architecture only).
+SYSROOT="$WORK/live/bt/sysroot"
+for prog in bash getent; do
+	p=$(command -v $prog 2>/dev/null) || continue
+	for f in "$p" $(ldd "$p" 2>/dev/null | grep -o '/[^ ]*') \
+		 $(ldconfig -p 2>/dev/null | grep -o '/[^ ]*/libpthread\.so\.0$' | head -1); do
+		[ -f "$f" ] || continue
+		mkdir -p "$SYSROOT$(dirname "$f")"
+		cp -L "$f" "$SYSROOT$f"
+	done
+done
+[ -d "$SYSROOT" ] && uname -m > "$SYSROOT.arch"
 printf 'BT_SECS=%s\nBT_MIN_PASS=%s\nBT_MAX_FAIL=%s\nBT_ONLY=%s\n' "$SECS" "$MINPASS" "$MAXFAIL" \
 	"$ONLY" > "$WORK/live/bt/config"
 

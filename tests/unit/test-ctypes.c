@@ -242,7 +242,7 @@ static void test_program_layout(void **state)
 static void test_cpp(void **state)
 {
 	struct lang_err err;
-	char *o;
+	char *o, *o2;
 
 	setenv("FTR_VMLINUX_BTF", "/nonexistent", 1);
 	o = lang_cpp("#include <linux/fs.h>\n#define N 4\n#define LONGER 12345\n"
@@ -261,6 +261,16 @@ static void test_cpp(void **state)
 	assert_int_equal(err.line, 2);
 	assert_null(lang_cpp("#endif\n", &err));
 	assert_null(lang_cpp("#bogus\n", &err));
+	/* In a block comment '#' is text and no define expands
+	 * (gethostlatency.bt: " # need modifications" in its header). */
+	o = lang_cpp("/*\n # need x\n N */ #define N 1\nN /* N\n#if 1 */ N \"/*\" N\n", &err);
+	assert_non_null(o);
+	assert_string_equal(o, "/*\n # need x\n N */ #define N 1\nN /* N\n#if 1 */ N \"/*\" N\n");
+	o2 = lang_cpp("#define N 7\n#if 0\n/*\n#endif\n*/\n#endif\nN // /*\nN\n", &err);
+	assert_non_null(o2);
+	assert_string_equal(o2, "           \n     \n  \n      \n  \n      \n7 // /*\n7\n");
+	free(o);
+	free(o2);
 }
 
 static void typed(const char *text, const char *arch, unsigned ps, const char *const *want,

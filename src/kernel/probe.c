@@ -21,6 +21,7 @@
 #include "report/elfsym.h"
 #include "report/ldcache.h"
 #include "kernel/features.h"
+#include "kernel/kcore.h"
 #include "ftr.h"
 #include "kernel/probe.h"
 #include "kernel/session.h"
@@ -1275,6 +1276,17 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 	ret = p->ref_ctr ? session_dynevent_create_at(s, dyn, out->place) :
 			   session_dynevent_create(s, dyn);
 	if (ret) {
+		uint64_t a;
+
+		/* The kernel says EINVAL (6.12) or ENOENT (6.1) for a function
+		 * it lacks: say which it is (mdflush's md_flush_request
+		 * without the md module, swapin's swap_readpage renamed). */
+		if ((ret == -EINVAL || ret == -ENOENT) && !probe_kind_is_user(p->kind) &&
+		    !p->has_addr && kcore_symbol(NULL, p->symbol, &a) == -ENOENT)
+			ftr_err("'%s' is not a probeable function of this kernel: /proc/kallsyms "
+				"has no such symbol (%s)", p->symbol, p->module[0] ?
+				"is the module loaded?" : "a module not loaded, or a function "
+				"renamed or inlined in this kernel");
 		tracefs_dynevent_free(dyn);
 		return ret;
 	}

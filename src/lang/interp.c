@@ -293,6 +293,22 @@ static struct tep_format_field **field_table(struct sema *s, struct node *n, siz
 	return tab;
 }
 
+/* An address field: u8[4] or u8[16] in every event of the clause (which
+ * libtraceevent flags a string, as it does any u8 array). */
+static bool addr_field(const struct sema *s, const struct node *n)
+{
+	if (n->k != N_FIELD || !s->nev)
+		return false;
+	for (int i = 0; i < s->nev; i++) {
+		const struct tep_format_field *f = tep_find_any_field(s->evs[i]->ev, n->sval);
+
+		if (!f || !(f->flags & TEP_FIELD_IS_ARRAY) || (f->flags & TEP_FIELD_IS_DYNAMIC) ||
+		    (f->size != 4 && f->size != 16))
+			return false;
+	}
+	return true;
+}
+
 static int check_field(struct sema *s, struct node *n)
 {
 	struct tep_format_field **tab;
@@ -817,7 +833,7 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		return 0;
 	}
 	if (!strcmp(n->sval, "ntop")) {
-		if (n->args[n->nargs - 1]->type != VT_INT ||
+		if ((n->args[n->nargs - 1]->type != VT_INT && !addr_field(s, n->args[n->nargs - 1])) ||
 		    (n->nargs == 2 && n->args[0]->type != VT_INT)) {
 			lang_errf(s->err, n, "ntop([AF_INET|AF_INET6,] address) takes numbers or "
 				  "an address field (u8[4], u8[16])");
@@ -1291,7 +1307,8 @@ static struct val eval_ntop(struct xctx *x, const struct node *n)
 	if (a->k == N_FIELD && x->rec) {
 		struct tep_format_field *f = ((struct tep_format_field **)a->bind)[x->ev->idx];
 
-		if (f && field_kind(f) == FK_ARRAY && (f->size == 4 || f->size == 16) &&
+		if (f && (f->flags & TEP_FIELD_IS_ARRAY) && !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
+		    (f->size == 4 || f->size == 16) &&
 		    (size_t)f->offset + f->size <= (size_t)x->rec->size) {
 			blen = (size_t)f->size;
 			memcpy(b, (char *)x->rec->data + f->offset, blen);

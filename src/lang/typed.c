@@ -678,6 +678,36 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 					return -1;
 			return 0;
 		}
+		if (!strcmp(n->sval, "ntop") && n->nargs >= 1) {
+			/* ntop(sk->skc_v6_daddr.in6_u.u6_addr8): the address's
+			 * bytes, an array fetch (u8[16]), not the string a
+			 * char array is elsewhere (tcpconnect, tcpaccept). */
+			struct node *a = n->args[n->nargs - 1];
+			struct tv s, e;
+			char fetch[256], type[16];
+
+			if (n->nargs == 2 && plain(x, n->args[0]) < 0)
+				return -1;
+			r = walk(x, a, &s);
+			if (r < 0)
+				return r;
+			if (r == 1 && s.lv && kind(x, &s, NULL) == BTF_ARRAY && s.f[0] &&
+			    (size_of(x, &s) == 4 || size_of(x, &s) == 16)) {
+				e = s;
+				target(x, &e);
+				if (kind(x, &e, NULL) == BTF_INT && size_of(x, &e) == 1) {
+					snprintf(type, sizeof(type), "u8[%d]", (int)size_of(x, &s));
+					if (cat(x, n, fetch, sizeof(fetch), "+%" PRId64 "(%s)", s.k,
+						s.f))
+						return -1;
+					return become_field(x, a, add_field(x, n, fetch, type, s.src),
+							    0) ? -1 : 0;
+				}
+			}
+			if (r == 1 && materialize(x, a, &s))
+				return -1;
+			return 0;
+		}
 		break;
 	default:
 		break;

@@ -78,6 +78,8 @@ for prog in bash getent; do
 		cp -L "$f" "$SYSROOT$f"
 	done
 done
+# bashreadline probes /bin/bash: the guest has no /bin -> /usr/bin link.
+[ -f "$SYSROOT/usr/bin/bash" ] && mkdir -p "$SYSROOT/bin" && cp "$SYSROOT/usr/bin/bash" "$SYSROOT/bin/"
 [ -d "$SYSROOT" ] && uname -m > "$SYSROOT.arch"
 printf 'BT_SECS=%s\nBT_ONLY=%s\n' "$SECS" "$ONLY" > "$WORK/live/bt/config"
 

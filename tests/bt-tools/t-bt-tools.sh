@@ -72,7 +72,7 @@ runqlen|hotpath 300|^@runqlen:
 setuids|asuser 65534 true|set(res)?uid +.*65534
 ssllatency|true|Tracing SSL/TLS handshake
 sslsnoop|true|Tracing SSL/TLS handshake
-statsnoop|$BB stat -f / > /dev/null|stat +0 /$
+statsnoop|$BB stat -f / > /dev/null|(stat|busybox) +0 /$
 swapin|sleep 1.2|[0-9][0-9]:[0-9][0-9]:[0-9][0-9]
 syncsnoop|sync|sync +tracepoint:syscalls:sys_enter_sync$
 syscount|writer 100|^@process\[writer\]: [0-9]+
@@ -93,7 +93,7 @@ xfsdist|true|Tracing XFS operation latency'
 # stops a tool is a syntax or semantic error of the language.
 refusal() {
 	grep -Eq "not a probeable|no kprobe events|no uprobe events|cannot find '|no function '|\
-no probeable|does not exist|this kernel has no|no such (event|file|tracepoint)|not found|\
+no probeable|does not exist|not a probeable function|this kernel has no|no such (event|file|tracepoint)|not found|\
 no event (for|matches)|lockdown|cannot read '.*available_filter|kernel .*lacks|not in this \
 kernel|module .* not loaded|is not loaded|ENOENT|No such file|does not export|no such symbol" "$1"
 }

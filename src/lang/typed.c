@@ -715,6 +715,20 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 	return walk_children(x, n) ? -1 : 0;
 }
 
+/* How many statements of st (and the if blocks in it) assign $name. */
+static int assigns(const struct node *st, const char *name)
+{
+	int n = 0;
+
+	for (; st; st = st->next) {
+		if (st->k == S_IF)
+			n += assigns(st->b, name) + assigns(st->c, name);
+		else if (st->k == S_ASSIGN && st->a->k == N_VAR && !strcmp(st->a->sval, name))
+			n++;
+	}
+	return n;
+}
+
 static int stmts(struct tctx *x, struct node *st)
 {
 	for (; st; st = st->next) {
@@ -741,11 +755,16 @@ static int stmts(struct tctx *x, struct node *st)
 					return -1;
 				/* A number read is a plain number in the variable; a
 				 * pointer keeps its type, known at compile time. */
+				/* In an if block too when it is the clause's only
+				 * assignment of the variable (tcplife's $tp = (struct
+				 * tcp_sock *)$sk): the fetch arguments read at every
+				 * event, the block uses them when it runs. */
 				if (kind(x, &keep, NULL) == BTF_PTR &&
-				    (x->ifdepth || i < x->nvars || st->op != T_ASSIGN))
+				    ((x->ifdepth && assigns(x->c->body, st->a->sval) != 1) ||
+				     i < x->nvars || st->op != T_ASSIGN))
 					return fail(x, st, "%s holds a typed pointer: assign it once, "
-						    "with '=', outside if blocks (its type is known "
-						    "when the program is compiled)", st->a->sval);
+						    "with '=' (its type is known when the program is "
+						    "compiled)", st->a->sval);
 				if (kind(x, &keep, NULL) == BTF_PTR) {
 					if (x->nvars == MAX_TVARS)
 						return fail(x, st, "too many typed variables");

@@ -325,6 +325,16 @@ static void test_fetchargs(void **state)
 	/* &p->member: the pointer read, the offset added in user space. */
 	typed(DEFS "kprobe:f { @ = sum((uint64)&((struct r *)arg0)->next->lab); }", "x86_64", 0,
 	      (const char *const[]){ "t0=+48(%di):u64", NULL }, NULL);
+	/* A typed pointer assigned once in an if block (tcplife's $tp); twice: refused. */
+	typed(DEFS "kprobe:f { if (arg1) { $p = (struct r *)arg0; @ = sum($p->in.l); } }",
+	      "x86_64", 0, (const char *const[]){ "t0=%di:u64", "t1=+16(%di):s64", NULL }, NULL);
+	typed(DEFS "kprobe:f { $p = 0; if (arg1) { $p = (struct r *)arg0; @ = sum($p->in.l); } }",
+	      "x86_64", 0, NULL, "holds a typed pointer: assign it once");
+	/* ntop() of a u8[4]/u8[16] member: its bytes, not a string. */
+	typed("struct s { unsigned char a4[4]; unsigned char a16[16]; };\n"
+	      "kprobe:f { printf(\"%s %s\\n\", ntop(((struct s *)arg0)->a4), "
+	      "ntop(10, ((struct s *)arg0)->a16)); }", "x86_64", 0,
+	      (const char *const[]){ "t0=+0(%di):u8[4]", "t1=+4(%di):u8[16]", NULL }, NULL);
 	/* char[N] where a value is wanted: a string, as in bpftrace. */
 	typed(DEFS "kprobe:f { printf(\"%s\\n\", ((struct r *)arg0)->lab); }", "x86_64", 0,
 	      (const char *const[]){ "t0=+40(%di):string", NULL }, NULL);
@@ -352,8 +362,8 @@ static void test_fetchargs(void **state)
 	      "is a struct, not a value");
 	typed("kprobe:f { @ = sum(((struct file *)arg0)->f_mode); }", "x86_64", 0, NULL,
 	      "this kernel has no BTF");
-	typed(DEFS "kprobe:f { if (1) { $p = (struct r *)arg0; } }", "x86_64", 0, NULL,
-	      "assign it once");
+	typed(DEFS "kprobe:f { if (1) { $p = (struct r *)arg0; } else { $p = (struct r *)arg1; } }",
+	      "x86_64", 0, NULL, "assign it once");
 }
 
 /* Debian's 6.1 (amd64) kernel BTF, trimmed (tests/fixtures/btf/trim.c):

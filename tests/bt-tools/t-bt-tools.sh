@@ -89,13 +89,14 @@ vfsstat|writer 10|@\[vfs_write\]: [0-9]+
 writeback|sync|Tracing writeback
 xfsdist|true|Tracing XFS operation latency'
 
-# A refusal names what this kernel or machine lacks; anything else that
+# A refusal names what this kernel or machine lacks (or the BPF helper a
+# feature needs: curtask is bpf_get_current_task's); anything else that
 # stops a tool is a syntax or semantic error of the language.
 refusal() {
 	grep -Eq "not a probeable|no kprobe events|no uprobe events|cannot find '|no function '|\
 no probeable|does not exist|not a probeable function|this kernel has no|no such (event|file|tracepoint)|not found|\
 no event (for|matches)|lockdown|cannot read '.*available_filter|kernel .*lacks|not in this \
-kernel|module .* not loaded|is not loaded|ENOENT|No such file|does not export|no such symbol" "$1"
+kernel|module .* not loaded|is not loaded|ENOENT|No such file|does not export|no such symbol|only a BPF program" "$1"
 }
 
 npass=0 nref=0 nwrong=0 nfail=0 ntools=0

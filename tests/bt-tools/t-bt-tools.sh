@@ -58,7 +58,7 @@ bitesize|sync|Tracing block device I/O
 capable|asuser 65534 true|asuser +[0-9]+ +CAP_SET[UG]ID
 cpuwalk|hotpath 500|^@cpu:
 dcsnoop|ls /etc /proc/self/ > /dev/null|[0-9]+ +ls +[RM] 
-execsnoop|ls / > /dev/null|^[0-9]+ +[0-9]+ +ls /
+execsnoop|writer 1|^[0-9]+ +[0-9]+ +writer 1$
 gethostlatency|getent hosts localhost > /dev/null|getent
 killsnoop|sleep 30 & p=$!; kill $p; wait $p|15 +[0-9]+ +0$
 loads|sleep 1|load averages: [0-9]+\.[0-9]{3}

@@ -137,6 +137,7 @@ struct evbind {
 	char probe[256];		/* the `probe` builtin */
 	char func[128];			/* the `func` builtin */
 	struct tep_format_field *pid;
+	struct tep_format_field *comm;	/* ftr_comm: the kprobe/uprobe's $comm */
 	bool pred_pushed;		/* its clause's predicate is the event filter */
 };
 
@@ -1371,6 +1372,16 @@ static struct val builtin(struct xctx *x, const struct node *n)
 	case B_TID:
 		return vint(tid_of(x));
 	case B_COMM:
+		/* The name at the event where the probe fetched it: a
+		 * process that has since exec'd has another now (capable's
+		 * asuser is "true" by the time its events are read). */
+		if (x->rec && x->eb && x->eb->comm) {
+			size_t len;
+
+			s = field_string(x->eb->comm, x->rec->data, x->rec->size, &len);
+			if (s && len)
+				return vstr(s, strnlen(s, len < 16 ? len : 16));
+		}
 		s = task ? engine_comm(&in->e, tid_of(x)) : "ftr";
 		return vstr(s, strnlen(s, 16));
 	case B_CPU:
@@ -2187,6 +2198,20 @@ static int on_tick(struct engine *e, uint64_t now, void *arg)
 /* The argN and retval fields a kprobe/uprobe clause reads: its probe gets
  * exactly those fields.  str(argN) and str(retval) (index nargs) in a
  * uprobe: the string they point to, fetched by the probe (sargs). */
+static bool uses_comm(const struct node *n)
+{
+	for (; n; n = n->next) {
+		if (n->k == N_BUILTIN && n->ival == B_COMM)
+			return true;
+		if (uses_comm(n->a) || uses_comm(n->b) || uses_comm(n->c))
+			return true;
+		for (int i = 0; i < n->nargs; i++)
+			if (uses_comm(n->args[i]))
+				return true;
+	}
+	return false;
+}
+
 static void probe_fields(const struct node *n, bool *args, bool *sargs, int nargs)
 {
 	for (; n; n = n->next) {
@@ -2282,6 +2307,10 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 					off += snprintf(fields + off, off < sizeof(fields) ?
 							sizeof(fields) - off : 0,
 							" retval_str=retval:string");
+			/* comm as it is at the event ($comm), not when it is read. */
+			if (uses_comm(c->pred) || uses_comm(c->body))
+				off += snprintf(fields + off, off < sizeof(fields) ?
+						sizeof(fields) - off : 0, " ftr_comm=comm");
 			dynprobe_names_free(*pn, *npn);
 			*pn = NULL;
 			/* A wildcard adds one event per function, each its own
@@ -2572,8 +2601,10 @@ static int compile(struct interp *in, struct lang_err *err)
 		if (ret < 0)
 			return ret;
 	}
-	for (int k = 0; k < in->e.nev; k++)
+	for (int k = 0; k < in->e.nev; k++) {
 		in->eb[k].pid = tep_find_common_field(in->e.ev[k].ev, "common_pid");
+		in->eb[k].comm = tep_find_field(in->e.ev[k].ev, "ftr_comm");
+	}
 
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		struct clause *c = &in->p->cl[ci];

@@ -60,6 +60,17 @@ else
 	skip uprobe-libname "no uprobe events, or no dynamic libc and writer (a static userland)"
 fi
 
+# comm at a uprobe is the name at the event ($comm fetched by the probe):
+# asuser has exec'd true by the time ftr reads its event.
+as=$(command -v asuser)
+if has_uprobes && [ -n "$as" ]; then
+	"$FTR" -e "uprobe:$as:main { printf(\"%s\\n\", comm); }" -- asuser 65534 true > "$TMP/o" 2> "$TMP/e"
+	[ "$(cat "$TMP/o")" = asuser ] && ok uprobe-comm-at-event ||
+		fail uprobe-comm-at-event "$(cat "$TMP/o" "$TMP/e" | head -3 | tr '\n' ' ')"
+else
+	skip uprobe-comm-at-event "no uprobe events or no asuser helper"
+fi
+
 if has_kprobes; then
 	# writer makes exactly 300 write(2) calls: vfs_write 300 times, and
 	# none of the other vfs_writ* functions (vfs_writev).

@@ -160,6 +160,7 @@ struct interp {
 	int nvars[256];			/* scratch variables per clause */
 	char *varnames[256][MAX_VARS];
 	struct val vars[MAX_VARS];
+	unsigned char varwidth[MAX_VARS];	/* bytes of what a variable holds (bswap) */
 	struct outbuf ob;
 	struct lang_err err;
 	bool exit_req;
@@ -308,6 +309,28 @@ static bool addr_field(const struct sema *s, const struct node *n)
 			return false;
 	}
 	return true;
+}
+
+/* The size in bytes of an integer expression's type: a field's, a cast's,
+ * a variable's (what was last stored in it), else 8. */
+static int int_width(const struct sema *s, const struct node *n)
+{
+	if (n->k == N_FIELD && s->nev) {
+		const struct tep_format_field *f = tep_find_any_field(s->evs[0]->ev, n->sval);
+
+		if (f && (f->size == 1 || f->size == 2 || f->size == 4))
+			return f->size;
+	} else if (n->k == N_VAR && n->slot >= 0 && s->in->varwidth[n->slot]) {
+		return s->in->varwidth[n->slot];
+	} else if (n->k == N_CAST && n->ival >= 1 && n->ival <= 8) {
+		return (int)n->ival;	/* (uint16)x: ival bytes */
+	} else if (n->k == N_CALL && n->type == VT_INT && !strcmp(n->sval, "bswap")) {
+		return n->idx;
+	} else if (n->k == N_CALL && n->type == VT_INT && n->idx >= 8 && n->idx <= 64 &&
+		   n->op && (n->op == T_MINUS || n->op == T_PLUS)) {
+		return n->idx / 8;	/* int16(), (uint16) ... */
+	}
+	return 8;
 }
 
 static int check_field(struct sema *s, struct node *n)
@@ -529,7 +552,7 @@ static const struct {
 };
 
 /* ... and the ones ftr has not yet. */
-static const char *const not_yet[] = { "bswap", "pton", "len", "strcontains", "has_key",
+static const char *const not_yet[] = { "pton", "len", "strcontains", "has_key",
 				       "socket_cookie", "errorf", "warnf" };
 
 /* kstack(N), kstack(perf), ustack(bpftrace, N): the builtin, N frames at
@@ -725,7 +748,7 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		{ "ksymoff", 1, 1 }, { "hex", 1, 1 }, { "ntop", 1, 2 }, { "kaddr", 1, 1 },
 		{ "system", 1, 16 }, { "cat", 1, 16 }, { "usym", 1, 1 }, { "kstack", 0, 2 },
 		{ "ustack", 0, 2 }, { "join", 1, 2 }, { "strncmp", 3, 3 }, { "strftime", 2, 2 },
-		{ "(cast)", 1, 1 },
+		{ "bswap", 1, 1 }, { "(cast)", 1, 1 },
 	};
 	int found = -1, err, bits;
 	bool sgn;
@@ -830,6 +853,17 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		}
 		n->idx = bits;
 		n->op = sgn ? T_MINUS : T_PLUS;
+		n->type = VT_INT;
+		return 0;
+	}
+	if (!strcmp(n->sval, "bswap")) {
+		if (n->args[0]->type != VT_INT) {
+			lang_errf(s->err, n->args[0], "bswap() takes a number");
+			return -EINVAL;
+		}
+		/* The bytes of the argument's type, as bpftrace swaps them
+		 * (tcpconnect: bswap of the u16 skc_dport). */
+		n->idx = int_width(s, n->args[0]);
 		n->type = VT_INT;
 		return 0;
 	}
@@ -1159,6 +1193,9 @@ static int check_stmts(struct sema *s, struct node *st)
 					return -EINVAL;
 				}
 				s->in->vars[st->a->slot].t = st->b->type;
+				/* '=' sets the width bswap() swaps; += keeps it */
+				if (st->op == T_ASSIGN)
+					s->in->varwidth[st->a->slot] = (unsigned char)int_width(s, st->b);
 				st->a->type = st->b->type;
 				if (st->op != T_ASSIGN && st->b->type != VT_INT) {
 					lang_errf(s->err, st, "%s needs a number",
@@ -1579,6 +1616,16 @@ static struct val eval(struct xctx *x, const struct node *n)
 			return eval(x, n->args[0]);
 		if (!strcmp(n->sval, "ntop"))
 			return eval_ntop(x, n);
+		if (!strcmp(n->sval, "bswap")) {
+			uint64_t v = (uint64_t)eval(x, n->args[0]).i;
+			struct val r;
+
+			v = n->idx == 1 ? v & 0xff : n->idx == 2 ? __builtin_bswap16((uint16_t)v) :
+			    n->idx == 4 ? __builtin_bswap32((uint32_t)v) : __builtin_bswap64(v);
+			r = vint((int64_t)v);
+			r.u = n->idx == 8;
+			return r;
+		}
 		if (!strcmp(n->sval, "usym"))
 			return eval_usym(x, n);
 		if (!strcmp(n->sval, "strftime"))

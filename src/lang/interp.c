@@ -1308,8 +1308,17 @@ static void ip_text(const unsigned char *b, bool v6, char *out)
 {
 	int best = -1, blen = 0;
 
+	static const unsigned char zero[10];
+
 	if (!v6) {
 		sprintf(out, "%u.%u.%u.%u", b[0], b[1], b[2], b[3]);
+		return;
+	}
+	/* A v4-mapped (::ffff:a.b.c.d: a dual-stack socket's IPv4 peer) or
+	 * v4-compatible address ends in dotted form, as inet_ntop writes it. */
+	if (!memcmp(b, zero, 10) && ((b[10] == 0xff && b[11] == 0xff) ||
+				     (!b[10] && !b[11] && (b[12] || b[13])))) {
+		sprintf(out, "::%s%u.%u.%u.%u", b[10] ? "ffff:" : "", b[12], b[13], b[14], b[15]);
 		return;
 	}
 	for (int i = 0; i < 8;) {

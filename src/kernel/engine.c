@@ -88,6 +88,8 @@ int engine_open(struct engine *e, const struct engine_opts *o)
 	if (o->emit_sh)
 		e->o.explain = true;
 	e->sw.fd = -1;
+	/* uprobe:libc:F with -p PID: the library that process maps. */
+	probe_lib_pid(o->pid);
 	if (o->no_tracefs && !o->emit_sh) {
 		features_probe(&e->feat, NULL);
 		/* Names from /proc (and the sampler's records) alone. */

@@ -19,7 +19,9 @@
 
 #include "kernel/arch.h"
 #include "report/elfsym.h"
+#include "report/ldcache.h"
 #include "kernel/features.h"
+#include "kernel/kcore.h"
 #include "ftr.h"
 #include "kernel/probe.h"
 #include "kernel/session.h"
@@ -958,6 +960,13 @@ static bool find_library(const char *name, const char *arch, char *out, size_t l
 	return false;
 }
 
+static int lib_pid;	/* probe_lib_pid() */
+
+void probe_lib_pid(int pid)
+{
+	lib_pid = pid;
+}
+
 int probe_resolve_path(const char *path, const char *arch, char *out, size_t len, char *why,
 		       size_t whylen)
 {
@@ -974,9 +983,14 @@ int probe_resolve_path(const char *path, const char *arch, char *out, size_t len
 			c == ':' ? "':'" : "a space");
 		return -EINVAL;
 	}
+	/* A bare name, as the dynamic linker finds a library: the
+	 * followed process's own (-p), a program on $PATH, ld.so's cache
+	 * (the directories of /etc/ld.so.conf), the usual directories. */
 	if (strchr(path, '/')) {
 		snprintf(found, sizeof(found), "%s", path);
-	} else if (!find_on_path(path, found, sizeof(found)) &&
+	} else if (!(lib_pid > 0 && ldcache_in_maps(lib_pid, path, found, sizeof(found)) == 0) &&
+		   !find_on_path(path, found, sizeof(found)) &&
+		   ldcache_lookup(path, arch, found, sizeof(found)) != 0 &&
 		   !find_library(path, arch, found, sizeof(found))) {
 		set_why(why, whylen, "cannot find '%s': not a program on $PATH, nor a library in "
 			"the system's library directories%s", path,
@@ -1079,6 +1093,36 @@ int probe_uprobe_offset(const char *abspath, const struct probe_spec *p,
 	*offset = off;
 out:
 	elfsym_close(e);
+	return ret;
+}
+
+/*
+ * A function not in the library a bare name found, but in one it needs:
+ * glibc 2.34 moved pthread_create and the rest of libpthread into libc, and
+ * left libpthread.so.0 a stub that only needs libc.so.6, where the dynamic
+ * linker then finds them (bpftrace's threadsnoop probes
+ * uprobe:libpthread:pthread_create).  On success path holds the library
+ * that has it (and a note says so); else -ENOENT and path is unchanged.
+ */
+static int in_needed(const struct probe_spec *p, const char *arch, char *path, size_t len,
+		     unsigned long long *off, bool *ifunc)
+{
+	char **need, lib[PATH_MAX], why[256];
+	size_t n;
+	int ret = -ENOENT;
+
+	if (ldcache_needed(path, &need, &n))
+		return -ENOENT;
+	for (size_t i = 0; i < n && ret; i++) {
+		if (probe_resolve_path(need[i], arch, lib, sizeof(lib), why, sizeof(why)) ||
+		    probe_uprobe_offset(lib, p, off, ifunc, why, sizeof(why)))
+			continue;
+		fprintf(stderr, "ftr: note: '%s' is not in '%s' but in '%s', which it loads: "
+			"probing it there\n", p->symbol, path, lib);
+		snprintf(path, len, "%s", lib);
+		ret = 0;
+	}
+	ldcache_free(need, n);
 	return ret;
 }
 
@@ -1243,6 +1287,8 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 		ret = probe_resolve_path(p->path, arch, path, sizeof(path), why, sizeof(why));
 		if (!ret)
 			ret = probe_uprobe_offset(path, p, &off, &ifunc, why, sizeof(why));
+		if (ret == -ENOENT && !p->has_addr && !strchr(p->path, '/'))
+			ret = in_needed(p, arch, path, sizeof(path), &off, &ifunc);
 		if (ret) {
 			ftr_err("cannot probe '%s': %s", spec_str(p, where, sizeof(where)), why);
 			return ret;
@@ -1289,8 +1335,22 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 	}
 	/* libtracefs cannot spell a reference counter: the place is written
 	 * as it is. */
-	return adopt(out, dyn, p->ref_ctr ? session_dynevent_create_at(s, dyn, out->place) :
-					    session_dynevent_create(s, dyn));
+	ret = p->ref_ctr ? session_dynevent_create_at(s, dyn, out->place) :
+			   session_dynevent_create(s, dyn);
+	/* The kernel says EINVAL (6.12) or ENOENT (6.1) for a function it
+	 * lacks: say which it is (mdflush's md_flush_request without the md
+	 * module, swapin's swap_readpage renamed). */
+	if (ret && (ret == -EINVAL || ret == -ENOENT) && !probe_kind_is_user(p->kind) &&
+	    !p->has_addr) {
+		uint64_t a;
+
+		if (kcore_symbol(NULL, p->symbol, &a) == -ENOENT)
+			ftr_err("'%s' is not a probeable function of this kernel: /proc/kallsyms "
+				"has no such symbol (%s)", p->symbol, p->module[0] ?
+				"is the module loaded?" : "a module not loaded, or a function "
+				"renamed or inlined in this kernel");
+	}
+	return adopt(out, dyn, ret);
 }
 
 int probe_create_eprobe(struct session *s, const char *sys, const char *ev, const char *fetchargs,

@@ -147,13 +147,18 @@ int probe_kprobe_alternative(const char *func, bool ret,
 
 /*
  * The absolute canonical path of a uprobe PATH: a path with '/' (absolute or
- * relative to the current directory), else a program on $PATH, else a
- * library in the system's library directories ("libc" → .../libc.so.6).
+ * relative to the current directory), else a library the process of
+ * probe_lib_pid() maps, else a program on $PATH, else a library in ld.so's
+ * cache, else in the system's library directories ("libc" → .../libc.so.6).
  * Refuses non-regular files and canonical paths with whitespace or ':'.
  * 0 or -errno with why filled in.
  */
 int probe_resolve_path(const char *path, const char *arch, char *out, size_t len, char *why,
 		       size_t whylen);
+
+/* The process (-p) whose mappings a bare library name is looked up in
+ * first, as bpftrace does; 0: none. */
+void probe_lib_pid(int pid);
 
 /*
  * The uprobe file offset of p (symbol or address, plus +OFF) in the ELF file

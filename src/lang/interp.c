@@ -137,6 +137,7 @@ struct evbind {
 	char probe[256];		/* the `probe` builtin */
 	char func[128];			/* the `func` builtin */
 	struct tep_format_field *pid;
+	struct tep_format_field *comm;	/* ftr_comm: the kprobe/uprobe's $comm */
 	bool pred_pushed;		/* its clause's predicate is the event filter */
 };
 
@@ -159,6 +160,7 @@ struct interp {
 	int nvars[256];			/* scratch variables per clause */
 	char *varnames[256][MAX_VARS];
 	struct val vars[MAX_VARS];
+	unsigned char varwidth[MAX_VARS];	/* bytes of what a variable holds (bswap) */
 	struct outbuf ob;
 	struct lang_err err;
 	bool exit_req;
@@ -291,6 +293,44 @@ static struct tep_format_field **field_table(struct sema *s, struct node *n, siz
 		n->bind = tab;
 	}
 	return tab;
+}
+
+/* An address field: u8[4] or u8[16] in every event of the clause (which
+ * libtraceevent flags a string, as it does any u8 array). */
+static bool addr_field(const struct sema *s, const struct node *n)
+{
+	if (n->k != N_FIELD || !s->nev)
+		return false;
+	for (int i = 0; i < s->nev; i++) {
+		const struct tep_format_field *f = tep_find_any_field(s->evs[i]->ev, n->sval);
+
+		if (!f || !(f->flags & TEP_FIELD_IS_ARRAY) || (f->flags & TEP_FIELD_IS_DYNAMIC) ||
+		    (f->size != 4 && f->size != 16))
+			return false;
+	}
+	return true;
+}
+
+/* The size in bytes of an integer expression's type: a field's, a cast's,
+ * a variable's (what was last stored in it), else 8. */
+static int int_width(const struct sema *s, const struct node *n)
+{
+	if (n->k == N_FIELD && s->nev) {
+		const struct tep_format_field *f = tep_find_any_field(s->evs[0]->ev, n->sval);
+
+		if (f && (f->size == 1 || f->size == 2 || f->size == 4))
+			return f->size;
+	} else if (n->k == N_VAR && n->slot >= 0 && s->in->varwidth[n->slot]) {
+		return s->in->varwidth[n->slot];
+	} else if (n->k == N_CAST && n->ival >= 1 && n->ival <= 8) {
+		return (int)n->ival;	/* (uint16)x: ival bytes */
+	} else if (n->k == N_CALL && n->type == VT_INT && !strcmp(n->sval, "bswap")) {
+		return n->idx;
+	} else if (n->k == N_CALL && n->type == VT_INT && n->idx >= 8 && n->idx <= 64 &&
+		   n->op && (n->op == T_MINUS || n->op == T_PLUS)) {
+		return n->idx / 8;	/* int16(), (uint16) ... */
+	}
+	return 8;
 }
 
 static int check_field(struct sema *s, struct node *n)
@@ -512,7 +552,7 @@ static const struct {
 };
 
 /* ... and the ones ftr has not yet. */
-static const char *const not_yet[] = { "bswap", "pton", "len", "strcontains", "has_key",
+static const char *const not_yet[] = { "pton", "len", "strcontains", "has_key",
 				       "socket_cookie", "errorf", "warnf" };
 
 /* kstack(N), kstack(perf), ustack(bpftrace, N): the builtin, N frames at
@@ -709,7 +749,7 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		{ "ksymoff", 1, 1 }, { "hex", 1, 1 }, { "ntop", 1, 2 }, { "kaddr", 1, 1 },
 		{ "system", 1, 16 }, { "cat", 1, 16 }, { "usym", 1, 1 }, { "kstack", 0, 2 },
 		{ "ustack", 0, 2 }, { "join", 1, 2 }, { "strncmp", 3, 3 }, { "strftime", 2, 2 },
-		{ "(cast)", 1, 1 },
+		{ "bswap", 1, 1 }, { "(cast)", 1, 1 },
 	};
 	int found = -1, err, bits;
 	bool sgn;
@@ -817,8 +857,19 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		n->type = VT_INT;
 		return 0;
 	}
+	if (!strcmp(n->sval, "bswap")) {
+		if (n->args[0]->type != VT_INT) {
+			lang_errf(s->err, n->args[0], "bswap() takes a number");
+			return -EINVAL;
+		}
+		/* The bytes of the argument's type, as bpftrace swaps them
+		 * (tcpconnect: bswap of the u16 skc_dport). */
+		n->idx = int_width(s, n->args[0]);
+		n->type = VT_INT;
+		return 0;
+	}
 	if (!strcmp(n->sval, "ntop")) {
-		if (n->args[n->nargs - 1]->type != VT_INT ||
+		if ((n->args[n->nargs - 1]->type != VT_INT && !addr_field(s, n->args[n->nargs - 1])) ||
 		    (n->nargs == 2 && n->args[0]->type != VT_INT)) {
 			lang_errf(s->err, n, "ntop([AF_INET|AF_INET6,] address) takes numbers or "
 				  "an address field (u8[4], u8[16])");
@@ -1155,6 +1206,9 @@ static int check_stmts(struct sema *s, struct node *st)
 					return -EINVAL;
 				}
 				s->in->vars[st->a->slot].t = st->b->type;
+				/* '=' sets the width bswap() swaps; += keeps it */
+				if (st->op == T_ASSIGN)
+					s->in->varwidth[st->a->slot] = (unsigned char)int_width(s, st->b);
 				st->a->type = st->b->type;
 				if (st->op != T_ASSIGN && st->b->type != VT_INT) {
 					lang_errf(s->err, st, "%s needs a number",
@@ -1268,8 +1322,17 @@ static void ip_text(const unsigned char *b, bool v6, char *out)
 {
 	int best = -1, blen = 0;
 
+	static const unsigned char zero[10];
+
 	if (!v6) {
 		sprintf(out, "%u.%u.%u.%u", b[0], b[1], b[2], b[3]);
+		return;
+	}
+	/* A v4-mapped (::ffff:a.b.c.d: a dual-stack socket's IPv4 peer) or
+	 * v4-compatible address ends in dotted form, as inet_ntop writes it. */
+	if (!memcmp(b, zero, 10) && ((b[10] == 0xff && b[11] == 0xff) ||
+				     (!b[10] && !b[11] && (b[12] || b[13])))) {
+		sprintf(out, "::%s%u.%u.%u.%u", b[10] ? "ffff:" : "", b[12], b[13], b[14], b[15]);
 		return;
 	}
 	for (int i = 0; i < 8;) {
@@ -1305,7 +1368,8 @@ static struct val eval_ntop(struct xctx *x, const struct node *n)
 	if (a->k == N_FIELD && x->rec) {
 		struct tep_format_field *f = ((struct tep_format_field **)a->bind)[x->ev->idx];
 
-		if (f && field_kind(f) == FK_ARRAY && (f->size == 4 || f->size == 16) &&
+		if (f && (f->flags & TEP_FIELD_IS_ARRAY) && !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
+		    (f->size == 4 || f->size == 16) &&
 		    (size_t)f->offset + f->size <= (size_t)x->rec->size) {
 			blen = (size_t)f->size;
 			memcpy(b, (char *)x->rec->data + f->offset, blen);
@@ -1368,6 +1432,16 @@ static struct val builtin(struct xctx *x, const struct node *n)
 	case B_TID:
 		return vint(tid_of(x));
 	case B_COMM:
+		/* The name at the event where the probe fetched it: a
+		 * process that has since exec'd has another now (capable's
+		 * asuser is "true" by the time its events are read). */
+		if (x->rec && x->eb && x->eb->comm) {
+			size_t len;
+
+			s = field_string(x->eb->comm, x->rec->data, x->rec->size, &len);
+			if (s && len)
+				return vstr(s, strnlen(s, len < 16 ? len : 16));
+		}
 		s = task ? engine_comm(&in->e, tid_of(x)) : "ftr";
 		return vstr(s, strnlen(s, 16));
 	case B_CPU:
@@ -1565,6 +1639,16 @@ static struct val eval(struct xctx *x, const struct node *n)
 			return eval(x, n->args[0]);
 		if (!strcmp(n->sval, "ntop"))
 			return eval_ntop(x, n);
+		if (!strcmp(n->sval, "bswap")) {
+			uint64_t v = (uint64_t)eval(x, n->args[0]).i;
+			struct val r;
+
+			v = n->idx == 1 ? v & 0xff : n->idx == 2 ? __builtin_bswap16((uint16_t)v) :
+			    n->idx == 4 ? __builtin_bswap32((uint32_t)v) : __builtin_bswap64(v);
+			r = vint((int64_t)v);
+			r.u = n->idx == 8;
+			return r;
+		}
 		if (!strcmp(n->sval, "usym"))
 			return eval_usym(x, n);
 		if (!strcmp(n->sval, "strftime"))
@@ -2272,6 +2356,20 @@ static int on_tick(struct engine *e, uint64_t now, void *arg)
 /* The argN and retval fields a kprobe/uprobe clause reads: its probe gets
  * exactly those fields.  str(argN) and str(retval) (index nargs) in a
  * uprobe: the string they point to, fetched by the probe (sargs). */
+static bool uses_comm(const struct node *n)
+{
+	for (; n; n = n->next) {
+		if (n->k == N_BUILTIN && n->ival == B_COMM)
+			return true;
+		if (uses_comm(n->a) || uses_comm(n->b) || uses_comm(n->c))
+			return true;
+		for (int i = 0; i < n->nargs; i++)
+			if (uses_comm(n->args[i]))
+				return true;
+	}
+	return false;
+}
+
 static void probe_fields(const struct node *n, bool *args, bool *sargs, int nargs)
 {
 	for (; n; n = n->next) {
@@ -2419,6 +2517,10 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 					off += snprintf(fields + off, off < sizeof(fields) ?
 							sizeof(fields) - off : 0,
 							" retval_str=retval:string");
+			/* comm as it is at the event ($comm), not when it is read. */
+			if (uses_comm(c->pred) || uses_comm(c->body))
+				off += snprintf(fields + off, off < sizeof(fields) ?
+						sizeof(fields) - off : 0, " ftr_comm=comm");
 			dynprobe_names_free(*pn, *npn);
 			*pn = NULL;
 			/* A wildcard adds one event per function, each its own
@@ -2650,11 +2752,18 @@ static bool program_reads_str_of(const struct program *p, const char *name)
  * stored, and str() of the map reads it back.  In a predicate the map is
  * true where it has the key, as the address it stands for is non-zero.
  */
-static int str_stores(struct interp *in, struct node *n)
+static int str_stores(struct interp *in, struct node *n, bool user)
 {
 	for (; n; n = n->next) {
-		if (n->k == S_ASSIGN && n->a->k == N_MAP && n->op == T_ASSIGN &&
-		    n->b->k == N_FIELD && program_reads_str_of(in->p, n->a->sval)) {
+		/* At a uprobe, argN and retval are the addresses (gethostlatency:
+		 * @name[tid] = arg0 at getaddrinfo, str(@name[tid]) at its
+		 * return), fetched as ustrings by the probe itself. */
+		bool src = n->k == S_ASSIGN && (n->b->k == N_FIELD ||
+			   (user && n->b->k == N_BUILTIN &&
+			    (n->b->ival == B_ARG || n->b->ival == B_RETVAL)));
+
+		if (src && n->a->k == N_MAP && n->op == T_ASSIGN &&
+		    program_reads_str_of(in->p, n->a->sval)) {
 			struct node *c = calloc(1, sizeof(*c));
 			struct mapdef *m = map_get(in, n->a->sval);
 
@@ -2674,7 +2783,8 @@ static int str_stores(struct interp *in, struct node *n)
 			n->b = c;
 			m->str_at_store = true;
 		}
-		if ((n->k == S_IF && (str_stores(in, n->b) < 0 || str_stores(in, n->c) < 0)))
+		if ((n->k == S_IF && (str_stores(in, n->b, user) < 0 ||
+				      str_stores(in, n->c, user) < 0)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -2697,9 +2807,12 @@ static int compile(struct interp *in, struct lang_err *err)
 			      ctypes_btf_source(in->types) ? ctypes_btf_source(in->types) :
 			      "the program", in->typed[ci].explain);
 	}
-	for (int ci = 0; ci < in->p->ncl; ci++)
-		if (str_stores(in, in->p->cl[ci].body) < 0)
+	for (int ci = 0; ci < in->p->ncl; ci++) {
+		enum probe_provider pv = in->p->cl[ci].probes[0].pv;
+
+		if (str_stores(in, in->p->cl[ci].body, pv == PV_UPROBE || pv == PV_URETPROBE) < 0)
 			return -ENOMEM;
+	}
 
 	for (int ci = 0; ci < in->p->ncl; ci++)
 		if (value_types(in, in->p->cl[ci].body, err))
@@ -2715,8 +2828,10 @@ static int compile(struct interp *in, struct lang_err *err)
 		if (ret < 0)
 			return ret;
 	}
-	for (int k = 0; k < in->e.nev; k++)
+	for (int k = 0; k < in->e.nev; k++) {
 		in->eb[k].pid = tep_find_common_field(in->e.ev[k].ev, "common_pid");
+		in->eb[k].comm = tep_find_field(in->e.ev[k].ev, "ftr_comm");
+	}
 
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		struct clause *c = &in->p->cl[ci];

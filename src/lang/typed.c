@@ -716,11 +716,55 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 					return -1;
 			return 0;
 		}
+		if (!strcmp(n->sval, "ntop") && n->nargs >= 1) {
+			/* ntop(sk->skc_v6_daddr.in6_u.u6_addr8): the address's
+			 * bytes, an array fetch (u8[16]), not the string a
+			 * char array is elsewhere (tcpconnect, tcpaccept). */
+			struct node *a = n->args[n->nargs - 1];
+			struct tv s, e;
+			char fetch[256], type[16];
+
+			if (n->nargs == 2 && plain(x, n->args[0]) < 0)
+				return -1;
+			r = walk(x, a, &s);
+			if (r < 0)
+				return r;
+			if (r == 1 && s.lv && kind(x, &s, NULL) == BTF_ARRAY && s.f[0] &&
+			    (size_of(x, &s) == 4 || size_of(x, &s) == 16)) {
+				e = s;
+				target(x, &e);
+				if (kind(x, &e, NULL) == BTF_INT && size_of(x, &e) == 1) {
+					snprintf(type, sizeof(type), "u8[%d]", (int)size_of(x, &s));
+					if (cat(x, n, fetch, sizeof(fetch), "+%" PRId64 "(%s)", s.k,
+						s.f))
+						return -1;
+					return become_field(x, a, add_field(x, n, fetch, type, s.src),
+							    0) ? -1 : 0;
+				}
+			}
+			if (r == 1 && materialize(x, a, &s))
+				return -1;
+			return 0;
+		}
 		break;
 	default:
 		break;
 	}
 	return walk_children(x, n) ? -1 : 0;
+}
+
+/* How many statements of st (and the if blocks in it) assign $name. */
+static int assigns(const struct node *st, const char *name)
+{
+	int n = 0;
+
+	for (; st; st = st->next) {
+		if (st->k == S_IF)
+			n += assigns(st->b, name) + assigns(st->c, name);
+		else if (st->k == S_ASSIGN && st->a->k == N_VAR && !strcmp(st->a->sval, name))
+			n++;
+	}
+	return n;
 }
 
 static int stmts(struct tctx *x, struct node *st)
@@ -749,11 +793,16 @@ static int stmts(struct tctx *x, struct node *st)
 					return -1;
 				/* A number read is a plain number in the variable; a
 				 * pointer keeps its type, known at compile time. */
+				/* In an if block too when it is the clause's only
+				 * assignment of the variable (tcplife's $tp = (struct
+				 * tcp_sock *)$sk): the fetch arguments read at every
+				 * event, the block uses them when it runs. */
 				if (kind(x, &keep, NULL) == BTF_PTR &&
-				    (x->ifdepth || i < x->nvars || st->op != T_ASSIGN))
+				    ((x->ifdepth && assigns(x->c->body, st->a->sval) != 1) ||
+				     i < x->nvars || st->op != T_ASSIGN))
 					return fail(x, st, "%s holds a typed pointer: assign it once, "
-						    "with '=', outside if blocks (its type is known "
-						    "when the program is compiled)", st->a->sval);
+						    "with '=' (its type is known when the program is "
+						    "compiled)", st->a->sval);
 				if (kind(x, &keep, NULL) == BTF_PTR) {
 					if (x->nvars == MAX_TVARS)
 						return fail(x, st, "too many typed variables");

@@ -28,6 +28,49 @@ else
 	skip uprobe-glob "no uprobe events or no uprobe-target helper"
 fi
 
+# A bare library name, as bpftrace resolves it: uprobe:libc:write is the
+# libc programs load; with -p, the one that process maps (a copy, found
+# through LD_LIBRARY_PATH); a function a stub only passes on (glibc >= 2.34's
+# libpthread.so.0 needs libc.so.6, which has pthread_create) is probed there.
+libc=$(grep -o '/[^ ]*/libc[.-][^ ]*so[^ ]*' /proc/self/maps | head -1)
+wr=$(command -v writer)
+if has_uprobes && [ -n "$libc" ] && [ -n "$wr" ] && grep -q ld-linux "$wr"; then
+	"$FTR" -e 'uprobe:libc:write { @ = count(); }' -- writer 50 > "$TMP/o" 2> "$TMP/e"
+	grep -q '^@: 50$' "$TMP/o" && ok uprobe-libname ||
+		fail uprobe-libname "$(cat "$TMP/o" "$TMP/e" | head -3 | tr "\n" " ")"
+	mkdir -p "$TMP/lib" && cp "$libc" "$TMP/lib/"
+	lib=$(cd "$TMP/lib" && pwd -P)
+	LD_LIBRARY_PATH=$lib sleep 5 &
+	p=$!
+	n=0
+	while [ $n -lt 50 ] && ! grep -q "$lib" "/proc/$p/maps" 2>/dev/null; do sleep 0.1; n=$((n + 1)); done
+	"$FTR" run --explain -p $p -e 'uprobe:libc:write { @ = count(); }' > "$TMP/o" 2> "$TMP/e"
+	grep -q "p:ftr_[0-9]*/write $lib/libc" "$TMP/o" && ok uprobe-libname-pid ||
+		fail uprobe-libname-pid "$(grep -m1 write "$TMP/o") $(head -2 "$TMP/e")"
+	kill $p 2> /dev/null
+	wait $p 2> /dev/null
+	"$FTR" run --explain -e 'uprobe:libpthread:pthread_create { @ = count(); }' > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	# Old glibc: libpthread has it; new: libc, with a note saying so.
+	{ grep -q 'p:ftr_[0-9]*/pthread_create /[^ ]*/libpthread' "$TMP/o" ||
+	  { grep -q "'pthread_create' is not in .*libpthread.* but in .*libc" "$TMP/e" &&
+	    grep -q 'p:ftr_[0-9]*/pthread_create /[^ ]*/libc[.-]' "$TMP/o"; }; } && [ $rc -eq 0 ] &&
+		ok uprobe-libname-needed || fail uprobe-libname-needed "rc=$rc $(head -2 "$TMP/e")"
+else
+	skip uprobe-libname "no uprobe events, or no dynamic libc and writer (a static userland)"
+fi
+
+# comm at a uprobe is the name at the event ($comm fetched by the probe):
+# asuser has exec'd true by the time ftr reads its event.
+as=$(command -v asuser)
+if has_uprobes && [ -n "$as" ]; then
+	"$FTR" -e "uprobe:$as:main { printf(\"%s\\n\", comm); }" -- asuser 65534 true > "$TMP/o" 2> "$TMP/e"
+	[ "$(cat "$TMP/o")" = asuser ] && ok uprobe-comm-at-event ||
+		fail uprobe-comm-at-event "$(cat "$TMP/o" "$TMP/e" | head -3 | tr '\n' ' ')"
+else
+	skip uprobe-comm-at-event "no uprobe events or no asuser helper"
+fi
+
 if has_kprobes; then
 	# writer makes exactly 300 write(2) calls: vfs_write 300 times, and
 	# none of the other vfs_writ* functions (vfs_writev).

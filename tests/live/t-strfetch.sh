@@ -31,6 +31,20 @@ tracepoint:syscalls:sys_exit_openat /@filename[tid]/ {
 	printf(\"%s %d %s\\n\", comm, args.ret >= 0, str(@filename[tid])); delete(@filename[tid]); }
 END { clear(@filename); }"
 
+# The same pattern at a uprobe (gethostlatency: @name[tid] = arg0 at
+# getaddrinfo, str(@name[tid]) at its return): the probe itself fetches
+# the string at the store.  ftr_target_str("hello-ftr", 10) returns 19.
+tgt=$(command -v uprobe-target)
+if has_uprobes && [ -n "$tgt" ]; then
+	"$FTR" -e "uprobe:$tgt:ftr_target_str { @s[tid] = arg0; }
+		uretprobe:$tgt:ftr_target_str /@s[tid]/ { printf(\"%s %d\\n\", str(@s[tid]), retval); delete(@s[tid]); }" \
+		-- uprobe-target > "$TMP/o" 2> "$TMP/e"
+	[ "$(grep -c . "$TMP/o")" = 2 ] && grep -q '^hello-ftr 19$' "$TMP/o" && ok strfetch-map-uprobe ||
+		fail strfetch-map-uprobe "$(cat "$TMP/o" "$TMP/e" | head -3 | tr '\n' ' ')"
+else
+	skip strfetch-map-uprobe "no uprobe events or no uprobe-target helper"
+fi
+
 if [ $eprobes = no ] && [ $kprobes = no ]; then
 	"$FTR" -e "$PROG" -- opener 3 "$P" > "$TMP/o" 2> "$TMP/e"
 	rc=$?

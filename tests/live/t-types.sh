@@ -91,6 +91,25 @@ else
 		grep -q 't3=+24(%[a-z0-9]*):b3@0/8  <- \$r->flags' "$TMP/x" &&
 		grep -q 't5=+0(+32(%[a-z0-9]*)):string  <- \$r->name' "$TMP/x" &&
 		ok types-explain || fail types-explain "$(grep -A4 'memory read' "$TMP/x" | head -5)"
+	# ntop() of a u8[4]/u8[16] member (tcpconnect's skc_v6_daddr...u6_addr8)
+	# fetches the bytes (u8[N]), not the string other char arrays are:
+	# ftr_target_str's argument is "hello-ftr".
+	FTR_VMLINUX_BTF=/nonexistent "$FTR" run -e 'struct A { unsigned char a[16]; };
+	struct B { unsigned char b[4]; };
+	uprobe:uprobe-target:ftr_target_str { printf("%s %s\n", ntop(((struct A *)arg0)->a),
+		ntop(((struct B *)arg0)->b)); }' -- uprobe-target > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q '^6865:6c6c:6f2d:6674:7200:[0-9a-f:]* 104\.101\.108\.108$' "$TMP/o" &&
+		ok types-ntop-array || fail types-ntop-array "rc=$rc $(head -2 "$TMP/e") $(head -2 "$TMP/o")"
+	# bswap() swaps the bytes of its argument's type (tcpconnect's u16
+	# skc_dport, also through a variable): "he" is 0x6568, swapped 0x6865.
+	FTR_VMLINUX_BTF=/nonexistent "$FTR" run -e 'struct P { unsigned short port; };
+	uprobe:uprobe-target:ftr_target_str { $p = (struct P *)arg0; $d = $p->port; $d = bswap($d);
+		printf("%d %d %d %d %x\n", $p->port, bswap($p->port), $d, bswap((uint16)arg1),
+		       bswap(0x0102030405060708)); }' -- uprobe-target > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 0 ] && grep -qx '25960 26725 26725 2560 807060504030201' "$TMP/o" &&
+		ok types-bswap || fail types-bswap "rc=$rc $(head -2 "$TMP/e") $(head -2 "$TMP/o")"
 	# A --btf file made by pahole from the helper's DWARF: the same reads
 	# without a definition in the program (pahole exists on build hosts,
 	# not in the test guests).

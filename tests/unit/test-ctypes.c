@@ -242,7 +242,7 @@ static void test_program_layout(void **state)
 static void test_cpp(void **state)
 {
 	struct lang_err err;
-	char *o;
+	char *o, *o2;
 
 	setenv("FTR_VMLINUX_BTF", "/nonexistent", 1);
 	o = lang_cpp("#include <linux/fs.h>\n#define N 4\n#define LONGER 12345\n"
@@ -288,6 +288,16 @@ static void test_cpp(void **state)
 	assert_non_null(strstr(err.msg, "must close on the line"));
 	assert_null(lang_cpp("#endif\n", &err));
 	assert_null(lang_cpp("#bogus\n", &err));
+	/* In a block comment '#' is text and no define expands
+	 * (gethostlatency.bt: " # need modifications" in its header). */
+	o = lang_cpp("/*\n # need x\n N */ #define N 1\nN /* N\n#if 1 */ N \"/*\" N\n", &err);
+	assert_non_null(o);
+	assert_string_equal(o, "/*\n # need x\n N */ #define N 1\nN /* N\n#if 1 */ N \"/*\" N\n");
+	o2 = lang_cpp("#define N 7\n#if 0\n/*\n#endif\n*/\n#endif\nN // /*\nN\n", &err);
+	assert_non_null(o2);
+	assert_string_equal(o2, "           \n     \n  \n      \n  \n      \n7 // /*\n7\n");
+	free(o);
+	free(o2);
 }
 
 /* The kernel BTF typed() compiles against. */
@@ -345,6 +355,16 @@ static void test_fetchargs(void **state)
 	/* &p->member: the pointer read, the offset added in user space. */
 	typed(DEFS "kprobe:f { @ = sum((uint64)&((struct r *)arg0)->next->lab); }", "x86_64", 0,
 	      (const char *const[]){ "t0=+48(%di):u64", NULL }, NULL);
+	/* A typed pointer assigned once in an if block (tcplife's $tp); twice: refused. */
+	typed(DEFS "kprobe:f { if (arg1) { $p = (struct r *)arg0; @ = sum($p->in.l); } }",
+	      "x86_64", 0, (const char *const[]){ "t0=%di:u64", "t1=+16(%di):s64", NULL }, NULL);
+	typed(DEFS "kprobe:f { $p = 0; if (arg1) { $p = (struct r *)arg0; @ = sum($p->in.l); } }",
+	      "x86_64", 0, NULL, "holds a typed pointer: assign it once");
+	/* ntop() of a u8[4]/u8[16] member: its bytes, not a string. */
+	typed("struct s { unsigned char a4[4]; unsigned char a16[16]; };\n"
+	      "kprobe:f { printf(\"%s %s\\n\", ntop(((struct s *)arg0)->a4), "
+	      "ntop(10, ((struct s *)arg0)->a16)); }", "x86_64", 0,
+	      (const char *const[]){ "t0=+0(%di):u8[4]", "t1=+4(%di):u8[16]", NULL }, NULL);
 	/* char[N] where a value is wanted: a string, as in bpftrace. */
 	typed(DEFS "kprobe:f { printf(\"%s\\n\", ((struct r *)arg0)->lab); }", "x86_64", 0,
 	      (const char *const[]){ "t0=+40(%di):string", NULL }, NULL);
@@ -372,8 +392,8 @@ static void test_fetchargs(void **state)
 	      "is a struct, not a value");
 	typed("kprobe:f { @ = sum(((struct file *)arg0)->f_mode); }", "x86_64", 0, NULL,
 	      "this kernel has no BTF");
-	typed(DEFS "kprobe:f { if (1) { $p = (struct r *)arg0; } }", "x86_64", 0, NULL,
-	      "assign it once");
+	typed(DEFS "kprobe:f { if (1) { $p = (struct r *)arg0; } else { $p = (struct r *)arg1; } }",
+	      "x86_64", 0, NULL, "assign it once");
 }
 
 /* The value of the expression n with every field read as raw (the

@@ -192,7 +192,7 @@ static const struct {
 	{ "BEGIN { $x = perf; }", "1:14: 'perf' is a stack's print mode: kstack(perf), ustack(perf)" },
 	{ "BEGIN { join(1); }", "" },
 	{ "BEGIN { @x = nosuch(1); }", "1:14: unknown function 'nosuch'" },
-	{ "BEGIN { @x = bswap(1); }", "1:14: bswap() is bpftrace's, not in ftr yet" },
+	{ "BEGIN { @x = pton(\"::1\"); }", "1:14: pton() is bpftrace's, not in ftr yet" },
 };
 
 static void test_refused(void **state)
@@ -628,6 +628,10 @@ static const struct icase bt_funcs[] = {
 	{ "ntop",
 	  "BEGIN { printf(\"%s %s %s|%s\\n\", ntop(0x0100007f), ntop(2, 0x0101a8c0), ntop(10, 0), "
 	  "ntop(0)); exit(); }", "", "127.0.0.1 192.168.1.1 ::|0.0.0.0\n" },
+	{ "bswap",
+	  "BEGIN { $v = (uint16)0x1234; printf(\"%x %x %x %x\\n\", bswap($v), bswap(uint32(0x01020304)), "
+	  "bswap((int8)0x1ff), bswap(0x0102030405060708)); exit(); }", "",
+	  "3412 4030201 ff 807060504030201\n" },
 	{ "strncmp",
 	  "BEGIN { printf(\"%d %d %d\\n\", strncmp(\"abc\", \"abd\", 2), "
 	  "strncmp(\"abc\", \"abd\", 3), strncmp(\"ab\", \"abc\", 9)); exit(); }", "",

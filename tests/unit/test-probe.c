@@ -27,6 +27,7 @@
 #include "kernel/features.h"
 #include "ftr.h"
 #include "kernel/probe.h"
+#include "report/ldcache.h"
 
 #ifndef FIXTURES
 #define FIXTURES "tests/fixtures"
@@ -819,6 +820,107 @@ static void test_resolve_path(void **state)
 	assert_non_null(strstr(why, "contains a space"));
 }
 
+
+/* An ld.so.cache image: the new format after an old table of `old` entries
+ * (0: the new format alone), with entries (flags, soname, path). */
+static size_t make_cache(unsigned char *b, size_t cap, int old, const unsigned *flags,
+			 const char *const *key, const char *const *val, int n)
+{
+	size_t start = 0, str, off;
+	uint32_t v;
+
+	memset(b, 0, cap);
+	if (old) {
+		memcpy(b, "ld.so-1.7.0", 11);
+		v = old;
+		memcpy(b + 12, &v, 4);
+		start = (16 + old * 12 + 7) & ~7ul;
+	}
+	memcpy(b + start, "glibc-ld.so.cache1.1", 20);
+	v = n;
+	memcpy(b + start + 20, &v, 4);
+	str = off = 48 + n * 24;
+	for (int i = 0; i < n; i++) {
+		unsigned char *e = b + start + 48 + i * 24;
+		uint32_t k, f = flags[i];
+
+		memcpy(e, &f, 4);
+		k = off;
+		strcpy((char *)b + start + off, key[i]);
+		off += strlen(key[i]) + 1;
+		memcpy(e + 4, &k, 4);
+		k = off;
+		strcpy((char *)b + start + off, val[i]);
+		off += strlen(val[i]) + 1;
+		memcpy(e + 8, &k, 4);
+	}
+	(void)str;
+	assert_true(start + off <= cap);
+	return start + off;
+}
+
+static void test_ldcache(void **state)
+{
+	static const unsigned fl[] = { 0x0003, 0x0303, 0x0303, 0x0303 };
+	static const char *const key[] = { "libc.so.6", "libc.so.6", "libcrypto.so.3",
+					   "libpthread.so.0" };
+	static const char *const val[] = { "/lib32/libc.so.6", "/lib/x86_64-linux-gnu/libc.so.6",
+					   "/opt/ssl/lib/libcrypto.so.3",
+					   "/lib/x86_64-linux-gnu/libpthread.so.0" };
+	unsigned char b[1024];
+	char out[256], why[512], **need;
+	size_t len, n;
+
+	assert_true(ldcache_name_matches("libc", "libc.so.6"));
+	assert_true(ldcache_name_matches("c", "libc.so.6"));
+	assert_true(ldcache_name_matches("libc", "libc-2.31.so"));
+	assert_true(ldcache_name_matches("libc.so.6", "libc.so.6"));
+	assert_false(ldcache_name_matches("libc", "libcrypto.so.3"));
+	assert_false(ldcache_name_matches("libc", "libc_malloc_debug.so.0"));
+	for (int old = 0; old <= 3; old += 3) {
+		len = make_cache(b, sizeof(b), old, fl, key, val, 4);
+		/* The entry of this machine's flavour, not the first. */
+		assert_int_equal(ldcache_lookup_buf(b, len, "libc", 0x0303, out, sizeof(out)), 0);
+		assert_string_equal(out, "/lib/x86_64-linux-gnu/libc.so.6");
+		assert_int_equal(ldcache_lookup_buf(b, len, "libc", 0, out, sizeof(out)), 0);
+		assert_string_equal(out, "/lib32/libc.so.6");
+		assert_int_equal(ldcache_lookup_buf(b, len, "libcrypto", 0x0303, out,
+						    sizeof(out)), 0);
+		assert_string_equal(out, "/opt/ssl/lib/libcrypto.so.3");
+		assert_int_equal(ldcache_lookup_buf(b, len, "libssl", 0x0303, out, sizeof(out)),
+				 -ENOENT);
+		assert_int_equal(ldcache_lookup_buf(b, len, "libc", 0x0a03, out, sizeof(out)),
+				 -ENOENT);
+		/* Truncated or corrupt: refused, never read past the end. */
+		for (size_t l = 0; l < len; l += 7)
+			assert_true(ldcache_lookup_buf(b, l, "libpthread", 0x0303, out,
+						       sizeof(out)) < 0);
+	}
+	b[0] = 'X';
+	assert_int_equal(ldcache_lookup_buf(b, len, "libc", 0, out, sizeof(out)), -EINVAL);
+
+	/* This process maps its own libc (the unit tests link dynamically). */
+	if (ldcache_in_maps(getpid(), "libc", out, sizeof(out)) == 0)
+		assert_non_null(strstr(out, "/libc"));
+	assert_int_equal(ldcache_in_maps(getpid(), "ftr-no-such-lib", out, sizeof(out)), -ENOENT);
+	assert_true(ldcache_in_maps(-1, "libc", out, sizeof(out)) < 0);
+
+	/* libpthread.so.0 (glibc >= 2.34 a stub) needs libc.so.6: pthread_create
+	 * is found there. */
+	if (probe_resolve_path("libpthread", arch_name(), out, sizeof(out), why,
+			       sizeof(why)) == 0) {
+		bool libc = false;
+
+		assert_int_equal(ldcache_needed(out, &need, &n), 0);
+		for (size_t i = 0; i < n; i++)
+			libc |= !strcmp(need[i], "libc.so.6");
+		assert_true(libc);
+		ldcache_free(need, n);
+	}
+	assert_true(ldcache_needed("/nonexistent", &need, &n) < 0);
+	assert_int_equal(n, 0);
+}
+
 static void test_uprobe_offset(void **state)
 {
 	struct probe_spec p;
@@ -921,6 +1023,7 @@ int main(void)
 		cmocka_unit_test(test_elfsym_ambiguous_and_versions),
 		cmocka_unit_test(test_libc),
 		cmocka_unit_test(test_resolve_path),
+		cmocka_unit_test(test_ldcache),
 		cmocka_unit_test(test_uprobe_offset),
 	};
 	int failed = cmocka_run_group_tests_name("probe", pure, NULL, NULL);

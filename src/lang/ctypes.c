@@ -237,8 +237,8 @@ static int expand(char **o, size_t *ol, size_t *cap, const char *s, size_t n,
 			j = skip_string(s, n, i);
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
 			j = n;
-		} else if (id_start(s[i]) && (i == 0 || (!id_char(s[i - 1]) && s[i - 1] != '$' &&
-							  s[i - 1] != '@'))) {
+		} else if (o && id_start(s[i]) && (i == 0 || (!id_char(s[i - 1]) &&
+							       s[i - 1] != '$' && s[i - 1] != '@'))) {
 			const char *a[MAX_PARAMS];
 			size_t al[MAX_PARAMS], p, start = *ol;
 			char *body = NULL;

@@ -111,7 +111,7 @@ OBJS := $(SRCS:src/%.c=$(B)/%.o)
 LIBOBJS := $(filter-out $(B)/main.o,$(OBJS))
 MANS := $(wildcard man/*.[0-9])
 
-.PHONY: all static check check-layers check-unit check-fuzz check-live check-matrix check-bt-tools check-sanitize soak fuzz fuzz-libfuzzer fuzz-driver install man clean deps helpers helpers-static
+.PHONY: all static check check-build check-layers check-unit check-fuzz check-live check-matrix check-bt-tools check-sanitize soak fuzz fuzz-libfuzzer fuzz-driver install man clean deps helpers helpers-static
 
 all: $(B)/ftr
 
@@ -253,7 +253,13 @@ $(B)/tests-bin/unwindme-minidebug: $(B)/tests-bin/unwindme-nofp
 helpers: $(HELPERS) $(HELPERS_STATIC)
 helpers-static: $(HELPERS_STATIC)
 
-check: check-layers check-unit check-fuzz check-live check-matrix check-bt-tools
+# Everything is built first, on every core (the tests themselves run one
+# after another: live tests and guests must not compete for the CPU).
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+check:
+	@$(MAKE) --no-print-directory -j$(NPROC) check-build
+	@$(MAKE) --no-print-directory check-layers check-unit check-fuzz check-live check-matrix \
+		check-bt-tools
 
 # Cross builds cannot run here: the arm64 binaries are tested by the
 # matrix's arm64 row, which `make check-matrix` (native) builds for itself.
@@ -391,6 +397,12 @@ check-matrix: $(B)/ftr-static $(B)/ftr $(HELPERS_STATIC)
 # tool: about 100 s.  Both rows: tests/bt-tools/run.sh --rows 6.1,6.12.
 check-bt-tools: $(B)/ftr-static $(B)/ftr $(HELPERS_STATIC)
 	@tests/bt-tools/run.sh --rows 6.12 --secs 1
+
+# What make check runs, built at once (after every variable above: a
+# prerequisite list is expanded where it is read).
+check-build: $(B)/ftr $(HELPERS) $(UNIT_BINS) $(FUZZ_TARGETS:%=$(B)/fuzz/driver-%) \
+	     $(B)/ftr-static $(HELPERS_STATIC)
+	$(if $(MATRIX_ARM64),@$(MAKE) --no-print-directory ARCH=arm64 static helpers-static)
 
 # ---- install -----------------------------------------------------------
 install: $(B)/ftr

@@ -390,7 +390,13 @@ host_check() { # ROWDIR LINE K
 	local file tool n what got test
 	read -r file tool n what <<<"$2"
 	test="record-host-$3-$tool-${file%.dat}"
-	[ -f "$1/files/$file" ] || base64 -d <"$1/files/$file.b64" >"$1/files/$file" 2>/dev/null
+	if [ ! -f "$1/files/$file" ]; then
+		if [ -f "$1/files/$file.gz.b64" ]; then
+			base64 -d <"$1/files/$file.gz.b64" | gunzip >"$1/files/$file" 2>/dev/null
+		else
+			base64 -d <"$1/files/$file.b64" >"$1/files/$file" 2>/dev/null
+		fi
+	fi
 	case $tool in
 	ftr)       [ -x "${FTR_HOST:-}" ] || { echo "skip $test: no dynamic ftr (FTR_HOST)"; return 1; }
 	           got=$("$FTR_HOST" report "$1/files/$file" 2>&1 | grep -cE -- "$what") ;;
@@ -422,10 +428,11 @@ report_row() { # ROW-SPEC ROWDIR
 		/^==FTR-END rc=[0-9]+==$/ { if (on) { sub(/^==FTR-END rc=/, ""); sub(/==$/, "");
 		                                      print "\001END " $0; exit } }
 		on { print }') || true
-	# "file NAME data B64" and "file NAME expect ..." lines (t-record.sh):
+	# "file NAME data|gzdata B64" and "file NAME expect ..." lines (t-record.sh):
 	# the file and what the host should find in it, to files/.
 	mkdir -p "$dir/files"
 	awk -v d="$dir/files" '$1 == "file" && $3 == "data" { print $4 > (d "/" $2 ".b64") }
+		$1 == "file" && $3 == "gzdata" { print $4 > (d "/" $2 ".gz.b64") }
 		$1 == "file" && $3 == "expect" { n = $2; sub(/^file [^ ]* expect /, "");
 		                                 print n " " $0 > (d "/" n ".expect") }' <<<"$body"
 	while IFS= read -r line; do

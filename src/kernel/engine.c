@@ -534,12 +534,30 @@ static void set_subbuf_size(struct engine *e)
 
 /* In the child before exec; in a PID namespace it also tells the kernel's
  * pid for it (session_marker_open). */
+/*
+ * The kernel copies a trace_marker write without taking page faults, up to
+ * 6.1 at least: text in a page this process has not touched yet (a
+ * forked child's .rodata) is recorded as "<faulted>".  So the text is
+ * written from a copy on the stack, which the copy itself has faulted in.
+ */
+static ssize_t write_marker(int fd, const char *text)
+{
+	char buf[32];
+	size_t n = strlen(text);
+
+	if (n + 1 > sizeof(buf))
+		return -1;
+	memcpy(buf, text, n);
+	buf[n++] = '\n';
+	return write(fd, buf, n);
+}
+
 static void child_before_exec(void *arg)
 {
 	struct engine *e = arg;
 
 	session_child_signals(e->s);
-	if (e->marker_fd >= 0 && write(e->marker_fd, MARK_CHILD "\n", sizeof(MARK_CHILD)) < 0)
+	if (e->marker_fd >= 0 && write_marker(e->marker_fd, MARK_CHILD) < 0)
 		_exit(127);
 }
 
@@ -567,7 +585,7 @@ static int kernel_pid(struct engine *e, bool child)
 			close(fd);
 			return pid;
 		}
-	} else if (write(fd, MARK_SELF "\n", sizeof(MARK_SELF)) < 0) {
+	} else if (write_marker(fd, MARK_SELF) < 0) {
 		pid = -errno;
 		close(fd);
 		return pid;

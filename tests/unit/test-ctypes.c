@@ -518,7 +518,7 @@ static void test_vmlinux_61(void **state)
  * with modfn(struct file *f, int n), over the trimmed 6.1 vmlinux. */
 static void test_module_kfunc(void **state)
 {
-	char dir[] = "/tmp/ftr-test-btf-XXXXXX", path[64], why[200];
+	char dir[] = "/tmp/ftr-test-btf-XXXXXX", path[64], why[200], *real;
 	struct btf *base, *mod;
 	struct btf_builder bb;
 	uint32_t file, ptr, in, proto;
@@ -528,7 +528,10 @@ static void test_module_kfunc(void **state)
 
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/vmlinux", dir);
-	assert_int_equal(symlink(realpath(FIXTURES "/btf/vmlinux-6.1.btf", NULL), path), 0);
+	real = realpath(FIXTURES "/btf/vmlinux-6.1.btf", NULL);
+	assert_non_null(real);
+	assert_int_equal(symlink(real, path), 0);
+	free(real);
 	assert_int_equal(btf_load_file(path, NULL, &base, why, sizeof(why)), 0);
 	file = btf_find(base, "file", BTF_STRUCT);
 	in = btf_find(base, "int", BTF_INT);

@@ -422,7 +422,7 @@ int cmd_run(int argc, char **argv)
 			ret = cmd_metrics_opt("run", c == OPT_SERVE ? 's' : c == OPT_PROM_FILE ? 'f' :
 					      'i', optarg, &o);
 			if (ret)
-				return ret;
+				return free(params), ret;
 			break;
 		case OPT_CALL_GRAPH:
 			/* profile's option, asked of a program: say what there is. */
@@ -436,7 +436,7 @@ int cmd_run(int argc, char **argv)
 		case OPT_BTF:
 			if (access(optarg, R_OK)) {
 				ftr_err("--btf '%s': %s", optarg, strerror(errno));
-				return FTR_EXIT_FAIL;
+				return free(params), FTR_EXIT_FAIL;
 			}
 			ctypes_set_btf_file(optarg);
 			break;
@@ -466,9 +466,9 @@ int cmd_run(int argc, char **argv)
 	if (optind < argc)
 		o.eng.cmdv = argv + optind;
 	if (o.eng.pid && o.eng.cmdv)
-		return cmd_usage_error("run", "-p and a command exclude each other");
+		return free(params), cmd_usage_error("run", "-p and a command exclude each other");
 	if (o.eng.emit_sh && o.eng.cmdv)
-		return cmd_usage_error("run", "--emit-sh cannot hold a command back before its "
+		return free(params), cmd_usage_error("run", "--emit-sh cannot hold a command back before its "
 				       "exec: trace it with -p PID");
 	/* ftr run -i FILE 'PROGRAM': a program given where a file goes. */
 	if (file && !text && strchr(file, '{')) {
@@ -477,12 +477,12 @@ int cmd_run(int argc, char **argv)
 	}
 	if (o.input && (o.eng.pid || o.eng.cmdv || o.eng.duration_ns || o.eng.explain ||
 			o.eng.emit_sh))
-		return cmd_usage_error("run", "-i FILE reads a recording: not with -p, -d, -E, "
+		return free(params), cmd_usage_error("run", "-i FILE reads a recording: not with -p, -d, -E, "
 				       "--emit-sh or a command");
 	if (o.prom_interval_ns && !o.prom_file)
-		return cmd_usage_error("run", "--interval goes with --prom-file");
+		return free(params), cmd_usage_error("run", "--interval goes with --prom-file");
 	if (!text && !file)
-		return cmd_usage_error("run", "no program: give -e 'PROGRAM', a FILE or a recipe NAME");
+		return free(params), cmd_usage_error("run", "no program: give -e 'PROGRAM', a FILE or a recipe NAME");
 	ret = FTR_EXIT_USAGE;
 	if (cmdline && o.eng.cmdv) {
 		cmd_usage_error("run", "-c and -- CMD exclude each other");

@@ -250,7 +250,8 @@ int pglob_user(const char *abspath, const char *glob, struct pglob *g, char *why
 		}
 		n++;
 	}
-	qsort(v, n, sizeof(*v), str_cmp);
+	if (n)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(v, n, sizeof(*v), str_cmp);
 	for (size_t i = 0; i < n; i++) {
 		/* Two addresses with one name: elfsym_find cannot choose. */
 		if ((i && !strcmp(v[i], v[i - 1])) || (i + 1 < n && !strcmp(v[i], v[i + 1]))) {

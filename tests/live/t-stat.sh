@@ -78,8 +78,10 @@ grep -q '"verdict":"waiting"' "$TMP/j" && ok stat-reading-waiting ||
 # Copying /dev/zero is the kernel's work; a loop is the program's.  (Only
 # the user/sys comparison is checked: on a busy machine either may also
 # read as waiting for a CPU, and under emulation dd's own loop can take a
-# third of the time: "mixed", with sys still the larger.)
-"$FTR" stat -j -- dd if=/dev/zero of=/dev/null bs=64k count=20000 > "$TMP/j" 2> "$TMP/e"
+# third of the time: "mixed", with sys still the larger.  1 MB blocks: with
+# 64 KB ones the loop and syscall entries took a share that rusage's tick
+# sampling could put above sys in a 65 ms run.)
+"$FTR" stat -j -- dd if=/dev/zero of=/dev/null bs=1M count=1500 > "$TMP/j" 2> "$TMP/e"
 us=$(sed -n 's/.*"user_s":\([0-9.e-]*\),"sys_s":\([0-9.e-]*\),.*/\1 \2/p' "$TMP/j")
 echo "$us" | awk '{ exit !($2 > $1) }' && grep -Eq '"verdict":"(sys|waiting|mixed)"' "$TMP/j" &&
 	ok stat-reading-sys || fail stat-reading-sys "user sys = $us; $(cat "$TMP/j")"

@@ -35,6 +35,8 @@ extern const char *ftr_progname;
 extern int ftr_verbose;
 void ftr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ftr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Free n malloc'd strings and their array (v may be NULL). */
+void strv_free(char **v, size_t n);
 void ftr_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print a multi-line kernel error_log entry, indented, after an error line. */
 void ftr_err_kernel_log(const char *log);

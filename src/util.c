@@ -415,3 +415,10 @@ long addr_floor(const void *v, size_t n, size_t size, size_t key_off, uint64_t a
 		i--;
 	return (long)i;
 }
+
+void strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}

@@ -1122,7 +1122,7 @@ static int in_needed(const struct probe_spec *p, const char *arch, char *path, s
 		snprintf(path, len, "%s", lib);
 		ret = 0;
 	}
-	ldcache_free(need, n);
+	strv_free(need, n);
 	return ret;
 }
 

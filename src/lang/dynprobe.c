@@ -32,12 +32,6 @@ static int errp(struct lang_err *err, const struct lang_probe *pr, int ret, cons
 	return ret;
 }
 
-void dynprobe_names_free(char **names, int n)
-{
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
 
 static int push_name(char ***names, int *n, const char *name)
 {
@@ -204,7 +198,7 @@ out:
 	pglob_free(&g);
 	free(rest);
 	if (ret < 0) {
-		dynprobe_names_free(*names, n);
+		strv_free(*names, n);
 		*names = NULL;
 		return ret;
 	}
@@ -336,7 +330,7 @@ out:
 	free(u);
 	free(t);
 	if (ret < 0) {
-		dynprobe_names_free(*names, n);
+		strv_free(*names, n);
 		*names = NULL;
 		return ret;
 	}

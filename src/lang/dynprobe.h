@@ -26,6 +26,5 @@ struct probe_arg;
 int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, const char *fields,
 		 const struct probe_arg *extra, int nextra, char ***names, struct lang_err *err);
 
-void dynprobe_names_free(char **names, int n);
 
 #endif

@@ -2467,7 +2467,7 @@ static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 	int npnames = 0, ret;
 
 	ret = add_clause_probes(in, ci, c, &pnames, &npnames, err);
-	dynprobe_names_free(pnames, npnames);
+	strv_free(pnames, npnames);
 	return ret;
 }
 
@@ -2521,7 +2521,7 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 			if (uses_comm(c->pred) || uses_comm(c->body))
 				off += snprintf(fields + off, off < sizeof(fields) ?
 						sizeof(fields) - off : 0, " ftr_comm=comm");
-			dynprobe_names_free(*pn, *npn);
+			strv_free(*pn, *npn);
 			*pn = NULL;
 			/* A wildcard adds one event per function, each its own
 			 * probe and func. */

@@ -143,12 +143,6 @@ int ldcache_in_maps(int pid, const char *name, char *out, size_t outlen)
 	return ret;
 }
 
-void ldcache_free(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
 
 int ldcache_needed(const char *path, char ***names, size_t *n)
 {
@@ -188,7 +182,7 @@ out:
 	free(dyn);
 	free(str);
 	if (ret) {
-		ldcache_free(*names, *n);
+		strv_free(*names, *n);
 		*names = NULL;
 		*n = 0;
 	}

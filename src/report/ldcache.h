@@ -37,8 +37,7 @@ int ldcache_lookup(const char *name, const char *arch, char *out, size_t outlen)
 int ldcache_in_maps(int pid, const char *name, char *out, size_t outlen);
 
 /* The DT_NEEDED sonames of the ELF file at path, as a malloc'd array of n
- * malloc'd strings (ldcache_free).  0 or -errno. */
+ * malloc'd strings (strv_free).  0 or -errno. */
 int ldcache_needed(const char *path, char ***names, size_t *n);
-void ldcache_free(char **names, size_t n);
 
 #endif

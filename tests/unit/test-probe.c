@@ -915,7 +915,7 @@ static void test_ldcache(void **state)
 		for (size_t i = 0; i < n; i++)
 			libc |= !strcmp(need[i], "libc.so.6");
 		assert_true(libc);
-		ldcache_free(need, n);
+		strv_free(need, n);
 	}
 	assert_true(ldcache_needed("/nonexistent", &need, &n) < 0);
 	assert_int_equal(n, 0);

@@ -4,7 +4,8 @@
  *
  * A cast of an argument to a pointer type, `->`, `.`, `*p`, `p[N]`, `&`
  * and str() of a char * or char[] member become kernel fetchargs of the
- * clause's kprobe/uprobe ("t0=+0(+40(+24(%di))):string"), so that the
+ * clause's kprobe/uprobe ("t0=+0(+40(+24(%di))):string"), or of the eprobe
+ * that stands in for its tracepoint (struct typed_tp), so that the
  * kernel reads the memory at the event — the only time it holds what the
  * program means.  The expression is rewritten into a read of that event
  * field (N_FIELD), so that the rest of ftr (filters, hist triggers, the

@@ -591,10 +591,9 @@ static int cast(struct tctx *x, struct node *n, struct tv *v)
 		n->idx = k == BTF_INT && (t.extra[0] >> 24 & BTF_INT_SIGNED);
 		return 0;
 	}
-	if (need_mem(x, n, "a cast to a pointer"))
-		return -1;
+	/* The operand first: what it lacks (curtask's $current) is the reason. */
 	r = walk(x, n->a, &a);
-	if (r < 0)
+	if (r < 0 || need_mem(x, n, "a cast to a pointer"))
 		return -1;
 	if (r == 1) {
 		if (value(x, n, &a))

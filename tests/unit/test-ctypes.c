@@ -733,6 +733,10 @@ static void test_curtask(void **state)
 	typed(text, "x86_64", PS_ARGN, NULL, "only a BPF program gets (bpf_get_current_task)");
 	snprintf(text, sizeof(text), "%suprobe:/bin/true:f { @[curtask->pid] = count(); }", defs);
 	typed(text, "x86_64", PS_CURRENT, NULL, "a uprobe's fetch arguments read user memory");
+	/* runqlen.bt's cast at profile:hz: curtask is the reason. */
+	snprintf(text, sizeof(text), "%sprofile:hz:99 { $t = (struct task_struct *)curtask; "
+		 "@[$t->pid] = count(); }", defs);
+	typed(text, "x86_64", PS_ARGN, NULL, "only a BPF program gets (bpf_get_current_task)");
 	snprintf(text, sizeof(text), "%sBEGIN { @[curtask->pid] = count(); }", defs);
 	typed(text, "x86_64", PS_CURRENT, NULL, "reads memory");
 }

@@ -52,7 +52,8 @@ enum builtin {
 	B_CONST,	/* an UPPER_CASE name: an enumerator or a header's constant (typed.c) */
 };
 
-enum vtype { VT_NONE, VT_INT, VT_STR, VT_STACK };
+/* VT_BUF: buf()'s bytes, printed by printf's %r only */
+enum vtype { VT_NONE, VT_INT, VT_STR, VT_STACK, VT_BUF };
 
 struct node {
 	enum nk k;

@@ -31,6 +31,12 @@ struct program;
 struct tenv;
 
 #define TYPED_MAX_FIELDS 16
+/* The most bytes buf() copies: bpftrace's default string length, which is
+ * also the kernel's largest fetch array (MAX_ARRAY_LEN, since 4.20). */
+#define TYPED_BUF_MAX 64
+
+/* buf()'s largest copy: BPFTRACE_STRLEN where it is below TYPED_BUF_MAX. */
+int typed_buf_cap(void);
 
 struct typed_field {
 	char name[16];		/* "t0" */

@@ -2903,8 +2903,8 @@ static int compile(struct interp *in, struct lang_err *err)
 		if (in->typed[ci].n)
 			planf(in, "clause %d: memory read at the event by fetch arguments "
 			      "(types from %s):\n%s", ci + 1,
-			      ctypes_btf_source(in->types) ? ctypes_btf_source(in->types) :
-			      "the program", in->typed[ci].explain);
+			      in->types && ctypes_btf_source(in->types) ?
+			      ctypes_btf_source(in->types) : "the program", in->typed[ci].explain);
 	}
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		enum probe_provider pv = in->p->cl[ci].probes[0].pv;

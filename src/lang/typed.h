@@ -3,7 +3,8 @@
  * C types in expressions, compiled into probe fetch arguments.
  *
  * A cast of an argument to a pointer type, `->`, `.`, `*p`, `p[N]`, `&`
- * and str() of a char * or char[] member become kernel fetchargs of the
+ * str() of a char * or char[] member, and buf() of a pointer, an array or
+ * an argument (a u8[N] array fetch) become kernel fetchargs of the
  * clause's kprobe/uprobe ("t0=+0(+40(+24(%di))):string"), so that the
  * kernel reads the memory at the event — the only time it holds what the
  * program means.  The expression is rewritten into a read of that event

@@ -250,6 +250,7 @@ struct sema {
 	struct eng_event **evs;		/* the clause's events */
 	int nev;
 	bool is_ret, is_kprobe, is_uprobe, has_record, is_profile;
+	bool buf_ok;			/* checking an argument of printf */
 	struct lang_err *err;
 };
 
@@ -744,12 +745,18 @@ static int check_deref(struct sema *s, struct node *n)
  * len of them are kept (bpftrace's length rule: unsigned, at most the
  * copy).  n->bind is the array per event, n->idx the bytes kept at most.
  */
-static int check_buf(struct sema *s, struct node *n)
+static int check_buf(struct sema *s, struct node *n, bool buf_ok)
 {
 	struct node *a = n->args[0];
 	struct tep_format_field **tab;
 	int cap = typed_buf_cap();
 
+	if (!buf_ok) {
+		/* Its bytes are the record's, gone after the event. */
+		lang_errf(s->err, n, "buf() is printed by printf's %%r: ftr keeps no buffer in a "
+			  "variable or map, nor computes with one");
+		return -EINVAL;
+	}
 	if (n->nargs == 2 && n->args[1]->type != VT_INT) {
 		lang_errf(s->err, n->args[1], "buf(): the length is a number");
 		return -EINVAL;
@@ -809,7 +816,9 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		{ "bswap", 1, 1 }, { "buf", 1, 2 }, { "(cast)", 1, 1 },
 	};
 	int found = -1, err, bits;
-	bool sgn;
+	bool sgn, buf_ok = s->buf_ok;
+
+	s->buf_ok = false;
 
 	for (size_t i = 0; i < ARRAY_SIZE(calls); i++)
 		if (!strcmp(n->sval, calls[i].name))
@@ -900,7 +909,9 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 	if (!strcmp(n->sval, "join"))
 		return check_join(s, n);
 	for (int i = 0; i < n->nargs; i++) {
+		s->buf_ok = i > 0 && !strcmp(n->sval, "printf");
 		err = check(s, n->args[i]);
+		s->buf_ok = false;
 		if (err)
 			return err;
 	}
@@ -926,7 +937,7 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		return 0;
 	}
 	if (!strcmp(n->sval, "buf"))
-		return check_buf(s, n);
+		return check_buf(s, n, buf_ok);
 	if (!strcmp(n->sval, "ntop")) {
 		if ((n->args[n->nargs - 1]->type != VT_INT && !addr_field(s, n->args[n->nargs - 1])) ||
 		    (n->nargs == 2 && n->args[0]->type != VT_INT)) {
@@ -1047,6 +1058,8 @@ static int check(struct sema *s, struct node *n)
 {
 	int err;
 
+	if (n->k != N_CALL)
+		s->buf_ok = false;	/* buf() as printf's own argument only */
 	switch (n->k) {
 	case N_INT:
 		n->type = VT_INT;

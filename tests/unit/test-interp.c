@@ -201,6 +201,9 @@ static const struct {
 	  "1:43: buf(args.u32v): ftrtest:types records the address, and the kernel copies no "
 	  "bytes behind it at a tracepoint; nothing on this kernel can fetch them (eprobe "
 	  "events, or kprobe events at the syscall's entry, would)" },
+	{ "tracepoint:ftrtest:types { @x[1] = buf(args.arr, 2); }",
+	  "1:36: buf() is printed by printf's %r: ftr keeps no buffer in a variable or map, nor "
+	  "computes with one" },
 	{ "BEGIN { printf(\"%r\\n\", buf(1, 2)); }",
 	  "1:24: buf() copies memory at the event, which ftr does at kprobes and uprobes "
 	  "(buf(argN, len), buf(ptr->member, len)) and at tracepoints (buf(args.F, len)) "

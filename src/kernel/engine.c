@@ -340,6 +340,14 @@ static struct tep_event *explain_format(struct engine *e, struct eng_event *v)
 			fprintf(f, "\tfield:__data_loc char[] %s;\toffset:%d;\tsize:4;\tsigned:0;\n",
 				a, off);
 			off += 4;
+		} else if (type && strchr(type, '[')) {
+			/* u8[64]: an array of N elements of the base's size */
+			int bits = atoi(type + 2), n = atoi(strchr(type, '[') + 1);
+			int size = (bits >= 8 ? bits / 8 : 1) * (n > 0 ? n : 1);
+
+			fprintf(f, "\tfield:%.*s %s[%d];\toffset:%d;\tsize:%d;\tsigned:%d;\n",
+				(int)(strchr(type, '[') - type - 1), type + 1, a, n, off, size, sgn);
+			off += size;
 		} else {
 			fprintf(f, "\tfield:%s %s;\toffset:%d;\tsize:8;\tsigned:%d;\n",
 				sgn ? "s64" : "u64", a, off, sgn);

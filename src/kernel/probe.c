@@ -350,13 +350,21 @@ static int parse_arg(const char *text, const struct tok *t, struct probe_spec *p
 
 		if (tn == 0)
 			return fail(err, fpos + (int)(colon - f) + 1, "missing type after ':'");
-		for (size_t i = 0; i < ARRAY_SIZE(types); i++)
-			if (strlen(types[i]) == tn && !strncmp(colon + 1, types[i], tn))
+		const char *br = memchr(colon + 1, '[', tn);
+		/* TYPE[N]: an array of N numbers (4.20; N <= MAX_ARRAY_LEN) */
+		size_t bn = br ? (size_t)(br - colon - 1) : tn;
+		unsigned long long cnt = 0;
+
+		for (size_t i = 0; i < ARRAY_SIZE(types) - (br ? 2 : 0); i++)
+			if (strlen(types[i]) == bn && !strncmp(colon + 1, types[i], bn))
 				known = true;
-		if (!known)
+		if (br && (colon[tn] != ']' || parse_num(br + 1, tn - bn - 2, &cnt) < 0 ||
+			   cnt < 1 || cnt > 64))
+			known = false;
+		if (!known || tn >= sizeof(a->type))
 			return fail(err, fpos + (int)(colon - f) + 1, "unknown type '%.*s': "
-				    "expected u8..u64, s8..s64, x8..x64, string or ustring",
-				    (int)tn, colon + 1);
+				    "expected u8..u64, s8..s64, x8..x64 (or an array of 1 to 64 of "
+				    "them, u8[16]), string or ustring", (int)tn, colon + 1);
 		memcpy(a->type, colon + 1, tn);
 		a->type[tn] = '\0';
 		fn = (size_t)(colon - f);

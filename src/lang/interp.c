@@ -250,6 +250,7 @@ struct sema {
 	struct eng_event **evs;		/* the clause's events */
 	int nev;
 	bool is_ret, is_kprobe, is_uprobe, has_record, is_profile;
+	bool buf_ok;			/* checking an argument of printf */
 	struct lang_err *err;
 };
 
@@ -537,8 +538,6 @@ static const struct {
 	  "through pointers at events (kprobe fetchargs read fixed offsets: ftr trace)" },
 	{ "uptr", "marks user memory for a BPF read at the event; ftr reads user strings at "
 	  "syscalls with str(args.F) only" },
-	{ "buf", "copies raw memory at the event (bpf_probe_read); kprobe events copy no "
-	  "buffers" },
 	{ "reg", "reads a register in a BPF program; ftr's kprobes read argN and retval only" },
 	{ "uaddr", "resolves a user symbol's address for a BPF read at the event" },
 	{ "path", "needs bpf_d_path, which only BPF programs can call" },
@@ -601,18 +600,21 @@ static int check_printf(struct sema *s, struct node *n)
 		}
 		conv++;
 		p += strspn(p + 1, "-+ #0123456789.hlzjt");
-		if (!p[1] || !strchr("diuxXoscp", p[1])) {
+		if (!p[1] || !strchr("diuxXoscpr", p[1])) {
 			lang_errf(s->err, n->args[0], "%s: bad conversion in \"%s\"",
 				  n->sval, n->args[0]->sval);
 			return -EINVAL;
 		}
 		if (conv < n->nargs) {
-			bool want_str = p[1] == 's';
+			bool want_str = p[1] == 's', want_buf = p[1] == 'r';
 			enum vtype t = n->args[conv]->type;
 
-			if ((want_str && t != VT_STR && t != VT_STACK) || (!want_str && t != VT_INT)) {
-				lang_errf(s->err, n->args[conv], "printf: %%%c needs a %s",
-					  p[1], want_str ? "string" : "number");
+			if ((want_str && t != VT_STR && t != VT_STACK) || (want_buf && t != VT_BUF) ||
+			    (!want_str && !want_buf && t != VT_INT)) {
+				lang_errf(s->err, n->args[conv], "printf: %%%c needs a %s%s",
+					  p[1], want_buf ? "buffer (buf())" : want_str ? "string" :
+					  "number", t == VT_BUF ? ", not a buffer (buf() is printed "
+					  "with %r)" : "");
 				return -EINVAL;
 			}
 		}
@@ -736,6 +738,68 @@ static int check_deref(struct sema *s, struct node *n)
 	return 0;
 }
 
+/*
+ * buf(p, len), buf(array): the bytes the event's probe fetched as a fixed
+ * array (typed.c at kprobes and uprobes, a tracepoint's own array field,
+ * or strfetch.c's F_buf at a tracepoint whose F is an address); the first
+ * len of them are kept (bpftrace's length rule: unsigned, at most the
+ * copy).  n->bind is the array per event, n->idx the bytes kept at most.
+ */
+static int check_buf(struct sema *s, struct node *n, bool buf_ok)
+{
+	struct node *a = n->args[0];
+	struct tep_format_field **tab;
+	int cap = typed_buf_cap();
+
+	if (!buf_ok) {
+		/* Its bytes are the record's, gone after the event. */
+		lang_errf(s->err, n, "buf() is printed by printf's %%r: ftr keeps no buffer in a "
+			  "variable or map, nor computes with one");
+		return -EINVAL;
+	}
+	if (n->nargs == 2 && n->args[1]->type != VT_INT) {
+		lang_errf(s->err, n->args[1], "buf(): the length is a number");
+		return -EINVAL;
+	}
+	if (a->k != N_FIELD || !s->has_record) {
+		lang_errf(s->err, n, "buf() copies memory at the event, which ftr does at kprobes "
+			  "and uprobes (buf(argN, len), buf(ptr->member, len)) and at tracepoints "
+			  "(buf(args.F, len)) through a probe's array fetch");
+		return -EINVAL;
+	}
+	tab = field_table(s, n, 1);
+	if (!tab)
+		return -ENOMEM;
+	for (int i = 0; i < s->nev; i++) {
+		struct tep_event *ev = s->evs[i]->ev;
+		struct tep_format_field *f = tep_find_any_field(ev, a->sval);
+		char name[80];
+
+		if (!f || !(f->flags & TEP_FIELD_IS_ARRAY) || (f->flags & TEP_FIELD_IS_DYNAMIC)) {
+			snprintf(name, sizeof(name), "%s_buf", a->sval);
+			f = tep_find_field(ev, name);
+		}
+		if (!f || !(f->flags & TEP_FIELD_IS_ARRAY) || (f->flags & TEP_FIELD_IS_DYNAMIC)) {
+			lang_errf(s->err, n, "buf(args.%s): %s:%s records the address, and the "
+				  "kernel copies no bytes behind it at a tracepoint; %s", a->sval,
+				  ev->system, ev->name, s->clause < 256 &&
+				  s->in->fetch_why[s->clause] ? s->in->fetch_why[s->clause] :
+				  "nothing on this kernel can fetch them (eprobe events, or kprobe "
+				  "events at the syscall's entry, would)");
+			return -EINVAL;
+		}
+		if (f->size < cap)
+			cap = f->size;
+		tab[s->evs[i]->idx] = f;
+	}
+	if (n->nargs == 2 && n->args[1]->k == N_INT && n->args[1]->ival >= 0 &&
+	    n->args[1]->ival < cap)
+		cap = (int)n->args[1]->ival;
+	n->idx = cap;
+	n->type = VT_BUF;
+	return 0;
+}
+
 static int check_call(struct sema *s, struct node *n, bool as_map_value)
 {
 	static const struct {
@@ -749,10 +813,12 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		{ "ksymoff", 1, 1 }, { "hex", 1, 1 }, { "ntop", 1, 2 }, { "kaddr", 1, 1 },
 		{ "system", 1, 16 }, { "cat", 1, 16 }, { "usym", 1, 1 }, { "kstack", 0, 2 },
 		{ "ustack", 0, 2 }, { "join", 1, 2 }, { "strncmp", 3, 3 }, { "strftime", 2, 2 },
-		{ "bswap", 1, 1 }, { "(cast)", 1, 1 },
+		{ "bswap", 1, 1 }, { "buf", 1, 2 }, { "(cast)", 1, 1 },
 	};
 	int found = -1, err, bits;
-	bool sgn;
+	bool sgn, buf_ok = s->buf_ok;
+
+	s->buf_ok = false;
 
 	for (size_t i = 0; i < ARRAY_SIZE(calls); i++)
 		if (!strcmp(n->sval, calls[i].name))
@@ -843,7 +909,9 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 	if (!strcmp(n->sval, "join"))
 		return check_join(s, n);
 	for (int i = 0; i < n->nargs; i++) {
+		s->buf_ok = i > 0 && !strcmp(n->sval, "printf");
 		err = check(s, n->args[i]);
+		s->buf_ok = false;
 		if (err)
 			return err;
 	}
@@ -868,6 +936,8 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		n->type = VT_INT;
 		return 0;
 	}
+	if (!strcmp(n->sval, "buf"))
+		return check_buf(s, n, buf_ok);
 	if (!strcmp(n->sval, "ntop")) {
 		if ((n->args[n->nargs - 1]->type != VT_INT && !addr_field(s, n->args[n->nargs - 1])) ||
 		    (n->nargs == 2 && n->args[0]->type != VT_INT)) {
@@ -988,6 +1058,8 @@ static int check(struct sema *s, struct node *n)
 {
 	int err;
 
+	if (n->k != N_CALL)
+		s->buf_ok = false;	/* buf() as printf's own argument only */
 	switch (n->k) {
 	case N_INT:
 		n->type = VT_INT;
@@ -1385,6 +1457,27 @@ static struct val eval_ntop(struct xctx *x, const struct node *n)
 	return vstr(n->bind, strlen(n->bind));
 }
 
+/* buf(): the first len bytes of the fetched array, len taken unsigned (so
+ * -1 is all of it), as bpftrace caps it. */
+static struct val eval_buf(struct xctx *x, const struct node *n)
+{
+	struct tep_format_field *f = x->rec ? ((struct tep_format_field **)n->bind)[x->ev->idx] :
+					      NULL;
+	uint64_t len = (uint64_t)n->idx;
+
+	if (n->nargs == 2) {
+		uint64_t want = (uint64_t)eval(x, n->args[1]).i;
+
+		if (want < len)
+			len = want;
+	}
+	if (!f || (size_t)f->offset + f->size > (size_t)x->rec->size)
+		return (struct val){ .t = VT_BUF, .s = "", .len = 0 };
+	if (len > (uint64_t)f->size)
+		len = (uint64_t)f->size;
+	return (struct val){ .t = VT_BUF, .s = (char *)x->rec->data + f->offset, .len = len };
+}
+
 /* usym(addr): the function of a user address in the event's process, as
  * bpftrace prints it (no offset); the address in hex where none names it. */
 static struct val eval_usym(struct xctx *x, const struct node *n);
@@ -1633,6 +1726,8 @@ static struct val eval(struct xctx *x, const struct node *n)
 			}
 			return a;
 		}
+		if (!strcmp(n->sval, "buf"))
+			return eval_buf(x, n);
 		if (is_sym_call(n))
 			return eval_sym(x, n);
 		if (is_hex_call(n))
@@ -1876,6 +1971,23 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 		v = eval(x, n->args[arg++]);
 		if (*q == 's' && v.t == VT_STACK) {
 			print_stack(x->in, ob, v);
+			p = q + 1;
+			continue;
+		}
+		if (*q == 'r') {
+			/* bpftrace's %r: printable ASCII as it is, any other
+			 * byte as \xNN (a backslash too is kept as it is). */
+			for (size_t i = 0; i < v.len; i++) {
+				unsigned char c = (unsigned char)v.s[i];
+
+				if (c >= 32 && c <= 126) {
+					ob_putc(ob, (char)c);
+				} else {
+					ob_write(ob, "\\x", 2);
+					ob_putc(ob, "0123456789abcdef"[c >> 4]);
+					ob_putc(ob, "0123456789abcdef"[c & 15]);
+				}
+			}
 			p = q + 1;
 			continue;
 		}
@@ -2852,8 +2964,8 @@ static int compile(struct interp *in, struct lang_err *err)
 		if (in->typed[ci].n)
 			planf(in, "clause %d: memory read at the event by fetch arguments "
 			      "(types from %s):\n%s", ci + 1,
-			      ctypes_btf_source(in->types) ? ctypes_btf_source(in->types) :
-			      "the program", in->typed[ci].explain);
+			      in->types && ctypes_btf_source(in->types) ?
+			      ctypes_btf_source(in->types) : "the program", in->typed[ci].explain);
 	}
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		enum probe_provider pv = in->p->cl[ci].probes[0].pv;

@@ -53,7 +53,8 @@ enum builtin {
 	B_CURTASK,	/* the task_struct: $current where probes have it (typed.c) */
 };
 
-enum vtype { VT_NONE, VT_INT, VT_STR, VT_STACK };
+/* VT_BUF: buf()'s bytes, printed by printf's %r only */
+enum vtype { VT_NONE, VT_INT, VT_STR, VT_STACK, VT_BUF };
 
 struct node {
 	enum nk k;

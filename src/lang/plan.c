@@ -233,8 +233,9 @@ static int fields_walk(const struct node *n, struct plan_field *f, int nf, int m
 {
 	for (; n && nf >= 0; n = n->next) {
 		bool join = n->k == N_CALL && !strcmp(n->sval, "join");
+		bool buf = n->k == N_CALL && !strcmp(n->sval, "buf");
 		const struct node *fld = n->k == N_FIELD ? n :
-					 n->k == N_CALL && (join || !strcmp(n->sval, "str")) &&
+					 n->k == N_CALL && (join || buf || !strcmp(n->sval, "str")) &&
 					 n->nargs && n->args[0]->k == N_FIELD ? n->args[0] : NULL;
 		int i = 0;
 
@@ -245,11 +246,12 @@ static int fields_walk(const struct node *n, struct plan_field *f, int nf, int m
 				if (nf == max)
 					return -ENOSPC;
 				snprintf(f[nf].name, sizeof(f[nf].name), "%s", fld->sval);
-				f[nf].join = false;
+				f[nf].join = f[nf].buf = false;
 				f[nf++].str = false;
 			}
-			f[i].str |= fld != n;
+			f[i].str |= fld != n && !buf;
 			f[i].join |= join && fld != n;
+			f[i].buf |= buf && fld != n;
 		}
 		nf = fields_walk(n->a, f, nf, max);
 		nf = nf < 0 ? nf : fields_walk(n->b, f, nf, max);

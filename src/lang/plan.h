@@ -26,13 +26,15 @@ int plan_render_pred(const struct node *pred, char *buf, size_t len, char *why, 
  * The event fields (args.NAME) a clause reads in its predicate and body,
  * each once, in the order first met; str is true when one of the reads is
  * str(args.NAME), the string the field points to, and join too when one is
- * join(args.NAME), the strings of the array it points to.  The count, or -ENOSPC
+ * join(args.NAME), the strings of the array it points to; buf when one is
+ * buf(args.NAME, ...), the bytes it points to.  The count, or -ENOSPC
  * when there are more than max.
  */
 struct plan_field {
 	char name[64];
 	bool str;
 	bool join;	/* join(args.NAME): the strings of a char ** (with str) */
+	bool buf;	/* buf(args.NAME, ...): the bytes it points to */
 };
 /* join(args.F) reads F_0 .. F_{PLAN_JOIN_MAX-1}: bpftrace's 16 arguments */
 #define PLAN_JOIN_MAX 16

@@ -54,6 +54,13 @@ static bool is_common(const char *name)
 	return str_has_prefix(name, "common_");
 }
 
+/* buf(args.F) of an address (not of an array the event holds). */
+static bool buf_wanted(const struct plan_field *f, const struct tep_format_field *fl)
+{
+	return f->buf && fl && !(fl->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC |
+					     TEP_FIELD_IS_STRING));
+}
+
 int strfetch_eprobe_args(const struct tep_event *tp, const struct plan_field *f, int n,
 			 char *out, size_t len, char *why, size_t wlen)
 {
@@ -92,6 +99,12 @@ int strfetch_eprobe_args(const struct tep_event *tp, const struct plan_field *f,
 				 "numbers of 1, 2, 4 or 8", fl->name, tp->system, tp->name, fl->size);
 			return -EINVAL;
 		}
+		/* buf(args.F): the bytes at F as F_buf, a user address at a
+		 * syscall (elsewhere the eprobe tells by the address, where
+		 * the architecture's address spaces do not overlap). */
+		if (buf_wanted(&f[i], fl))
+			put(out, len, &off, " %s_buf=+%s0($%s):u8[%d]", fl->name,
+			    strcmp(tp->system, "syscalls") ? "" : "u", fl->name, typed_buf_cap());
 	}
 	if (off >= len) {
 		snprintf(why, wlen, "too many fields: the probe command is too long");
@@ -166,6 +179,9 @@ int strfetch_kprobe_args(const char *arch, const struct tep_event *tp, const str
 			}
 			put(out, len, &off, "%s%s=%s:%s", off ? " " : "", f[i].name, fetch, type);
 		}
+		if (f[i].buf && argn >= 0)
+			put(out, len, &off, " %s_buf=+u0(%s):u8[%d]", f[i].name, fetch,
+			    typed_buf_cap());
 	}
 	free(all);
 	if (!ret && off >= len) {
@@ -599,7 +615,7 @@ int strfetch_add(struct engine *e, const char *spec, const struct node *pred,
 		if (typed_name(typed, f[i].name))
 			f[i--] = f[--n];
 	for (int i = 0; i < n; i++)
-		any |= f[i].str;
+		any |= f[i].str || f[i].buf;
 	any |= typed && typed->n;
 	if (any && e->o.file_tep)
 		return add_recorded(e, spec, sf);
@@ -619,9 +635,10 @@ int strfetch_add(struct engine *e, const char *spec, const struct node *pred,
 		const char *strf = NULL;
 
 		for (int i = 0; tp && i < n && !strf; i++) {
-			struct tep_format_field *fl = f[i].str ? tep_find_field(tp, f[i].name) : NULL;
+			struct tep_format_field *fl = f[i].str || f[i].buf ?
+						      tep_find_field(tp, f[i].name) : NULL;
 
-			if (fl && !field_is_string(fl))
+			if ((f[i].str && fl && !field_is_string(fl)) || buf_wanted(&f[i], fl))
 				strf = f[i].name;
 		}
 		ret = strf || (typed && typed->n) ? replace_one(e, tp, strf, f, n, typed, sf) : 0;

@@ -702,6 +702,87 @@ static int kfunc_arg(struct tctx *x, struct node *n, struct tv *v)
 		    n->sval, list);
 }
 
+int typed_buf_cap(void)
+{
+	const char *e = getenv("BPFTRACE_STRLEN");
+	long v = e && *e ? strtol(e, NULL, 10) : TYPED_BUF_MAX;
+
+	return v >= 1 && v < TYPED_BUF_MAX ? (int)v : TYPED_BUF_MAX;
+}
+
+/*
+ * buf(p, len), buf(array): the bytes at p, fetched at the event as a
+ * fixed-size array (+0(p):u8[N]); the interpreter keeps the first len.  N is
+ * what bpftrace would copy at most: a literal len, the array's size, else
+ * its string length (BPFTRACE_STRLEN, 64), which is also the kernel's
+ * largest array (MAX_ARRAY_LEN).  The kernel reads an array element by
+ * element and goes on past a fault (trace_probe_tmpl.h): bytes beyond len
+ * in a page that is not mapped cost nothing, the len the program names are
+ * read as they are.  n->idx is N, the args[0] the array field.
+ */
+static int buf_call(struct tctx *x, struct node *n)
+{
+	struct node *a = n->args[0];
+	char addr[256], type[16];
+	int64_t arr = -1;
+	int cap = typed_buf_cap(), r;
+	struct tv s;
+
+	if (n->nargs == 2 && plain(x, n->args[1]) < 0)
+		return -1;
+	r = walk(x, a, &s);
+	if (r < 0)
+		return -1;
+	if (r == 1 && s.lv && kind(x, &s, NULL) == BTF_ARRAY) {
+		if (!s.f[0])
+			return fail(x, n, "buf(%s): a constant address", s.src);
+		arr = size_of(x, &s);
+		if (cat(x, n, addr, sizeof(addr), "+%" PRId64 "(%s)", s.k, s.f))
+			return -1;
+	} else if (r == 1) {
+		if (value(x, n, &s))
+			return -1;
+		if (kind(x, &s, NULL) != BTF_PTR)
+			return fail(x, n, "buf(%s): not a pointer or an array", s.src);
+		if (!s.f[0])
+			return fail(x, n, "buf(%s): a constant address", s.src);
+		if (cat(x, n, addr, sizeof(addr), "+%" PRId64 "(%s)", s.k, s.f))
+			return -1;
+	} else if (x->mem && a->k == N_BUILTIN && (a->ival == B_ARG || a->ival == B_RETVAL)) {
+		char reg[64];
+
+		if (a->ival == B_RETVAL && !x->ret)
+			return fail(x, a, "retval exists only in return probes");
+		if (a->ival == B_RETVAL)
+			snprintf(reg, sizeof(reg), "$retval");
+		else if (arg_fetch(x, a, (unsigned)a->idx, reg, sizeof(reg)))
+			return -1;
+		snprintf(addr, sizeof(addr), "+0(%s)", reg);
+		if (a->ival == B_ARG)
+			snprintf(s.src, sizeof(s.src), "arg%d", a->idx);
+		else
+			snprintf(s.src, sizeof(s.src), "retval");
+	} else {
+		/* A tracepoint's field (strfetch.c fetches it), or nothing
+		 * a probe can read: the semantic pass says. */
+		return r == 1 && materialize(x, a, &s) ? -1 : 0;
+	}
+	if (n->nargs == 1 && arr < 0)
+		return fail(x, n, "buf(%s) needs a length: buf(%s, LEN) (only an array has one)",
+			    s.src, s.src);
+	if (n->nargs == 1 && arr < cap)
+		cap = arr > 0 ? (int)arr : 1;
+	if (n->nargs == 2 && n->args[1]->k == N_INT && n->args[1]->ival >= 0 &&
+	    n->args[1]->ival < cap)
+		cap = n->args[1]->ival > 0 ? (int)n->args[1]->ival : 1;
+	if (n->nargs == 2 && n->args[1]->k == N_INT && (uint64_t)n->args[1]->ival > (uint64_t)cap)
+		ftr_warn("%d:%d: buf() length is too long and will be shortened to %d bytes (see "
+			 "BPFTRACE_STRLEN)", n->line, n->col, cap);
+	snprintf(type, sizeof(type), "u8[%d]", cap);
+	n->idx = cap;
+	return become_field(x, a, add_field(x, n, addr, type, s.src), 0) ? -1 : 0;
+}
+
 static int walk(struct tctx *x, struct node *n, struct tv *v)
 {
 	int r;
@@ -900,6 +981,8 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 					return -1;
 			return 0;
 		}
+		if (!strcmp(n->sval, "buf") && (n->nargs == 1 || n->nargs == 2))
+			return buf_call(x, n);
 		if (!strcmp(n->sval, "ntop") && n->nargs >= 1) {
 			/* ntop(sk->skc_v6_daddr.in6_u.u6_addr8): the address's
 			 * bytes, an array fetch (u8[16]), not the string a

@@ -2,8 +2,9 @@
 /*
  * C types in expressions, compiled into probe fetch arguments.
  *
- * A cast of an argument to a pointer type, `->`, `.`, `*p`, `p[N]`, `&`
- * and str() of a char * or char[] member become kernel fetchargs of the
+ * A cast of an argument to a pointer type, `->`, `.`, `*p`, `p[N]`, `&`,
+ * str() of a char * or char[] member, and buf() of a pointer, an array or
+ * an argument (a u8[N] array fetch) become kernel fetchargs of the
  * clause's kprobe/uprobe ("t0=+0(+40(+24(%di))):string"), or of the eprobe
  * that stands in for its tracepoint (struct typed_tp), so that the
  * kernel reads the memory at the event — the only time it holds what the
@@ -33,6 +34,12 @@ struct program;
 struct tenv;
 
 #define TYPED_MAX_FIELDS 16
+/* The most bytes buf() copies: bpftrace's default string length, which is
+ * also the kernel's largest fetch array (MAX_ARRAY_LEN, since 4.20). */
+#define TYPED_BUF_MAX 64
+
+/* buf()'s largest copy: BPFTRACE_STRLEN where it is below TYPED_BUF_MAX. */
+int typed_buf_cap(void);
 
 struct typed_field {
 	char name[16];		/* "t0" */

@@ -88,7 +88,7 @@ tcplife|tcp_once|127\.0\.0\.1 +7777|127\.0\.0\.1 +[0-9]+ +127\.0\.0\.1
 tcpretrans|tcp_once|Tracing tcp retransmits
 tcpsynbl|tcp_once|^@backlog\[
 threadsnoop|true|TIME\(ms\) +PID +COMM +FUNC
-undump|true|Dump UNIX socket packages RX
+undump|unixsock 3|unixsock +[0-9]+ +12 +ftr-undump\\x01\\xff$
 vfscount|writer 10|^@\[vfs_write\]: [0-9]+
 vfsstat|writer 10|@\[vfs_write\]: [0-9]+
 writeback|sync|Tracing writeback

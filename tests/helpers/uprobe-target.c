@@ -8,6 +8,12 @@
  *                              once, and ftr_target_many(10, 11, ..., 17)
  *                              once (arguments 7 and 8 are on the stack on
  *                              x86-64).  Prints the sum of the results.
+ *   uprobe-target --buf        calls ftr_target_buf(B, N) for N = 20, 100, 0,
+ *                              -1 over a buffer of known bytes B (printable
+ *                              ones, a backslash, quotes, \t \n \0 0x7f
+ *                              0xff 0x80, then (7 * i + 1) & 0xff), then
+ *                              ftr_target_buf(E, 10): 10 bytes "0123456789"
+ *                              that end a page whose next page is unmapped.
  *   uprobe-target --where SYM  prints SYM's file offset, computed from this
  *                              process's own /proc/self/maps (an answer
  *                              independent of ELF symbol tables, for tests).
@@ -19,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 
 #if defined(__GNUC__) && !defined(__clang__)
 #define PROBED __attribute__((noinline, noclone, used))
@@ -45,6 +53,13 @@ PROBED long ftr_target_many(long a0, long a1, long a2, long a3, long a4, long a5
 	return a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
 }
 
+PROBED long ftr_target_buf(const void *p, long n)
+{
+	/* p an input of the asm: the caller's writes to *p happen first */
+	__asm__ volatile("" : : "r"(p) : "memory");
+	return n;
+}
+
 /* Only in .symtab: gone when stripped, never exported. */
 static PROBED long ftr_local(long x)
 {
@@ -53,6 +68,29 @@ static PROBED long ftr_local(long x)
 }
 
 #ifndef FTR_TARGET_LIB
+static int bufs(void)
+{
+	static unsigned char b[300];
+	long page = sysconf(_SC_PAGESIZE);
+	char *m;
+
+	for (int i = 0; i < 300; i++)
+		b[i] = (unsigned char)(7 * i + 1);
+	memcpy(b, "Hi \\ \"q\" %s\t\n\0\x7f\xff\x80 ~", 19);
+	ftr_target_buf(b, 20);
+	ftr_target_buf(b, 100);
+	ftr_target_buf(b, 0);
+	ftr_target_buf(b, -1);
+	/* A buffer at a page's end, the next page unmapped: what a fixed-size
+	 * read past the buffer meets. */
+	m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED || munmap(m + page, page))
+		return 1;
+	memcpy(m + page - 10, "0123456789", 10);
+	ftr_target_buf(m + page - 10, 10);
+	return 0;
+}
+
 static int where(const char *sym)
 {
 	static const struct {
@@ -96,6 +134,8 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--where"))
 		return where(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "--buf"))
+		return bufs();
 	if (argc > 1)
 		k = strtol(argv[1], NULL, 0);
 	if (argc > 2)

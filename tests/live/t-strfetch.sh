@@ -30,6 +30,8 @@ SNOOP="tracepoint:syscalls:sys_enter_openat /args.flags == $OFLAGS/ { @filename[
 tracepoint:syscalls:sys_exit_openat /@filename[tid]/ {
 	printf(\"%s %d %s\\n\", comm, args.ret >= 0, str(@filename[tid])); delete(@filename[tid]); }
 END { clear(@filename); }"
+BUFPROG='tracepoint:syscalls:sys_enter_write /comm == "unixsock"/ {
+	printf("%d %r\n", args.count, buf(args.buf, args.count)); }'
 
 # The same pattern at a uprobe (gethostlatency: @name[tid] = arg0 at
 # getaddrinfo, str(@name[tid]) at its return): the probe itself fetches
@@ -57,6 +59,11 @@ if [ $eprobes = no ] && [ $kprobes = no ]; then
 	rc=$?
 	[ $rc -eq 1 ] && grep -q 'a map read by str() keeps the string behind the address stored in it, fetched here, at the store: str(args.filename)' "$TMP/e" &&
 		ok strfetch-map-refused || fail strfetch-map-refused "rc=$rc $(head -2 "$TMP/e")"
+	"$FTR" -e "$BUFPROG" -- unixsock 1 > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q "buf(args.buf): syscalls:sys_enter_write records the address, and the kernel copies no bytes behind it at a tracepoint; nothing on this kernel can fetch it: no eprobe events" "$TMP/e" &&
+		ok strfetch-buf-refused || fail strfetch-buf-refused "rc=$rc $(head -2 "$TMP/e")"
+	skip strfetch-buf "this kernel has neither eprobe nor kprobe events (the refusal is checked)"
 	skip strfetch-map "this kernel has neither eprobe nor kprobe events (the refusal is checked)"
 	skip strfetch-names "this kernel has neither eprobe nor kprobe events (the refusal is checked)"
 	same_as_before strfetch-clean "$TMP/before"
@@ -109,5 +116,14 @@ rc=$?
 n=$(count_lines "^opener 0 $P/nonexistent\$" "$TMP/o")
 [ "$n" = 1 ] && [ "$(wc -l < "$TMP/o")" -eq 1 ] && ok strfetch-map-failed-open ||
 	fail strfetch-map-failed-open "rc=$rc, $n lines right (want 1): $(head -3 "$TMP/o" "$TMP/e")"
+
+# buf(args.buf, args.count) at write(2): the bytes written, fetched at the
+# event by the same probe (buf_buf); unixsock writes its 12 known bytes 3
+# times, as bpftrace prints them.
+"$FTR" -e "$BUFPROG" -- unixsock 3 > "$TMP/o" 2> "$TMP/e"
+rc=$?
+n=$(count_lines '^12 ftr-undump\\x01\\xff$' "$TMP/o")
+[ $rc -eq 0 ] && [ "$n" = 3 ] && [ "$(wc -l < "$TMP/o")" -eq 3 ] && ok strfetch-buf ||
+	fail strfetch-buf "rc=$rc, $n lines right (want 3 of 3): $(head -3 "$TMP/o" "$TMP/e")"
 
 same_as_before strfetch-clean "$TMP/before"

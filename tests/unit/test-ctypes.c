@@ -372,6 +372,35 @@ static void test_fetchargs(void **state)
 	      "kprobe:f { printf(\"%s %s\\n\", ntop(((struct s *)arg0)->a4), "
 	      "ntop(10, ((struct s *)arg0)->a16)); }", "x86_64", 0,
 	      (const char *const[]){ "t0=+0(%di):u8[4]", "t1=+4(%di):u8[16]", NULL }, NULL);
+	/* buf(): a u8 array fetch of what bpftrace would copy at most (its
+	 * string length, 64, or a literal length below it, or an array's
+	 * size); the length itself is a field of its own. */
+	typed("struct sk { unsigned int len; char *data; };\n"
+	      "kprobe:f { $s = (struct sk *)arg0; printf(\"%r\\n\", buf($s->data, $s->len)); }",
+	      "x86_64", 0, (const char *const[]){ "t0=%di:u64", "t1=+0(%di):u32",
+	      "t2=+0(+8(%di)):u8[64]", NULL }, NULL);
+	typed("uprobe:/bin/true:f { printf(\"%r %r\\n\", buf(arg1, 5), buf(arg0, arg2)); }",
+	      "x86_64", PS_ARGN, (const char *const[]){ "t0=+0(%si):u8[5]", "t1=+0(%di):u8[64]",
+	      NULL }, NULL);
+	typed("kprobe:f { printf(\"%r\\n\", buf(arg1, 100)); }", "arm64", PS_ARGN,
+	      (const char *const[]){ "t0=+0($arg2):u8[64]", NULL }, NULL);
+	typed(DEFS "kretprobe:f { printf(\"%r %r\\n\", buf(retval, 0), "
+	      "buf(((struct r *)arg0)->lab)); }", "x86_64", 0, NULL, "the arguments are gone");
+	typed(DEFS "kprobe:f { printf(\"%r\\n\", buf(((struct r *)arg0)->lab)); }", "x86_64", 0,
+	      (const char *const[]){ "t0=+40(%di):u8[8]", NULL }, NULL);
+	typed(DEFS "uretprobe:/bin/true:f { printf(\"%r\\n\", buf(retval, 0)); }", "x86_64", 0,
+	      (const char *const[]){ "t0=+0($retval):u8[1]", NULL }, NULL);
+	typed(DEFS "kprobe:f { printf(\"%r\\n\", buf(((struct r *)arg0)->next)); }", "x86_64",
+	      0, NULL, "buf((struct r *)arg0->next) needs a length");
+	typed(DEFS "kprobe:f { printf(\"%r\\n\", buf(((struct r *)arg0)->in.l, 4)); }",
+	      "x86_64", 0, NULL, "not a pointer or an array");
+	setenv("BPFTRACE_STRLEN", "16", 1);
+	typed("kprobe:f { printf(\"%r\\n\", buf(arg1, arg2)); }", "x86_64", 0,
+	      (const char *const[]){ "t0=+0(%si):u8[16]", NULL }, NULL);
+	setenv("BPFTRACE_STRLEN", "200", 1);
+	typed("kprobe:f { printf(\"%r\\n\", buf(arg1, arg2)); }", "x86_64", 0,
+	      (const char *const[]){ "t0=+0(%si):u8[64]", NULL }, NULL);
+	unsetenv("BPFTRACE_STRLEN");
 	/* char[N] where a value is wanted: a string, as in bpftrace. */
 	typed(DEFS "kprobe:f { printf(\"%s\\n\", ((struct r *)arg0)->lab); }", "x86_64", 0,
 	      (const char *const[]){ "t0=+40(%di):string", NULL }, NULL);

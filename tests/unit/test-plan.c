@@ -595,12 +595,15 @@ static void test_strfetch_args(void **state)
 	struct tep_event *openat = event("syscalls", "sys_enter_openat");
 	struct tep_event *sw = event("sched", "sched_switch");
 	struct plan_field f[4] = {
-		{ "filename", true, false }, { "flags", false, false }, { "common_pid", false, false },
-		{ "dfd", false, false },
+		{ "filename", true, false, false }, { "flags", false, false, false },
+		{ "common_pid", false, false, false },
+		{ "dfd", false, false, false },
 	};
-	struct plan_field nr = { "__syscall_nr", false, false }, none = { "nosuch", false, false };
-	struct plan_field comm = { "prev_comm", true, false }, pid = { "prev_pid", false, false };
-	struct plan_field join = { "filename", true, true };
+	struct plan_field nr = { "__syscall_nr", false, false, false };
+	struct plan_field none = { "nosuch", false, false, false };
+	struct plan_field comm = { "prev_comm", true, false, false };
+	struct plan_field pid = { "prev_pid", false, false, false };
+	struct plan_field join = { "filename", true, true, false };
 	char out[1024], why[256];
 
 	(void)state;
@@ -653,6 +656,32 @@ static void test_strfetch_args(void **state)
 					      sizeof(why)), 0);
 	assert_non_null(strstr(out, "filename_0=+0(+u0(+104(%di))):ustring "));
 	assert_non_null(strstr(out, " filename_15=+0(+u120(+104(%di))):ustring"));
+
+	/* buf(args.F, n): F as the number it is, and the 64 bytes at F (a
+	 * user address at a syscall) as F_buf; an array the event holds
+	 * needs no fetch */
+	{
+		struct tep_event *wr = event("syscalls", "sys_enter_write");
+		struct plan_field b[2] = { { "buf", false, false, true }, { "count", false, false, false } };
+
+		assert_int_equal(strfetch_eprobe_args(wr, b, 2, out, sizeof(out), why,
+						      sizeof(why)), 0);
+		assert_string_equal(out, "buf=$buf:u64 buf_buf=+u0($buf):u8[64] count=$count:u64");
+		assert_int_equal(strfetch_kprobe_args("x86_64", wr, b, 2, out, sizeof(out), why,
+						      sizeof(why)), 0);
+		assert_string_equal(out, "buf=+104(%di):u64 buf_buf=+u0(+104(%di)):u8[64] "
+				    "count=+96(%di):u64");
+		comm.str = false;
+		comm.buf = true;
+		assert_int_equal(strfetch_eprobe_args(sw, &comm, 1, out, sizeof(out), why,
+						      sizeof(why)), 0);
+		assert_string_equal(out, "prev_comm=$prev_comm:string");
+	}
+	assert_int_equal(clause_fields("t:syscalls:sys_enter_write { printf(\"%r\", "
+				       "buf(args.buf, args.count)); }", f, 4), 2);
+	assert_true(f[0].buf);
+	assert_false(f[0].str);
+	assert_false(f[1].buf);
 }
 
 int main(void)

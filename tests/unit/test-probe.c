@@ -67,6 +67,10 @@ static void test_parse_bad(void **state)
 	bad("kprobe:f x-y=arg0", "bad field name", 9);
 	bad("kprobe:f common_pid=arg0", "reserved", 9);
 	bad("kprobe:f x=arg0:u128", "unknown type 'u128'", 16);
+	bad("kprobe:f x=+0(%di):u8[65]", "unknown type 'u8[65]'", 19);
+	bad("kprobe:f x=+0(%di):u8[0]", "unknown type 'u8[0]'", 19);
+	bad("kprobe:f x=+0(%di):string[2]", "unknown type 'string[2]'", 19);
+	bad("kprobe:f x=+0(%di):u8[4", "unknown type 'u8[4'", 19);
 	bad("kprobe:f x=arg0:", "missing type", 16);
 	bad("kprobe:f x=:u32", "missing value before ':u32'", 11);
 	bad("kprobe:f x=arg16", "out of range: 'arg16'", 11);
@@ -366,6 +370,9 @@ static void test_fetchargs(void **state)
 	fa("kretprobe:f r=retval:x64 c=comm", "x86_64", 0, "r=$retval:x64 c=$comm:string");
 	fa("kretprobe:f r=$retval:u16", "x86_64", 0, "r=$retval:u16");
 	fa("kretprobe:f c=comm", "x86_64", 0, "c=$comm:string retval=$retval:s64");
+	/* Arrays (buf(), ntop()): N numbers at an address, 64 at most. */
+	fa("kprobe:f b=+u0(+104(%di)):u8[64]", "x86_64", 0, "b=+u0(+104(%di)):u8[64]");
+	fa("kprobe:f b=+4(%di):x16[2]", "x86_64", 0, "b=+4(%di):x16[2]");
 	/* Strings: the value is a pointer. */
 	fa("kprobe:f p=arg1:string", "x86_64", PS_ARGN, "p=+0($arg2):string");
 	fa("kprobe:f p=arg1:ustring", "x86_64", PS_ARGN | PS_USTRING, "p=+0($arg2):ustring");

@@ -84,6 +84,58 @@ done
 # bashreadline probes /bin/bash: the guest has no /bin -> /usr/bin link.
 [ -f "$SYSROOT/usr/bin/bash" ] && mkdir -p "$SYSROOT/bin" && cp "$SYSROOT/usr/bin/bash" "$SYSROOT/bin/"
 [ -d "$SYSROOT" ] && uname -m > "$SYSROOT.arch"
+
+# What a real machine has and a guest lacks, for xfsdist, mdflush and
+# swapin: the rows' kernels' own modules (xfs, raid1, zram and what they
+# depend on, from the image package fetch-kernels.sh --modules keeps) in
+# bt/modules/RELEASE, which t-bt-tools.sh loads when its kernel is RELEASE
+# (a guest; never the host), and a small XFS image made here.
+# MODULE.dep lists what MODULE.ko depends on (modinfo's "depends").
+bt_module() { # TREE DEST NAME
+	[ -f "$2/$3.ko" ] && return 0
+	f=$(find "$1" \( -name "$3.ko" -o -name "$3.ko.xz" -o -name "$(echo "$3" | tr _- -_).ko*" \) \
+		-print 2>/dev/null | head -n1)
+	[ -n "$f" ] || return 0	# built in, or not in this kernel
+	case $f in
+	*.xz) xz -dc "$f" > "$2/$3.ko" ;;
+	*.zst) zstd -q -dc "$f" > "$2/$3.ko" ;;
+	*) cp "$f" "$2/$3.ko" ;;
+	esac
+	objcopy -O binary --only-section=.modinfo "$2/$3.ko" "$WORK/modinfo"
+	tr '\0' '\n' < "$WORK/modinfo" | sed -n 's/^depends=//p' | tr , ' ' > "$2/$3.dep"
+	for d in $(cat "$2/$3.dep"); do bt_module "$1" "$2" "$d"; done
+}
+if [ -n "$ROWS" ]; then
+	kernels=$("$REPO/tests/matrix/run.sh" --list | awk -v rows=",$ROWS," '
+		index(rows, "," $1 ",") { sub(/^vmlinuz-/, "", $3); print $3 }' | sort -u)
+	MCACHE=${FTR_CACHE:-/var/cache/ftr-matrix}
+	# shellcheck disable=SC2086  # one word per kernel
+	FTR_CACHE=$MCACHE "$REPO/tests/matrix/fetch-kernels.sh" --modules $kernels >&2 ||
+		echo "bt-tools: no kernel modules: xfsdist, mdflush, swapin will refuse" >&2
+	for k in $kernels; do
+		for tree in "$MCACHE/modules-$k"/*/; do
+			[ -d "$tree" ] || continue
+			dst=$WORK/live/bt/modules/$(basename "$tree")
+			mkdir -p "$dst"
+			# lzo-rle: 6.1's zram compressor (a module there; its
+			# automatic load needs a modprobe the guest lacks).
+			for m in xfs raid1 zram lzo-rle; do bt_module "$tree" "$dst" $m; done
+		done
+	done
+	# XFS refuses a device whose sectors are larger than its own (zram's
+	# are 4 KiB), and mkfs.xfs (xfsprogs) makes nothing under 300 MB
+	# unless told it is a test filesystem (fstests' variables): 32 MB,
+	# 34 KB once gzip'd, written to a zram disk in the guest.
+	if PATH=$PATH:/sbin:/usr/sbin command -v mkfs.xfs > /dev/null; then
+		truncate -s 32M "$WORK/xfs.img"
+		PATH=$PATH:/sbin:/usr/sbin TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 \
+			mkfs.xfs -q -s size=4096 "$WORK/xfs.img" &&
+			gzip -9 < "$WORK/xfs.img" > "$WORK/live/bt/xfs.img.gz"
+		rm -f "$WORK/xfs.img"
+	else
+		echo "bt-tools: no mkfs.xfs (package xfsprogs): xfsdist will refuse" >&2
+	fi
+fi
 printf 'BT_SECS=%s\nBT_ONLY=%s\n' "$SECS" "$ONLY" > "$WORK/live/bt/config"
 
 rc=0

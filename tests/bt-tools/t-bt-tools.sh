@@ -57,9 +57,11 @@ bt_env() { # TOOL
 	: > "/tmp/bt-env-$1"
 	case $1 in
 	xfsdist)
-		kload xfs && [ -f "$BT/xfs.img.gz" ] && zram_disk 3 32M &&
-			gunzip -c "$BT/xfs.img.gz" > /dev/zram3 && mkdir -p $BT_XFS &&
-			mount -t xfs /dev/zram3 $BT_XFS ;;
+		# run.sh's image: its blocks that are not zeros, by block number
+		kload xfs && [ -d "$BT/xfs" ] && zram_disk 3 32M &&
+			for f in "$BT"/xfs/*; do
+				dd if="$f" of=/dev/zram3 bs=4k seek="${f##*/}" conv=notrunc || exit 1
+			done && mkdir -p $BT_XFS && mount -t xfs /dev/zram3 $BT_XFS ;;
 	mdflush)
 		# No mdadm: an array without superblocks, through md's sysfs.
 		kload raid1 && zram_disk 1 8M && zram_disk 2 8M &&

@@ -28,6 +28,8 @@
 # stops at once naming a missing kernel function/module/library/program;
 # skip WRONG OUTPUT; skip FAILS = a syntax or semantic error.  See
 # t-bt-tools.sh for the workload and expectation of each tool.
+# Guest rows also get their kernels' xfs/raid1/zram modules and an XFS image
+# (README.md): xfsdist, mdflush and swapin need them.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)

@@ -58,10 +58,11 @@ bt_env() { # TOOL
 	case $1 in
 	xfsdist)
 		# run.sh's image: its blocks that are not zeros, by block number
-		kload xfs && [ -d "$BT/xfs" ] && zram_disk 3 32M &&
-			for f in "$BT"/xfs/*; do
+		{ [ -d "$BT/xfs" ] || { echo "no XFS image (run.sh: mkfs.xfs, xfsprogs)"; false; }; } &&
+			kload xfs && zram_disk 3 32M &&
+			( for f in "$BT"/xfs/*; do
 				dd if="$f" of=/dev/zram3 bs=4k seek="${f##*/}" conv=notrunc || exit 1
-			done && mkdir -p $BT_XFS && mount -t xfs /dev/zram3 $BT_XFS ;;
+			  done ) && mkdir -p $BT_XFS && mount -t xfs /dev/zram3 $BT_XFS ;;
 	mdflush)
 		# No mdadm: an array without superblocks, through md's sysfs.
 		kload raid1 && zram_disk 1 8M && zram_disk 2 8M &&
@@ -92,8 +93,15 @@ md_flush_once() { # a write and the flush of its fsync on md0
 swap_once() { # 4 MB of tmpfs swapped out by memory.reclaim, then read by cat
 	[ -d $BT_SWAPCG ] || return 0
 	sh -c "echo \$\$ > $BT_SWAPCG/cgroup.procs && dd if=/dev/zero of=/dev/shm/bt-swap bs=64k count=64"
-	echo 8M > $BT_SWAPCG/memory.reclaim
+	# (EAGAIN when less than 8M could go: not an error.)  Before 5.19,
+	# no memory.reclaim: a 1 MB limit swaps the rest out.
+	if [ -e $BT_SWAPCG/memory.reclaim ]; then
+		echo 8M > $BT_SWAPCG/memory.reclaim
+	else
+		echo 1M > $BT_SWAPCG/memory.max
+	fi
 	sh -c "echo \$\$ > $BT_SWAPCG/cgroup.procs && cat /dev/shm/bt-swap > /dev/null"
+	echo max > $BT_SWAPCG/memory.max
 	rm -f /dev/shm/bt-swap
 }
 

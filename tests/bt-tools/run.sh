@@ -103,8 +103,8 @@ bt_module() { # TREE DEST NAME
 	*.zst) zstd -q -dc "$f" > "$2/$3.ko" ;;
 	*) cp "$f" "$2/$3.ko" ;;
 	esac
-	objcopy -O binary --only-section=.modinfo "$2/$3.ko" "$WORK/modinfo"
-	tr '\0' '\n' < "$WORK/modinfo" | sed -n 's/^depends=//p' | tr , ' ' > "$2/$3.dep"
+	# .modinfo's NUL-separated "depends=A,B" string (any architecture)
+	tr '\0' '\n' < "$2/$3.ko" | sed -n '/^depends=/{s///;s/,/ /g;p;q}' > "$2/$3.dep"
 	for d in $(cat "$2/$3.dep"); do bt_module "$1" "$2" "$d"; done
 }
 if [ -n "$ROWS" ]; then

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* pid → comm cache: see comm.h.  Open addressing, grows at 50% load. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +14,14 @@
 struct centry {
 	int pid;		/* 0: empty slot (pid 0 is handled apart) */
 	int tgid, uid;		/* -2: not looked up yet; -1: unknown */
+	bool unknown;		/* comm is "<...>": a later saved_cmdlines may tell */
 	char comm[16];
 };
 
 struct comm_cache {
 	char tdir[4096];		/* .../saved_cmdlines, or "" */
-	uint64_t last_load;
+	uint64_t window;		/* start of the current 50 ms, and */
+	unsigned loads;			/* the saved_cmdlines reads in it */
 	struct centry *v;
 	unsigned cap, used;
 	/* A recording: its own saved cmdlines, never this machine's /proc. */
@@ -101,6 +104,7 @@ void comm_set(struct comm_cache *cc, int pid, const char *comm)
 		e->tgid = e->uid = -2;
 		cc->used++;
 	}
+	e->unknown = false;
 	snprintf(e->comm, sizeof(e->comm), "%s", comm);
 }
 
@@ -150,7 +154,11 @@ int comm_uid(struct comm_cache *cc, int tid)
 }
 
 /* Read the kernel's saved_cmdlines ("pid comm" lines) into the cache, at
- * most every 50 ms: it is a few KB, but misses can come in bursts. */
+ * most 4 times in 50 ms: it is a few KB (more where saved_cmdlines_size
+ * was raised), and misses come in bursts (the short-lived children of a
+ * command, gone before their events are read).  One read per 50 ms made
+ * the second exited child of a burst "<...>" for good, although the next
+ * read had it (a slower reader, e.g. under ASan, misses more). */
 static int load_saved(struct comm_cache *cc)
 {
 	struct timespec ts;
@@ -159,9 +167,15 @@ static int load_saved(struct comm_cache *cc)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-	if (!cc->tdir[0] || now - cc->last_load < 50000000ull)
+	if (!cc->tdir[0])
 		return -EAGAIN;
-	cc->last_load = now;
+	if (now - cc->window >= 50000000ull) {
+		cc->window = now;
+		cc->loads = 0;
+	}
+	if (cc->loads >= 4)
+		return -EAGAIN;
+	cc->loads++;
 	text = read_file(cc->tdir, NULL);
 	if (!text)
 		return -errno;
@@ -174,8 +188,9 @@ static int load_saved(struct comm_cache *cc)
 		if (pid > 0 && pid <= INT32_MAX && *comm == ' ' && comm[1]) {
 			struct centry *e = slot(cc, (int)pid);
 
-			/* Never overwrite a comm read from /proc: it is newer. */
-			if (e->pid != pid)
+			/* Never overwrite a comm read from /proc: it is newer.
+			 * "<...>" is no comm. */
+			if (e->pid != pid || e->unknown)
 				comm_set(cc, (int)pid, comm + 1);
 		}
 	}
@@ -191,6 +206,8 @@ const char *comm_lookup(struct comm_cache *cc, int pid)
 	if (pid == 0)
 		return "<idle>";
 	e = slot(cc, pid);
+	if (e->pid == pid && e->unknown && !cc->resolve && load_saved(cc) == 0)
+		e = slot(cc, pid);	/* a "<...>" of before: the kernel's list again */
 	if (e->pid == pid)
 		return e->comm;
 	if (cc->resolve) {
@@ -212,6 +229,8 @@ const char *comm_lookup(struct comm_cache *cc, int pid)
 		if (slot(cc, pid)->pid == pid)
 			return slot(cc, pid)->comm;
 		comm_set(cc, pid, "<...>");
+		if (slot(cc, pid)->pid == pid)
+			slot(cc, pid)->unknown = true;
 	}
 	e = slot(cc, pid);
 	return e->pid == pid ? e->comm : "<...>";

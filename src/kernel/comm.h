@@ -2,7 +2,8 @@
 /*
  * pid → comm, for events that carry only common_pid: looked up once, in
  * /proc while the process lives, else in the kernel's saved_cmdlines, and
- * cached.
+ * cached; a pid in neither is "<...>", looked up again in saved_cmdlines
+ * at its next event (that list is read at most 4 times in 50 ms).
  */
 #ifndef FTR_COMM_H
 #define FTR_COMM_H

@@ -57,7 +57,7 @@ same_as_before() {
 	if cmp -s "$2" "$TMP/after"; then
 		ok "$1"
 	else
-		fail "$1" "tracefs changed: $(diff "$2" "$TMP/after" | grep '^[-+][^-+]' | head -3 | tr '\n' ' ')"
+		fail "$1" "tracefs changed: $(diff -u "$2" "$TMP/after" | grep '^[-+][^-+]' | head -3 | tr '\n' ' ')"
 	fi
 }
 

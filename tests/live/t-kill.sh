@@ -23,7 +23,7 @@ after() {
 	"$FTR" reset > "$TMP/reset" 2>&1 || { fail "$1" "reset failed: $(cat "$TMP/reset")"; return 1; }
 	snapshot > "$TMP/after"
 	if ! cmp -s "$TMP/before" "$TMP/after"; then
-		fail "$1" "tracefs changed: $(diff "$TMP/before" "$TMP/after" | grep '^[-+][^-+]' | head -3 | tr '\n' ' ')"
+		fail "$1" "tracefs changed: $(diff -u "$TMP/before" "$TMP/after" | grep '^[-+][^-+]' | head -3 | tr '\n' ' ')"
 		return 1
 	fi
 	return 0

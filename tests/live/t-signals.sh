@@ -26,7 +26,7 @@ for sig in INT TERM HUP; do
 	if cmp -s "$TMP/before" "$TMP/after" && [ $rc -eq 0 ]; then
 		ok "signal-$sig-leaves-nothing"
 	else
-		fail "signal-$sig-leaves-nothing" "rc=$rc; $(diff "$TMP/before" "$TMP/after" | grep '^[-+][^-+]' | head -3 | tr '\n' ' ')"
+		fail "signal-$sig-leaves-nothing" "rc=$rc; $(diff -u "$TMP/before" "$TMP/after" | grep '^[-+][^-+]' | head -3 | tr '\n' ' ')"
 	fi
 done
 

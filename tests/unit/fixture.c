@@ -164,7 +164,7 @@ int fx_rec_parse(struct fx_rec *r, struct tep_handle *tep, const char *line, cha
 		}
 		val[w] = '\0';
 		if (!strcmp(name, "comm")) {
-			snprintf(r->comm, sizeof(r->comm), "%s", val);
+			snprintf(r->comm, sizeof(r->comm), "%.15s", val);
 			continue;
 		}
 		if (!strcmp(name, "tid"))

@@ -11,13 +11,20 @@
 # The static build has no CFI unwinder: it must refuse dwarf in words.
 . "$LIVE_DIR/lib.sh"
 atleast() { awk -v v="$1" -v w="$2" 'BEGIN { exit !(v + 0 >= w) }'; }
-# enough N STDERR: a run has at least 100 samples, or 20 where the kernel
-# lowered the rate and ftr said so.  An emulated guest is slow in the
-# sampling interrupt (kernel.perf_event_max_sample_rate fell to 250 Hz in the
-# arm64 one) and in system calls (unwindme's clock reads), so its leaves
-# get a fraction of the samples.  Nine in ten of 20 is no accident either.
+# enough N STDERR: a run has at least 100 samples; 10 where the kernel
+# lowered the rate (ftr says so) or in an emulated matrix guest (with
+# FTR_SYSROOT).  A guest is slow in the sampling interrupt
+# (kernel.perf_event_max_sample_rate fell to 250 Hz in the arm64 one), its
+# timer fires late when the host is busy (one sample for several periods),
+# and its system calls are slow (unwindme's clock reads take a larger share):
+# its leaves got 8 to 400 samples.  A walk that fails, fails for every
+# sample at that pc: nine in ten of 10 is no accident either.
 enough() {
-	if grep -q 'sampling at [0-9]* Hz, not 999' "$2"; then [ "$1" -ge 20 ]; else [ "$1" -ge 100 ]; fi
+	if [ -n "${FTR_SYSROOT:-}" ] || grep -q 'sampling at [0-9]* Hz, not 999' "$2"; then
+		[ "$1" -ge 10 ]
+	else
+		[ "$1" -ge 100 ]
+	fi
 }
 
 require_sampling unwind
@@ -150,13 +157,14 @@ set -- $(awk '{ n = $NF; f = $0; sub(/ [0-9]+$/, "", f); k = split(f, a, ";");
 
 # 20 frames of 1 KB: more than the 8 KB copy.  Counted and located; a
 # 64 KB copy reaches main.  (Stacks may end early elsewhere: in an emulated
-# guest, samples land in the loader's start, whose callers are lost.)
+# guest, samples land in the loader's start, whose callers are lost, and in
+# _exit, where the copy ended early 6 times in one 5.10 run.)
 "$FTR" profile --call-graph dwarf --folded -- unwindme-nofp -d 20 400 > "$TMP/f" 2> "$TMP/e"; rc=$?
 [ $rc -eq 0 ] && grep -q 'user stacks (.*) end early, at the end of the 8192-byte stack copy: [0-9]* at deep in .*unwindme-nofp' "$TMP/e" &&
 	ok unwind-stack-too-small-warned || fail unwind-stack-too-small-warned "rc=$rc $(head -3 "$TMP/e")"
 "$FTR" profile --call-graph dwarf,65528 --folded -- unwindme-nofp -d 20 400 > "$TMP/f" 2> "$TMP/e"; rc=$?
 set -- $(under "$TMP/f" leaf_a "main$(printf ';deep%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21)")
-[ $rc -eq 0 ] && enough "$2" "$TMP/e" && atleast "$1" 90 && ! grep -q 'byte stack copy' "$TMP/e" &&
+[ $rc -eq 0 ] && enough "$2" "$TMP/e" && atleast "$1" 90 && ! grep -q 'byte stack copy: [0-9]* at deep' "$TMP/e" &&
 	ok unwind-big-stack-copy || fail unwind-big-stack-copy "rc=$rc $1% of $2 $(head -2 "$TMP/e")"
 
 # --pprof: go tool pprof reads it and names the same top functions with the

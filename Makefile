@@ -111,7 +111,7 @@ OBJS := $(SRCS:src/%.c=$(B)/%.o)
 LIBOBJS := $(filter-out $(B)/main.o,$(OBJS))
 MANS := $(wildcard man/*.[0-9])
 
-.PHONY: all static check check-build check-layers check-unit check-fuzz check-live check-matrix check-bt-tools check-sanitize soak fuzz fuzz-libfuzzer fuzz-driver install man clean deps helpers helpers-static
+.PHONY: all static check check-build check-layers check-unit check-fuzz check-live check-matrix check-bt-tools check-sanitize soak fuzz fuzz-libfuzzer fuzz-driver install man clean deps helpers helpers-static sysroot
 
 all: $(B)/ftr
 
@@ -253,6 +253,20 @@ $(B)/tests-bin/unwindme-minidebug: $(B)/tests-bin/unwindme-nofp
 helpers: $(HELPERS) $(HELPERS_STATIC)
 helpers-static: $(HELPERS_STATIC)
 
+# The dynamic build in a matrix guest (issue #15: the CFI unwinder needs
+# libdw, which the static build leaves out): ftr (stripped) and the unwindme
+# helpers with the shared libraries they load and their loader, which runs
+# them (tests/matrix/sysroot.sh).  Only the rows marked for it carry it, for
+# t-unwind (tests/matrix/run.sh).  ARCH=arm64: build/arm64/sysroot, from a
+# dynamic cross build against the arm64 multiarch libraries of `make deps`.
+SYSROOT_PROGS := $(B)/ftr $(UNWIND_VARIANTS:%=$(B)/tests-bin/%) $(B)/tests-bin/unwindme-minidebug
+sysroot: $(B)/sysroot/TRIPLET
+$(B)/sysroot/TRIPLET: $(SYSROOT_PROGS) tests/matrix/sysroot.sh
+	$(call msg,GEN,$(B)/sysroot)
+	$(Q)READELF=$(CROSS_COMPILE)readelf tests/matrix/sysroot.sh $(B)/sysroot $(SYSROOT_PROGS) && \
+		$(STRIP) $(B)/sysroot/prog/ftr || { rm -rf $(B)/sysroot; exit 1; }
+	@echo "  sysroot $(B)/sysroot: $$(du -sb $(B)/sysroot | cut -f1) bytes"
+
 # Everything is built first, on every core (the tests themselves run one
 # after another: live tests and guests must not compete for the CPU).
 NPROC := $(shell nproc 2>/dev/null || echo 2)
@@ -382,14 +396,16 @@ check-live: $(B)/ftr helpers
 # The matrix boots x86-64 and arm64 guests: the arm64 static ftr and helpers
 # come from a cross build into build/arm64 (a sub-make with ARCH=arm64),
 # made unless MATRIX_ROWS=NAME,NAME (run only those rows; see
-# tests/matrix/run.sh --list) names no arm64 row.
+# tests/matrix/run.sh --list) names no arm64 row.  So is each arch's
+# sysroot (the dynamic build for the rows that run t-unwind with it).
 MATRIX_ARM64 := $(if $(MATRIX_ROWS),$(findstring arm64,$(MATRIX_ROWS)),1)
-check-matrix: $(B)/ftr-static $(B)/ftr $(HELPERS_STATIC)
-	$(if $(MATRIX_ARM64),@$(MAKE) --no-print-directory ARCH=arm64 static helpers-static)
+check-matrix: $(B)/ftr-static $(B)/ftr $(HELPERS_STATIC) $(B)/sysroot/TRIPLET
+	$(if $(MATRIX_ARM64),@$(MAKE) --no-print-directory ARCH=arm64 static helpers-static sysroot)
 	@FTR_STATIC=$(CURDIR)/$(B)/ftr-static FTR_TESTS_BIN=$(CURDIR)/$(B)/tests-static \
-	 FTR_HOST=$(CURDIR)/$(B)/ftr \
+	 FTR_HOST=$(CURDIR)/$(B)/ftr FTR_SYSROOT=$(CURDIR)/$(B)/sysroot \
 	 FTR_STATIC_ARM64=$(CURDIR)/build/arm64/ftr-static \
 	 FTR_TESTS_BIN_ARM64=$(CURDIR)/build/arm64/tests-static \
+	 $(if $(MATRIX_ARM64),FTR_SYSROOT_ARM64=$(CURDIR)/build/arm64/sysroot) \
 	 tests/matrix/run.sh $(if $(MATRIX_ROWS),--rows $(MATRIX_ROWS))
 
 # bpftrace's 38 tools, unchanged, in the 6.12 guest (issue #13's acceptance;
@@ -401,8 +417,8 @@ check-bt-tools: $(B)/ftr-static $(B)/ftr $(HELPERS_STATIC)
 # What make check runs, built at once (after every variable above: a
 # prerequisite list is expanded where it is read).
 check-build: $(B)/ftr $(HELPERS) $(UNIT_BINS) $(FUZZ_TARGETS:%=$(B)/fuzz/driver-%) \
-	     $(B)/ftr-static $(HELPERS_STATIC)
-	$(if $(MATRIX_ARM64),@$(MAKE) --no-print-directory ARCH=arm64 static helpers-static)
+	     $(B)/ftr-static $(HELPERS_STATIC) $(B)/sysroot/TRIPLET
+	$(if $(MATRIX_ARM64),@$(MAKE) --no-print-directory ARCH=arm64 static helpers-static sysroot)
 
 # ---- install -----------------------------------------------------------
 install: $(B)/ftr

@@ -28,7 +28,11 @@ TEST="libcmocka-dev trace-cmd qemu-system-x86 busybox-static cpio gzip xz-utils 
 DOCS="libtracefs-doc libtraceevent-doc man-db"
 BENCH="${FTR_BENCH_DEPS:-}"	# bench/ sets this to "bpftrace linux-perf trace-cmd"
 # libc6-dev:arm64 is named so that the multiarch -dev packages' "libc-dev"
-# dependency is met by it and not left to apt's choice.
+# dependency is met by it and not left to apt's choice.  The same packages
+# serve the dynamic cross build (`make sysroot ARCH=arm64`: ftr with libdw
+# for the arm64 guest's t-unwind), whose libraries (libdw1:arm64, libc6:arm64
+# and the loader...) come with them; it needs no libtracecmd or
+# libmicrohttpd (a cross build leaves them out).
 ARM64="gcc-aarch64-linux-gnu libc6-dev:arm64 libtracefs-dev:arm64 libtraceevent-dev:arm64
        libelf-dev:arm64 zlib1g-dev:arm64 libzstd-dev:arm64 libdw-dev:arm64
        liblzma-dev:arm64 systemtap-sdt-dev:arm64 qemu-system-arm"

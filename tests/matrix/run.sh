@@ -19,6 +19,9 @@
 # (default build/arm64/tests-static), from `make static helpers-static
 # ARCH=arm64`.  FTR_MATRIX_TIMEOUT_ARM64 (default twice the timeout) bounds
 # an arm64 guest, which, emulated on an x86 host, is the slowest.
+# FTR_SYSROOT (default build/sysroot) and FTR_SYSROOT_ARM64 (default
+# build/arm64/sysroot), from `make sysroot` (and ARCH=arm64): the dynamic
+# build with its libraries, for the rows marked "sysroot" (see ROWS).
 #
 # For each row it boots the row's kernel with an initramfs holding busybox,
 # /bin/ftr, /tests/live and /tests/bin, whose /init runs
@@ -51,6 +54,12 @@ LIVE_DIR=${FTR_LIVE_DIR:-$REPO/tests/live}
 TESTS_BIN=${FTR_TESTS_BIN:-$REPO/build/tests-static}
 FTR_STATIC_ARM64=${FTR_STATIC_ARM64:-$REPO/build/arm64/ftr-static}
 TESTS_BIN_ARM64=${FTR_TESTS_BIN_ARM64:-$REPO/build/arm64/tests-static}
+# Set by the caller, a sysroot must be there; by default, a missing one is
+# said and its tests skip.
+SYSROOT_X86_64=${FTR_SYSROOT:-$REPO/build/sysroot}
+SYSROOT_AARCH64=${FTR_SYSROOT_ARM64:-$REPO/build/arm64/sysroot}
+SYSROOT_MUST_x86_64=${FTR_SYSROOT:+1}
+SYSROOT_MUST_aarch64=${FTR_SYSROOT_ARM64:+1}
 TIMEOUT=${FTR_MATRIX_TIMEOUT:-900}
 TIMEOUT_ARM64=${FTR_MATRIX_TIMEOUT_ARM64:-}
 JOBS=2
@@ -58,12 +67,20 @@ KEEP=0
 SELECT=
 
 # ---------------------------------------------------------------------------
-# The matrix.  A row is: NAME | ARCH | KERNEL | APPEND-EXTRA | TESTS
+# The matrix.  A row is: NAME | ARCH | KERNEL | APPEND-EXTRA | TESTS | SYSROOT
 #   KERNEL        selects the image $CACHE/vmlinuz-KERNEL (fetch-kernels.sh)
 #   APPEND-EXTRA  added to the kernel command line
 #   TESTS         the live files the row runs (names without t- and .sh,
 #                 comma-separated); "-A,B": all but these; empty: all.
 #                 $FTR_MATRIX_ALL=1 runs all of them on every row.
+#   SYSROOT       "sysroot": the guest also gets the dynamic build, with
+#                 its shared libraries and loader (`make sysroot`), in
+#                 /tests/sysroot, and FTR_SYSROOT names it.  It holds
+#                 libdw, which the static build has no room for: t-unwind
+#                 runs its CFI unwinder's tests with it.  One row per
+#                 architecture (5.10, the oldest x86 kernel, and arm64): it
+#                 adds megabytes to the initramfs and the DWARF tests' time,
+#                 and is copied only where a file the row runs uses it.
 # Not every file on every row: the guests are emulated (no KVM) and the run
 # must fit CI's 30 minutes.  The differential tests and the kill test, the
 # longest, run where their plans differ (6.1, 6.12: hist triggers, eprobes),
@@ -72,12 +89,12 @@ SELECT=
 # the console device, the guest's result port and the guest binaries.
 # An arm64 KERNEL is named "VERSION-arm64" (fetch-kernels.sh).
 ROWS=(
-	"5.10|x86_64|5.10||-diff,fuzz,kill"
+	"5.10|x86_64|5.10||-diff,fuzz,kill|sysroot"
 	"6.1|x86_64|6.1||"
 	"6.12|x86_64|6.12||-kill"
 	"6.1-lockdown-integrity|x86_64|6.1|lockdown=integrity|00-mount,lockdown,doctor,trace,probe,strfetch,types,record,script"
 	"6.12-lockdown-confidentiality|x86_64|6.12|lockdown=confidentiality|00-mount,lockdown,doctor,usage,list,trace,harden,langprof,stat,profile"
-	"arm64-6.1|aarch64|6.1-arm64||-diff,fuzz,kill"
+	"arm64-6.1|aarch64|6.1-arm64||-diff,fuzz,kill|sysroot"
 )
 
 # Arch profile arch_ARCH sets QEMU (array: the command without -kernel,
@@ -105,6 +122,8 @@ arch_x86_64() {
 	TESTS_BIN_DIR=$TESTS_BIN
 	ELF_MACHINE="Advanced Micro Devices X86-64"
 	ROW_TIMEOUT=$TIMEOUT
+	SYSROOT=$SYSROOT_X86_64
+	SYSROOT_MUST=$SYSROOT_MUST_x86_64
 }
 # First -serial is ttyS0 (console), second ttyS1 (results).
 serial_x86_64() { # CONSOLE_LOG RESULT_LOG
@@ -133,6 +152,8 @@ arch_aarch64() {
 	TESTS_BIN_DIR=$TESTS_BIN_ARM64
 	ELF_MACHINE=AArch64
 	ROW_TIMEOUT=${TIMEOUT_ARM64:-$((TIMEOUT * 2))}
+	SYSROOT=$SYSROOT_AARCH64
+	SYSROOT_MUST=$SYSROOT_MUST_aarch64
 }
 serial_aarch64() { # CONSOLE_LOG RESULT_LOG
 	SERIAL=(-serial "file:$1" -chardev "file,id=ftrout,path=$2"
@@ -153,9 +174,9 @@ while [ $# -gt 0 ]; do
 	-j*)        JOBS=${1#-j}; shift ;;
 	--timeout)  TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
 	-k|--keep)  KEEP=1; shift ;;
-	--list)     for r in "${ROWS[@]}"; do IFS='|' read -r n a k x t <<<"$r"
-	                printf '%-32s %-7s vmlinuz-%-10s %s%s\n' "$n" "$a" "$k" "$x" \
-	                       "${t:+ (tests: $t)}"; done
+	--list)     for r in "${ROWS[@]}"; do IFS='|' read -r n a k x t y <<<"$r"
+	                printf '%-32s %-7s vmlinuz-%-10s %s%s%s\n' "$n" "$a" "$k" "$x" \
+	                       "${t:+ (tests: $t)}" "${y:+ +$y}"; done
 	            exit 0 ;;
 	-h|--help)  usage; exit 0 ;;
 	*)          usage >&2; exit 2 ;;
@@ -219,6 +240,57 @@ for r in "${SEL[@]}"; do
 		done
 	fi
 done
+
+# row_sysroot ROW-SPEC: the row is marked for the sysroot and runs a live
+# file that uses it (names FTR_SYSROOT): only then is it copied in.
+row_sysroot() {
+	local tests sr f n
+	IFS='|' read -r _ _ _ _ tests sr <<<"$1"
+	[ "$sr" = sysroot ] || return 1
+	[ "${FTR_MATRIX_ALL:-0}" = 1 ] && tests=
+	for f in "$LIVE_DIR"/t-*.sh; do
+		[ -f "$f" ] || continue
+		n=${f##*/t-}; n=${n%.sh}
+		case $tests in
+		"") ;;
+		-*) [[ ,${tests#-}, == *",$n,"* ]] && continue ;;
+		*)  [[ ,$tests, == *",$n,"* ]] || continue ;;
+		esac
+		grep -q FTR_SYSROOT "$f" && return 0
+	done
+	return 1
+}
+# Each arch's sysroot, where a selected row needs it: there and for that
+# arch (its ftr's ELF machine), else an error if the caller named it, or a
+# note (the DWARF tests then skip in that row, saying why).
+declare -A HAVE_SYSROOT
+for r in "${SEL[@]}"; do
+	row_sysroot "$r" || continue
+	IFS='|' read -r name arch _ <<<"$r"
+	[ -n "${HAVE_SYSROOT[$arch]:-}" ] && continue
+	"arch_$arch"
+	HAVE_SYSROOT[$arch]=0
+	how="make sysroot"; [ "$arch" = aarch64 ] && how="make sysroot ARCH=arm64"
+	if [ -f "$SYSROOT/TRIPLET" ] && [ -f "$SYSROOT/prog/ftr" ]; then
+		[ "$(elf_machine "$SYSROOT/prog/ftr")" = "$ELF_MACHINE" ] ||
+			die "$SYSROOT/prog/ftr is for '$(elf_machine "$SYSROOT/prog/ftr")', the $arch rows need $ELF_MACHINE"
+		HAVE_SYSROOT[$arch]=1
+	elif [ -n "$SYSROOT_MUST" ]; then
+		die "$SYSROOT is not a sysroot: run '$how'"
+	else
+		note "no $SYSROOT ('$how'): the DWARF unwinding tests skip in $name"
+	fi
+done
+# The initramfs a row boots: its arch's, with the sysroot or without.
+row_initrd_key() { # ROW-SPEC
+	local arch
+	IFS='|' read -r _ arch _ <<<"$1"
+	if [ "${HAVE_SYSROOT[$arch]:-0}" = 1 ] && row_sysroot "$1"; then
+		echo "$arch-sysroot"
+	else
+		echo "$arch"
+	fi
+}
 
 kernels=()
 for r in "${SEL[@]}"; do
@@ -305,6 +377,11 @@ stty -F /dev/$out raw -echo 2>/dev/null ||
 	echo "# kernel $(uname -r), boot-to-init ${up}s, cmdline: $(cat /proc/cmdline)"
 	cd /tmp
 	[ -n "$tests" ] && echo "# this row runs: $tests"
+	# The dynamic build, for the files that use it (t-unwind).
+	if [ -f /tests/sysroot/TRIPLET ]; then
+		export FTR_SYSROOT=/tests/sysroot
+		echo "# dynamic build in $FTR_SYSROOT ($(cat $FTR_SYSROOT/TRIPLET))"
+	fi
 	# shellcheck disable=SC2086  # one word per test
 	FTR=/bin/ftr sh /tests/live/run.sh $tests </dev/null
 	rc=$?
@@ -319,8 +396,8 @@ EOF
 }
 
 # Build ARCH's gzip'd newc initramfs once (rows of one arch share it).
-build_initramfs() { # ARCH -> prints path
-	local arch=$1 root="$WORK/root-$1" img="$WORK/initramfs-$1.cpio.gz" a
+build_initramfs() { # KEY (ARCH or ARCH-sysroot) -> prints path
+	local arch=${1%-sysroot} root="$WORK/root-$1" img="$WORK/initramfs-$1.cpio.gz" a
 	[ -f "$img" ] && { echo "$img"; return; }
 	"arch_$arch"
 	is_static_elf "$BUSYBOX" || die "$BUSYBOX is not a static ELF"
@@ -347,6 +424,7 @@ build_initramfs() { # ARCH -> prints path
 	if [ -d "$TESTS_BIN_DIR" ]; then
 		cp -R "$TESTS_BIN_DIR"/. "$root/tests/bin/"
 	fi
+	[ "$1" = "$arch-sysroot" ] && cp -R "$SYSROOT" "$root/tests/sysroot"
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$root/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 	write_init "$root/init"
@@ -362,7 +440,7 @@ build_initramfs() { # ARCH -> prints path
 boot_row() { # ROW-SPEC ROWDIR INITRD
 	local name arch kernel extra dir=$2 initrd=$3 t0 rc
 	local tests
-	IFS='|' read -r name arch kernel extra tests <<<"$1"
+	IFS='|' read -r name arch kernel extra tests _ <<<"$1"
 	"arch_$arch"
 	mkdir -p "$dir"
 	[ "${FTR_MATRIX_ALL:-0}" = 1 ] && tests=
@@ -498,8 +576,8 @@ T0=$(date +%s)
 # error should stop us before any boot).
 declare -A INITRD
 for r in "${SEL[@]}"; do
-	IFS='|' read -r _ arch _ _ <<<"$r"
-	[ -n "${INITRD[$arch]:-}" ] || INITRD[$arch]=$(build_initramfs "$arch")
+	key=$(row_initrd_key "$r")
+	[ -n "${INITRD[$key]:-}" ] || INITRD[$key]=$(build_initramfs "$key")
 done
 
 # Boot the rows, at most JOBS at a time; each writes only to its own dir.
@@ -514,7 +592,7 @@ for i in "${order[@]}"; do
 	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
 	IFS='|' read -r name arch _ _ <<<"$r"
 	note "booting $name"
-	boot_row "$r" "$WORK/row$i" "${INITRD[$arch]}" &
+	boot_row "$r" "$WORK/row$i" "${INITRD[$(row_initrd_key "$r")]}" &
 done
 wait || true
 

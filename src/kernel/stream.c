@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -108,6 +109,33 @@ static uint64_t buffer_now(struct stream *st)
 		return UINT64_MAX;
 	text[r] = '\0';
 	return stream_parse_now(text, &ts) < 0 ? UINT64_MAX : ts;
+}
+
+int stream_clock_offset(struct stream *st, int64_t *off_ns, uint64_t *gap_ns)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 8; i++) {
+		struct timespec a, b;
+		uint64_t now, t0, t1;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		now = buffer_now(st);
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		if (now == UINT64_MAX)
+			return -EIO;
+		t0 = (uint64_t)a.tv_sec * 1000000000ull + (uint64_t)a.tv_nsec;
+		t1 = (uint64_t)b.tv_sec * 1000000000ull + (uint64_t)b.tv_nsec;
+		if (t1 - t0 >= best)
+			continue;
+		best = t1 - t0;
+		/* "now ts" is cut to the microsecond: the clock read was in
+		 * [now, now + 1 us), its middle is now + 500 ns. */
+		*off_ns = (int64_t)(t0 + (t1 - t0) / 2) - (int64_t)(now + 500);
+	}
+	if (gap_ns)
+		*gap_ns = best;
+	return 0;
 }
 
 static struct stream *stream_new(struct tep_handle *tep, int max, size_t subbuf)

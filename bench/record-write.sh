@@ -9,7 +9,11 @@
 #   bench/record-write.sh [N] [RUNS]      (defaults 2000000 and 5; root)
 #
 # FTR=path picks the ftr binary (the dynamic one: it also counts the file's
-# events with `ftr run -i`).  The files go to $TMPDIR (default /tmp).
+# events with `ftr run -i`); FTR_BASE=path adds a row for a second ftr
+# record, run right after the first in each run, so that a change is
+# compared under the same load.  A row for `ftr trace > /dev/null` (the same
+# events decoded and printed, no file) is the reference of the read path.
+# The files go to $TMPDIR (default /tmp).
 #
 # Reports medians of RUNS runs: the workload's slowdown against untraced and
 # against the floor, the events in the file (counted by reading it back:
@@ -18,21 +22,35 @@
 set -u
 . "$(dirname "$0")/write-common.sh"
 
+FTR_BASE=${FTR_BASE:-}
+# run_rec BINARY NAME: one recorded run, its figures appended to $work/NAME.*
+run_rec() {
+	"$BIN/rusage" "$1" record -o "$work/f.dat" -e syscalls:sys_enter_write -- $W 2> "$work/e" > /dev/null
+	field elapsed "$work/e" >> "$work/$2.t"
+	tracer_cpu "$work/e" >> "$work/$2.cpu"
+	sed -n 's/.* \([0-9]*\) LOST.*/\1/p' "$work/e" | grep . >> "$work/$2.lost" || echo 0 >> "$work/$2.lost"
+	n=$("$FTR" run -i "$work/f.dat" 'tracepoint:syscalls:sys_enter_write /args.count == 1/ { @ = count(); }' | sed -n 's/^@: //p')
+	echo "${n:-0}" >> "$work/$2.n"
+	stat -c %s "$work/f.dat" >> "$work/$2.bytes"
+	# the pages alone (the file less its header: kallsyms, formats)
+	sed -n 's/^ftr: \([0-9]*\) events in \([0-9]*\) pages of \([0-9]*\) KB.*/\2 \3 \1/p' "$work/e" |
+		awk '{ printf "%.2f\n", $1 * $2 * 1024 / $3 }' >> "$work/$2.pagebytes"
+	rm -f "$work/f.dat"
+}
+
 for r in $(seq "$RUNS"); do
 	run_baselines
 
-	# ftr record
-	"$BIN/rusage" "$FTR" record -o "$work/f.dat" -e syscalls:sys_enter_write -- $W 2> "$work/e" > /dev/null
-	field elapsed "$work/e" >> "$work/ftr.t"
-	tracer_cpu "$work/e" >> "$work/ftr.cpu"
-	sed -n 's/.* \([0-9]*\) LOST.*/\1/p' "$work/e" | grep . >> "$work/ftr.lost" || echo 0 >> "$work/ftr.lost"
-	n=$("$FTR" run -i "$work/f.dat" 'tracepoint:syscalls:sys_enter_write /args.count == 1/ { @ = count(); }' | sed -n 's/^@: //p')
-	echo "${n:-0}" >> "$work/ftr.n"
-	stat -c %s "$work/f.dat" >> "$work/ftr.bytes"
-	# the pages alone (the file less its header: kallsyms, formats)
-	sed -n 's/^ftr: \([0-9]*\) events in \([0-9]*\) pages of \([0-9]*\) KB.*/\2 \3 \1/p' "$work/e" |
-		awk '{ printf "%.2f\n", $1 * $2 * 1024 / $3 }' >> "$work/ftr.pagebytes"
-	rm -f "$work/f.dat"
+	run_rec "$FTR" ftr
+	[ -n "$FTR_BASE" ] && run_rec "$FTR_BASE" ftrbase
+
+	# ftr trace to /dev/null: the reference without a file
+	"$BIN/rusage" "$FTR" -v trace syscalls:sys_enter_write -- $W 2> "$work/e" > /dev/null
+	field elapsed "$work/e" >> "$work/trace.t"
+	tracer_cpu "$work/e" >> "$work/trace.cpu"
+	sed -n 's/.* \([0-9]*\) LOST.*/\1/p' "$work/e" | grep . >> "$work/trace.lost" || echo 0 >> "$work/trace.lost"
+	sed -n 's/^ftr: \([0-9]*\) events read.*/\1/p' "$work/e" >> "$work/trace.n"
+	echo 0 >> "$work/trace.bytes"
 
 	run_perf 'count: 0x00000001'
 done
@@ -53,5 +71,7 @@ row() {
 awk -v f="$fl" -v u="$un" 'BEGIN { printf "%-26s %8.2fx %8.2fx\n", "floor (enabled, no reader)", f / u, 1 }'
 row ftr "ftr record"
 printf '%-26s %s bytes/event in its pages (the rest is the header: kallsyms, formats)\n' "" "$(median < "$work/ftr.pagebytes")"
+[ -s "$work/ftrbase.t" ] && row ftrbase "ftr record (FTR_BASE)"
+row trace "ftr trace > /dev/null"
 row perf "perf record"
 trace_cmd_line 26

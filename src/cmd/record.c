@@ -56,6 +56,7 @@ struct rec_ctx {
 	uint64_t pages, events;
 	int err;		/* of the file */
 	bool full;		/* --max-size reached */
+	char offset[32];	/* the OFFSET option's text, "" for none */
 };
 
 static int on_page(struct engine *e, int cpu, const void *page, size_t len, int nrec, void *arg)
@@ -91,7 +92,8 @@ static int finish_cmd(const char *path)
 
 /* The options trace-cmd reads: the clock (its timestamps' unit), the
  * machine, and each CPU's buffer statistics (trace-cmd report --stat). */
-static int file_options(struct engine *e, struct rec_opt *opts, char **texts, int max)
+static int file_options(struct engine *e, const struct rec_ctx *c, struct rec_opt *opts,
+			char **texts, int max)
 {
 	struct tracefs_instance *inst = session_instance(e->s);
 	struct utsname u;
@@ -109,6 +111,11 @@ static int file_options(struct engine *e, struct rec_opt *opts, char **texts, in
 		opts[n].text = texts[n];
 		n++;
 	}
+	if (c->offset[0]) {
+		opts[n].id = TDAT_OPT_OFFSET;
+		opts[n].text = c->offset;
+		n++;
+	}
 	for (int i = 0; i < stream_ncpus(e->st) && n < max; i++) {
 		char file[64];
 
@@ -121,6 +128,36 @@ static int file_options(struct engine *e, struct rec_opt *opts, char **texts, in
 		}
 	}
 	return n;
+}
+
+/*
+ * The buffer's clock is the instance's default, local (sched_clock), not
+ * mono, the language's nsecs: in a KVM guest (kvm-clock) mono costs the
+ * traced task some 90 ns more per event, 5-10% of a write(2) here (both
+ * clocks read the paravirtual clock; mono adds the timekeeper's sequence
+ * and an indirect call).  Readers get mono back from the OFFSET option,
+ * mono minus local at the start, which trace-cmd's library adds to every
+ * timestamp: nsecs read from the file are CLOCK_MONOTONIC to a few
+ * microseconds (plus the two clocks' drift over the recording, NTP's
+ * slew, a few ppm), and differences between events exact.
+ */
+static void clock_offset(struct engine *e, char *text, size_t len)
+{
+	char *clock = tracefs_instance_file_read(session_instance(e->s), "trace_clock", NULL);
+	static const char *const no_offset[] = { "[mono]", "[counter]", "[uptime]", "[x86-tsc]" };
+	bool want = clock != NULL;
+	uint64_t gap;
+	int64_t off;
+
+	text[0] = '\0';
+	for (size_t i = 0; want && i < ARRAY_SIZE(no_offset); i++)
+		want = !strstr(clock, no_offset[i]);
+	if (want && stream_clock_offset(e->st, &off, &gap) == 0) {
+		snprintf(text, len, "%lld", (long long)off);
+		ftr_info("trace clock to CLOCK_MONOTONIC: %+lld ns (read within %llu ns)",
+			 (long long)off, (unsigned long long)gap);
+	}
+	free(clock);
 }
 
 /* What the events of e (prepared) write to the file: the command line's or a
@@ -166,6 +203,7 @@ static int record_events(struct engine *e, void *arg)
 		ftr_err("%s", err);
 		goto out;
 	}
+	clock_offset(e, c.offset, sizeof(c.offset));
 	e->page_hook = on_page;
 	e->page_arg = &c;
 	if (engine_run(e, NULL, NULL, NULL, 0, &c) < 0) {
@@ -175,7 +213,7 @@ static int record_events(struct engine *e, void *arg)
 	{
 		struct rec_opt opts[66];
 		char *texts[66] = { 0 };
-		int nopt = file_options(e, opts, texts, 66);
+		int nopt = file_options(e, &c, opts, texts, 66);
 		uint64_t size = recfile_size(c.rf);
 		struct stat st;
 
@@ -247,9 +285,6 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	}
 	j.path = a.output ? a.output : "trace.dat";
-	/* nsecs in the language is CLOCK_MONOTONIC: a recording read by
-	 * 'ftr run -i' answers as live. */
-	a.o.clock = "mono";
 	if (a.program || a.program_file) {
 		ret = record_program(&a, &j);
 		goto out;

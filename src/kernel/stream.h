@@ -74,6 +74,11 @@ int stream_cpu(const struct stream *st, int i, struct stream_cpu_stats *stats);
 int stream_read_stats(struct stream *st);
 /* Total lost: max of inline counts and the kernel's stats per CPU. */
 uint64_t stream_lost_total(const struct stream *st, bool *unknown);
+/* CLOCK_MONOTONIC minus the buffer's clock (one counting nanoseconds),
+ * from its stats file's "now ts" (microseconds) read between two
+ * clock_gettime() calls, the tightest of a few tries: exact to about a
+ * microsecond plus half the tightest pair's gap (*gap_ns).  0 or -errno. */
+int stream_clock_offset(struct stream *st, int64_t *off_ns, uint64_t *gap_ns);
 
 /* Pure, for tests: parse the overrun, commit overrun and dropped-events
  * counts of a per_cpu stats file. */

@@ -25,6 +25,7 @@ enum {
 	TDAT_OPT_CPUSTAT = 2,
 	TDAT_OPT_TRACECLOCK = 4,
 	TDAT_OPT_UNAME = 5,
+	TDAT_OPT_OFFSET = 7,	/* added to every timestamp by readers */
 };
 
 struct tdat_head {

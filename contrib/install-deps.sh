@@ -22,8 +22,9 @@ BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libelf-dev zlib1g-de
 # debuginfod: elfutils' server, for profile --debuginfod's test (ftr opens
 # libdebuginfod1 when --debuginfod asks for it).
 # bpftrace: t-bpfjson compares ftr -f json with bpftrace -f json on the host.
+# xfsprogs: mkfs.xfs makes the small XFS image of the bt-tools guests (xfsdist).
 TEST="libcmocka-dev trace-cmd qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates golang-go
-      debuginfod libdebuginfod1 prometheus curl dwarves systemtap-sdt-dev bpftrace"
+      debuginfod libdebuginfod1 prometheus curl dwarves systemtap-sdt-dev bpftrace xfsprogs"
 DOCS="libtracefs-doc libtraceevent-doc man-db"
 BENCH="${FTR_BENCH_DEPS:-}"	# bench/ sets this to "bpftrace linux-perf trace-cmd"
 # libc6-dev:arm64 is named so that the multiarch -dev packages' "libc-dev"

@@ -101,6 +101,40 @@ static struct dyn_desc *load_dynevents(int *n)
 	return v;
 }
 
+/*
+ * The fprobe events of dynamic_events ("f:GRP/EV FUNC[%return] ARGS"), which
+ * libtracefs 1.6.4 does not list (docs/libraries.md L9), added to v[0..*n).
+ */
+static struct dyn_desc *load_fprobes(const char *tdir, struct dyn_desc *v, int *n)
+{
+	char path[PATH_MAX + 32], *text, *save = NULL;
+
+	snprintf(path, sizeof(path), "%s/dynamic_events", tdir);
+	text = read_file(path, NULL);
+	for (char *l = text ? strtok_r(text, "\n", &save) : NULL; l; l = strtok_r(NULL, "\n", &save)) {
+		char sys[128], ev[128], place[256], *r;
+		struct dyn_desc *nv;
+
+		if (l[0] != 'f' || sscanf(l, "%*[^:]:%127[^/]/%127s %255s", sys, ev, place) != 3)
+			continue;
+		nv = realloc(v, (*n + 2) * sizeof(*v));
+		if (!nv)
+			break;
+		v = nv;
+		memset(&v[*n], 0, 2 * sizeof(*v));
+		r = strstr(place, "%return");
+		if (r)
+			*r = '\0';
+		v[*n].sys = strdup(sys);
+		v[*n].ev = strdup(ev);
+		if (asprintf(&v[*n].desc, "%s %s", r ? "fexit" : "fprobe", place) < 0)
+			v[*n].desc = NULL;
+		(*n)++;
+	}
+	free(text);
+	return v;
+}
+
 static void print_fields(struct tep_handle *tep, const char *sys, const char *ev)
 {
 	struct tep_event *event;
@@ -161,6 +195,7 @@ static int list_events(const char *glob, bool verbose, const char *tdir)
 	}
 	sort_list(systems);
 	dyn = load_dynevents(&ndyn);
+	dyn = load_fprobes(tdir, dyn, &ndyn);
 	for (int i = 0; systems[i]; i++) {
 		char **evs;
 

@@ -160,6 +160,8 @@ void features_parse_readme(const char *readme, unsigned *hist_mods, unsigned *pr
 		*probe_syntax |= PS_FPROBE_LINE;
 	if (strstr(readme, "e[:[<group>/][<event>]]"))
 		*probe_syntax |= PS_EPROBE_LINE;
+	if (strstr(readme, "$current"))
+		*probe_syntax |= PS_CURRENT;
 
 	while (line && *line) {
 		const char *nl = strchr(line, '\n');

@@ -57,6 +57,7 @@ enum {
 	PS_RETURN_SUFFIX = 1 << 5,	/* uprobe place%return */
 	PS_FPROBE_LINE = 1 << 6,	/* "f[:[<group>/][<event>]]" */
 	PS_EPROBE_LINE = 1 << 7,	/* "e[:[<group>/][<event>]]" — not proof (docs/libraries.md) */
+	PS_CURRENT = 1 << 8,	/* $current, the task_struct (tracing/probes, July 2026) */
 };
 
 struct feature {

@@ -2595,7 +2595,8 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 
 			/* str(args.F) of a user-space address: an eprobe or a
 			 * kprobe stands in for the tracepoint. */
-			ret = strfetch_add(&in->e, pr->target, c->pred, c->body, &sf);
+			ret = strfetch_add(&in->e, pr->target, c->pred, c->body,
+					   in->typed ? &in->typed[ci] : NULL, &sf);
 			if (sf.plan[0])
 				planf(in, "clause %d: %s\n", ci + 1, sf.plan);
 			if (sf.why[0] && ci < 256 && !in->fetch_why[ci])
@@ -2902,6 +2903,36 @@ static int str_stores(struct interp *in, struct node *n, bool user)
 	return 0;
 }
 
+/* typed_tp.field_type over a tracepoint clause: the type in each of its
+ * probes' events. */
+struct tp_fields {
+	struct interp *in;
+	const struct clause *c;
+};
+
+static int tp_field_type(void *ctx, const char *name, char *type, size_t len, char *why,
+			 size_t wlen)
+{
+	const struct tp_fields *t = ctx;
+	char first[160] = "";
+
+	for (int j = 0; j < t->c->nprobes; j++) {
+		int ret = strfetch_field_type(&t->in->e, t->c->probes[j].target, name, type, len,
+					      why, wlen);
+
+		if (ret)
+			return ret;
+		if (j && strcmp(first, type)) {
+			snprintf(why, wlen, "'%s' is '%s' in %s and '%s' in %s: one type is needed "
+				 "to read through it", name, first, t->c->probes[0].target, type,
+				 t->c->probes[j].target);
+			return -EINVAL;
+		}
+		snprintf(first, sizeof(first), "%s", type);
+	}
+	return 0;
+}
+
 static int compile(struct interp *in, struct lang_err *err)
 {
 	int ret;
@@ -2910,8 +2941,25 @@ static int compile(struct interp *in, struct lang_err *err)
 	if (!in->typed)
 		return -ENOMEM;
 	for (int ci = 0; ci < in->p->ncl; ci++) {
+		const struct clause *c = &in->p->cl[ci];
+		struct tp_fields tf = { .in = in, .c = c };
+		char why[200] = "", sys[256] = "", ev[256];
+		struct typed_tp tp = { .why = why, .field_type = tp_field_type, .ctx = &tf };
+
+		/* A tracepoint's fields are read through by an eprobe on it;
+		 * a syscall's are user addresses. */
+		if (c->probes[0].pv == PV_TRACEPOINT) {
+			tp.eprobes = in->e.s && !in->e.o.file_tep &&
+				     strfetch_eprobes(&in->e.feat, why, sizeof(why));
+			if (in->e.o.file_tep)
+				snprintf(why, sizeof(why), "a recording holds no eprobe for it");
+			else if (!in->e.s)
+				snprintf(why, sizeof(why), "no tracefs to put an eprobe in");
+			evsel_split(c->probes[0].target, sys, sizeof(sys), ev, sizeof(ev));
+			tp.user = !strcmp(sys, "syscalls");
+		}
 		if (typed_compile(&in->types, in->p, ci, arch_name(), in->e.feat.probe_syntax,
-				  &in->typed[ci], err))
+				  c->probes[0].pv == PV_TRACEPOINT ? &tp : NULL, &in->typed[ci], err))
 			return -EINVAL;
 		if (in->typed[ci].n)
 			planf(in, "clause %d: memory read at the event by fetch arguments "

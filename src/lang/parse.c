@@ -477,8 +477,6 @@ static const char *no_builtin(const char *name)
 	static const struct {
 		const char *name, *why;
 	} t[] = {
-		{ "curtask", "is the current task_struct's address, which only a BPF program "
-		  "gets (bpf_get_current_task); kprobe events fetch fields of their registers" },
 		{ "cgroup", "is the task's cgroup id, which only a BPF program gets "
 		  "(bpf_get_current_cgroup_id)" },
 		{ "jiffies", "is read by a BPF helper at the event (bpf_jiffies64); nsecs is "
@@ -752,6 +750,8 @@ static struct node *primary(struct lexer *l)
 			}
 			return n;
 		}
+		if (b < 0 && !strcmp(name, "curtask"))
+			b = B_CURTASK;	/* $current, or refused with why (typed.c) */
 		if (b < 0 && (why = no_builtin(name))) {
 			lerr(l, line, col, "'%s' %s", name, why);
 			free(name);

@@ -234,7 +234,7 @@ static int ksyms_have(const char *const *names, bool *found, int n)
  * line is no proof (docs/libraries.md: this host lists it without
  * CONFIG_EPROBE_EVENTS); their code in kallsyms is.
  */
-static bool eprobes_exist(const struct features *f, char *why, size_t wlen)
+bool strfetch_eprobes(const struct features *f, char *why, size_t wlen)
 {
 	static const char *const names[] = { "eprobe_*", "trace_eprobe*" };
 	bool found[2];
@@ -289,7 +289,7 @@ bool strfetch_possible(const struct features *f, const char *sys, const char *ev
 {
 	char ewhy[160], kwhy[200], wrapper[PROBE_SYM_MAX];
 
-	if (eprobes_exist(f, ewhy, sizeof(ewhy)) ||
+	if (strfetch_eprobes(f, ewhy, sizeof(ewhy)) ||
 	    kprobe_possible(f, sys, ev, wrapper, sizeof(wrapper), kwhy, sizeof(kwhy)))
 		return true;
 	snprintf(why, wlen, "%s; %s", ewhy, kwhy);
@@ -382,37 +382,89 @@ static void note(struct strfetch *sf, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* A char * field of tp that a typed read goes through ("$name" in its
+ * fetch), or NULL: 6.1's eprobes read such a field as its first byte. */
+static const char *typed_char_root(const struct tep_event *tp, const struct typed_out *t)
+{
+	for (int i = 0; t && i < t->n; i++)
+		for (const char *d = strchr(t->f[i].fetch, '$'); d; d = strchr(d + 1, '$')) {
+			char name[64];
+			size_t l = strspn(d + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					  "0123456789_");
+			struct tep_format_field *fl;
+
+			snprintf(name, sizeof(name), "%.*s", (int)l, d + 1);
+			fl = tep_find_field((struct tep_event *)tp, name);
+			if (fl && strstr(fl->type, "char") && strchr(fl->type, '*'))
+				return fl->name;
+		}
+	return NULL;
+}
+
 /* Replace tracepoint tp: 1 done, 0 nothing can (sf->why says why), -errno. */
 static int replace_one(struct engine *e, const struct tep_event *tp, const char *strf,
-		       const struct plan_field *f, int n, struct strfetch *sf)
+		       const struct plan_field *f, int n, const struct typed_out *typed,
+		       struct strfetch *sf)
 {
 	const char *arch = e->feat.arch[0] ? arch_normalise(e->feat.arch) : arch_name();
+	const char *croot = typed_char_root(tp, typed);
 	char fa[4096], ewhy[200], kwhy[200], wrapper[PROBE_SYM_MAX];
 	struct eng_event *v = NULL;
-	int ret;
+	int ret, nt = typed ? typed->n : 0;
 
-	if (eprobes_exist(&e->feat, ewhy, sizeof(ewhy))) {
+	if (strfetch_eprobes(&e->feat, ewhy, sizeof(ewhy))) {
+		size_t off;
+
 		if (strfetch_eprobe_args(tp, f, n, fa, sizeof(fa), ewhy, sizeof(ewhy)) < 0) {
+			if (nt) {
+				ftr_err("tracepoint:%s:%s: %s", tp->system, tp->name, ewhy);
+				return -EINVAL;
+			}
 			snprintf(sf->why, sizeof(sf->why), "%s", ewhy);
 			return 0;
 		}
-		ret = e->o.explain ? 1 : eprobe_reads_pointers(e, ewhy, sizeof(ewhy));
+		/* The typed reads through its fields (typed.h). */
+		off = strlen(fa);
+		for (int i = 0; i < nt; i++)
+			if (put(fa, sizeof(fa), &off, "%s%s=%s:%s", off ? " " : "", typed->f[i].name,
+				typed->f[i].fetch, typed->f[i].type) < 0) {
+				ftr_err("tracepoint:%s:%s: too many fields: the eprobe command is too "
+					"long", tp->system, tp->name);
+				return -ENOSPC;
+			}
+		ret = e->o.explain || (!strf && !croot) ? 1 :
+		      eprobe_reads_pointers(e, ewhy, sizeof(ewhy));
 		if (ret < 0)
 			return ret;
+		if (!ret && nt) {
+			ftr_err("tracepoint:%s:%s: a read through args->%s needs an eprobe, and %s",
+				tp->system, tp->name, croot ? croot : strf, ewhy);
+			return -ENOTSUP;
+		}
 		if (!ret)
 			ftr_info("str() at %s:%s: not an eprobe: %s", tp->system, tp->name, ewhy);
 		if (ret) {
 			ret = engine_add_eprobe(e, tp->system, tp->name, fa, &v);
 			if (ret < 0)
 				return ret;
-			note(sf, "tracepoint:%s:%s is an eprobe on it, %s/%s: str(args.%s) reads "
-			     "a user-space address the tracepoint does not copy, and the eprobe "
-			     "fetches the string (%s)%s", tp->system, tp->name, v->sys, v->name,
-			     strf, fa, e->o.explain ? " — unchecked under --explain: a run first "
-			     "makes sure this kernel's eprobes read a char * field whole (6.1's do "
-			     "not), else takes the kprobe on the syscall's wrapper" : "");
+			if (strf)
+				note(sf, "tracepoint:%s:%s is an eprobe on it, %s/%s: str(args.%s) "
+				     "reads a user-space address the tracepoint does not copy, and "
+				     "the eprobe fetches the string (%s)%s", tp->system, tp->name,
+				     v->sys, v->name, strf, fa, e->o.explain ? " — unchecked under "
+				     "--explain: a run first makes sure this kernel's eprobes read a "
+				     "char * field whole (6.1's do not), else takes the kprobe on the "
+				     "syscall's wrapper" : "");
+			else
+				note(sf, "tracepoint:%s:%s is an eprobe on it, %s/%s, that reads "
+				     "memory through the event's fields at the event (%s)", tp->system,
+				     tp->name, v->sys, v->name, fa);
 			return replaced_by(v, tp->system, tp->name);
 		}
+	} else if (nt) {
+		ftr_err("tracepoint:%s:%s: reading memory through its fields needs an eprobe, and "
+			"this kernel has %s", tp->system, tp->name, ewhy);
+		return -ENOTSUP;
 	}
 	if (kprobe_possible(&e->feat, tp->system, tp->name, wrapper, sizeof(wrapper), kwhy,
 			    sizeof(kwhy))) {
@@ -493,8 +545,64 @@ static int add_recorded(struct engine *e, const char *spec, struct strfetch *sf)
 	return replaced_by(v, sys, ev);
 }
 
+/* Is f one of the typed reads' own fields (t0...), which the eprobe adds? */
+static bool typed_name(const struct typed_out *t, const char *f)
+{
+	for (int i = 0; t && i < t->n; i++)
+		if (!strcmp(t->f[i].name, f))
+			return true;
+	return false;
+}
+
+int strfetch_field_type(struct engine *e, const char *spec, const char *name, char *type,
+			size_t len, char *why, size_t wlen)
+{
+	struct tep_handle *tep = NULL;
+	struct evlist l = { 0 };
+	char err[512];
+	int ret = -ENOENT;
+
+	type[0] = '\0';
+	snprintf(why, wlen, "no event for '%s' to read the type of its field from", spec);
+	if (!e->s || evsel_resolve(session_tracefs(e->s)->path, spec, &l, err, sizeof(err)) < 0 ||
+	    !l.n)
+		goto out;
+	tep = formats_new(session_tracefs(e->s)->path);
+	if (!tep) {
+		ret = -errno;
+		snprintf(why, wlen, "cannot read the event formats: %s", strerror(errno));
+		goto out;
+	}
+	for (size_t j = 0; j < l.n; j++) {
+		struct tep_event *tp = formats_add(tep, session_tracefs(e->s)->path, l.v[j].sys,
+						   l.v[j].name);
+		struct tep_format_field *fl = tp ? tep_find_field(tp, name) : NULL;
+
+		if (!fl) {
+			snprintf(why, wlen, "%s:%s has no field '%s'", l.v[j].sys, l.v[j].name,
+				 name);
+			ret = -ENOENT;
+			goto out;
+		}
+		if (j && strcmp(type, fl->type)) {
+			snprintf(why, wlen, "'%s' is '%s' in %s:%s and '%s' in %s:%s: one type is "
+				 "needed to read through it", name, type, l.v[0].sys, l.v[0].name,
+				 fl->type, l.v[j].sys, l.v[j].name);
+			ret = -EINVAL;
+			goto out;
+		}
+		snprintf(type, len, "%s", fl->type);
+	}
+	ret = 0;
+out:
+	if (tep)
+		tep_free(tep);
+	evlist_free(&l);
+	return ret;
+}
+
 int strfetch_add(struct engine *e, const char *spec, const struct node *pred,
-		 const struct node *body, struct strfetch *sf)
+		 const struct node *body, const struct typed_out *typed, struct strfetch *sf)
 {
 	const char *tdir;
 	struct plan_field f[MAX_FIELDS];
@@ -506,7 +614,11 @@ int strfetch_add(struct engine *e, const char *spec, const struct node *pred,
 
 	sf->plan[0] = sf->why[0] = '\0';
 	for (int i = 0; i < n; i++)
+		if (typed_name(typed, f[i].name))
+			f[i--] = f[--n];
+	for (int i = 0; i < n; i++)
 		any |= f[i].str || f[i].buf;
+	any |= typed && typed->n;
 	if (any && e->o.file_tep)
 		return add_recorded(e, spec, sf);
 	/* Offline (the unit tests' engine): no kernel to fetch anything. */
@@ -531,7 +643,7 @@ int strfetch_add(struct engine *e, const char *spec, const struct node *pred,
 			if ((f[i].str && fl && !field_is_string(fl)) || buf_wanted(&f[i], fl))
 				strf = f[i].name;
 		}
-		ret = strf ? replace_one(e, tp, strf, f, n, sf) : 0;
+		ret = strf || (typed && typed->n) ? replace_one(e, tp, strf, f, n, typed, sf) : 0;
 		if (ret == 0) {
 			char name[300];
 

@@ -32,6 +32,7 @@ struct features;
 struct node;
 struct plan_field;
 struct tep_event;
+struct typed_out;
 
 /* ---- pure parts ---------------------------------------------------------------- */
 
@@ -62,9 +63,23 @@ struct strfetch {
  * eprobe or kprobe (eng_event.replaces names the tracepoint).  Returns the
  * number of events added (0: nothing to replace, or nothing can fetch the
  * string — sf->why says why —: add spec as usual), or -errno (printed).
+ * typed: the clause's reads through the tracepoint's fields (typed.h), or
+ * NULL; with any, every event is an eprobe that fetches them too, and
+ * nothing else can stand in (an error, printed, says why).
  */
 int strfetch_add(struct engine *e, const char *spec, const struct node *pred,
-		 const struct node *body, struct strfetch *sf);
+		 const struct node *body, const struct typed_out *typed, struct strfetch *sf);
+
+/*
+ * The C type of field name ("struct __kernel_timespec *"), the same in
+ * every event of tracepoint glob spec: 0, or -errno with why.
+ */
+int strfetch_field_type(struct engine *e, const char *spec, const char *name, char *type,
+			size_t len, char *why, size_t wlen);
+
+/* Eprobe events, judged without changing anything; why says what is
+ * missing when there are none. */
+bool strfetch_eprobes(const struct features *f, char *why, size_t wlen);
 
 /*
  * Can str() read the string arguments of tracepoint sys:ev on this kernel

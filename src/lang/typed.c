@@ -27,6 +27,8 @@ struct tv {
 	char f[256];
 	int64_t k;
 	uint32_t bits, pbit;	/* a bitfield lvalue: width, bit offset from k */
+	bool user;		/* f points to user memory (a syscall tracepoint's field) */
+	bool tproot;		/* f is a tracepoint's field itself ("$skbaddr") */
 	char src[160];
 };
 
@@ -36,6 +38,8 @@ struct tctx {
 	struct clause *c;
 	const char *arch;
 	unsigned ps;
+	const struct typed_tp *tp;	/* a tracepoint clause's fields, or NULL */
+	bool tracepoint;
 	struct typed_out *out;
 	struct lang_err *err;
 	bool mem, ret, user, btf_func;
@@ -137,6 +141,15 @@ static int cat(struct tctx *x, const struct node *n, char *dst, size_t len, cons
 	return 0;
 }
 
+/* "+K(f)": a read at f + K, of user memory "+uK(f)" (where the kernel
+ * would read its own). */
+static int at(struct tctx *x, const struct node *n, bool user, char *dst, size_t len, int64_t k,
+	      const char *f)
+{
+	return cat(x, n, dst, len, "%c%s%" PRIu64 "(%s)", k < 0 ? '-' : '+', user ? "u" : "",
+		   k < 0 ? -(uint64_t)k : (uint64_t)k, f);
+}
+
 /* v as an rvalue: an array is its address, a scalar lvalue is loaded. */
 static int value(struct tctx *x, const struct node *n, struct tv *v)
 {
@@ -158,10 +171,11 @@ static int value(struct tctx *x, const struct node *n, struct tv *v)
 	if (!v->f[0])
 		return fail(x, n, "%s is at a constant address: ftr reads memory through a "
 			    "probe's arguments only", v->src);
-	if (cat(x, n, v->f, sizeof(v->f), "+%" PRId64 "(%s)", v->k, v->f))
+	if (at(x, n, v->user, v->f, sizeof(v->f), v->k, v->f))
 		return -1;
 	v->k = 0;
 	v->lv = false;
+	v->tproot = false;
 	return 0;
 }
 
@@ -235,13 +249,8 @@ static int scalar_type(struct tctx *x, const struct node *n, const struct tv *v,
 	return 0;
 }
 
-/* Replace n by a read of field idx (plus add). */
-static int become_field(struct tctx *x, struct node *n, int idx, int64_t add)
+static void clear_node(struct node *n)
 {
-	struct node *f = n;
-
-	if (idx < 0)
-		return -1;
 	lang_node_free(n->a);
 	lang_node_free(n->b);
 	lang_node_free(n->c);
@@ -253,6 +262,16 @@ static int become_field(struct tctx *x, struct node *n, int idx, int64_t add)
 	n->args = NULL;
 	n->nargs = 0;
 	n->sval = NULL;
+}
+
+/* Replace n by a read of field idx (plus add). */
+static int become_field(struct tctx *x, struct node *n, int idx, int64_t add)
+{
+	struct node *f = n;
+
+	if (idx < 0)
+		return -1;
+	clear_node(n);
 	if (add) {
 		n->k = N_BINOP;
 		n->op = T_PLUS;
@@ -269,6 +288,72 @@ static int become_field(struct tctx *x, struct node *n, int idx, int64_t add)
 	f->k = N_FIELD;
 	f->sval = strdup(x->out->f[idx].name);
 	return f->sval ? 0 : fail(x, n, "out of memory");
+}
+
+/*
+ * At a tracepoint, a read through a NULL pointer (skb->sk of a packet no
+ * socket owns) faults, and the kernel then stores nothing: the field's
+ * bytes are whatever its ring buffer held there before.  bpftrace reads 0;
+ * so does ftr: each pointer the read goes through is fetched too, and the
+ * field read n becomes (p1 ? (p2 ? n : 0) : 0) — no kernel filter or hist
+ * key has that form, so every plan computes it here, alike.
+ */
+static int guard(struct tctx *x, struct node *n, const char *fetch)
+{
+	char ptrs[8][256];
+	const char *s = fetch;
+	int np = 0;
+
+	while ((*s == '+' || *s == '-') && strchr(s, '(') && np < 8) {
+		const char *o = strchr(s, '(');
+
+		snprintf(ptrs[np], sizeof(ptrs[0]), "%.*s", (int)strlen(o + 2), o + 1);
+		s = ptrs[np++];
+	}
+	for (int i = 0; i < np; i++) {
+		struct node *g, *in, *zero;
+		int idx = -1;
+
+		if (!strcmp(ptrs[i], "$current"))
+			continue;	/* the running task: never NULL */
+		if (ptrs[i][0] != '$' || strchr(ptrs[i], '(')) {
+			idx = add_field(x, n, ptrs[i], "u64", "a pointer read through");
+			if (idx < 0)
+				return -1;
+		}
+		g = calloc(1, sizeof(*g));
+		in = calloc(1, sizeof(*in));
+		zero = calloc(1, sizeof(*zero));
+		if (!g || !in || !zero || !(g->sval = strdup(idx < 0 ? ptrs[i] + 1 :
+							      x->out->f[idx].name))) {
+			free(g);
+			free(in);
+			free(zero);
+			return fail(x, n, "out of memory");
+		}
+		*in = *n;
+		in->next = NULL;
+		g->k = N_FIELD;
+		zero->k = N_INT;
+		g->line = zero->line = n->line;
+		g->col = zero->col = n->col;
+		n->k = N_TERNARY;
+		n->sval = NULL;
+		n->args = NULL;
+		n->nargs = 0;
+		n->a = g;
+		n->b = in;
+		n->c = zero;
+	}
+	return 0;
+}
+
+/* become_field() for a number read from memory: guarded at tracepoints. */
+static int become_read(struct tctx *x, struct node *n, int idx, int64_t add)
+{
+	if (become_field(x, n, idx, add))
+		return -1;
+	return x->tracepoint ? guard(x, n, x->out->f[idx].fetch) : 0;
 }
 
 /*
@@ -322,17 +407,17 @@ static int materialize(struct tctx *x, struct node *n, struct tv *v)
 		if (!v->f[0])
 			return fail(x, n, "%s is at a constant address", v->src);
 		snprintf(type, sizeof(type), "b%u@%u/%u", v->bits, (unsigned)(p % cs), cs);
-		if (cat(x, n, fetch, sizeof(fetch), "+%" PRIu64 "(%s)", (p - p % cs) / 8, v->f) ||
-		    become_field(x, n, add_field(x, n, fetch, type, v->src), 0))
+		if (at(x, n, v->user, fetch, sizeof(fetch), (int64_t)((p - p % cs) / 8), v->f) ||
+		    become_read(x, n, add_field(x, n, fetch, type, v->src), 0))
 			return -1;
 		return sgn && v->bits < 64 ? sign_extend(x, n, v->bits) : 0;
 	}
 	if (v->lv && kind(x, v, NULL) != BTF_ARRAY && kind(x, v, NULL) != BTF_STRUCT &&
 	    kind(x, v, NULL) != BTF_UNION) {
 		if (scalar_type(x, n, v, type) || !v->f[0] ||
-		    cat(x, n, fetch, sizeof(fetch), "+%" PRId64 "(%s)", v->k, v->f))
+		    at(x, n, v->user, fetch, sizeof(fetch), v->k, v->f))
 			return v->f[0] ? -1 : fail(x, n, "%s is at a constant address", v->src);
-		return become_field(x, n, add_field(x, n, fetch, type, v->src), 0);
+		return become_read(x, n, add_field(x, n, fetch, type, v->src), 0);
 	}
 	if (v->lv && kind(x, v, NULL) == BTF_ARRAY) {
 		struct tv e = *v;
@@ -340,7 +425,7 @@ static int materialize(struct tctx *x, struct node *n, struct tv *v)
 		/* char[N] is a string where a value is wanted, as in bpftrace. */
 		target(x, &e);
 		if (kind(x, &e, NULL) == BTF_INT && size_of(x, &e) == 1 && v->f[0]) {
-			if (cat(x, n, fetch, sizeof(fetch), "+%" PRId64 "(%s)", v->k, v->f))
+			if (at(x, n, v->user, fetch, sizeof(fetch), v->k, v->f))
 				return -1;
 			return become_field(x, n, add_field(x, n, fetch, "string", v->src), 0);
 		}
@@ -355,7 +440,22 @@ static int materialize(struct tctx *x, struct node *n, struct tv *v)
 	}
 	if (scalar_type(x, n, v, type))
 		return -1;
-	return become_field(x, n, add_field(x, n, v->f, type, v->src), v->k);
+	if (v->tproot && !v->k) {
+		/* A tracepoint's field as it is ((struct sk_buff *)args->skbaddr
+		 * kept in a variable): the field itself, nothing to fetch. */
+		char *name;
+
+		if (n->k == N_FIELD)
+			return 0;
+		name = strdup(v->f + 1);
+		if (!name)
+			return fail(x, n, "out of memory");
+		clear_node(n);
+		n->k = N_FIELD;
+		n->sval = name;
+		return 0;
+	}
+	return become_read(x, n, add_field(x, n, v->f, type, v->src), v->k);
 }
 
 static int walk(struct tctx *x, struct node *n, struct tv *v);
@@ -384,8 +484,81 @@ static int need_mem(struct tctx *x, const struct node *n, const char *what)
 {
 	if (x->mem)
 		return 0;
+	if (x->tracepoint)
+		return fail(x, n, "%s reads memory, which ftr does at a tracepoint through an "
+			    "eprobe on it (Linux 5.15 on), and this kernel has %s", what,
+			    x->tp && x->tp->why && x->tp->why[0] ? x->tp->why :
+			    "no eprobe events");
 	return fail(x, n, "%s reads memory, which ftr does at kprobe, kretprobe, kfunc, "
-		    "kretfunc, uprobe and uretprobe events only", what);
+		    "kretfunc, uprobe and uretprobe events, and at tracepoints through eprobes, "
+		    "only", what);
+}
+
+/*
+ * args->NAME at a tracepoint whose format gives NAME a struct pointer type
+ * (struct __kernel_timespec * rqtp): a typed pointer, fetched by the eprobe
+ * from the field.  1 typed; 0 not (a number, a void *...); need: the reason
+ * why not, as an error.
+ */
+static int tp_field(struct tctx *x, struct node *n, struct tv *v, bool need)
+{
+	char type[160], why[320], what[100], *t = type;
+	uint32_t id;
+	int nptr;
+
+	snprintf(what, sizeof(what), "a read through args->%.60s", n->sval);
+	if (!x->tp || !x->tp->field_type)
+		return need ? need_mem(x, n, what) : 0;
+	if (x->tp->field_type(x->tp->ctx, n->sval, type, sizeof(type), why, sizeof(why)))
+		return need ? fail(x, n, "args->%s: %s", n->sval, why) : 0;
+	while (str_has_prefix(t, "const ") || str_has_prefix(t, "volatile "))
+		t = strchr(t, ' ') + 1;
+	if ((!str_has_prefix(t, "struct ") && !str_has_prefix(t, "union ")) ||
+	    strchr(t, '*') != strrchr(t, '*') || t[strlen(t) - 1] != '*')
+		return need ? fail(x, n, "args->%s is '%s', not a pointer to a struct: cast "
+				   "it, as ((struct NAME *)args->%s)", n->sval, type, n->sval) : 0;
+	if (!x->mem)
+		return need ? need_mem(x, n, what) : 0;
+	if (open_env(x))
+		return need ? -1 : 0;
+	if (ctypes_parse_name(*x->env, t, &id, &nptr, why, sizeof(why)))
+		return need ? fail(x, n, "args->%s is %s: %s", n->sval, t, why) : 0;
+	memset(v, 0, sizeof(*v));
+	v->id = id;
+	v->nptr = nptr;
+	v->user = x->tp->user;
+	v->tproot = true;
+	snprintf(v->f, sizeof(v->f), "$%s", n->sval);
+	snprintf(v->src, sizeof(v->src), "args->%s", n->sval);
+	return 1;
+}
+
+/* curtask: the task_struct, $current where the kernel's probes have it. */
+static int curtask(struct tctx *x, struct node *n, struct tv *v)
+{
+	char why[320];
+	uint32_t id;
+	int nptr;
+
+	if (!(x->ps & PS_CURRENT))
+		return fail(x, n, "'curtask' is the current task_struct's address, which only a BPF "
+			    "program gets (bpf_get_current_task): this kernel's probe events have "
+			    "no $current fetch argument (tracing/probes, July 2026) to read it");
+	if (x->user)
+		return fail(x, n, "curtask at a uprobe: a uprobe's fetch arguments read user "
+			    "memory, the task_struct is the kernel's");
+	if (need_mem(x, n, "curtask"))
+		return -1;
+	if (open_env(x))
+		return -1;
+	if (ctypes_parse_name(*x->env, "struct task_struct *", &id, &nptr, why, sizeof(why)))
+		return fail(x, n, "curtask is a struct task_struct *: %s", why);
+	memset(v, 0, sizeof(*v));
+	v->id = id;
+	v->nptr = nptr;
+	snprintf(v->f, sizeof(v->f), "$current");
+	snprintf(v->src, sizeof(v->src), "curtask");
+	return 1;
 }
 
 static int cast(struct tctx *x, struct node *n, struct tv *v)
@@ -418,16 +591,23 @@ static int cast(struct tctx *x, struct node *n, struct tv *v)
 		n->idx = k == BTF_INT && (t.extra[0] >> 24 & BTF_INT_SIGNED);
 		return 0;
 	}
-	if (need_mem(x, n, "a cast to a pointer"))
-		return -1;
+	/* The operand first: what it lacks (curtask's $current) is the reason. */
 	r = walk(x, n->a, &a);
-	if (r < 0)
+	if (r < 0 || need_mem(x, n, "a cast to a pointer"))
 		return -1;
 	if (r == 1) {
 		if (value(x, n, &a))
 			return -1;
 		snprintf(v->f, sizeof(v->f), "%s", a.f);
 		v->k = a.k;
+		v->user = a.user;
+		v->tproot = a.tproot && !a.k;
+	} else if (n->a->k == N_FIELD && x->tracepoint && !x->btf_func) {
+		/* (struct sk_buff *)args->skbaddr: the eprobe reads through the
+		 * field ($skbaddr); a syscall's fields are user addresses. */
+		snprintf(v->f, sizeof(v->f), "$%s", n->a->sval);
+		v->user = x->tp && x->tp->user;
+		v->tproot = true;
 	} else if (n->a->k == N_BUILTIN && n->a->ival == B_ARG) {
 		if (arg_fetch(x, n->a, (unsigned)n->a->idx, v->f, sizeof(v->f)))
 			return -1;
@@ -612,6 +792,8 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 		return cast(x, n, v);
 	case N_MEMBER:
 		r = walk(x, n->a, v);
+		if (r == 0 && n->a->k == N_FIELD && x->tracepoint && !x->btf_func)
+			r = tp_field(x, n->a, v, true);
 		if (r == 0)
 			return fail(x, n, "'%s%s' needs a struct or a pointer to one: cast it, as "
 				    "((struct NAME *)arg0)%s%s", n->op == T_ARROW ? "->" : ".", n->sval,
@@ -703,7 +885,7 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 	}
 	case N_FIELD:
 		if (!x->btf_func)
-			return 0;
+			return x->tracepoint ? tp_field(x, n, v, false) : 0;
 		if (x->ret)
 			return fail(x, n, "args->%s: the arguments are gone when the function "
 				    "returns: read them at kfunc:", n->sval);
@@ -724,6 +906,8 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 			n->ival = val;
 			return 0;
 		}
+		if (n->ival == B_CURTASK)
+			return curtask(x, n, v);
 		if (n->ival == B_RETVAL && x->btf_func && x->ret) {
 			struct btf_t t;
 
@@ -787,7 +971,7 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 					return fail(x, n, "str(%s): not a char * or char[]", s.src);
 				if (!s.f[0])
 					return fail(x, n, "str(%s): a constant address", s.src);
-				if (cat(x, n, fetch, sizeof(fetch), "+%" PRId64 "(%s)", s.k, s.f) ||
+				if (at(x, n, s.user, fetch, sizeof(fetch), s.k, s.f) ||
 				    become_field(x, n->args[0], add_field(x, n, fetch, "string",
 									  s.src), 0))
 					return -1;
@@ -818,8 +1002,7 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 				target(x, &e);
 				if (kind(x, &e, NULL) == BTF_INT && size_of(x, &e) == 1) {
 					snprintf(type, sizeof(type), "u8[%d]", (int)size_of(x, &s));
-					if (cat(x, n, fetch, sizeof(fetch), "+%" PRId64 "(%s)", s.k,
-						s.f))
+					if (at(x, n, s.user, fetch, sizeof(fetch), s.k, s.f))
 						return -1;
 					return become_field(x, a, add_field(x, n, fetch, type, s.src),
 							    0) ? -1 : 0;
@@ -910,7 +1093,8 @@ static int stmts(struct tctx *x, struct node *st)
 }
 
 int typed_compile(struct tenv **env, struct program *p, int ci, const char *arch,
-		  unsigned probe_syntax, struct typed_out *out, struct lang_err *err)
+		  unsigned probe_syntax, const struct typed_tp *tp, struct typed_out *out,
+		  struct lang_err *err)
 {
 	struct clause *c = &p->cl[ci];
 	struct lang_probe *pr = &c->probes[0];
@@ -925,6 +1109,11 @@ int typed_compile(struct tenv **env, struct program *p, int ci, const char *arch
 	x.ret = pr->pv == PV_KRETPROBE || pr->pv == PV_URETPROBE;
 	x.user = pr->pv == PV_UPROBE || pr->pv == PV_URETPROBE;
 	x.btf_func = pr->btf_func;
+	x.tracepoint = pr->pv == PV_TRACEPOINT;
+	if (x.tracepoint) {
+		x.tp = tp;
+		x.mem = tp && tp->eprobes;
+	}
 	if (x.btf_func) {
 		char why[320];
 

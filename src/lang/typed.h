@@ -2,10 +2,11 @@
 /*
  * C types in expressions, compiled into probe fetch arguments.
  *
- * A cast of an argument to a pointer type, `->`, `.`, `*p`, `p[N]`, `&`
+ * A cast of an argument to a pointer type, `->`, `.`, `*p`, `p[N]`, `&`,
  * str() of a char * or char[] member, and buf() of a pointer, an array or
  * an argument (a u8[N] array fetch) become kernel fetchargs of the
- * clause's kprobe/uprobe ("t0=+0(+40(+24(%di))):string"), so that the
+ * clause's kprobe/uprobe ("t0=+0(+40(+24(%di))):string"), or of the eprobe
+ * that stands in for its tracepoint (struct typed_tp), so that the
  * kernel reads the memory at the event — the only time it holds what the
  * program means.  The expression is rewritten into a read of that event
  * field (N_FIELD), so that the rest of ftr (filters, hist triggers, the
@@ -24,6 +25,7 @@
 #ifndef FTR_TYPED_H
 #define FTR_TYPED_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct clause;
@@ -52,13 +54,34 @@ struct typed_out {
 };
 
 /*
+ * A tracepoint clause's fields, read through by an eprobe on the event
+ * (e:GRP/NAME SYS/EV t0=+8(+24($skbaddr)):u16): a field is the root of a
+ * cast ((struct sk_buff *)args->skbaddr) or, where its format's type is a
+ * struct pointer (args->rqtp->tv_sec), typed itself.  The fields of a
+ * syscalls:* tracepoint are user addresses: their reads are +uOFF(...).
+ */
+struct typed_tp {
+	bool eprobes;		/* this kernel has eprobe events */
+	const char *why;	/* if not, what it lacks */
+	bool user;		/* the fields point to user memory */
+	/* The C type of field name in its format ("struct __kernel_timespec *"),
+	 * the same in every event of the clause: 0, or -errno with why. */
+	int (*field_type)(void *ctx, const char *name, char *type, size_t len, char *why,
+			  size_t wlen);
+	void *ctx;
+};
+
+/*
  * Compile clause ci of p: the typed parts of its predicate and body are
  * rewritten in place, and the fetchargs they need are in out (one set for
  * every probe of the clause).  *env is opened on first need (BTF, the
  * program's definitions).  arch: arch_name()'s; probe_syntax: the kernel's
- * (features.h PS_*).  0, or -errno with err.
+ * (features.h PS_*; PS_CURRENT: curtask is $current).  tp: for a
+ * tracepoint clause, its fields (NULL: none can be read through).  0, or
+ * -errno with err.
  */
 int typed_compile(struct tenv **env, struct program *p, int ci, const char *arch,
-		  unsigned probe_syntax, struct typed_out *out, struct lang_err *err);
+		  unsigned probe_syntax, const struct typed_tp *tp, struct typed_out *out,
+		  struct lang_err *err);
 
 #endif

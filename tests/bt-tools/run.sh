@@ -28,6 +28,8 @@
 # stops at once naming a missing kernel function/module/library/program;
 # skip WRONG OUTPUT; skip FAILS = a syntax or semantic error.  See
 # t-bt-tools.sh for the workload and expectation of each tool.
+# Guest rows also get their kernels' xfs/raid1/zram modules and an XFS image
+# (README.md): xfsdist, mdflush and swapin need them.
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
@@ -84,6 +86,73 @@ done
 # bashreadline probes /bin/bash: the guest has no /bin -> /usr/bin link.
 [ -f "$SYSROOT/usr/bin/bash" ] && mkdir -p "$SYSROOT/bin" && cp "$SYSROOT/usr/bin/bash" "$SYSROOT/bin/"
 [ -d "$SYSROOT" ] && uname -m > "$SYSROOT.arch"
+
+# What a real machine has and a guest lacks, for xfsdist, mdflush and
+# swapin: the rows' kernels' own modules (xfs, raid1, zram and what they
+# depend on, from the image package fetch-kernels.sh --modules keeps) in
+# bt/modules/RELEASE, which t-bt-tools.sh loads when its kernel is RELEASE
+# (a guest; never the host), and a small XFS image made here.
+# MODULE.dep lists what MODULE.ko depends on (modinfo's "depends").
+bt_module() { # TREE DEST NAME
+	[ -f "$2/$3.ko" ] && return 0
+	f=$(find "$1" \( -name "$3.ko" -o -name "$3.ko.xz" -o -name "$(echo "$3" | tr _- -_).ko*" \) \
+		-print 2>/dev/null | head -n1)
+	[ -n "$f" ] || return 0	# built in, or not in this kernel
+	case $f in
+	*.xz) xz -dc "$f" > "$2/$3.ko" ;;
+	*.zst) zstd -q -dc "$f" > "$2/$3.ko" ;;
+	*) cp "$f" "$2/$3.ko" ;;
+	esac
+	# .modinfo's NUL-separated "depends=A,B" string (any architecture)
+	tr '\0' '\n' < "$2/$3.ko" | sed -n '/^depends=/{s///;s/,/ /g;p;q}' > "$2/$3.dep"
+	for d in $(cat "$2/$3.dep"); do bt_module "$1" "$2" "$d"; done
+}
+if [ -n "$ROWS" ]; then
+	kernels=$("$REPO/tests/matrix/run.sh" --list | awk -v rows=",$ROWS," '
+		index(rows, "," $1 ",") { sub(/^vmlinuz-/, "", $3); print $3 }' | sort -u)
+	MCACHE=${FTR_CACHE:-/var/cache/ftr-matrix}
+	# shellcheck disable=SC2086  # one word per kernel
+	FTR_CACHE=$MCACHE "$REPO/tests/matrix/fetch-kernels.sh" --modules $kernels >&2 ||
+		echo "bt-tools: no kernel modules: xfsdist, mdflush, swapin will refuse" >&2
+	for k in $kernels; do
+		for tree in "$MCACHE/modules-$k"/*/; do
+			[ -d "$tree" ] || continue
+			dst=$WORK/live/bt/modules/$(basename "$tree")
+			mkdir -p "$dst"
+			# lzo-rle: 6.1's zram compressor (a module there; its
+			# automatic load needs a modprobe the guest lacks).
+			for m in xfs raid1 zram lzo-rle; do bt_module "$tree" "$dst" $m; done
+		done
+	done
+	# XFS refuses a device whose sectors are larger than its own (zram's
+	# are 4 KiB), and mkfs.xfs (xfsprogs) makes nothing under 300 MB
+	# unless told it is a test filesystem (fstests' variables).  32 MB,
+	# of which 27 blocks of 4 KiB are not zeros: only those go to the
+	# guest, as bt/xfs/BLOCK files (runs of blocks), written at BLOCK on a
+	# fresh 32 MB zram disk, which reads as zeros elsewhere (writing the
+	# whole image took 1.3-1.6 s under emulation).
+	if PATH=$PATH:/sbin:/usr/sbin command -v mkfs.xfs > /dev/null; then
+		truncate -s 32M "$WORK/xfs.img"
+		if PATH=$PATH:/sbin:/usr/sbin TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 \
+			mkfs.xfs -q -s size=4096 "$WORK/xfs.img"; then
+			mkdir -p "$WORK/live/bt/xfs"
+			cmp -l "$WORK/xfs.img" /dev/zero 2>/dev/null |
+			awk 'BEGIN { last = -1 }
+			     { b = int(($1 - 1) / 4096); if (b != last) print b; last = b }' |
+			awk 'NR > 1 && $1 != prev + 1 { print start, prev - start + 1 }
+			     NR == 1 || $1 != prev + 1 { start = $1 }
+			     { prev = $1 }
+			     END { if (NR) print start, prev - start + 1 }' |
+			while read -r blk n; do
+				dd if="$WORK/xfs.img" of="$WORK/live/bt/xfs/$blk" bs=4k \
+				   skip="$blk" count="$n" 2>/dev/null
+			done
+		fi
+		rm -f "$WORK/xfs.img"
+	else
+		echo "bt-tools: no mkfs.xfs (package xfsprogs): xfsdist will refuse" >&2
+	fi
+fi
 printf 'BT_SECS=%s\nBT_ONLY=%s\n' "$SECS" "$ONLY" > "$WORK/live/bt/config"
 
 rc=0

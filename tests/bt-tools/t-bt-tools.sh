@@ -34,6 +34,77 @@ if [ -d "$BT/sysroot" ] && [ "$(cat "$BT/sysroot.arch" 2>/dev/null)" = "$(uname 
 	done
 fi
 
+# A real machine's storage, for xfsdist, mdflush and swapin, in a guest
+# only: run.sh brought this kernel's modules in bt/modules/RELEASE (never
+# the host's release, whose kernel and disks are left alone) and an XFS
+# image.  zram disks, as the guest has no other: zram0 swap, zram1 and
+# zram2 a raid1 md0, zram3 the XFS mounted on $BT_XFS.  Each tool sets up
+# what it needs just before it runs (its time is the tool's).
+MODS=$BT/modules/$(uname -r)
+BT_XFS=/tmp/bt-xfs BT_SWAPCG=/sys/fs/cgroup/bt-swap
+kload() { # NAME [PARAM=VALUE]: insmod NAME after what it depends on
+	grep -q "^$(echo "$1" | tr - _) " /proc/modules && return 0
+	[ -f "$MODS/$1.ko" ] || return 1
+	for dep in $(cat "$MODS/$1.dep"); do kload "$dep" || return 1; done
+	insmod "$MODS/$1.ko" ${2:+"$2"}
+}
+zram_disk() { # N SIZE
+	[ -b /dev/zram0 ] || { kload zram num_devices=4 && { kload lzo-rle || true; }; } || return 1
+	echo "$2" > "/sys/block/zram$1/disksize"
+}
+bt_env() { # TOOL
+	[ -d "$MODS" ] && [ ! -e "/tmp/bt-env-$1" ] || return 0
+	: > "/tmp/bt-env-$1"
+	case $1 in
+	xfsdist)
+		# run.sh's image: its blocks that are not zeros, by block number
+		{ [ -d "$BT/xfs" ] || { echo "no XFS image (run.sh: mkfs.xfs, xfsprogs)"; false; }; } &&
+			kload xfs && zram_disk 3 32M &&
+			( for f in "$BT"/xfs/*; do
+				dd if="$f" of=/dev/zram3 bs=4k seek="${f##*/}" conv=notrunc || exit 1
+			  done ) && mkdir -p $BT_XFS && mount -t xfs /dev/zram3 $BT_XFS ;;
+	mdflush)
+		# No mdadm: an array without superblocks, through md's sysfs.
+		kload raid1 && zram_disk 1 8M && zram_disk 2 8M &&
+			echo md0 > /sys/module/md_mod/parameters/new_array &&
+			( cd /sys/block/md0/md && echo none > metadata_version &&
+			  echo raid1 > level && echo 2 > raid_disks &&
+			  cat /sys/block/zram1/dev > new_dev && cat /sys/block/zram2/dev > new_dev &&
+			  echo 0 > dev-zram1/slot && echo 1 > dev-zram2/slot &&
+			  echo 8192 > dev-zram1/size && echo 8192 > dev-zram2/size &&
+			  echo 8192 > component_size && echo none > resync_start &&
+			  echo active > array_state ) ;;
+	swapin)
+		# Swapped out by a memory cgroup's reclaim, no memory pressure.
+		zram_disk 0 16M && mkswap /dev/zram0 > /dev/null && swapon /dev/zram0 &&
+			{ grep -q '^cgroup2 /sys/fs/cgroup ' /proc/mounts ||
+			  mount -t cgroup2 cgroup2 /sys/fs/cgroup; } &&
+			echo +memory > /sys/fs/cgroup/cgroup.subtree_control && mkdir -p $BT_SWAPCG ;;
+	esac > "$TMP/env" 2>&1 || BT_ENVERR="set-up failed: $(tr '\n' ' ' < "$TMP/env" | cut -c1-120)"
+}
+xfs_io_once() { # open, write, fsync and read(2) a file on the XFS (not
+	# cat: busybox's uses sendfile, which 6.12 serves without read_iter)
+	[ -d $BT_XFS ] || return 0
+	dd if=/dev/zero of=$BT_XFS/f bs=4k count=4 conv=fsync && dd if=$BT_XFS/f of=/dev/null bs=4k
+}
+md_flush_once() { # a write and the flush of its fsync on md0
+	[ -b /dev/md0 ] && dd if=/dev/zero of=/dev/md0 bs=4k count=1 conv=fsync
+}
+swap_once() { # 4 MB of tmpfs swapped out by memory.reclaim, then read by cat
+	[ -d $BT_SWAPCG ] || return 0
+	sh -c "echo \$\$ > $BT_SWAPCG/cgroup.procs && dd if=/dev/zero of=/dev/shm/bt-swap bs=64k count=64"
+	# (EAGAIN when less than 8M could go: not an error.)  Before 5.19,
+	# no memory.reclaim: a 1 MB limit swaps the rest out.
+	if [ -e $BT_SWAPCG/memory.reclaim ]; then
+		echo 8M > $BT_SWAPCG/memory.reclaim
+	else
+		echo 1M > $BT_SWAPCG/memory.max
+	fi
+	sh -c "echo \$\$ > $BT_SWAPCG/cgroup.procs && cat /dev/shm/bt-swap > /dev/null"
+	echo max > $BT_SWAPCG/memory.max
+	rm -f /dev/shm/bt-swap
+}
+
 # Busybox's applets, also on a host whose own tools differ (nc, stat).
 if command -v busybox >/dev/null 2>&1; then BB=busybox; else BB=; fi
 busybox ifconfig lo 127.0.0.1 up 2>/dev/null || ip link set lo up 2>/dev/null
@@ -49,6 +120,11 @@ tcp_once() { # a listener on 127.0.0.1:7777 and one connection to it
 	wait $c $l 2>/dev/null
 }
 
+# tcpdrop: tcp_once's drops (NO_SOCKET: the client's late segment after
+# the listener is gone) are real, but on loopback the dropped skb owns no
+# socket (skb->sk is NULL), so bpftrace prints its header only, reading 0
+# through the NULL sk; ftr reads 0 there too (typed.c guard()).  Seen in
+# the 6.1 and 6.12 guests: reasons 1-3, every sk NULL.
 # NAME | WORKLOAD (sh) | what the output must hold (grep -E)
 TABLE='bashreadline|true|Tracing bash commands
 biolatency|sync|Tracing block device I/O
@@ -62,7 +138,7 @@ execsnoop|writer 1|^[0-9]+ +[0-9]+ +writer 1$
 gethostlatency|getent hosts localhost > /dev/null|getent
 killsnoop|sleep 30 & p=$!; kill $p; wait $p|15 +[0-9]+ +0$
 loads|sleep 1|load averages: [0-9]+\.[0-9]{3}
-mdflush|sync|Tracing md flush events
+mdflush|md_flush_once|^[0-9]{2}:[0-9]{2}:[0-9]{2} +[0-9]+ +dd +md0$
 naptime|timers 3 0 0|Tracing sleeps
 oomkill|true|Tracing oom_kill_process
 opensnoop|opener 3 /etc/passwd|opener +[0-9]+ +0 /etc/passwd
@@ -73,7 +149,7 @@ setuids|asuser 65534 true|set(res)?uid +.*65534
 ssllatency|true|Tracing SSL/TLS handshake
 sslsnoop|true|Tracing SSL/TLS handshake
 statsnoop|$BB stat -f / > /dev/null|(stat|busybox) +0 /$
-swapin|sleep 1.2|[0-9][0-9]:[0-9][0-9]:[0-9][0-9]
+swapin|swap_once|^@\[cat, [0-9]+\]: [1-9]
 syncsnoop|sync|sync +tracepoint:syscalls:sys_enter_sync$
 syscount|writer 100|^@process\[writer\]: [0-9]+
 tcpaccept|tcp_once|127\.0\.0\.1 +7777
@@ -87,7 +163,7 @@ undump|unixsock 3|unixsock +[0-9]+ +12 +ftr-undump\\x01\\xff$
 vfscount|writer 10|^@\[vfs_write\]: [0-9]+
 vfsstat|writer 10|@\[vfs_write\]: [0-9]+
 writeback|sync|Tracing writeback
-xfsdist|true|Tracing XFS operation latency'
+xfsdist|xfs_io_once|^@us\[xfs_file_read_iter\]:'
 
 # A refusal names what this kernel or machine lacks (or the BPF helper a
 # feature needs: curtask is bpf_get_current_task's); anything else that
@@ -107,6 +183,8 @@ while IFS='|' read -r name work expect; do
 	[ $(( (i - 1) % ${BT_PARTS:-1} + 1 )) = "${BT_PART:-1}" ] || continue
 	case ",$BT_ONLY," in ,,|*",$name,"*) ;; *) continue ;; esac
 	t0=$(date +%s)
+	BT_ENVERR=
+	bt_env "$name"
 	[ -f "$BT/$name.bt" ] || { skip "bt-$name" "REFUSES: the tool file is missing"; nref=$((nref + 1)); continue; }
 	ntools=$((ntools + 1))
 	"$FTR" run "$BT/$name.bt" > "$TMP/o" 2> "$TMP/e" < /dev/null &
@@ -144,6 +222,7 @@ while IFS='|' read -r name work expect; do
 	rc=$?
 	msg=$(grep -m1 -E 'error|cannot|refus' "$TMP/e" | cut -c1-200)
 	[ -n "$msg" ] || msg=$(head -1 "$TMP/e" | cut -c1-200)
+	[ -z "$BT_ENVERR" ] || msg="$msg ($BT_ENVERR)"
 	dt="$(($(date +%s) - t0))s"
 	if [ $rc -eq 0 ] && grep -Eq -- "$expect" "$TMP/o"; then
 		ok "bt-$name: runs, output as expected ($dt)"

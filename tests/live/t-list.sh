@@ -29,4 +29,15 @@ if [ -e "$T/available_filter_functions" ] || [ -r /proc/kallsyms ]; then
 			fail list-functions-unusable "$(cat "$TMP/f")"
 	fi
 fi
+# An fprobe event (f:GRP/EV FUNC), which libtracefs does not list: named
+# with its function, as kprobes are.
+if grep -q 'f\[:\[<group>/\]\[<event>\]\]' "$T/README" 2> /dev/null &&
+	echo 'f:ftrlisttest/fp vfs_read' >> "$T/dynamic_events" 2> /dev/null; then
+	"$FTR" list 'ftrlisttest:*' > "$TMP/fp" 2>&1
+	echo '-:ftrlisttest/fp' >> "$T/dynamic_events"
+	grep -qx 'tracepoint:ftrlisttest:fp    \[fprobe vfs_read\]' "$TMP/fp" && ok list-fprobe ||
+		fail list-fprobe "$(head -3 "$TMP/fp")"
+else
+	skip list-fprobe "no fprobe events on this kernel"
+fi
 same_as_before list-leaves-tracefs "$TMP/before"

@@ -215,6 +215,58 @@ EOF
 		! grep -q 'refuses an fprobe' "$TMP/e" &&
 		ok types-kretfunc-retval || fail types-kretfunc-retval "rc=$rc $(head -3 "$TMP/e") $(tr '\n' ' ' < "$TMP/o")"
 fi
+
+# Reads through a tracepoint's pointer fields (tcpdrop.bt's skb->sk, naptime.bt's
+# args->rqtp->tv_sec): an eprobe on the event fetches them (typed.c, strfetch.c).
+if ! "$FTR" doctor 2> /dev/null | grep -q '^yes *eprobe events'; then
+	# No eprobe events (5.10, this host): refused by name, at the cast.
+	"$FTR" -e 'struct ts { long long s, ns; };
+tracepoint:syscalls:sys_enter_clock_nanosleep { @ = sum(((struct ts *)args->rqtp)->ns); }' \
+		> "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q '^ftr: error: 2:[0-9]*: a cast to a pointer reads memory, which ftr does at a tracepoint through an eprobe on it (Linux 5.15 on), and this kernel has no eprobe events' "$TMP/e" &&
+		ok types-tp-no-eprobes || fail types-tp-no-eprobes "rc=$rc $(head -2 "$TMP/e")"
+	skip types-tp-user "no eprobe events on this kernel"
+	skip types-tp-kernel "no eprobe events on this kernel"
+else
+	# User memory at a syscall: timers' 3 clock_nanosleeps of { 0, 10000 },
+	# through the program's struct and, with BTF, the format's own type.
+	P='struct ts { long long s, ns; };
+tracepoint:syscalls:sys_enter_clock_nanosleep /comm == "timers"/ {
+	@p[((struct ts *)args->rqtp)->s, ((struct ts *)args->rqtp)->ns] = count();'
+	want='@p[0, 10000]: 3'
+	if [ -e /sys/kernel/btf/vmlinux ]; then
+		P="$P"' @b[args->rqtp->tv_sec, args->rqtp->tv_nsec] = count();'
+		want="$want @b[0, 10000]: 3"
+	fi
+	"$FTR" -e "$P }" -- timers 3 0 0 > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	got=$(grep '^@' "$TMP/o" | sort -r | tr '\n' ' ')
+	[ $rc -eq 0 ] && [ "$got" = "$want " ] && ok types-tp-user ||
+		fail types-tp-user "rc=$rc got '$got' want '$want' $(head -3 "$TMP/e")"
+
+	# Kernel memory: the sock behind inet_sock_set_state's skaddr when a
+	# listener on port 7777 goes to LISTEN (10): its port, its state
+	# before the change (TCP_CLOSE, 7), its family as the event's.
+	if command -v busybox > /dev/null 2>&1; then NC="busybox nc"; else NC=nc; fi
+	if [ ! -e /sys/kernel/btf/vmlinux ]; then
+		skip types-tp-kernel "no /sys/kernel/btf/vmlinux on this kernel"
+	elif ! $NC --help 2>&1 | grep -q -- '-l'; then
+		skip types-tp-kernel "no nc to listen with"
+	else
+		"$FTR" -e 'tracepoint:sock:inet_sock_set_state /args->sport == 7777 && args->newstate == 10/ {
+	$sk = (struct sock *)args->skaddr;
+	@[$sk->__sk_common.skc_num, $sk->__sk_common.skc_state,
+	  $sk->__sk_common.skc_family == args->family] = count(); }' \
+			-- sh -c "$NC -l -p 7777 > /dev/null 2>&1 & sleep 0.3; kill \$!" \
+			> "$TMP/o" 2> "$TMP/e"
+		rc=$?
+		[ $rc -eq 0 ] && [ "$(grep '^@' "$TMP/o")" = '@[7777, 7, 1]: 1' ] &&
+			ok types-tp-kernel ||
+			fail types-tp-kernel "rc=$rc $(head -3 "$TMP/o" "$TMP/e")"
+	fi
+fi
+
 # buf(p, len) and %r at a uprobe: uprobe-target --buf passes known bytes;
 # the lines are bpftrace 0.17's for the same program, byte for byte.  The
 # last buffer ends a page whose next page is unmapped: the fixed 64-byte

@@ -1,7 +1,7 @@
 #!/bin/bash
 # fetch-kernels.sh — fill the kernel-matrix cache, once.
 #
-# Usage: tests/matrix/fetch-kernels.sh [KVER...]
+# Usage: tests/matrix/fetch-kernels.sh [--modules] [KVER...]
 #        (default: 5.10 6.1 6.12 6.1-arm64)
 #
 # For each kernel version it fetches Debian's cloud kernel of the matching
@@ -12,6 +12,12 @@
 #
 #     $FTR_CACHE/vmlinuz-KVER          the kernel image booted by run.sh
 #     $FTR_CACHE/vmlinuz-KVER.version  "uname -r" and package version, for reports
+#     $FTR_CACHE/modules-KVER/RELEASE  with --modules only: the package's module
+#                                      tree (lib/modules/RELEASE, as shipped: no
+#                                      modules.dep), for guests that load modules
+#                                      (tests/bt-tools: xfs, md, zram); its
+#                                      .version matches vmlinuz-KVER.version,
+#                                      else both are fetched anew
 #     $FTR_CACHE/busybox               static x86-64 busybox, the guest's userland
 #     $FTR_CACHE/busybox-arm64         static arm64 busybox (bookworm's
 #                                      busybox-static:arm64), for arm64 kernels
@@ -55,6 +61,7 @@
 set -euo pipefail
 
 CACHE=${FTR_CACHE:-/var/cache/ftr-matrix}
+MODULES=0
 ALL_KVERS="5.10 6.1 6.12 6.1-arm64"
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
@@ -261,8 +268,30 @@ fetch_kernel() { # KVER
 	cp "$img" "$CACHE/vmlinuz-$kver.tmp"
 	echo "${img##*/vmlinuz-} ($pkg $ver)" >"$CACHE/vmlinuz-$kver.version"
 	mv "$CACHE/vmlinuz-$kver.tmp" "$CACHE/vmlinuz-$kver"
+	[ $MODULES = 0 ] || keep_modules "$kver" "$tmp/x"
 	rm -rf "$tmp"
 	note "$kver: cached $CACHE/vmlinuz-$kver = $(cat "$CACHE/vmlinuz-$kver.version")"
+}
+
+# The package's lib/modules/RELEASE (usr/lib/... in trixie's merged /usr),
+# moved whole to $CACHE/modules-KVER/RELEASE, tagged with the kernel's
+# .version line: a later vmlinuz fetch makes it stale, and then it is
+# fetched again with the image (modules_current).
+keep_modules() { # KVER XDIR
+	local d new=$CACHE/modules-$1.tmp
+	d=$(find "$2/lib/modules" "$2/usr/lib/modules" -mindepth 1 -maxdepth 1 -type d 2>/dev/null |
+		head -n1) || true
+	[ -n "$d" ] || die "$1: no lib/modules/* in the image package"
+	rm -rf "$new" && mkdir -p "$new"
+	mv "$d" "$new/"
+	cp "$CACHE/vmlinuz-$1.version" "$new/.version"
+	rm -rf "$CACHE/modules-$1" && mv "$new" "$CACHE/modules-$1"
+	note "$1: cached $CACHE/modules-$1/${d##*/} ($(du -sh "$CACHE/modules-$1" | cut -f1))"
+}
+
+modules_current() { # KVER
+	[ -f "$CACHE/modules-$1/.version" ] &&
+		cmp -s "$CACHE/modules-$1/.version" "$CACHE/vmlinuz-$1.version"
 }
 
 is_static_elf() { # FILE: an ELF with no program interpreter
@@ -323,6 +352,7 @@ cleanup() { local d; for d in "${TMPDIRS[@]}"; do rm -rf "$d"; done; }
 trap cleanup EXIT
 
 main() {
+	[ "${1:-}" = --modules ] && { MODULES=1; shift; }
 	local kvers=("$@") k
 	[ ${#kvers[@]} -gt 0 ] || read -r -a kvers <<<"$ALL_KVERS"
 	for k in "${kvers[@]}"; do suite_of "$k" >/dev/null; done
@@ -339,7 +369,9 @@ main() {
 		break
 	done
 	for k in "${kvers[@]}"; do
-		[ -s "$CACHE/vmlinuz-$k" ] || fetch_kernel "$k"
+		if [ ! -s "$CACHE/vmlinuz-$k" ] || { [ $MODULES = 1 ] && ! modules_current "$k"; }; then
+			fetch_kernel "$k"
+		fi
 	done
 	# The private lists (~20 MB a suite and architecture) are only needed
 	# to resolve and download; a later fetch of a missing file updates them

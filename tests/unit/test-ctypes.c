@@ -300,8 +300,9 @@ static void test_cpp(void **state)
 	free(o2);
 }
 
-/* The kernel BTF typed() compiles against. */
+/* The kernel BTF typed() compiles against, and a tracepoint clause's fields. */
 static const char *typed_vmlinux = "/nonexistent";
+static const struct typed_tp *typed_tp;
 
 static void typed(const char *text, const char *arch, unsigned ps, const char *const *want,
 		  const char *err_part)
@@ -314,13 +315,19 @@ static void typed(const char *text, const char *arch, unsigned ps, const char *c
 	setenv("FTR_VMLINUX_BTF", typed_vmlinux, 1);
 	if (lang_parse(text, &prog, &err))
 		fail_msg("parse: %d:%d %s", err.line, err.col, err.msg);
-	ret = typed_compile(&t, &prog, 0, arch, ps, &out, &err);
+	ret = typed_compile(&t, &prog, 0, arch, ps, typed_tp, &out, &err);
 	if (err_part) {
 		if (!ret || !strstr(err.msg, err_part))
 			fail_msg("'%s': got %d '%s', want '%s'", text, ret, err.msg, err_part);
 	} else {
 		if (ret)
 			fail_msg("'%s': %d:%d %s", text, err.line, err.col, err.msg);
+		int nwant = 0;
+
+		while (want[nwant])
+			nwant++;
+		if (nwant != out.n)
+			fail_msg("'%s': %d fields, want %d", text, out.n, nwant);
 		for (int i = 0; want[i]; i++) {
 			char f[300];
 
@@ -471,7 +478,7 @@ static void test_signed_bitfield(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		snprintf(text, sizeof(text), "%skprobe:f { @ = sum(((struct sb *)arg0)->%s); }",
 			 defs, cases[i].m);
-		if (lang_parse(text, &prog, &err) || typed_compile(&t, &prog, 0, "x86_64", 0, &out, &err))
+		if (lang_parse(text, &prog, &err) || typed_compile(&t, &prog, 0, "x86_64", 0, NULL, &out, &err))
 			fail_msg("'%s': %s", text, err.msg);
 		assert_int_equal(out.n, 1);
 		assert_non_null(strstr(out.f[0].type, "b"));
@@ -488,7 +495,7 @@ static void test_signed_bitfield(void **state)
 	/* An unsigned one is the field itself. */
 	snprintf(text, sizeof(text), "%skprobe:f { @ = sum(((struct sb *)arg0)->u); }", defs);
 	assert_int_equal(lang_parse(text, &prog, &err), 0);
-	assert_int_equal(typed_compile(&t, &prog, 0, "x86_64", 0, &out, &err), 0);
+	assert_int_equal(typed_compile(&t, &prog, 0, "x86_64", 0, NULL, &out, &err), 0);
 	assert_int_equal(sum_arg()->k, N_FIELD);
 	assert_string_equal(out.f[0].type, "b2@0/8");
 	ctypes_close(t);
@@ -611,6 +618,158 @@ static void test_module_kfunc(void **state)
 }
 
 /* This machine's own kernel BTF, when it has one. */
+
+/* Tracepoint fields as the formats of 6.1 give them. */
+static int fake_field_type(void *ctx, const char *name, char *type, size_t len, char *why,
+			   size_t wlen)
+{
+	static const char *const t[][2] = {
+		{ "skbaddr", "void *" }, { "reason", "enum skb_drop_reason" },
+		{ "rqtp", "struct __kernel_timespec *" }, { "buf", "const char *" },
+		{ "rmtp", "struct __kernel_timespec *" }, { "count", "size_t" },
+	};
+
+	(void)ctx;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (!strcmp(t[i][0], name)) {
+			snprintf(type, len, "%s", t[i][1]);
+			return 0;
+		}
+	snprintf(why, wlen, "no field '%s'", name);
+	return -ENOENT;
+}
+
+/* Reads through a tracepoint's fields: eprobe fetchargs ($field roots),
+ * user memory (+u) at syscalls:*, refused by name where no eprobes. */
+static void test_tracepoint_fields(void **state)
+{
+	struct typed_tp k = { .eprobes = true, .field_type = fake_field_type };
+	struct typed_tp u = { .eprobes = true, .user = true, .field_type = fake_field_type };
+	struct typed_tp none = { .why = "no eprobe events (built without CONFIG_EPROBE_EVENTS)",
+				 .field_type = fake_field_type };
+
+	(void)state;
+	ctypes_set_btf_file(FIXTURES "/btf/vmlinux-6.1.btf");
+	typed_tp = &k;
+	/* tcpdrop.bt's reads: skb->sk, then the sock's fields, in kernel memory. */
+	typed("tracepoint:skb:kfree_skb { $skb = (struct sk_buff *)args->skbaddr; "
+	      "$sk = ((struct sock *) $skb->sk); $f = $sk->__sk_common.skc_family; "
+	      "if ($f == AF_INET) { @[ntop($sk->__sk_common.skc_daddr), $sk->__sk_common.skc_num, "
+	      "bswap($sk->__sk_common.skc_dport), $sk->__sk_common.skc_state, "
+	      "ntop($sk->__sk_common.skc_v6_daddr.in6_u.u6_addr8)] = count(); } }",
+	      "x86_64", PS_ARGN, (const char *const[]){ "t0=+24($skbaddr):u64",
+	      "t1=+16(+24($skbaddr)):u16", "t2=+0(+24($skbaddr)):u32",
+	      "t3=+14(+24($skbaddr)):u16", "t4=+12(+24($skbaddr)):u16",
+	      "t5=+18(+24($skbaddr)):u8", "t6=+56(+24($skbaddr)):u8[16]", NULL }, NULL);
+	/* The pointer itself is the field: nothing to fetch. */
+	typed("tracepoint:skb:kfree_skb { $skb = (struct sk_buff *)args->skbaddr; @[$skb] = count(); }",
+	      "x86_64", 0, (const char *const[]){ NULL }, NULL);
+	typed("tracepoint:skb:kfree_skb { @ = sum(((struct sk_buff *)args->skbaddr)->len); "
+	      "@x = sum(args->reason); }", "arm64", 0,
+	      (const char *const[]){ "t0=+112($skbaddr):u32", NULL }, NULL);
+	typed("tracepoint:skb:kfree_skb { @ = sum(args->skbaddr->len); }", "x86_64", 0, NULL,
+	      "args->skbaddr is 'void *', not a pointer to a struct: cast it");
+	ctypes_set_btf_file(NULL);
+
+	/* naptime.bt's args->rqtp->tv_sec: the format's struct pointer type, from
+	 * the program here (no BTF), in user memory at a syscall. */
+	typed_tp = &u;
+	typed("struct __kernel_timespec { long long tv_sec; long long tv_nsec; };\n"
+	      "tracepoint:syscalls:sys_enter_nanosleep /args->rqtp->tv_sec + args->rqtp->tv_nsec/ "
+	      "{ printf(\"%d.%03d %p\\n\", args->rqtp->tv_sec, (uint64)args->rqtp->tv_nsec / 1e6, "
+	      "args->rmtp); }", "x86_64", 0, (const char *const[]){ "t0=+u0($rqtp):s64",
+	      "t1=+u8($rqtp):s64", NULL }, NULL);
+	typed("struct pair { int a; char *name; };\n"
+	      "tracepoint:syscalls:sys_enter_write { @[str(((struct pair *)args->buf)->name), "
+	      "((struct pair *)args->buf)->a] = count(); }", "x86_64", 0,
+	      (const char *const[]){ "t0=+u0(+u8($buf)):string", "t1=+u0($buf):s32", NULL }, NULL);
+	typed("tracepoint:syscalls:sys_enter_nanosleep { @ = sum(args->rqtp->tv_sec); }",
+	      "x86_64", 0, NULL, "struct __kernel_timespec is declared but not defined here: this "
+	      "kernel has no BTF");
+
+	/* A read through a NULL pointer faults, and the kernel stores nothing
+	 * (the ring buffer's old bytes): read as 0, as bpftrace does, by
+	 * (p ? field : 0) over each pointer on the way. */
+	{
+		struct tenv *t = NULL;
+		struct typed_out out;
+		struct lang_err err;
+		const struct node *n;
+
+		ctypes_set_btf_file(FIXTURES "/btf/vmlinux-6.1.btf");
+		typed_tp = &k;
+		assert_int_equal(lang_parse("tracepoint:skb:kfree_skb { @ = sum(((struct sock *)"
+					    "((struct sk_buff *)args->skbaddr)->sk)->__sk_common."
+					    "skc_family); }", &prog, &err), 0);
+		assert_int_equal(typed_compile(&t, &prog, 0, "x86_64", 0, &k, &out, &err), 0);
+		assert_int_equal(out.n, 2);
+		assert_string_equal(out.f[0].fetch, "+16(+24($skbaddr))");
+		assert_string_equal(out.f[1].fetch, "+24($skbaddr)");
+		n = sum_arg();
+		assert_int_equal(n->k, N_TERNARY);
+		assert_string_equal(n->a->sval, "skbaddr");
+		assert_int_equal(n->c->ival, 0);
+		n = n->b;
+		assert_int_equal(n->k, N_TERNARY);
+		assert_string_equal(n->a->sval, "t1");
+		assert_int_equal(n->b->k, N_FIELD);
+		assert_string_equal(n->b->sval, "t0");
+		ctypes_close(t);
+		lang_free(&prog);
+		ctypes_set_btf_file(NULL);
+	}
+
+	/* Where the kernel has no eprobes (5.10, this host): refused by name. */
+	typed_tp = &none;
+	typed("tracepoint:skb:kfree_skb { @ = sum(((struct sk_buff *)args->skbaddr)->len); }",
+	      "x86_64", 0, NULL, "through an eprobe on it (Linux 5.15 on), and this kernel has "
+	      "no eprobe events (built without CONFIG_EPROBE_EVENTS)");
+	typed("struct __kernel_timespec { long long tv_sec; long long tv_nsec; };\n"
+	      "tracepoint:syscalls:sys_enter_nanosleep { @ = sum(args->rqtp->tv_sec); }",
+	      "x86_64", 0, NULL, "this kernel has no eprobe events");
+	/* ... and a plain use of such a field needs none. */
+	typed("tracepoint:syscalls:sys_enter_nanosleep { @[args->rqtp] = count(); }", "x86_64", 0,
+	      (const char *const[]){ NULL }, NULL);
+	typed_tp = NULL;
+}
+
+/* curtask: $current where the kernel's probes have it (tracing/probes,
+ * July 2026: no kernel of the matrix has it, so only the compilation is
+ * tested), refused naming what the kernel lacks elsewhere. */
+static void test_curtask(void **state)
+{
+	static const char defs[] = "struct task_struct { int pid; int tgid; "
+				   "struct task_struct *real_parent; char comm[16]; };\n";
+	struct typed_tp k = { .eprobes = true, .field_type = fake_field_type };
+	char text[512];
+
+	(void)state;
+	snprintf(text, sizeof(text), "%skprobe:f { $t = (struct task_struct *)curtask; "
+		 "@[$t->real_parent->pid, $t->real_parent->comm, curtask->tgid] = count(); }", defs);
+	typed(text, "x86_64", PS_CURRENT, (const char *const[]){ "t0=$current:u64",
+	      "t1=+0(+8($current)):s32", "t2=+16(+8($current)):string", "t3=+4($current):s32",
+	      NULL }, NULL);
+	/* At an eprobe on a syscall: the task is kernel memory, not +u. */
+	typed_tp = &k;
+	k.user = true;
+	snprintf(text, sizeof(text), "%stracepoint:syscalls:sys_enter_nanosleep "
+		 "{ @[curtask->real_parent->pid] = count(); }", defs);
+	typed(text, "x86_64", PS_CURRENT, (const char *const[]){ "t0=+0(+8($current)):s32",
+	      "t1=+8($current):u64", NULL }, NULL);
+	typed_tp = NULL;
+	snprintf(text, sizeof(text), "%skprobe:f { @[curtask->pid] = count(); }", defs);
+	typed(text, "x86_64", 0, NULL, "no $current fetch argument");
+	typed(text, "x86_64", PS_ARGN, NULL, "only a BPF program gets (bpf_get_current_task)");
+	snprintf(text, sizeof(text), "%suprobe:/bin/true:f { @[curtask->pid] = count(); }", defs);
+	typed(text, "x86_64", PS_CURRENT, NULL, "a uprobe's fetch arguments read user memory");
+	/* runqlen.bt's cast at profile:hz: curtask is the reason. */
+	snprintf(text, sizeof(text), "%sprofile:hz:99 { $t = (struct task_struct *)curtask; "
+		 "@[$t->pid] = count(); }", defs);
+	typed(text, "x86_64", PS_ARGN, NULL, "only a BPF program gets (bpf_get_current_task)");
+	snprintf(text, sizeof(text), "%sBEGIN { @[curtask->pid] = count(); }", defs);
+	typed(text, "x86_64", PS_CURRENT, NULL, "reads memory");
+}
+
 static void test_vmlinux(void **state)
 {
 	struct btf *b;
@@ -651,6 +810,8 @@ int main(void)
 		cmocka_unit_test(test_signed_bitfield),
 		cmocka_unit_test(test_vmlinux_61),
 		cmocka_unit_test(test_module_kfunc),
+		cmocka_unit_test(test_tracepoint_fields),
+		cmocka_unit_test(test_curtask),
 		cmocka_unit_test(test_vmlinux),
 	};
 

@@ -975,9 +975,9 @@ static void test_positional(void **state)
 	assert_int_equal(prog.cl[0].probes[1].period_ns, 42000000);
 	done();
 	/* bpftrace's builtins that need BPF: named, at their position */
-	assert_int_equal(lang_parse("BEGIN { @x = curtask; }", &prog, &err), -EINVAL);
+	assert_int_equal(lang_parse("BEGIN { @x = cgroup; }", &prog, &err), -EINVAL);
 	assert_int_equal(err.col, 14);
-	assert_non_null(strstr(err.msg, "'curtask' is the current task_struct's address"));
+	assert_non_null(strstr(err.msg, "'cgroup' is the task's cgroup id"));
 	assert_int_equal(lang_parse("BEGIN { $x = $0; }", &prog, &err), -EINVAL);
 	assert_int_equal(err.col, 14);
 }

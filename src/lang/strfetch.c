@@ -99,12 +99,14 @@ int strfetch_eprobe_args(const struct tep_event *tp, const struct plan_field *f,
 				 "numbers of 1, 2, 4 or 8", fl->name, tp->system, tp->name, fl->size);
 			return -EINVAL;
 		}
-		/* buf(args.F): the bytes at F as F_buf, a user address at a
-		 * syscall (elsewhere the eprobe tells by the address, where
-		 * the architecture's address spaces do not overlap). */
+		/* buf(args.F): the bytes at F as F_buf.  An array is never
+		 * read with +u (the kernel allows arrays of kernel memory
+		 * reads only: "String accepts only memory argument"), and
+		 * needs none: where user and kernel addresses do not overlap
+		 * (x86, arm64) a probe reads a user address as user memory. */
 		if (buf_wanted(&f[i], fl))
-			put(out, len, &off, " %s_buf=+%s0($%s):u8[%d]", fl->name,
-			    strcmp(tp->system, "syscalls") ? "" : "u", fl->name, typed_buf_cap());
+			put(out, len, &off, " %s_buf=+0($%s):u8[%d]", fl->name, fl->name,
+			    typed_buf_cap());
 	}
 	if (off >= len) {
 		snprintf(why, wlen, "too many fields: the probe command is too long");
@@ -180,7 +182,7 @@ int strfetch_kprobe_args(const char *arch, const struct tep_event *tp, const str
 			put(out, len, &off, "%s%s=%s:%s", off ? " " : "", f[i].name, fetch, type);
 		}
 		if (f[i].buf && argn >= 0)
-			put(out, len, &off, " %s_buf=+u0(%s):u8[%d]", f[i].name, fetch,
+			put(out, len, &off, " %s_buf=+0(%s):u8[%d]", f[i].name, fetch,
 			    typed_buf_cap());
 	}
 	free(all);

@@ -19,7 +19,7 @@
  * field and under its name, so that args.F and kernel filters work on the
  * replacement as on the tracepoint.  buf(args.F, len) of an address field
  * replaces the tracepoint the same way, the bytes at F fetched as F_buf
- * (+u0($F):u8[64], a user address at a syscall).
+ * (+0($F):u8[64]).
  */
 #ifndef FTR_STRFETCH_H
 #define FTR_STRFETCH_H

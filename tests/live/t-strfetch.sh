@@ -124,6 +124,6 @@ n=$(count_lines "^opener 0 $P/nonexistent\$" "$TMP/o")
 rc=$?
 n=$(count_lines '^12 ftr-undump\\x01\\xff$' "$TMP/o")
 [ $rc -eq 0 ] && [ "$n" = 3 ] && [ "$(wc -l < "$TMP/o")" -eq 3 ] && ok strfetch-buf ||
-	fail strfetch-buf "rc=$rc, $n lines right (want 3 of 3): $(head -3 "$TMP/o" "$TMP/e")"
+	fail strfetch-buf "rc=$rc, $n lines right (want 3 of 3): $(cat "$TMP/o" "$TMP/e" | head -4 | tr '\n' ' ')"
 
 same_as_before strfetch-clean "$TMP/before"

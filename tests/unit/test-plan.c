@@ -666,10 +666,10 @@ static void test_strfetch_args(void **state)
 
 		assert_int_equal(strfetch_eprobe_args(wr, b, 2, out, sizeof(out), why,
 						      sizeof(why)), 0);
-		assert_string_equal(out, "buf=$buf:u64 buf_buf=+u0($buf):u8[64] count=$count:u64");
+		assert_string_equal(out, "buf=$buf:u64 buf_buf=+0($buf):u8[64] count=$count:u64");
 		assert_int_equal(strfetch_kprobe_args("x86_64", wr, b, 2, out, sizeof(out), why,
 						      sizeof(why)), 0);
-		assert_string_equal(out, "buf=+104(%di):u64 buf_buf=+u0(+104(%di)):u8[64] "
+		assert_string_equal(out, "buf=+104(%di):u64 buf_buf=+0(+104(%di)):u8[64] "
 				    "count=+96(%di):u64");
 		comm.str = false;
 		comm.buf = true;

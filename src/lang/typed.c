@@ -320,8 +320,8 @@ static int guard(struct tctx *x, struct node *n, const char *fetch)
 		struct node *g, *in, *zero;
 		int idx = -1;
 
-		if (!strcmp(ptrs[i], "$current"))
-			continue;	/* the running task: never NULL */
+		if (!strcmp(ptrs[i], "$current") || !strcmp(ptrs[i], "$stack"))
+			continue;	/* the running task, its stack: never NULL */
 		/* $NAME: a tracepoint's own field; elsewhere $argN, $retval, a
 		 * register or a stack slot, fetched. */
 		if (ptrs[i][0] != '$' || strchr(ptrs[i], '(') || !x->tracepoint) {

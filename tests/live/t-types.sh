@@ -182,7 +182,10 @@ EOF
 
 	# A read through a NULL pointer at a kprobe is 0: vfs_write's pos is
 	# NULL for a pipe (FMODE_STREAM), else the file's offset; 1-byte writes
-	# of dd: 3 to a pipe, 3 to a file (offsets 0, 1, 2).
+	# of dd: 3 to a pipe, 3 to a file (offsets 0, 1, 2).  (On a fresh ring
+	# buffer the bytes a failed fetch leaves are often 0 anyway: the code
+	# before the fix passed this on 6.1; types-uprobe-null read a leftover
+	# 5 there, and on the host.)
 	"$FTR" -e 'struct lp { long long pos; };
 	kprobe:vfs_write /comm == "dd" && arg2 == 1/ { @[((struct lp *)arg3)->pos] = count(); }
 	kprobe:vfs_write /comm == "dd" && arg2 == 1 && ((struct lp *)arg3)->pos == 0/ { @z = count(); }' \

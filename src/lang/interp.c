@@ -313,7 +313,8 @@ static bool addr_field(const struct sema *s, const struct node *n)
 }
 
 /* The size in bytes of an integer expression's type: a field's, a cast's,
- * a variable's (what was last stored in it), else 8. */
+ * a variable's (what was last stored in it), a conditional's wider branch,
+ * else 8. */
 static int int_width(const struct sema *s, const struct node *n)
 {
 	if (n->k == N_FIELD && s->nev) {
@@ -325,6 +326,12 @@ static int int_width(const struct sema *s, const struct node *n)
 		return s->in->varwidth[n->slot];
 	} else if (n->k == N_CAST && n->ival >= 1 && n->ival <= 8) {
 		return (int)n->ival;	/* (uint16)x: ival bytes */
+	} else if (n->k == N_TERNARY) {
+		/* typed.c's NULL guard (p ? read : 0): the read's width. */
+		int a = int_width(s, n->b),
+		    c = n->c->k == N_INT && !n->c->ival ? 1 : int_width(s, n->c);
+
+		return a > c ? a : c;
 	} else if (n->k == N_CALL && n->type == VT_INT && !strcmp(n->sval, "bswap")) {
 		return n->idx;
 	} else if (n->k == N_CALL && n->type == VT_INT && n->idx >= 8 && n->idx <= 64 &&

@@ -291,12 +291,18 @@ static int become_field(struct tctx *x, struct node *n, int idx, int64_t add)
 }
 
 /*
- * At a tracepoint, a read through a NULL pointer (skb->sk of a packet no
- * socket owns) faults, and the kernel then stores nothing: the field's
+ * A read through a NULL pointer (skb->sk of a packet no socket owns, a NULL
+ * argument at a kprobe or uprobe) faults, and the kernel then stores
+ * nothing for a fixed-size fetch argument (trace_probe_tmpl.h: only a
+ * dynamic one, a string, gets a zero-length "fault" mark): the field's
  * bytes are whatever its ring buffer held there before.  bpftrace reads 0;
  * so does ftr: each pointer the read goes through is fetched too, and the
  * field read n becomes (p1 ? (p2 ? n : 0) : 0) — no kernel filter or hist
- * key has that form, so every plan computes it here, alike.
+ * key has that form, so every plan computes it here, alike.  Only the
+ * pointers dereferenced are fetched: +16(+24(%di)) adds %di and +24(%di).
+ * What stays: a pointer neither NULL nor mapped (freed memory, a wild
+ * user address) faults too, and then p itself is unwritten; telling that
+ * would take a string fetch of every read, copying bytes up to a NUL.
  */
 static int guard(struct tctx *x, struct node *n, const char *fetch)
 {
@@ -314,9 +320,11 @@ static int guard(struct tctx *x, struct node *n, const char *fetch)
 		struct node *g, *in, *zero;
 		int idx = -1;
 
-		if (!strcmp(ptrs[i], "$current"))
-			continue;	/* the running task: never NULL */
-		if (ptrs[i][0] != '$' || strchr(ptrs[i], '(')) {
+		if (!strcmp(ptrs[i], "$current") || !strcmp(ptrs[i], "$stack"))
+			continue;	/* the running task, its stack: never NULL */
+		/* $NAME: a tracepoint's own field; elsewhere $argN, $retval, a
+		 * register or a stack slot, fetched. */
+		if (ptrs[i][0] != '$' || strchr(ptrs[i], '(') || !x->tracepoint) {
 			idx = add_field(x, n, ptrs[i], "u64", "a pointer read through");
 			if (idx < 0)
 				return -1;
@@ -348,12 +356,12 @@ static int guard(struct tctx *x, struct node *n, const char *fetch)
 	return 0;
 }
 
-/* become_field() for a number read from memory: guarded at tracepoints. */
+/* become_field() for a number read from memory, guarded. */
 static int become_read(struct tctx *x, struct node *n, int idx, int64_t add)
 {
 	if (become_field(x, n, idx, add))
 		return -1;
-	return x->tracepoint ? guard(x, n, x->out->f[idx].fetch) : 0;
+	return guard(x, n, x->out->f[idx].fetch);
 }
 
 /*
@@ -383,11 +391,15 @@ static int sign_extend(struct tctx *x, struct node *n, unsigned bits)
 	xr->op = T_XOR;
 	xr->a = f;
 	xr->b = m1;
+	/* n may be the NULL guard's ternary: f owns all of it now. */
 	n->k = N_BINOP;
 	n->op = T_MINUS;
 	n->sval = NULL;
+	n->args = NULL;
+	n->nargs = 0;
 	n->a = xr;
 	n->b = m2;
+	n->c = NULL;
 	return 0;
 }
 

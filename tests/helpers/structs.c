@@ -9,10 +9,15 @@
  *                 kind (3*i)%32, arr[2] i, name "even"/"odd" by i's parity,
  *                 label "lab-X" (X: i%3), un.u32 7*i.
  *
+ *   structs --links K   calls ftr_link_probe(l) 3K times, l: NULL, then
+ *                 {next NULL, v 5}, then {next: the former, v 7}: reads
+ *                 through NULL pointers (bpftrace reads 0 there).
+ *
  * The same definitions are in tests/live/t-types.sh and test-ctypes.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct inner {
 	short s;
@@ -39,8 +44,32 @@ __attribute__((noinline, used)) long ftr_struct_probe(struct rec *r)
 	return r->id;
 }
 
+struct link {
+	struct link *next;
+	long v;
+};
+
+__attribute__((noinline, used)) long ftr_link_probe(struct link *l)
+{
+	__asm__ volatile("" ::: "memory");
+	return l ? l->v : 0;
+}
+
+static int links(int k)
+{
+	struct link a = { NULL, 5 }, b = { &a, 7 };
+	long sum = 0;
+
+	for (int i = 0; i < k; i++)
+		sum += ftr_link_probe(NULL) + ftr_link_probe(&a) + ftr_link_probe(&b);
+	printf("%ld\n", sum);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc > 2 && !strcmp(argv[1], "--links"))
+		return links(atoi(argv[2]));
 	int k = argc > 1 ? atoi(argv[1]) : 10;
 	long sum = 0;
 

@@ -326,8 +326,12 @@ static void typed(const char *text, const char *arch, unsigned ps, const char *c
 
 		while (want[nwant])
 			nwant++;
-		if (nwant != out.n)
+		if (nwant != out.n) {
+			for (int i = 0; i < out.n; i++)
+				print_message("  %s=%s:%s\n", out.f[i].name, out.f[i].fetch,
+					      out.f[i].type);
 			fail_msg("'%s': %d fields, want %d", text, out.n, nwant);
+		}
 		for (int i = 0; want[i]; i++) {
 			char f[300];
 
@@ -348,20 +352,21 @@ static void typed(const char *text, const char *arch, unsigned ps, const char *c
 static void test_fetchargs(void **state)
 {
 	typed(DEFS "kprobe:f { @ = sum(((struct r *)arg0)->in.l); }", "x86_64", 0,
-	      (const char *const[]){ "t0=+16(%di):s64", NULL }, NULL);
+	      (const char *const[]){ "t0=+16(%di):s64", "t1=%di:u64", NULL }, NULL);
 	typed(DEFS "kprobe:f { @ = sum(((struct r *)arg1)->next->next->b); }", "x86_64", PS_ARGN,
-	      (const char *const[]){ "t0=+24(+48(+48($arg2))):b7@3/16", NULL }, NULL);
+	      (const char *const[]){ "t0=+24(+48(+48($arg2))):b7@3/16",
+	      "t1=+48(+48($arg2)):u64", "t2=+48($arg2):u64", "t3=$arg2:u64", NULL }, NULL);
 	typed(DEFS "uprobe:/bin/true:f { $p = (struct r *)arg0; @[str($p->name), str($p->lab)] = count(); }",
 	      "arm64", PS_ARGN, (const char *const[]){ "t0=%x0:u64", "t1=+0(+32(%x0)):string",
 	      "t2=+40(%x0):string", NULL }, NULL);
 	typed(DEFS "kprobe:f { @ = sum(((struct r *)arg0)[2].in.s + sizeof(struct r)); }",
-	      "x86_64", 0, (const char *const[]){ "t0=+120(%di):s16", NULL }, NULL);
+	      "x86_64", 0, (const char *const[]){ "t0=+120(%di):s16", "t1=%di:u64", NULL }, NULL);
 	typed(DEFS "kprobe:f { @ = sum((*(struct r *)arg0).c); }", "x86_64", 0,
-	      (const char *const[]){ (char)-1 < 0 ? "t0=+0(%di):s8" : "t0=+0(%di):u8", NULL },
-	      NULL);
+	      (const char *const[]){ (char)-1 < 0 ? "t0=+0(%di):s8" : "t0=+0(%di):u8",
+	      "t1=%di:u64", NULL }, NULL);
 	/* &p->member: the pointer read, the offset added in user space. */
 	typed(DEFS "kprobe:f { @ = sum((uint64)&((struct r *)arg0)->next->lab); }", "x86_64", 0,
-	      (const char *const[]){ "t0=+48(%di):u64", NULL }, NULL);
+	      (const char *const[]){ "t0=+48(%di):u64", "t1=%di:u64", NULL }, NULL);
 	/* A typed pointer assigned once in an if block (tcplife's $tp); twice: refused. */
 	typed(DEFS "kprobe:f { if (arg1) { $p = (struct r *)arg0; @ = sum($p->in.l); } }",
 	      "x86_64", 0, (const char *const[]){ "t0=%di:u64", "t1=+16(%di):s64", NULL }, NULL);
@@ -409,7 +414,7 @@ static void test_fetchargs(void **state)
 	typed("enum st { ST_A = 3, ST_B };\n" DEFS "kprobe:f { if (((struct r *)arg0)->c == ST_B + AF_INET6) "
 	      "{ $x = ((struct r *)arg0)->in.s; @ = sum($x); } }", "x86_64", 0,
 	      (const char *const[]){ (char)-1 < 0 ? "t0=+0(%di):s8" : "t0=+0(%di):u8",
-	      "t1=+8(%di):s16", NULL }, NULL);
+	      "t1=%di:u64", "t2=+8(%di):s16", NULL }, NULL);
 	typed(DEFS "kprobe:f { @ = sum(NOPE_X); }", "x86_64", 0, NULL, "unknown name 'NOPE_X'");
 	typed(DEFS "kprobe:f+4 { @ = sum(((struct r *)arg0)->c); }", "x86_64", 0, NULL,
 	      "first instruction only, not at f+4");
@@ -440,6 +445,12 @@ static int64_t eval_raw(const struct node *n, uint64_t raw)
 		return (int64_t)raw;
 	if (n->k == N_INT)
 		return n->ival;
+	if (n->k == N_TERNARY) {
+		/* The NULL guard (p ? read : 0): 0 stays 0. */
+		assert_int_equal(n->c->k, N_INT);
+		assert_int_equal(n->c->ival, 0);
+		return eval_raw(n->b, raw);
+	}
 	assert_int_equal(n->k, N_BINOP);
 	if (n->op == T_XOR)
 		return eval_raw(n->a, raw) ^ eval_raw(n->b, raw);
@@ -480,8 +491,10 @@ static void test_signed_bitfield(void **state)
 			 defs, cases[i].m);
 		if (lang_parse(text, &prog, &err) || typed_compile(&t, &prog, 0, "x86_64", 0, NULL, &out, &err))
 			fail_msg("'%s': %s", text, err.msg);
-		assert_int_equal(out.n, 1);
+		/* The field, and the pointer it is read through (NULL: 0). */
+		assert_int_equal(out.n, 2);
 		assert_non_null(strstr(out.f[0].type, "b"));
+		assert_string_equal(out.f[1].fetch, "%di");
 		for (int j = 0; j < 4; j++) {
 			int64_t want = cases[i].vals[j];
 			uint64_t raw = (uint64_t)want & ((1ULL << cases[i].bits) - 1);
@@ -492,11 +505,12 @@ static void test_signed_bitfield(void **state)
 		t = NULL;
 		lang_free(&prog);
 	}
-	/* An unsigned one is the field itself. */
+	/* An unsigned one is the field itself (in its NULL guard). */
 	snprintf(text, sizeof(text), "%skprobe:f { @ = sum(((struct sb *)arg0)->u); }", defs);
 	assert_int_equal(lang_parse(text, &prog, &err), 0);
 	assert_int_equal(typed_compile(&t, &prog, 0, "x86_64", 0, NULL, &out, &err), 0);
-	assert_int_equal(sum_arg()->k, N_FIELD);
+	assert_int_equal(sum_arg()->k, N_TERNARY);
+	assert_int_equal(sum_arg()->b->k, N_FIELD);
 	assert_string_equal(out.f[0].type, "b2@0/8");
 	ctypes_close(t);
 	lang_free(&prog);
@@ -537,10 +551,11 @@ static void test_vmlinux_61(void **state)
 	typed("kfunc:vfs_write { @ = hist(args->count); }", "x86_64", PS_ARGN,
 	      (const char *const[]){ "t0=$arg3:u64", NULL }, NULL);
 	typed("kfunc:tcp_connect { @[args->sk->__sk_common.skc_dport, args.sk->__sk_common.skc_family] = count(); }",
-	      "x86_64", 0, (const char *const[]){ "t0=+12(%di):u16", "t1=+16(%di):u16", NULL }, NULL);
+	      "x86_64", 0, (const char *const[]){ "t0=+12(%di):u16", "t1=%di:u64", "t2=+16(%di):u16",
+	      NULL }, NULL);
 	typed("kprobe:f { @[((struct sk_buff *)arg1)->pkt_type, ((struct sk_buff *)arg1)->ip_summed] = count(); }",
-	      "x86_64", 0, (const char *const[]){ "t0=+128(%si):b3@0/8", "t1=+128(%si):b2@5/8", NULL },
-	      NULL);
+	      "x86_64", 0, (const char *const[]){ "t0=+128(%si):b3@0/8", "t1=%si:u64",
+	      "t2=+128(%si):b2@5/8", NULL }, NULL);
 	typed("kfunc:vfs_write { @ = sum(args->nope); }", "x86_64", 0, NULL,
 	      "vfs_write has no argument 'nope' (its arguments: file, buf, count, pos)");
 	typed("kfunc:no_such_function { @ = count(); }", "x86_64", 0, NULL,
@@ -602,7 +617,8 @@ static void test_module_kfunc(void **state)
 	      (const char *const[]){ "t0=$arg3:u64", NULL }, NULL);
 	/* The program's types are split over the module's. */
 	typed("struct s { struct file *f; };\nkfunc:mymod:modfn { @ = sum(((struct s *)args->f)->f->f_mode); }",
-	      "x86_64", PS_ARGN, (const char *const[]){ "t0=+68(+0($arg1)):u32", NULL }, NULL);
+	      "x86_64", PS_ARGN, (const char *const[]){ "t0=+68(+0($arg1)):u32", "t1=+0($arg1):u64",
+	      "t2=$arg1:u64", NULL }, NULL);
 	typed("kfunc:nosuchmod:modfn { @ = count(); }", "x86_64", PS_ARGN, NULL,
 	      "module 'nosuchmod' is not loaded (no /tmp/ftr-test-btf-");
 	typed("kfunc:ext4:vfs_write { @ = count(); }", "x86_64", PS_ARGN, NULL,
@@ -747,8 +763,8 @@ static void test_curtask(void **state)
 	snprintf(text, sizeof(text), "%skprobe:f { $t = (struct task_struct *)curtask; "
 		 "@[$t->real_parent->pid, $t->real_parent->comm, curtask->tgid] = count(); }", defs);
 	typed(text, "x86_64", PS_CURRENT, (const char *const[]){ "t0=$current:u64",
-	      "t1=+0(+8($current)):s32", "t2=+16(+8($current)):string", "t3=+4($current):s32",
-	      NULL }, NULL);
+	      "t1=+0(+8($current)):s32", "t2=+8($current):u64", "t3=+16(+8($current)):string",
+	      "t4=+4($current):s32", NULL }, NULL);
 	/* At an eprobe on a syscall: the task is kernel memory, not +u. */
 	typed_tp = &k;
 	k.user = true;

@@ -119,7 +119,8 @@ struct mapdef {
 	enum agg_ktype kt[AGG_MAX_KEYS];
 	int64_t lmin, lmax, lstep;
 	bool has_kind, keys_known;
-	bool cleared;			/* clear() names it somewhere */
+	bool cleared;			/* clear() or zero() names it somewhere */
+	bool zeroed;			/* zero() names it: its keys stay, at 0 */
 	bool read_at_event;		/* print() or clear() of it at an event */
 	bool str_at_store;		/* str(@m[k]) of a pointer: the string, fetched
 					 * where the pointer is stored (str_stores) */
@@ -745,6 +746,7 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		{ "count", 0, 0 }, { "sum", 1, 1 }, { "avg", 1, 1 }, { "min", 1, 1 },
 		{ "max", 1, 1 }, { "stats", 1, 1 }, { "hist", 1, 1 }, { "lhist", 4, 4 },
 		{ "printf", 1, 16 }, { "print", 1, 3 }, { "clear", 1, 1 }, { "delete", 1, 1 },
+		{ "zero", 1, 1 },
 		{ "exit", 0, 0 }, { "str", 1, 2 }, { "time", 0, 1 }, { "ksym", 1, 1 },
 		{ "ksymoff", 1, 1 }, { "hex", 1, 1 }, { "ntop", 1, 2 }, { "kaddr", 1, 1 },
 		{ "system", 1, 16 }, { "cat", 1, 16 }, { "usym", 1, 1 }, { "kstack", 0, 2 },
@@ -789,6 +791,24 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 	}
 	if (!strcmp(n->sval, "kstack") || !strcmp(n->sval, "ustack"))
 		return check_stack_call(s, n);
+	/* print(VALUE): a number, string or stack, a line of its own
+	 * (bpftrace's "value" in -f json). */
+	if (!strcmp(n->sval, "print") && n->args[0]->k != N_MAP) {
+		if (n->nargs > 1) {
+			lang_errf(s->err, n, "print(value) takes 1 argument (print(@map, top, div) "
+				  "takes a map)");
+			return -EINVAL;
+		}
+		err = check(s, n->args[0]);
+		if (err)
+			return err;
+		if (n->args[0]->type == VT_NONE) {
+			lang_errf(s->err, n->args[0], "print() takes a map or a value");
+			return -EINVAL;
+		}
+		n->type = VT_NONE;
+		return 0;
+	}
 	if (!strcmp(n->sval, "print") && n->nargs > 1) {
 		/* print(@m, top[, div]): numbers */
 		for (int i = 1; i < n->nargs; i++) {
@@ -801,12 +821,13 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 			}
 		}
 	}
-	if ((!strcmp(n->sval, "clear") || !strcmp(n->sval, "delete")) && n->nargs > 1) {
+	if ((!strcmp(n->sval, "clear") || !strcmp(n->sval, "zero") ||
+	     !strcmp(n->sval, "delete")) && n->nargs > 1) {
 		lang_errf(s->err, n, "%s() takes 1 argument", n->sval);
 		return -EINVAL;
 	}
 	if (!strcmp(n->sval, "print") || !strcmp(n->sval, "clear") ||
-	    !strcmp(n->sval, "delete")) {
+	    !strcmp(n->sval, "zero") || !strcmp(n->sval, "delete")) {
 		struct node *m = n->args[0];
 		struct mapdef *md;
 
@@ -831,8 +852,10 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 			return -EINVAL;
 		}
 		m->slot = (int)(md - s->in->maps);
-		if (!strcmp(n->sval, "clear"))
+		if (!strcmp(n->sval, "clear") || !strcmp(n->sval, "zero"))
 			s->in->maps[m->slot].cleared = true;
+		if (!strcmp(n->sval, "zero"))
+			s->in->maps[m->slot].zeroed = true;
 		if (s->has_record)
 			s->in->maps[m->slot].read_at_event = true;
 		n->type = VT_NONE;
@@ -1054,6 +1077,14 @@ static int check(struct sema *s, struct node *n)
 			if (!s->is_ret) {
 				lang_errf(s->err, n, "retval exists only in kretprobe and uretprobe "
 					  "clauses (syscall returns are args.ret of sys_exit_*)");
+				return -EINVAL;
+			}
+			n->type = VT_INT;
+			break;
+		case B_CPID:
+			if (!s->in->o->eng.cmdv) {
+				lang_errf(s->err, n, "cpid is the pid of the command of -c, and "
+					  "there is none");
 				return -EINVAL;
 			}
 			n->type = VT_INT;
@@ -1450,6 +1481,8 @@ static struct val builtin(struct xctx *x, const struct node *n)
 		return vint(x->rec ? x->rec->cpu : sched_getcpu());
 	case B_NSECS:
 		return vint((int64_t)x->now);
+	case B_CPID:
+		return vint(in->e.child.pid);
 	case B_ELAPSED:
 		return vint((int64_t)(x->now - in->start_ns));
 	case B_UID:
@@ -2098,6 +2131,41 @@ static void do_join(struct xctx *x, const struct node *n)
 	bt_done(x->in, ob, "join");	/* without the newline, as bpftrace */
 }
 
+/* print(VALUE): as printf's %d (%u of an unsigned 64-bit number) or %s,
+ * and a newline; in bpftrace's -f json, a "value" line. */
+static void print_value(struct xctx *x, struct val v)
+{
+	struct interp *in = x->in;
+	struct outbuf *ob = in->o->mode == OUT_BTJSON ? bt_out(in) : &in->ob;
+	char num[32];
+
+	if (v.t == VT_STACK) {
+		print_stack(in, ob, v);
+	} else if (v.t == VT_STR) {
+		if (ob == &in->ob)
+			ob_text_str(ob, v.s, v.len);
+		else
+			ob_write(ob, v.s, v.len);
+	} else {
+		snprintf(num, sizeof(num), v.u ? "%llu" : "%lld", (unsigned long long)v.i);
+		ob_puts(ob, num);
+	}
+	if (ob == &in->ob) {
+		ob_putc(ob, '\n');
+	} else {
+		/* {"type": "value", "data": 5} or "data": "text" */
+		ob_puts(&in->ob, "{\"type\": \"value\", \"data\": ");
+		if (v.t == VT_INT)
+			ob_write(&in->ob, ob->buf, ob->len);
+		else
+			ob_json_str(&in->ob, ob->buf, ob->len);
+		ob_puts(&in->ob, "}\n");
+		ob->len = 0;
+	}
+	if (in->o->buffering != RUN_BUF_FULL)
+		ob_flush(&in->ob);
+}
+
 static void exec_call(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
@@ -2118,6 +2186,8 @@ static void exec_call(struct xctx *x, const struct node *n)
 		in->exit_req = true;
 	} else if (!strcmp(n->sval, "time")) {
 		do_time(x, n);
+	} else if (!strcmp(n->sval, "print") && n->args[0]->k != N_MAP) {
+		print_value(x, eval(x, n->args[0]));
 	} else if (!strcmp(n->sval, "print")) {
 		int64_t top = n->nargs > 1 ? eval(x, n->args[1]).i : -1;
 		int64_t div = n->nargs > 2 ? eval(x, n->args[2]).i : 0;
@@ -2130,6 +2200,10 @@ static void exec_call(struct xctx *x, const struct node *n)
 		if (in->maps[n->args[0]->slot].pc)
 			pc_clear(in, &in->maps[n->args[0]->slot]);
 		agg_clear(in->maps[n->args[0]->slot].m);
+	} else if (!strcmp(n->sval, "zero")) {
+		/* (a zeroed map is in neither a hist trigger nor a counter) */
+		prom_clearing(in->prom, n->args[0]->slot);
+		agg_zero(in->maps[n->args[0]->slot].m);
 	} else if (!strcmp(n->sval, "delete")) {
 		struct agg_kpart k[AGG_MAX_KEYS];
 
@@ -2752,15 +2826,21 @@ static bool program_reads_str_of(const struct program *p, const char *name)
  * stored, and str() of the map reads it back.  In a predicate the map is
  * true where it has the key, as the address it stands for is non-zero.
  */
-static int str_stores(struct interp *in, struct node *n, bool user)
+static int str_stores(struct interp *in, struct node *n, bool user, bool typed)
 {
 	for (; n; n = n->next) {
 		/* At a uprobe, argN and retval are the addresses (gethostlatency:
 		 * @name[tid] = arg0 at getaddrinfo, str(@name[tid]) at its
-		 * return), fetched as ustrings by the probe itself. */
-		bool src = n->k == S_ASSIGN && (n->b->k == N_FIELD ||
-			   (user && n->b->k == N_BUILTIN &&
-			    (n->b->ival == B_ARG || n->b->ival == B_RETVAL)));
+		 * return), fetched as ustrings by the probe itself.  Before the
+		 * typed reads are compiled (typed): a member, cast, index or
+		 * dereference (dcsnoop: @fname[tid] = $name->name at d_lookup),
+		 * whose str() typed.c turns into a string fetch of the probe. */
+		bool src = n->k == S_ASSIGN &&
+			   (typed ? n->b->k == N_MEMBER || n->b->k == N_CAST || n->b->k == N_INDEX ||
+				    (n->b->k == N_UNOP && n->b->op == T_STAR) :
+				    n->b->k == N_FIELD ||
+				    (user && n->b->k == N_BUILTIN &&
+				     (n->b->ival == B_ARG || n->b->ival == B_RETVAL)));
 
 		if (src && n->a->k == N_MAP && n->op == T_ASSIGN &&
 		    program_reads_str_of(in->p, n->a->sval)) {
@@ -2783,8 +2863,8 @@ static int str_stores(struct interp *in, struct node *n, bool user)
 			n->b = c;
 			m->str_at_store = true;
 		}
-		if ((n->k == S_IF && (str_stores(in, n->b, user) < 0 ||
-				      str_stores(in, n->c, user) < 0)))
+		if ((n->k == S_IF && (str_stores(in, n->b, user, typed) < 0 ||
+				      str_stores(in, n->c, user, typed) < 0)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -2798,6 +2878,14 @@ static int compile(struct interp *in, struct lang_err *err)
 	if (!in->typed)
 		return -ENOMEM;
 	for (int ci = 0; ci < in->p->ncl; ci++) {
+		enum probe_provider pv = in->p->cl[ci].probes[0].pv;
+
+		if (pv <= PV_URETPROBE &&
+		    str_stores(in, in->p->cl[ci].body, pv == PV_UPROBE || pv == PV_URETPROBE,
+			       true) < 0)
+			return -ENOMEM;
+	}
+	for (int ci = 0; ci < in->p->ncl; ci++) {
 		if (typed_compile(&in->types, in->p, ci, arch_name(), in->e.feat.probe_syntax,
 				  &in->typed[ci], err))
 			return -EINVAL;
@@ -2810,7 +2898,8 @@ static int compile(struct interp *in, struct lang_err *err)
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		enum probe_provider pv = in->p->cl[ci].probes[0].pv;
 
-		if (str_stores(in, in->p->cl[ci].body, pv == PV_UPROBE || pv == PV_URETPROBE) < 0)
+		if (str_stores(in, in->p->cl[ci].body, pv == PV_UPROBE || pv == PV_URETPROBE,
+			       false) < 0)
 			return -ENOMEM;
 	}
 
@@ -2871,7 +2960,9 @@ static int compile(struct interp *in, struct lang_err *err)
 			free(s.evs);
 			err->line = c->probes[0].line;
 			err->col = c->probes[0].col;
-			snprintf(err->msg, sizeof(err->msg), "no event for '%s'", c->probes[0].text);
+			snprintf(err->msg, sizeof(err->msg), "no event for '%s'%s", c->probes[0].text,
+				 c->nprobes > 1 ? ": none of the clause's probes exists here (the "
+				 "notes above say why)" : "");
 			return -ENOENT;
 		}
 		ret = c->pred ? check(&s, c->pred) : 0;
@@ -2945,8 +3036,10 @@ static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, cha
 	/* A trigger's clear command loses the events that come between the
 	 * read before it and the clear; user space clears at one instant. */
 	if (m->cleared)
-		return "clear() of a hist trigger would lose the events between its read and "
-		       "the clear";
+		return m->zeroed ? "zero() of a hist trigger would lose the events between its "
+				   "read and the clear" :
+				   "clear() of a hist trigger would lose the events between its read "
+				   "and the clear";
 	if (m->kind == AGG_MIN || m->kind == AGG_MAX || m->kind == AGG_VALUE)
 		return "min/max are not kept by hist triggers";
 	if (tgt->nargs + (m->kind == AGG_HIST || m->kind == AGG_LHIST) > 3)
@@ -3290,6 +3383,13 @@ static int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 	}
 	if (st->a->nargs && (in->o->eng.pid || in->o->eng.cmdv)) {
 		snprintf(why, wlen, "per-CPU counts of one process are not kept by perf counters");
+		return -EINVAL;
+	}
+	/* After zero() its keys print at 0; a counter that counted nothing
+	 * since is no entry at all (pc_read). */
+	if (m->zeroed) {
+		snprintf(why, wlen, "zero() keeps its keys at 0, which a perf counter cannot tell "
+			 "from no count");
 		return -EINVAL;
 	}
 	if (c->pred && plan_render_pred(c->pred, pred, sizeof(pred), why, wlen) < 0)
@@ -3850,7 +3950,8 @@ static int setup(struct interp *in)
 	return hist_install(in);
 }
 
-/* The clock starts; BEGIN runs. */
+/* The clock starts; BEGIN runs (engine_run's ready_hook, ready() below,
+ * where there are events to wait for). */
 static int begin(struct interp *in, uint64_t now)
 {
 	const struct program *p = in->p;
@@ -3874,6 +3975,34 @@ static int begin(struct interp *in, uint64_t now)
 	}
 	run_special(in, PV_BEGIN, now);
 	return 0;
+}
+
+/*
+ * engine_run's ready_hook: BEGIN runs once every event, hist trigger,
+ * perf counter and sampler is live, as bpftrace runs it once its probes
+ * are attached, so that whoever waits for BEGIN's output ("Tracing...
+ * Hit Ctrl-C to end.") before starting a workload misses none of it.  The
+ * command (-c) is let go after BEGIN, as bpftrace does.
+ */
+static int ready(struct engine *e, void *arg)
+{
+	struct interp *in = arg;
+	int err = begin(in, engine_now_ns());
+
+	if (err < 0)
+		return err;
+	ob_flush(&in->ob);
+	if (!in->exit_req)
+		return 0;
+	/* exit() in BEGIN: nothing is counted, on any plan.  The user path
+	 * reads no record after it; the kernel's maps may have counted a
+	 * few events since they started: paused and emptied. */
+	hist_stop(e, in);
+	for (int i = 0; i < in->nmaps; i++)
+		if (in->maps[i].pc)
+			pc_clear(in, &in->maps[i]);
+	hist_op_all(in, KHIST_CLEAR);
+	return 1;
 }
 
 /* The map whose name comes next after map prev's (-1: the first). */
@@ -4322,17 +4451,18 @@ int lang_run(struct program *p, const struct run_opts *o)
 		goto out;
 	if (metrics_open(in) < 0)
 		goto out;
-	if (begin(in, engine_now_ns()) < 0)
-		goto out;
-	if (!in->exit_req && (any_events || any_interval || o->eng.cmdv || o->eng.duration_ns ||
-			      in->prom)) {
+	if (any_events || any_interval || o->eng.cmdv || o->eng.duration_ns || in->prom) {
 		/* Ticks for interval probes, and once a second for the guard
 		 * and to flush printf output. */
 		if (!tick || tick > 1000000000ull)
 			tick = 1000000000ull;
+		in->e.ready_hook = ready;
+		in->e.hook_arg = in;
 		if (engine_run(&in->e, on_event, o->mode == OUT_BTJSON ? bt_lost : NULL, on_tick,
 			       tick < 100000000ull ? tick : 100000000ull, in) < 0)
 			goto out;
+	} else if (begin(in, engine_now_ns()) < 0) {
+		goto out;
 	}
 	if (in->guard_tripped)
 		goto out;

@@ -158,6 +158,11 @@ struct interp {
 	struct mapdef maps[64];
 	int nmaps;
 	struct evbind *eb;
+	/* sched:sched_process_exec, read for the comm a task takes at exec
+	 * (exec_comm), or NULL; its event index, and the event's filename. */
+	bool exec_comm;
+	int exec_idx;
+	struct tep_format_field *exec_file;
 	int nvars[256];			/* scratch variables per clause */
 	char *varnames[256][MAX_VARS];
 	struct val vars[MAX_VARS];
@@ -2295,6 +2300,20 @@ static int on_event(struct engine *e, struct eng_event *v, struct tep_record *re
 	struct evbind *eb = &in->eb[v->idx];
 	struct xctx x = { .in = in, .ev = v, .eb = eb, .rec = rec, .now = rec->ts };
 
+	/* The exec'd program's name, as the kernel sets it (the file's base
+	 * name, 15 bytes), for this task's events from here on. */
+	if (in->exec_comm && v->idx == in->exec_idx && in->exec_file && eb->pid) {
+		size_t len;
+		const char *f = field_string(in->exec_file, rec->data, rec->size, &len);
+		const char *b = memrchr(f, '/', len);
+		char name[16];
+		unsigned long long pid = 0;
+
+		b = b ? b + 1 : f;
+		snprintf(name, sizeof(name), "%.*s", (int)(f + len - b), b);
+		if (!tep_read_number_field(eb->pid, rec->data, &pid) && name[0])
+			comm_set(in->e.comms, (int)pid, name);
+	}
 	for (int i = 0; i < eb->ncl && !in->exit_req; i++)
 		run_clause(&x, eb->clauses[i], eb->pred_pushed);
 	return in->exit_req || in->ob.err;
@@ -2870,6 +2889,45 @@ static int str_stores(struct interp *in, struct node *n, bool user, bool typed)
 	return 0;
 }
 
+/*
+ * comm at a tracepoint is looked up by pid when ftr reads the event, which
+ * is after it happened: a task that has exec'd and exited since is known
+ * only by saved_cmdlines, which may hold the name it had before the exec
+ * (opensnoop printed "sh" for opener's opens, one run in two on 6.1).
+ * bpftrace reads comm at the event.  So sched_process_exec is read with the
+ * rest, in timestamp order, and tells each task's new name at its exec.
+ */
+static int exec_comm(struct interp *in)
+{
+	bool want = false;
+	int k, before = in->e.nev;
+
+	if (!in->e.s || in->o->eng.file_tep)
+		return 0;
+	for (int ci = 0; ci < in->p->ncl; ci++)
+		want |= in->p->cl[ci].probes[0].pv == PV_TRACEPOINT &&
+			(uses_comm(in->p->cl[ci].pred) || uses_comm(in->p->cl[ci].body));
+	if (!want || !tracefs_event_file_exists(NULL, "sched", "sched_process_exec", "format"))
+		return 0;
+	for (k = 0; k < in->e.nev; k++)
+		if (!strcmp(in->e.ev[k].sys, "sched") && !strcmp(in->e.ev[k].name,
+								 "sched_process_exec"))
+			break;
+	if (k == in->e.nev) {
+		if (engine_add_spec(&in->e, "sched:sched_process_exec", NULL) < 0)
+			return -EINVAL;
+		in->eb = realloc(in->eb, in->e.nev * sizeof(*in->eb));
+		if (!in->eb)
+			return -ENOMEM;
+		for (int i = before; i < in->e.nev; i++)
+			memset(&in->eb[i], 0, sizeof(in->eb[i]));
+	}
+	in->exec_comm = true;
+	in->exec_idx = k;
+	planf(in, "sched:sched_process_exec: read for the names tasks take at exec (comm)\n");
+	return 0;
+}
+
 static int compile(struct interp *in, struct lang_err *err)
 {
 	int ret;
@@ -2912,6 +2970,9 @@ static int compile(struct interp *in, struct lang_err *err)
 		if (ret < 0)
 			return ret;
 	}
+	ret = exec_comm(in);
+	if (ret < 0)
+		return ret;
 	if (in->e.nev) {
 		ret = engine_load_formats(&in->e);
 		if (ret < 0)
@@ -2921,6 +2982,8 @@ static int compile(struct interp *in, struct lang_err *err)
 		in->eb[k].pid = tep_find_common_field(in->e.ev[k].ev, "common_pid");
 		in->eb[k].comm = tep_find_field(in->e.ev[k].ev, "ftr_comm");
 	}
+	if (in->exec_comm)
+		in->exec_file = tep_find_field(in->e.ev[in->exec_idx].ev, "filename");
 
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		struct clause *c = &in->p->cl[ci];

@@ -158,11 +158,11 @@ struct interp {
 	struct mapdef maps[64];
 	int nmaps;
 	struct evbind *eb;
-	/* sched:sched_process_exec, read for the comm a task takes at exec
-	 * (exec_comm), or NULL; its event index, and the event's filename. */
+	/* task:task_rename, read for the name a task takes at exec or
+	 * prctl (exec_comm): its event index, newcomm and pid fields. */
 	bool exec_comm;
 	int exec_idx;
-	struct tep_format_field *exec_file;
+	struct tep_format_field *exec_file, *exec_pid;
 	int nvars[256];			/* scratch variables per clause */
 	char *varnames[256][MAX_VARS];
 	struct val vars[MAX_VARS];
@@ -2300,18 +2300,15 @@ static int on_event(struct engine *e, struct eng_event *v, struct tep_record *re
 	struct evbind *eb = &in->eb[v->idx];
 	struct xctx x = { .in = in, .ev = v, .eb = eb, .rec = rec, .now = rec->ts };
 
-	/* The exec'd program's name, as the kernel sets it (the file's base
-	 * name, 15 bytes), for this task's events from here on. */
-	if (in->exec_comm && v->idx == in->exec_idx && in->exec_file && eb->pid) {
+	/* The task's new name, for its events from here on. */
+	if (in->exec_comm && v->idx == in->exec_idx && in->exec_file && in->exec_pid) {
 		size_t len;
 		const char *f = field_string(in->exec_file, rec->data, rec->size, &len);
-		const char *b = memrchr(f, '/', len);
 		char name[16];
 		unsigned long long pid = 0;
 
-		b = b ? b + 1 : f;
-		snprintf(name, sizeof(name), "%.*s", (int)(f + len - b), b);
-		if (!tep_read_number_field(eb->pid, rec->data, &pid) && name[0])
+		snprintf(name, sizeof(name), "%.*s", (int)strnlen(f, len), f);
+		if (!tep_read_number_field(in->exec_pid, rec->data, &pid) && name[0])
 			comm_set(in->e.comms, (int)pid, name);
 	}
 	for (int i = 0; i < eb->ncl && !in->exit_req; i++)
@@ -2894,8 +2891,11 @@ static int str_stores(struct interp *in, struct node *n, bool user, bool typed)
  * is after it happened: a task that has exec'd and exited since is known
  * only by saved_cmdlines, which may hold the name it had before the exec
  * (opensnoop printed "sh" for opener's opens, one run in two on 6.1).
- * bpftrace reads comm at the event.  So sched_process_exec is read with the
- * rest, in timestamp order, and tells each task's new name at its exec.
+ * bpftrace reads comm at the event.  So task_rename, which the kernel
+ * emits wherever it sets a comm (exec, whose name is the file's base name:
+ * "exe" for busybox's /proc/self/exe, and prctl, with which busybox then
+ * names its applet), is read with the rest, in timestamp order, and gives
+ * each task its new name from there on.
  */
 static int exec_comm(struct interp *in)
 {
@@ -2907,14 +2907,13 @@ static int exec_comm(struct interp *in)
 	for (int ci = 0; ci < in->p->ncl; ci++)
 		want |= in->p->cl[ci].probes[0].pv == PV_TRACEPOINT &&
 			(uses_comm(in->p->cl[ci].pred) || uses_comm(in->p->cl[ci].body));
-	if (!want || !tracefs_event_file_exists(NULL, "sched", "sched_process_exec", "format"))
+	if (!want || !tracefs_event_file_exists(NULL, "task", "task_rename", "format"))
 		return 0;
 	for (k = 0; k < in->e.nev; k++)
-		if (!strcmp(in->e.ev[k].sys, "sched") && !strcmp(in->e.ev[k].name,
-								 "sched_process_exec"))
+		if (!strcmp(in->e.ev[k].sys, "task") && !strcmp(in->e.ev[k].name, "task_rename"))
 			break;
 	if (k == in->e.nev) {
-		if (engine_add_spec(&in->e, "sched:sched_process_exec", NULL) < 0)
+		if (engine_add_spec(&in->e, "task:task_rename", NULL) < 0)
 			return -EINVAL;
 		in->eb = realloc(in->eb, in->e.nev * sizeof(*in->eb));
 		if (!in->eb)
@@ -2924,7 +2923,7 @@ static int exec_comm(struct interp *in)
 	}
 	in->exec_comm = true;
 	in->exec_idx = k;
-	planf(in, "sched:sched_process_exec: read for the names tasks take at exec (comm)\n");
+	planf(in, "task:task_rename: read for the names tasks take (comm)\n");
 	return 0;
 }
 
@@ -2982,8 +2981,15 @@ static int compile(struct interp *in, struct lang_err *err)
 		in->eb[k].pid = tep_find_common_field(in->e.ev[k].ev, "common_pid");
 		in->eb[k].comm = tep_find_field(in->e.ev[k].ev, "ftr_comm");
 	}
-	if (in->exec_comm)
-		in->exec_file = tep_find_field(in->e.ev[in->exec_idx].ev, "filename");
+	if (in->exec_comm) {
+		struct tep_event *ev = in->e.ev[in->exec_idx].ev;
+
+		in->exec_file = tep_find_field(ev, "newcomm");
+		/* (a kernel whose event has no pid field renames current) */
+		in->exec_pid = tep_find_field(ev, "pid");
+		if (!in->exec_pid)
+			in->exec_pid = tep_find_common_field(ev, "common_pid");
+	}
 
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		struct clause *c = &in->p->cl[ci];

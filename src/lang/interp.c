@@ -2927,6 +2927,32 @@ static int exec_comm(struct interp *in)
 	return 0;
 }
 
+/* After the plan: task_rename is read only where comm is read in ftr, at
+ * an event the ring buffer carries (not one a hist trigger or counter
+ * takes, whose predicate on comm is the kernel's). */
+static void exec_comm_plan(struct interp *in)
+{
+	bool need = false;
+
+	if (!in->exec_comm)
+		return;
+	for (int k = 0; k < in->e.nev; k++) {
+		if (k == in->exec_idx || in->e.ev[k].trigger_only)
+			continue;
+		for (int i = 0; i < in->eb[k].ncl; i++) {
+			const struct clause *c = &in->p->cl[in->eb[k].clauses[i]];
+
+			need |= c->probes[0].pv == PV_TRACEPOINT &&
+				((uses_comm(c->pred) && !in->eb[k].pred_pushed) ||
+				 uses_comm(c->body));
+		}
+	}
+	if (!need && !in->eb[in->exec_idx].ncl) {
+		in->e.ev[in->exec_idx].trigger_only = true;
+		in->exec_comm = false;
+	}
+}
+
 static int compile(struct interp *in, struct lang_err *err)
 {
 	int ret;
@@ -4016,6 +4042,7 @@ static int setup(struct interp *in)
 				return -EINVAL;
 			}
 	}
+	exec_comm_plan(in);
 	return hist_install(in);
 }
 

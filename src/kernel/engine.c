@@ -1041,8 +1041,13 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 		return -EIO;
 	if (e->start_hook && e->start_hook(e, e->hook_arg) < 0)
 		return -EIO;
-	if (e->o.cmdv && child_release(&e->child, e->o.cmdv[0]) < 0)
+	if (e->ready_hook && (err = e->ready_hook(e, e->hook_arg)) != 0) {
+		if (err < 0)
+			ret = err;
+		e->stop = cb_stop = true;
+	} else if (e->o.cmdv && child_release(&e->child, e->o.cmdv[0]) < 0) {
 		return -ENOEXEC;
+	}
 	if (e->o.duration_ns)
 		deadline = engine_now_ns() + e->o.duration_ns;
 	if (on_tick && tick_ns)

@@ -96,6 +96,12 @@ struct engine {
 	 * buffer would have carried. */
 	int (*start_hook)(struct engine *e, void *arg);
 	int (*stop_hook)(struct engine *e, void *arg);
+	/* Called once, after start_hook, when every event, trigger and
+	 * counter is live and before the command is let go (the language's
+	 * BEGIN, as bpftrace runs it once its probes are attached).  < 0: a
+	 * failure; > 0: stop at once (exit() in BEGIN), the command never
+	 * runs. */
+	int (*ready_hook)(struct engine *e, void *arg);
 	/* Called once per turn of the run loop (at least every 100 ms) and
 	 * once more after the stop: other sources of records (the language's
 	 * CPU sampler, whose rings are not in the poll set) are read there.

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -22,6 +23,7 @@
 #include "report/ldcache.h"
 #include "kernel/features.h"
 #include "kernel/kcore.h"
+#include "kernel/pglob.h"
 #include "ftr.h"
 #include "kernel/probe.h"
 #include "kernel/session.h"
@@ -1162,6 +1164,127 @@ int probe_name_next(const struct probe_spec *p, bool take, char *out, size_t len
 }
 
 /* The probe as the user would write it, for messages. */
+/* A module file's name as the kernel spells the module: md-mod.ko.xz → md_mod. */
+static void mod_name(const char *path, size_t n, char *out, size_t len)
+{
+	const char *b = memrchr(path, '/', n);
+	size_t i = 0;
+
+	b = b ? b + 1 : path;
+	for (; b < path + n && *b != '.' && i + 1 < len; b++)
+		out[i++] = *b == '-' ? '_' : *b;
+	out[i] = '\0';
+}
+
+/* Is a module of that name listed in modroot's file (one module path at the
+ * start of each line: modules.order, modules.dep, modules.builtin)? */
+static bool mod_listed(const char *modroot, const char *file, const char *name)
+{
+	char path[PATH_MAX], line[1024], m[128];
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", modroot, file);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		mod_name(line, strcspn(line, ": \n"), m, sizeof(m));
+		found = !strcmp(m, name);
+	}
+	fclose(f);
+	return found;
+}
+
+int probe_module_of(const char *modroot, const char *func, char *mod, size_t len)
+{
+	char path[PATH_MAX], line[512], pre[64];
+	size_t fl = strlen(func), pl = strcspn(func, "_");
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/modules.symbols", modroot);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		/* "alias symbol:md_flush_request md_mod" */
+		const char *s = line + 13;
+
+		if (str_has_prefix(line, "alias symbol:") && !strncmp(s, func, fl) && s[fl] == ' ') {
+			snprintf(mod, len, "%.*s", (int)strcspn(s + fl + 1, " \n"), s + fl + 1);
+			fclose(f);
+			return 1;
+		}
+	}
+	if (f)
+		fclose(f);
+	if (pl == fl || pl + 5 > sizeof(pre))
+		return -ENOENT;
+	for (int i = 0; i < 2; i++) {
+		snprintf(pre, sizeof(pre), "%.*s%s", (int)pl, func, i ? "_mod" : "");
+		if ((mod_listed(modroot, "modules.dep", pre) ||
+		     mod_listed(modroot, "modules.order", pre)) &&
+		    !mod_listed(modroot, "modules.builtin", pre)) {
+			snprintf(mod, len, "%s", pre);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* Is module name loaded?  /proc/modules lists the loadable ones in memory. */
+static bool mod_loaded(const char *name)
+{
+	char line[512];
+	size_t n = strlen(name);
+	bool found = false;
+	FILE *f = fopen("/proc/modules", "re");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = !strncmp(line, name, n) && line[n] == ' ';
+	if (f)
+		fclose(f);
+	return found;
+}
+
+int probe_missing_why(const char *module, const char *func, char *buf, size_t len)
+{
+	char root[PATH_MAX], mod[128] = "";
+	struct utsname u;
+	int r = -ENOENT;
+
+	if (module && module[0]) {
+		snprintf(mod, sizeof(mod), "%s", module);
+		r = 1;
+	} else if (!uname(&u)) {
+		snprintf(root, sizeof(root), "/lib/modules/%s", u.release);
+		r = probe_module_of(root, func, mod, sizeof(mod));
+	}
+	if (r >= 0 && !mod_loaded(mod))
+		return snprintf(buf, len, "not a function of the running kernel (not in "
+				"available_filter_functions or /proc/kallsyms): it is %s module "
+				"'%s', which is not loaded (modprobe %s)",
+				r ? "in" : "probably in", mod, mod);
+	return snprintf(buf, len, "not a function of the running kernel (not in "
+			"available_filter_functions or /proc/kallsyms): a function of a module "
+			"that is not loaded, or one renamed or inlined in this kernel");
+}
+
+/*
+ * A kernel function the running kernel does not have (mdflush's
+ * md_flush_request without the md module; swapin's swap_readpage, renamed
+ * in 6.12): the kernel says only EINVAL (6.12) or ENOENT (6.1), this says
+ * which, then the kernel's error_log, which it still holds.
+ */
+static void refuse_missing(const struct probe_spec *p)
+{
+	char why[512], *log;
+
+	probe_missing_why(p->module, p->symbol, why, sizeof(why));
+	ftr_err("cannot probe '%s': %s", p->symbol, why);
+	log = tracefs_error_last(NULL);
+	ftr_err_kernel_log(log);
+	free(log);
+}
+
 static const char *spec_str(const struct probe_spec *p, char *buf, size_t len)
 {
 	char off[32] = "";
@@ -1256,6 +1379,7 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 	struct tracefs_dynevent *dyn = NULL;
 	struct probe_error perr;
 	char why[1024], where[PATH_MAX + PROBE_SYM_MAX + 64];
+	bool missing = false, quiet;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -1341,23 +1465,25 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 			strerror(-ret));
 		return ret;
 	}
+	/* A kernel function in neither list: the kernel's refusal is made
+	 * quietly, and said as what it is (refuse_missing). */
+	if (!probe_kind_is_user(p->kind) && !p->has_addr) {
+		uint64_t a;
+
+		/* (the list is read once; kallsyms is read whole each time) */
+		missing = !pglob_kernel_has(session_tracefs(s)->path, p->module, p->symbol) &&
+			  kcore_symbol(NULL, p->symbol, &a) == -ENOENT;
+	}
+	quiet = session_quiet(s);
+	if (missing)
+		session_set_quiet(s, true);
 	/* libtracefs cannot spell a reference counter: the place is written
 	 * as it is. */
 	ret = p->ref_ctr ? session_dynevent_create_at(s, dyn, out->place) :
 			   session_dynevent_create(s, dyn);
-	/* The kernel says EINVAL (6.12) or ENOENT (6.1) for a function it
-	 * lacks: say which it is (mdflush's md_flush_request without the md
-	 * module, swapin's swap_readpage renamed). */
-	if (ret && (ret == -EINVAL || ret == -ENOENT) && !probe_kind_is_user(p->kind) &&
-	    !p->has_addr) {
-		uint64_t a;
-
-		if (kcore_symbol(NULL, p->symbol, &a) == -ENOENT)
-			ftr_err("'%s' is not a probeable function of this kernel: /proc/kallsyms "
-				"has no such symbol (%s)", p->symbol, p->module[0] ?
-				"is the module loaded?" : "a module not loaded, or a function "
-				"renamed or inlined in this kernel");
-	}
+	session_set_quiet(s, quiet);
+	if (ret && missing && !quiet)
+		refuse_missing(p);
 	return adopt(out, dyn, ret);
 }
 

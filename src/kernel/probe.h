@@ -168,6 +168,24 @@ void probe_lib_pid(int pid);
 int probe_uprobe_offset(const char *abspath, const struct probe_spec *p,
 			unsigned long long *offset, bool *ifunc, char *why, size_t whylen);
 
+/*
+ * The loadable module kernel function func is likely to belong to, from the
+ * files depmod and the kernel package leave in modroot (/lib/modules/RELEASE):
+ * modules.symbols names the module of an exported function (md_flush_request:
+ * md_mod); else a module named as the function's prefix (xfs_file_read_iter:
+ * xfs; md_...: md_mod) in modules.dep or modules.order, unless it is built in
+ * (modules.builtin).  1: mod is the function's module, 0: mod is a guess,
+ * -ENOENT: none (or no such files).
+ */
+int probe_module_of(const char *modroot, const char *func, char *mod, size_t len);
+
+/* Why kernel function func (of module, or NULL) cannot be probed, when it is
+ * in neither available_filter_functions nor /proc/kallsyms: "not a function
+ * of the running kernel (...): it is in module 'md_mod', which is not loaded
+ * (modprobe md_mod)", from this machine's /lib/modules and /proc/modules.
+ * snprintf's return. */
+int probe_missing_why(const char *module, const char *func, char *buf, size_t len);
+
 /* ---- creating probes --------------------------------------------------------- */
 
 struct probe {

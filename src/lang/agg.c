@@ -266,6 +266,25 @@ void agg_clear(struct agg *m)
 	m->dropped = 0;
 }
 
+void agg_zero(struct agg *m)
+{
+	if (!m)
+		return;
+	for (uint32_t s = 0; s <= m->mask; s++) {
+		uint32_t id = m->index[s];
+		struct ent *e;
+
+		if (!id--)
+			continue;
+		e = &m->ents[id];
+		e->count = 0;
+		e->sum = 0;
+		e->min = e->max = e->value = 0;
+		if (m->nbuckets)
+			memset(&m->bk[(size_t)id * m->nbuckets], 0, m->nbuckets * sizeof(*m->bk));
+	}
+}
+
 /* The index slot holding the key, or the empty slot where it would go. */
 static uint32_t probe(const struct agg *m, const uint8_t *kb, size_t klen, uint64_t h, bool *found)
 {

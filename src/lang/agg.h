@@ -166,6 +166,10 @@ void agg_add_dropped(struct agg *m, uint64_t n);
 int agg_lookup(const struct agg *m, const struct agg_kpart *keys, int64_t *v);
 int agg_delete(struct agg *m, const struct agg_kpart *keys);	/* 0 / -ENOENT */
 void agg_clear(struct agg *m);		/* every entry, and the dropped count */
+/* bpftrace's zero(): every entry keeps its key and starts again as if it
+ * had seen nothing (count, sum, buckets 0; min and max 0 until the next
+ * update sets them); a plain store holds 0. */
+void agg_zero(struct agg *m);
 
 uint32_t agg_entries(const struct agg *m);
 uint32_t agg_size(const struct agg *m);

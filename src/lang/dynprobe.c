@@ -11,6 +11,7 @@
 #include "ftr.h"
 #include "kernel/arch.h"
 #include "kernel/engine.h"
+#include "kernel/kcore.h"
 #include "kernel/pglob.h"
 #include "kernel/probe.h"
 #include "kernel/session.h"
@@ -97,8 +98,8 @@ static int add_one(struct engine *e, const char *text, bool quiet, struct probe_
 }
 
 /* kprobe:[MOD:]GLOB or uprobe:PATH:GLOB, one probe per function. */
-static int add_glob(struct engine *e, const struct lang_probe *pr, const char *spec,
-		    const char *fields, char ***names, struct lang_err *err)
+static int add_glob(struct engine *e, const struct lang_probe *pr, bool optional,
+		    const char *spec, const char *fields, char ***names, struct lang_err *err)
 {
 	bool user = pr->pv == PV_UPROBE || pr->pv == PV_URETPROBE;
 	const char *kind = user ? (pr->pv == PV_UPROBE ? "uprobe" : "uretprobe") :
@@ -190,7 +191,15 @@ static int add_glob(struct engine *e, const struct lang_probe *pr, const char *s
 		fprintf(stderr, "ftr: note: '%s': %zu matching function%s cannot be probed, "
 			"skipped: %s%s\n", pr->text, g.skipped, g.skipped == 1 ? "" : "s",
 			g.skipped_eg, g.skipped > 3 ? ", ..." : "");
-	if (!n)
+	/* Beside other probes of its clause, a wildcard that matches nothing
+	 * here (dcsnoop's lookup_fast.constprop.*, a compiler's clone of
+	 * lookup_fast that a kernel may not have) is skipped, as bpftrace
+	 * 0.17 skips it; the clause's other probes still run. */
+	if (!n && optional)
+		fprintf(stderr, "ftr: note: '%s': no %s function matches%s: skipped\n", pr->text,
+			user ? "probeable" : "probeable kernel",
+			g.skipped ? " that the kernel lets ftr probe" : "");
+	else if (!n)
 		ret = errp(err, pr, -ENOENT, "'%s': no %s function matches%s", pr->text,
 			   user ? "probeable" : "probeable kernel",
 			   g.skipped ? " that the kernel lets ftr probe" : "");
@@ -357,7 +366,7 @@ int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, c
 	if (pr->pv == PV_UPROBE || pr->pv == PV_URETPROBE ? pglob_is_glob(strrchr(place, ':') ?
 								  strrchr(place, ':') : place) :
 	    pglob_is_glob(place))
-		return add_glob(e, pr, spec, fields, names, err);
+		return add_glob(e, pr, optional, spec, fields, names, err);
 
 	/* A named kernel function this kernel lacks, in a clause of several
 	 * probes (biolatency's blk_account_io_start, __blk_account_io_start):
@@ -370,8 +379,18 @@ int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, c
 		if (fn)
 			snprintf(mod, sizeof(mod), "%.*s", (int)(fn - place), place);
 		if (!pglob_kernel_has(session_tracefs(e->s)->path, mod, fn ? fn + 1 : place)) {
-			fprintf(stderr, "ftr: note: '%s': '%s' is not a probeable function of this "
-				"kernel: skipped\n", pr->text, fn ? fn + 1 : place);
+			const char *f = fn ? fn + 1 : place;
+			char why[512];
+			uint64_t a;
+
+			if (kcore_symbol(NULL, f, &a) == -ENOENT) {
+				probe_missing_why(mod, f, why, sizeof(why));
+				fprintf(stderr, "ftr: note: '%s': cannot probe '%s': %s: skipped\n",
+					pr->text, f, why);
+			} else {
+				fprintf(stderr, "ftr: note: '%s': '%s' is not a probeable function "
+					"of this kernel: skipped\n", pr->text, f);
+			}
 			return 0;
 		}
 	}

@@ -15,8 +15,9 @@ struct probe_arg;
 /*
  * Add the events probe pr stands for, each with fields (" arg0 arg2", the
  * probe spec words that follow its place).  optional: the clause has other
- * probes, so a named kernel function this kernel does not have is skipped
- * with a note (as bpftrace skips a probe it cannot attach), not an error.
+ * probes, so a named kernel function this kernel does not have, or a
+ * wildcard that matches nothing, is skipped with a note (as bpftrace skips
+ * a probe it cannot attach), not an error.
  * *names gets a malloc'd array of the probe names ("kprobe:vfs_read"), one
  * per event added, in order; returns how many (0 only when optional), or
  * -errno with err set (or the message printed, err->msg left empty).

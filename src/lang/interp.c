@@ -119,7 +119,8 @@ struct mapdef {
 	enum agg_ktype kt[AGG_MAX_KEYS];
 	int64_t lmin, lmax, lstep;
 	bool has_kind, keys_known;
-	bool cleared;			/* clear() names it somewhere */
+	bool cleared;			/* clear() or zero() names it somewhere */
+	bool zeroed;			/* zero() names it: its keys stay, at 0 */
 	bool read_at_event;		/* print() or clear() of it at an event */
 	bool str_at_store;		/* str(@m[k]) of a pointer: the string, fetched
 					 * where the pointer is stored (str_stores) */
@@ -157,6 +158,11 @@ struct interp {
 	struct mapdef maps[64];
 	int nmaps;
 	struct evbind *eb;
+	/* task:task_rename, read for the name a task takes at exec or
+	 * prctl (exec_comm): its event index, newcomm and pid fields. */
+	bool exec_comm;
+	int exec_idx;
+	struct tep_format_field *exec_file, *exec_pid;
 	int nvars[256];			/* scratch variables per clause */
 	char *varnames[256][MAX_VARS];
 	struct val vars[MAX_VARS];
@@ -816,6 +822,7 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 		{ "count", 0, 0 }, { "sum", 1, 1 }, { "avg", 1, 1 }, { "min", 1, 1 },
 		{ "max", 1, 1 }, { "stats", 1, 1 }, { "hist", 1, 1 }, { "lhist", 4, 4 },
 		{ "printf", 1, 16 }, { "print", 1, 3 }, { "clear", 1, 1 }, { "delete", 1, 1 },
+		{ "zero", 1, 1 },
 		{ "exit", 0, 0 }, { "str", 1, 2 }, { "time", 0, 1 }, { "ksym", 1, 1 },
 		{ "ksymoff", 1, 1 }, { "hex", 1, 1 }, { "ntop", 1, 2 }, { "kaddr", 1, 1 },
 		{ "system", 1, 16 }, { "cat", 1, 16 }, { "usym", 1, 1 }, { "kstack", 0, 2 },
@@ -862,6 +869,24 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 	}
 	if (!strcmp(n->sval, "kstack") || !strcmp(n->sval, "ustack"))
 		return check_stack_call(s, n);
+	/* print(VALUE): a number, string or stack, a line of its own
+	 * (bpftrace's "value" in -f json). */
+	if (!strcmp(n->sval, "print") && n->args[0]->k != N_MAP) {
+		if (n->nargs > 1) {
+			lang_errf(s->err, n, "print(value) takes 1 argument (print(@map, top, div) "
+				  "takes a map)");
+			return -EINVAL;
+		}
+		err = check(s, n->args[0]);
+		if (err)
+			return err;
+		if (n->args[0]->type == VT_NONE) {
+			lang_errf(s->err, n->args[0], "print() takes a map or a value");
+			return -EINVAL;
+		}
+		n->type = VT_NONE;
+		return 0;
+	}
 	if (!strcmp(n->sval, "print") && n->nargs > 1) {
 		/* print(@m, top[, div]): numbers */
 		for (int i = 1; i < n->nargs; i++) {
@@ -874,12 +899,13 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 			}
 		}
 	}
-	if ((!strcmp(n->sval, "clear") || !strcmp(n->sval, "delete")) && n->nargs > 1) {
+	if ((!strcmp(n->sval, "clear") || !strcmp(n->sval, "zero") ||
+	     !strcmp(n->sval, "delete")) && n->nargs > 1) {
 		lang_errf(s->err, n, "%s() takes 1 argument", n->sval);
 		return -EINVAL;
 	}
 	if (!strcmp(n->sval, "print") || !strcmp(n->sval, "clear") ||
-	    !strcmp(n->sval, "delete")) {
+	    !strcmp(n->sval, "zero") || !strcmp(n->sval, "delete")) {
 		struct node *m = n->args[0];
 		struct mapdef *md;
 
@@ -904,8 +930,10 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 			return -EINVAL;
 		}
 		m->slot = (int)(md - s->in->maps);
-		if (!strcmp(n->sval, "clear"))
+		if (!strcmp(n->sval, "clear") || !strcmp(n->sval, "zero"))
 			s->in->maps[m->slot].cleared = true;
+		if (!strcmp(n->sval, "zero"))
+			s->in->maps[m->slot].zeroed = true;
 		if (s->has_record)
 			s->in->maps[m->slot].read_at_event = true;
 		n->type = VT_NONE;
@@ -1133,6 +1161,14 @@ static int check(struct sema *s, struct node *n)
 			if (!s->is_ret) {
 				lang_errf(s->err, n, "retval exists only in kretprobe and uretprobe "
 					  "clauses (syscall returns are args.ret of sys_exit_*)");
+				return -EINVAL;
+			}
+			n->type = VT_INT;
+			break;
+		case B_CPID:
+			if (!s->in->o->eng.cmdv) {
+				lang_errf(s->err, n, "cpid is the pid of the command of -c, and "
+					  "there is none");
 				return -EINVAL;
 			}
 			n->type = VT_INT;
@@ -1550,6 +1586,8 @@ static struct val builtin(struct xctx *x, const struct node *n)
 		return vint(x->rec ? x->rec->cpu : sched_getcpu());
 	case B_NSECS:
 		return vint((int64_t)x->now);
+	case B_CPID:
+		return vint(in->e.child.pid);
 	case B_ELAPSED:
 		return vint((int64_t)(x->now - in->start_ns));
 	case B_UID:
@@ -2217,6 +2255,41 @@ static void do_join(struct xctx *x, const struct node *n)
 	bt_done(x->in, ob, "join");	/* without the newline, as bpftrace */
 }
 
+/* print(VALUE): as printf's %d (%u of an unsigned 64-bit number) or %s,
+ * and a newline; in bpftrace's -f json, a "value" line. */
+static void print_value(struct xctx *x, struct val v)
+{
+	struct interp *in = x->in;
+	struct outbuf *ob = in->o->mode == OUT_BTJSON ? bt_out(in) : &in->ob;
+	char num[32];
+
+	if (v.t == VT_STACK) {
+		print_stack(in, ob, v);
+	} else if (v.t == VT_STR) {
+		if (ob == &in->ob)
+			ob_text_str(ob, v.s, v.len);
+		else
+			ob_write(ob, v.s, v.len);
+	} else {
+		snprintf(num, sizeof(num), v.u ? "%llu" : "%lld", (unsigned long long)v.i);
+		ob_puts(ob, num);
+	}
+	if (ob == &in->ob) {
+		ob_putc(ob, '\n');
+	} else {
+		/* {"type": "value", "data": 5} or "data": "text" */
+		ob_puts(&in->ob, "{\"type\": \"value\", \"data\": ");
+		if (v.t == VT_INT)
+			ob_write(&in->ob, ob->buf, ob->len);
+		else
+			ob_json_str(&in->ob, ob->buf, ob->len);
+		ob_puts(&in->ob, "}\n");
+		ob->len = 0;
+	}
+	if (in->o->buffering != RUN_BUF_FULL)
+		ob_flush(&in->ob);
+}
+
 static void exec_call(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
@@ -2237,6 +2310,8 @@ static void exec_call(struct xctx *x, const struct node *n)
 		in->exit_req = true;
 	} else if (!strcmp(n->sval, "time")) {
 		do_time(x, n);
+	} else if (!strcmp(n->sval, "print") && n->args[0]->k != N_MAP) {
+		print_value(x, eval(x, n->args[0]));
 	} else if (!strcmp(n->sval, "print")) {
 		int64_t top = n->nargs > 1 ? eval(x, n->args[1]).i : -1;
 		int64_t div = n->nargs > 2 ? eval(x, n->args[2]).i : 0;
@@ -2249,6 +2324,10 @@ static void exec_call(struct xctx *x, const struct node *n)
 		if (in->maps[n->args[0]->slot].pc)
 			pc_clear(in, &in->maps[n->args[0]->slot]);
 		agg_clear(in->maps[n->args[0]->slot].m);
+	} else if (!strcmp(n->sval, "zero")) {
+		/* (a zeroed map is in neither a hist trigger nor a counter) */
+		prom_clearing(in->prom, n->args[0]->slot);
+		agg_zero(in->maps[n->args[0]->slot].m);
 	} else if (!strcmp(n->sval, "delete")) {
 		struct agg_kpart k[AGG_MAX_KEYS];
 
@@ -2340,6 +2419,17 @@ static int on_event(struct engine *e, struct eng_event *v, struct tep_record *re
 	struct evbind *eb = &in->eb[v->idx];
 	struct xctx x = { .in = in, .ev = v, .eb = eb, .rec = rec, .now = rec->ts };
 
+	/* The task's new name, for its events from here on. */
+	if (in->exec_comm && v->idx == in->exec_idx && in->exec_file && in->exec_pid) {
+		size_t len;
+		const char *f = field_string(in->exec_file, rec->data, rec->size, &len);
+		char name[16];
+		unsigned long long pid = 0;
+
+		snprintf(name, sizeof(name), "%.*s", (int)strnlen(f, len), f);
+		if (!tep_read_number_field(in->exec_pid, rec->data, &pid) && name[0])
+			comm_set(in->e.comms, (int)pid, name);
+	}
 	for (int i = 0; i < eb->ncl && !in->exit_req; i++)
 		run_clause(&x, eb->clauses[i], eb->pred_pushed);
 	return in->exit_req || in->ob.err;
@@ -2872,15 +2962,21 @@ static bool program_reads_str_of(const struct program *p, const char *name)
  * stored, and str() of the map reads it back.  In a predicate the map is
  * true where it has the key, as the address it stands for is non-zero.
  */
-static int str_stores(struct interp *in, struct node *n, bool user)
+static int str_stores(struct interp *in, struct node *n, bool user, bool typed)
 {
 	for (; n; n = n->next) {
 		/* At a uprobe, argN and retval are the addresses (gethostlatency:
 		 * @name[tid] = arg0 at getaddrinfo, str(@name[tid]) at its
-		 * return), fetched as ustrings by the probe itself. */
-		bool src = n->k == S_ASSIGN && (n->b->k == N_FIELD ||
-			   (user && n->b->k == N_BUILTIN &&
-			    (n->b->ival == B_ARG || n->b->ival == B_RETVAL)));
+		 * return), fetched as ustrings by the probe itself.  Before the
+		 * typed reads are compiled (typed): a member, cast, index or
+		 * dereference (dcsnoop: @fname[tid] = $name->name at d_lookup),
+		 * whose str() typed.c turns into a string fetch of the probe. */
+		bool src = n->k == S_ASSIGN &&
+			   (typed ? n->b->k == N_MEMBER || n->b->k == N_CAST || n->b->k == N_INDEX ||
+				    (n->b->k == N_UNOP && n->b->op == T_STAR) :
+				    n->b->k == N_FIELD ||
+				    (user && n->b->k == N_BUILTIN &&
+				     (n->b->ival == B_ARG || n->b->ival == B_RETVAL)));
 
 		if (src && n->a->k == N_MAP && n->op == T_ASSIGN &&
 		    program_reads_str_of(in->p, n->a->sval)) {
@@ -2903,8 +2999,8 @@ static int str_stores(struct interp *in, struct node *n, bool user)
 			n->b = c;
 			m->str_at_store = true;
 		}
-		if ((n->k == S_IF && (str_stores(in, n->b, user) < 0 ||
-				      str_stores(in, n->c, user) < 0)))
+		if ((n->k == S_IF && (str_stores(in, n->b, user, typed) < 0 ||
+				      str_stores(in, n->c, user, typed) < 0)))
 			return -ENOMEM;
 	}
 	return 0;
@@ -2940,6 +3036,73 @@ static int tp_field_type(void *ctx, const char *name, char *type, size_t len, ch
 	return 0;
 }
 
+/*
+ * comm at a tracepoint is looked up by pid when ftr reads the event, which
+ * is after it happened: a task that has exec'd and exited since is known
+ * only by saved_cmdlines, which may hold the name it had before the exec
+ * (opensnoop printed "sh" for opener's opens, one run in two on 6.1).
+ * bpftrace reads comm at the event.  So task_rename, which the kernel
+ * emits wherever it sets a comm (exec, whose name is the file's base name:
+ * "exe" for busybox's /proc/self/exe, and prctl, with which busybox then
+ * names its applet), is read with the rest, in timestamp order, and gives
+ * each task its new name from there on.
+ */
+static int exec_comm(struct interp *in)
+{
+	bool want = false;
+	int k, before = in->e.nev;
+
+	if (!in->e.s || in->o->eng.file_tep)
+		return 0;
+	for (int ci = 0; ci < in->p->ncl; ci++)
+		want |= in->p->cl[ci].probes[0].pv == PV_TRACEPOINT &&
+			(uses_comm(in->p->cl[ci].pred) || uses_comm(in->p->cl[ci].body));
+	if (!want || !tracefs_event_file_exists(NULL, "task", "task_rename", "format"))
+		return 0;
+	for (k = 0; k < in->e.nev; k++)
+		if (!strcmp(in->e.ev[k].sys, "task") && !strcmp(in->e.ev[k].name, "task_rename"))
+			break;
+	if (k == in->e.nev) {
+		if (engine_add_spec(&in->e, "task:task_rename", NULL) < 0)
+			return -EINVAL;
+		in->eb = realloc(in->eb, in->e.nev * sizeof(*in->eb));
+		if (!in->eb)
+			return -ENOMEM;
+		for (int i = before; i < in->e.nev; i++)
+			memset(&in->eb[i], 0, sizeof(in->eb[i]));
+	}
+	in->exec_comm = true;
+	in->exec_idx = k;
+	planf(in, "task:task_rename: read for the names tasks take (comm)\n");
+	return 0;
+}
+
+/* After the plan: task_rename is read only where comm is read in ftr, at
+ * an event the ring buffer carries (not one a hist trigger or counter
+ * takes, whose predicate on comm is the kernel's). */
+static void exec_comm_plan(struct interp *in)
+{
+	bool need = false;
+
+	if (!in->exec_comm)
+		return;
+	for (int k = 0; k < in->e.nev; k++) {
+		if (k == in->exec_idx || in->e.ev[k].trigger_only)
+			continue;
+		for (int i = 0; i < in->eb[k].ncl; i++) {
+			const struct clause *c = &in->p->cl[in->eb[k].clauses[i]];
+
+			need |= c->probes[0].pv == PV_TRACEPOINT &&
+				((uses_comm(c->pred) && !in->eb[k].pred_pushed) ||
+				 uses_comm(c->body));
+		}
+	}
+	if (!need && !in->eb[in->exec_idx].ncl) {
+		in->e.ev[in->exec_idx].trigger_only = true;
+		in->exec_comm = false;
+	}
+}
+
 static int compile(struct interp *in, struct lang_err *err)
 {
 	int ret;
@@ -2947,6 +3110,14 @@ static int compile(struct interp *in, struct lang_err *err)
 	in->typed = calloc(in->p->ncl, sizeof(*in->typed));
 	if (!in->typed)
 		return -ENOMEM;
+	for (int ci = 0; ci < in->p->ncl; ci++) {
+		enum probe_provider pv = in->p->cl[ci].probes[0].pv;
+
+		if (pv <= PV_URETPROBE &&
+		    str_stores(in, in->p->cl[ci].body, pv == PV_UPROBE || pv == PV_URETPROBE,
+			       true) < 0)
+			return -ENOMEM;
+	}
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		const struct clause *c = &in->p->cl[ci];
 		struct tp_fields tf = { .in = in, .c = c };
@@ -2977,7 +3148,8 @@ static int compile(struct interp *in, struct lang_err *err)
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		enum probe_provider pv = in->p->cl[ci].probes[0].pv;
 
-		if (str_stores(in, in->p->cl[ci].body, pv == PV_UPROBE || pv == PV_URETPROBE) < 0)
+		if (str_stores(in, in->p->cl[ci].body, pv == PV_UPROBE || pv == PV_URETPROBE,
+			       false) < 0)
 			return -ENOMEM;
 	}
 
@@ -2990,6 +3162,9 @@ static int compile(struct interp *in, struct lang_err *err)
 		if (ret < 0)
 			return ret;
 	}
+	ret = exec_comm(in);
+	if (ret < 0)
+		return ret;
 	if (in->e.nev) {
 		ret = engine_load_formats(&in->e);
 		if (ret < 0)
@@ -2998,6 +3173,15 @@ static int compile(struct interp *in, struct lang_err *err)
 	for (int k = 0; k < in->e.nev; k++) {
 		in->eb[k].pid = tep_find_common_field(in->e.ev[k].ev, "common_pid");
 		in->eb[k].comm = tep_find_field(in->e.ev[k].ev, "ftr_comm");
+	}
+	if (in->exec_comm) {
+		struct tep_event *ev = in->e.ev[in->exec_idx].ev;
+
+		in->exec_file = tep_find_field(ev, "newcomm");
+		/* (a kernel whose event has no pid field renames current) */
+		in->exec_pid = tep_find_field(ev, "pid");
+		if (!in->exec_pid)
+			in->exec_pid = tep_find_common_field(ev, "common_pid");
 	}
 
 	for (int ci = 0; ci < in->p->ncl; ci++) {
@@ -3038,7 +3222,9 @@ static int compile(struct interp *in, struct lang_err *err)
 			free(s.evs);
 			err->line = c->probes[0].line;
 			err->col = c->probes[0].col;
-			snprintf(err->msg, sizeof(err->msg), "no event for '%s'", c->probes[0].text);
+			snprintf(err->msg, sizeof(err->msg), "no event for '%s'%s", c->probes[0].text,
+				 c->nprobes > 1 ? ": none of the clause's probes exists here (the "
+				 "notes above say why)" : "");
 			return -ENOENT;
 		}
 		ret = c->pred ? check(&s, c->pred) : 0;
@@ -3112,8 +3298,10 @@ static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, cha
 	/* A trigger's clear command loses the events that come between the
 	 * read before it and the clear; user space clears at one instant. */
 	if (m->cleared)
-		return "clear() of a hist trigger would lose the events between its read and "
-		       "the clear";
+		return m->zeroed ? "zero() of a hist trigger would lose the events between its "
+				   "read and the clear" :
+				   "clear() of a hist trigger would lose the events between its read "
+				   "and the clear";
 	if (m->kind == AGG_MIN || m->kind == AGG_MAX || m->kind == AGG_VALUE)
 		return "min/max are not kept by hist triggers";
 	if (tgt->nargs + (m->kind == AGG_HIST || m->kind == AGG_LHIST) > 3)
@@ -3457,6 +3645,13 @@ static int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 	}
 	if (st->a->nargs && (in->o->eng.pid || in->o->eng.cmdv)) {
 		snprintf(why, wlen, "per-CPU counts of one process are not kept by perf counters");
+		return -EINVAL;
+	}
+	/* After zero() its keys print at 0; a counter that counted nothing
+	 * since is no entry at all (pc_read). */
+	if (m->zeroed) {
+		snprintf(why, wlen, "zero() keeps its keys at 0, which a perf counter cannot tell "
+			 "from no count");
 		return -EINVAL;
 	}
 	if (c->pred && plan_render_pred(c->pred, pred, sizeof(pred), why, wlen) < 0)
@@ -4014,10 +4209,12 @@ static int setup(struct interp *in)
 				return -EINVAL;
 			}
 	}
+	exec_comm_plan(in);
 	return hist_install(in);
 }
 
-/* The clock starts; BEGIN runs. */
+/* The clock starts; BEGIN runs (engine_run's ready_hook, ready() below,
+ * where there are events to wait for). */
 static int begin(struct interp *in, uint64_t now)
 {
 	const struct program *p = in->p;
@@ -4041,6 +4238,34 @@ static int begin(struct interp *in, uint64_t now)
 	}
 	run_special(in, PV_BEGIN, now);
 	return 0;
+}
+
+/*
+ * engine_run's ready_hook: BEGIN runs once every event, hist trigger,
+ * perf counter and sampler is live, as bpftrace runs it once its probes
+ * are attached, so that whoever waits for BEGIN's output ("Tracing...
+ * Hit Ctrl-C to end.") before starting a workload misses none of it.  The
+ * command (-c) is let go after BEGIN, as bpftrace does.
+ */
+static int ready(struct engine *e, void *arg)
+{
+	struct interp *in = arg;
+	int err = begin(in, engine_now_ns());
+
+	if (err < 0)
+		return err;
+	ob_flush(&in->ob);
+	if (!in->exit_req)
+		return 0;
+	/* exit() in BEGIN: nothing is counted, on any plan.  The user path
+	 * reads no record after it; the kernel's maps may have counted a
+	 * few events since they started: paused and emptied. */
+	hist_stop(e, in);
+	for (int i = 0; i < in->nmaps; i++)
+		if (in->maps[i].pc)
+			pc_clear(in, &in->maps[i]);
+	hist_op_all(in, KHIST_CLEAR);
+	return 1;
 }
 
 /* The map whose name comes next after map prev's (-1: the first). */
@@ -4489,17 +4714,18 @@ int lang_run(struct program *p, const struct run_opts *o)
 		goto out;
 	if (metrics_open(in) < 0)
 		goto out;
-	if (begin(in, engine_now_ns()) < 0)
-		goto out;
-	if (!in->exit_req && (any_events || any_interval || o->eng.cmdv || o->eng.duration_ns ||
-			      in->prom)) {
+	if (any_events || any_interval || o->eng.cmdv || o->eng.duration_ns || in->prom) {
 		/* Ticks for interval probes, and once a second for the guard
 		 * and to flush printf output. */
 		if (!tick || tick > 1000000000ull)
 			tick = 1000000000ull;
+		in->e.ready_hook = ready;
+		in->e.hook_arg = in;
 		if (engine_run(&in->e, on_event, o->mode == OUT_BTJSON ? bt_lost : NULL, on_tick,
 			       tick < 100000000ull ? tick : 100000000ull, in) < 0)
 			goto out;
+	} else if (begin(in, engine_now_ns()) < 0) {
+		goto out;
 	}
 	if (in->guard_tripped)
 		goto out;

@@ -64,6 +64,7 @@ static const char *const builtins[] = {
 	[B_PID] = "pid", [B_TID] = "tid", [B_COMM] = "comm", [B_CPU] = "cpu",
 	[B_NSECS] = "nsecs", [B_ELAPSED] = "elapsed", [B_UID] = "uid", [B_RETVAL] = "retval",
 	[B_FUNC] = "func", [B_PROBE] = "probe", [B_KSTACK] = "kstack", [B_USTACK] = "ustack",
+	[B_CPID] = "cpid",
 };
 
 int lang_builtin(const char *name, int *argn)

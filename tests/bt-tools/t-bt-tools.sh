@@ -171,7 +171,7 @@ xfsdist|xfs_io_once|^@us\[xfs_file_read_iter\]:'
 refusal() {
 	grep -Eq "not a probeable|no kprobe events|no uprobe events|cannot find '|no function '|\
 no probeable|does not exist|not a probeable function|this kernel has no|no such (event|file|tracepoint)|not found|\
-no event (for|matches)|lockdown|cannot read '.*available_filter|kernel .*lacks|not in this \
+no event (for|matches)|lockdown|not a function of the running kernel|cannot read '.*available_filter|kernel .*lacks|not in this \
 kernel|module .* not loaded|is not loaded|ENOENT|No such file|does not export|no such symbol|only a BPF program" "$1"
 }
 
@@ -190,16 +190,18 @@ while IFS='|' read -r name work expect; do
 	"$FTR" run "$BT/$name.bt" > "$TMP/o" 2> "$TMP/e" < /dev/null &
 	pid=$!
 	# Wait until it traces (or has given up), up to 30 s: vfscount's 70
-	# kprobes take seconds to make and remove under emulation.  A tool without tracefs
-	# events (cpuwalk, loads) has no instance to wait for.
+	# kprobes take seconds to make and remove under emulation.  Tracing
+	# once BEGIN has printed its first line: ftr, as bpftrace, runs BEGIN
+	# once every probe, hist trigger and counter is live (tracing_on alone
+	# comes before ftr continues its hist triggers).  A tool whose BEGIN
+	# prints nothing (swapin): once its instance traces.
 	n=0
 	while [ $n -lt 300 ] && kill -0 $pid 2>/dev/null; do
-		[ "$(cat "$T/instances/ftr_$pid/tracing_on" 2>/dev/null)" = 1 ] && break
-		# No tracefs events (cpuwalk, loads): running once BEGIN has
-		# printed (ftr flushes it), which under emulation can take
-		# seconds (loads resolves kaddr("avenrun") in /proc/kallsyms).
-		grep -Eq '^(tracepoint|kprobe|kretprobe|uprobe|uretprobe|t|k|kr|u|ur):' "$BT/$name.bt" ||
-			{ [ -s "$TMP/o" ] && break; }
+		if grep -q '^BEGIN' "$BT/$name.bt"; then
+			[ -s "$TMP/o" ] && break
+		elif [ "$(cat "$T/instances/ftr_$pid/tracing_on" 2>/dev/null)" = 1 ]; then
+			break
+		fi
 		sleep 0.1
 		n=$((n + 1))
 	done

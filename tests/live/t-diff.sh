@@ -143,6 +143,7 @@ raw-syscalls exact tracepoint:raw_syscalls:sys_enter { @[comm] = count(); }
 keyless-count exact tracepoint:sched:sched_process_fork { @forks = count(); }
 two-clauses exact tracepoint:syscalls:sys_enter_write { @x = count(); } tracepoint:syscalls:sys_enter_write /args.count == 7/ { @y = count(); }
 end-clear exact tracepoint:sched:sched_process_fork { @ = count(); } END { clear(@); }
+zero-end exact tracepoint:sched:sched_process_fork { @ = count(); } tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @w[args.count] = count(); } END { zero(@); zero(@w); }
 clear-at-event exact tracepoint:sched:sched_process_fork { @ = count(); } tracepoint:syscalls:sys_enter_sched_yield { print(@); clear(@); }
 map-read-elsewhere exact tracepoint:syscalls:sys_enter_write { @w[comm] = count(); } tracepoint:syscalls:sys_enter_openat /@w["writer"] > 0/ { @o[comm] = count(); }
 str-map exact tracepoint:syscalls:sys_enter_openat /comm == "opener"/ { @f[tid] = args.filename; } tracepoint:syscalls:sys_exit_openat /@f[tid]/ { @[str(@f[tid]), args.ret >= 0] = count(); delete(@f[tid]); } END { clear(@f); }

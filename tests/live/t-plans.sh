@@ -104,6 +104,19 @@ else
 	skip plans-hist-clear-user "no hist triggers on this kernel"
 fi
 
+# zero() keeps a map's keys at 0: neither a perf counter (no count is no
+# entry) nor a hist trigger (its clear loses events) can honour it.
+"$FTR" -E -e 'tracepoint:sched:sched_process_fork { @ = count(); }
+	tracepoint:sched:sched_process_exec { @k[comm] = count(); } END { zero(@); zero(@k); }' \
+	> "$TMP/x" 2>&1
+if ! grep -q '^@: in user space: .*zero() keeps its keys at 0' "$TMP/x"; then
+	fail plans-zero-user "$(head -3 "$TMP/x" | tr '\n' ' ')"
+elif has_hist && ! grep -q '^@k: in user space: zero() of a hist trigger' "$TMP/x"; then
+	fail plans-zero-user "$(head -3 "$TMP/x" | tr '\n' ' ')"
+else
+	ok plans-zero-user
+fi
+
 # print() and clear() at an event see the events before it only: forker
 # marks each half of its forks with a sched_yield.  A map in the kernel was
 # read when ftr reached the event in the ring buffer, later.

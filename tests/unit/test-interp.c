@@ -665,6 +665,26 @@ static const struct icase bt_funcs[] = {
 	  "ftrtest:types tid=" T1 " s8v=-1 arr=0x7f5c41000a09ff68 small=\"a b\"\n",
 	  "<h\\xff\\x09\\x0a\\x00A\\\\x7f|~\\x00\\x00\\x00>\n<h\\xff\\x09|ABC\\x00>\n"
 	  "<|\\x00\\x00\\x00\\x00>\n<h\\xff\\x09\\x0a\\x00A\\\\x7f|a b\\x00>\n" },
+	/* bpftrace 0.17 prints these alike (its -f json: t-bpfjson). */
+	{ "print(value)",
+	  "BEGIN { $x = 5; print(1); print(\"str\"); print($x); print(-3); print((uint8)255); "
+	  "print((uint64)-1); print((int8)-1); print((uint32)-1); print(1 < 2); exit(); }", "",
+	  "1\nstr\n5\n-3\n255\n18446744073709551615\n-1\n4294967295\n1\n" },
+	{ "print(value) at an event",
+	  "tracepoint:syscalls:sys_enter_write /args.count > 100/ { print(args.count); print(comm); }",
+	  WRITES, "4096\nbash\n" },
+	{ "zero() keeps the keys",
+	  "tracepoint:syscalls:sys_enter_write { @[comm] = count(); @s = sum(args.count); "
+	  "@h = hist(args.count); @a = avg(args.count); @st = stats(args.count); "
+	  "@mn = min(args.count); @mx = max(args.count); @v = args.count; } "
+	  "END { zero(@); zero(@s); zero(@h); zero(@a); zero(@st); zero(@mn); zero(@mx); zero(@v); }",
+	  WRITES, "@v: 0\n\n@[bash]: 0\n@[python3]: 0\n@[sh]: 0\n\n@s: 0\n\n@h:\n\n\n@a: 0\n\n"
+	  "@st: count 0, average 0, total 0\n\n@mn: 0\n\n@mx: 0\n" },
+	{ "zero() then updates",
+	  "tracepoint:syscalls:sys_enter_write /args.count < 4096/ { @mn = min(args.count); "
+	  "@mx = max(args.count); @c = count(); } tracepoint:syscalls:sys_enter_write "
+	  "/args.count == 4096/ { zero(@mn); zero(@mx); zero(@c); }",
+	  WRITES, "@mn: 7\n\n@mx: 7\n\n@c: 1\n" },
 	{ "cat",
 	  "BEGIN { cat(\"/proc/sys/kernel/%s\", \"ostype\"); exit(); }", "", "Linux\n" },
 };

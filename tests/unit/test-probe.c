@@ -1008,6 +1008,56 @@ static void test_perror(void **state)
 	assert_int_equal(probe_parse(NULL, &p, &e), -EINVAL);
 }
 
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* The module of a kernel function the running kernel lacks, from the files
+ * of /lib/modules/RELEASE (excerpts of Debian 12's). */
+static void test_module_of(void **state)
+{
+	char dir[] = "/tmp/ftr-test-modules.XXXXXX", mod[64], cmd[600];
+
+	assert_non_null(mkdtemp(dir));
+	/* No files: nothing to say. */
+	assert_int_equal(probe_module_of(dir, "md_flush_request", mod, sizeof(mod)), -ENOENT);
+	assert_int_equal(probe_module_of("/nonexistent", "xfs_file_read_iter", mod, sizeof(mod)),
+			 -ENOENT);
+	put(dir, "modules.order", "kernel/fs/xfs/xfs.ko\nkernel/drivers/md/md-mod.ko\n"
+	    "kernel/fs/ext4/ext4.ko\n");
+	put(dir, "modules.builtin", "kernel/fs/ext4/ext4.ko\n");
+	/* By the function's prefix: xfs_ → xfs, md_ → md_mod ('-' is '_'). */
+	assert_int_equal(probe_module_of(dir, "xfs_file_read_iter", mod, sizeof(mod)), 0);
+	assert_string_equal(mod, "xfs");
+	assert_int_equal(probe_module_of(dir, "md_flush_request", mod, sizeof(mod)), 0);
+	assert_string_equal(mod, "md_mod");
+	/* Built in: not a module to load; no prefix; no such module. */
+	assert_int_equal(probe_module_of(dir, "ext4_file_open", mod, sizeof(mod)), -ENOENT);
+	assert_int_equal(probe_module_of(dir, "schedule", mod, sizeof(mod)), -ENOENT);
+	assert_int_equal(probe_module_of(dir, "swap_readpage", mod, sizeof(mod)), -ENOENT);
+	assert_int_equal(probe_module_of(dir, "xfsx_y", mod, sizeof(mod)), -ENOENT);
+	/* modules.dep spells paths with a colon after; modules.symbols names
+	 * an exported function's module, whatever its prefix. */
+	put(dir, "modules.order", "");
+	put(dir, "modules.dep", "kernel/fs/nfs/nfs.ko.xz: kernel/fs/lockd/lockd.ko.xz\n");
+	assert_int_equal(probe_module_of(dir, "nfs_file_read", mod, sizeof(mod)), 0);
+	assert_string_equal(mod, "nfs");
+	put(dir, "modules.symbols", "# Aliases for symbols, used by symbol_request().\n"
+	    "alias symbol:md_flush_requestx other\nalias symbol:md_flush_request md_mod\n");
+	assert_int_equal(probe_module_of(dir, "md_flush_request", mod, sizeof(mod)), 1);
+	assert_string_equal(mod, "md_mod");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest pure[] = {
@@ -1021,6 +1071,7 @@ int main(void)
 		cmocka_unit_test(test_name_next),
 		cmocka_unit_test(test_kprobe_alternatives),
 		cmocka_unit_test(test_perror),
+		cmocka_unit_test(test_module_of),
 	};
 	const struct CMUnitTest elf[] = {
 		cmocka_unit_test(test_elfsym_errors),

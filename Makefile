@@ -314,6 +314,10 @@ ifeq ($(filter -DFTR_NO_TRACECMD,$(CPPFLAGS)),)
 FUZZ_TARGETS += tdat
 endif
 FUZZ_MAXLEN_tdat := 16384
+# --serve's request handling: only where libmicrohttpd is in the build.
+ifeq ($(SERVE),1)
+FUZZ_TARGETS += serve
+endif
 fuzz_seeds = $(or $(FUZZ_SEEDS_$(1)),tests/fuzz/corpus-$(1))
 FUZZ_FLAGS := -std=gnu11 $(WARN) $(CPPFLAGS) $(PC_CFLAGS) -O1 -g -fno-omit-frame-pointer
 FUZZ_RUNS ?= 50000

@@ -297,6 +297,7 @@ static int add_stack(struct prof *p, struct sym_proc *proc, uint32_t pid, uint32
 	s = arena_alloc(p, sizeof(*s) + (size_t)(nk + nu) * sizeof(uint64_t));
 	if (!s)
 		return -ENOMEM;
+	sym_proc_keep(proc);
 	*s = (struct stk){ .proc = proc, .hash = h, .count = 1, .pid = pid, .tid = tid,
 			   .nk = (uint16_t)nk, .nu = (uint16_t)nu };
 	memcpy(s->ips, p->kips, nk * sizeof(uint64_t));
@@ -417,15 +418,19 @@ static void on_side(struct prof *p, const struct perf_event_header *h)
 	char comm[16];
 	int tid;
 
-	/* An address space ends (exit, exec): its unwinding state goes. */
-	if (p->uw && ((h->type == PERF_RECORD_EXIT && h->size >= sizeof(*h) + 16 &&
-		       v[0] == v[2]) ||	/* pid, ppid, tid, ptid */
-		      (h->type == PERF_RECORD_COMM && h->size >= sizeof(*h) + 8 &&
-		       v[0] == v[1] && (h->misc & PERF_RECORD_MISC_COMM_EXEC))))
+	/* An address space ends (exit, exec): its unwinding state goes, and
+	 * the address space itself unless a kept stack refers to it (under
+	 * process churn, memory would grow with every process ever seen). */
+	if ((h->type == PERF_RECORD_EXIT && h->size >= sizeof(*h) + 16 &&
+	     v[0] == v[2]) ||	/* pid, ppid, tid, ptid */
+	    (h->type == PERF_RECORD_COMM && h->size >= sizeof(*h) + 8 &&
+	     v[0] == v[1] && (h->misc & PERF_RECORD_MISC_COMM_EXEC)))
 		gone = sym_proc_find(p->sc, (int)v[0], false);
 	sym_perf_side(p->sc, h, &tid, comm);
-	if (gone)
+	if (gone) {
 		unwind_forget(p->uw, gone);
+		sym_proc_release(p->sc, gone);
+	}
 	if (tid > 0)
 		tcomm_set(p, tid, comm);
 	if (h->type != PERF_RECORD_FORK || h->size < sizeof(*h) + 16)
@@ -568,6 +573,13 @@ static int open_sampler(struct prof *p, int child_pid)
 
 /* ---- the run ------------------------------------------------------------------------- */
 
+static void forget_proc(void *arg, struct sym_proc *proc)
+{
+	struct prof *p = arg;
+
+	unwind_forget(p->uw, proc);
+}
+
 static int drain(struct prof *p)
 {
 	int r = perf_sampler_read_ordered(p->ps, on_record, p);
@@ -578,6 +590,7 @@ static int drain(struct prof *p)
 	 * before we started, and files that changed since they were mapped. */
 	sym_read_pending(p->sc);
 	sym_pin_new(p->sc);
+	sym_reap(p->sc, forget_proc, p);
 	return 0;
 }
 

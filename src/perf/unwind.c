@@ -428,6 +428,7 @@ void unwind_forget(struct unwinder *u, struct sym_proc *proc)
 		if (p->dwfl)
 			dwfl_end(p->dwfl);
 		free(p);
+		u->nproc--;	/* else, past MAX_DWFL exits, every new one evicts */
 		return;
 	}
 }

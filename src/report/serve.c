@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "report/serve.h"
 
@@ -153,6 +154,64 @@ static int fresh(struct serve *s, int v, size_t *len)
 	return fd;
 }
 
+/* Is the media range's q parameter (RFC 9110 12.4.2: "0" to "1", three
+ * decimals at most) zero, which refuses the type? */
+static bool q_zero(const char *params, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+
+		if (params[i] != ';')
+			continue;
+		for (j = i + 1; j < n && (params[j] == ' ' || params[j] == '\t'); j++)
+			;
+		if (j + 2 > n || (params[j] != 'q' && params[j] != 'Q') || params[j + 1] != '=')
+			continue;
+		j += 2;
+		if (j >= n || params[j] != '0')
+			return false;
+		for (j++; j < n && (params[j] == '.' || params[j] == '0'); j++)
+			;
+		return j == n || params[j] == ';' || params[j] == ' ' || params[j] == '\t';
+	}
+	return false;
+}
+
+bool serve_wants_openmetrics(const char *accept)
+{
+	static const char om[] = "application/openmetrics-text";
+	const char *e, *t;
+
+	for (; accept && *accept; accept = *e ? e + 1 : e) {
+		size_t n;
+
+		e = accept + strcspn(accept, ",");
+		while (*accept == ' ' || *accept == '\t')
+			accept++;
+		t = accept + strcspn(accept, ";,");
+		n = (size_t)(t - accept);
+		while (n && (accept[n - 1] == ' ' || accept[n - 1] == '\t'))
+			n--;
+		/* media types are case-insensitive; a client that refuses
+		 * OpenMetrics with q=0 gets the text format */
+		if (n == sizeof(om) - 1 && !strncasecmp(accept, om, n) &&
+		    !q_zero(t, (size_t)(e - t)))
+			return true;
+	}
+	return false;
+}
+
+unsigned serve_route(const char *method, const char *url, const char *accept, int *variant)
+{
+	*variant = 0;
+	if (!method || (strcmp(method, "GET") && strcmp(method, "HEAD")))
+		return 405;
+	if (!url || strcmp(url, "/metrics"))
+		return 404;
+	*variant = serve_wants_openmetrics(accept) ? 1 : 0;
+	return 200;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
 				  const char *method, const char *version,
 				  const char *upload, size_t *upload_size, void **state)
@@ -162,16 +221,17 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 	size_t len = 0;
+	unsigned code;
 	int v, fd;
 
 	/* Answered on the first call, before any body: a body is never read
 	 * (libmicrohttpd closes the connection after the answer). */
-	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
-		return reply(s, c, MHD_HTTP_METHOD_NOT_ALLOWED, "only GET /metrics\n");
-	if (strcmp(url, "/metrics"))
-		return reply(s, c, MHD_HTTP_NOT_FOUND, "ftr serves /metrics only\n");
 	accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
-	v = accept && strstr(accept, "application/openmetrics-text") ? 1 : 0;
+	code = serve_route(method, url, accept, &v);
+	if (code == MHD_HTTP_METHOD_NOT_ALLOWED)
+		return reply(s, c, code, "only GET /metrics\n");
+	if (code != MHD_HTTP_OK)
+		return reply(s, c, MHD_HTTP_NOT_FOUND, "ftr serves /metrics only\n");
 	fd = fresh(s, v, &len);
 	if (fd < 0)
 		return reply(s, c, MHD_HTTP_SERVICE_UNAVAILABLE, "no metrics yet\n");

@@ -50,6 +50,14 @@ bool serve_available(void);
 /* Pure: "ADDR:PORT", ":PORT", "[V6]:PORT" into host (empty ":PORT" gives
  * 127.0.0.1) and port.  0 or -EINVAL. */
 int serve_parse_addr(const char *addr, char *host, size_t hlen, unsigned *port);
+#ifndef FTR_NO_SERVE
+/* Pure, the request handler's decision (fuzzed, tests/fuzz/fuzz-serve.c):
+ * 405 for a method other than GET and HEAD, 404 for a path other than
+ * /metrics, else 200 with *variant 1 when accept (the Accept header, or
+ * NULL) names application/openmetrics-text without q=0, 0 otherwise. */
+unsigned serve_route(const char *method, const char *url, const char *accept, int *variant);
+bool serve_wants_openmetrics(const char *accept);
+#endif
 /* Binds addr and starts the server thread (with every signal blocked).
  * types: each variant's Content-Type.  0, or -errno with why in err. */
 int serve_start(const char *addr, const char *const types[SERVE_VARIANTS], struct serve **out,

@@ -525,6 +525,8 @@ struct sym_proc {
 	size_t n;
 	struct perfmap *jit;
 	struct sym_proc *all_next;
+	bool kept;		/* sym_proc_keep: lives until sym_ctx_free */
+	uint64_t released;	/* sym_proc_release's generation + 1, or 0 */
 };
 
 /* A dso's first mapping, to reach the file through /proc while it runs. */
@@ -556,6 +558,8 @@ struct sym_ctx {
 	char vdso_path[64];
 	struct sym_proc **pending;		/* need /proc/PID/maps */
 	size_t npending, pending_cap;
+	uint64_t gen;				/* sym_reap calls */
+	size_t nprocs;				/* on the all list */
 };
 
 static void pending_push(struct sym_ctx *c, struct sym_proc *p)
@@ -693,6 +697,34 @@ static int tab_put(struct sym_ctx *c, int pid, struct sym_proc *p)
 	return 0;
 }
 
+/* Linear probing: a removed entry's followers move back into the hole
+ * unless their home slot lies cyclically after it. */
+static void tab_del(struct sym_ctx *c, int pid, const struct sym_proc *p)
+{
+	size_t mask = c->tab_cap - 1, i, j, k;
+
+	if (!c->tab_cap)
+		return;
+	for (i = tab_slot(c, pid); c->tab[i].p; i = (i + 1) & mask)
+		if (c->tab[i].pid == pid)
+			break;
+	if (c->tab[i].p != p || !p)
+		return;
+	for (j = i;;) {
+		c->tab[i].p = NULL;
+		do {
+			j = (j + 1) & mask;
+			if (!c->tab[j].p) {
+				c->tab_n--;
+				return;
+			}
+			k = tab_slot(c, c->tab[j].pid);
+		} while (i <= j ? i < k && k <= j : i < k || k <= j);
+		c->tab[i] = c->tab[j];
+		i = j;
+	}
+}
+
 static struct sym_proc *proc_new(struct sym_ctx *c, int pid)
 {
 	struct sym_proc *p = calloc(1, sizeof(*p));
@@ -706,6 +738,7 @@ static struct sym_proc *proc_new(struct sym_ctx *c, int pid)
 	}
 	p->all_next = c->all;
 	c->all = p;
+	c->nprocs++;
 	return p;
 }
 
@@ -764,6 +797,58 @@ bool sym_proc_needs_maps(const struct sym_proc *p)
 int sym_proc_pid(const struct sym_proc *p)
 {
 	return p->pid;
+}
+
+void sym_proc_keep(struct sym_proc *p)
+{
+	if (p)
+		p->kept = true;
+}
+
+void sym_proc_release(struct sym_ctx *c, struct sym_proc *p)
+{
+	if (p && !p->released)
+		p->released = c->gen + 1;
+}
+
+static bool reapable(const struct sym_ctx *c, const struct sym_proc *p)
+{
+	return !p->kept && p->released && p->released < c->gen;
+}
+
+void sym_reap(struct sym_ctx *c, void (*forget)(void *arg, struct sym_proc *p), void *arg)
+{
+	struct sym_proc **pp = &c->all;
+	size_t n = 0;
+
+	c->gen++;
+	/* Released before the previous call: a whole drain of every ring
+	 * has passed since, so no sample of it is still on its way. */
+	for (size_t i = 0; i < c->npending; i++)
+		if (!reapable(c, c->pending[i]))
+			c->pending[n++] = c->pending[i];
+	c->npending = n;
+	while (*pp) {
+		struct sym_proc *p = *pp;
+
+		if (!reapable(c, p)) {
+			pp = &p->all_next;
+			continue;
+		}
+		*pp = p->all_next;
+		tab_del(c, p->pid, p);
+		if (forget)
+			forget(arg, p);
+		free(p->maps);
+		perfmap_free(p->jit);
+		free(p);
+		c->nprocs--;
+	}
+}
+
+size_t sym_nprocs(const struct sym_ctx *c)
+{
+	return c->nprocs;
 }
 
 void sym_proc_set_comm(struct sym_proc *p, const char *comm)

@@ -141,6 +141,16 @@ bool sym_proc_needs_maps(const struct sym_proc *p);
  * that needs it (outside the per-sample path: it reads /proc). */
 void sym_read_pending(struct sym_ctx *c);
 int sym_proc_pid(const struct sym_proc *p);
+/* Address spaces of processes that come and go (a system-wide profile
+ * under churn): one the caller refers to beyond the next sym_reap is kept
+ * (until sym_ctx_free); one whose process exited or exec'd is released,
+ * and freed by the second sym_reap after that (unless kept), forget(arg, p)
+ * called first so that the caller drops what it holds of it.  Without
+ * this, every process ever seen stays in memory. */
+void sym_proc_keep(struct sym_proc *p);
+void sym_proc_release(struct sym_ctx *c, struct sym_proc *p);
+void sym_reap(struct sym_ctx *c, void (*forget)(void *arg, struct sym_proc *p), void *arg);
+size_t sym_nprocs(const struct sym_ctx *c);	/* address spaces held */
 void sym_proc_set_comm(struct sym_proc *p, const char *comm);
 const char *sym_proc_comm(const struct sym_proc *p);	/* "" when unknown */
 

@@ -548,6 +548,49 @@ static void test_dpkg_owner(void **state)
 	assert_string_equal(pkg, "coreutils");
 }
 
+static void count_forget(void *arg, struct sym_proc *p)
+{
+	(*(int *)arg)++;
+}
+
+/* Address spaces of processes that came and went are freed two sym_reap
+ * calls after their release, unless kept; the pid table still finds the
+ * others (its linear probing survives the removals). */
+static void test_reap(void **state)
+{
+	struct sym_ctx *c = sym_ctx_new();
+	struct sym_proc *p[600], *kept;
+	int forgotten = 0;
+
+	assert_non_null(c);
+	/* pids 1000..1599: forks of pid 0 (never read from /proc) */
+	assert_non_null(sym_proc_find(c, 0, true));
+	for (int i = 0; i < 600; i++)
+		assert_non_null(p[i] = sym_proc_fork(c, 1000 + i, 0));
+	kept = p[4];
+	sym_proc_keep(kept);
+	assert_int_equal(sym_nprocs(c), 601);
+	for (int i = 0; i < 600; i += 2)	/* even ones exit */
+		sym_proc_release(c, p[i]);
+	sym_reap(c, count_forget, &forgotten);	/* a drain may still see them */
+	assert_int_equal(sym_nprocs(c), 601);
+	assert_int_equal(forgotten, 0);
+	sym_reap(c, count_forget, &forgotten);
+	assert_int_equal(forgotten, 299);	/* 300, less the kept one */
+	assert_int_equal(sym_nprocs(c), 302);
+	for (int i = 0; i < 600; i++)
+		if (i % 2)
+			assert_ptr_equal(sym_proc_find(c, 1000 + i, false), p[i]);
+		else if (i != 4)
+			assert_null(sym_proc_find(c, 1000 + i, false));
+	/* a kept one outlives its release (sym_ctx_free frees it) */
+	sym_proc_release(c, kept);
+	sym_reap(c, count_forget, &forgotten);
+	sym_reap(c, count_forget, &forgotten);
+	assert_int_equal(sym_nprocs(c), 302);
+	sym_ctx_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -568,6 +611,7 @@ int main(void)
 		cmocka_unit_test(test_resolve_deleted),
 		cmocka_unit_test(test_jit_map),
 		cmocka_unit_test(test_dpkg_owner),
+		cmocka_unit_test(test_reap),
 	};
 
 	return cmocka_run_group_tests_name("sym", tests, NULL, NULL);

@@ -8,7 +8,7 @@ snapshot > "$TMP/before"
 tgt=$(command -v uprobe-target)
 if has_uprobes && [ -n "$tgt" ]; then
 	# ftr_target is called 10 times, ftr_target_str and ftr_target_many
-	# once each; ftr_local (not matched) once.
+	# once each, ftr_target_buf only with --buf; ftr_local (not matched) once.
 	"$FTR" -e "uprobe:$tgt:ftr_target* { @[func] = count(); }" -- uprobe-target > "$TMP/o" 2> "$TMP/e"
 	got=$(grep '^@' "$TMP/o" | sort | tr '\n' ' ')
 	[ "$got" = "@[ftr_target]: 10 @[ftr_target_many]: 1 @[ftr_target_str]: 1 " ] &&
@@ -19,7 +19,7 @@ if has_uprobes && [ -n "$tgt" ]; then
 	grep -q "^@\[uretprobe:/.*\]: 1246\$" "$TMP/o" && [ "$(grep -c '^@' "$TMP/o")" = 1 ] &&
 		ok uprobe-glob-probe || fail uprobe-glob-probe "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
 	FTR_MAX_PROBES=2 "$FTR" -e "uprobe:$tgt:ftr_* { @ = count(); }" -- uprobe-target > "$TMP/o" 2> "$TMP/e"; rc=$?
-	[ $rc -eq 1 ] && grep -q 'matches 4 functions, more than 2' "$TMP/e" && grep -q FTR_MAX_PROBES "$TMP/e" &&
+	[ $rc -eq 1 ] && grep -q 'matches 5 functions, more than 2' "$TMP/e" && grep -q FTR_MAX_PROBES "$TMP/e" &&
 		ok uprobe-glob-cap || fail uprobe-glob-cap "rc=$rc $(cat "$TMP/e")"
 	"$FTR" -e "uprobe:$tgt:zz_no_such_* { @ = count(); }" -- uprobe-target > "$TMP/o" 2> "$TMP/e"; rc=$?
 	[ $rc -eq 1 ] && grep -q 'no probeable function matches' "$TMP/e" &&

@@ -237,13 +237,18 @@ static int ksyms_have(const char *const *names, bool *found, int n)
 bool strfetch_eprobes(const struct features *f, char *why, size_t wlen)
 {
 	static const char *const names[] = { "eprobe_*", "trace_eprobe*" };
+	/* Asked for every tracepoint clause: /proc/kallsyms is read once per
+	 * run (a read of it takes seconds in an emulated guest). */
+	static int built = -1;
 	bool found[2];
 
 	if (!tracefs_file_exists(NULL, "dynamic_events") || !(f->probe_syntax & PS_EPROBE_LINE)) {
 		snprintf(why, wlen, "no eprobe events");
 		return false;
 	}
-	if (ksyms_have(names, found, 2) == 0 && !found[0] && !found[1]) {
+	if (built < 0)
+		built = !(ksyms_have(names, found, 2) == 0 && !found[0] && !found[1]);
+	if (!built) {
 		snprintf(why, wlen, "no eprobe events (built without CONFIG_EPROBE_EVENTS)");
 		return false;
 	}

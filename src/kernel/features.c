@@ -160,6 +160,9 @@ void features_parse_readme(const char *readme, unsigned *hist_mods, unsigned *pr
 		*probe_syntax |= PS_FPROBE_LINE;
 	if (strstr(readme, "e[:[<group>/][<event>]]"))
 		*probe_syntax |= PS_EPROBE_LINE;
+	/* Listed only when built with CONFIG_PROBE_EVENTS_BTF_ARGS. */
+	if (strstr(readme, "<argname>"))
+		*probe_syntax |= PS_ARGNAME;
 	if (strstr(readme, "$current"))
 		*probe_syntax |= PS_CURRENT;
 

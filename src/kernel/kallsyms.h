@@ -15,8 +15,8 @@
 
 struct kallsyms;
 
-/* Every symbol of a kallsyms file (NULL: /proc/kallsyms), indexed by
- * name.  0 or -errno. */
+/* Every symbol of a kallsyms file (NULL: /proc/kallsyms), in its order.
+ * 0 or -errno. */
 int kallsyms_load(const char *path, struct kallsyms **out);
 void kallsyms_free(struct kallsyms *k);
 /* The address of name ("pre*": of the first symbol named pre...; the

@@ -483,7 +483,8 @@ int features_probe(struct features *f, struct session *s)
 				      "arguments by register") : "no kprobe_events file");
 	set(f, F_UPROBE, tfile("uprobe_events"), "%s",
 	    tfile("uprobe_events") ? "" : "no uprobe_events file");
-	set(f, F_FPROBE, tfile("dynamic_events") && (f->probe_syntax & PS_FPROBE_LINE), NULL);
+	set(f, F_FPROBE, tfile("dynamic_events") && (f->probe_syntax & PS_FPROBE_LINE), "%s",
+	    f->probe_syntax & PS_ARGNAME ? "arguments by BTF name" : "");
 	probe_eprobe(f, s);
 	features_hist_mods_str(f->hist_mods, mods, sizeof(mods));
 	if (tracefs_file_exists(NULL, "events/sched/sched_switch/hist"))

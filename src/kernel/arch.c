@@ -6,6 +6,7 @@
 #include <sys/utsname.h>
 
 #include "kernel/arch.h"
+#include "kernel/kallsyms.h"
 #include "ftr.h"
 
 /*
@@ -218,32 +219,16 @@ int arch_ustack_walk(const char *arch, uint64_t ip, bool entry, const uint64_t *
 
 bool arch_kernel_user_stacks(void)
 {
-	static int known = -1;
-	char line[256];
-	FILE *f;
+	static int known = -1;	/* asked at events too: after kallsyms_drop() */
+	uint64_t a;
+	int r;
 
-	if (known >= 0)
-		return known;
 	/* x86 selects USER_STACKTRACE_SUPPORT always: no need to read. */
-	if (!strcmp(arch_name(), "x86_64") || !strcmp(arch_name(), "x86")) {
+	if (known < 0 && (!strcmp(arch_name(), "x86_64") || !strcmp(arch_name(), "x86")))
 		known = 1;
-		return true;
+	if (known < 0) {
+		r = kallsyms_find("stack_trace_save_user", &a);
+		known = r == 0 || r == -EPERM || (r != -ENOENT && strcmp(arch_name(), "arm64"));
 	}
-	f = fopen("/proc/kallsyms", "re");
-	if (!f) {
-		known = strcmp(arch_name(), "arm64") != 0;
-		return known;
-	}
-	known = 0;
-	while (fgets(line, sizeof(line), f)) {
-		const char *sym = strrchr(line, ' ');
-
-		/* "ADDR T NAME\n" (modules add "\t[MOD]", never this one) */
-		if (sym && !strcmp(sym + 1, "stack_trace_save_user\n")) {
-			known = 1;
-			break;
-		}
-	}
-	fclose(f);
 	return known;
 }

@@ -20,6 +20,7 @@
 #include "filter/expr.h"
 #include "filter/filters.h"
 #include "kernel/formats.h"
+#include "kernel/kallsyms.h"
 #include "report/output.h"
 #include "ftr.h"
 #include "kernel/probe.h"
@@ -1037,6 +1038,8 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 	bool cb_stop = false;	/* a callback said stop: it wants no more */
 	int err, ret = 0;
 
+	/* Setup is over: its kernel symbol questions are answered. */
+	kallsyms_drop();
 	if (e->s && session_start(e->s) < 0)
 		return -EIO;
 	if (e->start_hook && e->start_hook(e, e->hook_arg) < 0)

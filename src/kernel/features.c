@@ -160,6 +160,9 @@ void features_parse_readme(const char *readme, unsigned *hist_mods, unsigned *pr
 		*probe_syntax |= PS_FPROBE_LINE;
 	if (strstr(readme, "e[:[<group>/][<event>]]"))
 		*probe_syntax |= PS_EPROBE_LINE;
+	/* Listed only when built with CONFIG_PROBE_EVENTS_BTF_ARGS. */
+	if (strstr(readme, "<argname>"))
+		*probe_syntax |= PS_ARGNAME;
 	if (strstr(readme, "$current"))
 		*probe_syntax |= PS_CURRENT;
 
@@ -480,7 +483,8 @@ int features_probe(struct features *f, struct session *s)
 				      "arguments by register") : "no kprobe_events file");
 	set(f, F_UPROBE, tfile("uprobe_events"), "%s",
 	    tfile("uprobe_events") ? "" : "no uprobe_events file");
-	set(f, F_FPROBE, tfile("dynamic_events") && (f->probe_syntax & PS_FPROBE_LINE), NULL);
+	set(f, F_FPROBE, tfile("dynamic_events") && (f->probe_syntax & PS_FPROBE_LINE), "%s",
+	    f->probe_syntax & PS_ARGNAME ? "arguments by BTF name" : "");
 	probe_eprobe(f, s);
 	features_hist_mods_str(f->hist_mods, mods, sizeof(mods));
 	if (tracefs_file_exists(NULL, "events/sched/sched_switch/hist"))

@@ -58,6 +58,7 @@ enum {
 	PS_FPROBE_LINE = 1 << 6,	/* "f[:[<group>/][<event>]]" */
 	PS_EPROBE_LINE = 1 << 7,	/* "e[:[<group>/][<event>]]" — not proof (docs/libraries.md) */
 	PS_CURRENT = 1 << 8,	/* $current, the task_struct (tracing/probes, July 2026) */
+	PS_ARGNAME = 1 << 9,	/* <argname>: by BTF name (6.8, CONFIG_PROBE_EVENTS_BTF_ARGS) */
 };
 
 struct feature {

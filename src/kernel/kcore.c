@@ -117,26 +117,3 @@ void kcore_close(struct kcore *k)
 	close(k->fd);
 	free(k);
 }
-
-int kcore_symbol(const char *kallsyms, const char *name, uint64_t *addr)
-{
-	FILE *f = fopen(kallsyms ? kallsyms : "/proc/kallsyms", "re");
-	size_t nl = strlen(name);
-	char line[512];
-	int ret = -ENOENT;
-
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *sp = strchr(line, ' ');
-		const char *n = sp && sp[1] && sp[2] == ' ' ? sp + 3 : NULL;
-
-		if (!n || strncmp(n, name, nl) || (n[nl] != '\n' && n[nl] != '\t' && n[nl]))
-			continue;
-		*addr = strtoull(line, NULL, 16);
-		ret = *addr ? 0 : -EPERM;
-		break;
-	}
-	fclose(f);
-	return ret;
-}

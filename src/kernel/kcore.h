@@ -20,10 +20,5 @@ int kcore_open(const char *path, struct kcore **out, char *why, size_t wlen);
 /* len bytes at kernel address addr.  0, -EFAULT (not mapped), -EIO. */
 int kcore_read(struct kcore *k, uint64_t addr, void *buf, size_t len);
 void kcore_close(struct kcore *k);
-/* The address of any kernel symbol (data too: avenrun, jiffies) from
- * kallsyms (NULL: /proc/kallsyms).  0; -ENOENT (absent: a kernel without
- * CONFIG_KALLSYMS_ALL lists functions only); -EPERM (kptr_restrict shows
- * every address as 0); -errno. */
-int kcore_symbol(const char *kallsyms, const char *name, uint64_t *addr);
 
 #endif

@@ -22,7 +22,7 @@
 #include "report/elfsym.h"
 #include "report/ldcache.h"
 #include "kernel/features.h"
-#include "kernel/kcore.h"
+#include "kernel/kallsyms.h"
 #include "kernel/pglob.h"
 #include "ftr.h"
 #include "kernel/probe.h"
@@ -1470,9 +1470,9 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 	if (!probe_kind_is_user(p->kind) && !p->has_addr) {
 		uint64_t a;
 
-		/* (the list is read once; kallsyms is read whole each time) */
+		/* (both lists are read once per run) */
 		missing = !pglob_kernel_has(session_tracefs(s)->path, p->module, p->symbol) &&
-			  kcore_symbol(NULL, p->symbol, &a) == -ENOENT;
+			  kallsyms_find(p->symbol, &a) == -ENOENT;
 	}
 	quiet = session_quiet(s);
 	if (missing)

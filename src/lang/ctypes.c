@@ -534,6 +534,11 @@ const struct btf *ctypes_btf(struct tenv *t)
 	return top(t);
 }
 
+bool ctypes_btf_running(struct tenv *t)
+{
+	return t->kernel && !btf_file;
+}
+
 const char *ctypes_btf_source(struct tenv *t)
 {
 	return t->kernel ? t->source : NULL;

@@ -57,6 +57,9 @@ void ctypes_close(struct tenv *t);
 const struct btf *ctypes_btf(struct tenv *t);
 /* Where the BTF came from ("/sys/kernel/btf/vmlinux", the --btf file), or NULL. */
 const char *ctypes_btf_source(struct tenv *t);
+/* The BTF is the running kernel's (the one its probes type arguments by),
+ * not --btf's. */
+bool ctypes_btf_running(struct tenv *t);
 
 /*
  * The type a C type name spells ("struct file *", "unsigned char", "u32",

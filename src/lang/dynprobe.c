@@ -8,10 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <tracefs.h>
+
 #include "ftr.h"
 #include "kernel/arch.h"
 #include "kernel/engine.h"
-#include "kernel/kcore.h"
+#include "kernel/kallsyms.h"
 #include "kernel/pglob.h"
 #include "kernel/probe.h"
 #include "kernel/session.h"
@@ -66,7 +68,7 @@ static const char *canonical(const struct lang_probe *pr, char *buf, size_t len)
 
 /* The typed reads of the probe dynprobe_add is adding (its extra):
  * the same for each event a wildcard makes. */
-static const struct probe_arg *cur_extra;
+static const struct probe_arg *cur_extra, *cur_fallback;
 static int cur_nextra;
 static bool cur_fprobe;		/* kfunc/kretfunc: an fprobe where there are */
 
@@ -75,7 +77,7 @@ static bool cur_fprobe;		/* kfunc/kretfunc: an fprobe where there are */
 static int add_one(struct engine *e, const char *text, bool quiet, struct probe_error *perr)
 {
 	struct probe_spec spec;
-	int ret;
+	int ret, base;
 
 	perr->pos = -1;
 	perr->msg[0] = '\0';
@@ -86,13 +88,30 @@ static int add_one(struct engine *e, const char *text, bool quiet, struct probe_
 			 PROBE_MAX_ARGS);
 		return -EINVAL;
 	}
+	base = spec.nargs;
 	for (int i = 0; i < cur_nextra; i++)
 		spec.args[spec.nargs++] = cur_extra[i];
 	spec.fprobe = cur_fprobe;
-	if (quiet && e->s)
+	if ((quiet || cur_fallback) && e->s)
 		session_set_quiet(e->s, true);
 	ret = engine_add_probe(e, &spec, NULL, NULL);
-	if (quiet && e->s)
+	/* The kernel's argument names refused (a function its BTF does not
+	 * describe as ftr's does): ftr's own fetches, the same values. */
+	if (ret < 0 && cur_fallback && e->s) {
+		char *log = tracefs_error_last(NULL);
+		int err = ret;
+
+		session_set_quiet(e->s, quiet);
+		for (int i = 0; i < cur_nextra; i++)
+			spec.args[base + i] = cur_fallback[i];
+		ret = engine_add_probe(e, &spec, NULL, NULL);
+		if (!ret)
+			fprintf(stderr, "ftr: note: '%s': the kernel refused its BTF argument names "
+				"(%s): ftr's argument fetches instead\n", text,
+				log && *log ? log : strerror(-err));
+		free(log);
+	}
+	if ((quiet || cur_fallback) && e->s)
 		session_set_quiet(e->s, false);
 	return ret;
 }
@@ -347,9 +366,11 @@ out:
 }
 
 int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, const char *fields,
-		 const struct probe_arg *extra, int nextra, char ***names, struct lang_err *err)
+		 const struct probe_arg *extra, const struct probe_arg *fallback, int nextra,
+		 char ***names, struct lang_err *err)
 {
 	cur_extra = extra;
+	cur_fallback = fallback;
 	cur_nextra = nextra;
 	cur_fprobe = pr->btf_func;
 	char spec[PATH_MAX + 600], text[PATH_MAX + 2048];
@@ -383,7 +404,7 @@ int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, c
 			char why[512];
 			uint64_t a;
 
-			if (kcore_symbol(NULL, f, &a) == -ENOENT) {
+			if (kallsyms_find(f, &a) == -ENOENT) {
 				probe_missing_why(mod, f, why, sizeof(why));
 				fprintf(stderr, "ftr: note: '%s': cannot probe '%s': %s: skipped\n",
 					pr->text, f, why);

@@ -22,10 +22,13 @@ struct probe_arg;
  * per event added, in order; returns how many (0 only when optional), or
  * -errno with err set (or the message printed, err->msg left empty).
  * extra (nextra of them): fields already spelled as fetch arguments (the
- * clause's typed reads, typed.h), added to every kprobe/uprobe event.
+ * clause's typed reads, typed.h), added to every kprobe/uprobe event;
+ * fallback, when not NULL, the same fields without the kernel's argument
+ * names, used where the kernel refuses those.
  */
 int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, const char *fields,
-		 const struct probe_arg *extra, int nextra, char ***names, struct lang_err *err);
+		 const struct probe_arg *extra, const struct probe_arg *fallback, int nextra,
+		 char ***names, struct lang_err *err);
 
 
 #endif

@@ -32,6 +32,7 @@
 #include "filter/expr.h"
 #include "lang/interp.h"
 #include "lang/intern.h"
+#include "kernel/kallsyms.h"
 #include "kernel/kcore.h"
 #include "kernel/khist.h"
 #include "lang/lprof.h"
@@ -712,7 +713,7 @@ static int check_kaddr(struct sema *s, struct node *n)
 		lang_errf(s->err, n->args[0], "kaddr() takes a symbol's name as a string literal");
 		return -EINVAL;
 	}
-	err = kcore_symbol(NULL, n->args[0]->sval, &addr);
+	err = kallsyms_find(n->args[0]->sval, &addr);
 	if (err == -EPERM) {
 		lang_errf(s->err, n, "kaddr(\"%s\"): /proc/kallsyms hides kernel addresses "
 			  "(kptr_restrict=%d%s): %s", n->args[0]->sval, in->e.feat.kptr_restrict,
@@ -2704,7 +2705,8 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 			   pr->pv == PV_URETPROBE) {
 			bool args[PROBE_MAX_ARGN + 1] = { false }, sargs[PROBE_MAX_ARGN + 2] = { false };
 			bool user = pr->pv == PV_UPROBE || pr->pv == PV_URETPROBE;
-			struct probe_arg extra[PROBE_MAX_ARGS];
+			struct probe_arg extra[PROBE_MAX_ARGS], fb[PROBE_MAX_ARGS];
+			bool names = in->typed && in->typed[ci].nnames;
 			char fields[1024];
 			size_t off = 0;
 			int nextra, nuf;
@@ -2768,8 +2770,14 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 				return -EINVAL;
 			}
 			nextra += nuf;
-			ret = *npn = dynprobe_add(&in->e, pr, c->nprobes > 1, fields, extra, nextra,
-						  pn, err);
+			/* The same reads by ftr's fetches, where the kernel
+			 * refuses its argument names (typed.h). */
+			memcpy(fb, extra, (size_t)nextra * sizeof(*fb));
+			for (int f = 0; names && f < in->typed[ci].n; f++)
+				if (typed_fallback(&in->typed[ci], f, fb[f].raw, sizeof(fb[f].raw)))
+					fb[f] = extra[f];
+			ret = *npn = dynprobe_add(&in->e, pr, c->nprobes > 1, fields, extra,
+						  names ? fb : NULL, nextra, pn, err);
 			if (ret < 0)
 				return err->msg[0] ? -EINVAL : ret;
 			for (int k = before; nuf && k < in->e.nev; k++) {

@@ -17,6 +17,7 @@
 #include "kernel/evsel.h"
 #include "kernel/features.h"
 #include "kernel/formats.h"
+#include "kernel/kallsyms.h"
 #include "ftr.h"
 #include "report/output.h"
 #include "lang/plan.h"
@@ -196,59 +197,21 @@ int strfetch_kprobe_args(const char *arch, const struct tep_event *tp, const str
 /* ---- what this kernel has ------------------------------------------------------ */
 
 /*
- * Mark which of names[0..n) /proc/kallsyms lists (a name ending in '*'
- * matches as a prefix).  0, or -errno when it cannot be read.  The names are
- * listed whatever kptr_restrict hides (only the addresses read as zero).
- */
-static int ksyms_have(const char *const *names, bool *found, int n)
-{
-	FILE *fp = fopen("/proc/kallsyms", "re");
-	char line[512];
-
-	for (int i = 0; i < n; i++)
-		found[i] = false;
-	if (!fp)
-		return -errno;
-	while (fgets(line, sizeof(line), fp)) {
-		char *sym = strchr(line, ' ');
-
-		sym = sym ? strchr(sym + 1, ' ') : NULL;
-		if (!sym)
-			continue;
-		sym++;
-		sym[strcspn(sym, " \t\n")] = '\0';
-		for (int i = 0; i < n; i++) {
-			size_t l = strlen(names[i]);
-
-			if (names[i][l - 1] == '*' ? !strncmp(sym, names[i], l - 1) :
-			    !strcmp(sym, names[i]))
-				found[i] = true;
-		}
-	}
-	fclose(fp);
-	return 0;
-}
-
-/*
  * Eprobe events, judged without changing anything.  The README's "e[:..."
  * line is no proof (docs/libraries.md: this host lists it without
- * CONFIG_EPROBE_EVENTS); their code in kallsyms is.
+ * CONFIG_EPROBE_EVENTS); their code in kallsyms is (names are listed
+ * whatever kptr_restrict hides; unreadable, the kernel will say).
  */
 bool strfetch_eprobes(const struct features *f, char *why, size_t wlen)
 {
-	static const char *const names[] = { "eprobe_*", "trace_eprobe*" };
-	/* Asked for every tracepoint clause: /proc/kallsyms is read once per
-	 * run (a read of it takes seconds in an emulated guest). */
-	static int built = -1;
-	bool found[2];
+	uint64_t a;
 
 	if (!tracefs_file_exists(NULL, "dynamic_events") || !(f->probe_syntax & PS_EPROBE_LINE)) {
 		snprintf(why, wlen, "no eprobe events");
 		return false;
 	}
-	if (built < 0)
-		built = !(ksyms_have(names, found, 2) == 0 && !found[0] && !found[1]);
-	if (!built) {
+	if (kallsyms_find("eprobe_*", &a) == -ENOENT &&
+	    kallsyms_find("trace_eprobe*", &a) == -ENOENT) {
 		snprintf(why, wlen, "no eprobe events (built without CONFIG_EPROBE_EVENTS)");
 		return false;
 	}
@@ -260,8 +223,8 @@ static bool kprobe_possible(const struct features *f, const char *sys, const cha
 			    char *wrapper, size_t len, char *why, size_t wlen)
 {
 	const char *arch = f->arch[0] ? arch_normalise(f->arch) : arch_name();
-	const char *names[1] = { wrapper };
-	bool found;
+	uint64_t a;
+	int r;
 
 	if (strcmp(sys, "syscalls") || !str_has_prefix(ev, "sys_enter_")) {
 		snprintf(why, wlen, "a kprobe reads syscall arguments only at a syscall's entry "
@@ -281,7 +244,8 @@ static bool kprobe_possible(const struct features *f, const char *sys, const cha
 			 "arm64)", arch);
 		return false;
 	}
-	if (ksyms_have(names, &found, 1) < 0 || !found) {
+	r = kallsyms_find(wrapper, &a);
+	if (r && r != -EPERM) {
 		snprintf(why, wlen, "no function '%s' in /proc/kallsyms to put a kprobe on",
 			 wrapper);
 		return false;

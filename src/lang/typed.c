@@ -688,6 +688,59 @@ static int member(struct tctx *x, struct node *n, struct tv *v)
 	return 1;
 }
 
+/*
+ * The kernel's own name for an argument, where it takes names at this
+ * probe (fentry-like: kfunc, from the kernel's BTF, not --btf's): the
+ * kernel then reads and types it from its BTF; off keeps ftr's fetch for
+ * typed_fallback.  An identifier only (the kernel parses any other word as
+ * something else).
+ */
+static void by_name(struct tctx *x, const char *name, char *f, size_t len)
+{
+	struct typed_out *o = x->out;
+	int i;
+
+	if (!(x->ps & PS_ARGNAME) || x->user || x->ret || !ctypes_btf_running(*x->env) ||
+	    strlen(name) >= sizeof(o->name[0]) ||
+	    strlen(f) >= sizeof(o->off[0]) || name[strspn(name, "abcdefghijklmnopqrstuvwxyz"
+				"ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")] || !name[0] ||
+	    (name[0] >= '0' && name[0] <= '9'))
+		return;
+	for (i = 0; i < o->nnames && strcmp(o->name[i], name); i++)
+		;
+	if (i == TYPED_MAX_NAMES)
+		return;
+	if (i == o->nnames) {
+		snprintf(o->name[i], sizeof(o->name[i]), "%s", name);
+		snprintf(o->off[i], sizeof(o->off[i]), "%s", f);
+		o->nnames++;
+	}
+	snprintf(f, len, "%s", name);
+}
+
+int typed_fallback(const struct typed_out *o, int i, char *out, size_t len)
+{
+	const char *s = o->f[i].fetch;
+	size_t off = 0;
+
+	/* The names stand where a fetch does: whole, or innermost in
+	 * "+K(...)"; every other word of a fetcharg starts with % $ @ + - \. */
+	while (*s) {
+		size_t w = strcspn(s, "()");
+		int k = o->nnames;
+
+		if (w)
+			for (k = 0; k < o->nnames; k++)
+				if (strlen(o->name[k]) == w && !strncmp(s, o->name[k], w))
+					break;
+		off += (size_t)snprintf(out + off, off < len ? len - off : 0, "%.*s",
+					k < o->nnames ? (int)strlen(o->off[k]) : (int)(w ? w : 1),
+					k < o->nnames ? o->off[k] : s);
+		s += w ? w : 1;
+	}
+	return off < len ? 0 : -ENOSPC;
+}
+
 static int kfunc_arg(struct tctx *x, struct node *n, struct tv *v)
 {
 	struct btf_t t;
@@ -703,6 +756,7 @@ static int kfunc_arg(struct tctx *x, struct node *n, struct tv *v)
 			memset(v, 0, sizeof(*v));
 			if (arg_fetch(x, n, i, v->f, sizeof(v->f)))
 				return -1;
+			by_name(x, name, v->f, sizeof(v->f));
 			v->id = type;
 			snprintf(v->src, sizeof(v->src), "args->%s", n->sval);
 			return 1;
@@ -1159,5 +1213,12 @@ int typed_compile(struct tenv **env, struct program *p, int ci, const char *arch
 		}
 	if ((c->pred && plain(&x, c->pred) < 0) || stmts(&x, c->body))
 		return -EINVAL;
+	for (int i = 0; i < out->nnames; i++) {
+		size_t el = strlen(out->explain);
+
+		snprintf(out->explain + el, sizeof(out->explain) - el, "%s%s (else %s)%s",
+			 i ? ", " : "  arguments by the kernel's BTF names: ", out->name[i],
+			 out->off[i], i + 1 == out->nnames ? "\n" : "");
+	}
 	return 0;
 }

@@ -47,11 +47,23 @@ struct typed_field {
 	char type[24];		/* "u32", "string", "b3@5/8" */
 };
 
+/* A kfunc's arguments go by the names in its BTF prototype ("count",
+ * "+64(file)") where the kernel takes them (PS_ARGNAME: it types them
+ * from the same BTF); name[i] is fetched as off[i] ("$arg3") where it
+ * refuses one after all (typed_fallback). */
+#define TYPED_MAX_NAMES 8
+
 struct typed_out {
 	struct typed_field f[TYPED_MAX_FIELDS];
 	int n;
 	char explain[2048];	/* one line per field: the fetcharg and its source */
+	char name[TYPED_MAX_NAMES][32], off[TYPED_MAX_NAMES][32];
+	int nnames;
 };
+
+/* Field i's fetcharg with ftr's own argument fetches for the kernel's
+ * argument names (the same value; a pure rewrite).  0, or -ENOSPC. */
+int typed_fallback(const struct typed_out *o, int i, char *out, size_t len);
 
 /*
  * A tracepoint clause's fields, read through by an eprobe on the event

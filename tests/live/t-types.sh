@@ -199,12 +199,16 @@ EOF
 		fail types-kprobe-null "rc=$rc $(head -2 "$TMP/e") $(tr '\n' ' ' < "$TMP/o" | head -c 300)"
 
 	# kfunc/kretfunc are fprobe events where the kernel has them (6.x),
-	# kprobes elsewhere.
-	"$FTR" -E -e 'kfunc:vfs_write { @ = count(); }' > "$TMP/x" 2>&1
-	want="'p:ftr_[0-9_]*/vfs_write vfs_write "
-	grep -qF 'f[:[<group>/][<event>]]' "$T/README" && want="'f:ftr_[0-9_]*/vfs_write vfs_write "
-	grep -q "$want" "$TMP/x" && ok types-kfunc-event ||
-		fail types-kfunc-event "want $want: $(grep dynamic_events "$TMP/x" | head -2)"
+	# kprobes elsewhere; args->NAME is the kernel's own BTF argument name
+	# where its README lists <argname> (6.8+), ftr's $argN elsewhere (the
+	# same values: types-kfunc-hist).
+	"$FTR" -E -e 'kfunc:vfs_write { @ = sum(args->count); }' > "$TMP/x" 2>&1
+	kind=p arg='[$]arg3' note=
+	grep -qF 'f[:[<group>/][<event>]]' "$T/README" && kind=f
+	grep -qF '<argname>' "$T/README" && arg=count note="BTF names: count (else [$]arg3)"
+	want="'$kind:ftr_[0-9_]*/vfs_write vfs_write .*t0=$arg:u64"
+	grep -q "$want" "$TMP/x" && grep -q "$note" "$TMP/x" && ok types-kfunc-event ||
+		fail types-kfunc-event "want $want, $note: $(grep -e dynamic_events -e 'names:' "$TMP/x" | head -3)"
 
 	# A kfunc run killed after each of its first kernel changes: `ftr reset`
 	# removes what it left, an fprobe event (which libtracefs cannot list)

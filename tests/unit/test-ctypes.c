@@ -303,6 +303,9 @@ static void test_cpp(void **state)
 /* The kernel BTF typed() compiles against, and a tracepoint clause's fields. */
 static const char *typed_vmlinux = "/nonexistent";
 static const struct typed_tp *typed_tp;
+/* When set: each field's typed_fallback (ftr's fetches for the kernel's
+ * argument names). */
+static const char *const *typed_fb;
 
 static void typed(const char *text, const char *arch, unsigned ps, const char *const *want,
 		  const char *err_part)
@@ -340,6 +343,10 @@ static void typed(const char *text, const char *arch, unsigned ps, const char *c
 			if (i >= out.n || strcmp(f, want[i]))
 				fail_msg("'%s': field %d is '%s', want '%s'", text, i,
 					 i < out.n ? f : "none", want[i]);
+			if (typed_fb) {
+				assert_int_equal(typed_fallback(&out, i, f, sizeof(f)), 0);
+				assert_string_equal(f, typed_fb[i]);
+			}
 		}
 	}
 	ctypes_close(t);
@@ -615,6 +622,23 @@ static void test_module_kfunc(void **state)
 	      "x86_64", PS_ARGN, want, NULL);
 	typed("kfunc:vmlinux:vfs_write { @ = hist(args->count); }", "x86_64", PS_ARGN,
 	      (const char *const[]){ "t0=$arg3:u64", NULL }, NULL);
+	/* Where the kernel takes its BTF argument names (6.8+), they are the
+	 * roots; ftr's own fetches are kept for where it refuses them. */
+	typed_fb = (const char *const[]){ "+0(+40(+24($arg1)))", "$arg2", "%di" };
+	typed("kfunc:mymod:modfn { @[str(args->f->f_path.dentry->d_name.name)] = sum(args->n); }",
+	      "x86_64", PS_ARGN | PS_ARGNAME, (const char *const[]){
+	      "t0=+0(+40(+24(f))):string", "t1=n:s32", NULL }, NULL);
+	typed_fb = (const char *const[]){ "$arg3" };
+	typed("kfunc:vmlinux:vfs_write { @ = hist(args->count); }", "x86_64", PS_ARGN | PS_ARGNAME,
+	      (const char *const[]){ "t0=count:u64", NULL }, NULL);
+	typed_fb = (const char *const[]){ "+68(%di)", "%di", "%dx" };
+	typed("kfunc:vfs_write { @[args->file->f_mode] = sum(args->count); }", "x86_64",
+	      PS_ARGNAME, (const char *const[]){ "t0=+68(file):u32", "t1=file:u64", "t2=count:u64",
+	      NULL }, NULL);
+	typed_fb = NULL;
+	/* not at a return (the kernel reads entry arguments there only since 6.12) */
+	typed("kretfunc:vfs_write { @ = sum(args->count); }", "x86_64", PS_ARGN | PS_ARGNAME, NULL,
+	      "the arguments are gone");
 	/* The program's types are split over the module's. */
 	typed("struct s { struct file *f; };\nkfunc:mymod:modfn { @ = sum(((struct s *)args->f)->f->f_mode); }",
 	      "x86_64", PS_ARGN, (const char *const[]){ "t0=+68(+0($arg1)):u32", "t1=+0($arg1):u64",

@@ -55,6 +55,7 @@ static void test_readme_618(void **state)
 	assert_true(ps & PS_USTRING);
 	assert_true(ps & PS_EPROBE_LINE);
 	assert_false(ps & PS_FPROBE_LINE);
+	assert_false(ps & PS_ARGNAME);
 	free(t);
 }
 
@@ -99,6 +100,7 @@ static void test_readme_612(void **state)
 			 HM_COMMON_STACKTRACE);
 	assert_true(ps & PS_FPROBE_LINE);
 	assert_true(ps & PS_ARGN);
+	assert_true(ps & PS_ARGNAME);
 	free(t);
 }
 

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "kernel/kallsyms.h"
 #include "kernel/kcore.h"
 
 #define TEXT 0xffffffff81000000ull
@@ -90,7 +91,19 @@ static void test_kcore_read(void **state)
 	unlink(path);
 }
 
-static void test_kcore_symbol(void **state)
+static int lookup(const char *path, const char *name, uint64_t *a)
+{
+	struct kallsyms *k;
+	int r = kallsyms_load(path, &k);
+
+	if (r)
+		return r;
+	r = kallsyms_lookup(k, name, a);
+	kallsyms_free(k);
+	return r;
+}
+
+static void test_kallsyms(void **state)
 {
 	char path[] = "/tmp/ftr-test-kallsyms.XXXXXX";
 	int fd = mkstemp(path);
@@ -104,30 +117,44 @@ static void test_kcore_symbol(void **state)
 	      "ffffffff82000000 R linux_banner\n"
 	      "ffffffff82001000 B avenrun\n"
 	      "ffffffff82002000 b avenrun_x\n"
+	      "ffffffff81001000 t dup\n"
+	      "ffffffff81000800 t dup\n"
+	      "ffffffff81003000 t eprobe_register\n"
 	      "ffffffffc0001000 d modvar\t[mod]\n", f);
 	fclose(f);
-	assert_int_equal(kcore_symbol(path, "avenrun", &a), 0);
+	assert_int_equal(lookup(path, "avenrun", &a), 0);
 	assert_int_equal(a, 0xffffffff82001000ull);
-	assert_int_equal(kcore_symbol(path, "linux_banner", &a), 0);
+	assert_int_equal(lookup(path, "linux_banner", &a), 0);
 	assert_int_equal(a, 0xffffffff82000000ull);
-	assert_int_equal(kcore_symbol(path, "modvar", &a), 0);
+	assert_int_equal(lookup(path, "modvar", &a), 0);
 	assert_int_equal(a, 0xffffffffc0001000ull);
-	assert_int_equal(kcore_symbol(path, "avenru", &a), -ENOENT);
-	assert_int_equal(kcore_symbol(path, "nosuch", &a), -ENOENT);
+	assert_int_equal(lookup(path, "avenru", &a), -ENOENT);
+	assert_int_equal(lookup(path, "nosuch", &a), -ENOENT);
+	assert_int_equal(lookup(path, "zzz", &a), -ENOENT);
+	/* several of one name: the first in the file */
+	assert_int_equal(lookup(path, "dup", &a), 0);
+	assert_int_equal(a, 0xffffffff81001000ull);
+	/* a prefix */
+	assert_int_equal(lookup(path, "eprobe_*", &a), 0);
+	assert_int_equal(a, 0xffffffff81003000ull);
+	assert_int_equal(lookup(path, "avenrun_y*", &a), -ENOENT);
+	assert_int_equal(lookup(path, "avenrun*", &a), 0);
+	assert_int_equal(a, 0xffffffff82001000ull);
+	assert_int_equal(lookup(path, "trace_eprobe*", &a), -ENOENT);
 	/* kptr_restrict: every address reads as 0 */
 	f = fopen(path, "w");
 	fputs("0000000000000000 B avenrun\n", f);
 	fclose(f);
-	assert_int_equal(kcore_symbol(path, "avenrun", &a), -EPERM);
+	assert_int_equal(lookup(path, "avenrun", &a), -EPERM);
 	unlink(path);
-	assert_int_equal(kcore_symbol(path, "avenrun", &a), -ENOENT);
+	assert_int_equal(lookup(path, "avenrun", &a), -ENOENT);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kcore_read),
-		cmocka_unit_test(test_kcore_symbol),
+		cmocka_unit_test(test_kallsyms),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

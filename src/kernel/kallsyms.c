@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The kernel's symbols by name: see kallsyms.h. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/kallsyms.h"
+
+/* In the file's order, unsorted: a run asks a handful of questions, and
+ * sorting 100k+ names costs more than scanning them that often (an
+ * emulated guest: a second). */
+struct ksym_name {
+	uint64_t addr;
+	size_t name;		/* into pool */
+};
+
+struct kallsyms {
+	char *pool;
+	size_t plen, pcap;
+	struct ksym_name *v;
+	size_t n, cap;
+};
+
+static int grow(void **p, size_t *cap, size_t need, size_t el)
+{
+	size_t c = *cap ? *cap : 4096 / el;
+	void *q;
+
+	while (c < need)
+		c *= 2;
+	if (c == *cap)
+		return 0;
+	q = realloc(*p, c * el);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = c;
+	return 0;
+}
+
+void kallsyms_free(struct kallsyms *k)
+{
+	if (!k)
+		return;
+	free(k->pool);
+	free(k->v);
+	free(k);
+}
+
+int kallsyms_load(const char *path, struct kallsyms **out)
+{
+	FILE *f = fopen(path ? path : "/proc/kallsyms", "re");
+	struct kallsyms *k;
+	char line[512];
+
+	*out = NULL;
+	if (!f)
+		return -errno;
+	k = calloc(1, sizeof(*k));
+	while (k && fgets(line, sizeof(line), f)) {
+		/* "ADDR T NAME\n", "ADDR t NAME\t[MOD]\n" */
+		char *sp = strchr(line, ' '), *n = sp && sp[1] && sp[2] == ' ' ? sp + 3 : NULL;
+		size_t l;
+
+		if (!n)
+			continue;
+		l = strcspn(n, "\t\n");
+		if (grow((void **)&k->pool, &k->pcap, k->plen + l + 1, 1) ||
+		    grow((void **)&k->v, &k->cap, k->n + 1, sizeof(*k->v))) {
+			kallsyms_free(k);
+			k = NULL;
+			break;
+		}
+		memcpy(k->pool + k->plen, n, l);
+		k->pool[k->plen + l] = '\0';
+		k->v[k->n] = (struct ksym_name){ strtoull(line, NULL, 16), k->plen };
+		k->plen += l + 1;
+		k->n++;
+	}
+	fclose(f);
+	if (!k)
+		return -ENOMEM;
+	*out = k;
+	return 0;
+}
+
+int kallsyms_lookup(const struct kallsyms *k, const char *name, uint64_t *addr)
+{
+	size_t l = strlen(name);
+	bool prefix = l && name[l - 1] == '*';
+
+	l -= prefix;
+	for (size_t i = 0; i < k->n; i++) {
+		const char *s = k->pool + k->v[i].name;
+
+		if (prefix ? !strncmp(s, name, l) : !strcmp(s, name)) {
+			*addr = k->v[i].addr;
+			return *addr ? 0 : -EPERM;
+		}
+	}
+	return -ENOENT;
+}
+
+static struct kallsyms *running;
+static int running_err;
+
+int kallsyms_find(const char *name, uint64_t *addr)
+{
+	if (!running && !running_err)
+		running_err = kallsyms_load(NULL, &running);
+	return running ? kallsyms_lookup(running, name, addr) : running_err;
+}
+
+void kallsyms_drop(void)
+{
+	kallsyms_free(running);
+	running = NULL;
+	running_err = 0;
+}

@@ -591,6 +591,11 @@ static int curtask(struct tctx *x, struct node *n, struct tv *v)
 	if (x->user)
 		return fail(x, n, "curtask at a uprobe: a uprobe's fetch arguments read user "
 			    "memory, the task_struct is the kernel's");
+	if (!x->mem && !x->tracepoint)
+		return fail(x, n, "curtask at %s: ftr reads the task_struct through a probe's "
+			    "fetch arguments, at kprobe, kretprobe, kfunc and kretfunc events and at "
+			    "tracepoints (through eprobes); this clause's has none, and there only a "
+			    "BPF program reads kernel memory", x->c->probes[0].text);
 	if (need_mem(x, n, "curtask"))
 		return -1;
 	if (open_env(x))

@@ -784,7 +784,8 @@ static void test_curtask(void **state)
 		 "@[$t->pid] = count(); }", defs);
 	typed(text, "x86_64", PS_ARGN, NULL, "only a BPF program gets (bpf_get_current_task)");
 	snprintf(text, sizeof(text), "%sBEGIN { @[curtask->pid] = count(); }", defs);
-	typed(text, "x86_64", PS_CURRENT, NULL, "reads memory");
+	typed(text, "x86_64", PS_CURRENT, NULL, "curtask at BEGIN: ftr reads the task_struct "
+	      "through a probe's fetch arguments");
 }
 
 /* A fake locate(): x86-64 6.1's current_task, 6.12's pcpu_hot, arm64's
@@ -913,6 +914,13 @@ static void test_curtask_per_cpu(void **state)
 		 defs);
 	typed(text, "x86_64", PS_ARGN, NULL, "2 reads through it on 20 possible CPUs, with 0 "
 	      "others, is 40 fetch arguments, above the 22 of one clause");
+	/* runqlen.bt at profile:hz: no fetch arguments there. */
+	snprintf(text, sizeof(text), "%sprofile:hz:99 { $t = (struct task_struct *)curtask; "
+		 "@[$t->pid] = count(); }", defs);
+	typed(text, "x86_64", PS_ARGN, NULL, "curtask at profile:hz:99: ftr reads the task_struct "
+	      "through a probe's fetch arguments, at kprobe, kretprobe, kfunc and kretfunc events "
+	      "and at tracepoints (through eprobes); this clause's has none, and there only a BPF "
+	      "program reads kernel memory");
 	typed_cur = NULL;
 }
 

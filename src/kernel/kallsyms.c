@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ftr.h"
 #include "kernel/kallsyms.h"
 
 /* In the file's order, unsorted: a run asks a handful of questions, and
@@ -118,4 +119,102 @@ void kallsyms_drop(void)
 	kallsyms_free(running);
 	running = NULL;
 	running_err = 0;
+}
+
+int kallsyms_cpu_list(const char *text, int *cpus, int max)
+{
+	const char *s = text;
+	int n = 0;
+
+	while (*s && *s != '\n') {
+		char *e;
+		long a = strtol(s, &e, 10), b = a;
+
+		if (e == s || a < 0)
+			return -EINVAL;
+		s = e;
+		if (*s == '-') {
+			b = strtol(s + 1, &e, 10);
+			if (e == s + 1 || b < a)
+				return -EINVAL;
+			s = e;
+		}
+		for (long k = a; k <= b; k++) {
+			if (n == max)
+				return -E2BIG;
+			cpus[n++] = (int)k;
+		}
+		if (*s == ',')
+			s++;
+		else if (*s && *s != '\n')
+			return -EINVAL;
+	}
+	return n ? n : -EINVAL;
+}
+
+int kallsyms_current(const char *arch, struct kallsyms_current *out, char *why, size_t wlen)
+{
+	const char *const names[] = { "current_task", "pcpu_hot", "__entry_task",
+				      "__per_cpu_offset" };
+	bool found[4];
+	uint64_t addr[4];
+	char *list;
+	int v, ret;
+
+	memset(out, 0, sizeof(*out));
+	if (strcmp(arch, "x86_64") && strcmp(arch, "arm64")) {
+		snprintf(why, wlen, "ftr knows where the running task is on x86_64 and arm64, not "
+			 "on '%s'", arch);
+		return -ENOTSUP;
+	}
+	for (int i = 0; i < 4; i++) {
+		addr[i] = 0;
+		ret = kallsyms_find(names[i], &addr[i]);
+		if (ret && ret != -ENOENT && ret != -EPERM) {
+			snprintf(why, wlen, "cannot read /proc/kallsyms: %s", strerror(-ret));
+			return ret;
+		}
+		/* -EPERM: listed at 0, hidden (or, for a zero-based x86-64
+		 * per-CPU variable, truly 0: __per_cpu_offset tells). */
+		found[i] = ret != -ENOENT;
+	}
+	/* x86-64 6.2 to 6.14 keep it in pcpu_hot, earlier and later kernels in
+	 * current_task; arm64 in __entry_task. */
+	v = !strcmp(arch, "arm64") ? 2 : found[0] ? 0 : 1;
+	if (!found[v] || !found[3]) {
+		snprintf(why, wlen, "/proc/kallsyms has no %s%s%s (data symbols are listed with "
+			 "CONFIG_KALLSYMS_ALL only)", found[v] ? "" : v == 1 ?
+			 "current_task or pcpu_hot" : names[v], !found[v] && !found[3] ? " and no " :
+			 "", found[3] ? "" : "__per_cpu_offset");
+		return -ENOENT;
+	}
+	if (!addr[3]) {
+		snprintf(why, wlen, "/proc/kallsyms shows every address as 0 (kptr_restrict, or "
+			 "lockdown): the per-CPU slot of the running task cannot be located");
+		return -EPERM;
+	}
+	snprintf(out->var, sizeof(out->var), "%s", names[v]);
+	if (v == 1)
+		snprintf(out->member, sizeof(out->member), "current_task");
+	out->addr = addr[v];
+	out->offsets = addr[3];
+	list = read_file("/sys/devices/system/cpu/possible", NULL);
+	if (!list) {
+		ret = -errno;
+		snprintf(why, wlen, "cannot read /sys/devices/system/cpu/possible: %s",
+			 strerror(errno));
+		return ret;
+	}
+	ret = kallsyms_cpu_list(list, out->cpus, KALLSYMS_MAX_CPUS);
+	if (ret == -E2BIG)
+		snprintf(why, wlen, "more than %d possible CPUs (%.40s): the running task is read "
+			 "per CPU, one fetch argument each", KALLSYMS_MAX_CPUS, list);
+	else if (ret < 0)
+		snprintf(why, wlen, "/sys/devices/system/cpu/possible: not a CPU list: '%.40s'",
+			 list);
+	free(list);
+	if (ret < 0)
+		return ret;
+	out->ncpu = ret;
+	return 0;
 }

@@ -28,6 +28,7 @@
 #include "kernel/comm.h"
 #include "kernel/engine.h"
 #include "kernel/evsel.h"
+#include "kernel/kallsyms.h"
 #include "ftr.h"
 #include "filter/expr.h"
 #include "lang/interp.h"
@@ -3111,8 +3112,17 @@ static void exec_comm_plan(struct interp *in)
 	}
 }
 
+/* typed.h's typed_cur: where the running task is on this kernel. */
+static int locate_current(void *ctx, struct kallsyms_current *loc, char *why, size_t wlen)
+{
+	(void)ctx;
+	return kallsyms_current(arch_name(), loc, why, wlen);
+}
+
 static int compile(struct interp *in, struct lang_err *err)
 {
+	/* (a recording holds no per-CPU reads of it) */
+	struct typed_cur cur = { .locate = in->e.o.file_tep ? NULL : locate_current };
 	int ret;
 
 	in->typed = calloc(in->p->ncl, sizeof(*in->typed));
@@ -3145,7 +3155,8 @@ static int compile(struct interp *in, struct lang_err *err)
 			tp.user = !strcmp(sys, "syscalls");
 		}
 		if (typed_compile(&in->types, in->p, ci, arch_name(), in->e.feat.probe_syntax,
-				  c->probes[0].pv == PV_TRACEPOINT ? &tp : NULL, &in->typed[ci], err))
+				  c->probes[0].pv == PV_TRACEPOINT ? &tp : NULL, &cur, &in->typed[ci],
+				  err))
 			return -EINVAL;
 		if (in->typed[ci].n)
 			planf(in, "clause %d: memory read at the event by fetch arguments "

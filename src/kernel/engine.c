@@ -520,7 +520,7 @@ static void set_subbuf_size(struct engine *e)
 {
 	unsigned long page_kb = (unsigned long)getpagesize() / 1024, kb = 64;
 	unsigned long buf_kb = strtoul(e->o.bufsz, NULL, 10);
-	char val[16];
+	char val[sizeof("18446744073709551615")];	/* any unsigned long */
 	int err;
 
 	if (!tracefs_file_exists(session_instance(e->s), "buffer_subbuf_size_kb"))
@@ -1051,6 +1051,8 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 	} else if (e->o.cmdv && child_release(&e->child, e->o.cmdv[0]) < 0) {
 		return -ENOEXEC;
 	}
+	if (e->s && !e->stop)
+		session_running(e->s);
 	if (e->o.duration_ns)
 		deadline = engine_now_ns() + e->o.duration_ns;
 	if (on_tick && tick_ns)

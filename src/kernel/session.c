@@ -261,8 +261,16 @@ int ftr_lock_take(const char *name)
 		/* `ftr reset` unlinks a free lock file: one it removed
 		 * between our open and our flock is no lock at all. */
 		if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_ino == b.st_ino &&
-		    a.st_dev == b.st_dev)
+		    a.st_dev == b.st_dev) {
+			/* A killed run of the same name left "running". */
+			if (ftruncate(fd, 0) < 0) {
+				int err = -errno;
+
+				close(fd);
+				return err;
+			}
 			return fd;
+		}
 		close(fd);
 	}
 	return -EAGAIN;
@@ -1023,6 +1031,16 @@ int session_on_close(struct session *s, void (*fn)(void *), void *arg)
 int session_start(struct session *s)
 {
 	return session_write(s, "tracing_on", "1", "0");
+}
+
+void session_running(struct session *s)
+{
+	static const char word[] = "running\n";
+
+	/* Best effort: the lock, not its text, is what liveness rests on. */
+	if (s->lock_fd >= 0 && pwrite(s->lock_fd, word, sizeof(word) - 1, 0) < 0)
+		ftr_warn("cannot mark '%s/%s.lock' running: %s", FTR_RUN_DIR, s->name,
+			 strerror(errno));
 }
 
 int session_stop(struct session *s)

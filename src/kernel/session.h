@@ -72,7 +72,9 @@ bool ftr_pid_is_live(int pid);
  */
 #define FTR_RUN_DIR "/run/ftr"
 /* Take the lock of name: an fd (O_CLOEXEC), -EBUSY when a live run holds
- * it, other -errno when no lock can be made (no /run: the pid rule then). */
+ * it, other -errno when no lock can be made (no /run: the pid rule then).
+ * The file is emptied: it says "running" only once this run does
+ * (session_running). */
 int ftr_lock_take(const char *name);
 /* Whether the run that made name (an instance or a dynamic-event group)
  * still runs.  Names ftr does not make count as live (never touched). */
@@ -166,6 +168,15 @@ int session_on_close(struct session *s, void (*fn)(void *), void *arg);
 /* Turn tracing on in the instance once it is fully configured. */
 int session_start(struct session *s);
 int session_stop(struct session *s);
+/*
+ * Everything is live (tracing on, triggers continued, BEGIN run, the
+ * command let go): the lock file FTR_RUN_DIR/<name>.lock says "running".
+ * A watcher cannot tell that from tracing_on: a new instance starts with
+ * tracing on, before ftr switches it off to configure it (and the eprobe
+ * check turns it on for a moment), so a workload started on tracing_on
+ * could run before any event was enabled.
+ */
+void session_running(struct session *s);
 
 /* While quiet, a failed dynamic event creation prints nothing (probing). */
 void session_set_quiet(struct session *s, bool quiet);

@@ -194,12 +194,13 @@ while IFS='|' read -r name work expect; do
 	# once BEGIN has printed its first line: ftr, as bpftrace, runs BEGIN
 	# once every probe, hist trigger and counter is live (tracing_on alone
 	# comes before ftr continues its hist triggers).  A tool whose BEGIN
-	# prints nothing (swapin): once its instance traces.
+	# prints nothing (swapin): once ftr's lock file says "running" (not
+	# tracing_on: a new instance has it set before ftr configures it).
 	n=0
 	while [ $n -lt 300 ] && kill -0 $pid 2>/dev/null; do
 		if grep -q '^BEGIN' "$BT/$name.bt"; then
 			[ -s "$TMP/o" ] && break
-		elif [ "$(cat "$T/instances/ftr_$pid/tracing_on" 2>/dev/null)" = 1 ]; then
+		elif [ "$(cat "/run/ftr/ftr_$pid.lock" 2>/dev/null)" = running ]; then
 			break
 		fi
 		sleep 0.1

@@ -244,7 +244,7 @@ rm -f "$TMP/o"
 "$FTR" -e 'tracepoint:syscalls:sys_enter_write { @ = count(); }' > "$TMP/o" 2> "$TMP/e" &
 p=$!
 i=0
-while [ $i -lt 300 ] && [ "$(cat "$T/instances/ftr_$p/tracing_on" 2> /dev/null)" != 1 ]; do
+while [ $i -lt 300 ] && [ "$(cat "/run/ftr/ftr_$p.lock" 2> /dev/null)" != running ]; do
 	sleep 0.1
 	i=$((i + 1))
 done

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Unit tests for the pure parts of session.c: names, /proc/mounts, undo order. */
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -68,19 +69,27 @@ static void test_name_namespaces(void **state)
  * stale; and names ftr does not make are never stale. */
 static void test_lock_liveness(void **state)
 {
-	char name[64];
+	char name[64], path[128];
 	int fd;
 
 	snprintf(name, sizeof(name), "ftr_%d_77", (int)getpid());
+	snprintf(path, sizeof(path), "%s/%s.lock", FTR_RUN_DIR, name);
 	fd = ftr_lock_take(name);
 	if (fd < 0)
 		skip();	/* no writable /run here */
 	assert_true(ftr_name_is_live(name));
+	/* A killed run of the same name left "running" (session_running): a
+	 * new run's lock file says nothing until it runs. */
+	close(fd);
+	assert_int_equal(write(fd = open(path, O_WRONLY), "running\n", 8), 8);
+	close(fd);
+	fd = ftr_lock_take(name);
+	assert_true(fd >= 0);
+	assert_int_equal(lseek(fd, 0, SEEK_END), 0);
 	assert_int_equal(ftr_lock_take(name), -EBUSY);
 	close(fd);
 	assert_false(ftr_name_is_live(name));
-	snprintf(name, sizeof(name), "%s/ftr_%d_77.lock", FTR_RUN_DIR, (int)getpid());
-	unlink(name);
+	unlink(path);
 	assert_true(ftr_name_is_live("ftr_sh_12"));
 	assert_true(ftr_name_is_live("other"));
 }

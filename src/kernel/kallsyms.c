@@ -9,24 +9,23 @@
 #include "ftr.h"
 #include "kernel/kallsyms.h"
 
-/* In the file's order, unsorted: a run asks a handful of questions, and
- * sorting 100k+ names costs more than scanning them that often (an
- * emulated guest: a second). */
-struct ksym_name {
-	uint64_t addr;
-	size_t name;		/* into pool */
-};
-
+/*
+ * The names one after another ("name\0"), and their addresses, in the
+ * file's order: a run asks a handful of questions, and sorting or
+ * indexing 100k+ names costs more than scanning them that often (in an
+ * emulated guest, every byte written costs: the buffers start big enough
+ * for any kallsyms, and only what is written is ever touched).
+ */
 struct kallsyms {
 	char *pool;
 	size_t plen, pcap;
-	struct ksym_name *v;
+	uint64_t *addr;
 	size_t n, cap;
 };
 
-static int grow(void **p, size_t *cap, size_t need, size_t el)
+static int grow(void **p, size_t *cap, size_t need, size_t el, size_t first)
 {
-	size_t c = *cap ? *cap : 4096 / el;
+	size_t c = *cap ? *cap : first;
 	void *q;
 
 	while (c < need)
@@ -46,7 +45,7 @@ void kallsyms_free(struct kallsyms *k)
 	if (!k)
 		return;
 	free(k->pool);
-	free(k->v);
+	free(k->addr);
 	free(k);
 }
 
@@ -68,17 +67,16 @@ int kallsyms_load(const char *path, struct kallsyms **out)
 		if (!n)
 			continue;
 		l = strcspn(n, "\t\n");
-		if (grow((void **)&k->pool, &k->pcap, k->plen + l + 1, 1) ||
-		    grow((void **)&k->v, &k->cap, k->n + 1, sizeof(*k->v))) {
+		if (grow((void **)&k->pool, &k->pcap, k->plen + l + 1, 1, 16 << 20) ||
+		    grow((void **)&k->addr, &k->cap, k->n + 1, sizeof(*k->addr), 1 << 19)) {
 			kallsyms_free(k);
 			k = NULL;
 			break;
 		}
 		memcpy(k->pool + k->plen, n, l);
 		k->pool[k->plen + l] = '\0';
-		k->v[k->n] = (struct ksym_name){ strtoull(line, NULL, 16), k->plen };
 		k->plen += l + 1;
-		k->n++;
+		k->addr[k->n++] = strtoull(line, NULL, 16);
 	}
 	fclose(f);
 	if (!k)
@@ -91,13 +89,12 @@ int kallsyms_lookup(const struct kallsyms *k, const char *name, uint64_t *addr)
 {
 	size_t l = strlen(name);
 	bool prefix = l && name[l - 1] == '*';
+	const char *s = k->pool;
 
 	l -= prefix;
-	for (size_t i = 0; i < k->n; i++) {
-		const char *s = k->pool + k->v[i].name;
-
+	for (size_t i = 0; i < k->n; i++, s += strlen(s) + 1) {
 		if (prefix ? !strncmp(s, name, l) : !strcmp(s, name)) {
-			*addr = k->v[i].addr;
+			*addr = k->addr[i];
 			return *addr ? 0 : -EPERM;
 		}
 	}

@@ -57,21 +57,23 @@ int kallsyms_find(const char *const *names, int n, bool *found, uint64_t *addr)
 	static bool cfound[NCOMMON];
 	static uint64_t caddr[NCOMMON];
 	int idx[NCOMMON];
+	bool cached = n <= (int)NCOMMON;
 
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; cached && i < n; i++) {
 		idx[i] = -1;
-		for (size_t j = 0; i < (int)NCOMMON && j < NCOMMON; j++)
+		for (size_t j = 0; j < NCOMMON; j++)
 			if (!strcmp(names[i], common[j]))
 				idx[i] = (int)j;
-		if (idx[i] < 0) {
-			/* Another name: a read of its own. */
-			uint64_t *a = addr ? addr : calloc((size_t)n, sizeof(*a));
-			int ret = a ? scan(names, n, found, a) : -ENOMEM;
+		cached = idx[i] >= 0;
+	}
+	if (!cached) {
+		/* Another name: a read of its own. */
+		uint64_t *a = addr ? addr : calloc((size_t)n, sizeof(*a));
+		int ret = a ? scan(names, n, found, a) : -ENOMEM;
 
-			if (a != addr)
-				free(a);
-			return ret;
-		}
+		if (a != addr)
+			free(a);
+		return ret;
 	}
 	if (done == 1)
 		done = scan(common, NCOMMON, cfound, caddr);

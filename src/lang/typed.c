@@ -41,7 +41,10 @@ struct tctx {
 	unsigned ps;
 	const struct typed_tp *tp;	/* a tracepoint clause's fields, or NULL */
 	struct typed_cur *cur;		/* curtask without $current, or NULL */
-	const struct node *cur_at;	/* the clause's first curtask read per CPU */
+	/* The clause's first curtask read per CPU, for messages (the node
+	 * itself goes when the expression around it becomes a field). */
+	struct node cur_at;
+	bool per_cpu;
 	bool tracepoint;
 	struct typed_out *out;
 	struct lang_err *err;
@@ -571,8 +574,11 @@ static int locate(struct tctx *x, const struct node *n)
 		return fail(x, n, "curtask: this kernel's probe events have no $current fetch "
 			    "argument, and the running task's per-CPU slot cannot be read instead: "
 			    "%s", c->why);
-	if (!x->cur_at)
-		x->cur_at = n;
+	if (!x->per_cpu) {
+		x->per_cpu = true;
+		x->cur_at.line = n->line;
+		x->cur_at.col = n->col;
+	}
 	return 0;
 }
 
@@ -1294,7 +1300,7 @@ static int per_cpu(struct tctx *x)
 	if (!old || !per) {
 		free(old);
 		free(per);
-		return fail(x, x->cur_at, "out of memory");
+		return fail(x, &x->cur_at, "out of memory");
 	}
 	memcpy(old, o->f, sizeof(o->f));
 	for (int i = 0; i < n; i++)
@@ -1303,7 +1309,7 @@ static int per_cpu(struct tctx *x)
 	if (n + nper * (l->ncpu - 1) > limit) {
 		free(old);
 		free(per);
-		return fail(x, x->cur_at, "curtask is read on each CPU here (this kernel's probes "
+		return fail(x, &x->cur_at, "curtask is read on each CPU here (this kernel's probes "
 			    "have no $current): %d read%s through it on %d possible CPUs, with %d "
 			    "other%s, is %d fetch arguments, above the %d of one clause", nper,
 			    nper == 1 ? "" : "s", l->ncpu, n - nper, n - nper == 1 ? "" : "s",
@@ -1343,7 +1349,7 @@ static int per_cpu(struct tctx *x)
 			if (at || (size_t)snprintf(d, left, "%s", s) >= left) {
 				free(old);
 				free(per);
-				return fail(x, x->cur_at, "this member chain is too long for a fetch "
+				return fail(x, &x->cur_at, "this member chain is too long for a fetch "
 					    "argument once curtask is a per-CPU read");
 			}
 			snprintf(f->name, sizeof(f->name), "%s_%d", old[i].name, l->cpus[k]);
@@ -1357,7 +1363,7 @@ static int per_cpu(struct tctx *x)
 	if ((x->c->pred && rewrite_reads(x->c->pred, per, nper, l->cpus, l->ncpu)) ||
 	    rewrite_reads(x->c->body, per, nper, l->cpus, l->ncpu)) {
 		free(per);
-		return fail(x, x->cur_at, "out of memory");
+		return fail(x, &x->cur_at, "out of memory");
 	}
 	free(per);
 	return 0;
@@ -1425,7 +1431,7 @@ int typed_compile(struct tenv **env, struct program *p, int ci, const char *arch
 			 i ? ", " : "  arguments by the kernel's BTF names: ", out->name[i],
 			 out->off[i], i + 1 == out->nnames ? "\n" : "");
 	}
-	if (x.cur_at && per_cpu(&x))
+	if (x.per_cpu && per_cpu(&x))
 		return -EINVAL;
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include "kernel/evsel.h"
 #include "kernel/features.h"
 #include "kernel/formats.h"
+#include "kernel/kcore.h"
 #include "ftr.h"
 #include "report/output.h"
 #include "lang/plan.h"
@@ -250,6 +251,37 @@ bool strfetch_eprobes(const struct features *f, char *why, size_t wlen)
 		built = !(ksyms_have(names, found, 2) == 0 && !found[0] && !found[1]);
 	if (!built) {
 		snprintf(why, wlen, "no eprobe events (built without CONFIG_EPROBE_EVENTS)");
+		return false;
+	}
+	return true;
+}
+
+bool strfetch_hrprof(const struct engine *e, uint64_t *fn, char *why, size_t wlen)
+{
+	char ewhy[160];
+	int err;
+
+	if (e->o.file_tep) {
+		snprintf(why, wlen, "a recording holds no eprobe for it");
+		return false;
+	}
+	if (!e->s) {
+		snprintf(why, wlen, "no tracefs to put an eprobe in");
+		return false;
+	}
+	if (!strfetch_eprobes(&e->feat, ewhy, sizeof(ewhy))) {
+		snprintf(why, wlen, "%s", ewhy);
+		return false;
+	}
+	if (!tracefs_event_file_exists(NULL, "timer", "hrtimer_expire_entry",
+				       "format")) {
+		snprintf(why, wlen, "no tracepoint timer:hrtimer_expire_entry");
+		return false;
+	}
+	err = kcore_symbol(NULL, "perf_swevent_hrtimer", fn);
+	if (err < 0 || !*fn) {
+		snprintf(why, wlen, "no address for perf_swevent_hrtimer in /proc/kallsyms (%s)",
+			 err == -EPERM || !err ? "kptr_restrict hides it" : strerror(-err));
 		return false;
 	}
 	return true;

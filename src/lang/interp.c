@@ -28,6 +28,7 @@
 #include "kernel/comm.h"
 #include "kernel/engine.h"
 #include "kernel/evsel.h"
+#include "kernel/kallsyms.h"
 #include "ftr.h"
 #include "filter/expr.h"
 #include "lang/interp.h"
@@ -3204,8 +3205,17 @@ static int hrprof_clause(struct interp *in, int ci, struct lang_err *err)
 	return 0;
 }
 
+/* typed.h's typed_cur: where the running task is on this kernel. */
+static int locate_current(void *ctx, struct kallsyms_current *loc, char *why, size_t wlen)
+{
+	(void)ctx;
+	return kallsyms_current(arch_name(), loc, why, wlen);
+}
+
 static int compile(struct interp *in, struct lang_err *err)
 {
+	/* (a recording holds no per-CPU reads of it) */
+	struct typed_cur cur = { .locate = in->e.o.file_tep ? NULL : locate_current };
 	int ret;
 
 	in->typed = calloc(in->p->ncl, sizeof(*in->typed));
@@ -3253,7 +3263,7 @@ static int compile(struct interp *in, struct lang_err *err)
 			tp.eprobes = strfetch_hrprof(&in->e, &in->hrfn, why, sizeof(why));
 		}
 		if (typed_compile(&in->types, in->p, ci, arch_name(), in->e.feat.probe_syntax,
-				  c->probes[0].pv == PV_TRACEPOINT || hr ? &tp : NULL,
+				  c->probes[0].pv == PV_TRACEPOINT || hr ? &tp : NULL, &cur,
 				  &in->typed[ci], err))
 			return -EINVAL;
 		if (hr && in->typed[ci].n) {

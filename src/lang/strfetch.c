@@ -17,7 +17,7 @@
 #include "kernel/evsel.h"
 #include "kernel/features.h"
 #include "kernel/formats.h"
-#include "kernel/kcore.h"
+#include "kernel/kallsyms.h"
 #include "ftr.h"
 #include "report/output.h"
 #include "lang/plan.h"
@@ -197,40 +197,6 @@ int strfetch_kprobe_args(const char *arch, const struct tep_event *tp, const str
 /* ---- what this kernel has ------------------------------------------------------ */
 
 /*
- * Mark which of names[0..n) /proc/kallsyms lists (a name ending in '*'
- * matches as a prefix).  0, or -errno when it cannot be read.  The names are
- * listed whatever kptr_restrict hides (only the addresses read as zero).
- */
-static int ksyms_have(const char *const *names, bool *found, int n)
-{
-	FILE *fp = fopen("/proc/kallsyms", "re");
-	char line[512];
-
-	for (int i = 0; i < n; i++)
-		found[i] = false;
-	if (!fp)
-		return -errno;
-	while (fgets(line, sizeof(line), fp)) {
-		char *sym = strchr(line, ' ');
-
-		sym = sym ? strchr(sym + 1, ' ') : NULL;
-		if (!sym)
-			continue;
-		sym++;
-		sym[strcspn(sym, " \t\n")] = '\0';
-		for (int i = 0; i < n; i++) {
-			size_t l = strlen(names[i]);
-
-			if (names[i][l - 1] == '*' ? !strncmp(sym, names[i], l - 1) :
-			    !strcmp(sym, names[i]))
-				found[i] = true;
-		}
-	}
-	fclose(fp);
-	return 0;
-}
-
-/*
  * Eprobe events, judged without changing anything.  The README's "e[:..."
  * line is no proof (docs/libraries.md: this host lists it without
  * CONFIG_EPROBE_EVENTS); their code in kallsyms is.
@@ -248,7 +214,7 @@ bool strfetch_eprobes(const struct features *f, char *why, size_t wlen)
 		return false;
 	}
 	if (built < 0)
-		built = !(ksyms_have(names, found, 2) == 0 && !found[0] && !found[1]);
+		built = !(kallsyms_find(names, 2, found, NULL) == 0 && !found[0] && !found[1]);
 	if (!built) {
 		snprintf(why, wlen, "no eprobe events (built without CONFIG_EPROBE_EVENTS)");
 		return false;
@@ -258,7 +224,9 @@ bool strfetch_eprobes(const struct features *f, char *why, size_t wlen)
 
 bool strfetch_hrprof(const struct engine *e, uint64_t *fn, char *why, size_t wlen)
 {
+	static const char *const names[] = { "perf_swevent_hrtimer" };
 	char ewhy[160];
+	bool found;
 	int err;
 
 	if (e->o.file_tep) {
@@ -278,10 +246,11 @@ bool strfetch_hrprof(const struct engine *e, uint64_t *fn, char *why, size_t wle
 		snprintf(why, wlen, "no tracepoint timer:hrtimer_expire_entry");
 		return false;
 	}
-	err = kcore_symbol(NULL, "perf_swevent_hrtimer", fn);
-	if (err < 0 || !*fn) {
+	err = kallsyms_find(names, 1, &found, fn);
+	if (err < 0 || !found || !*fn) {
 		snprintf(why, wlen, "no address for perf_swevent_hrtimer in /proc/kallsyms (%s)",
-			 err == -EPERM || !err ? "kptr_restrict hides it" : strerror(-err));
+			 err < 0 ? strerror(-err) : !found ? "no such function" :
+			 "kptr_restrict hides it");
 		return false;
 	}
 	return true;
@@ -313,7 +282,7 @@ static bool kprobe_possible(const struct features *f, const char *sys, const cha
 			 "arm64)", arch);
 		return false;
 	}
-	if (ksyms_have(names, &found, 1) < 0 || !found) {
+	if (kallsyms_find(names, 1, &found, NULL) < 0 || !found) {
 		snprintf(why, wlen, "no function '%s' in /proc/kallsyms to put a kprobe on",
 			 wrapper);
 		return false;

@@ -12,6 +12,7 @@
 #include "kernel/btf.h"
 #include "kernel/features.h"
 #include "kernel/kcore.h"
+#include "kernel/probe.h"
 #include "lang/ctypes.h"
 #include "lang/lang.h"
 #include "lang/typed.h"
@@ -41,6 +42,8 @@ struct tctx {
 	const char *arch;
 	unsigned ps;
 	const struct typed_tp *tp;	/* a tracepoint clause's fields, or NULL */
+	struct typed_cur *cur;		/* curtask without $current, or NULL */
+	const struct node *cur_at;	/* the clause's first curtask read per CPU */
 	bool tracepoint;
 	struct typed_out *out;
 	struct lang_err *err;
@@ -559,29 +562,66 @@ static int tp_field(struct tctx *x, struct node *n, struct tv *v, bool need)
 	return 1;
 }
 
-/* curtask: the task_struct, $current where the kernel's probes have it. */
+/* Where curtask is without $current: located once per program (typed.h). */
+static int locate(struct tctx *x, const struct node *n)
+{
+	struct typed_cur *c = x->cur;
+
+	if (!c->state) {
+		c->state = c->locate(c->ctx, &c->loc, c->why, sizeof(c->why));
+		if (!c->state) {
+			struct btf_member m;
+			uint32_t id = c->loc.member[0] ? btf_find(B(x), c->loc.var, BTF_STRUCT) : 0;
+
+			c->state = 1;
+			c->var = (int64_t)c->loc.addr;
+			/* pcpu_hot.current_task: at 0 in every kernel that has it,
+			 * from the BTF where there is one. */
+			if (id && !btf_find_member(B(x), id, c->loc.member, &m))
+				c->var += m.bit_off / 8;
+		}
+	}
+	if (c->state < 0)
+		return fail(x, n, "curtask: this kernel's probe events have no $current fetch "
+			    "argument, and the running task's per-CPU slot cannot be read instead: "
+			    "%s", c->why);
+	if (!x->cur_at)
+		x->cur_at = n;
+	return 0;
+}
+
+/* curtask: the task_struct, $current where the kernel's probes have it, else
+ * its per-CPU slot (per_cpu() below). */
 static int curtask(struct tctx *x, struct node *n, struct tv *v)
 {
 	char why[320];
 	uint32_t id;
 	int nptr;
 
-	if (!(x->ps & PS_CURRENT))
+	if (!(x->ps & PS_CURRENT) && (!x->cur || !x->cur->locate))
 		return fail(x, n, "'curtask' is the current task_struct's address, which only a BPF "
 			    "program gets (bpf_get_current_task): this kernel's probe events have "
 			    "no $current fetch argument (tracing/probes, July 2026) to read it");
 	if (x->user)
 		return fail(x, n, "curtask at a uprobe: a uprobe's fetch arguments read user "
 			    "memory, the task_struct is the kernel's");
+	if (!x->mem && !x->tracepoint && !x->prof)
+		return fail(x, n, "curtask at %s: ftr reads the task_struct through a probe's "
+			    "fetch arguments, at kprobe, kretprobe, kfunc and kretfunc events and at "
+			    "tracepoints (through eprobes); this clause's has none, and there only a "
+			    "BPF program reads kernel memory", x->c->probes[0].text);
 	if (need_mem(x, n, "curtask"))
 		return -1;
 	if (open_env(x))
+		return -1;
+	if (!(x->ps & PS_CURRENT) && locate(x, n))
 		return -1;
 	if (ctypes_parse_name(*x->env, "struct task_struct *", &id, &nptr, why, sizeof(why)))
 		return fail(x, n, "curtask is a struct task_struct *: %s", why);
 	memset(v, 0, sizeof(*v));
 	v->id = id;
 	v->nptr = nptr;
+	/* Without $current, a placeholder that per_cpu() expands. */
 	snprintf(v->f, sizeof(v->f), "$current");
 	snprintf(v->src, sizeof(v->src), "curtask");
 	return 1;
@@ -1134,14 +1174,181 @@ static int stmts(struct tctx *x, struct node *st)
 	return 0;
 }
 
+/* A new node at n's position. */
+static struct node *node_at(const struct node *n, enum nk k)
+{
+	struct node *m = calloc(1, sizeof(*m));
+
+	if (m) {
+		m->k = k;
+		m->line = n->line;
+		m->col = n->col;
+	}
+	return m;
+}
+
+/*
+ * n, a read of field name, becomes the read of its copy for the event's CPU:
+ * (cpu == c0 ? name_c0 : (cpu == c1 ? name_c1 : ... name_cN)).
+ */
+static int choose_cpu(struct node *n, const char *name, const int *cpus, int ncpu)
+{
+	char copy[32];
+
+	free(n->sval);
+	n->sval = NULL;
+	if (ncpu == 1) {
+		snprintf(copy, sizeof(copy), "%s_%d", name, cpus[0]);
+		n->sval = strdup(copy);
+		return n->sval ? 0 : -ENOMEM;
+	}
+	n->k = N_TERNARY;
+	n->a = node_at(n, N_BINOP);
+	n->b = node_at(n, N_FIELD);
+	n->c = node_at(n, N_FIELD);
+	if (!n->a || !n->b || !n->c)
+		return -ENOMEM;
+	n->a->op = T_EQ;
+	n->a->a = node_at(n, N_BUILTIN);
+	n->a->b = node_at(n, N_INT);
+	if (!n->a->a || !n->a->b || !(n->a->a->sval = strdup("cpu")))
+		return -ENOMEM;
+	n->a->a->ival = B_CPU;
+	n->a->b->ival = cpus[0];
+	snprintf(copy, sizeof(copy), "%s_%d", name, cpus[0]);
+	n->b->sval = strdup(copy);
+	if (!n->b->sval)
+		return -ENOMEM;
+	return choose_cpu(n->c, name, cpus + 1, ncpu - 1);
+}
+
+/* Every read in n (and the statements after it) of a field of per[], the
+ * fields read per CPU, chooses its event's CPU. */
+static int rewrite_reads(struct node *n, char (*per)[16], int nper, const int *cpus, int ncpu)
+{
+	for (; n; n = n->next) {
+		bool done = false;
+
+		for (int i = 0; n->k == N_FIELD && n->sval && !done && i < nper; i++)
+			if (!strcmp(n->sval, per[i])) {
+				char name[16];
+
+				memcpy(name, per[i], sizeof(name));
+				if (choose_cpu(n, name, cpus, ncpu))
+					return -ENOMEM;
+				done = true;
+			}
+		if (done)
+			continue;
+		if ((n->a && rewrite_reads(n->a, per, nper, cpus, ncpu)) ||
+		    (n->b && rewrite_reads(n->b, per, nper, cpus, ncpu)) ||
+		    (n->c && rewrite_reads(n->c, per, nper, cpus, ncpu)))
+			return -ENOMEM;
+		for (int i = 0; i < n->nargs; i++)
+			if (rewrite_reads(n->args[i], per, nper, cpus, ncpu))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * curtask without $current (typed.h): each field whose fetch reads through
+ * the placeholder becomes one field per possible CPU, $current replaced by
+ * that CPU's slot, and each read of it the choice of the event's CPU.
+ */
+static int per_cpu(struct tctx *x)
+{
+	struct typed_out *o = x->out;
+	const struct kallsyms_current *l = &x->cur->loc;
+	/* A kprobe takes PROBE_MAX_ARGS fields with the clause's others. */
+	/* A profile clause's eprobe adds its filter's field (interp.c). */
+	int limit = x->tracepoint || x->prof ? TYPED_MAX_FIELDS - x->prof : PROBE_MAX_ARGS - 2;
+	int nper = 0, n = o->n;
+	struct typed_field *old = malloc(sizeof(o->f));
+	char (*per)[16] = malloc(sizeof(char[TYPED_MAX_FIELDS][16]));
+	size_t el = strlen(o->explain);
+	uint64_t v = (uint64_t)x->cur->var;
+
+	if (!old || !per) {
+		free(old);
+		free(per);
+		return fail(x, x->cur_at, "out of memory");
+	}
+	memcpy(old, o->f, sizeof(o->f));
+	for (int i = 0; i < n; i++)
+		if (strstr(old[i].fetch, "$current"))
+			nper++;
+	if (n + nper * (l->ncpu - 1) > limit) {
+		free(old);
+		free(per);
+		return fail(x, x->cur_at, "curtask is read on each CPU here (this kernel's probes "
+			    "have no $current): %d read%s through it on %d possible CPUs, with %d "
+			    "other%s, is %d fetch arguments, above the %d of one clause", nper,
+			    nper == 1 ? "" : "s", l->ncpu, n - nper, n - nper == 1 ? "" : "s",
+			    n + nper * (l->ncpu - 1), limit);
+	}
+	snprintf(o->explain + el, sizeof(o->explain) - el, "  $current: no such fetch argument "
+		 "here; curtask is %s%s%s, per CPU at %c0x%" PRIx64 " + __per_cpu_offset[k] "
+		 "(0x%" PRIx64 " + 8k), read on each possible CPU, the event's CPU choosing:\n",
+		 l->var, l->member[0] ? "." : "", l->member, (int64_t)v < 0 ? '-' : '+',
+		 (int64_t)v < 0 ? -v : v, l->offsets);
+	o->n = 0;
+	nper = 0;
+	for (int i = 0; i < n; i++) {
+		if (!strstr(old[i].fetch, "$current")) {
+			o->f[o->n++] = old[i];
+			continue;
+		}
+		memcpy(per[nper++], old[i].name, 16);
+		for (int k = 0; k < l->ncpu; k++) {
+			struct typed_field *f = &o->f[o->n++];
+			char slot[64], *d = f->fetch;
+			const char *s = old[i].fetch, *at;
+			size_t left = sizeof(f->fetch);
+
+			snprintf(slot, sizeof(slot), "%c0x%" PRIx64 "(@0x%" PRIx64 ")",
+				 (int64_t)v < 0 ? '-' : '+', (int64_t)v < 0 ? -v : v,
+				 l->offsets + 8 * (uint64_t)l->cpus[k]);
+			while ((at = strstr(s, "$current"))) {
+				int w = snprintf(d, left, "%.*s%s", (int)(at - s), s, slot);
+
+				if (w < 0 || (size_t)w >= left)
+					break;
+				d += w;
+				left -= (size_t)w;
+				s = at + strlen("$current");
+			}
+			if (at || (size_t)snprintf(d, left, "%s", s) >= left) {
+				free(old);
+				free(per);
+				return fail(x, x->cur_at, "this member chain is too long for a fetch "
+					    "argument once curtask is a per-CPU read");
+			}
+			snprintf(f->name, sizeof(f->name), "%s_%d", old[i].name, l->cpus[k]);
+			snprintf(f->type, sizeof(f->type), "%s", old[i].type);
+			el = strlen(o->explain);
+			snprintf(o->explain + el, sizeof(o->explain) - el, "    %s=%s:%s\n", f->name,
+				 f->fetch, f->type);
+		}
+	}
+	free(old);
+	if ((x->c->pred && rewrite_reads(x->c->pred, per, nper, l->cpus, l->ncpu)) ||
+	    rewrite_reads(x->c->body, per, nper, l->cpus, l->ncpu)) {
+		free(per);
+		return fail(x, x->cur_at, "out of memory");
+	}
+	free(per);
+	return 0;
+}
+
 int typed_compile(struct tenv **env, struct program *p, int ci, const char *arch,
-		  unsigned probe_syntax, const struct typed_tp *tp, struct typed_out *out,
-		  struct lang_err *err)
+		  unsigned probe_syntax, const struct typed_tp *tp, struct typed_cur *cur,
+		  struct typed_out *out, struct lang_err *err)
 {
 	struct clause *c = &p->cl[ci];
 	struct lang_probe *pr = &c->probes[0];
 	struct tctx x = { .env = env, .p = p, .c = c, .arch = arch, .ps = probe_syntax,
-			  .out = out, .err = err };
+			  .cur = cur, .out = out, .err = err };
 
 	memset(out, 0, sizeof(*out));
 	if (p->ndecls && open_env(&x))
@@ -1195,6 +1402,8 @@ int typed_compile(struct tenv **env, struct program *p, int ci, const char *arch
 			x.mem = false;
 		}
 	if ((c->pred && plain(&x, c->pred) < 0) || stmts(&x, c->body))
+		return -EINVAL;
+	if (x.cur_at && per_cpu(&x))
 		return -EINVAL;
 	return 0;
 }

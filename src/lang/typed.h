@@ -27,13 +27,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "kernel/kallsyms.h"
 
 struct clause;
 struct lang_err;
 struct program;
 struct tenv;
 
-#define TYPED_MAX_FIELDS 16
+#define TYPED_MAX_FIELDS 32
 /* The most bytes buf() copies: bpftrace's default string length, which is
  * also the kernel's largest fetch array (MAX_ARRAY_LEN, since 4.20). */
 #define TYPED_BUF_MAX 64
@@ -50,7 +53,7 @@ struct typed_field {
 struct typed_out {
 	struct typed_field f[TYPED_MAX_FIELDS];
 	int n;
-	char explain[2048];	/* one line per field: the fetcharg and its source */
+	char explain[8192];	/* one line per field: the fetcharg and its source */
 };
 
 /*
@@ -72,16 +75,41 @@ struct typed_tp {
 };
 
 /*
+ * curtask where the kernel's probes have no $current fetch argument (added
+ * to tracing/probes in July 2026; none of the kernels ftr is tested on has
+ * it): the running task's per-CPU slot (kallsyms.h), read through a fetch
+ * argument for each possible CPU, +&VAR(@&__per_cpu_offset[k]).
+ * A handler runs on the CPU that records its event, with preemption off:
+ * the slot of the event's CPU is the task that ran there, the others are
+ * read harmlessly and dropped.  So each field that reads through curtask
+ * becomes one field per CPU (t0 -> t0_0, t0_1...), and each read of it the
+ * choice (cpu == 0 ? t0_0 : cpu == 1 ? t0_1 : ...), which no kernel filter
+ * or hist trigger has: every plan computes it in ftr, alike.
+ */
+struct typed_cur {
+	/* Where the slot is, asked on the first curtask (once per program):
+	 * 0, or -errno with why. */
+	int (*locate)(void *ctx, struct kallsyms_current *loc, char *why, size_t wlen);
+	void *ctx;
+	/* typed_compile's: */
+	int state;		/* 0 not asked yet, 1 located, -errno */
+	struct kallsyms_current loc;
+	int64_t var;		/* &VAR plus the member's offset (pcpu_hot.current_task) */
+	char why[256];
+};
+
+/*
  * Compile clause ci of p: the typed parts of its predicate and body are
  * rewritten in place, and the fetchargs they need are in out (one set for
  * every probe of the clause).  *env is opened on first need (BTF, the
  * program's definitions).  arch: arch_name()'s; probe_syntax: the kernel's
  * (features.h PS_*; PS_CURRENT: curtask is $current).  tp: for a
- * tracepoint clause, its fields (NULL: none can be read through).  0, or
- * -errno with err.
+ * tracepoint clause, its fields (NULL: none can be read through).  cur:
+ * where curtask is read without $current (NULL: refused there); the same
+ * for every clause of p.  0, or -errno with err.
  */
 int typed_compile(struct tenv **env, struct program *p, int ci, const char *arch,
-		  unsigned probe_syntax, const struct typed_tp *tp, struct typed_out *out,
-		  struct lang_err *err);
+		  unsigned probe_syntax, const struct typed_tp *tp, struct typed_cur *cur,
+		  struct typed_out *out, struct lang_err *err);
 
 #endif

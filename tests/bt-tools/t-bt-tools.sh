@@ -139,7 +139,7 @@ gethostlatency|getent hosts localhost > /dev/null|getent
 killsnoop|sleep 30 & p=$!; kill $p; wait $p|15 +[0-9]+ +0$
 loads|sleep 1|load averages: [0-9]+\.[0-9]{3}
 mdflush|md_flush_once|^[0-9]{2}:[0-9]{2}:[0-9]{2} +[0-9]+ +dd +md0$
-naptime|timers 3 0 0|Tracing sleeps
+naptime|timers 3 0 0 nanosleep|^[0-9]{2}:[0-9]{2}:[0-9]{2} +[0-9]+ +[^ ]+ +[0-9]+ +timers +0\.000$
 oomkill|true|Tracing oom_kill_process
 opensnoop|opener 3 /etc/passwd|opener +[0-9]+ +0 /etc/passwd
 pidpersec|for i in 1 2 3 4 5; do /bin/sh -c true; done; sleep 1.2|PIDs/sec: @: [1-9]

@@ -7,10 +7,15 @@
  * with timerfd_tmrproc (timerfd_settime): a workload whose kernel-address
  * keys are known.  The itimer and the timerfd are armed 100 s ahead and
  * never fire; exit cancels them (a cancel is not a start).
+ * timers SLEEPS ITIMERS TIMERFDS nanosleep: the sleeps are the nanosleep
+ * system call itself (syscalls:sys_enter_nanosleep, naptime.bt), where
+ * glibc's nanosleep() is clock_nanosleep.
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -24,8 +29,8 @@ int main(int argc, char **argv)
 	long sleeps, itimers, tfds;
 	int fd;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: timers SLEEPS ITIMERS TIMERFDS\n");
+	if (argc != 4 && !(argc == 5 && !strcmp(argv[4], "nanosleep"))) {
+		fprintf(stderr, "usage: timers SLEEPS ITIMERS TIMERFDS [nanosleep]\n");
 		return 2;
 	}
 	sleeps = atol(argv[1]);
@@ -37,7 +42,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (long i = 0; i < sleeps; i++)
-		nanosleep(&ts, NULL);
+		if (argc == 5)
+			syscall(SYS_nanosleep, &ts, NULL);
+		else
+			nanosleep(&ts, NULL);
 	for (long i = 0; i < itimers; i++)
 		if (setitimer(ITIMER_REAL, &it, NULL) < 0) {
 			perror("setitimer");

@@ -313,11 +313,13 @@ if ! "$FTR" doctor 2> /dev/null | grep -q '^yes *eprobe events'; then
 		ok types-prof-no-eprobes || fail types-prof-no-eprobes "rc=$rc $(head -2 "$TMP/e")"
 	skip types-prof-kernel "no eprobe events on this kernel"
 	skip types-prof-kstack "no eprobe events on this kernel"
+	skip types-prof-curtask "no eprobe events on this kernel"
 elif [ ! -e /sys/kernel/btf/vmlinux ] || ! command -v hotpath > /dev/null 2>&1; then
 	why="no /sys/kernel/btf/vmlinux on this kernel"
 	[ -e /sys/kernel/btf/vmlinux ] && why="the hotpath helper is not on PATH (make helpers)"
 	skip types-prof-kernel "$why"
 	skip types-prof-kstack "$why"
+	skip types-prof-curtask "$why"
 else
 	"$FTR" -e "$P" -- hotpath 1000 > "$TMP/o" 2> "$TMP/e"
 	rc=$?
@@ -336,7 +338,7 @@ else
 	# dd's copy of /dev/zero, under vfs_read, without the interrupt's frames.
 	"$FTR" -e 'profile:hz:999 /((struct uts_namespace *)kaddr("init_uts_ns"))->name.sysname == "Linux"/ {
 	@[kstack] = count(); @p[probe] = count(); }' -- \
-		dd if=/dev/zero of=/dev/null bs=64k count=20000 > "$TMP/o" 2> "$TMP/e"
+		dd if=/dev/zero of=/dev/null bs=64k count=5000 > "$TMP/o" 2> "$TMP/e"
 	rc=$?
 	if grep -q 'kaddr("init_uts_ns"): no such symbol' "$TMP/e"; then
 		skip types-prof-kstack "$(grep -o 'kaddr.*' "$TMP/e")"
@@ -346,6 +348,24 @@ else
 		ok types-prof-kstack
 	else
 		fail types-prof-kstack "rc=$rc $(grep -c vfs_read "$TMP/o") vfs_read, $(grep '^@p' "$TMP/o") $(grep -E -m3 -B3 '(eprobe_trigger_func|trace_event_raw_event_hrtimer)' "$TMP/o" | tr '\n' ' ') $(head -2 "$TMP/e")"
+	fi
+	# curtask there is the interrupted task (runqlen.bt's $task): on every
+	# sample of every CPU its pid is the event's tid (idle's 0 too), and
+	# with /pid == X/ only the busy X's is read.
+	hotpath 20000 & hp=$!
+	"$FTR" -e 'profile:hz:99 { @same[((struct task_struct *)curtask)->pid == tid] = count(); }
+profile:hz:99 /pid == '$hp'/ { @[((struct task_struct *)curtask)->pid] = count(); }
+interval:s:1 { exit(); }' > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	kill $hp 2> /dev/null
+	wait $hp 2> /dev/null
+	got=$(grep '^@' "$TMP/o" | sed 's/: [0-9]*$//' | sort | tr '\n' ' ')
+	if grep -q "curtask" "$TMP/e" && [ $rc -ne 0 ]; then
+		skip types-prof-curtask "$(grep -o 'curtask.*' "$TMP/e" | head -1)"
+	elif [ $rc -eq 0 ] && [ "$got" = "@[$hp] @same[1] " ]; then
+		ok types-prof-curtask
+	else
+		fail types-prof-curtask "rc=$rc got '$got' want '@[$hp] @same[1]' $(head -3 "$TMP/e")"
 	fi
 fi
 

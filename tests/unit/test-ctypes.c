@@ -303,6 +303,7 @@ static void test_cpp(void **state)
 /* The kernel BTF typed() compiles against, and a tracepoint clause's fields. */
 static const char *typed_vmlinux = "/nonexistent";
 static const struct typed_tp *typed_tp;
+static struct typed_cur *typed_cur;
 
 static void typed(const char *text, const char *arch, unsigned ps, const char *const *want,
 		  const char *err_part)
@@ -315,7 +316,7 @@ static void typed(const char *text, const char *arch, unsigned ps, const char *c
 	setenv("FTR_VMLINUX_BTF", typed_vmlinux, 1);
 	if (lang_parse(text, &prog, &err))
 		fail_msg("parse: %d:%d %s", err.line, err.col, err.msg);
-	ret = typed_compile(&t, &prog, 0, arch, ps, typed_tp, &out, &err);
+	ret = typed_compile(&t, &prog, 0, arch, ps, typed_tp, typed_cur, &out, &err);
 	if (err_part) {
 		if (!ret || !strstr(err.msg, err_part))
 			fail_msg("'%s': got %d '%s', want '%s'", text, ret, err.msg, err_part);
@@ -489,7 +490,7 @@ static void test_signed_bitfield(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		snprintf(text, sizeof(text), "%skprobe:f { @ = sum(((struct sb *)arg0)->%s); }",
 			 defs, cases[i].m);
-		if (lang_parse(text, &prog, &err) || typed_compile(&t, &prog, 0, "x86_64", 0, NULL, &out, &err))
+		if (lang_parse(text, &prog, &err) || typed_compile(&t, &prog, 0, "x86_64", 0, NULL, NULL, &out, &err))
 			fail_msg("'%s': %s", text, err.msg);
 		/* The field, and the pointer it is read through (NULL: 0). */
 		assert_int_equal(out.n, 2);
@@ -508,7 +509,7 @@ static void test_signed_bitfield(void **state)
 	/* An unsigned one is the field itself (in its NULL guard). */
 	snprintf(text, sizeof(text), "%skprobe:f { @ = sum(((struct sb *)arg0)->u); }", defs);
 	assert_int_equal(lang_parse(text, &prog, &err), 0);
-	assert_int_equal(typed_compile(&t, &prog, 0, "x86_64", 0, NULL, &out, &err), 0);
+	assert_int_equal(typed_compile(&t, &prog, 0, "x86_64", 0, NULL, NULL, &out, &err), 0);
 	assert_int_equal(sum_arg()->k, N_TERNARY);
 	assert_int_equal(sum_arg()->b->k, N_FIELD);
 	assert_string_equal(out.f[0].type, "b2@0/8");
@@ -717,7 +718,7 @@ static void test_tracepoint_fields(void **state)
 		assert_int_equal(lang_parse("tracepoint:skb:kfree_skb { @ = sum(((struct sock *)"
 					    "((struct sk_buff *)args->skbaddr)->sk)->__sk_common."
 					    "skc_family); }", &prog, &err), 0);
-		assert_int_equal(typed_compile(&t, &prog, 0, "x86_64", 0, &k, &out, &err), 0);
+		assert_int_equal(typed_compile(&t, &prog, 0, "x86_64", 0, &k, NULL, &out, &err), 0);
 		assert_int_equal(out.n, 2);
 		assert_string_equal(out.f[0].fetch, "+16(+24($skbaddr))");
 		assert_string_equal(out.f[1].fetch, "+24($skbaddr)");
@@ -783,7 +784,151 @@ static void test_curtask(void **state)
 		 "@[$t->pid] = count(); }", defs);
 	typed(text, "x86_64", PS_ARGN, NULL, "only a BPF program gets (bpf_get_current_task)");
 	snprintf(text, sizeof(text), "%sBEGIN { @[curtask->pid] = count(); }", defs);
-	typed(text, "x86_64", PS_CURRENT, NULL, "reads memory");
+	typed(text, "x86_64", PS_CURRENT, NULL, "curtask at BEGIN: ftr reads the task_struct "
+	      "through a probe's fetch arguments");
+}
+
+/* A fake locate(): x86-64 6.1's current_task, 6.12's pcpu_hot, arm64's
+ * __entry_task (an address above 2^63: a negative offset), or a refusal. */
+static int fake_locate(void *ctx, struct kallsyms_current *loc, char *why, size_t wlen)
+{
+	const char *which = ctx;
+
+	memset(loc, 0, sizeof(*loc));
+	loc->offsets = 0xffffffff82a0b8c0;
+	loc->cpus[0] = 0;
+	loc->cpus[1] = 1;
+	loc->ncpu = 2;
+	if (!strcmp(which, "none")) {
+		snprintf(why, wlen, "/proc/kallsyms has no current_task");
+		return -ENOENT;
+	}
+	if (!strcmp(which, "many")) {
+		for (int k = 0; k < 20; k++)
+			loc->cpus[k] = k;
+		loc->ncpu = 20;
+	}
+	snprintf(loc->var, sizeof(loc->var), "%s", which);
+	if (!strcmp(which, "pcpu_hot"))
+		snprintf(loc->member, sizeof(loc->member), "current_task");
+	loc->addr = !strcmp(which, "__entry_task") ? 0xffff80000a5c2a40 : 0x1fbc0;
+	return 0;
+}
+
+/* n as text: fields, numbers, builtins, ==, ?: */
+static void sexpr(const struct node *n, char *out, size_t len)
+{
+	size_t l = strlen(out);
+
+	if (n->k == N_FIELD || n->k == N_BUILTIN) {
+		snprintf(out + l, len - l, "%s", n->sval);
+	} else if (n->k == N_INT) {
+		snprintf(out + l, len - l, "%lld", (long long)n->ival);
+	} else if (n->k == N_BINOP && n->op == T_EQ) {
+		sexpr(n->a, out, len);
+		l = strlen(out);
+		snprintf(out + l, len - l, "==");
+		sexpr(n->b, out, len);
+	} else if (n->k == N_TERNARY) {
+		snprintf(out + l, len - l, "(");
+		sexpr(n->a, out, len);
+		l = strlen(out);
+		snprintf(out + l, len - l, "?");
+		sexpr(n->b, out, len);
+		l = strlen(out);
+		snprintf(out + l, len - l, ":");
+		sexpr(n->c, out, len);
+		l = strlen(out);
+		snprintf(out + l, len - l, ")");
+	} else {
+		snprintf(out + l, len - l, "<%d>", n->k);
+	}
+}
+
+/* curtask without $current: one field per possible CPU, the event's CPU
+ * choosing (typed.h typed_cur). */
+static void test_curtask_per_cpu(void **state)
+{
+	static const char defs[] = "struct task_struct { int pid; int tgid; "
+				   "struct task_struct *real_parent; char comm[16]; };\n"
+				   "struct pcpu_hot { long pad; struct task_struct *current_task; };\n";
+	struct typed_cur cur = { .locate = fake_locate, .ctx = "current_task" };
+	struct typed_tp k = { .eprobes = true, .field_type = fake_field_type, .user = true };
+	struct typed_out out;
+	struct lang_err err;
+	struct tenv *t = NULL;
+	char text[512], got[512] = "";
+
+	(void)state;
+	setenv("FTR_VMLINUX_BTF", "/nonexistent", 1);
+	typed_cur = &cur;
+	snprintf(text, sizeof(text), "%skprobe:f { @[curtask->real_parent->pid] = count(); }",
+		 defs);
+	typed(text, "x86_64", PS_ARGN, (const char *const[]){
+	      "t0_0=+0(+8(+0x1fbc0(@0xffffffff82a0b8c0))):s32",
+	      "t0_1=+0(+8(+0x1fbc0(@0xffffffff82a0b8c8))):s32",
+	      "t1_0=+8(+0x1fbc0(@0xffffffff82a0b8c0)):u64",
+	      "t1_1=+8(+0x1fbc0(@0xffffffff82a0b8c8)):u64", NULL }, NULL);
+	/* The node reading them: the NULL guard and the read, both per CPU. */
+	cur.state = 0;
+	assert_int_equal(lang_parse(text, &prog, &err), 0);
+	assert_int_equal(typed_compile(&t, &prog, 0, "x86_64", PS_ARGN, NULL, &cur, &out, &err), 0);
+	sexpr(prog.cl[0].body->a->args[0], got, sizeof(got));
+	assert_string_equal(got, "((cpu==0?t1_0:t1_1)?(cpu==0?t0_0:t0_1):0)");
+	assert_non_null(strstr(out.explain, "curtask is current_task, per CPU at +0x1fbc0 + "
+			       "__per_cpu_offset[k] (0xffffffff82a0b8c0 + 8k)"));
+	assert_non_null(strstr(out.explain, "    t1_1=+8(+0x1fbc0(@0xffffffff82a0b8c8)):u64\n"));
+	ctypes_close(t);
+	t = NULL;
+	lang_free(&prog);
+	/* naptime.bt at an eprobe: kernel memory (no +u) through the task. */
+	typed_tp = &k;
+	cur.state = 0;
+	snprintf(text, sizeof(text), "%stracepoint:syscalls:sys_enter_nanosleep { $task = "
+		 "(struct task_struct *)curtask; printf(\"%%s\\n\", $task->comm); }", defs);
+	typed(text, "x86_64", 0, (const char *const[]){
+	      "t0_0=+0x1fbc0(@0xffffffff82a0b8c0):u64", "t0_1=+0x1fbc0(@0xffffffff82a0b8c8):u64",
+	      "t1_0=+16(+0x1fbc0(@0xffffffff82a0b8c0)):string",
+	      "t1_1=+16(+0x1fbc0(@0xffffffff82a0b8c8)):string", NULL }, NULL);
+	typed_tp = NULL;
+	/* 6.12: pcpu_hot's member current_task, from the types (8 here). */
+	cur = (struct typed_cur){ .locate = fake_locate, .ctx = "pcpu_hot" };
+	snprintf(text, sizeof(text), "%skprobe:f { @[curtask->pid] = count(); }", defs);
+	typed(text, "x86_64", PS_ARGN, (const char *const[]){
+	      "t0_0=+0(+0x1fbc8(@0xffffffff82a0b8c0)):s32",
+	      "t0_1=+0(+0x1fbc8(@0xffffffff82a0b8c8)):s32", NULL }, NULL);
+	/* arm64: __entry_task in the kernel image, a negative offset. */
+	cur = (struct typed_cur){ .locate = fake_locate, .ctx = "__entry_task" };
+	typed(text, "arm64", PS_ARGN, (const char *const[]){
+	      "t0_0=+0(-0x7ffff5a3d5c0(@0xffffffff82a0b8c0)):s32",
+	      "t0_1=+0(-0x7ffff5a3d5c0(@0xffffffff82a0b8c8)):s32", NULL }, NULL);
+	/* $current where the kernel has it: the placeholder stays. */
+	typed(text, "x86_64", PS_CURRENT, (const char *const[]){ "t0=+0($current):s32", NULL },
+	      NULL);
+	/* Refusals: what kallsyms lacks; too many CPUs for the fields. */
+	cur = (struct typed_cur){ .locate = fake_locate, .ctx = "none" };
+	typed(text, "x86_64", PS_ARGN, NULL, "cannot be read instead: /proc/kallsyms has no "
+	      "current_task");
+	cur = (struct typed_cur){ .locate = fake_locate, .ctx = "many" };
+	snprintf(text, sizeof(text), "%skprobe:f { @[curtask->real_parent->pid] = count(); }",
+		 defs);
+	typed(text, "x86_64", PS_ARGN, NULL, "2 reads through it on 20 possible CPUs, with 0 "
+	      "others, is 40 fetch arguments, above the 22 of one clause");
+	/* runqlen.bt at profile:hz: through the eprobe on the sampler's timer
+	 * interrupt (interp.c hrprof_clause), which this kernel may lack. */
+	snprintf(text, sizeof(text), "%sprofile:hz:99 { $t = (struct task_struct *)curtask; "
+		 "@[$t->pid] = count(); }", defs);
+	typed(text, "x86_64", PS_ARGN, NULL, "curtask reads memory, which ftr does in a profile "
+	      "clause through an eprobe on timer:hrtimer_expire_entry, the sampler's interrupt "
+	      "(Linux 5.15 on), and this kernel has no eprobe events");
+	typed_tp = &(struct typed_tp){ .eprobes = true };
+	cur = (struct typed_cur){ .locate = fake_locate, .ctx = "6.1" };
+	typed(text, "x86_64", PS_ARGN, (const char *const[]){
+	      "t0_0=+0x1fbc0(@0xffffffff82a0b8c0):u64", "t0_1=+0x1fbc0(@0xffffffff82a0b8c8):u64",
+	      "t1_0=+0(+0x1fbc0(@0xffffffff82a0b8c0)):s32",
+	      "t1_1=+0(+0x1fbc0(@0xffffffff82a0b8c8)):s32", NULL }, NULL);
+	typed_tp = NULL;
+	typed_cur = NULL;
 }
 
 static void test_vmlinux(void **state)
@@ -828,6 +973,7 @@ int main(void)
 		cmocka_unit_test(test_module_kfunc),
 		cmocka_unit_test(test_tracepoint_fields),
 		cmocka_unit_test(test_curtask),
+		cmocka_unit_test(test_curtask_per_cpu),
 		cmocka_unit_test(test_vmlinux),
 	};
 

@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "kernel/kallsyms.h"
 #include "kernel/kcore.h"
 
 #define TEXT 0xffffffff81000000ull
@@ -123,11 +124,31 @@ static void test_kcore_symbol(void **state)
 	assert_int_equal(kcore_symbol(path, "avenrun", &a), -ENOENT);
 }
 
+/* /sys/devices/system/cpu/possible's lists (curtask reads one slot per CPU). */
+static void test_cpu_list(void **state)
+{
+	int c[8];
+
+	(void)state;
+	assert_int_equal(kallsyms_cpu_list("0-1\n", c, 8), 2);
+	assert_int_equal(c[0], 0);
+	assert_int_equal(c[1], 1);
+	assert_int_equal(kallsyms_cpu_list("0\n", c, 8), 1);
+	assert_int_equal(kallsyms_cpu_list("0-2,5,7-8\n", c, 8), 6);
+	assert_int_equal(c[3], 5);
+	assert_int_equal(c[5], 8);
+	assert_int_equal(kallsyms_cpu_list("0-8\n", c, 8), -E2BIG);
+	assert_int_equal(kallsyms_cpu_list("", c, 8), -EINVAL);
+	assert_int_equal(kallsyms_cpu_list("3-1", c, 8), -EINVAL);
+	assert_int_equal(kallsyms_cpu_list("0,x", c, 8), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kcore_read),
 		cmocka_unit_test(test_kcore_symbol),
+		cmocka_unit_test(test_cpu_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

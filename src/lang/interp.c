@@ -142,6 +142,7 @@ struct evbind {
 	struct tep_format_field *pid;
 	struct tep_format_field *comm;	/* ftr_comm: the kprobe/uprobe's $comm */
 	bool pred_pushed;		/* its clause's predicate is the event filter */
+	bool hrprof;			/* a profile clause's eprobe (hrprof_clause) */
 };
 
 struct val {
@@ -189,6 +190,10 @@ struct interp {
 	char *fetch_why[256];		/* per clause: why str() cannot fetch (strfetch.h) */
 	struct tenv *types;		/* C types (ctypes.h), opened on first need */
 	struct typed_out *typed;	/* per clause: the fetchargs of its typed reads */
+	/* per clause: a profile:hz clause that reads kernel memory, run on an
+	 * eprobe on the sampler's timer interrupt (strfetch_hrprof) */
+	bool *hrprof;
+	uint64_t hrfn;			/* perf_swevent_hrtimer, the eprobe's filter */
 	uint64_t runs;			/* clause runs so far: a perf counter's snapshot */
 	bool exit_at_event;		/* an event clause calls exit() */
 	struct ksyms *ks;		/* for ksym(), loaded when a program uses it */
@@ -1608,9 +1613,11 @@ static struct val builtin(struct xctx *x, const struct node *n)
 					     .len = (size_t)(n->idx && x->smp->nk > n->idx ? n->idx :
 							     x->smp->nk) };
 		ips = engine_kstack(&in->e, &n_ips);
-		/* From the event's own frame, as the kernel's hist key starts. */
+		/* From the event's own frame, as the kernel's hist key starts;
+		 * a profile clause's, from the interrupted one, as a sample's. */
 		if (in->prof && n_ips) {
-			int skip = lprof_skip_tracing(in->prof, ips, n_ips);
+			int skip = x->eb && x->eb->hrprof ? lprof_skip_irq(in->prof, ips, n_ips) :
+				   lprof_skip_tracing(in->prof, ips, n_ips);
 
 			ips += skip;
 			n_ips -= skip;
@@ -2567,18 +2574,34 @@ static int on_tick(struct engine *e, uint64_t now, void *arg)
 /* The argN and retval fields a kprobe/uprobe clause reads: its probe gets
  * exactly those fields.  str(argN) and str(retval) (index nargs) in a
  * uprobe: the string they point to, fetched by the probe (sargs). */
-static bool uses_comm(const struct node *n)
+/* The first node of n's trees that match() picks, or NULL. */
+static const struct node *node_find(const struct node *n, bool (*match)(const struct node *))
 {
 	for (; n; n = n->next) {
-		if (n->k == N_BUILTIN && n->ival == B_COMM)
-			return true;
-		if (uses_comm(n->a) || uses_comm(n->b) || uses_comm(n->c))
-			return true;
-		for (int i = 0; i < n->nargs; i++)
-			if (uses_comm(n->args[i]))
-				return true;
+		const struct node *r = match(n) ? n : NULL;
+
+		if (!r)
+			r = node_find(n->a, match);
+		if (!r)
+			r = node_find(n->b, match);
+		if (!r)
+			r = node_find(n->c, match);
+		for (int i = 0; !r && i < n->nargs; i++)
+			r = node_find(n->args[i], match);
+		if (r)
+			return r;
 	}
-	return false;
+	return NULL;
+}
+
+static bool is_comm(const struct node *n)
+{
+	return n->k == N_BUILTIN && n->ival == B_COMM;
+}
+
+static bool uses_comm(const struct node *n)
+{
+	return node_find(n, is_comm);
 }
 
 static void probe_fields(const struct node *n, bool *args, bool *sargs, int nargs)
@@ -2601,24 +2624,34 @@ static void probe_fields(const struct node *n, bool *args, bool *sargs, int narg
 	}
 }
 
-static bool node_uses_ustack(const struct node *n)
+static bool is_ustack(const struct node *n)
 {
-	for (; n; n = n->next) {
-		if ((n->k == N_BUILTIN && n->ival == B_USTACK) ||
-		    (n->k == N_CALL && !strcmp(n->sval, "ustack")))
-			return true;
-		if (node_uses_ustack(n->a) || node_uses_ustack(n->b) || node_uses_ustack(n->c))
-			return true;
-		for (int i = 0; i < n->nargs; i++)
-			if (node_uses_ustack(n->args[i]))
-				return true;
-	}
-	return false;
+	return (n->k == N_BUILTIN && n->ival == B_USTACK) ||
+	       (n->k == N_CALL && !strcmp(n->sval, "ustack"));
 }
 
 static bool uses_ustack(const struct clause *c)
 {
-	return node_uses_ustack(c->pred) || node_uses_ustack(c->body);
+	return node_find(c->pred, is_ustack) || node_find(c->body, is_ustack);
+}
+
+/* What makes a profile clause read kernel memory (typed.c): a cast to a
+ * pointer, curtask. */
+static bool is_memory_read(const struct node *n)
+{
+	return (n->k == N_CAST && n->sval && strchr(n->sval, '*')) ||
+	       (n->k == N_BUILTIN && n->ival == B_CURTASK);
+}
+
+static bool is_field(const struct node *n)
+{
+	return n->k == N_FIELD;
+}
+
+static bool prof_reads_memory(const struct clause *c)
+{
+	return c->probes[0].pv == PV_PROFILE && !c->probes[0].period &&
+	       (node_find(c->pred, is_memory_read) || node_find(c->body, is_memory_read));
 }
 
 /* The fetchargs of a uprobe's user stack into out[0..max) (arch.h): how
@@ -2671,6 +2704,45 @@ static bool replaced_since(struct engine *e, int before, const struct eng_event 
 static int add_clause_probes(struct interp *in, int ci, struct clause *c, char ***pn, int *npn,
 			     struct lang_err *err);
 
+/* One sampler feeds every profile clause (and arms the timers of those
+ * that run on its interrupt's eprobe): pr's rate must be the others'. */
+static int prof_arm(struct interp *in, const struct lang_probe *pr, struct lang_err *err)
+{
+	if (in->prof_pr && (in->prof_pr->period != pr->period ||
+			    in->prof_pr->perf_type != pr->perf_type ||
+			    in->prof_pr->perf_config != pr->perf_config)) {
+		snprintf(err->msg, sizeof(err->msg), "%s: a program has one sampler, "
+			 "and it is '%s' here (profile:, software:, hardware: probes "
+			 "must be the same)", pr->text, in->prof_pr->text);
+		err->line = pr->line;
+		err->col = pr->col;
+		return -EINVAL;
+	}
+	if (pr->period) {
+		in->prof_pr = pr;
+		in->prof_hz = 1;	/* a sampler; its period is pr's */
+		return 0;
+	}
+	if (in->prof_hz && in->prof_hz != pr->hz) {
+		snprintf(err->msg, sizeof(err->msg), "profile:hz:%llu: every profile "
+			 "probe of a program samples at one rate (%u Hz here)",
+			 (unsigned long long)pr->hz, in->prof_hz);
+		err->line = pr->line;
+		err->col = pr->col;
+		return -EINVAL;
+	}
+	in->prof_pr = pr;
+	if (!pr->hz || pr->hz > 100000) {
+		snprintf(err->msg, sizeof(err->msg), "profile:hz:%llu: the rate must be "
+			 "1 to 100000 Hz", (unsigned long long)pr->hz);
+		err->line = pr->line;
+		err->col = pr->col;
+		return -EINVAL;
+	}
+	in->prof_hz = (unsigned)pr->hz;
+	return 0;
+}
+
 static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 {
 	struct clause *c = &in->p->cl[ci];
@@ -2692,6 +2764,13 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 		if (pr->pv == PV_TRACEPOINT) {
 			struct strfetch sf;
 
+			/* A profile clause on its eprobe: the sampler still arms
+			 * the timers. */
+			if (in->hrprof && in->hrprof[ci]) {
+				ret = prof_arm(in, pr, err);
+				if (ret < 0)
+					return ret;
+			}
 			/* str(args.F) of a user-space address: an eprobe or a
 			 * kprobe stands in for the tracepoint. */
 			ret = strfetch_add(&in->e, pr->target, c->pred, c->body,
@@ -2786,39 +2865,9 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 				in->e.ev[k].uentry = uprobe_at_entry(pr);
 			}
 		} else if (pr->pv == PV_PROFILE) {
-			/* One sampler feeds every profile clause. */
-			if (in->prof_pr && (in->prof_pr->period != pr->period ||
-					    in->prof_pr->perf_type != pr->perf_type ||
-					    in->prof_pr->perf_config != pr->perf_config)) {
-				snprintf(err->msg, sizeof(err->msg), "%s: a program has one sampler, "
-					 "and it is '%s' here (profile:, software:, hardware: probes "
-					 "must be the same)", pr->text, in->prof_pr->text);
-				err->line = pr->line;
-				err->col = pr->col;
-				return -EINVAL;
-			}
-			if (pr->period) {
-				in->prof_pr = pr;
-				in->prof_hz = 1;	/* a sampler; its period is pr's */
-				continue;
-			}
-			if (in->prof_hz && in->prof_hz != pr->hz) {
-				snprintf(err->msg, sizeof(err->msg), "profile:hz:%llu: every profile "
-					 "probe of a program samples at one rate (%u Hz here)",
-					 (unsigned long long)pr->hz, in->prof_hz);
-				err->line = pr->line;
-				err->col = pr->col;
-				return -EINVAL;
-			}
-			in->prof_pr = pr;
-			if (!pr->hz || pr->hz > 100000) {
-				snprintf(err->msg, sizeof(err->msg), "profile:hz:%llu: the rate must be "
-					 "1 to 100000 Hz", (unsigned long long)pr->hz);
-				err->line = pr->line;
-				err->col = pr->col;
-				return -EINVAL;
-			}
-			in->prof_hz = (unsigned)pr->hz;
+			ret = prof_arm(in, pr, err);
+			if (ret < 0)
+				return ret;
 			continue;
 		} else {
 			continue;
@@ -2857,7 +2906,10 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 				}
 				b->clauses[b->ncl++] = ci;
 			}
-			if (pr->pv == PV_TRACEPOINT && v->replaces) {
+			if (in->hrprof && in->hrprof[ci]) {
+				in->eb[k].hrprof = true;
+				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "%s", pr->text);
+			} else if (pr->pv == PV_TRACEPOINT && v->replaces) {
 				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "tracepoint:%s",
 					 v->replaces);
 			} else if (pr->pv == PV_TRACEPOINT) {
@@ -3112,6 +3164,55 @@ static void exec_comm_plan(struct interp *in)
 	}
 }
 
+/*
+ * Profile clause ci reads kernel memory, which a perf sample does not
+ * carry: it becomes a clause of an eprobe on timer:hrtimer_expire_entry
+ * whose fetch arguments are its reads, and whose filter keeps the expiries
+ * of perf's cpu-clock timer, perf_swevent_hrtimer — the interrupt in which
+ * the sampler takes each sample, on its CPU, with the interrupted task as
+ * current (pid, comm, cpu are the event's).  The sampler is still opened
+ * (prof_arm): its events arm the timers at the clause's rate.
+ */
+#define HRPROF_MAX 8
+
+static int hrprof_clause(struct interp *in, int ci, struct lang_err *err)
+{
+	struct clause *c = &in->p->cl[ci];
+	struct typed_out *t = &in->typed[ci];
+	int n = 0;
+
+	for (int i = 0; i < ci; i++)
+		n += in->hrprof[i];
+	if (n == HRPROF_MAX) {
+		lang_errf(err, &(struct node){ .line = c->line, .col = c->col },
+			  "more than %d profile clauses read kernel memory", HRPROF_MAX);
+		return -EINVAL;
+	}
+	if (t->n == TYPED_MAX_FIELDS) {
+		lang_errf(err, &(struct node){ .line = c->line, .col = c->col },
+			  "too many memory reads for one probe (%d)", TYPED_MAX_FIELDS - 1);
+		return -EINVAL;
+	}
+	t->f[t->n] = (struct typed_field){ .name = "ftr_hrfn", .fetch = "$function",
+					   .type = "u64" };
+	t->n++;
+	for (int j = 0; j < c->nprobes; j++) {
+		char *tgt = strdup(STRFETCH_HRPROF_TP);
+
+		if (!tgt)
+			return -ENOMEM;
+		free(c->probes[j].target);
+		c->probes[j].target = tgt;
+		c->probes[j].pv = PV_TRACEPOINT;
+	}
+	in->hrprof[ci] = true;
+	planf(in, "clause %d: %s reads kernel memory: its events are an eprobe on %s, the "
+	      "expiries of perf's cpu-clock timer (function == perf_swevent_hrtimer, "
+	      "0x%llx), in the interrupt that takes each sample\n", ci + 1, c->probes[0].text,
+	      STRFETCH_HRPROF_TP, (unsigned long long)in->hrfn);
+	return 0;
+}
+
 /* typed.h's typed_cur: where the running task is on this kernel. */
 static int locate_current(void *ctx, struct kallsyms_current *loc, char *why, size_t wlen)
 {
@@ -3126,7 +3227,8 @@ static int compile(struct interp *in, struct lang_err *err)
 	int ret;
 
 	in->typed = calloc(in->p->ncl, sizeof(*in->typed));
-	if (!in->typed)
+	in->hrprof = calloc(in->p->ncl, sizeof(*in->hrprof));
+	if (!in->typed || !in->hrprof)
 		return -ENOMEM;
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		enum probe_provider pv = in->p->cl[ci].probes[0].pv;
@@ -3154,10 +3256,29 @@ static int compile(struct interp *in, struct lang_err *err)
 			evsel_split(c->probes[0].target, sys, sizeof(sys), ev, sizeof(ev));
 			tp.user = !strcmp(sys, "syscalls");
 		}
+		/* (before typed_compile rewrites its casts) */
+		bool hr = prof_reads_memory(c);
+
+		if (hr) {
+			const struct node *f = node_find(c->pred, is_field);
+
+			if (!f)
+				f = node_find(c->body, is_field);
+			if (f) {
+				lang_errf(err, f, "args: a profile probe has no arguments");
+				return -EINVAL;
+			}
+			tp.eprobes = strfetch_hrprof(&in->e, &in->hrfn, why, sizeof(why));
+		}
 		if (typed_compile(&in->types, in->p, ci, arch_name(), in->e.feat.probe_syntax,
-				  c->probes[0].pv == PV_TRACEPOINT ? &tp : NULL, &cur, &in->typed[ci],
-				  err))
+				  c->probes[0].pv == PV_TRACEPOINT || hr ? &tp : NULL, &cur,
+				  &in->typed[ci], err))
 			return -EINVAL;
+		if (hr && in->typed[ci].n) {
+			ret = hrprof_clause(in, ci, err);
+			if (ret < 0)
+				return ret;
+		}
 		if (in->typed[ci].n)
 			planf(in, "clause %d: memory read at the event by fetch arguments "
 			      "(types from %s):\n%s", ci + 1,
@@ -3946,6 +4067,12 @@ static void plan_hists(struct interp *in)
 			planf(in, "%s: in user space, from the samples\n", m->name);
 			continue;
 		}
+		/* A hist trigger or counter would count every expiry, not
+		 * only the sampler's: the filter on the callback is ftr's. */
+		if (in->hrprof[ci]) {
+			planf(in, "%s: in user space, from the sampler's eprobe\n", m->name);
+			continue;
+		}
 		if (in->o->where == WHERE_USER) {
 			planf(in, "%s: in user space (--where user)\n", m->name);
 			continue;
@@ -4024,6 +4151,27 @@ static bool filter_fits(struct interp *in, int ci, const char *text, char *why, 
 	return true;
 }
 
+/* The eprobes of profile clauses (hrprof_clause) keep the sampler's timer
+ * only, and then what plan_filters put there. */
+static void hrprof_filters(struct interp *in)
+{
+	static char keep[HRPROF_MAX][4300];
+	int n = 0;
+
+	for (int k = 0; k < in->e.nev; k++) {
+		struct eng_event *v = &in->e.ev[k];
+
+		if (in->eb[k].ncl != 1 || !in->hrprof[in->eb[k].clauses[0]])
+			continue;
+		if (n == (int)ARRAY_SIZE(keep))
+			break;	/* (hrprof_clause allows HRPROF_MAX) */
+		snprintf(keep[n], sizeof(keep[n]), v->filter_text ? "ftr_hrfn == 0x%llx && (%s)" :
+			 "ftr_hrfn == 0x%llx%s", (unsigned long long)in->hrfn,
+			 v->filter_text ? v->filter_text : "");
+		v->filter_text = keep[n++];
+	}
+}
+
 /*
  * Predicates into the event filters, where each event feeds one clause; and
  * the command line's filter (ftr count/hist -f) on every event, joined to
@@ -4084,6 +4232,7 @@ static void plan_filters(struct interp *in)
 		planf(in, "clause %d: filter '%s' on its %d event%s (in the kernel where it "
 		      "can evaluate it)\n", ci + 1, keep[ci], n, n == 1 ? "" : "s");
 	}
+	hrprof_filters(in);
 }
 
 /* echo 'VAL' > $I/events/SYS/EV/FILE, VAL quoted for sh. */
@@ -4364,6 +4513,7 @@ static void release(struct interp *in)
 	free(in->fmt);
 	ctypes_close(in->types);
 	free(in->typed);
+	free(in->hrprof);
 	lprof_close(in->prof);
 	if (in->vals && intern_refused(in->vals))
 		fprintf(stderr, "ftr: %llu strings or stacks not kept as map values (read back "
@@ -4709,10 +4859,14 @@ int lang_run(struct program *p, const struct run_opts *o)
 	/* Without events (profile, interval, BEGIN, END) tracefs is not
 	 * needed: such a program runs even where lockdown empties it. */
 	eo.no_tracefs = true;
-	for (int i = 0; i < p->ncl; i++)
+	for (int i = 0; i < p->ncl; i++) {
 		for (int j = 0; j < p->cl[i].nprobes; j++)
 			if (p->cl[i].probes[j].pv <= PV_URETPROBE)
 				eo.no_tracefs = false;
+		/* (an eprobe on the sampler's timer: hrprof_clause) */
+		if (prof_reads_memory(&p->cl[i]))
+			eo.no_tracefs = false;
+	}
 	if (open_setup(in, &eo) < 0)
 		goto out;
 	if (o->eng.explain && !o->eng.emit_sh) {

@@ -368,6 +368,34 @@ int lprof_kaddr(struct lprof *p, const char *frame, uint64_t *addr)
 	return 0;
 }
 
+/* An interrupt's entry from the interrupted context: x86-64's IDT stubs
+ * (asm_sysvec_apic_timer_interrupt...), arm64's vectors (el1h_64_irq; the
+ * C handler el1h_64_irq_handler is above it). */
+static bool irq_entry(const char *name)
+{
+	static const char *const names[] = { "el1h_64_irq", "el0t_64_irq", "el0t_32_irq",
+					     "el1h_64_fiq", "el0t_64_fiq" };
+
+	if (str_has_prefix(name, "asm_sysvec_") || !strcmp(name, "asm_common_interrupt"))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+int lprof_skip_irq(struct lprof *p, const uint64_t *ips, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct sym_res r;
+
+		sym_resolve_kernel(p->sc, ips[i], &r);
+		if (r.name && irq_entry(r.name))
+			return i + 1;
+	}
+	return 0;
+}
+
 const char *lprof_kernel_note(struct lprof *p)
 {
 	const char *why = NULL;

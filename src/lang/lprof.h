@@ -80,6 +80,11 @@ void lprof_note_pid(struct lprof *p, int pid);
 /* How many of the innermost frames of an event's kernel stack are the
  * tracing code that took it (trace_event_raw_event_*, __traceiter_*...). */
 int lprof_skip_tracing(struct lprof *p, const uint64_t *ips, int n);
+/* ... of a kernel stack recorded in the timer interrupt that takes a sample
+ * (a profile clause's eprobe): the interrupt's, through its entry, so that
+ * the stack starts where a sample's does, at the interrupted instruction
+ * (none left: it interrupted user space).  0 where no entry is named. */
+int lprof_skip_irq(struct lprof *p, const uint64_t *ips, int n);
 /* The address of a frame as the kernel prints it in a hist ("func+0x4f8/
  * 0x9e0 [mod]"): the way back to what the user path keeps.  0 / -ENOENT. */
 int lprof_kaddr(struct lprof *p, const char *frame, uint64_t *addr);

@@ -218,6 +218,38 @@ bool strfetch_eprobes(const struct features *f, char *why, size_t wlen)
 	return true;
 }
 
+bool strfetch_hrprof(const struct engine *e, uint64_t *fn, char *why, size_t wlen)
+{
+	char ewhy[160];
+	int err;
+
+	if (e->o.file_tep) {
+		snprintf(why, wlen, "a recording holds no eprobe for it");
+		return false;
+	}
+	if (!e->s) {
+		snprintf(why, wlen, "no tracefs to put an eprobe in");
+		return false;
+	}
+	if (!strfetch_eprobes(&e->feat, ewhy, sizeof(ewhy))) {
+		snprintf(why, wlen, "%s", ewhy);
+		return false;
+	}
+	if (!tracefs_event_file_exists(NULL, "timer", "hrtimer_expire_entry",
+				       "format")) {
+		snprintf(why, wlen, "no tracepoint timer:hrtimer_expire_entry");
+		return false;
+	}
+	err = kallsyms_find("perf_swevent_hrtimer", fn);
+	if (err) {
+		snprintf(why, wlen, "no address for perf_swevent_hrtimer in /proc/kallsyms (%s)",
+			 err == -ENOENT ? "no such function" : err == -EPERM ?
+			 "kptr_restrict hides it" : strerror(-err));
+		return false;
+	}
+	return true;
+}
+
 /* The kprobe on sys:ev's syscall wrapper, when this kernel has one. */
 static bool kprobe_possible(const struct features *f, const char *sys, const char *ev,
 			    char *wrapper, size_t len, char *why, size_t wlen)

@@ -82,6 +82,16 @@ int strfetch_field_type(struct engine *e, const char *spec, const char *name, ch
 bool strfetch_eprobes(const struct features *f, char *why, size_t wlen);
 
 /*
+ * A profile:hz clause that reads kernel memory runs on an eprobe on
+ * timer:hrtimer_expire_entry filtered to perf's cpu-clock timer callback,
+ * perf_swevent_hrtimer, whose expiry is the sample (the interrupted task is
+ * current).  Its tracepoint and the callback's address (*fn) on this
+ * kernel: true, or false with why.
+ */
+#define STRFETCH_HRPROF_TP "timer:hrtimer_expire_entry"
+bool strfetch_hrprof(const struct engine *e, uint64_t *fn, char *why, size_t wlen);
+
+/*
  * Can str() read the string arguments of tracepoint sys:ev on this kernel
  * (eprobe events, or kprobe events with ustring and the syscall's wrapper)?
  * Decided from tracefs and /proc/kallsyms without changing anything; a run

@@ -11,6 +11,7 @@
 #include "kernel/arch.h"
 #include "kernel/btf.h"
 #include "kernel/features.h"
+#include "kernel/kcore.h"
 #include "kernel/probe.h"
 #include "lang/ctypes.h"
 #include "lang/lang.h"
@@ -30,6 +31,7 @@ struct tv {
 	uint32_t bits, pbit;	/* a bitfield lvalue: width, bit offset from k */
 	bool user;		/* f points to user memory (a syscall tracepoint's field) */
 	bool tproot;		/* f is a tracepoint's field itself ("$skbaddr") */
+	bool kconst;		/* no f: k is a kernel address (kaddr()), read as @ADDR */
 	char src[160];
 };
 
@@ -49,6 +51,7 @@ struct tctx {
 	struct typed_out *out;
 	struct lang_err *err;
 	bool mem, ret, user, btf_func;
+	bool prof;		/* a profile clause: an eprobe on the sampler's hrtimer */
 	uint32_t proto;
 	int ifdepth;
 	struct {
@@ -152,6 +155,9 @@ static int cat(struct tctx *x, const struct node *n, char *dst, size_t len, cons
 static int at(struct tctx *x, const struct node *n, bool user, char *dst, size_t len, int64_t k,
 	      const char *f)
 {
+	/* A kernel variable's own address (kaddr()): "@ADDR" reads there. */
+	if (!f[0])
+		return cat(x, n, dst, len, "@0x%" PRIx64, (uint64_t)k);
 	return cat(x, n, dst, len, "%c%s%" PRIu64 "(%s)", k < 0 ? '-' : '+', user ? "u" : "",
 		   k < 0 ? -(uint64_t)k : (uint64_t)k, f);
 }
@@ -174,7 +180,7 @@ static int value(struct tctx *x, const struct node *n, struct tv *v)
 		return fail(x, n, "%s is a struct, not a value: read one of its members", v->src);
 	if (v->bits)
 		return fail(x, n, "%s is a bitfield: it has no address to read through", v->src);
-	if (!v->f[0])
+	if (!v->f[0] && !v->kconst)
 		return fail(x, n, "%s is at a constant address: ftr reads memory through a "
 			    "probe's arguments only", v->src);
 	if (at(x, n, v->user, v->f, sizeof(v->f), v->k, v->f))
@@ -182,6 +188,7 @@ static int value(struct tctx *x, const struct node *n, struct tv *v)
 	v->k = 0;
 	v->lv = false;
 	v->tproot = false;
+	v->kconst = false;
 	return 0;
 }
 
@@ -192,7 +199,7 @@ static int deref(struct tctx *x, const struct node *n, struct tv *v)
 		return -1;
 	if (kind(x, v, NULL) != BTF_PTR || !target(x, v))
 		return fail(x, n, "%s is not a pointer", v->src);
-	if (!v->f[0])
+	if (!v->f[0] && !v->kconst)
 		return fail(x, n, "%s points to a constant address: ftr reads memory through a "
 			    "probe's arguments only", v->src);
 	v->lv = true;
@@ -422,7 +429,7 @@ static int materialize(struct tctx *x, struct node *n, struct tv *v)
 
 		while (cs < 64 && p % cs + v->bits > cs)
 			cs *= 2;
-		if (!v->f[0])
+		if (!v->f[0] && !v->kconst)
 			return fail(x, n, "%s is at a constant address", v->src);
 		snprintf(type, sizeof(type), "b%u@%u/%u", v->bits, (unsigned)(p % cs), cs);
 		if (at(x, n, v->user, fetch, sizeof(fetch), (int64_t)((p - p % cs) / 8), v->f) ||
@@ -432,9 +439,11 @@ static int materialize(struct tctx *x, struct node *n, struct tv *v)
 	}
 	if (v->lv && kind(x, v, NULL) != BTF_ARRAY && kind(x, v, NULL) != BTF_STRUCT &&
 	    kind(x, v, NULL) != BTF_UNION) {
-		if (scalar_type(x, n, v, type) || !v->f[0] ||
+		bool addr = v->f[0] || v->kconst;
+
+		if (scalar_type(x, n, v, type) || !addr ||
 		    at(x, n, v->user, fetch, sizeof(fetch), v->k, v->f))
-			return v->f[0] ? -1 : fail(x, n, "%s is at a constant address", v->src);
+			return addr ? -1 : fail(x, n, "%s is at a constant address", v->src);
 		return become_read(x, n, add_field(x, n, fetch, type, v->src), 0);
 	}
 	if (v->lv && kind(x, v, NULL) == BTF_ARRAY) {
@@ -442,7 +451,7 @@ static int materialize(struct tctx *x, struct node *n, struct tv *v)
 
 		/* char[N] is a string where a value is wanted, as in bpftrace. */
 		target(x, &e);
-		if (kind(x, &e, NULL) == BTF_INT && size_of(x, &e) == 1 && v->f[0]) {
+		if (kind(x, &e, NULL) == BTF_INT && size_of(x, &e) == 1 && (v->f[0] || v->kconst)) {
 			if (at(x, n, v->user, fetch, sizeof(fetch), v->k, v->f))
 				return -1;
 			return become_field(x, n, add_field(x, n, fetch, "string", v->src), 0);
@@ -502,6 +511,11 @@ static int need_mem(struct tctx *x, const struct node *n, const char *what)
 {
 	if (x->mem)
 		return 0;
+	if (x->prof)
+		return fail(x, n, "%s reads memory, which ftr does in a profile clause through an "
+			    "eprobe on timer:hrtimer_expire_entry, the sampler's interrupt (Linux "
+			    "5.15 on), and this kernel has %s", what,
+			    x->tp && x->tp->why && x->tp->why[0] ? x->tp->why : "no eprobe events");
 	if (x->tracepoint)
 		return fail(x, n, "%s reads memory, which ftr does at a tracepoint through an "
 			    "eprobe on it (Linux 5.15 on), and this kernel has %s", what,
@@ -597,7 +611,7 @@ static int curtask(struct tctx *x, struct node *n, struct tv *v)
 	if (x->user)
 		return fail(x, n, "curtask at a uprobe: a uprobe's fetch arguments read user "
 			    "memory, the task_struct is the kernel's");
-	if (!x->mem && !x->tracepoint)
+	if (!x->mem && !x->tracepoint && !x->prof)
 		return fail(x, n, "curtask at %s: ftr reads the task_struct through a probe's "
 			    "fetch arguments, at kprobe, kretprobe, kfunc and kretfunc events and at "
 			    "tracepoints (through eprobes); this clause's has none, and there only a "
@@ -659,6 +673,7 @@ static int cast(struct tctx *x, struct node *n, struct tv *v)
 		snprintf(v->f, sizeof(v->f), "%s", a.f);
 		v->k = a.k;
 		v->user = a.user;
+		v->kconst = a.kconst;
 		v->tproot = a.tproot && !a.k;
 	} else if (n->a->k == N_FIELD && x->tracepoint && !x->btf_func) {
 		/* (struct sk_buff *)args->skbaddr: the eprobe reads through the
@@ -675,6 +690,21 @@ static int cast(struct tctx *x, struct node *n, struct tv *v)
 		snprintf(v->f, sizeof(v->f), "$retval");
 	} else if (n->a->k == N_INT) {
 		v->k = n->a->ival;
+	} else if (n->a->k == N_CALL && !strcmp(n->a->sval, "kaddr") && n->a->nargs == 1 &&
+		   n->a->args[0]->k == N_STR && !x->user) {
+		/* A kernel variable: its address is known now, read at the event
+		 * as @ADDR (a kernel without CONFIG_KALLSYMS_ALL lists none). */
+		uint64_t addr;
+		int e = kcore_symbol(NULL, n->a->args[0]->sval, &addr);
+
+		if (e < 0)
+			return fail(x, n->a, "kaddr(\"%s\"): %s", n->a->args[0]->sval,
+				    e == -EPERM ? "/proc/kallsyms hides kernel addresses "
+				    "(kptr_restrict)" : e == -ENOENT ? "no such symbol in /proc/kallsyms "
+				    "(a kernel built without CONFIG_KALLSYMS_ALL lists no variables)" :
+				    strerror(-e));
+		v->k = (int64_t)addr;
+		v->kconst = true;
 	} else {
 		return fail(x, n->a, "a pointer from %s: ftr reads memory through a probe's "
 			    "arguments (argN, retval, args->NAME at kfunc), which the kernel fetches "
@@ -1291,7 +1321,9 @@ static int per_cpu(struct tctx *x)
 	struct typed_out *o = x->out;
 	const struct kallsyms_current *l = &x->cur->loc;
 	/* A kprobe takes PROBE_MAX_ARGS fields with the clause's others. */
-	int limit = x->tracepoint ? TYPED_MAX_FIELDS : PROBE_MAX_ARGS - 2, nper = 0, n = o->n;
+	/* A profile clause's eprobe adds its filter's field (interp.c). */
+	int limit = x->tracepoint || x->prof ? TYPED_MAX_FIELDS - x->prof : PROBE_MAX_ARGS - 2;
+	int nper = 0, n = o->n;
 	struct typed_field *old = malloc(sizeof(o->f));
 	char (*per)[16] = malloc(sizeof(char[TYPED_MAX_FIELDS][16]));
 	size_t el = strlen(o->explain);
@@ -1387,6 +1419,13 @@ int typed_compile(struct tenv **env, struct program *p, int ci, const char *arch
 	x.user = pr->pv == PV_UPROBE || pr->pv == PV_URETPROBE;
 	x.btf_func = pr->btf_func;
 	x.tracepoint = pr->pv == PV_TRACEPOINT;
+	/* profile:hz: the eprobe on the sampler's timer interrupt (tp->eprobes
+	 * says whether this kernel has one; no fields of its own). */
+	x.prof = pr->pv == PV_PROFILE && !pr->period;
+	if (x.prof) {
+		x.tp = tp;
+		x.mem = tp && tp->eprobes;
+	}
 	if (x.tracepoint) {
 		x.tp = tp;
 		x.mem = tp && tp->eprobes;

@@ -303,6 +303,76 @@ tracepoint:syscalls:sys_enter_clock_nanosleep /comm == "timers"/ {
 	fi
 fi
 
+# Kernel memory in a profile clause (runqlen.bt): an eprobe on
+# timer:hrtimer_expire_entry, filtered to perf's cpu-clock timer, takes the
+# clause (interp.c, hrprof_clause).  A kernel variable's member of known
+# value (init_uts_ns's "Linux"), read in each of hotpath's samples: one
+# key, comm the sampled task's, about 999 samples for its 1 s of CPU (the
+# bound of langprof-sample-count).
+P='profile:hz:999 { @[comm, ((struct uts_namespace *)kaddr("init_uts_ns"))->name.sysname] = count(); }'
+if ! "$FTR" doctor 2> /dev/null | grep -q '^yes *eprobe events'; then
+	"$FTR" -e "$P" > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q '^ftr: error: 1:[0-9]*: .*reads memory, which ftr does in a profile clause through an eprobe on timer:hrtimer_expire_entry.*this kernel has no eprobe events' "$TMP/e" &&
+		ok types-prof-no-eprobes || fail types-prof-no-eprobes "rc=$rc $(head -2 "$TMP/e")"
+	skip types-prof-kernel "no eprobe events on this kernel"
+	skip types-prof-kstack "no eprobe events on this kernel"
+	skip types-prof-curtask "no eprobe events on this kernel"
+elif [ ! -e /sys/kernel/btf/vmlinux ] || ! command -v hotpath > /dev/null 2>&1; then
+	why="no /sys/kernel/btf/vmlinux on this kernel"
+	[ -e /sys/kernel/btf/vmlinux ] && why="the hotpath helper is not on PATH (make helpers)"
+	skip types-prof-kernel "$why"
+	skip types-prof-kstack "$why"
+	skip types-prof-curtask "$why"
+else
+	"$FTR" -e "$P" -- hotpath 1000 > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	n=$(sed -n 's/^@\[hotpath, Linux\]: \([0-9]*\)$/\1/p' "$TMP/o")
+	max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 999)
+	[ "$max" -gt 999 ] && max=999
+	if grep -q 'kaddr("init_uts_ns"): no such symbol' "$TMP/e"; then
+		skip types-prof-kernel "$(grep -o 'kaddr.*' "$TMP/e")"
+	elif [ $rc -eq 0 ] && [ "$(grep -c '^@' "$TMP/o")" = 1 ] && [ -n "$n" ] &&
+			[ "$n" -ge $((max / 4)) ] && [ "$n" -le $((max * 3 / 2)) ]; then
+		ok types-prof-kernel
+	else
+		fail types-prof-kernel "rc=$rc n=$n max=$max $(head -3 "$TMP/o" "$TMP/e")"
+	fi
+	# kstack there starts at the interrupted instruction, as a sample's:
+	# dd's copy of /dev/zero, under vfs_read, without the interrupt's frames.
+	"$FTR" -e 'profile:hz:999 /((struct uts_namespace *)kaddr("init_uts_ns"))->name.sysname == "Linux"/ {
+	@[kstack] = count(); @p[probe] = count(); }' -- \
+		dd if=/dev/zero of=/dev/null bs=64k count=5000 > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	if grep -q 'kaddr("init_uts_ns"): no such symbol' "$TMP/e"; then
+		skip types-prof-kstack "$(grep -o 'kaddr.*' "$TMP/e")"
+	elif [ $rc -eq 0 ] && grep -q '^        vfs_read+' "$TMP/o" &&
+			grep -q '^@p\[profile:hz:999\]: [0-9]' "$TMP/o" &&
+			! grep -Eq '^        (eprobe_trigger_func|trace_event_raw_event_hrtimer)' "$TMP/o"; then
+		ok types-prof-kstack
+	else
+		fail types-prof-kstack "rc=$rc $(grep -c vfs_read "$TMP/o") vfs_read, $(grep '^@p' "$TMP/o") $(grep -E -m3 -B3 '(eprobe_trigger_func|trace_event_raw_event_hrtimer)' "$TMP/o" | tr '\n' ' ') $(head -2 "$TMP/e")"
+	fi
+	# curtask there is the interrupted task (runqlen.bt's $task): on every
+	# sample of every CPU its pid is the event's tid (idle's 0 too), and
+	# with /pid == X/ only the busy X's is read.
+	hotpath 20000 & hp=$!
+	"$FTR" -e 'profile:hz:99 { @same[((struct task_struct *)curtask)->pid == tid] = count(); }
+profile:hz:99 /pid == '$hp'/ { @[((struct task_struct *)curtask)->pid] = count(); }
+interval:s:1 { exit(); }' > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	kill $hp 2> /dev/null
+	wait $hp 2> /dev/null
+	got=$(grep '^@' "$TMP/o" | sed 's/: [0-9]*$//' | sort | tr '\n' ' ')
+	if grep -q "curtask" "$TMP/e" && [ $rc -ne 0 ]; then
+		skip types-prof-curtask "$(grep -o 'curtask.*' "$TMP/e" | head -1)"
+	elif [ $rc -eq 0 ] && [ "$got" = "@[$hp] @same[1] " ]; then
+		ok types-prof-curtask
+	else
+		fail types-prof-curtask "rc=$rc got '$got' want '@[$hp] @same[1]' $(head -3 "$TMP/e")"
+	fi
+fi
+
 # buf(p, len) and %r at a uprobe: uprobe-target --buf passes known bytes;
 # the lines are bpftrace 0.17's for the same program, byte for byte.  The
 # last buffer ends a page whose next page is unmapped: the fixed 64-byte

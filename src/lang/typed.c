@@ -11,7 +11,7 @@
 #include "kernel/arch.h"
 #include "kernel/btf.h"
 #include "kernel/features.h"
-#include "kernel/kcore.h"
+#include "kernel/kallsyms.h"
 #include "kernel/probe.h"
 #include "lang/ctypes.h"
 #include "lang/lang.h"
@@ -695,7 +695,7 @@ static int cast(struct tctx *x, struct node *n, struct tv *v)
 		/* A kernel variable: its address is known now, read at the event
 		 * as @ADDR (a kernel without CONFIG_KALLSYMS_ALL lists none). */
 		uint64_t addr;
-		int e = kcore_symbol(NULL, n->a->args[0]->sval, &addr);
+		int e = kallsyms_find(n->a->args[0]->sval, &addr);
 
 		if (e < 0)
 			return fail(x, n->a, "kaddr(\"%s\"): %s", n->a->args[0]->sval,

@@ -787,8 +787,9 @@ static void by_name(struct tctx *x, const char *name, char *f, size_t len)
 	if (i == TYPED_MAX_NAMES)
 		return;
 	if (i == o->nnames) {
-		snprintf(o->name[i], sizeof(o->name[i]), "%s", name);
-		snprintf(o->off[i], sizeof(o->off[i]), "%s", f);
+		/* Both lengths checked above (a snprintf here warns at -Os). */
+		memcpy(o->name[i], name, strlen(name) + 1);
+		memcpy(o->off[i], f, strlen(f) + 1);
 		o->nnames++;
 	}
 	snprintf(f, len, "%s", name);

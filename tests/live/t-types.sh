@@ -338,7 +338,7 @@ else
 	# dd's copy of /dev/zero, under vfs_read, without the interrupt's frames.
 	# (The read: a function's first instruction, never 0: an endbr64, a nop
 	# or BTI; functions are in kallsyms without CONFIG_KALLSYMS_ALL.)
-	"$FTR" -e 'profile:hz:999 /*(unsigned int *)kaddr("perf_swevent_hrtimer") != 0/ {
+	"$FTR" -e 'profile:hz:999 /0 != *(unsigned int *)kaddr("perf_swevent_hrtimer")/ {
 	@[kstack] = count(); @p[probe] = count(); }' -- \
 		dd if=/dev/zero of=/dev/null bs=64k count=5000 > "$TMP/o" 2> "$TMP/e"
 	rc=$?

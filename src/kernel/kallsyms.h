@@ -16,15 +16,15 @@
 
 struct kallsyms;
 
-/* Every symbol of a kallsyms file (NULL: /proc/kallsyms), in its order.
- * 0 or -errno. */
+/* The symbols of a kallsyms file (NULL: /proc/kallsyms), read as far as
+ * each question needs.  0 or -errno (it cannot be opened). */
 int kallsyms_load(const char *path, struct kallsyms **out);
 void kallsyms_free(struct kallsyms *k);
 /* The address of name ("pre*": of the first symbol named pre...; the
  * first in the file of several with one name).  0; -ENOENT (absent: a
  * kernel without CONFIG_KALLSYMS_ALL lists functions only); -EPERM
- * (present, but kptr_restrict shows its address as 0). */
-int kallsyms_lookup(const struct kallsyms *k, const char *name, uint64_t *addr);
+ * (present, but kptr_restrict shows its address as 0); -ENOMEM. */
+int kallsyms_lookup(struct kallsyms *k, const char *name, uint64_t *addr);
 /* kallsyms_lookup in the running kernel's, loaded on first use; -errno
  * when /proc/kallsyms cannot be read. */
 int kallsyms_find(const char *name, uint64_t *addr);

@@ -33,7 +33,6 @@
 #include "filter/expr.h"
 #include "lang/interp.h"
 #include "lang/intern.h"
-#include "kernel/kallsyms.h"
 #include "kernel/kcore.h"
 #include "kernel/khist.h"
 #include "lang/lprof.h"

@@ -119,16 +119,20 @@ else
 fi
 
 # Kernel frames (the seed's S2): copying /dev/zero is the kernel's work.
+# What is asserted is the kernel's own read path, named and chained under
+# dd's frames (vfs_read calling /dev/zero's read), and a kernel share of at
+# least 5%: the share itself depends on the machine (natively it is most of
+# the samples; in the emulated arm64 guest, busybox dd's user loop takes
+# 74-87% of them).
 "$FTR" profile -g --folded -- dd if=/dev/zero of=/dev/null bs=64k count=20000 > "$TMP/f" 2> "$TMP/e"; rc=$?
 k=$(share "$TMP/f" '_[[]k[]]$')
-named=$(grep -c '^dd;.*;[a-z_][a-z0-9_.]*_\[k\] [0-9]*$' "$TMP/f")
-# (At least 30%: under emulation dd's own loop takes a larger share.)
-if [ $rc -eq 0 ] && awk -v k="$k" 'BEGIN { exit !(k >= 30) }' && [ "$named" -gt 0 ]; then
+named=$(grep -c '^dd;.*;vfs_read_\[k\];read\(_iter\)\{0,1\}_zero_\[k\]' "$TMP/f")
+if [ $rc -eq 0 ] && awk -v k="$k" 'BEGIN { exit !(k >= 5) }' && [ "$named" -gt 0 ]; then
 	ok profile-kernel-frames
 elif grep -q 'kernel frames have no names' "$TMP/e"; then
 	skip profile-kernel-frames "$(grep 'kernel frames' "$TMP/e")"
 else
-	fail profile-kernel-frames "rc=$rc kernel share $k%, $named named $(head -2 "$TMP/e")"
+	fail profile-kernel-frames "rc=$rc kernel share $k%, $named stacks through vfs_read and read_zero: $(awk '{ if ($NF > m) { m = $NF; l = $0 } } END { print l }' "$TMP/f" | cut -c1-300)"
 fi
 
 # -p: a running process, for a time; -a: everything.

@@ -160,11 +160,14 @@ struct interp {
 	struct mapdef maps[64];
 	int nmaps;
 	struct evbind *eb;
-	/* task:task_rename, read for the name a task takes at exec or
-	 * prctl (exec_comm): its event index, newcomm and pid fields. */
+	/* The events read for the names tasks take (exec_comm): task_rename
+	 * at exec or prctl, sched_process_fork for a new task; each one's
+	 * event index (-1: not read), name and pid fields. */
 	bool exec_comm;
-	int exec_idx;
-	struct tep_format_field *exec_file, *exec_pid;
+	struct name_src {
+		int idx;
+		struct tep_format_field *name, *pid;
+	} names[2];
 	int nvars[256];			/* scratch variables per clause */
 	char *varnames[256][MAX_VARS];
 	struct val vars[MAX_VARS];
@@ -2428,14 +2431,18 @@ static int on_event(struct engine *e, struct eng_event *v, struct tep_record *re
 	struct xctx x = { .in = in, .ev = v, .eb = eb, .rec = rec, .now = rec->ts };
 
 	/* The task's new name, for its events from here on. */
-	if (in->exec_comm && v->idx == in->exec_idx && in->exec_file && in->exec_pid) {
+	for (int i = 0; in->exec_comm && i < 2; i++) {
+		const struct name_src *ns = &in->names[i];
 		size_t len;
-		const char *f = field_string(in->exec_file, rec->data, rec->size, &len);
+		const char *f;
 		char name[16];
 		unsigned long long pid = 0;
 
+		if (v->idx != ns->idx || !ns->name || !ns->pid)
+			continue;
+		f = field_string(ns->name, rec->data, rec->size, &len);
 		snprintf(name, sizeof(name), "%.*s", (int)strnlen(f, len), f);
-		if (!tep_read_number_field(in->exec_pid, rec->data, &pid) && name[0])
+		if (!tep_read_number_field(ns->pid, rec->data, &pid) && name[0])
 			comm_set(in->e.comms, (int)pid, name);
 	}
 	for (int i = 0; i < eb->ncl && !in->exit_req; i++)
@@ -3105,36 +3112,61 @@ static int tp_field_type(void *ctx, const char *name, char *type, size_t len, ch
  * emits wherever it sets a comm (exec, whose name is the file's base name:
  * "exe" for busybox's /proc/self/exe, and prctl, with which busybox then
  * names its applet), is read with the rest, in timestamp order, and gives
- * each task its new name from there on.
+ * each task its new name from there on.  Likewise sched_process_fork names
+ * a new task (child_comm): a child that exits before ftr reads its events,
+ * without an exec, is in neither /proc nor, often, saved_cmdlines (which
+ * holds 128 names by default), and was "<...>" one run in a few (the
+ * signals recipe's SIGCHLD of ftrfuzz's children, on 6.12).
  */
+static const struct { const char *sys, *name, *namef, *pidf; } name_srcs[2] = {
+	{ "task", "task_rename", "newcomm", "pid" },
+	{ "sched", "sched_process_fork", "child_comm", "child_pid" },
+};
+
 static int exec_comm(struct interp *in)
 {
 	bool want = false;
-	int k, before = in->e.nev;
 
+	in->names[0].idx = in->names[1].idx = -1;
 	if (!in->e.s || in->o->eng.file_tep)
 		return 0;
 	for (int ci = 0; ci < in->p->ncl; ci++)
 		want |= in->p->cl[ci].probes[0].pv == PV_TRACEPOINT &&
 			(uses_comm(in->p->cl[ci].pred) || uses_comm(in->p->cl[ci].body));
-	if (!want || !tracefs_event_file_exists(NULL, "task", "task_rename", "format"))
+	if (!want)
 		return 0;
-	for (k = 0; k < in->e.nev; k++)
-		if (!strcmp(in->e.ev[k].sys, "task") && !strcmp(in->e.ev[k].name, "task_rename"))
-			break;
-	if (k == in->e.nev) {
-		if (engine_add_spec(&in->e, "task:task_rename", NULL) < 0)
-			return -EINVAL;
-		in->eb = realloc(in->eb, in->e.nev * sizeof(*in->eb));
-		if (!in->eb)
-			return -ENOMEM;
-		for (int i = before; i < in->e.nev; i++)
-			memset(&in->eb[i], 0, sizeof(in->eb[i]));
+	for (int i = 0; i < 2; i++) {
+		int k, before = in->e.nev;
+		char spec[64];
+
+		if (!tracefs_event_file_exists(NULL, name_srcs[i].sys, name_srcs[i].name,
+					       "format"))
+			continue;
+		for (k = 0; k < in->e.nev; k++)
+			if (!strcmp(in->e.ev[k].sys, name_srcs[i].sys) &&
+			    !strcmp(in->e.ev[k].name, name_srcs[i].name))
+				break;
+		if (k == in->e.nev) {
+			snprintf(spec, sizeof(spec), "%s:%s", name_srcs[i].sys, name_srcs[i].name);
+			if (engine_add_spec(&in->e, spec, NULL) < 0)
+				return -EINVAL;
+			in->eb = realloc(in->eb, in->e.nev * sizeof(*in->eb));
+			if (!in->eb)
+				return -ENOMEM;
+			for (int j = before; j < in->e.nev; j++)
+				memset(&in->eb[j], 0, sizeof(in->eb[j]));
+		}
+		in->names[i].idx = k;
+		in->exec_comm = true;
+		planf(in, "%s:%s: read for the names tasks take (comm)\n", name_srcs[i].sys,
+		      name_srcs[i].name);
 	}
-	in->exec_comm = true;
-	in->exec_idx = k;
-	planf(in, "task:task_rename: read for the names tasks take (comm)\n");
 	return 0;
+}
+
+static bool name_src_idx(const struct interp *in, int k)
+{
+	return k == in->names[0].idx || k == in->names[1].idx;
 }
 
 /* After the plan: task_rename is read only where comm is read in ftr, at
@@ -3147,7 +3179,7 @@ static void exec_comm_plan(struct interp *in)
 	if (!in->exec_comm)
 		return;
 	for (int k = 0; k < in->e.nev; k++) {
-		if (k == in->exec_idx || in->e.ev[k].trigger_only)
+		if (name_src_idx(in, k) || in->e.ev[k].trigger_only)
 			continue;
 		for (int i = 0; i < in->eb[k].ncl; i++) {
 			const struct clause *c = &in->p->cl[in->eb[k].clauses[i]];
@@ -3157,9 +3189,18 @@ static void exec_comm_plan(struct interp *in)
 				 uses_comm(c->body));
 		}
 	}
-	if (!need && !in->eb[in->exec_idx].ncl) {
-		in->e.ev[in->exec_idx].trigger_only = true;
-		in->exec_comm = false;
+	if (need)
+		return;
+	in->exec_comm = false;
+	for (int i = 0; i < 2; i++) {
+		int k = in->names[i].idx;
+
+		if (k < 0)
+			continue;
+		if (in->eb[k].ncl)
+			in->exec_comm = true;	/* read anyway: names cost nothing */
+		else
+			in->e.ev[k].trigger_only = true;
 	}
 }
 
@@ -3313,14 +3354,17 @@ static int compile(struct interp *in, struct lang_err *err)
 		in->eb[k].pid = tep_find_common_field(in->e.ev[k].ev, "common_pid");
 		in->eb[k].comm = tep_find_field(in->e.ev[k].ev, "ftr_comm");
 	}
-	if (in->exec_comm) {
-		struct tep_event *ev = in->e.ev[in->exec_idx].ev;
+	for (int i = 0; in->exec_comm && i < 2; i++) {
+		struct tep_event *ev;
 
-		in->exec_file = tep_find_field(ev, "newcomm");
-		/* (a kernel whose event has no pid field renames current) */
-		in->exec_pid = tep_find_field(ev, "pid");
-		if (!in->exec_pid)
-			in->exec_pid = tep_find_common_field(ev, "common_pid");
+		if (in->names[i].idx < 0)
+			continue;
+		ev = in->e.ev[in->names[i].idx].ev;
+		in->names[i].name = tep_find_field(ev, name_srcs[i].namef);
+		in->names[i].pid = tep_find_field(ev, name_srcs[i].pidf);
+		/* (a kernel whose task_rename has no pid field renames current) */
+		if (!in->names[i].pid && i == 0)
+			in->names[i].pid = tep_find_common_field(ev, "common_pid");
 	}
 
 	for (int ci = 0; ci < in->p->ncl; ci++) {

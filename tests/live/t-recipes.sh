@@ -252,11 +252,15 @@ else
 	src=$(df "$TMP" 2>/dev/null | awk 'NR == 2 { print $1 }')
 	dev=""
 	[ -n "$src" ] && [ -b "$src" ] && dd if=/dev/zero of="$TMP/bio" bs=4k count=20 oflag=direct 2>/dev/null && dev=$src
-	"$FTR" run biolatency -d 2 > "$TMP/o" 2> "$TMP/e" &
+	# Ended by SIGINT (Ctrl-C) once dd is done: each direct write has
+	# completed when dd returns, while a 2 s -d missed 4 of 20 when the
+	# host's writeback of a build held dd up.
+	"$FTR" run biolatency > "$TMP/o" 2> "$TMP/e" &
 	p=$!
 	if wait_tracing $p; then
 		[ -n "$dev" ] && dd if=/dev/zero of="$TMP/bio" bs=4k count=20 oflag=direct conv=notrunc 2>/dev/null
 	fi
+	kill -INT $p 2> /dev/null
 	wait $p; rc=$?
 	n=$(sed -n 's/^count \([0-9]*\), .*/\1/p' "$TMP/o")
 	if [ -n "$dev" ]; then
@@ -266,7 +270,7 @@ else
 		[ $rc -eq 0 ] && [ ! -s "$TMP/e" ] && ok recipes-biolatency-runs ||
 			fail recipes-biolatency-runs "rc=$rc $(head -3 "$TMP/e")"
 	fi
-	"$FTR" run biosnoop -d 2 > "$TMP/o" 2> "$TMP/e" &
+	"$FTR" run biosnoop > "$TMP/o" 2> "$TMP/e" &
 	p=$!
 	ddp=none
 	if wait_tracing $p && [ -n "$dev" ]; then
@@ -274,6 +278,7 @@ else
 		ddp=$!
 		wait $ddp
 	fi
+	kill -INT $p 2> /dev/null
 	wait $p; rc=$?
 	n=$(count_lines "^[0-9]*  *$ddp  *[0-9]*,[0-9]*  *W[A-Z]*  *[0-9]*  *4096  *[0-9]*$" "$TMP/o")
 	hdr=$(head -1 "$TMP/o" | grep -c '^MS  *PID  *DISK  *T  *SECTOR  *BYTES  *US$')

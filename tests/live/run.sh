@@ -10,7 +10,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 : "${FTR:?set FTR to the ftr binary}"
 export FTR LIVE_DIR="$dir"
 
-pass=0 fail=0 skipped=0
+pass=0 fail=0 skipped=0 failed_list=
 if [ $# -gt 0 ]; then
 	tests=""
 	for n in "$@"; do
@@ -35,7 +35,9 @@ for t in $tests; do
 	while IFS= read -r line; do
 		case "$line" in
 		"ok "*) pass=$((pass + 1)); lines=$((lines + 1)); echo "$line" ;;
-		"not ok "*) fail=$((fail + 1)); lines=$((lines + 1)); echo "$line" ;;
+		"not ok "*) fail=$((fail + 1)); lines=$((lines + 1)); echo "$line"
+			failed_list="$failed_list
+# $name: $line" ;;
 		"skip "*) skipped=$((skipped + 1)); lines=$((lines + 1)); echo "$line" ;;
 		# A file for the host to check (t-record.sh in the qemu matrix).
 		"file "*) echo "$line" ;;
@@ -48,7 +50,15 @@ EOT
 		echo "not ok $name: the script exited $rc without a verdict"
 		printf '%s\n' "$out" | tail -5 | sed 's/^/  | /'
 		fail=$((fail + 1))
+		failed_list="$failed_list
+# $name: exited $rc without a verdict"
 	fi
 done
+# The failures again, last: a CI log may keep only its tail (as comments,
+# which the matrix does not count again).
+if [ -n "$failed_list" ]; then
+	echo "# failed:"
+	printf '%s\n' "$failed_list" | sed '1d' | head -n 30
+fi
 echo "live: $pass passed, $fail failed, $skipped skipped"
 [ $fail -eq 0 ]

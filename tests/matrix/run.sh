@@ -517,7 +517,7 @@ report_row() { # ROW-SPEC ROWDIR
 		case $line in
 		$'\001END '*) endrc=${line#$'\001END '}; continue ;;
 		"ok "*)       p=$((p + 1)) ;;
-		"not ok "*)   f=$((f + 1)) ;;
+		"not ok "*)   f=$((f + 1)); FAILS+=("[$name] $line") ;;
 		"skip "*)     s=$((s + 1)) ;;
 		"file "*)     continue ;;
 		esac
@@ -536,6 +536,7 @@ report_row() { # ROW-SPEC ROWDIR
 				s=$((s + 1))
 			else
 				f=$((f + 1))
+				FAILS+=("[$name] $line")
 			fi
 			printf '[%s] %s\n' "$name" "$line"
 		done <"$chk"
@@ -553,6 +554,7 @@ report_row() { # ROW-SPEC ROWDIR
 	fi
 	if [ -n "$why" ]; then
 		f=$((f + 1))
+		FAILS+=("[$name] not ok matrix-row: $why")
 		printf '[%s] not ok matrix-row: %s\n' "$name" "$why"
 		# The console log starts with SeaBIOS's terminal escapes and may
 		# lack a final newline: strip the escapes, let awk end each line.
@@ -597,12 +599,17 @@ done
 wait || true
 
 # Report in matrix order.
-TP=0 TF=0 TS=0 bad=0 i=0
+TP=0 TF=0 TS=0 bad=0 i=0 FAILS=()
 for r in "${SEL[@]}"; do
 	report_row "$r" "$WORK/row$i" || bad=1
 	i=$((i + 1))
 done
 note "${#SEL[@]} rows in $(( $(date +%s) - T0 ))s"
+# The failures again, last: a CI log may keep only its tail.
+if [ ${#FAILS[@]} -gt 0 ]; then
+	note "failed:"
+	printf '%s\n' "${FAILS[@]:0:30}" | cut -c1-400
+fi
 echo "matrix: $TP passed, $TF failed, $TS skipped"
 exit $bad
 }

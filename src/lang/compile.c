@@ -1,12 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The language: semantic pass and interpreter (see interp.h).
- *
- * A program runs on the engine: its tracepoint and probe clauses become
- * engine events, each event knows the clauses it feeds, and each record is
- * run through them.  A predicate that only reads event fields is handed to
- * the engine as the event's filter (plan.c), which puts it in the kernel
- * when the kernel can evaluate it, so that the record never reaches us.
+ * From a checked program to engine events (compile()): each clause's
+ * tracepoints, kprobes, uprobes and eprobes added with exactly the fields it
+ * reads, the sampler for profile/software/hardware clauses, str() of
+ * pointers fetched by the probes (strfetch.h), typed reads (typed.h), the
+ * events read for the names tasks take (comm), and profile clauses that read
+ * kernel memory moved onto an eprobe (hrprof_clause).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +31,7 @@
 #include "ftr.h"
 #include "filter/expr.h"
 #include "lang/interp.h"
+#include "lang/interp-int.h"
 #include "lang/intern.h"
 #include "kernel/kcore.h"
 #include "kernel/khist.h"
@@ -128,7 +128,7 @@ static bool is_field(const struct node *n)
 	return n->k == N_FIELD;
 }
 
-static bool prof_reads_memory(const struct clause *c)
+bool prof_reads_memory(const struct clause *c)
 {
 	return c->probes[0].pv == PV_PROFILE && !c->probes[0].period &&
 	       (node_find(c->pred, is_memory_read) || node_find(c->body, is_memory_read));
@@ -597,7 +597,7 @@ static const struct { const char *sys, *name, *namef, *pidf; } name_srcs[2] = {
 	{ "sched", "sched_process_fork", "child_comm", "child_pid" },
 };
 
-static int exec_comm(struct interp *in)
+int exec_comm(struct interp *in)
 {
 	bool want = false;
 
@@ -646,7 +646,7 @@ static bool name_src_idx(const struct interp *in, int k)
 /* After the plan: task_rename is read only where comm is read in ftr, at
  * an event the ring buffer carries (not one a hist trigger or counter
  * takes, whose predicate on comm is the kernel's). */
-static void exec_comm_plan(struct interp *in)
+void exec_comm_plan(struct interp *in)
 {
 	bool need = false;
 
@@ -687,7 +687,6 @@ static void exec_comm_plan(struct interp *in)
  * current (pid, comm, cpu are the event's).  The sampler is still opened
  * (prof_arm): its events arm the timers at the clause's rate.
  */
-#define HRPROF_MAX 8
 
 static int hrprof_clause(struct interp *in, int ci, struct lang_err *err)
 {
@@ -734,7 +733,7 @@ static int locate_current(void *ctx, struct kallsyms_current *loc, char *why, si
 	return kallsyms_current(arch_name(), loc, why, wlen);
 }
 
-static int compile(struct interp *in, struct lang_err *err)
+int compile(struct interp *in, struct lang_err *err)
 {
 	/* (a recording holds no per-CPU reads of it) */
 	struct typed_cur cur = { .locate = in->e.o.file_tep ? NULL : locate_current };

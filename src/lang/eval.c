@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The language: semantic pass and interpreter (see interp.h).
- *
- * A program runs on the engine: its tracepoint and probe clauses become
- * engine events, each event knows the clauses it feeds, and each record is
- * run through them.  A predicate that only reads event fields is handed to
- * the engine as the event's filter (plan.c), which puts it in the kernel
- * when the kernel can evaluate it, so that the record never reaches us.
+ * Values: the evaluation of expressions over one event (eval()), with the
+ * builtins that compute a value (builtin(): pid, comm, nsecs...; eval_sym,
+ * ntop, buf, strftime, usym), arithmetic as bpftrace's (signed and unsigned
+ * 64 bits) and the map keys of an expression (keys_of).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +29,7 @@
 #include "ftr.h"
 #include "filter/expr.h"
 #include "lang/interp.h"
+#include "lang/interp-int.h"
 #include "lang/intern.h"
 #include "kernel/kcore.h"
 #include "kernel/khist.h"
@@ -53,17 +51,7 @@
 #include <tracefs.h>
 /* ---- values ------------------------------------------------------------------ */
 
-struct xctx {
-	struct interp *in;
-	struct eng_event *ev;
-	struct evbind *eb;
-	struct tep_record *rec;
-	const struct lprof_sample *smp;	/* profile:hz: the sample */
-	uint64_t now;
-	char scratch[128];
-};
-
-static struct val vint(int64_t i)
+struct val vint(int64_t i)
 {
 	return (struct val){ .t = VT_INT, .i = i };
 }
@@ -73,16 +61,15 @@ static struct val vstr(const char *s, size_t len)
 	return (struct val){ .t = VT_STR, .s = s, .len = len };
 }
 
-static bool truthy(struct val v)
+bool truthy(struct val v)
 {
 	return v.t == VT_STR || v.t == VT_STACK ? v.len > 0 || v.i : v.i != 0;
 }
 
-static struct val eval(struct xctx *x, const struct node *n);
 
 /* The kernel's symbols; once, say why there are none (keys then show
  * addresses, as the kernel's %ps does for an address it cannot name). */
-static const struct ksyms *kernel_syms(struct interp *in)
+const struct ksyms *kernel_syms(struct interp *in)
 {
 	if (!in->ks_warned && (!in->ks || ksyms_hidden(in->ks))) {
 		in->ks_warned = true;
@@ -207,7 +194,7 @@ static struct val eval_buf(struct xctx *x, const struct node *n)
 static struct val eval_usym(struct xctx *x, const struct node *n);
 static struct val eval_strftime(struct xctx *x, const struct node *n);
 
-static int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k)
+int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k)
 {
 	for (int i = 0; i < map->nargs; i++) {
 		struct val v = eval(x, map->args[i]);
@@ -336,7 +323,7 @@ static struct val builtin(struct xctx *x, const struct node *n)
 	}
 }
 
-static int64_t arith(enum tok op, int64_t a, int64_t b)
+int64_t arith(enum tok op, int64_t a, int64_t b)
 {
 	switch (op) {
 	case T_PLUS: return (int64_t)((uint64_t)a + (uint64_t)b);
@@ -391,7 +378,7 @@ static int strcmp_v(struct val a, struct val b)
 	return c ? c : (a.len > b.len) - (a.len < b.len);
 }
 
-static struct val eval(struct xctx *x, const struct node *n)
+struct val eval(struct xctx *x, const struct node *n)
 {
 	struct val a, b;
 

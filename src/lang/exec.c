@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The language: semantic pass and interpreter (see interp.h).
- *
- * A program runs on the engine: its tracepoint and probe clauses become
- * engine events, each event knows the clauses it feeds, and each record is
- * run through them.  A predicate that only reads event fields is handed to
- * the engine as the event's filter (plan.c), which puts it in the kernel
- * when the kernel can evaluate it, so that the record never reaches us.
+ * Statements: what a clause does once its predicate holds (exec(),
+ * run_clause()): assignments and map updates, printf and the other output
+ * calls (print, time, join, system, cat), stacks printed as bpftrace does,
+ * and the maps printed (print_map), wherever they are kept.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +29,7 @@
 #include "ftr.h"
 #include "filter/expr.h"
 #include "lang/interp.h"
+#include "lang/interp-int.h"
 #include "lang/intern.h"
 #include "kernel/kcore.h"
 #include "kernel/khist.h"
@@ -217,9 +215,6 @@ static void do_time(struct xctx *x, const struct node *n)
 }
 #pragma GCC diagnostic pop
 
-static int hist_read(struct interp *in, struct mapdef *m);
-static int pc_read(struct interp *in, struct mapdef *m);
-static int pc_clear(struct interp *in, struct mapdef *m);
 
 /* agg's value callback for a map of strings or stacks: the interned value
  * behind the number. */
@@ -244,7 +239,7 @@ static int interned_value(int64_t v, struct agg_kpart *k, void *arg)
 	return AGG_K_STACK;
 }
 
-static void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div)
+void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div)
 {
 	if (!m->m)
 		return;
@@ -534,7 +529,7 @@ static void exec(struct xctx *x, const struct node *st)
 	}
 }
 
-static void run_clause(struct xctx *x, int ci, bool skip_pred)
+void run_clause(struct xctx *x, int ci, bool skip_pred)
 {
 	const struct clause *c = &x->in->p->cl[ci];
 

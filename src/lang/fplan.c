@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The language: semantic pass and interpreter (see interp.h).
- *
- * A program runs on the engine: its tracepoint and probe clauses become
- * engine events, each event knows the clauses it feeds, and each record is
- * run through them.  A predicate that only reads event fields is handed to
- * the engine as the event's filter (plan.c), which puts it in the kernel
- * when the kernel can evaluate it, so that the record never reaches us.
+ * Predicates into event filters: a clause's predicate rendered (plan.c) and
+ * handed to the engine as its events' filter where each event feeds that
+ * clause only and the kernel can parse it, joined with the command line's
+ * filter; and --emit-sh, the in-kernel part of a program as a sh script.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +29,7 @@
 #include "ftr.h"
 #include "filter/expr.h"
 #include "lang/interp.h"
+#include "lang/interp-int.h"
 #include "lang/intern.h"
 #include "kernel/kcore.h"
 #include "kernel/khist.h"
@@ -103,7 +101,7 @@ static void hrprof_filters(struct interp *in)
  * the command line's filter (ftr count/hist -f) on every event, joined to
  * the predicate when that goes too.
  */
-static void plan_filters(struct interp *in)
+void plan_filters(struct interp *in)
 {
 	static char keep[64][4200];
 
@@ -172,7 +170,7 @@ static void emit_echo(FILE *b, const char *val, const struct eng_event *v, const
 }
 
 /* --emit-sh: the in-kernel part as a script: set up, count, read, undo. */
-static int emit_sh(struct interp *in)
+int emit_sh(struct interp *in)
 {
 	char *body = NULL;
 	size_t len = 0;

@@ -1,3 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Inside the interpreter: what its rooms share and nothing outside
+ * src/lang/ includes.  struct interp is one run of a program; its maps
+ * (mapdef) say where each is kept (user space, a hist trigger, perf
+ * counters); sema is the semantic pass's state, xctx one evaluation.  The
+ * rooms: sema.c (semantic pass), eval.c (values), exec.c (statements),
+ * compile.c (the events a program needs), interp.c (the run loop),
+ * khplan.c, pcplan.c, fplan.c (the kernel pushdowns: hist triggers, perf
+ * counters, event filters), replay.c (recordings), metrics.c (--serve).
+ */
+#ifndef FTR_INTERP_INT_H
+#define FTR_INTERP_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <event-parse.h>
+
+#include "kernel/engine.h"
+#include "kernel/khist.h"
+#include "lang/agg.h"
+#include "lang/interp.h"
+#include "lang/lang.h"
+#include "lang/lprof.h"
+#include "lang/prom.h"
+#include "report/output.h"
 
 #define MAX_VARS 64
 #define PRINTF_GUARD_RATE 5000		/* printf/s in a program's first quarter second */
@@ -162,3 +189,88 @@ struct interp {
 	struct outbuf *fmt;		/* system() and cat(): their formatted text */
 };
 
+struct sema {
+	struct interp *in;
+	int clause;
+	const struct clause *c;
+	struct eng_event **evs;		/* the clause's events */
+	int nev;
+	bool is_ret, is_kprobe, is_uprobe, has_record, is_profile;
+	bool buf_ok;			/* checking an argument of printf */
+	struct lang_err *err;
+};
+
+struct xctx {
+	struct interp *in;
+	struct eng_event *ev;
+	struct evbind *eb;
+	struct tep_record *rec;
+	const struct lprof_sample *smp;	/* profile:hz: the sample */
+	uint64_t now;
+	char scratch[128];
+};
+
+#define KSYM_TEXT 256
+
+#define HRPROF_MAX 8
+
+/* sema.c */
+struct mapdef *map_get(struct interp *in, const char *name);
+int agg_of(const char *call);
+bool is_sym_call(const struct node *n);
+bool is_hex_call(const struct node *n);
+int check(struct sema *s, struct node *n);
+int check_stmts(struct sema *s, struct node *st);
+
+/* eval.c */
+struct val vint(int64_t i);
+bool truthy(struct val v);
+const struct ksyms *kernel_syms(struct interp *in);
+int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k);
+int64_t arith(enum tok op, int64_t a, int64_t b);
+struct val eval(struct xctx *x, const struct node *n);
+
+/* exec.c */
+void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div);
+void run_clause(struct xctx *x, int ci, bool skip_pred);
+
+/* interp.c */
+void planf(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int on_event(struct engine *e, struct eng_event *v, struct tep_record *rec, void *arg);
+int prof_open(struct interp *in);
+
+/* compile.c */
+bool prof_reads_memory(const struct clause *c);
+int exec_comm(struct interp *in);
+void exec_comm_plan(struct interp *in);
+int compile(struct interp *in, struct lang_err *err);
+
+/* khplan.c */
+int hist_read(struct interp *in, struct mapdef *m);
+int hist_op_all(struct interp *in, enum khist_op op);
+int hist_stop(struct engine *e, void *arg);
+void plan_hists(struct interp *in);
+int hist_install(struct interp *in);
+
+/* pcplan.c */
+int pc_plan(struct interp *in, int ci, char *why, size_t wlen);
+int pc_start(struct interp *in, struct pcount *pc);
+void pc_stop(struct pcount *pc);
+int pc_read(struct interp *in, struct mapdef *m);
+int pc_clear(struct interp *in, struct mapdef *m);
+void pc_close(struct pcount *pc);
+
+/* fplan.c */
+void plan_filters(struct interp *in);
+int emit_sh(struct interp *in);
+
+/* replay.c */
+int lang_run_input(struct program *p, const struct run_opts *o);
+
+/* metrics.c */
+int metrics_open(struct interp *in);
+int metrics_write_file(struct interp *in);
+void metrics_tick(struct interp *in, uint64_t now);
+void metrics_close(struct interp *in);
+
+#endif

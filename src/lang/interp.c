@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The language: semantic pass and interpreter (see interp.h).
+ * The run loop (see interp.h): a program is compiled onto the engine,
+ * planned (khplan.c, pcplan.c, fplan.c), set up, and run: each record
+ * through its event's clauses (on_event), samples and interval clauses
+ * (on_sample, on_tick), BEGIN and END, the maps printed at exit, and
+ * everything released.  lang_run() for 'ftr run', lang_record() for
+ * 'ftr record -e', and the same interpreter without a kernel for the unit
+ * tests (interp_open...).
  *
- * A program runs on the engine: its tracepoint and probe clauses become
- * engine events, each event knows the clauses it feeds, and each record is
- * run through them.  A predicate that only reads event fields is handed to
- * the engine as the event's filter (plan.c), which puts it in the kernel
- * when the kernel can evaluate it, so that the record never reaches us.
+ * A predicate that only reads event fields is handed to the engine as the
+ * event's filter (fplan.c), which puts it in the kernel when the kernel can
+ * evaluate it, so that the record never reaches us.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +36,7 @@
 #include "ftr.h"
 #include "filter/expr.h"
 #include "lang/interp.h"
+#include "lang/interp-int.h"
 #include "lang/intern.h"
 #include "kernel/kcore.h"
 #include "kernel/khist.h"
@@ -51,9 +56,8 @@
 #include "report/sym.h"
 #include "report/tdat.h"
 #include <tracefs.h>
-static void planf(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static void planf(struct interp *in, const char *fmt, ...)
+void planf(struct interp *in, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -66,7 +70,7 @@ static void planf(struct interp *in, const char *fmt, ...)
 
 /* ---- running ------------------------------------------------------------------- */
 
-static int on_event(struct engine *e, struct eng_event *v, struct tep_record *rec, void *arg)
+int on_event(struct engine *e, struct eng_event *v, struct tep_record *rec, void *arg)
 {
 	struct interp *in = arg;
 	struct evbind *eb = &in->eb[v->idx];
@@ -144,7 +148,7 @@ static void prof_comm(int tid, const char *comm, void *arg)
 
 /* The sampler is opened once the command exists (held before its exec),
  * before tracing starts: its errors come before anything runs. */
-static int prof_open(struct interp *in)
+int prof_open(struct interp *in)
 {
 	struct lprof_opts po = {
 		.hz = in->prof_hz,
@@ -178,7 +182,6 @@ static int prof_open(struct interp *in)
 	return 0;
 }
 
-static void metrics_tick(struct interp *in, uint64_t now);
 
 /* bpftrace's -f json line for events the kernel lost (with a count: the
  * total goes to stderr at the end as in every mode). */
@@ -379,7 +382,6 @@ static int finish(struct interp *in, uint64_t now)
 	return ob_flush(&in->ob);
 }
 
-static void metrics_close(struct interp *in);
 
 static void release(struct interp *in)
 {

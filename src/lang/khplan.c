@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The language: semantic pass and interpreter (see interp.h).
- *
- * A program runs on the engine: its tracepoint and probe clauses become
- * engine events, each event knows the clauses it feeds, and each record is
- * run through them.  A predicate that only reads event fields is handed to
- * the engine as the event's filter (plan.c), which puts it in the kernel
- * when the kernel can evaluate it, so that the record never reaches us.
+ * Aggregation in the kernel: which maps a hist trigger can keep with the
+ * answer the interpreter would give (hist_pushable, hist_plan_clause; else
+ * a perf counter, pcplan.c; else user space), the triggers written and read
+ * back into the maps (hist_read), paused and continued with tracing.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +29,7 @@
 #include "ftr.h"
 #include "filter/expr.h"
 #include "lang/interp.h"
+#include "lang/interp-int.h"
 #include "lang/intern.h"
 #include "kernel/kcore.h"
 #include "kernel/khist.h"
@@ -300,7 +298,7 @@ static const uint64_t *kstack_of(struct interp *in, const struct khist_kv *kv, u
 	return out;
 }
 
-static int hist_read(struct interp *in, struct mapdef *m)
+int hist_read(struct interp *in, struct mapdef *m)
 {
 	struct kmap *km = m->k;
 	struct tracefs_instance *inst = session_instance(in->e.s);
@@ -398,7 +396,7 @@ static int hist_read(struct interp *in, struct mapdef *m)
 	return 0;
 }
 
-static int hist_op_all(struct interp *in, enum khist_op op)
+int hist_op_all(struct interp *in, enum khist_op op)
 {
 	for (int i = 0; i < in->nmaps; i++) {
 		struct kmap *km = in->maps[i].k;
@@ -432,7 +430,7 @@ static int hist_start(struct engine *e, void *arg)
 	return hist_op_all(arg, KHIST_CONT);
 }
 
-static int hist_stop(struct engine *e, void *arg)
+int hist_stop(struct engine *e, void *arg)
 {
 	struct interp *in = arg;
 
@@ -464,7 +462,7 @@ static const char *kernel_map_refused(struct interp *in, const struct mapdef *m)
 	return NULL;
 }
 
-static void plan_hists(struct interp *in)
+void plan_hists(struct interp *in)
 {
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		const struct node *st = in->p->cl[ci].body;
@@ -523,7 +521,7 @@ static void plan_hists(struct interp *in)
 
 /* Triggers go in before the events are enabled; they are created paused
  * and continued when tracing starts (hist_start). */
-static int hist_install(struct interp *in)
+int hist_install(struct interp *in)
 {
 	for (int i = 0; i < in->nmaps; i++) {
 		struct kmap *km = in->maps[i].k;

@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The language: semantic pass and interpreter (see interp.h).
- *
- * A program runs on the engine: its tracepoint and probe clauses become
- * engine events, each event knows the clauses it feeds, and each record is
- * run through them.  A predicate that only reads event fields is handed to
- * the engine as the event's filter (plan.c), which puts it in the kernel
- * when the kernel can evaluate it, so that the record never reaches us.
+ * The maps as metrics while a program runs: --serve ADDR:PORT answers GET
+ * /metrics, --prom-file FILE is rewritten atomically every interval; the
+ * maps are read as at print (prom.h renders them), each with its HELP line
+ * from the statement that stores it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +29,7 @@
 #include "ftr.h"
 #include "filter/expr.h"
 #include "lang/interp.h"
+#include "lang/interp-int.h"
 #include "lang/intern.h"
 #include "kernel/kcore.h"
 #include "kernel/khist.h"
@@ -96,9 +94,8 @@ static char *map_help(struct interp *in, int slot, const struct node **store)
 	return h;
 }
 
-static int metrics_write_file(struct interp *in);
 
-static int metrics_open(struct interp *in)
+int metrics_open(struct interp *in)
 {
 	static const char *const types[SERVE_VARIANTS] = { PROM_TEXT_TYPE, PROM_OM_TYPE };
 	char err[256];
@@ -172,7 +169,7 @@ static int metrics_render(struct interp *in, int fd, enum prom_fmt fmt)
 
 /* FILE.PID.tmp, then rename: node_exporter's textfile collector reads
  * *.prom files, and never sees one half written. */
-static int metrics_write_file(struct interp *in)
+int metrics_write_file(struct interp *in)
 {
 	char *tmp = NULL;
 	int fd, err;
@@ -196,7 +193,7 @@ static int metrics_write_file(struct interp *in)
 	return err;
 }
 
-static void metrics_tick(struct interp *in, uint64_t now)
+void metrics_tick(struct interp *in, uint64_t now)
 {
 	unsigned want;
 
@@ -233,7 +230,7 @@ static void metrics_tick(struct interp *in, uint64_t now)
 	}
 }
 
-static void metrics_close(struct interp *in)
+void metrics_close(struct interp *in)
 {
 	if (in->prom && prom_dropped(in->prom))
 		fprintf(stderr, "ftr: %llu counts not carried across clear() in the metrics: "

@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The language: semantic pass and interpreter (see interp.h).
- *
- * A program runs on the engine: its tracepoint and probe clauses become
- * engine events, each event knows the clauses it feeds, and each record is
- * run through them.  A predicate that only reads event fields is handed to
- * the engine as the event's filter (plan.c), which puts it in the kernel
- * when the kernel can evaluate it, so that the record never reaches us.
+ * Counts in perf tracepoint counters: a keyless or per-CPU count() whose
+ * events a kernel without hist triggers still counts exactly, one counter per
+ * event and CPU with the clause's predicate as its filter, read into the map
+ * (pc_read) and cleared by keeping a base (pc_clear).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +29,7 @@
 #include "ftr.h"
 #include "filter/expr.h"
 #include "lang/interp.h"
+#include "lang/interp-int.h"
 #include "lang/intern.h"
 #include "kernel/kcore.h"
 #include "kernel/khist.h"
@@ -53,7 +51,7 @@
 #include <tracefs.h>
 /* ---- counts in perf tracepoint counters -------------------------------------- */
 
-static int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
+int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 {
 	const struct clause *c = &in->p->cl[ci];
 	const struct node *st = c->body;
@@ -191,7 +189,7 @@ static int pc_open_one(struct pcount *pc, struct eng_event *v, const char *filte
 
 /* Opened when tracing starts: for the command (its pid, inherited by what
  * it forks), for -p's threads, or on every online CPU. */
-static int pc_start(struct interp *in, struct pcount *pc)
+int pc_start(struct interp *in, struct pcount *pc)
 {
 	int pid = in->o->eng.cmdv ? in->e.child.pid : in->o->eng.pid;
 	static bool online[1024];
@@ -234,7 +232,7 @@ static int pc_start(struct interp *in, struct pcount *pc)
 	return 0;
 }
 
-static void pc_stop(struct pcount *pc)
+void pc_stop(struct pcount *pc)
 {
 	for (int i = 0; i < pc->nfds; i++)
 		ioctl(pc->fds[i], PERF_EVENT_IOC_DISABLE, 0);
@@ -258,7 +256,7 @@ static int pc_snap(struct interp *in, struct pcount *pc)
 	return 0;
 }
 
-static int pc_read(struct interp *in, struct mapdef *m)
+int pc_read(struct interp *in, struct mapdef *m)
 {
 	struct pcount *pc = m->pc;
 
@@ -277,7 +275,7 @@ static int pc_read(struct interp *in, struct mapdef *m)
 	return 0;
 }
 
-static int pc_clear(struct interp *in, struct mapdef *m)
+int pc_clear(struct interp *in, struct mapdef *m)
 {
 	struct pcount *pc = m->pc;
 
@@ -287,7 +285,7 @@ static int pc_clear(struct interp *in, struct mapdef *m)
 	return 0;
 }
 
-static void pc_close(struct pcount *pc)
+void pc_close(struct pcount *pc)
 {
 	if (pc)
 		pc_close_fds(pc);

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The language: semantic pass and interpreter (see interp.h).
- *
- * A program runs on the engine: its tracepoint and probe clauses become
- * engine events, each event knows the clauses it feeds, and each record is
- * run through them.  A predicate that only reads event fields is handed to
- * the engine as the event's filter (plan.c), which puts it in the kernel
- * when the kernel can evaluate it, so that the record never reaches us.
+ * Over a recording (ftr run -i FILE): the program runs over every record of
+ * a trace-cmd data file with the user-space semantics, through the unit
+ * tests' seam (interp_open, interp_feed), with the file's kallsyms.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +28,7 @@
 #include "ftr.h"
 #include "filter/expr.h"
 #include "lang/interp.h"
+#include "lang/interp-int.h"
 #include "lang/intern.h"
 #include "kernel/kcore.h"
 #include "kernel/khist.h"
@@ -77,14 +74,14 @@ static int input_record(struct tep_record *rec, void *arg)
  * semantics (nothing is in a kernel), and kernel symbols from the file's
  * kallsyms. */
 #ifdef FTR_NO_TRACECMD
-static int lang_run_input(struct program *p, const struct run_opts *o)
+int lang_run_input(struct program *p, const struct run_opts *o)
 {
 	ftr_err("reading recordings (-i/--input) is not in this build (the static build has "
 		"no libtracecmd): use the dynamic ftr");
 	return FTR_EXIT_FAIL;
 }
 #else
-static int lang_run_input(struct program *p, const struct run_opts *o)
+int lang_run_input(struct program *p, const struct run_opts *o)
 {
 	struct run_opts ro = *o;
 	struct input_ctx c = { 0 };

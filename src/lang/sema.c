@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The language: semantic pass and interpreter (see interp.h).
- *
- * A program runs on the engine: its tracepoint and probe clauses become
- * engine events, each event knows the clauses it feeds, and each record is
- * run through them.  A predicate that only reads event fields is handed to
- * the engine as the event's filter (plan.c), which puts it in the kernel
- * when the kernel can evaluate it, so that the record never reaches us.
+ * The semantic pass: before anything runs, each clause's names, event
+ * fields, types and maps are checked and bound (check(), check_call(),
+ * check_stmts()): a field becomes its format field, a variable its slot, a map
+ * its mapdef with its kind and key types, and a builtin is checked for where
+ * it may be called.  Errors carry the node's line and column.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +30,7 @@
 #include "ftr.h"
 #include "filter/expr.h"
 #include "lang/interp.h"
+#include "lang/interp-int.h"
 #include "lang/intern.h"
 #include "kernel/kcore.h"
 #include "kernel/khist.h"
@@ -53,7 +52,7 @@
 #include <tracefs.h>
 /* ---- semantic pass --------------------------------------------------------- */
 
-static struct mapdef *map_get(struct interp *in, const char *name)
+struct mapdef *map_get(struct interp *in, const char *name)
 {
 	for (int i = 0; i < in->nmaps; i++)
 		if (!strcmp(in->maps[i].name, name))
@@ -64,7 +63,7 @@ static struct mapdef *map_get(struct interp *in, const char *name)
 	return &in->maps[in->nmaps++];
 }
 
-static int agg_of(const char *call)
+int agg_of(const char *call)
 {
 	static const struct {
 		const char *n;
@@ -81,32 +80,18 @@ static int agg_of(const char *call)
 	return -1;
 }
 
-struct sema {
-	struct interp *in;
-	int clause;
-	const struct clause *c;
-	struct eng_event **evs;		/* the clause's events */
-	int nev;
-	bool is_ret, is_kprobe, is_uprobe, has_record, is_profile;
-	bool buf_ok;			/* checking an argument of printf */
-	struct lang_err *err;
-};
-
-static int check(struct sema *s, struct node *n);
 
 /* ksym(addr), ksymoff(addr): the kernel symbol of an address, as a string;
  * hex(x): x, a map key shown in hex. */
-static bool is_sym_call(const struct node *n)
+bool is_sym_call(const struct node *n)
 {
 	return n->k == N_CALL && (!strcmp(n->sval, "ksym") || !strcmp(n->sval, "ksymoff"));
 }
 
-static bool is_hex_call(const struct node *n)
+bool is_hex_call(const struct node *n)
 {
 	return n->k == N_CALL && !strcmp(n->sval, "hex");
 }
-
-#define KSYM_TEXT 256
 
 static int fields_of(struct tep_event *ev, char *buf, size_t len)
 {
@@ -921,7 +906,7 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 	return 0;
 }
 
-static int check(struct sema *s, struct node *n)
+int check(struct sema *s, struct node *n)
 {
 	int err;
 
@@ -1123,7 +1108,7 @@ static int check(struct sema *s, struct node *n)
 	}
 }
 
-static int check_stmts(struct sema *s, struct node *st)
+int check_stmts(struct sema *s, struct node *st)
 {
 	int err;
 

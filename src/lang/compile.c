@@ -8,49 +8,23 @@
  * kernel memory moved onto an eprobe (hrprof_clause).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
-#include <sched.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 
-#include <event-parse.h>
-
-#include "lang/agg.h"
-#include "kernel/comm.h"
-#include "kernel/engine.h"
-#include "kernel/evsel.h"
-#include "kernel/kallsyms.h"
-#include "ftr.h"
-#include "filter/expr.h"
-#include "lang/interp.h"
-#include "lang/interp-int.h"
-#include "lang/intern.h"
-#include "kernel/kcore.h"
-#include "kernel/khist.h"
-#include "lang/lprof.h"
-#include "lang/dynprobe.h"
-#include "perf/perf.h"
-#include "lang/lang.h"
-#include "lang/plan.h"
-#include "lang/prom.h"
-#include "kernel/probe.h"
-#include "kernel/session.h"
-#include "lang/strfetch.h"
-#include "report/serve.h"
-#include "lang/ctypes.h"
-#include "lang/typed.h"
-#include "kernel/arch.h"
-#include "report/sym.h"
-#include "report/tdat.h"
 #include <tracefs.h>
+
+#include "ftr.h"
+#include "kernel/arch.h"
+#include "kernel/evsel.h"
+#include "kernel/probe.h"
+#include "lang/ctypes.h"
+#include "lang/dynprobe.h"
+#include "lang/intern.h"
+#include "lang/interp-int.h"
+#include "lang/strfetch.h"
+#include "lang/typed.h"
 /* The argN and retval fields a kprobe/uprobe clause reads: its probe gets
  * exactly those fields.  str(argN) and str(retval) (index nargs) in a
  * uprobe: the string they point to, fetched by the probe (sargs). */
@@ -597,7 +571,7 @@ static const struct { const char *sys, *name, *namef, *pidf; } name_srcs[2] = {
 	{ "sched", "sched_process_fork", "child_comm", "child_pid" },
 };
 
-int exec_comm(struct interp *in)
+int name_events_add(struct interp *in)
 {
 	bool want = false;
 
@@ -631,7 +605,7 @@ int exec_comm(struct interp *in)
 				memset(&in->eb[j], 0, sizeof(in->eb[j]));
 		}
 		in->names[i].idx = k;
-		in->exec_comm = true;
+		in->read_names = true;
 		planf(in, "%s:%s: read for the names tasks take (comm)\n", name_srcs[i].sys,
 		      name_srcs[i].name);
 	}
@@ -643,14 +617,14 @@ static bool name_src_idx(const struct interp *in, int k)
 	return k == in->names[0].idx || k == in->names[1].idx;
 }
 
-/* After the plan: task_rename is read only where comm is read in ftr, at
+/* After the plan: the name events are read only where comm is read in ftr, at
  * an event the ring buffer carries (not one a hist trigger or counter
  * takes, whose predicate on comm is the kernel's). */
-void exec_comm_plan(struct interp *in)
+void name_events_plan(struct interp *in)
 {
 	bool need = false;
 
-	if (!in->exec_comm)
+	if (!in->read_names)
 		return;
 	for (int k = 0; k < in->e.nev; k++) {
 		if (name_src_idx(in, k) || in->e.ev[k].trigger_only)
@@ -665,14 +639,14 @@ void exec_comm_plan(struct interp *in)
 	}
 	if (need)
 		return;
-	in->exec_comm = false;
+	in->read_names = false;
 	for (int i = 0; i < 2; i++) {
 		int k = in->names[i].idx;
 
 		if (k < 0)
 			continue;
 		if (in->eb[k].ncl)
-			in->exec_comm = true;	/* read anyway: names cost nothing */
+			in->read_names = true;	/* read anyway: names cost nothing */
 		else
 			in->e.ev[k].trigger_only = true;
 	}
@@ -815,7 +789,7 @@ int compile(struct interp *in, struct lang_err *err)
 		if (ret < 0)
 			return ret;
 	}
-	ret = exec_comm(in);
+	ret = name_events_add(in);
 	if (ret < 0)
 		return ret;
 	if (in->e.nev) {
@@ -827,7 +801,7 @@ int compile(struct interp *in, struct lang_err *err)
 		in->eb[k].pid = tep_find_common_field(in->e.ev[k].ev, "common_pid");
 		in->eb[k].comm = tep_find_field(in->e.ev[k].ev, "ftr_comm");
 	}
-	for (int i = 0; in->exec_comm && i < 2; i++) {
+	for (int i = 0; in->read_names && i < 2; i++) {
 		struct tep_event *ev;
 
 		if (in->names[i].idx < 0)

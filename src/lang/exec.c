@@ -6,49 +6,17 @@
  * and the maps printed (print_map), wherever they are kept.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <fnmatch.h>
-#include <sched.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 
-#include <event-parse.h>
-
-#include "lang/agg.h"
-#include "kernel/comm.h"
-#include "kernel/engine.h"
-#include "kernel/evsel.h"
-#include "kernel/kallsyms.h"
 #include "ftr.h"
-#include "filter/expr.h"
-#include "lang/interp.h"
-#include "lang/interp-int.h"
 #include "lang/intern.h"
-#include "kernel/kcore.h"
-#include "kernel/khist.h"
-#include "lang/lprof.h"
-#include "lang/dynprobe.h"
-#include "perf/perf.h"
-#include "lang/lang.h"
+#include "lang/interp-int.h"
 #include "lang/plan.h"
-#include "lang/prom.h"
-#include "kernel/probe.h"
-#include "kernel/session.h"
-#include "lang/strfetch.h"
-#include "report/serve.h"
-#include "lang/ctypes.h"
-#include "lang/typed.h"
-#include "kernel/arch.h"
-#include "report/sym.h"
-#include "report/tdat.h"
-#include <tracefs.h>
 /* ---- statements -------------------------------------------------------------- */
 
 /*

@@ -134,10 +134,10 @@ struct interp {
 	struct mapdef maps[64];
 	int nmaps;
 	struct evbind *eb;
-	/* The events read for the names tasks take (exec_comm): task_rename
+	/* The events read for the names tasks take (name_events_add): task_rename
 	 * at exec or prctl, sched_process_fork for a new task; each one's
 	 * event index (-1: not read), name and pid fields. */
-	bool exec_comm;
+	bool read_names;
 	struct name_src {
 		int idx;
 		struct tep_format_field *name, *pid;
@@ -241,8 +241,8 @@ int prof_open(struct interp *in);
 
 /* compile.c */
 bool prof_reads_memory(const struct clause *c);
-int exec_comm(struct interp *in);
-void exec_comm_plan(struct interp *in);
+int name_events_add(struct interp *in);
+void name_events_plan(struct interp *in);
 int compile(struct interp *in, struct lang_err *err);
 
 /* khplan.c */

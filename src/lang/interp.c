@@ -13,49 +13,20 @@
  * evaluate it, so that the record never reaches us.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <fnmatch.h>
-#include <sched.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 
-#include <event-parse.h>
-
-#include "lang/agg.h"
-#include "kernel/comm.h"
-#include "kernel/engine.h"
-#include "kernel/evsel.h"
-#include "kernel/kallsyms.h"
 #include "ftr.h"
-#include "filter/expr.h"
-#include "lang/interp.h"
-#include "lang/interp-int.h"
-#include "lang/intern.h"
-#include "kernel/kcore.h"
-#include "kernel/khist.h"
-#include "lang/lprof.h"
-#include "lang/dynprobe.h"
-#include "perf/perf.h"
-#include "lang/lang.h"
-#include "lang/plan.h"
-#include "lang/prom.h"
-#include "kernel/probe.h"
-#include "kernel/session.h"
-#include "lang/strfetch.h"
-#include "report/serve.h"
-#include "lang/ctypes.h"
-#include "lang/typed.h"
 #include "kernel/arch.h"
+#include "kernel/comm.h"
+#include "kernel/kcore.h"
+#include "lang/ctypes.h"
+#include "lang/intern.h"
+#include "lang/interp-int.h"
 #include "report/sym.h"
-#include "report/tdat.h"
-#include <tracefs.h>
 
 void planf(struct interp *in, const char *fmt, ...)
 {
@@ -77,7 +48,7 @@ int on_event(struct engine *e, struct eng_event *v, struct tep_record *rec, void
 	struct xctx x = { .in = in, .ev = v, .eb = eb, .rec = rec, .now = rec->ts };
 
 	/* The task's new name, for its events from here on. */
-	for (int i = 0; in->exec_comm && i < 2; i++) {
+	for (int i = 0; in->read_names && i < 2; i++) {
 		const struct name_src *ns = &in->names[i];
 		size_t len;
 		const char *f;
@@ -279,7 +250,7 @@ static int setup(struct interp *in)
 				return -EINVAL;
 			}
 	}
-	exec_comm_plan(in);
+	name_events_plan(in);
 	return hist_install(in);
 }
 

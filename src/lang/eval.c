@@ -27,7 +27,7 @@ struct val vint(int64_t i)
 	return (struct val){ .t = VT_INT, .i = i };
 }
 
-static struct val vstr(const char *s, size_t len)
+struct val vstr(const char *s, size_t len)
 {
 	return (struct val){ .t = VT_STR, .s = s, .len = len };
 }
@@ -55,116 +55,6 @@ const struct ksyms *kernel_syms(struct interp *in)
 	return in->ks && !ksyms_hidden(in->ks) ? in->ks : NULL;
 }
 
-static struct val eval_sym(struct xctx *x, const struct node *n)
-{
-	uint64_t addr = (uint64_t)eval(x, n->args[0]).i;
-	const struct ksyms *ks = kernel_syms(x->in);
-	const char *mod = NULL, *name;
-	int len;
-
-	/* the common case, a function of the kernel proper, formats nothing */
-	if (ks && !strcmp(n->sval, "ksym") && (name = ksyms_at(ks, addr, NULL, &mod)) && !mod)
-		return vstr(name, strlen(name));
-	len = ksyms_format(ks, addr, !strcmp(n->sval, "ksymoff"), n->bind, KSYM_TEXT);
-	return vstr(n->bind, len < KSYM_TEXT ? (size_t)len : KSYM_TEXT - 1);
-}
-
-/* inet_ntop's text (RFC 5952: the longest run of two or more zero groups
- * is "::"), without libc's inet_ntop, which the static binary does not
- * otherwise need. */
-static void ip_text(const unsigned char *b, bool v6, char *out)
-{
-	int best = -1, blen = 0;
-
-	static const unsigned char zero[10];
-
-	if (!v6) {
-		sprintf(out, "%u.%u.%u.%u", b[0], b[1], b[2], b[3]);
-		return;
-	}
-	/* A v4-mapped (::ffff:a.b.c.d: a dual-stack socket's IPv4 peer) or
-	 * v4-compatible address ends in dotted form, as inet_ntop writes it. */
-	if (!memcmp(b, zero, 10) && ((b[10] == 0xff && b[11] == 0xff) ||
-				     (!b[10] && !b[11] && (b[12] || b[13])))) {
-		sprintf(out, "::%s%u.%u.%u.%u", b[10] ? "ffff:" : "", b[12], b[13], b[14], b[15]);
-		return;
-	}
-	for (int i = 0; i < 8;) {
-		int j = i;
-
-		while (j < 8 && !b[2 * j] && !b[2 * j + 1])
-			j++;
-		if (j - i > blen && j - i >= 2)
-			best = i, blen = j - i;
-		i = j > i ? j : i + 1;
-	}
-	for (int i = 0; i < 8; i++) {
-		if (i == best) {
-			out += sprintf(out, "::");
-			i += blen - 1;
-			continue;
-		}
-		out += sprintf(out, "%s%x", i && i != best + blen ? ":" : "", b[2 * i] << 8 | b[2 * i + 1]);
-	}
-	*out = '\0';
-}
-
-/* ntop([af,] addr): an IPv4 address from a number (its bytes in memory
- * order, as the kernel stores __be32), or IPv4/IPv6 from a u8[4]/u8[16]
- * field. */
-static struct val eval_ntop(struct xctx *x, const struct node *n)
-{
-	const struct node *a = n->args[n->nargs - 1];
-	int af = n->nargs == 2 ? (int)eval(x, n->args[0]).i : 0;
-	unsigned char b[16] = { 0 };
-	size_t blen = 0;
-
-	if (a->k == N_FIELD && x->rec) {
-		struct tep_format_field *f = ((struct tep_format_field **)a->bind)[x->ev->idx];
-
-		if (f && (f->flags & TEP_FIELD_IS_ARRAY) && !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
-		    (f->size == 4 || f->size == 16) &&
-		    (size_t)f->offset + f->size <= (size_t)x->rec->size) {
-			blen = (size_t)f->size;
-			memcpy(b, (char *)x->rec->data + f->offset, blen);
-		}
-	}
-	if (!blen) {
-		uint32_t u = (uint32_t)eval(x, a).i;
-
-		memcpy(b, &u, 4);
-		blen = 4;
-	}
-	ip_text(b, blen == 16 || af == 10 /* AF_INET6 */, n->bind);
-	return vstr(n->bind, strlen(n->bind));
-}
-
-/* buf(): the first len bytes of the fetched array, len taken unsigned (so
- * -1 is all of it), as bpftrace caps it. */
-static struct val eval_buf(struct xctx *x, const struct node *n)
-{
-	struct tep_format_field *f = x->rec ? ((struct tep_format_field **)n->bind)[x->ev->idx] :
-					      NULL;
-	uint64_t len = (uint64_t)n->idx;
-
-	if (n->nargs == 2) {
-		uint64_t want = (uint64_t)eval(x, n->args[1]).i;
-
-		if (want < len)
-			len = want;
-	}
-	if (!f || (size_t)f->offset + f->size > (size_t)x->rec->size)
-		return (struct val){ .t = VT_BUF, .s = "", .len = 0 };
-	if (len > (uint64_t)f->size)
-		len = (uint64_t)f->size;
-	return (struct val){ .t = VT_BUF, .s = (char *)x->rec->data + f->offset, .len = len };
-}
-
-/* usym(addr): the function of a user address in the event's process, as
- * bpftrace prints it (no offset); the address in hex where none names it. */
-static struct val eval_usym(struct xctx *x, const struct node *n);
-static struct val eval_strftime(struct xctx *x, const struct node *n);
-
 int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k)
 {
 	for (int i = 0; i < map->nargs; i++) {
@@ -180,7 +70,7 @@ int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k)
 	return 0;
 }
 
-static int tid_of(struct xctx *x)
+int tid_of(struct xctx *x)
 {
 	if (x->smp)
 		return (int)x->smp->tid;
@@ -517,45 +407,5 @@ struct val eval(struct xctx *x, const struct node *n)
 	default:
 		return vint(0);
 	}
-}
-
-/* strftime(fmt, ns): the local time of ns, a time of nsecs' clock
- * (CLOCK_MONOTONIC), as strftime(3) formats it. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-static struct val eval_strftime(struct xctx *x, const struct node *n)
-{
-	uint64_t ns = (uint64_t)eval(x, n->args[1]).i, mono = engine_now_ns();
-	struct timespec now;
-	time_t t;
-	struct tm tm;
-	size_t len = 0;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	t = now.tv_sec - (time_t)((int64_t)(mono - ns) / 1000000000);
-	if (localtime_r(&t, &tm))
-		len = strftime(n->bind, 256, n->args[0]->sval, &tm);
-	return vstr(n->bind, len);
-}
-#pragma GCC diagnostic pop
-
-static struct val eval_usym(struct xctx *x, const struct node *n)
-{
-	uint64_t addr = (uint64_t)eval(x, n->args[0]).i;
-	char *buf = n->bind;
-	int pid = x->smp ? (int)x->smp->pid : x->rec ? comm_tgid(x->in->e.comms, tid_of(x)) : 0;
-
-	buf[0] = '\0';
-	lprof_note_pid(x->in->prof, pid);
-	if (x->in->prof && pid > 0) {
-		lprof_frame(LPROF_UTAG | (uint32_t)pid, 0, buf, KSYM_TEXT, x->in->prof);
-		if (lprof_frame(addr, 1, buf, KSYM_TEXT, x->in->prof) == 0)
-			buf[strcspn(buf, "+")] = '\0';
-		else
-			buf[0] = '\0';
-	}
-	if (!buf[0])
-		snprintf(buf, KSYM_TEXT, "0x%llx", (unsigned long long)addr);
-	return vstr(buf, strlen(buf));
 }
 

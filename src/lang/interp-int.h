@@ -215,6 +215,11 @@ struct xctx {
 #define HRPROF_MAX 8
 
 /* sema.c */
+struct tep_format_field **field_table(struct sema *s, struct node *n, size_t per);
+bool addr_field(const struct sema *s, const struct node *n);
+int int_width(const struct sema *s, const struct node *n);
+int check_field(struct sema *s, struct node *n);
+int check_map_keys(struct sema *s, struct node *n);
 struct mapdef *map_get(struct interp *in, const char *name);
 int agg_of(const char *call);
 bool is_sym_call(const struct node *n);
@@ -223,6 +228,8 @@ int check(struct sema *s, struct node *n);
 int check_stmts(struct sema *s, struct node *st);
 
 /* eval.c */
+struct val vstr(const char *s, size_t len);
+int tid_of(struct xctx *x);
 struct val vint(int64_t i);
 bool truthy(struct val v);
 const struct ksyms *kernel_syms(struct interp *in);
@@ -231,6 +238,10 @@ int64_t arith(enum tok op, int64_t a, int64_t b);
 struct val eval(struct xctx *x, const struct node *n);
 
 /* exec.c */
+void print_stack(struct interp *in, struct outbuf *ob, struct val v);
+void bt_line(struct interp *in, const char *type, const char *s, size_t n);
+struct outbuf *bt_out(struct interp *in);
+void bt_done(struct interp *in, struct outbuf *f, const char *type);
 void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div);
 void run_clause(struct xctx *x, int ci, bool skip_pred);
 
@@ -272,5 +283,14 @@ int metrics_open(struct interp *in);
 int metrics_write_file(struct interp *in);
 void metrics_tick(struct interp *in, uint64_t now);
 void metrics_close(struct interp *in);
+
+/* builtins.c */
+int check_call(struct sema *s, struct node *n, bool as_map_value);
+struct val eval_sym(struct xctx *x, const struct node *n);
+struct val eval_ntop(struct xctx *x, const struct node *n);
+struct val eval_buf(struct xctx *x, const struct node *n);
+struct val eval_strftime(struct xctx *x, const struct node *n);
+struct val eval_usym(struct xctx *x, const struct node *n);
+void exec_call(struct xctx *x, const struct node *n);
 
 #endif

@@ -5,10 +5,10 @@
  * ntop, buf, strftime, usym), arithmetic as bpftrace's (signed and unsigned
  * 64 bits) and the map keys of an expression (keys_of).
  */
+
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -231,7 +231,7 @@ static struct val arith_u(enum tok op, uint64_t a, uint64_t b)
 	return v;
 }
 
-static int strcmp_v(struct val a, struct val b)
+int strcmp_v(struct val a, struct val b)
 {
 	size_t n = a.len < b.len ? a.len : b.len;
 	int c = memcmp(a.s, b.s, n);
@@ -293,65 +293,7 @@ struct val eval(struct xctx *x, const struct node *n)
 		return vint(v);
 	}
 	case N_CALL:
-		if (!strcmp(n->sval, "str")) {
-			a = eval(x, n->args[0]);
-			if (n->nargs > 1) {
-				b = eval(x, n->args[1]);
-				if (b.i >= 0 && (size_t)b.i < a.len)
-					a.len = (size_t)b.i;
-			}
-			return a;
-		}
-		if (!strcmp(n->sval, "buf"))
-			return eval_buf(x, n);
-		if (is_sym_call(n))
-			return eval_sym(x, n);
-		if (is_hex_call(n))
-			return eval(x, n->args[0]);
-		if (!strcmp(n->sval, "ntop"))
-			return eval_ntop(x, n);
-		if (!strcmp(n->sval, "bswap")) {
-			uint64_t v = (uint64_t)eval(x, n->args[0]).i;
-			struct val r;
-
-			v = n->idx == 1 ? v & 0xff : n->idx == 2 ? __builtin_bswap16((uint16_t)v) :
-			    n->idx == 4 ? __builtin_bswap32((uint32_t)v) : __builtin_bswap64(v);
-			r = vint((int64_t)v);
-			r.u = n->idx == 8;
-			return r;
-		}
-		if (!strcmp(n->sval, "usym"))
-			return eval_usym(x, n);
-		if (!strcmp(n->sval, "strftime"))
-			return eval_strftime(x, n);
-		if (!strcmp(n->sval, "kaddr")) {
-			a = vint(n->ival);
-			a.u = true;
-			return a;
-		}
-		if (!strcmp(n->sval, "strncmp")) {
-			a = eval(x, n->args[0]);
-			b = eval(x, n->args[1]);
-			int64_t lim = eval(x, n->args[2]).i;
-			size_t la = a.len, lb = b.len;
-
-			if (lim < 0)
-				lim = 0;
-			la = la > (size_t)lim ? (size_t)lim : la;
-			lb = lb > (size_t)lim ? (size_t)lim : lb;
-			a.len = la;
-			b.len = lb;
-			/* bpftrace's strncmp: 0 when equal */
-			return vint(strcmp_v(a, b) != 0);
-		}
-		if (n->idx > 0) {
-			/* int8() ... uint64() */
-			a = eval(x, n->args[0]);
-			b = vint(lang_int_cast(a.i, n->idx, n->op == T_MINUS));
-			b.u = n->idx == 64 && n->op != T_MINUS;
-			return b;
-		}
-		return vint(0);
+		return n->fn && n->fn->eval ? n->fn->eval(x, n) : vint(0);
 	case N_UNOP:
 		a = eval(x, n->a);
 		if (n->op == T_NOT)

@@ -5,18 +5,11 @@
  * calls (print, time, join, system, cat), stacks printed as bpftrace does,
  * and the maps printed (print_map), wherever they are kept.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/wait.h>
 
-#include "ftr.h"
 #include "lang/intern.h"
 #include "lang/interp-int.h"
-#include "lang/plan.h"
 /* ---- statements -------------------------------------------------------------- */
 
 /*
@@ -139,9 +132,9 @@ static void exec(struct xctx *x, const struct node *st)
 	for (; st && !in->exit_req; st = st->next) {
 		switch (st->k) {
 		case S_EXPR:
-			if (st->a->k == N_CALL)
-				exec_call(x, st->a);
-			else
+			if (st->a->k == N_CALL && st->a->fn && st->a->fn->exec)
+				st->a->fn->exec(x, st->a);
+			else if (st->a->k != N_CALL)
 				eval(x, st->a);
 			break;
 		case S_IF:

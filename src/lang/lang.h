@@ -57,6 +57,8 @@ enum builtin {
 /* VT_BUF: buf()'s bytes, printed by printf's %r only */
 enum vtype { VT_NONE, VT_INT, VT_STR, VT_STACK, VT_BUF };
 
+struct builtin_fn;
+
 struct node {
 	enum nk k;
 	enum tok op;		/* BINOP/UNOP/ASSIGN (T_ASSIGN, T_PLUSEQ, ...) */
@@ -75,6 +77,7 @@ struct node {
 	enum vtype type;
 	int slot;		/* VAR: scratch slot; MAP: map index */
 	void *bind;		/* FIELD: per-event field table; CALL: private */
+	const struct builtin_fn *fn;	/* CALL: its row of the builtins (lang/builtins.c) */
 	bool int_in_long;	/* FIELD: an int in a syscall's 8 unsigned bytes (below) */
 };
 

@@ -15,9 +15,6 @@
 #include "kernel/arch.h"
 #include "kernel/kcore.h"
 #include "lang/interp-int.h"
-#include "lang/plan.h"
-#include "lang/typed.h"
-#include "report/sym.h"
 /* ---- semantic pass --------------------------------------------------------- */
 
 struct mapdef *map_get(struct interp *in, const char *name)
@@ -31,31 +28,7 @@ struct mapdef *map_get(struct interp *in, const char *name)
 	return &in->maps[in->nmaps++];
 }
 
-int agg_of(const char *call)
-{
-	static const struct {
-		const char *n;
-		enum agg_kind k;
-	} t[] = {
-		{ "count", AGG_COUNT }, { "sum", AGG_SUM }, { "avg", AGG_AVG }, { "min", AGG_MIN },
-		{ "max", AGG_MAX }, { "stats", AGG_STATS }, { "hist", AGG_HIST },
-		{ "lhist", AGG_LHIST },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
-		if (!strcmp(call, t[i].n))
-			return t[i].k;
-	return -1;
-}
-
-
-/* ksym(addr), ksymoff(addr): the kernel symbol of an address, as a string;
- * hex(x): x, a map key shown in hex. */
-bool is_sym_call(const struct node *n)
-{
-	return n->k == N_CALL && (!strcmp(n->sval, "ksym") || !strcmp(n->sval, "ksymoff"));
-}
-
+/* hex(x): x, a map key shown in hex. */
 bool is_hex_call(const struct node *n)
 {
 	return n->k == N_CALL && !strcmp(n->sval, "hex");

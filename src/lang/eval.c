@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Values: the evaluation of expressions over one event (eval()), with the
- * builtins that compute a value (builtin(): pid, comm, nsecs...; eval_sym,
- * ntop, buf, strftime, usym), arithmetic as bpftrace's (signed and unsigned
- * 64 bits) and the map keys of an expression (keys_of).
+ * builtin variables (builtin(): pid, comm, nsecs...), arithmetic as
+ * bpftrace's (signed and unsigned 64 bits) and the map keys of an
+ * expression (keys_of).  A builtin function's value is its row's eval
+ * (builtins.c).
  */
 
 #include <sched.h>

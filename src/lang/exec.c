@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Statements: what a clause does once its predicate holds (exec(),
- * run_clause()): assignments and map updates, printf and the other output
- * calls (print, time, join, system, cat), stacks printed as bpftrace does,
- * and the maps printed (print_map), wherever they are kept.
+ * run_clause()): assignments and map updates, if/else, and a call as a
+ * statement through its row's exec (builtins.c: printf, print, clear...);
+ * the output they share: stacks printed as bpftrace does, -f json's lines
+ * (bt_out, bt_done), and the maps printed (print_map), wherever they are
+ * kept.
  */
 #include <stdio.h>
 #include <stdlib.h>

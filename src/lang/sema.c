@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The semantic pass: before anything runs, each clause's names, event
- * fields, types and maps are checked and bound (check(), check_call(),
- * check_stmts()): a field becomes its format field, a variable its slot, a map
- * its mapdef with its kind and key types, and a builtin is checked for where
- * it may be called.  Errors carry the node's line and column.
+ * fields, types and maps are checked and bound (check(), check_stmts()): a
+ * field becomes its format field, a variable its slot, a map its mapdef
+ * with its kind and key types; a builtin function is checked by its row
+ * (builtins.c, check_call()).  Errors carry the node's line and column.
  */
 #include <errno.h>
 #include <stdio.h>

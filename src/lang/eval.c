@@ -7,16 +7,14 @@
  * (builtins.c).
  */
 
-#include <sched.h>
-#include <stdio.h>
+
+
+
 #include <string.h>
 #include <unistd.h>
 
-#include <tracefs.h>
-
 #include "filter/expr.h"
 #include "ftr.h"
-#include "kernel/comm.h"
 #include "kernel/kcore.h"
 #include "lang/intern.h"
 #include "lang/interp-int.h"
@@ -82,107 +80,6 @@ int tid_of(struct xctx *x)
 		return pid;
 	}
 	return getpid();
-}
-
-static struct val builtin(struct xctx *x, const struct node *n)
-{
-	struct interp *in = x->in;
-	bool task = x->rec || x->smp;	/* else BEGIN, END, interval: ftr's */
-	const char *s;
-
-	switch (n->ival) {
-	case B_PID:
-		if (x->smp)
-			return vint(x->smp->pid);
-		return vint(x->rec ? comm_tgid(in->e.comms, tid_of(x)) : getpid());
-	case B_TID:
-		return vint(tid_of(x));
-	case B_COMM:
-		/* The name at the event where the probe fetched it: a
-		 * process that has since exec'd has another now (capable's
-		 * asuser is "true" by the time its events are read). */
-		if (x->rec && x->eb && x->eb->comm) {
-			size_t len;
-
-			s = field_string(x->eb->comm, x->rec->data, x->rec->size, &len);
-			if (s && len)
-				return vstr(s, strnlen(s, len < 16 ? len : 16));
-		}
-		s = task ? engine_comm(&in->e, tid_of(x)) : "ftr";
-		return vstr(s, strnlen(s, 16));
-	case B_CPU:
-		if (x->smp)
-			return vint(x->smp->cpu);
-		return vint(x->rec ? x->rec->cpu : sched_getcpu());
-	case B_NSECS:
-		return vint((int64_t)x->now);
-	case B_CPID:
-		return vint(in->e.child.pid);
-	case B_ELAPSED:
-		return vint((int64_t)(x->now - in->start_ns));
-	case B_UID:
-		return vint(task ? comm_uid(in->e.comms, tid_of(x)) : (int64_t)getuid());
-	case B_FUNC:
-		return vstr(x->eb ? x->eb->func : "", x->eb ? strlen(x->eb->func) : 0);
-	case B_PROBE:
-		s = x->eb ? x->eb->probe : x->scratch;
-		return vstr(s, strlen(s));
-	case B_KSTACK: {
-		int n_ips;
-		const uint64_t *ips;
-
-		if (x->smp)
-			return (struct val){ .t = VT_STACK, .ips = x->smp->k,
-					     .len = (size_t)(n->idx && x->smp->nk > n->idx ? n->idx :
-							     x->smp->nk) };
-		ips = engine_kstack(&in->e, &n_ips);
-		/* From the event's own frame, as the kernel's hist key starts;
-		 * a profile clause's, from the interrupted one, as a sample's. */
-		if (in->prof && n_ips) {
-			int skip = x->eb && x->eb->hrprof ? lprof_skip_irq(in->prof, ips, n_ips) :
-				   lprof_skip_tracing(in->prof, ips, n_ips);
-
-			ips += skip;
-			n_ips -= skip;
-		}
-		if (n_ips > EVENT_KSTACK_MAX)
-			n_ips = EVENT_KSTACK_MAX;
-		if (n->idx && n_ips > n->idx)
-			n_ips = n->idx;
-		return (struct val){ .t = VT_STACK, .ips = ips, .len = (size_t)n_ips };
-	}
-	case B_USTACK:
-		if (!x->smp) {
-			int tgid, nu;
-			const uint64_t *u = engine_ustack(&in->e, &nu, &tgid);
-
-			if (n->idx && nu > n->idx)
-				nu = n->idx;
-			in->ustk[0] = LPROF_UTAG | (uint32_t)tgid;
-			memcpy(in->ustk + 1, u, (size_t)nu * sizeof(uint64_t));
-			lprof_note_pid(in->prof, tgid);
-			return (struct val){ .t = VT_STACK, .ips = in->ustk, .len = (size_t)nu + 1 };
-		}
-		/* The process goes with the frames: it names them (lprof.h). */
-		in->ustk[0] = LPROF_UTAG | x->smp->pid;
-		memcpy(in->ustk + 1, x->smp->u, (size_t)x->smp->nu * sizeof(uint64_t));
-		return (struct val){ .t = VT_STACK, .ips = in->ustk,
-				     .len = (size_t)(n->idx && x->smp->nu > n->idx ? n->idx :
-						     x->smp->nu) + 1 };
-	case B_RETVAL: case B_ARG: {
-		char name[16];
-		struct tep_format_field *f;
-
-		if (n->ival == B_RETVAL)
-			snprintf(name, sizeof(name), "retval");
-		else
-			snprintf(name, sizeof(name), "arg%d", n->idx);
-		f = x->rec ? tep_find_field(x->ev->ev, name) : NULL;
-		return vint(f ? field_int(f, x->rec) : 0);
-	}
-	default:
-		return vint(0);
-	}
 }
 
 int64_t arith(enum tok op, int64_t a, int64_t b)
@@ -269,7 +166,7 @@ struct val eval(struct xctx *x, const struct node *n)
 		return a;
 	}
 	case N_BUILTIN:
-		return builtin(x, n);
+		return eval_var(x, n);
 	case N_VAR:
 		return x->in->vars[n->slot];
 	case N_MAP: {

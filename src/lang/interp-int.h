@@ -320,6 +320,20 @@ struct builtin_fn {
 	void (*exec)(struct xctx *x, const struct node *n);		/* a statement */
 };
 
+/* A builtin variable (enum builtin, lang.h): lang_builtin() finds it by
+ * name for the parser. */
+struct builtin_var {
+	const char *name;
+	enum vtype ret;
+	unsigned where;
+	int (*check)(struct sema *s, struct node *n);
+	struct val (*eval)(struct xctx *x, const struct node *n);
+};
+
+/* The row of enum builtin b, or NULL (B_CONST, B_CURTASK: typed.c's). */
+const struct builtin_var *builtin_var(int b);
+int check_var(struct sema *s, struct node *n);
+struct val eval_var(struct xctx *x, const struct node *n);
 /* The row of a name (int(x), uint8_t(x)...: the cast of that width), or
  * NULL. */
 const struct builtin_fn *builtin_find(const char *name);

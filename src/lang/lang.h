@@ -179,7 +179,13 @@ int lang_perf_event(bool hardware, const char *name, uint32_t *type, uint64_t *c
 		uint64_t *period);
 
 const char *lang_tok_str(enum tok t);
-/* The builtin named name, or -1. */
+/* The builtin variable named name (enum builtin; argN: B_ARG with N in
+ * *argn), or -1: the table is lang/builtins.c's. */
 int lang_builtin(const char *name, int *argn);
+/* Why bpftrace's builtin variable name is not ftr's (needs BPF, or not
+ * yet), or NULL. */
+const char *lang_builtin_refused(const char *name);
+/* Their names, space-separated (argN for the arguments). */
+const char *lang_builtin_names(void);
 
 #endif

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "ftr.h"
-#include "kernel/arch.h"
 #include "kernel/kcore.h"
 #include "lang/interp-int.h"
 /* ---- semantic pass --------------------------------------------------------- */
@@ -317,85 +316,7 @@ int check(struct sema *s, struct node *n)
 	case N_FIELD:
 		return check_field(s, n);
 	case N_BUILTIN:
-		switch (n->ival) {
-		case B_COMM: case B_FUNC: case B_PROBE:
-			n->type = VT_STR;
-			break;
-		case B_KSTACK:
-			if (!s->is_profile && (!s->has_record || s->is_uprobe)) {
-				lang_errf(s->err, n, "kstack exists in profile, tracepoint and "
-					  "kprobe clauses");
-				return -EINVAL;
-			}
-			/* At an event: the instance's stacktrace option, which
-			 * setup() turns on for the events still read after the
-			 * plan (a hist trigger takes its own stacks). */
-			for (int i = 0; i < s->nev; i++)
-				s->evs[i]->want_kstack = true;
-			s->in->prof_k = true;
-			n->type = VT_STACK;
-			break;
-		case B_USTACK:
-			if (!s->is_profile && !s->has_record) {
-				lang_errf(s->err, n, "ustack exists in profile, tracepoint, kprobe and "
-					  "uprobe clauses");
-				return -EINVAL;
-			}
-			/* At an event: the instance's userstacktrace option (8
-			 * frames, by frame pointers), or the uprobe's own
-			 * fetches of the frame records where the kernel writes
-			 * no user stacks (arch.h); its frames are named as
-			 * profile's are. */
-			for (int i = 0; i < s->nev; i++) {
-				if (!s->is_profile && !s->evs[i]->ufetch &&
-				    s->in->e.s && !arch_kernel_user_stacks()) {
-					lang_errf(s->err, n, "ustack at tracepoints and kprobes needs "
-						  "the kernel's user stack traces, which this kernel "
-						  "(%s) does not write (no "
-						  "CONFIG_USER_STACKTRACE_SUPPORT); at uprobes ftr reads "
-						  "the frame-pointer chain itself", arch_name());
-					return -EINVAL;
-				}
-				s->evs[i]->want_ustack = true;
-			}
-			if (s->is_profile)
-				s->in->prof_u = true;
-			else
-				s->in->prof_k = true;
-			n->type = VT_STACK;
-			break;
-		case B_RETVAL:
-			if (!s->is_ret) {
-				lang_errf(s->err, n, "retval exists only in kretprobe and uretprobe "
-					  "clauses (syscall returns are args.ret of sys_exit_*)");
-				return -EINVAL;
-			}
-			n->type = VT_INT;
-			break;
-		case B_CPID:
-			if (!s->in->o->eng.cmdv) {
-				lang_errf(s->err, n, "cpid is the pid of the command of -c, and "
-					  "there is none");
-				return -EINVAL;
-			}
-			n->type = VT_INT;
-			break;
-		case B_ARG:
-			if (!s->is_kprobe && !s->is_uprobe) {
-				lang_errf(s->err, n, "%s exists only in kprobe and uprobe clauses "
-					  "(a tracepoint's arguments are args.NAME)", n->sval);
-				return -EINVAL;
-			}
-			n->type = VT_INT;
-			break;
-		default:
-			if (!s->has_record && (n->ival == B_PID || n->ival == B_TID ||
-					       n->ival == B_CPU || n->ival == B_UID)) {
-				/* BEGIN/END/interval: ftr's own process and CPU. */
-			}
-			n->type = VT_INT;
-		}
-		return 0;
+		return check_var(s, n);
 	case N_VAR:
 		n->slot = var_slot(s, n->sval, false);
 		if (n->slot < 0) {

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for the builtin functions' table (lang/builtins.c): the names
- * it resolves, and ftr-language(7)'s function table against it, both ways
- * (every row of the man page is a builtin with those arguments, value and
- * clauses, and every builtin has its row), so that neither can gain or lose
- * a function alone.
+ * Unit tests for the builtins' tables (lang/builtins.c): the names they
+ * resolve, and ftr-language(7)'s function and variable tables against
+ * them, both ways (every row of the man page is a builtin with those
+ * arguments, value and clauses, and every builtin has its row), so that
+ * neither can gain or lose a builtin alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "lang/interp-int.h"
+#include "lang/lang.h"
 
 #define MAN FIXTURES "/../../man/ftr-language.7"
 #define MAX_ROWS 256
@@ -26,13 +27,16 @@ struct man_row {
 	bool seen;
 };
 
-/* The rows of the table after ".SS"/".SH BUILTINS"'s ".TS": its format
- * line, its header, then one tab-separated row per function. */
-static int man_rows(struct man_row *rows, int max)
+/* The rows of the which-th table (0: functions, 1: variables) of
+ * BUILTINS: after ".TS", its format line and its header, one
+ * tab-separated row per name.  ncol: the table's columns; an empty column
+ * (a function without arguments) is two tabs in a row. */
+static int man_rows(int which, int ncol, struct man_row *rows, int max)
 {
 	FILE *f = fopen(MAN, "r");
 	char line[512];
-	int n = 0, state = 0;	/* 0: before BUILTINS, 1: before .TS, 2: format, 3: header, 4: rows */
+	int n = 0, state = 0, table = -1;	/* 0: before BUILTINS, 1: before .TS, 2: format,
+						 * 3: header, 4: rows */
 
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f)) {
@@ -40,28 +44,24 @@ static int man_rows(struct man_row *rows, int max)
 		if (state == 0 && !strcmp(line, ".SH BUILTINS"))
 			state = 1;
 		else if (state == 1 && !strcmp(line, ".TS"))
-			state = 2;
+			state = ++table == which ? 2 : 1;
 		else if (state == 2 || state == 3)
 			state++;
 		else if (state == 4 && !strcmp(line, ".TE"))
 			break;
 		else if (state == 4 && n < max) {
-			char *cols[4] = { 0 }, *save = NULL, *p = line;
+			char *cols[4] = { 0 }, *p = line;
+			int c = 0;
 
-			for (int i = 0; i < 4; i++, p = NULL)
-				cols[i] = strtok_r(p, "\t", &save);
-			/* an empty Arguments column is two tabs in a row */
-			if (cols[3] == NULL && cols[2]) {
-				cols[3] = cols[2];
-				cols[2] = cols[1];
-				cols[1] = "";
-			}
-			assert_non_null(cols[3]);
+			/* strsep keeps empty columns */
+			while (c < ncol && (cols[c] = strsep(&p, "\t")))
+				c++;
+			assert_int_equal(c, ncol);
 			snprintf(rows[n].name, sizeof(rows[n].name), "%s", cols[0]);
-			snprintf(rows[n].args, sizeof(rows[n].args), "%s", cols[1]);
+			snprintf(rows[n].args, sizeof(rows[n].args), "%s", ncol == 4 ? cols[1] : "");
 			snprintf(rows[n].value, sizeof(rows[n].value), "%s",
-				 !strcmp(cols[2], "\\-") ? "-" : cols[2]);
-			snprintf(rows[n].where, sizeof(rows[n].where), "%s", cols[3]);
+				 !strcmp(cols[ncol - 2], "\\-") ? "-" : cols[ncol - 2]);
+			snprintf(rows[n].where, sizeof(rows[n].where), "%s", cols[ncol - 1]);
 			n++;
 		}
 	}
@@ -149,7 +149,7 @@ static void test_names(void **state)
 static void test_man_table(void **state)
 {
 	static struct man_row rows[MAX_ROWS];
-	int n = man_rows(rows, MAX_ROWS);
+	int n = man_rows(0, 4, rows, MAX_ROWS);
 	size_t nb = 0;
 
 	(void)state;
@@ -183,12 +183,64 @@ static void test_man_table(void **state)
 	assert_int_equal((int)nb, n);
 }
 
+static void test_man_variables(void **state)
+{
+	static struct man_row rows[MAX_ROWS];
+	int n = man_rows(1, 3, rows, MAX_ROWS), nv = 0, argn = -1;
+	char *names = strdup(lang_builtin_names()), *p = names, *w;
+
+	(void)state;
+	assert_true(n > 0);
+	for (int i = 0; i < n; i++) {
+		int b = lang_builtin(rows[i].name, &argn);
+		const struct builtin_var *v = builtin_var(b);
+		char where[64];
+
+		/* argN: the man page's name of arg0...arg15 */
+		if (!strcmp(rows[i].name, "argN"))
+			v = builtin_var(lang_builtin("arg0", &argn));
+		if (!v)
+			fail_msg("ftr-language(7) lists the variable %s, which is no builtin",
+				 rows[i].name);
+		if (strcmp(value_name(v->ret), rows[i].value))
+			fail_msg("%s: the man page's value is '%s', the table's '%s'", rows[i].name,
+				 rows[i].value, value_name(v->ret));
+		where_name(v->where, where, sizeof(where));
+		if (strcmp(where, rows[i].where))
+			fail_msg("%s: the man page's clauses are '%s', the table's '%s'",
+				 rows[i].name, rows[i].where, where);
+	}
+	/* every variable has its row: the parser's list of them, one by one */
+	assert_non_null(names);
+	while ((w = strsep(&p, " "))) {
+		bool found = false;
+
+		for (int i = 0; i < n; i++)
+			found |= !strcmp(rows[i].name, w);
+		if (!found)
+			fail_msg("%s is a builtin variable that ftr-language(7)'s table does not "
+				 "list", w);
+		nv++;
+	}
+	free(names);
+	assert_int_equal(nv, n);
+	/* the names resolve to their rows, B_CONST and B_CURTASK have none */
+	assert_int_equal(lang_builtin("comm", &argn), B_COMM);
+	assert_int_equal(lang_builtin("arg15", &argn), B_ARG);
+	assert_int_equal(argn, 15);
+	assert_int_equal(lang_builtin("arg", &argn), -1);
+	assert_int_equal(lang_builtin("arg100", &argn), -1);
+	assert_null(builtin_var(B_CONST));
+	assert_null(builtin_var(-1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unknown_names),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_man_table),
+		cmocka_unit_test(test_man_variables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -22,7 +22,7 @@
  *             hist key of a field (hex, ksym, ksymoff); 0: user space only
  *   check     binds the node (its arguments checked unless BF_OWN_ARGS): 0,
  *             or -errno with lang_errf() at the node at fault; the node's
- *             type is then ret
+ *             type is then ret.  NULL: any arguments of the right count
  *   eval      its value at an event (a value), or NULL
  *   exec      what it does at an event (a statement), or NULL
  *
@@ -1282,7 +1282,7 @@ int check_call(struct sema *s, struct node *n, bool as_map_value)
 			return err;
 	}
 	s->buf_ok = buf_ok;	/* buf(): is it an argument of printf? */
-	err = b->check(s, n);
+	err = b->check ? b->check(s, n) : 0;
 	s->buf_ok = false;
 	if (err)
 		return err;

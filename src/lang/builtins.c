@@ -1,9 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Builtin functions: each one's check (semantic pass), value (evaluation)
- * and action (statements), beside one another.
+ * Builtin functions: one row each in builtins[] (near the end of this
+ * file), with its check (the semantic pass), its value (evaluation) or its action
+ * (a statement) written above the table, beside one another.
+ *
+ * A row (struct builtin_fn, interp-int.h):
+ *
+ *   name      as a program calls it
+ *   min, max  how many arguments it takes
+ *   args      its arguments as ftr-language(7)'s table writes them
+ *   ret       the type of its value (VT_INT, VT_STR, VT_BUF, VT_STACK), or
+ *             VT_NONE for a statement or an aggregation
+ *   where     the clauses where it exists (BW_*), checked after its checker,
+ *             whose own message says more where it has one
+ *   flags     BF_AGG: an aggregation of kind .agg, only as a map's value;
+ *             BF_OWN_ARGS: the checker checks the arguments itself (else
+ *             each argument is checked first); BF_BUF_ARGS: buf() may be an
+ *             argument after the first (printf's %r)
+ *   push      what a kernel pushdown computes of it (BP_*): an aggregation a
+ *             hist trigger or perf counters keep (khplan.c, pcplan.c), or a
+ *             hist key of a field (hex, ksym, ksymoff); 0: user space only
+ *   check     binds the node (its arguments checked unless BF_OWN_ARGS): 0,
+ *             or -errno with lang_errf() at the node at fault; the node's
+ *             type is then ret.  NULL: any arguments of the right count
+ *   eval      its value at an event (a value), or NULL
+ *   exec      what it does at an event (a statement), or NULL
+ *
+ * Adding a builtin function: its check and eval (or exec) above the table,
+ * its row, a row in ftr-language(7)'s function table (test-builtins checks
+ * the two tables agree), and a unit test in test-interp.c.  A name that
+ * bpftrace has and ftr cannot or not yet has is in no_bpf[] or not_yet[].
+ *
+ * The builtin variables (pid, comm, nsecs...) are the table builtin_vars[]
+ * at the end, by their enum builtin (lang.h): name, value type, clauses,
+ * checker, evaluator; the parser finds them by name (lang_builtin()).
+ * Adding one: its B_ name in lang.h, its row and eval here, its row in
+ * ftr-language(7)'s variable table; bpftrace's names ftr refuses are in
+ * lang_builtin_refused().
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,14 +47,9 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include <event-parse.h>
-
 #include "ftr.h"
 #include "kernel/arch.h"
 #include "kernel/comm.h"
-#include "kernel/kallsyms.h"
-#include "kernel/kcore.h"
-#include "lang/intern.h"
 #include "lang/interp-int.h"
 #include "lang/plan.h"
 #include "lang/typed.h"
@@ -246,13 +277,13 @@ static int check_kaddr(struct sema *s, struct node *n)
  * len of them are kept (bpftrace's length rule: unsigned, at most the
  * copy).  n->bind is the array per event, n->idx the bytes kept at most.
  */
-static int check_buf(struct sema *s, struct node *n, bool buf_ok)
+static int check_buf(struct sema *s, struct node *n)
 {
 	struct node *a = n->args[0];
 	struct tep_format_field **tab;
 	int cap = typed_buf_cap();
 
-	if (!buf_ok) {
+	if (!s->buf_ok) {
 		/* Its bytes are the record's, gone after the event. */
 		lang_errf(s->err, n, "buf() is printed by printf's %%r: ftr keeps no buffer in a "
 			  "variable or map, nor computes with one");
@@ -301,65 +332,64 @@ static int check_buf(struct sema *s, struct node *n, bool buf_ok)
 	return 0;
 }
 
-int check_call(struct sema *s, struct node *n, bool as_map_value)
+/* The arguments are numbers: the aggregations, print's top and div. */
+static int check_numbers(struct sema *s, struct node *n, int from)
 {
-	static const struct {
-		const char *name;
-		int min, max;
-	} calls[] = {
-		{ "count", 0, 0 }, { "sum", 1, 1 }, { "avg", 1, 1 }, { "min", 1, 1 },
-		{ "max", 1, 1 }, { "stats", 1, 1 }, { "hist", 1, 1 }, { "lhist", 4, 4 },
-		{ "printf", 1, 16 }, { "print", 1, 3 }, { "clear", 1, 1 }, { "delete", 1, 1 },
-		{ "zero", 1, 1 },
-		{ "exit", 0, 0 }, { "str", 1, 2 }, { "time", 0, 1 }, { "ksym", 1, 1 },
-		{ "ksymoff", 1, 1 }, { "hex", 1, 1 }, { "ntop", 1, 2 }, { "kaddr", 1, 1 },
-		{ "system", 1, 16 }, { "cat", 1, 16 }, { "usym", 1, 1 }, { "kstack", 0, 2 },
-		{ "ustack", 0, 2 }, { "join", 1, 2 }, { "strncmp", 3, 3 }, { "strftime", 2, 2 },
-		{ "bswap", 1, 1 }, { "buf", 1, 2 }, { "(cast)", 1, 1 },
-	};
-	int found = -1, err, bits;
-	bool sgn, buf_ok = s->buf_ok;
+	for (int i = from; i < n->nargs; i++)
+		if (n->args[i]->type != VT_INT) {
+			lang_errf(s->err, n->args[i], "%s() takes a number", n->sval);
+			return -EINVAL;
+		}
+	return 0;
+}
 
-	s->buf_ok = false;
+static int check_agg(struct sema *s, struct node *n)
+{
+	return check_numbers(s, n, 0);
+}
 
-	for (size_t i = 0; i < ARRAY_SIZE(calls); i++)
-		if (!strcmp(n->sval, calls[i].name))
-			found = (int)i;
-	/* int8(x) ... uint64(x): C's casts, as functions */
-	if ((str_has_prefix(n->sval, "int") || str_has_prefix(n->sval, "uint")) &&
-	    lang_int_type(n->sval, &bits, &sgn))
-		found = (int)ARRAY_SIZE(calls) - 1;
-	if (found < 0) {
-		for (size_t i = 0; i < ARRAY_SIZE(no_bpf); i++)
-			if (!strcmp(n->sval, no_bpf[i].name)) {
-				lang_errf(s->err, n, "%s() %s; this kernel has no BPF for it, and "
-					  "ftr uses none", n->sval, no_bpf[i].why);
-				return -EINVAL;
-			}
-		for (size_t i = 0; i < ARRAY_SIZE(not_yet); i++)
-			if (!strcmp(n->sval, not_yet[i])) {
-				lang_errf(s->err, n, "%s() is bpftrace's, not in ftr yet", n->sval);
-				return -EINVAL;
-			}
-		lang_errf(s->err, n, "unknown function '%s'", n->sval);
+/* print(@m[, top[, div]]), clear(@m), zero(@m), delete(@m[k]): the map. */
+static int check_map_arg(struct sema *s, struct node *n)
+{
+	struct node *m = n->args[0];
+	struct mapdef *md;
+
+	if (m->k != N_MAP) {
+		lang_errf(s->err, m, "%s() takes a map", n->sval);
 		return -EINVAL;
 	}
-	if (n->nargs < calls[found].min || n->nargs > calls[found].max) {
-		lang_errf(s->err, n, "%s() takes %d%s argument%s", n->sval, calls[found].min,
-			  calls[found].max > calls[found].min ? " or more" : "",
-			  calls[found].min == 1 && calls[found].max == 1 ? "" : "s");
+	if (strcmp(n->sval, "delete") && m->nargs) {
+		lang_errf(s->err, m, "%s() takes the whole map: %s", n->sval, m->sval);
 		return -EINVAL;
 	}
-	if (agg_of(n->sval) >= 0 && !as_map_value) {
-		lang_errf(s->err, n, "%s() is an aggregation: assign it to a map, "
-			  "as in @x = %s(...)", n->sval, n->sval);
+	if (m->nargs)
+		return check_map_keys(s, m);
+	md = map_get(s->in, m->sval);
+	if (!md) {
+		lang_errf(s->err, m, "too many maps (ftr keeps %d)", (int)ARRAY_SIZE(s->in->maps));
 		return -EINVAL;
 	}
-	if (!strcmp(n->sval, "kstack") || !strcmp(n->sval, "ustack"))
-		return check_stack_call(s, n);
-	/* print(VALUE): a number, string or stack, a line of its own
-	 * (bpftrace's "value" in -f json). */
-	if (!strcmp(n->sval, "print") && n->args[0]->k != N_MAP) {
+	if (!strcmp(n->sval, "delete") && md->nkeys) {
+		lang_errf(s->err, m, "delete() takes one entry: %s[key]", m->sval);
+		return -EINVAL;
+	}
+	m->slot = (int)(md - s->in->maps);
+	if (!strcmp(n->sval, "clear") || !strcmp(n->sval, "zero"))
+		s->in->maps[m->slot].cleared = true;
+	if (!strcmp(n->sval, "zero"))
+		s->in->maps[m->slot].zeroed = true;
+	if (s->has_record)
+		s->in->maps[m->slot].read_at_event = true;
+	return 0;
+}
+
+/* print(VALUE): a number, string or stack, a line of its own (bpftrace's
+ * "value" in -f json); print(@m, top, div): numbers. */
+static int check_print(struct sema *s, struct node *n)
+{
+	int err;
+
+	if (n->args[0]->k != N_MAP) {
 		if (n->nargs > 1) {
 			lang_errf(s->err, n, "print(value) takes 1 argument (print(@map, top, div) "
 				  "takes a map)");
@@ -372,214 +402,164 @@ int check_call(struct sema *s, struct node *n, bool as_map_value)
 			lang_errf(s->err, n->args[0], "print() takes a map or a value");
 			return -EINVAL;
 		}
-		n->type = VT_NONE;
 		return 0;
 	}
-	if (!strcmp(n->sval, "print") && n->nargs > 1) {
-		/* print(@m, top[, div]): numbers */
-		for (int i = 1; i < n->nargs; i++) {
-			err = check(s, n->args[i]);
-			if (err)
-				return err;
-			if (n->args[i]->type != VT_INT) {
-				lang_errf(s->err, n->args[i], "print(@map, top, div) takes numbers");
-				return -EINVAL;
-			}
-		}
-	}
-	if ((!strcmp(n->sval, "clear") || !strcmp(n->sval, "zero") ||
-	     !strcmp(n->sval, "delete")) && n->nargs > 1) {
-		lang_errf(s->err, n, "%s() takes 1 argument", n->sval);
-		return -EINVAL;
-	}
-	if (!strcmp(n->sval, "print") || !strcmp(n->sval, "clear") ||
-	    !strcmp(n->sval, "zero") || !strcmp(n->sval, "delete")) {
-		struct node *m = n->args[0];
-		struct mapdef *md;
-
-		if (m->k != N_MAP) {
-			lang_errf(s->err, m, "%s() takes a map", n->sval);
-			return -EINVAL;
-		}
-		if (strcmp(n->sval, "delete") && m->nargs) {
-			lang_errf(s->err, m, "%s() takes the whole map: %s", n->sval, m->sval);
-			return -EINVAL;
-		}
-		if (m->nargs)
-			return check_map_keys(s, m);
-		md = map_get(s->in, m->sval);
-		if (!md) {
-			lang_errf(s->err, m, "too many maps (ftr keeps %d)",
-				  (int)ARRAY_SIZE(s->in->maps));
-			return -EINVAL;
-		}
-		if (!strcmp(n->sval, "delete") && md->nkeys) {
-			lang_errf(s->err, m, "delete() takes one entry: %s[key]", m->sval);
-			return -EINVAL;
-		}
-		m->slot = (int)(md - s->in->maps);
-		if (!strcmp(n->sval, "clear") || !strcmp(n->sval, "zero"))
-			s->in->maps[m->slot].cleared = true;
-		if (!strcmp(n->sval, "zero"))
-			s->in->maps[m->slot].zeroed = true;
-		if (s->has_record)
-			s->in->maps[m->slot].read_at_event = true;
-		n->type = VT_NONE;
-		return 0;
-	}
-	if (!strcmp(n->sval, "kaddr"))
-		return check_kaddr(s, n);
-	if (!strcmp(n->sval, "join"))
-		return check_join(s, n);
-	for (int i = 0; i < n->nargs; i++) {
-		s->buf_ok = i > 0 && !strcmp(n->sval, "printf");
+	for (int i = 1; i < n->nargs; i++) {
 		err = check(s, n->args[i]);
-		s->buf_ok = false;
 		if (err)
 			return err;
-	}
-	if (found == (int)ARRAY_SIZE(calls) - 1) {
-		if (n->args[0]->type != VT_INT) {
-			lang_errf(s->err, n->args[0], "%s() takes a number", n->sval);
+		if (n->args[i]->type != VT_INT) {
+			lang_errf(s->err, n->args[i], "print(@map, top, div) takes numbers");
 			return -EINVAL;
 		}
-		n->idx = bits;
-		n->op = sgn ? T_MINUS : T_PLUS;
-		n->type = VT_INT;
-		return 0;
 	}
-	if (!strcmp(n->sval, "bswap")) {
-		if (n->args[0]->type != VT_INT) {
-			lang_errf(s->err, n->args[0], "bswap() takes a number");
-			return -EINVAL;
-		}
-		/* The bytes of the argument's type, as bpftrace swaps them
-		 * (tcpconnect: bswap of the u16 skc_dport). */
-		n->idx = int_width(s, n->args[0]);
-		n->type = VT_INT;
-		return 0;
-	}
-	if (!strcmp(n->sval, "buf"))
-		return check_buf(s, n, buf_ok);
-	if (!strcmp(n->sval, "ntop")) {
-		if ((n->args[n->nargs - 1]->type != VT_INT && !addr_field(s, n->args[n->nargs - 1])) ||
-		    (n->nargs == 2 && n->args[0]->type != VT_INT)) {
-			lang_errf(s->err, n, "ntop([AF_INET|AF_INET6,] address) takes numbers or "
-				  "an address field (u8[4], u8[16])");
-			return -EINVAL;
-		}
-		return text_buffer(n, 64);
-	}
-	if (!strcmp(n->sval, "usym")) {
-		if (n->args[0]->type != VT_INT) {
-			lang_errf(s->err, n->args[0], "usym() takes a number");
-			return -EINVAL;
-		}
-		/* frames are named by the profiler's symbol cache */
-		s->in->prof_k = true;
-		return text_buffer(n, KSYM_TEXT);
-	}
-	if (!strcmp(n->sval, "strftime")) {
-		if (n->args[0]->k != N_STR || n->args[1]->type != VT_INT) {
-			lang_errf(s->err, n, "strftime(\"format\", nsecs): a literal format and a "
-				  "time in nanoseconds");
-			return -EINVAL;
-		}
-		return text_buffer(n, 256);
-	}
-	if (!strcmp(n->sval, "strncmp")) {
-		if (n->args[0]->type != VT_STR || n->args[1]->type != VT_STR ||
-		    n->args[2]->type != VT_INT) {
-			lang_errf(s->err, n, "strncmp(string, string, n)");
-			return -EINVAL;
-		}
-		n->type = VT_INT;
-		return 0;
-	}
-	if (!strcmp(n->sval, "system") || !strcmp(n->sval, "cat")) {
-		if (!strcmp(n->sval, "system") && !s->in->o->unsafe) {
-			lang_errf(s->err, n, "system() runs a command: it needs --unsafe, as in "
-				  "bpftrace");
-			return -EINVAL;
-		}
-		if (!s->in->fmt && !(s->in->fmt = calloc(1, sizeof(*s->in->fmt))))
-			return -ENOMEM;
-		ob_init(s->in->fmt, -1);
-		err = check_printf(s, n);
-		n->type = VT_NONE;
-		return err;
-	}
-	if (!strcmp(n->sval, "printf"))
-		return check_printf(s, n);
-	if (!strcmp(n->sval, "str")) {
-		struct node *a = n->args[0];
+	return check_map_arg(s, n);
+}
 
-		/* str(argN)/str(retval) of a uprobe: the field its probe
-		 * fetched (add_clause_probes); the node becomes that field. */
-		if (s->is_uprobe && a->k == N_BUILTIN && (a->ival == B_ARG || a->ival == B_RETVAL)) {
-			char name[32];
+/* int8(x) ... uint64(x): C's casts, as functions (any C integer type name
+ * that starts with int or uint: builtin_find). */
+static int check_cast(struct sema *s, struct node *n)
+{
+	int bits = 64;
+	bool sgn = false;
 
-			snprintf(name, sizeof(name), a->ival == B_ARG ? "arg%d_str" : "retval_str",
-				 a->idx);
-			if (s->nev && tep_find_any_field(s->evs[0]->ev, name)) {
-				free(n->sval);
-				n->sval = strdup(name);
-				if (!n->sval)
-					return -ENOMEM;
-				n->k = N_FIELD;
-				n->a = a;	/* freed with the node */
-				n->nargs = 0;
-				return check_field(s, n);
-			}
-		}
-		if (a->type == VT_STR) {
-			n->type = VT_STR;
-			return 0;
-		}
-		/* A number here is a user-space address (a syscall's char *):
-		 * the kernel copies no string at a tracepoint, and strfetch.c
-		 * found nothing to fetch it with. */
-		lang_errf(s->err, n, "%sstr(%s%s): %s is a user-space address, and the kernel "
-			  "copies no string at a tracepoint; %s", n->ival ? "a map read by str() "
-			  "keeps the string behind the address stored in it, fetched here, at the "
-			  "store: " : "", a->k == N_FIELD ? "args." : "",
-			  a->sval ? a->sval : "...", a->k == N_FIELD ? a->sval : "it",
-			  s->clause < 256 && s->in->fetch_why[s->clause] ?
-			  s->in->fetch_why[s->clause] : s->in->e.feat.f[F_KPROBE].yes ?
-			  "use a kprobe with a ustring field, e.g. kprobe:do_sys_openat2 "
-			  "name=+0(%si):ustring" :
-			  "this kernel has neither kprobe nor eprobe events to fetch it "
-			  "(see 'ftr doctor')");
+	if (n->args[0]->type != VT_INT) {
+		lang_errf(s->err, n->args[0], "%s() takes a number", n->sval);
 		return -EINVAL;
 	}
-	if (!strcmp(n->sval, "exit")) {
-		s->in->exit_at_event |= s->has_record;
-		n->type = VT_NONE;
-		return 0;
+	lang_int_type(n->sval, &bits, &sgn);
+	n->idx = bits;
+	n->op = sgn ? T_MINUS : T_PLUS;
+	return 0;
+}
+
+static int check_bswap(struct sema *s, struct node *n)
+{
+	if (n->args[0]->type != VT_INT) {
+		lang_errf(s->err, n->args[0], "bswap() takes a number");
+		return -EINVAL;
 	}
-	if (!strcmp(n->sval, "time")) {
-		if (n->nargs && n->args[0]->k != N_STR) {
-			lang_errf(s->err, n->args[0], "time's format must be a string literal");
-			return -EINVAL;
-		}
-		n->type = VT_NONE;
-		return 0;
+	/* The bytes of the argument's type, as bpftrace swaps them
+	 * (tcpconnect: bswap of the u16 skc_dport). */
+	n->idx = int_width(s, n->args[0]);
+	return 0;
+}
+
+static int check_ntop(struct sema *s, struct node *n)
+{
+	if ((n->args[n->nargs - 1]->type != VT_INT && !addr_field(s, n->args[n->nargs - 1])) ||
+	    (n->nargs == 2 && n->args[0]->type != VT_INT)) {
+		lang_errf(s->err, n, "ntop([AF_INET|AF_INET6,] address) takes numbers or "
+			  "an address field (u8[4], u8[16])");
+		return -EINVAL;
 	}
-	if (is_sym_call(n) || !strcmp(n->sval, "hex"))
-		return check_sym_call(s, n);
-	/* aggregations */
-	for (int i = 0; i < n->nargs; i++)
-		if (n->args[i]->type != VT_INT) {
-			lang_errf(s->err, n->args[i], "%s() takes a number", n->sval);
-			return -EINVAL;
+	return text_buffer(n, 64);
+}
+
+static int check_usym(struct sema *s, struct node *n)
+{
+	if (n->args[0]->type != VT_INT) {
+		lang_errf(s->err, n->args[0], "usym() takes a number");
+		return -EINVAL;
+	}
+	/* frames are named by the profiler's symbol cache */
+	s->in->prof_k = true;
+	return text_buffer(n, KSYM_TEXT);
+}
+
+static int check_strftime(struct sema *s, struct node *n)
+{
+	if (n->args[0]->k != N_STR || n->args[1]->type != VT_INT) {
+		lang_errf(s->err, n, "strftime(\"format\", nsecs): a literal format and a "
+			  "time in nanoseconds");
+		return -EINVAL;
+	}
+	return text_buffer(n, 256);
+}
+
+static int check_strncmp(struct sema *s, struct node *n)
+{
+	if (n->args[0]->type != VT_STR || n->args[1]->type != VT_STR ||
+	    n->args[2]->type != VT_INT) {
+		lang_errf(s->err, n, "strncmp(string, string, n)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* system(fmt, ...), cat(fmt, ...): printf's format, into in->fmt. */
+static int check_command(struct sema *s, struct node *n)
+{
+	if (!strcmp(n->sval, "system") && !s->in->o->unsafe) {
+		lang_errf(s->err, n, "system() runs a command: it needs --unsafe, as in "
+			  "bpftrace");
+		return -EINVAL;
+	}
+	if (!s->in->fmt && !(s->in->fmt = calloc(1, sizeof(*s->in->fmt))))
+		return -ENOMEM;
+	ob_init(s->in->fmt, -1);
+	return check_printf(s, n);
+}
+
+static int check_str(struct sema *s, struct node *n)
+{
+	struct node *a = n->args[0];
+
+	/* str(argN)/str(retval) of a uprobe: the field its probe
+	 * fetched (add_clause_probes); the node becomes that field. */
+	if (s->is_uprobe && a->k == N_BUILTIN && (a->ival == B_ARG || a->ival == B_RETVAL)) {
+		char name[32];
+
+		snprintf(name, sizeof(name), a->ival == B_ARG ? "arg%d_str" : "retval_str",
+			 a->idx);
+		if (s->nev && tep_find_any_field(s->evs[0]->ev, name)) {
+			free(n->sval);
+			n->sval = strdup(name);
+			if (!n->sval)
+				return -ENOMEM;
+			n->k = N_FIELD;
+			n->a = a;	/* freed with the node */
+			n->nargs = 0;
+			return check_field(s, n);
 		}
-	n->type = VT_NONE;
+	}
+	if (a->type == VT_STR)
+		return 0;
+	/* A number here is a user-space address (a syscall's char *):
+	 * the kernel copies no string at a tracepoint, and strfetch.c
+	 * found nothing to fetch it with. */
+	lang_errf(s->err, n, "%sstr(%s%s): %s is a user-space address, and the kernel "
+		  "copies no string at a tracepoint; %s", n->ival ? "a map read by str() "
+		  "keeps the string behind the address stored in it, fetched here, at the "
+		  "store: " : "", a->k == N_FIELD ? "args." : "",
+		  a->sval ? a->sval : "...", a->k == N_FIELD ? a->sval : "it",
+		  s->clause < 256 && s->in->fetch_why[s->clause] ?
+		  s->in->fetch_why[s->clause] : s->in->e.feat.f[F_KPROBE].yes ?
+		  "use a kprobe with a ustring field, e.g. kprobe:do_sys_openat2 "
+		  "name=+0(%si):ustring" :
+		  "this kernel has neither kprobe nor eprobe events to fetch it "
+		  "(see 'ftr doctor')");
+	return -EINVAL;
+}
+
+static int check_exit(struct sema *s, struct node *n)
+{
+	s->in->exit_at_event |= s->has_record;
+	return 0;
+}
+
+static int check_time(struct sema *s, struct node *n)
+{
+	if (n->nargs && n->args[0]->k != N_STR) {
+		lang_errf(s->err, n->args[0], "time's format must be a string literal");
+		return -EINVAL;
+	}
 	return 0;
 }
 
 /* ---- values ------------------------------------------------------------------ */
 
-struct val eval_sym(struct xctx *x, const struct node *n)
+static struct val eval_sym(struct xctx *x, const struct node *n)
 {
 	uint64_t addr = (uint64_t)eval(x, n->args[0]).i;
 	const struct ksyms *ks = kernel_syms(x->in);
@@ -636,7 +616,7 @@ static void ip_text(const unsigned char *b, bool v6, char *out)
 /* ntop([af,] addr): an IPv4 address from a number (its bytes in memory
  * order, as the kernel stores __be32), or IPv4/IPv6 from a u8[4]/u8[16]
  * field. */
-struct val eval_ntop(struct xctx *x, const struct node *n)
+static struct val eval_ntop(struct xctx *x, const struct node *n)
 {
 	const struct node *a = n->args[n->nargs - 1];
 	int af = n->nargs == 2 ? (int)eval(x, n->args[0]).i : 0;
@@ -665,7 +645,7 @@ struct val eval_ntop(struct xctx *x, const struct node *n)
 
 /* buf(): the first len bytes of the fetched array, len taken unsigned (so
  * -1 is all of it), as bpftrace caps it. */
-struct val eval_buf(struct xctx *x, const struct node *n)
+static struct val eval_buf(struct xctx *x, const struct node *n)
 {
 	struct tep_format_field *f = x->rec ? ((struct tep_format_field **)n->bind)[x->ev->idx] :
 					      NULL;
@@ -688,7 +668,7 @@ struct val eval_buf(struct xctx *x, const struct node *n)
  * (CLOCK_MONOTONIC), as strftime(3) formats it. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
-struct val eval_strftime(struct xctx *x, const struct node *n)
+static struct val eval_strftime(struct xctx *x, const struct node *n)
 {
 	uint64_t ns = (uint64_t)eval(x, n->args[1]).i, mono = engine_now_ns();
 	struct timespec now;
@@ -706,7 +686,7 @@ struct val eval_strftime(struct xctx *x, const struct node *n)
 
 /* usym(addr): the function of a user address in the event's process, as
  * bpftrace prints it (no offset); the address in hex where none names it. */
-struct val eval_usym(struct xctx *x, const struct node *n)
+static struct val eval_usym(struct xctx *x, const struct node *n)
 {
 	uint64_t addr = (uint64_t)eval(x, n->args[0]).i;
 	char *buf = n->bind;
@@ -724,6 +704,72 @@ struct val eval_usym(struct xctx *x, const struct node *n)
 	if (!buf[0])
 		snprintf(buf, KSYM_TEXT, "0x%llx", (unsigned long long)addr);
 	return vstr(buf, strlen(buf));
+}
+
+static struct val eval_str(struct xctx *x, const struct node *n)
+{
+	struct val a = eval(x, n->args[0]);
+
+	if (n->nargs > 1) {
+		struct val b = eval(x, n->args[1]);
+
+		if (b.i >= 0 && (size_t)b.i < a.len)
+			a.len = (size_t)b.i;
+	}
+	return a;
+}
+
+/* hex(x): x itself; only a map key prints it in hex. */
+static struct val eval_hex(struct xctx *x, const struct node *n)
+{
+	return eval(x, n->args[0]);
+}
+
+static struct val eval_bswap(struct xctx *x, const struct node *n)
+{
+	uint64_t v = (uint64_t)eval(x, n->args[0]).i;
+	struct val r;
+
+	v = n->idx == 1 ? v & 0xff : n->idx == 2 ? __builtin_bswap16((uint16_t)v) :
+	    n->idx == 4 ? __builtin_bswap32((uint32_t)v) : __builtin_bswap64(v);
+	r = vint((int64_t)v);
+	r.u = n->idx == 8;
+	return r;
+}
+
+/* kaddr("sym"): the address check_kaddr found. */
+static struct val eval_kaddr(struct xctx *x, const struct node *n)
+{
+	struct val a = vint(n->ival);
+
+	a.u = true;
+	return a;
+}
+
+static struct val eval_strncmp(struct xctx *x, const struct node *n)
+{
+	struct val a = eval(x, n->args[0]), b = eval(x, n->args[1]);
+	int64_t lim = eval(x, n->args[2]).i;
+	size_t la = a.len, lb = b.len;
+
+	if (lim < 0)
+		lim = 0;
+	la = la > (size_t)lim ? (size_t)lim : la;
+	lb = lb > (size_t)lim ? (size_t)lim : lb;
+	a.len = la;
+	b.len = lb;
+	/* bpftrace's strncmp: 0 when equal */
+	return vint(strcmp_v(a, b) != 0);
+}
+
+/* int8() ... uint64(): n->idx bits, signed where n->op is T_MINUS. */
+static struct val eval_cast(struct xctx *x, const struct node *n)
+{
+	struct val a = eval(x, n->args[0]), b;
+
+	b = vint(lang_int_cast(a.i, n->idx, n->op == T_MINUS));
+	b.u = n->idx == 64 && n->op != T_MINUS;
+	return b;
 }
 
 /* ---- actions ----------------------------------------------------------------- */
@@ -819,7 +865,7 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 }
 
 /* time(fmt): the local time now, as strftime formats it (bpftrace's). */
-static void do_time(struct xctx *x, const struct node *n)
+static void exec_time(struct xctx *x, const struct node *n)
 {
 	char out[512];
 	time_t now = time(NULL);
@@ -838,7 +884,7 @@ static void do_time(struct xctx *x, const struct node *n)
  * prints a file, both in user space when the event is handled, as
  * bpftrace does them (asynchronously to the event there too).
  */
-static void do_command(struct xctx *x, const struct node *n)
+static void exec_command(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
 	struct outbuf *f = in->fmt;
@@ -922,7 +968,7 @@ static void do_command(struct xctx *x, const struct node *n)
 
 /* join(): the strings up to the first that faulted (a NULL entry: its
  * length is 0, where "" is 1 with its NUL), then a newline, as bpftrace. */
-static void do_join(struct xctx *x, const struct node *n)
+static void exec_join(struct xctx *x, const struct node *n)
 {
 	struct tep_format_field **tab = n->bind;
 	const char *delim = n->nargs == 2 ? n->args[1]->sval : " ";
@@ -984,51 +1030,604 @@ static void print_value(struct xctx *x, struct val v)
 		ob_flush(&in->ob);
 }
 
-void exec_call(struct xctx *x, const struct node *n)
+static void exec_printf(struct xctx *x, const struct node *n)
+{
+	struct interp *in = x->in;
+	struct outbuf *ob = bt_out(in);
+
+	do_printf(x, n, ob);
+	bt_done(in, ob, "printf");
+	if (in->o->buffering == RUN_BUF_NONE ||
+	    (in->o->buffering == RUN_BUF_LINE && memchr(in->ob.buf, '\n', in->ob.len)))
+		ob_flush(&in->ob);
+}
+
+static void exec_exit(struct xctx *x, const struct node *n)
+{
+	x->in->exit_req = true;
+}
+
+static void exec_print(struct xctx *x, const struct node *n)
+{
+	struct interp *in = x->in;
+	int64_t top, div;
+
+	if (n->args[0]->k != N_MAP) {
+		print_value(x, eval(x, n->args[0]));
+		return;
+	}
+	top = n->nargs > 1 ? eval(x, n->args[1]).i : -1;
+	div = n->nargs > 2 ? eval(x, n->args[2]).i : 0;
+	print_map(in, &in->maps[n->args[0]->slot], top, div);
+	if (in->o->buffering != RUN_BUF_FULL)
+		ob_flush(&in->ob);
+}
+
+static void exec_clear(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
 
-	if (!strcmp(n->sval, "printf")) {
-		struct outbuf *ob = bt_out(in);
-
-		do_printf(x, n, ob);
-		bt_done(in, ob, "printf");
-		if (in->o->buffering == RUN_BUF_NONE ||
-		    (in->o->buffering == RUN_BUF_LINE && memchr(in->ob.buf, '\n', in->ob.len)))
-			ob_flush(&in->ob);
-	} else if (!strcmp(n->sval, "system") || !strcmp(n->sval, "cat")) {
-		do_command(x, n);
-	} else if (!strcmp(n->sval, "join")) {
-		do_join(x, n);
-	} else if (!strcmp(n->sval, "exit")) {
-		in->exit_req = true;
-	} else if (!strcmp(n->sval, "time")) {
-		do_time(x, n);
-	} else if (!strcmp(n->sval, "print") && n->args[0]->k != N_MAP) {
-		print_value(x, eval(x, n->args[0]));
-	} else if (!strcmp(n->sval, "print")) {
-		int64_t top = n->nargs > 1 ? eval(x, n->args[1]).i : -1;
-		int64_t div = n->nargs > 2 ? eval(x, n->args[2]).i : 0;
-
-		print_map(in, &in->maps[n->args[0]->slot], top, div);
-		if (in->o->buffering != RUN_BUF_FULL)
-			ob_flush(&in->ob);
-	} else if (!strcmp(n->sval, "clear")) {
-		prom_clearing(in->prom, n->args[0]->slot);	/* counters carry on */
-		if (in->maps[n->args[0]->slot].pc)
-			pc_clear(in, &in->maps[n->args[0]->slot]);
-		agg_clear(in->maps[n->args[0]->slot].m);
-	} else if (!strcmp(n->sval, "zero")) {
-		/* (a zeroed map is in neither a hist trigger nor a counter) */
-		prom_clearing(in->prom, n->args[0]->slot);
-		agg_zero(in->maps[n->args[0]->slot].m);
-	} else if (!strcmp(n->sval, "delete")) {
-		struct agg_kpart k[AGG_MAX_KEYS];
-
-		keys_of(x, n->args[0], k);
-		prom_deleting(in->prom, n->args[0]->slot, k);
-		agg_delete(in->maps[n->args[0]->slot].m, k);
-	}
+	prom_clearing(in->prom, n->args[0]->slot);	/* counters carry on */
+	if (in->maps[n->args[0]->slot].pc)
+		pc_clear(in, &in->maps[n->args[0]->slot]);
+	agg_clear(in->maps[n->args[0]->slot].m);
 }
 
+static void exec_zero(struct xctx *x, const struct node *n)
+{
+	struct interp *in = x->in;
+
+	/* (a zeroed map is in neither a hist trigger nor a counter) */
+	prom_clearing(in->prom, n->args[0]->slot);
+	agg_zero(in->maps[n->args[0]->slot].m);
+}
+
+static void exec_delete(struct xctx *x, const struct node *n)
+{
+	struct interp *in = x->in;
+	struct agg_kpart k[AGG_MAX_KEYS];
+
+	keys_of(x, n->args[0], k);
+	prom_deleting(in->prom, n->args[0]->slot, k);
+	agg_delete(in->maps[n->args[0]->slot].m, k);
+}
 #pragma GCC diagnostic pop
+
+/* ---- the table ---------------------------------------------------------------- */
+
+#define AGG(nm, lo, hi, a, kind, pd) \
+	{ .name = nm, .min = lo, .max = hi, .args = a, .ret = VT_NONE, .where = BW_ALL, \
+	  .flags = BF_AGG, .agg = kind, .push = pd, .check = check_agg }
+#define CAST(nm) \
+	{ .name = nm, .min = 1, .max = 1, .args = "x", .ret = VT_INT, .where = BW_ALL, \
+	  .check = check_cast, .eval = eval_cast }
+
+static const struct builtin_fn builtins[] = {
+	/* aggregations: @map[keys] = f(...) */
+	AGG("count", 0, 0, "", AGG_COUNT, BP_HIST_MAP | BP_PERF_COUNT),
+	AGG("sum", 1, 1, "x", AGG_SUM, BP_HIST_MAP),
+	AGG("avg", 1, 1, "x", AGG_AVG, BP_HIST_MAP),
+	AGG("min", 1, 1, "x", AGG_MIN, 0),
+	AGG("max", 1, 1, "x", AGG_MAX, 0),
+	AGG("stats", 1, 1, "x", AGG_STATS, BP_HIST_MAP),
+	AGG("hist", 1, 1, "x", AGG_HIST, BP_HIST_MAP),
+	AGG("lhist", 4, 4, "x, min, max, step", AGG_LHIST, BP_HIST_MAP),
+	/* statements */
+	{ .name = "printf", .min = 1, .max = 16, .args = "fmt, ...", .ret = VT_NONE,
+	  .where = BW_ALL, .flags = BF_BUF_ARGS, .check = check_printf, .exec = exec_printf },
+	{ .name = "print", .min = 1, .max = 3, .args = "@map[, top, div] | value",
+	  .ret = VT_NONE, .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_print,
+	  .exec = exec_print },
+	{ .name = "clear", .min = 1, .max = 1, .args = "@map", .ret = VT_NONE, .where = BW_ALL,
+	  .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_clear },
+	{ .name = "zero", .min = 1, .max = 1, .args = "@map", .ret = VT_NONE, .where = BW_ALL,
+	  .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_zero },
+	{ .name = "delete", .min = 1, .max = 1, .args = "@map[key]", .ret = VT_NONE,
+	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_delete },
+	{ .name = "exit", .min = 0, .max = 0, .args = "", .ret = VT_NONE, .where = BW_ALL,
+	  .check = check_exit, .exec = exec_exit },
+	{ .name = "time", .min = 0, .max = 1, .args = "[fmt]", .ret = VT_NONE, .where = BW_ALL,
+	  .check = check_time, .exec = exec_time },
+	{ .name = "system", .min = 1, .max = 16, .args = "fmt, ...", .ret = VT_NONE,
+	  .where = BW_ALL, .check = check_command, .exec = exec_command },
+	{ .name = "cat", .min = 1, .max = 16, .args = "fmt, ...", .ret = VT_NONE,
+	  .where = BW_ALL, .check = check_command, .exec = exec_command },
+	{ .name = "join", .min = 1, .max = 2, .args = "args.F[, delim]", .ret = VT_NONE,
+	  .where = BW_TRACEPOINT, .flags = BF_OWN_ARGS, .check = check_join,
+	  .exec = exec_join },
+	/* values */
+	{ .name = "str", .min = 1, .max = 2, .args = "x[, len]", .ret = VT_STR, .where = BW_ALL,
+	  .check = check_str, .eval = eval_str },
+	{ .name = "ksym", .min = 1, .max = 1, .args = "addr", .ret = VT_STR, .where = BW_ALL,
+	  .push = BP_HIST_KEY_SYM, .check = check_sym_call, .eval = eval_sym },
+	{ .name = "ksymoff", .min = 1, .max = 1, .args = "addr", .ret = VT_STR, .where = BW_ALL,
+	  .push = BP_HIST_KEY_SYMOFF, .check = check_sym_call, .eval = eval_sym },
+	{ .name = "hex", .min = 1, .max = 1, .args = "x", .ret = VT_INT, .where = BW_ALL,
+	  .push = BP_HIST_KEY, .check = check_sym_call, .eval = eval_hex },
+	{ .name = "ntop", .min = 1, .max = 2, .args = "[af, ]addr", .ret = VT_STR,
+	  .where = BW_ALL, .check = check_ntop, .eval = eval_ntop },
+	{ .name = "kaddr", .min = 1, .max = 1, .args = "\"sym\"", .ret = VT_INT,
+	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_kaddr, .eval = eval_kaddr },
+	{ .name = "usym", .min = 1, .max = 1, .args = "addr", .ret = VT_STR, .where = BW_ALL,
+	  .check = check_usym, .eval = eval_usym },
+	{ .name = "kstack", .min = 0, .max = 2, .args = "[mode][, frames]", .ret = VT_STACK,
+	  .where = BW_TRACEPOINT | BW_KPROBE | BW_SAMPLE, .flags = BF_OWN_ARGS,
+	  .check = check_stack_call },
+	{ .name = "ustack", .min = 0, .max = 2, .args = "[mode][, frames]", .ret = VT_STACK,
+	  .where = BW_EVENT | BW_SAMPLE, .flags = BF_OWN_ARGS, .check = check_stack_call },
+	{ .name = "strncmp", .min = 3, .max = 3, .args = "a, b, n", .ret = VT_INT,
+	  .where = BW_ALL, .check = check_strncmp, .eval = eval_strncmp },
+	{ .name = "strftime", .min = 2, .max = 2, .args = "fmt, ns", .ret = VT_STR,
+	  .where = BW_ALL, .check = check_strftime, .eval = eval_strftime },
+	{ .name = "bswap", .min = 1, .max = 1, .args = "x", .ret = VT_INT, .where = BW_ALL,
+	  .check = check_bswap, .eval = eval_bswap },
+	{ .name = "buf", .min = 1, .max = 2, .args = "ptr, len | array", .ret = VT_BUF,
+	  .where = BW_EVENT, .check = check_buf, .eval = eval_buf },
+	CAST("int8"), CAST("int16"), CAST("int32"), CAST("int64"),
+	CAST("uint8"), CAST("uint16"), CAST("uint32"), CAST("uint64"),
+};
+
+const struct builtin_fn *builtin_at(size_t i)
+{
+	return i < ARRAY_SIZE(builtins) ? &builtins[i] : NULL;
+}
+
+const struct builtin_fn *builtin_find(const char *name)
+{
+	char cast[16];
+	int bits;
+	bool sgn;
+
+	for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
+		if (!strcmp(name, builtins[i].name))
+			return &builtins[i];
+	/* int(x), int32_t(x), uint8_t(x)...: C's other names of the casts */
+	if ((str_has_prefix(name, "int") || str_has_prefix(name, "uint")) &&
+	    lang_int_type(name, &bits, &sgn)) {
+		snprintf(cast, sizeof(cast), "%sint%d", sgn ? "" : "u", bits);
+		return builtin_find(cast);
+	}
+	return NULL;
+}
+
+const struct builtin_fn *builtin_of(const struct node *n)
+{
+	return n && n->k == N_CALL ? n->fn : NULL;
+}
+
+int agg_of(const char *call)
+{
+	const struct builtin_fn *b = builtin_find(call);
+
+	return b && (b->flags & BF_AGG) ? (int)b->agg : -1;
+}
+
+/* The kind of clause the semantic pass is in, as a BW_* bit. */
+static unsigned clause_kind(const struct sema *s)
+{
+	if (s->is_profile)
+		return BW_SAMPLE;
+	if (s->is_kprobe)
+		return BW_KPROBE;
+	if (s->is_uprobe)
+		return BW_UPROBE;
+	return s->has_record ? BW_TRACEPOINT : BW_SPECIAL;
+}
+
+static const char *where_text(unsigned where)
+{
+	static char buf[96];
+	static const char *const kinds[] = { "tracepoint", "kprobe", "uprobe", "profile",
+					     "BEGIN, END and interval" };
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (where & (1u << i))
+			len += snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? ", " : "",
+					kinds[i]);
+	return buf;
+}
+
+/* A name no row has: one of bpftrace's that needs BPF, one ftr has not yet,
+ * or unknown. */
+static int check_unknown(struct sema *s, struct node *n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(no_bpf); i++)
+		if (!strcmp(n->sval, no_bpf[i].name)) {
+			lang_errf(s->err, n, "%s() %s; this kernel has no BPF for it, and "
+				  "ftr uses none", n->sval, no_bpf[i].why);
+			return -EINVAL;
+		}
+	for (size_t i = 0; i < ARRAY_SIZE(not_yet); i++)
+		if (!strcmp(n->sval, not_yet[i])) {
+			lang_errf(s->err, n, "%s() is bpftrace's, not in ftr yet", n->sval);
+			return -EINVAL;
+		}
+	lang_errf(s->err, n, "unknown function '%s'", n->sval);
+	return -EINVAL;
+}
+
+/*
+ * The semantic pass's part common to every builtin: its row, its number of
+ * arguments, an aggregation only as a map's value, the arguments checked
+ * (unless BF_OWN_ARGS), then its checker, then where it exists (after the
+ * checker, whose message says more where it has one).  n->fn is the row.
+ */
+int check_call(struct sema *s, struct node *n, bool as_map_value)
+{
+	const struct builtin_fn *b = builtin_find(n->sval);
+	bool buf_ok = s->buf_ok;
+	int err;
+
+	s->buf_ok = false;
+	if (!b)
+		return check_unknown(s, n);
+	if (n->nargs < b->min || n->nargs > b->max) {
+		lang_errf(s->err, n, "%s() takes %d%s argument%s", n->sval, b->min,
+			  b->max > b->min ? " or more" : "", b->min == 1 && b->max == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	if ((b->flags & BF_AGG) && !as_map_value) {
+		lang_errf(s->err, n, "%s() is an aggregation: assign it to a map, "
+			  "as in @x = %s(...)", n->sval, n->sval);
+		return -EINVAL;
+	}
+	n->fn = b;
+	for (int i = 0; !(b->flags & BF_OWN_ARGS) && i < n->nargs; i++) {
+		s->buf_ok = i > 0 && (b->flags & BF_BUF_ARGS);
+		err = check(s, n->args[i]);
+		s->buf_ok = false;
+		if (err)
+			return err;
+	}
+	s->buf_ok = buf_ok;	/* buf(): is it an argument of printf? */
+	err = b->check ? b->check(s, n) : 0;
+	s->buf_ok = false;
+	if (err)
+		return err;
+	if (!(b->where & clause_kind(s))) {
+		lang_errf(s->err, n, "%s() exists in %s clauses only", b->name,
+			  where_text(b->where));
+		return -EINVAL;
+	}
+	if (n->k == N_CALL)
+		n->type = b->ret;
+	return 0;
+}
+
+/* ---- builtin variables ---------------------------------------------------------- */
+
+static int check_kstack_var(struct sema *s, struct node *n)
+{
+	if (!s->is_profile && (!s->has_record || s->is_uprobe)) {
+		lang_errf(s->err, n, "kstack exists in profile, tracepoint and "
+			  "kprobe clauses");
+		return -EINVAL;
+	}
+	/* At an event: the instance's stacktrace option, which
+	 * setup() turns on for the events still read after the
+	 * plan (a hist trigger takes its own stacks). */
+	for (int i = 0; i < s->nev; i++)
+		s->evs[i]->want_kstack = true;
+	s->in->prof_k = true;
+	return 0;
+}
+
+static int check_ustack_var(struct sema *s, struct node *n)
+{
+	if (!s->is_profile && !s->has_record) {
+		lang_errf(s->err, n, "ustack exists in profile, tracepoint, kprobe and "
+			  "uprobe clauses");
+		return -EINVAL;
+	}
+	/* At an event: the instance's userstacktrace option (8
+	 * frames, by frame pointers), or the uprobe's own
+	 * fetches of the frame records where the kernel writes
+	 * no user stacks (arch.h); its frames are named as
+	 * profile's are. */
+	for (int i = 0; i < s->nev; i++) {
+		if (!s->is_profile && !s->evs[i]->ufetch &&
+		    s->in->e.s && !arch_kernel_user_stacks()) {
+			lang_errf(s->err, n, "ustack at tracepoints and kprobes needs "
+				  "the kernel's user stack traces, which this kernel "
+				  "(%s) does not write (no "
+				  "CONFIG_USER_STACKTRACE_SUPPORT); at uprobes ftr reads "
+				  "the frame-pointer chain itself", arch_name());
+			return -EINVAL;
+		}
+		s->evs[i]->want_ustack = true;
+	}
+	if (s->is_profile)
+		s->in->prof_u = true;
+	else
+		s->in->prof_k = true;
+	return 0;
+}
+
+static int check_retval_var(struct sema *s, struct node *n)
+{
+	if (!s->is_ret) {
+		lang_errf(s->err, n, "retval exists only in kretprobe and uretprobe "
+			  "clauses (syscall returns are args.ret of sys_exit_*)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_arg_var(struct sema *s, struct node *n)
+{
+	if (!s->is_kprobe && !s->is_uprobe) {
+		lang_errf(s->err, n, "%s exists only in kprobe and uprobe clauses "
+			  "(a tracepoint's arguments are args.NAME)", n->sval);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_cpid_var(struct sema *s, struct node *n)
+{
+	if (!s->in->o->eng.cmdv) {
+		lang_errf(s->err, n, "cpid is the pid of the command of -c, and "
+			  "there is none");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* pid, tid, cpu, uid in BEGIN, END and interval clauses: ftr's own process
+ * and CPU; comm there is "ftr". */
+static struct val eval_pid(struct xctx *x, const struct node *n)
+{
+	if (x->smp)
+		return vint(x->smp->pid);
+	return vint(x->rec ? comm_tgid(x->in->e.comms, tid_of(x)) : getpid());
+}
+
+static struct val eval_tid(struct xctx *x, const struct node *n)
+{
+	return vint(tid_of(x));
+}
+
+static struct val eval_comm(struct xctx *x, const struct node *n)
+{
+	bool task = x->rec || x->smp;	/* else BEGIN, END, interval: ftr's */
+	const char *s;
+
+	/* The name at the event where the probe fetched it: a
+	 * process that has since exec'd has another now (capable's
+	 * asuser is "true" by the time its events are read). */
+	if (x->rec && x->eb && x->eb->comm) {
+		size_t len;
+
+		s = field_string(x->eb->comm, x->rec->data, x->rec->size, &len);
+		if (s && len)
+			return vstr(s, strnlen(s, len < 16 ? len : 16));
+	}
+	s = task ? engine_comm(&x->in->e, tid_of(x)) : "ftr";
+	return vstr(s, strnlen(s, 16));
+}
+
+static struct val eval_cpu(struct xctx *x, const struct node *n)
+{
+	if (x->smp)
+		return vint(x->smp->cpu);
+	return vint(x->rec ? x->rec->cpu : sched_getcpu());
+}
+
+static struct val eval_nsecs(struct xctx *x, const struct node *n)
+{
+	return vint((int64_t)x->now);
+}
+
+static struct val eval_cpid(struct xctx *x, const struct node *n)
+{
+	return vint(x->in->e.child.pid);
+}
+
+static struct val eval_elapsed(struct xctx *x, const struct node *n)
+{
+	return vint((int64_t)(x->now - x->in->start_ns));
+}
+
+static struct val eval_uid(struct xctx *x, const struct node *n)
+{
+	bool task = x->rec || x->smp;
+
+	return vint(task ? comm_uid(x->in->e.comms, tid_of(x)) : (int64_t)getuid());
+}
+
+static struct val eval_func(struct xctx *x, const struct node *n)
+{
+	return vstr(x->eb ? x->eb->func : "", x->eb ? strlen(x->eb->func) : 0);
+}
+
+static struct val eval_probe(struct xctx *x, const struct node *n)
+{
+	const char *s = x->eb ? x->eb->probe : x->scratch;
+
+	return vstr(s, strlen(s));
+}
+
+static struct val eval_kstack(struct xctx *x, const struct node *n)
+{
+	struct interp *in = x->in;
+	int n_ips;
+	const uint64_t *ips;
+
+	if (x->smp)
+		return (struct val){ .t = VT_STACK, .ips = x->smp->k,
+				     .len = (size_t)(n->idx && x->smp->nk > n->idx ? n->idx :
+						     x->smp->nk) };
+	ips = engine_kstack(&in->e, &n_ips);
+	/* From the event's own frame, as the kernel's hist key starts;
+	 * a profile clause's, from the interrupted one, as a sample's. */
+	if (in->prof && n_ips) {
+		int skip = x->eb && x->eb->hrprof ? lprof_skip_irq(in->prof, ips, n_ips) :
+			   lprof_skip_tracing(in->prof, ips, n_ips);
+
+		ips += skip;
+		n_ips -= skip;
+	}
+	if (n_ips > EVENT_KSTACK_MAX)
+		n_ips = EVENT_KSTACK_MAX;
+	if (n->idx && n_ips > n->idx)
+		n_ips = n->idx;
+	return (struct val){ .t = VT_STACK, .ips = ips, .len = (size_t)n_ips };
+}
+
+static struct val eval_ustack(struct xctx *x, const struct node *n)
+{
+	struct interp *in = x->in;
+
+	if (!x->smp) {
+		int tgid, nu;
+		const uint64_t *u = engine_ustack(&in->e, &nu, &tgid);
+
+		if (n->idx && nu > n->idx)
+			nu = n->idx;
+		in->ustk[0] = LPROF_UTAG | (uint32_t)tgid;
+		memcpy(in->ustk + 1, u, (size_t)nu * sizeof(uint64_t));
+		lprof_note_pid(in->prof, tgid);
+		return (struct val){ .t = VT_STACK, .ips = in->ustk, .len = (size_t)nu + 1 };
+	}
+	/* The process goes with the frames: it names them (lprof.h). */
+	in->ustk[0] = LPROF_UTAG | x->smp->pid;
+	memcpy(in->ustk + 1, x->smp->u, (size_t)x->smp->nu * sizeof(uint64_t));
+	return (struct val){ .t = VT_STACK, .ips = in->ustk,
+			     .len = (size_t)(n->idx && x->smp->nu > n->idx ? n->idx :
+					     x->smp->nu) + 1 };
+}
+
+/* retval, argN: the probe's field of that name. */
+static struct val eval_probe_arg(struct xctx *x, const struct node *n)
+{
+	char name[16];
+	struct tep_format_field *f;
+
+	if (n->ival == B_RETVAL)
+		snprintf(name, sizeof(name), "retval");
+	else
+		snprintf(name, sizeof(name), "arg%d", n->idx);
+	f = x->rec ? tep_find_field(x->ev->ev, name) : NULL;
+	return vint(f ? field_int(f, x->rec) : 0);
+}
+
+/*
+ * The builtin variables, one row each by enum builtin (lang.h): the name
+ * (argN: "arg" and the parser's N), the value's type, the clauses where it
+ * exists (checked after check, whose message says more), check (NULL: none
+ * needed) and eval.  Adding one: its B_ name in lang.h, its row here, a row
+ * in ftr-language(7)'s variable table.  B_CONST and B_CURTASK are no names of their own:
+ * typed.c makes them of constants and $current.
+ */
+static const struct builtin_var builtin_vars[] = {
+	[B_PID] = { "pid", VT_INT, BW_ALL, NULL, eval_pid },
+	[B_TID] = { "tid", VT_INT, BW_ALL, NULL, eval_tid },
+	[B_COMM] = { "comm", VT_STR, BW_ALL, NULL, eval_comm },
+	[B_CPU] = { "cpu", VT_INT, BW_ALL, NULL, eval_cpu },
+	[B_NSECS] = { "nsecs", VT_INT, BW_ALL, NULL, eval_nsecs },
+	[B_ELAPSED] = { "elapsed", VT_INT, BW_ALL, NULL, eval_elapsed },
+	[B_UID] = { "uid", VT_INT, BW_ALL, NULL, eval_uid },
+	[B_RETVAL] = { "retval", VT_INT, BW_KPROBE | BW_UPROBE, check_retval_var,
+		       eval_probe_arg },
+	[B_FUNC] = { "func", VT_STR, BW_ALL, NULL, eval_func },
+	[B_PROBE] = { "probe", VT_STR, BW_ALL, NULL, eval_probe },
+	[B_KSTACK] = { "kstack", VT_STACK, BW_TRACEPOINT | BW_KPROBE | BW_SAMPLE,
+		       check_kstack_var, eval_kstack },
+	[B_USTACK] = { "ustack", VT_STACK, BW_EVENT | BW_SAMPLE, check_ustack_var,
+		       eval_ustack },
+	[B_ARG] = { "arg", VT_INT, BW_KPROBE | BW_UPROBE, check_arg_var, eval_probe_arg },
+	[B_CPID] = { "cpid", VT_INT, BW_ALL, check_cpid_var, eval_cpid },
+};
+
+/* bpftrace's builtins that ftr has not: why, for the error. */
+const char *lang_builtin_refused(const char *name)
+{
+	static const struct {
+		const char *name, *why;
+	} t[] = {
+		{ "cgroup", "is the task's cgroup id, which only a BPF program gets "
+		  "(bpf_get_current_cgroup_id)" },
+		{ "jiffies", "is read by a BPF helper at the event (bpf_jiffies64); nsecs is "
+		  "the event's time" },
+		{ "ctx", "is a BPF program's context pointer" },
+		{ "sarg0", "reads the stack at the event (a BPF read); ftr's kprobes read "
+		  "argN and retval" },
+		{ "gid", "is not in ftr yet (uid is)" },
+		{ "username", "is not in ftr yet (uid is)" },
+		{ "rand", "is not in ftr yet" },
+		{ "numaid", "is not in ftr yet (cpu is)" },
+		{ "kfunc", "is a BPF (BTF) probe: use kprobe:" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		if (!strcmp(name, t[i].name) ||
+		    (!strcmp(t[i].name, "sarg0") && !strncmp(name, "sarg", 4) &&
+		     name[4] >= '0' && name[4] <= '9'))
+			return t[i].why;
+	return NULL;
+}
+
+/* The name's variable (enum builtin), argN's N in *argn; -1 if none. */
+int lang_builtin(const char *name, int *argn)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(builtin_vars); i++)
+		if (builtin_vars[i].name && i != B_ARG && !strcmp(name, builtin_vars[i].name))
+			return (int)i;
+	if (!strncmp(name, "arg", 3) && name[3] >= '0' && name[3] <= '9' &&
+	    strspn(name + 3, "0123456789") == strlen(name + 3) && strlen(name + 3) <= 2) {
+		*argn = atoi(name + 3);
+		return B_ARG;
+	}
+	return -1;
+}
+
+const char *lang_builtin_names(void)
+{
+	static char names[256];
+	size_t len = 0;
+
+	if (!names[0])
+		for (size_t i = 0; i < ARRAY_SIZE(builtin_vars); i++)
+			if (builtin_vars[i].name)
+				len += snprintf(names + len, sizeof(names) - len, "%s%s%s",
+						len ? " " : "", builtin_vars[i].name,
+						i == B_ARG ? "N" : "");
+	return names;
+}
+
+const struct builtin_var *builtin_var(int b)
+{
+	return b >= 0 && (size_t)b < ARRAY_SIZE(builtin_vars) && builtin_vars[b].name ?
+	       &builtin_vars[b] : NULL;
+}
+
+/* The semantic pass's part common to every builtin variable. */
+int check_var(struct sema *s, struct node *n)
+{
+	const struct builtin_var *v = builtin_var((int)n->ival);
+	int err;
+
+	if (!v) {
+		n->type = VT_INT;	/* B_CONST, B_CURTASK: typed.c's */
+		return 0;
+	}
+	err = v->check ? v->check(s, n) : 0;
+	if (err)
+		return err;
+	if (!(v->where & clause_kind(s))) {
+		lang_errf(s->err, n, "%s exists in %s clauses only", n->ival == B_ARG ? n->sval :
+			  v->name, where_text(v->where));
+		return -EINVAL;
+	}
+	n->type = v->ret;
+	return 0;
+}
+
+struct val eval_var(struct xctx *x, const struct node *n)
+{
+	const struct builtin_var *v = builtin_var((int)n->ival);
+
+	return v ? v->eval(x, n) : vint(0);
+}

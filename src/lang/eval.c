@@ -1,21 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Values: the evaluation of expressions over one event (eval()), with the
- * builtins that compute a value (builtin(): pid, comm, nsecs...; eval_sym,
- * ntop, buf, strftime, usym), arithmetic as bpftrace's (signed and unsigned
- * 64 bits) and the map keys of an expression (keys_of).
+ * builtin variables (builtin(): pid, comm, nsecs...), arithmetic as
+ * bpftrace's (signed and unsigned 64 bits) and the map keys of an
+ * expression (keys_of).  A builtin function's value is its row's eval
+ * (builtins.c).
  */
-#include <sched.h>
-#include <stdio.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include <tracefs.h>
+
+
+
+#include <string.h>
+#include <unistd.h>
 
 #include "filter/expr.h"
 #include "ftr.h"
-#include "kernel/comm.h"
 #include "kernel/kcore.h"
 #include "lang/intern.h"
 #include "lang/interp-int.h"
@@ -83,107 +82,6 @@ int tid_of(struct xctx *x)
 	return getpid();
 }
 
-static struct val builtin(struct xctx *x, const struct node *n)
-{
-	struct interp *in = x->in;
-	bool task = x->rec || x->smp;	/* else BEGIN, END, interval: ftr's */
-	const char *s;
-
-	switch (n->ival) {
-	case B_PID:
-		if (x->smp)
-			return vint(x->smp->pid);
-		return vint(x->rec ? comm_tgid(in->e.comms, tid_of(x)) : getpid());
-	case B_TID:
-		return vint(tid_of(x));
-	case B_COMM:
-		/* The name at the event where the probe fetched it: a
-		 * process that has since exec'd has another now (capable's
-		 * asuser is "true" by the time its events are read). */
-		if (x->rec && x->eb && x->eb->comm) {
-			size_t len;
-
-			s = field_string(x->eb->comm, x->rec->data, x->rec->size, &len);
-			if (s && len)
-				return vstr(s, strnlen(s, len < 16 ? len : 16));
-		}
-		s = task ? engine_comm(&in->e, tid_of(x)) : "ftr";
-		return vstr(s, strnlen(s, 16));
-	case B_CPU:
-		if (x->smp)
-			return vint(x->smp->cpu);
-		return vint(x->rec ? x->rec->cpu : sched_getcpu());
-	case B_NSECS:
-		return vint((int64_t)x->now);
-	case B_CPID:
-		return vint(in->e.child.pid);
-	case B_ELAPSED:
-		return vint((int64_t)(x->now - in->start_ns));
-	case B_UID:
-		return vint(task ? comm_uid(in->e.comms, tid_of(x)) : (int64_t)getuid());
-	case B_FUNC:
-		return vstr(x->eb ? x->eb->func : "", x->eb ? strlen(x->eb->func) : 0);
-	case B_PROBE:
-		s = x->eb ? x->eb->probe : x->scratch;
-		return vstr(s, strlen(s));
-	case B_KSTACK: {
-		int n_ips;
-		const uint64_t *ips;
-
-		if (x->smp)
-			return (struct val){ .t = VT_STACK, .ips = x->smp->k,
-					     .len = (size_t)(n->idx && x->smp->nk > n->idx ? n->idx :
-							     x->smp->nk) };
-		ips = engine_kstack(&in->e, &n_ips);
-		/* From the event's own frame, as the kernel's hist key starts;
-		 * a profile clause's, from the interrupted one, as a sample's. */
-		if (in->prof && n_ips) {
-			int skip = x->eb && x->eb->hrprof ? lprof_skip_irq(in->prof, ips, n_ips) :
-				   lprof_skip_tracing(in->prof, ips, n_ips);
-
-			ips += skip;
-			n_ips -= skip;
-		}
-		if (n_ips > EVENT_KSTACK_MAX)
-			n_ips = EVENT_KSTACK_MAX;
-		if (n->idx && n_ips > n->idx)
-			n_ips = n->idx;
-		return (struct val){ .t = VT_STACK, .ips = ips, .len = (size_t)n_ips };
-	}
-	case B_USTACK:
-		if (!x->smp) {
-			int tgid, nu;
-			const uint64_t *u = engine_ustack(&in->e, &nu, &tgid);
-
-			if (n->idx && nu > n->idx)
-				nu = n->idx;
-			in->ustk[0] = LPROF_UTAG | (uint32_t)tgid;
-			memcpy(in->ustk + 1, u, (size_t)nu * sizeof(uint64_t));
-			lprof_note_pid(in->prof, tgid);
-			return (struct val){ .t = VT_STACK, .ips = in->ustk, .len = (size_t)nu + 1 };
-		}
-		/* The process goes with the frames: it names them (lprof.h). */
-		in->ustk[0] = LPROF_UTAG | x->smp->pid;
-		memcpy(in->ustk + 1, x->smp->u, (size_t)x->smp->nu * sizeof(uint64_t));
-		return (struct val){ .t = VT_STACK, .ips = in->ustk,
-				     .len = (size_t)(n->idx && x->smp->nu > n->idx ? n->idx :
-						     x->smp->nu) + 1 };
-	case B_RETVAL: case B_ARG: {
-		char name[16];
-		struct tep_format_field *f;
-
-		if (n->ival == B_RETVAL)
-			snprintf(name, sizeof(name), "retval");
-		else
-			snprintf(name, sizeof(name), "arg%d", n->idx);
-		f = x->rec ? tep_find_field(x->ev->ev, name) : NULL;
-		return vint(f ? field_int(f, x->rec) : 0);
-	}
-	default:
-		return vint(0);
-	}
-}
-
 int64_t arith(enum tok op, int64_t a, int64_t b)
 {
 	switch (op) {
@@ -231,7 +129,7 @@ static struct val arith_u(enum tok op, uint64_t a, uint64_t b)
 	return v;
 }
 
-static int strcmp_v(struct val a, struct val b)
+int strcmp_v(struct val a, struct val b)
 {
 	size_t n = a.len < b.len ? a.len : b.len;
 	int c = memcmp(a.s, b.s, n);
@@ -268,7 +166,7 @@ struct val eval(struct xctx *x, const struct node *n)
 		return a;
 	}
 	case N_BUILTIN:
-		return builtin(x, n);
+		return eval_var(x, n);
 	case N_VAR:
 		return x->in->vars[n->slot];
 	case N_MAP: {
@@ -293,65 +191,7 @@ struct val eval(struct xctx *x, const struct node *n)
 		return vint(v);
 	}
 	case N_CALL:
-		if (!strcmp(n->sval, "str")) {
-			a = eval(x, n->args[0]);
-			if (n->nargs > 1) {
-				b = eval(x, n->args[1]);
-				if (b.i >= 0 && (size_t)b.i < a.len)
-					a.len = (size_t)b.i;
-			}
-			return a;
-		}
-		if (!strcmp(n->sval, "buf"))
-			return eval_buf(x, n);
-		if (is_sym_call(n))
-			return eval_sym(x, n);
-		if (is_hex_call(n))
-			return eval(x, n->args[0]);
-		if (!strcmp(n->sval, "ntop"))
-			return eval_ntop(x, n);
-		if (!strcmp(n->sval, "bswap")) {
-			uint64_t v = (uint64_t)eval(x, n->args[0]).i;
-			struct val r;
-
-			v = n->idx == 1 ? v & 0xff : n->idx == 2 ? __builtin_bswap16((uint16_t)v) :
-			    n->idx == 4 ? __builtin_bswap32((uint32_t)v) : __builtin_bswap64(v);
-			r = vint((int64_t)v);
-			r.u = n->idx == 8;
-			return r;
-		}
-		if (!strcmp(n->sval, "usym"))
-			return eval_usym(x, n);
-		if (!strcmp(n->sval, "strftime"))
-			return eval_strftime(x, n);
-		if (!strcmp(n->sval, "kaddr")) {
-			a = vint(n->ival);
-			a.u = true;
-			return a;
-		}
-		if (!strcmp(n->sval, "strncmp")) {
-			a = eval(x, n->args[0]);
-			b = eval(x, n->args[1]);
-			int64_t lim = eval(x, n->args[2]).i;
-			size_t la = a.len, lb = b.len;
-
-			if (lim < 0)
-				lim = 0;
-			la = la > (size_t)lim ? (size_t)lim : la;
-			lb = lb > (size_t)lim ? (size_t)lim : lb;
-			a.len = la;
-			b.len = lb;
-			/* bpftrace's strncmp: 0 when equal */
-			return vint(strcmp_v(a, b) != 0);
-		}
-		if (n->idx > 0) {
-			/* int8() ... uint64() */
-			a = eval(x, n->args[0]);
-			b = vint(lang_int_cast(a.i, n->idx, n->op == T_MINUS));
-			b.u = n->idx == 64 && n->op != T_MINUS;
-			return b;
-		}
-		return vint(0);
+		return n->fn && n->fn->eval ? n->fn->eval(x, n) : vint(0);
 	case N_UNOP:
 		a = eval(x, n->a);
 		if (n->op == T_NOT)

@@ -1,22 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Statements: what a clause does once its predicate holds (exec(),
- * run_clause()): assignments and map updates, printf and the other output
- * calls (print, time, join, system, cat), stacks printed as bpftrace does,
- * and the maps printed (print_map), wherever they are kept.
+ * run_clause()): assignments and map updates, if/else, and a call as a
+ * statement through its row's exec (builtins.c: printf, print, clear...);
+ * the output they share: stacks printed as bpftrace does, -f json's lines
+ * (bt_out, bt_done), and the maps printed (print_map), wherever they are
+ * kept.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include <sys/wait.h>
 
-#include "ftr.h"
 #include "lang/intern.h"
 #include "lang/interp-int.h"
-#include "lang/plan.h"
 /* ---- statements -------------------------------------------------------------- */
 
 /*
@@ -139,9 +134,9 @@ static void exec(struct xctx *x, const struct node *st)
 	for (; st && !in->exit_req; st = st->next) {
 		switch (st->k) {
 		case S_EXPR:
-			if (st->a->k == N_CALL)
-				exec_call(x, st->a);
-			else
+			if (st->a->k == N_CALL && st->a->fn && st->a->fn->exec)
+				st->a->fn->exec(x, st->a);
+			else if (st->a->k != N_CALL)
 				eval(x, st->a);
 			break;
 		case S_IF:

@@ -221,8 +221,6 @@ int int_width(const struct sema *s, const struct node *n);
 int check_field(struct sema *s, struct node *n);
 int check_map_keys(struct sema *s, struct node *n);
 struct mapdef *map_get(struct interp *in, const char *name);
-int agg_of(const char *call);
-bool is_sym_call(const struct node *n);
 bool is_hex_call(const struct node *n);
 int check(struct sema *s, struct node *n);
 int check_stmts(struct sema *s, struct node *st);
@@ -235,6 +233,7 @@ bool truthy(struct val v);
 const struct ksyms *kernel_syms(struct interp *in);
 int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k);
 int64_t arith(enum tok op, int64_t a, int64_t b);
+int strcmp_v(struct val a, struct val b);
 struct val eval(struct xctx *x, const struct node *n);
 
 /* exec.c */
@@ -284,13 +283,66 @@ int metrics_write_file(struct interp *in);
 void metrics_tick(struct interp *in, uint64_t now);
 void metrics_close(struct interp *in);
 
-/* builtins.c */
+/* builtins.c: one row per builtin function (the table's format is
+ * explained at the top of builtins.c). */
+enum {					/* where: the clauses where it exists */
+	BW_TRACEPOINT = 1 << 0,		/* tracepoints (and what replaces them) */
+	BW_KPROBE = 1 << 1,		/* kprobe, kretprobe */
+	BW_UPROBE = 1 << 2,		/* uprobe, uretprobe, usdt */
+	BW_SAMPLE = 1 << 3,		/* profile, software, hardware: a perf sample */
+	BW_SPECIAL = 1 << 4,		/* BEGIN, END, interval: no event */
+	BW_EVENT = BW_TRACEPOINT | BW_KPROBE | BW_UPROBE,
+	BW_ALL = BW_EVENT | BW_SAMPLE | BW_SPECIAL,
+};
+enum {					/* flags */
+	BF_AGG = 1 << 0,		/* an aggregation (of kind agg): @m[k] = f(...) only */
+	BF_OWN_ARGS = 1 << 1,		/* its checker checks its arguments itself */
+	BF_BUF_ARGS = 1 << 2,		/* buf() may be an argument after the first */
+};
+enum {					/* push: what a kernel pushdown computes of it */
+	BP_HIST_MAP = 1 << 0,		/* the aggregation, in a hist trigger (khplan.c) */
+	BP_PERF_COUNT = 1 << 1,		/* the aggregation, in perf counters (pcplan.c) */
+	BP_HIST_KEY = 1 << 2,		/* f(field) as a hist key: the field */
+	BP_HIST_KEY_SYM = 1 << 3,	/* ... the field.sym */
+	BP_HIST_KEY_SYMOFF = 1 << 4,	/* ... the field.sym-offset */
+	BP_HIST_KEY_ANY = BP_HIST_KEY | BP_HIST_KEY_SYM | BP_HIST_KEY_SYMOFF,
+};
+
+struct builtin_fn {
+	const char *name;
+	int min, max;			/* arguments */
+	const char *args;		/* as ftr-language(7)'s table writes them */
+	enum vtype ret;			/* VT_NONE: a statement or an aggregation */
+	unsigned where, flags, push;
+	enum agg_kind agg;		/* BF_AGG */
+	int (*check)(struct sema *s, struct node *n);
+	struct val (*eval)(struct xctx *x, const struct node *n);	/* a value */
+	void (*exec)(struct xctx *x, const struct node *n);		/* a statement */
+};
+
+/* A builtin variable (enum builtin, lang.h): lang_builtin() finds it by
+ * name for the parser. */
+struct builtin_var {
+	const char *name;
+	enum vtype ret;
+	unsigned where;
+	int (*check)(struct sema *s, struct node *n);
+	struct val (*eval)(struct xctx *x, const struct node *n);
+};
+
+/* The row of enum builtin b, or NULL (B_CONST, B_CURTASK: typed.c's). */
+const struct builtin_var *builtin_var(int b);
+int check_var(struct sema *s, struct node *n);
+struct val eval_var(struct xctx *x, const struct node *n);
+/* The row of a name (int(x), uint8_t(x)...: the cast of that width), or
+ * NULL. */
+const struct builtin_fn *builtin_find(const char *name);
+/* The i-th row, NULL past the last (for tests and listings). */
+const struct builtin_fn *builtin_at(size_t i);
+/* A checked call's row; NULL for any other node. */
+const struct builtin_fn *builtin_of(const struct node *n);
+/* The agg_kind of an aggregation's name, or -1. */
+int agg_of(const char *call);
 int check_call(struct sema *s, struct node *n, bool as_map_value);
-struct val eval_sym(struct xctx *x, const struct node *n);
-struct val eval_ntop(struct xctx *x, const struct node *n);
-struct val eval_buf(struct xctx *x, const struct node *n);
-struct val eval_strftime(struct xctx *x, const struct node *n);
-struct val eval_usym(struct xctx *x, const struct node *n);
-void exec_call(struct xctx *x, const struct node *n);
 
 #endif

@@ -254,6 +254,17 @@ static int setup(struct interp *in)
 	return hist_install(in);
 }
 
+/* The probes bpftrace would say it attaches: the clauses' probes, BEGIN
+ * and END included. */
+static int probe_count(const struct program *p)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->ncl; i++)
+		n += p->cl[i].nprobes;
+	return n;
+}
+
 /* The clock starts; BEGIN runs (engine_run's ready_hook, ready() below,
  * where there are events to wait for). */
 static int begin(struct interp *in, uint64_t now)
@@ -269,12 +280,8 @@ static int begin(struct interp *in, uint64_t now)
 			if (p->cl[i].probes[j].pv == PV_INTERVAL)
 				in->next_fire[i] = in->start_ns + p->cl[i].probes[j].period_ns;
 	if (in->o->mode == OUT_BTJSON && !in->o->quiet) {
-		int n = 0;
-
-		for (int i = 0; i < p->ncl; i++)
-			n += p->cl[i].nprobes;
 		ob_puts(&in->ob, "{\"type\": \"attached_probes\", \"data\": {\"probes\": ");
-		ob_u64(&in->ob, n);
+		ob_u64(&in->ob, probe_count(p));
 		ob_puts(&in->ob, "}}\n");
 	}
 	run_special(in, PV_BEGIN, now);
@@ -464,6 +471,12 @@ int lang_run(struct program *p, const struct run_opts *o)
 		ret = FTR_EXIT_OK;
 		goto out;
 	}
+	/* On a terminal, say at once that the program is set up (bpftrace's
+	 * line), so that a run that sees no event at first is not silent;
+	 * -q, or -f json's attached_probes line, instead. */
+	if (!o->quiet && o->mode != OUT_BTJSON && isatty(STDERR_FILENO))
+		fprintf(stderr, "Attaching %d probe%s...\n", probe_count(p),
+			probe_count(p) == 1 ? "" : "s");
 	if (prof_open(in) < 0)
 		goto out;
 	if (metrics_open(in) < 0)

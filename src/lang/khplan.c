@@ -65,7 +65,7 @@ static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, cha
 				   "read and the clear" :
 				   "clear() of a hist trigger would lose the events between its read "
 				   "and the clear";
-	if (m->kind == AGG_MIN || m->kind == AGG_MAX || m->kind == AGG_VALUE)
+	if (m->kind == AGG_VALUE || !builtin_of(rhs) || !(builtin_of(rhs)->push & BP_HIST_MAP))
 		return "min/max are not kept by hist triggers";
 	if (tgt->nargs + (m->kind == AGG_HIST || m->kind == AGG_LHIST) > 3)
 		return "too many keys for a hist trigger";
@@ -92,10 +92,13 @@ static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, cha
 				 "event's own caller (its skip count is x86's)");
 			return why;
 		}
-		else if (k->k == N_FIELD || (is_hex_call(k) && k->args[0]->k == N_FIELD))
+		else if (k->k == N_FIELD)
 			km->kk[i] = KK_FIELD;
-		else if (is_sym_call(k) && k->args[0]->k == N_FIELD)
-			km->kk[i] = strcmp(k->sval, "ksym") ? KK_SYMOFF : KK_SYM;
+		else if (builtin_of(k) && (builtin_of(k)->push & BP_HIST_KEY_ANY) &&
+			 k->args[0]->k == N_FIELD)
+			/* f(field): the field, with the modifier f's push says */
+			km->kk[i] = builtin_of(k)->push & BP_HIST_KEY_SYM ? KK_SYM :
+				    builtin_of(k)->push & BP_HIST_KEY_SYMOFF ? KK_SYMOFF : KK_FIELD;
 		else {
 			snprintf(why, wlen, "key %d:%d is not a field, comm, tid, probe, func, kstack, "
 				 "or ksym()/ksymoff()/hex() of a field", k->line, k->col);
@@ -464,10 +467,12 @@ void plan_hists(struct interp *in)
 		if (hist_plan_clause(in, ci, why, sizeof(why)) < 0) {
 			char why2[256] = "";
 
-			if (m->kind == AGG_COUNT && pc_plan(in, ci, why2, sizeof(why2)) == 0)
+			bool pc = builtin_of(st->b)->push & BP_PERF_COUNT;
+
+			if (pc && pc_plan(in, ci, why2, sizeof(why2)) == 0)
 				continue;
 			planf(in, "%s: in user space: %s%s%s\n", m->name, why,
-			      m->kind == AGG_COUNT && why2[0] ? "; not perf counters: " : "", why2);
+			      pc && why2[0] ? "; not perf counters: " : "", why2);
 			continue;
 		}
 		for (int j = 0; j < m->k->nt; j++) {

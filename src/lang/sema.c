@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The semantic pass: before anything runs, each clause's names, event
- * fields, types and maps are checked and bound (check(), check_call(),
- * check_stmts()): a field becomes its format field, a variable its slot, a map
- * its mapdef with its kind and key types, and a builtin is checked for where
- * it may be called.  Errors carry the node's line and column.
+ * fields, types and maps are checked and bound (check(), check_stmts()): a
+ * field becomes its format field, a variable its slot, a map its mapdef
+ * with its kind and key types; a builtin function is checked by its row
+ * (builtins.c, check_call()).  Errors carry the node's line and column.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,12 +12,8 @@
 #include <string.h>
 
 #include "ftr.h"
-#include "kernel/arch.h"
 #include "kernel/kcore.h"
 #include "lang/interp-int.h"
-#include "lang/plan.h"
-#include "lang/typed.h"
-#include "report/sym.h"
 /* ---- semantic pass --------------------------------------------------------- */
 
 struct mapdef *map_get(struct interp *in, const char *name)
@@ -31,31 +27,7 @@ struct mapdef *map_get(struct interp *in, const char *name)
 	return &in->maps[in->nmaps++];
 }
 
-int agg_of(const char *call)
-{
-	static const struct {
-		const char *n;
-		enum agg_kind k;
-	} t[] = {
-		{ "count", AGG_COUNT }, { "sum", AGG_SUM }, { "avg", AGG_AVG }, { "min", AGG_MIN },
-		{ "max", AGG_MAX }, { "stats", AGG_STATS }, { "hist", AGG_HIST },
-		{ "lhist", AGG_LHIST },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
-		if (!strcmp(call, t[i].n))
-			return t[i].k;
-	return -1;
-}
-
-
-/* ksym(addr), ksymoff(addr): the kernel symbol of an address, as a string;
- * hex(x): x, a map key shown in hex. */
-bool is_sym_call(const struct node *n)
-{
-	return n->k == N_CALL && (!strcmp(n->sval, "ksym") || !strcmp(n->sval, "ksymoff"));
-}
-
+/* hex(x): x, a map key shown in hex. */
 bool is_hex_call(const struct node *n)
 {
 	return n->k == N_CALL && !strcmp(n->sval, "hex");
@@ -344,85 +316,7 @@ int check(struct sema *s, struct node *n)
 	case N_FIELD:
 		return check_field(s, n);
 	case N_BUILTIN:
-		switch (n->ival) {
-		case B_COMM: case B_FUNC: case B_PROBE:
-			n->type = VT_STR;
-			break;
-		case B_KSTACK:
-			if (!s->is_profile && (!s->has_record || s->is_uprobe)) {
-				lang_errf(s->err, n, "kstack exists in profile, tracepoint and "
-					  "kprobe clauses");
-				return -EINVAL;
-			}
-			/* At an event: the instance's stacktrace option, which
-			 * setup() turns on for the events still read after the
-			 * plan (a hist trigger takes its own stacks). */
-			for (int i = 0; i < s->nev; i++)
-				s->evs[i]->want_kstack = true;
-			s->in->prof_k = true;
-			n->type = VT_STACK;
-			break;
-		case B_USTACK:
-			if (!s->is_profile && !s->has_record) {
-				lang_errf(s->err, n, "ustack exists in profile, tracepoint, kprobe and "
-					  "uprobe clauses");
-				return -EINVAL;
-			}
-			/* At an event: the instance's userstacktrace option (8
-			 * frames, by frame pointers), or the uprobe's own
-			 * fetches of the frame records where the kernel writes
-			 * no user stacks (arch.h); its frames are named as
-			 * profile's are. */
-			for (int i = 0; i < s->nev; i++) {
-				if (!s->is_profile && !s->evs[i]->ufetch &&
-				    s->in->e.s && !arch_kernel_user_stacks()) {
-					lang_errf(s->err, n, "ustack at tracepoints and kprobes needs "
-						  "the kernel's user stack traces, which this kernel "
-						  "(%s) does not write (no "
-						  "CONFIG_USER_STACKTRACE_SUPPORT); at uprobes ftr reads "
-						  "the frame-pointer chain itself", arch_name());
-					return -EINVAL;
-				}
-				s->evs[i]->want_ustack = true;
-			}
-			if (s->is_profile)
-				s->in->prof_u = true;
-			else
-				s->in->prof_k = true;
-			n->type = VT_STACK;
-			break;
-		case B_RETVAL:
-			if (!s->is_ret) {
-				lang_errf(s->err, n, "retval exists only in kretprobe and uretprobe "
-					  "clauses (syscall returns are args.ret of sys_exit_*)");
-				return -EINVAL;
-			}
-			n->type = VT_INT;
-			break;
-		case B_CPID:
-			if (!s->in->o->eng.cmdv) {
-				lang_errf(s->err, n, "cpid is the pid of the command of -c, and "
-					  "there is none");
-				return -EINVAL;
-			}
-			n->type = VT_INT;
-			break;
-		case B_ARG:
-			if (!s->is_kprobe && !s->is_uprobe) {
-				lang_errf(s->err, n, "%s exists only in kprobe and uprobe clauses "
-					  "(a tracepoint's arguments are args.NAME)", n->sval);
-				return -EINVAL;
-			}
-			n->type = VT_INT;
-			break;
-		default:
-			if (!s->has_record && (n->ival == B_PID || n->ival == B_TID ||
-					       n->ival == B_CPU || n->ival == B_UID)) {
-				/* BEGIN/END/interval: ftr's own process and CPU. */
-			}
-			n->type = VT_INT;
-		}
-		return 0;
+		return check_var(s, n);
 	case N_VAR:
 		n->slot = var_slot(s, n->sval, false);
 		if (n->slot < 0) {

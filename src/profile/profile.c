@@ -1,24 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ftr profile: where a command, a process or the system spends its CPU
- * time — perf_event_open sampling on cpu-clock (cycles where there is a
- * PMU), kernel and user call chains, one mmap ring per CPU read in time
- * order, symbols resolved once at the end, and a report: the self share by
- * symbol (perf report --no-children --sort symbol), folded stacks, an SVG
- * flame graph, or JSON.  And the seed's two warnings: one-frame stacks (no
- * frame pointers) and stripped binaries (which debug package would help).
+ * The profiler behind `ftr profile`: where a command, a process or the
+ * system spends its CPU time — perf_event_open sampling on cpu-clock
+ * (cycles where there is a PMU), kernel and user call chains, one mmap ring
+ * per CPU read in time order, symbols resolved once at the end, and the
+ * reports the command chooses from: the self share by symbol (perf report
+ * --no-children --sort symbol), JSON, folded stacks and the SVG flame graph
+ * (report/flame.c), pprof.  And the seed's two warnings: one-frame stacks
+ * (no frame pointers) and stripped binaries (which debug package would help).
  *
- * Lifecycle: parse → open the per-CPU samplers (for a command: on the child
- * held back before exec, enable_on_exec) → release/enable → read the rings
- * until the command ends, the time is up, or a signal → disable, final
- * read → resolve the distinct stacks → print.
+ * Lifecycle: open the per-CPU samplers (for a command: on the child held
+ * back before exec, enable_on_exec) → release/enable → read the rings until
+ * the command ends, the time is up, or a signal → disable, final read →
+ * resolve the distinct stacks → report.
  *
  * Per sample nothing is allocated but a new distinct stack's few bytes (from
  * an arena) and, once per new process, its address space.
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
@@ -32,58 +32,14 @@
 #include <unistd.h>
 
 #include "perf/child.h"
-#include "cmd/cmd.h"
 #include "report/flame.h"
 #include "ftr.h"
 #include "perf/perf.h"
 #include "perf/unwind.h"
+#include "profile/profile.h"
 #include "report/pprof.h"
 #include "report/sym.h"
 
-static const char profile_usage[] =
-	"usage: ftr profile [options] -- CMD [ARGS]\n"
-	"       ftr profile [options] -p PID [-d TIME]\n"
-	"       ftr profile [options] -a [-C CPUS] [-d TIME]\n"
-	"       ftr profile [output options] -i FOLDED\n\n"
-	"Sample where the CPU time goes (cpu-clock, or cycles where there is a PMU)\n"
-	"and report it by symbol, kernel and user space, with call chains.\n\n"
-	"  -F, --frequency HZ     samples per second on each CPU (default 999)\n"
-	"  -g                     record call chains: --call-graph auto\n"
-	"      --call-graph MODE[,SIZE]\n"
-	"                         user call chains by fp (frame pointers), dwarf (the\n"
-	"                         files' CFI on a SIZE-byte stack copy, 8192), or auto\n"
-	"                         (CFI as far as the copy goes, frame pointers beyond;\n"
-	"                         fp in the static build); kernel ones by the kernel\n"
-	"  -p, --pid PID          an existing process and its threads\n"
-	"  -a, --all-cpus         the whole system\n"
-	"  -C, --cpus LIST        only these CPUs ('0', '0-2,5')\n"
-	"  -d, --duration TIME    stop after TIME ('5', '200ms', '2m'); else at the\n"
-	"                         command's end, the process's end, or Ctrl-C\n"
-	"  -e, --event EV         cpu-clock or cycles (default: cycles if there is a\n"
-	"                         PMU, else cpu-clock)\n"
-	"  -m, --mmap-pages N     ring size per CPU in pages, a power of two (128;\n"
-	"                         1024 with stack copies)\n"
-	"      --max-stacks N     keep at most N distinct stacks (%u; 0: no limit);\n"
-	"                         samples of new ones past it count as [dropped]\n"
-	"output (--top unless another is given; --svg adds to any):\n"
-	"      --top              self share by symbol; with -g the callers under each\n"
-	"      --folded           folded stacks (FlameGraph, speedscope, inferno)\n"
-	"      --svg FILE         an interactive flame graph, written by ftr itself\n"
-	"  -j, --json             one JSON object\n"
-	"      --pprof FILE       also a gzipped profile.proto (go tool pprof, Pyroscope)\n"
-	"      --debuginfod       fetch missing debug files from DEBUGINFOD_URLS (cached)\n"
-	"      --percent-limit P  --top: leave out symbols under P per cent (0.1)\n"
-	"  -i, --input FILE       report folded stacks from FILE ('-': stdin) instead\n"
-	"                         of profiling\n"
-	"  -o, --output FILE      write the report to FILE, not standard output\n"
-	"  -h, --help             this help\n";
-
-enum target { T_CMD, T_PID, T_ALL, T_INPUT };
-enum out_mode { O_TOP, O_FOLDED, O_JSON, O_NONE };
-
-#define MAX_FRAMES 512
-/* Distinct stacks kept by default: some 30 MB with stacks 30 frames deep. */
-#define DEFAULT_MAX_STACKS 100000u
 /* The one frame of the samples of stacks past --max-stacks. */
 #define DROPPED_FRAME "[dropped]"
 #define NAME_MAX_LEN 320
@@ -108,58 +64,6 @@ struct tcomm {
 	int tid;
 	bool used;
 	char comm[16];
-};
-
-struct prof {
-	/* what and how */
-	enum target target;
-	int pid;
-	int child_pid;
-	char **cmdv;
-	bool cpus[4096];
-	bool cpus_given;
-	unsigned hz, pages;
-	bool g;
-	bool pages_given;
-	bool debuginfod;	/* --debuginfod */
-	enum unwind_mode cg;	/* with g: how user stacks are walked */
-	unsigned stack_size;	/* dwarf, auto: bytes of user stack copied */
-	uint64_t regs_mask;
-	uint64_t duration;
-	const char *event;	/* "cpu-clock" or "cycles" */
-	uint32_t ev_type;
-	uint64_t ev_config;
-	uint64_t sample_type;
-	bool user_only;
-	char why_user_only[320];
-
-	/* the run */
-	struct perf_sampler *ps;
-	struct sym_ctx *sc;
-	struct stk **buckets;
-	size_t nbuckets, nstacks;
-	size_t max_stacks;	/* --max-stacks: beyond it, new stacks count as dropped */
-	uint64_t dropped;	/* samples of new stacks past it */
-	struct chunk *arena;
-	struct tcomm *comms;
-	size_t comm_cap, comm_n;
-	uint64_t samples, lost, lost_records, throttles, other_mode, bad_records;
-	uint64_t kips[MAX_FRAMES], uips[MAX_FRAMES], dwips[MAX_FRAMES], spliced[MAX_FRAMES];
-	struct unwinder *uw;
-	struct stop *stops;	/* where CFI walks ended early, and why */
-	size_t stop_cap, stop_n;
-	uint64_t stop_other[UNWIND_END_N];	/* when the table is full */
-	uint64_t unwound, stopped[UNWIND_END_N];
-	double t0, t1;
-	int ncpus;
-	char status_note[128];
-
-	/* the report */
-	struct flame *fl;
-	struct pprof *pp;	/* --pprof */
-	bool skip_root;		/* the root frame is the comm (ours) */
-	double percent_limit;
-	char title[300];
 };
 
 static double now_s(void)
@@ -363,10 +267,10 @@ static int unwind_user(struct prof *p, struct sym_proc *proc, const struct perf_
 	/* A process that ran before the profile: its mappings now, once. */
 	if (sym_proc_needs_maps(proc))
 		sym_proc_read_maps(p->sc, proc);
-	unwind_sample(p->uw, proc, s, p->dwips, MAX_FRAMES, &r);
+	unwind_sample(p->uw, proc, s, p->dwips, PROF_MAX_FRAMES, &r);
 	p->unwound++;
 	if (p->cg == UNWIND_AUTO) {
-		n = unwind_splice(p->dwips, &r, p->uips, nu, p->spliced, MAX_FRAMES);
+		n = unwind_splice(p->dwips, &r, p->uips, nu, p->spliced, PROF_MAX_FRAMES);
 		memcpy(p->uips, p->spliced, (size_t)n * sizeof(*p->uips));
 		if (n > r.n)
 			return n;	/* the FP chain went on: not a stop */
@@ -394,7 +298,7 @@ static int on_sample(struct prof *p, const struct perf_event_header *h)
 		return 0;
 	}
 	p->samples++;
-	perf_sample_split(&s, p->kips, &nk, p->uips, &nu, MAX_FRAMES);
+	perf_sample_split(&s, p->kips, &nk, p->uips, &nu, PROF_MAX_FRAMES);
 	if (p->uw && s.pid > 0) {
 		proc = sym_proc_find(p->sc, (int)s.pid, true);
 		nu = unwind_user(p, proc, &s, nu);
@@ -479,7 +383,7 @@ static void explain_open(struct prof *p, int err, const struct perf_open_failure
 {
 	/* -C on a command or a pid is still a per-task event: only -a asks
 	 * for a whole CPU. */
-	enum perf_scope scope = p->target == T_ALL ? PERF_SCOPE_CPU :
+	enum perf_scope scope = p->target == PROF_ALL ? PERF_SCOPE_CPU :
 				p->user_only ? PERF_SCOPE_USER : PERF_SCOPE_KERNEL;
 	char why[512];
 
@@ -488,12 +392,12 @@ static void explain_open(struct prof *p, int err, const struct perf_open_failure
 			"(kernel.perf_event_max_sample_rate)", p->hz, perf_max_rate());
 		return;
 	}
-	if (err == -ESRCH && p->target == T_PID) {
+	if (err == -ESRCH && p->target == PROF_PID) {
 		ftr_err("no process with pid %d", p->pid);
 		return;
 	}
 	perf_explain(err, scope, perf_paranoid(), perf_privileged(), why, sizeof(why));
-	if (p->target == T_PID)
+	if (p->target == PROF_PID)
 		ftr_err("cannot profile pid %d (thread %d, cpu %d): %s", p->pid, f->tid, f->cpu,
 			why);
 	else
@@ -507,7 +411,7 @@ static int open_sampler(struct prof *p, int child_pid)
 		.cpus = p->cpus_given ? p->cpus : NULL,
 		.ncpus = (int)ARRAY_SIZE(p->cpus),
 		.pages = p->pages,
-		.all_tasks = p->target == T_ALL,
+		.all_tasks = p->target == PROF_ALL,
 	};
 	struct perf_open_failure f = { -1, -1 };
 	int *tids = NULL, ntid = 0, err;
@@ -525,8 +429,8 @@ static int open_sampler(struct prof *p, int child_pid)
 		.sample_type = p->sample_type,
 		.mmap = 1, .mmap2 = 1, .comm = 1, .comm_exec = 1, .task = 1,
 		.sample_id_all = 1,
-		.inherit = p->target != T_ALL,
-		.enable_on_exec = p->target == T_CMD,
+		.inherit = p->target != PROF_ALL,
+		.enable_on_exec = p->target == PROF_CMD,
 		.exclude_kernel = p->user_only,
 		.exclude_hv = 1,
 		.watermark = 1,
@@ -537,10 +441,10 @@ static int open_sampler(struct prof *p, int child_pid)
 		 * ours past the stack copy. */
 		.exclude_callchain_user = p->uw && p->cg == UNWIND_DWARF,
 	};
-	if (p->target == T_CMD) {
+	if (p->target == PROF_CMD) {
 		cfg.tids = &child_pid;
 		cfg.ntids = 1;
-	} else if (p->target == T_PID) {
+	} else if (p->target == PROF_PID) {
 		raise_nofile();
 		err = proc_threads(p->pid, &tids, &ntid);
 		if (err < 0) {
@@ -552,7 +456,7 @@ static int open_sampler(struct prof *p, int child_pid)
 		cfg.ntids = ntid;
 	}
 	err = perf_sampler_open(&cfg, &p->ps, &f);
-	if ((err == -EACCES || err == -EPERM) && !p->user_only && p->target != T_ALL &&
+	if ((err == -EACCES || err == -EPERM) && !p->user_only && p->target != PROF_ALL &&
 	    !perf_privileged() && perf_paranoid() > 1) {
 		/* kernel.perf_event_paranoid=2: unprivileged users may sample
 		 * user space only.  Do that, and say what it costs. */
@@ -604,7 +508,7 @@ static int run(struct prof *p, struct sigwatch *sw)
 	pfd = calloc(4097, sizeof(*pfd));
 	if (!pfd)
 		return -ENOMEM;
-	if (p->target == T_CMD) {
+	if (p->target == PROF_CMD) {
 		err = child_spawn(p->cmdv, &ch, sigwatch_restore, sw);
 		if (err < 0) {
 			ftr_err("cannot start '%s': %s", p->cmdv[0], strerror(-err));
@@ -618,7 +522,7 @@ static int run(struct prof *p, struct sigwatch *sw)
 		goto out;
 	pfd[0] = (struct pollfd){ .fd = sw->fd, .events = POLLIN };
 	npfd = 1 + perf_sampler_pollfds(p->ps, pfd + 1, 4096);
-	if (p->target == T_CMD) {
+	if (p->target == PROF_CMD) {
 		p->t0 = now_s();
 		err = child_release(&ch, p->cmdv[0]);
 		if (err < 0)
@@ -659,7 +563,7 @@ static int run(struct prof *p, struct sigwatch *sw)
 			/* The command may not have had the signal (kill(1) sent
 			 * it to ftr alone): pass it on, and wait for its end;
 			 * a second one ends the profile anyway. */
-			if (p->target == T_CMD && !ch.done && sigs == 1)
+			if (p->target == PROF_CMD && !ch.done && sigs == 1)
 				kill(ch.pid, sig);
 		}
 		err = drain(p);
@@ -667,13 +571,13 @@ static int run(struct prof *p, struct sigwatch *sw)
 			ftr_err("cannot keep the samples: %s", strerror(-err));
 			goto out;
 		}
-		if (p->target == T_CMD && child_reap(&ch))
+		if (p->target == PROF_CMD && child_reap(&ch))
 			break;
-		if (p->target != T_CMD && sigs)
+		if (p->target != PROF_CMD && sigs)
 			break;
 		if (sigs > 1)
 			break;
-		if (p->target == T_PID && !pid_alive(p->pid))
+		if (p->target == PROF_PID && !pid_alive(p->pid))
 			break;
 	}
 	p->t1 = now_s();
@@ -681,7 +585,7 @@ static int run(struct prof *p, struct sigwatch *sw)
 	err = drain(p);
 	if (err < 0)
 		ftr_err("cannot keep the samples: %s", strerror(-err));
-	if (p->target == T_CMD && ch.done && (!WIFEXITED(ch.status) || WEXITSTATUS(ch.status))) {
+	if (p->target == PROF_CMD && ch.done && (!WIFEXITED(ch.status) || WEXITSTATUS(ch.status))) {
 		char s[96];
 
 		child_status_str(ch.status, s, sizeof(s));
@@ -781,17 +685,17 @@ static uint64_t pp_kernel_loc(struct prof *p, uint64_t addr, const char *name,
 
 static int resolve(struct prof *p, uint64_t *kernel_frames)
 {
-	static char names[MAX_FRAMES * 2 + 1][NAME_MAX_LEN];
-	static uint64_t locs[MAX_FRAMES * 2];
-	const char *frames[MAX_FRAMES * 2 + 1];
+	static char names[PROF_MAX_FRAMES * 2 + 1][NAME_MAX_LEN];
+	static uint64_t locs[PROF_MAX_FRAMES * 2];
+	const char *frames[PROF_MAX_FRAMES * 2 + 1];
 
 	p->fl = flame_new();
 	if (!p->fl)
 		return -ENOMEM;
 	/* pprof takes the first mapping for the program's: the command's
 	 * lowest one, its executable. */
-	if (p->pp && (p->target == T_CMD || p->target == T_PID)) {
-		struct sym_proc *proc = sym_proc_find(p->sc, p->target == T_CMD ? p->child_pid :
+	if (p->pp && (p->target == PROF_CMD || p->target == PROF_PID)) {
+		struct sym_proc *proc = sym_proc_find(p->sc, p->target == PROF_CMD ? p->child_pid :
 						      p->pid, false);
 		struct sym_mapping m;
 
@@ -1106,11 +1010,11 @@ static void print_chains(FILE *o, const struct tsym *s, uint64_t total)
 	fputc('\n', o);
 }
 
-static void describe(const struct prof *p, char *buf, size_t len)
+void prof_describe(const struct prof *p, char *buf, size_t len)
 {
 	uint64_t total = flame_total(p->fl);
 
-	if (p->target == T_INPUT) {
+	if (p->target == PROF_INPUT) {
 		snprintf(buf, len, "%llu samples from folded stacks", (unsigned long long)total);
 		return;
 	}
@@ -1126,7 +1030,7 @@ static void describe(const struct prof *p, char *buf, size_t len)
 		snprintf(buf + strlen(buf), len - strlen(buf), "; user space only");
 }
 
-static int print_top(struct prof *p, FILE *o)
+int prof_print_top(struct prof *p, FILE *o)
 {
 	struct top t;
 	uint64_t total = flame_total(p->fl);
@@ -1137,7 +1041,7 @@ static int print_top(struct prof *p, FILE *o)
 		top_free(&t);
 		return err;
 	}
-	describe(p, d, sizeof(d));
+	prof_describe(p, d, sizeof(d));
 	fprintf(o, "# ftr profile: %s\n", d);
 	fprintf(o, "# self share by symbol (no children); [k] kernel, [.] user space%s\n",
 		p->g ? "; the callers under each, nearest first" : "");
@@ -1150,7 +1054,7 @@ static int print_top(struct prof *p, FILE *o)
 		if (share < p->percent_limit)
 			continue;
 		fprintf(o, "%9.2f%%  [%c] %.*s\n", share, k ? 'k' : '.', (int)len, t.v[i].name);
-		if (p->g || p->target == T_INPUT)
+		if (p->g || p->target == PROF_INPUT)
 			print_chains(o, &t.v[i], total);
 	}
 	if (!total)
@@ -1179,7 +1083,7 @@ static int json_stack(const char *const *path, size_t depth, uint64_t self, void
 	return 0;
 }
 
-static int print_json(struct prof *p, FILE *o, char **warnings, int nwarn)
+int prof_print_json(struct prof *p, FILE *o, char **warnings, int nwarn)
 {
 	struct top t;
 	struct jctx j = { .o = o, .first = true };
@@ -1191,7 +1095,7 @@ static int print_json(struct prof *p, FILE *o, char **warnings, int nwarn)
 		return err;
 	}
 	fputc('{', o);
-	if (p->target != T_INPUT) {
+	if (p->target != PROF_INPUT) {
 		fputs("\"event\":", o);
 		json_str(o, p->event);
 		fprintf(o, ",\"frequency_hz\":%u,\"call_graph\":%s,\"unwind\":\"%s\",\"cpus\":%d,"
@@ -1462,218 +1366,20 @@ static void warnings(struct prof *p, uint64_t kernel_samples, char ***w, int *nw
 	free(pkgs);
 }
 
-/* ---- the command ---------------------------------------------------------------------- */
+/* ---- gathering ------------------------------------------------------------------------ */
 
 static bool pmu_cycles(void)
 {
 	return perf_probe(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, true) == 0;
 }
 
-/* What the command line of profile said; profile_parse_opts fills it. */
-struct profile_cli {
-	const char *pid_arg, *cpus_arg, *out_arg, *svg_arg, *input, *pprof_arg;
-	enum out_mode mode;
-	bool mode_given, all;
-};
-
-/*
- * Options and their checks, into *a and the sampler's settings in *p.
- * Returns -1 to go on, else the exit code.
- */
-static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, char **argv)
-{
-	enum { OPT_TOP = 1000, OPT_FOLDED, OPT_SVG, OPT_PCT, OPT_CG, OPT_PPROF, OPT_DEBUGINFOD,
-	       OPT_MAX_STACKS };
-	static const struct option longopts[] = {
-		{ "frequency", required_argument, NULL, 'F' },
-		{ "call-graph", required_argument, NULL, OPT_CG },
-		{ "pprof", required_argument, NULL, OPT_PPROF },
-		{ "debuginfod", no_argument, NULL, OPT_DEBUGINFOD },
-		{ "max-stacks", required_argument, NULL, OPT_MAX_STACKS },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpus", required_argument, NULL, 'C' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "top", no_argument, NULL, OPT_TOP },
-		{ "folded", no_argument, NULL, OPT_FOLDED },
-		{ "svg", required_argument, NULL, OPT_SVG },
-		{ "json", no_argument, NULL, 'j' },
-		{ "percent-limit", required_argument, NULL, OPT_PCT },
-		{ "input", required_argument, NULL, 'i' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, ret = FTR_EXIT_FAIL, err;
-	uint64_t v;
-	char *end;
-
-	while ((c = cmd_getopt("profile", argc, argv, "+F:gp:aC:d:e:m:ji:o:h", longopts)) != -1) {
-		switch (c) {
-		case 'F':
-			if (parse_u64(optarg, &v) < 0 || v < 1 || v > 1000000)
-				return cmd_usage_error("profile", "bad frequency '%s' (Hz, e.g. 99, "
-						       "999)", optarg);
-			p->hz = (unsigned)v;
-			break;
-		case 'g':
-			p->g = true;
-			p->cg = UNWIND_AUTO;
-			break;
-		case OPT_CG: {
-			size_t len = strcspn(optarg, ",");
-
-			p->g = true;
-			if (len == 2 && !strncmp(optarg, "fp", 2))
-				p->cg = UNWIND_FP;
-			else if (len == 5 && !strncmp(optarg, "dwarf", 5))
-				p->cg = UNWIND_DWARF;
-			else if (len == 4 && !strncmp(optarg, "auto", 4))
-				p->cg = UNWIND_AUTO;
-			else
-				return cmd_usage_error("profile", "bad call graph '%s': fp, dwarf "
-						       "or auto, dwarf and auto with ',SIZE'",
-						       optarg);
-			if (!optarg[len])
-				break;
-			/* The kernel copies whole words, and a record is at
-			 * most 64 KB with everything else in it. */
-			if (p->cg == UNWIND_FP || parse_u64(optarg + len + 1, &v) < 0 || v < 64 ||
-			    v > UNWIND_STACK_MAX || v % 8)
-				return cmd_usage_error("profile", "bad stack size in '%s': bytes, a "
-						       "multiple of 8 from 64 to %u (dwarf and auto "
-						       "only)", optarg, UNWIND_STACK_MAX);
-			p->stack_size = (unsigned)v;
-			break;
-		}
-		case OPT_PPROF:
-			a->pprof_arg = optarg;
-			break;
-		case OPT_DEBUGINFOD:
-			p->debuginfod = true;
-			break;
-		case OPT_MAX_STACKS:
-			if (parse_u64(optarg, &v) < 0 || v > SIZE_MAX / 2)
-				return cmd_usage_error("profile", "bad stack count '%s' (a number; 0: "
-						       "no limit)", optarg);
-			p->max_stacks = (size_t)v;
-			break;
-		case 'p':
-			a->pid_arg = optarg;
-			break;
-		case 'a':
-			a->all = true;
-			break;
-		case 'C':
-			a->cpus_arg = optarg;
-			break;
-		case 'd':
-			if (parse_duration_ns(optarg, &p->duration) < 0 || !p->duration)
-				return cmd_usage_error("profile", "bad duration '%s' (e.g. 5, 5s, "
-						       "200ms, 2m)", optarg);
-			break;
-		case 'e':
-			if (strcmp(optarg, "cpu-clock") && strcmp(optarg, "cycles"))
-				return cmd_usage_error("profile", "bad event '%s': cpu-clock or "
-						       "cycles", optarg);
-			p->event = optarg;
-			break;
-		case 'm':
-			if (parse_u64(optarg, &v) < 0 || !v || (v & (v - 1)) || v > 65536)
-				return cmd_usage_error("profile", "bad ring size '%s' (pages, a power "
-						       "of two)", optarg);
-			p->pages = (unsigned)v;
-			p->pages_given = true;
-			break;
-		case OPT_TOP:
-		case OPT_FOLDED:
-		case 'j':
-			if (a->mode_given)
-				return cmd_usage_error("profile", "--top, --folded and --json exclude "
-						       "each other");
-			a->mode_given = true;
-			a->mode = c == OPT_TOP ? O_TOP : c == OPT_FOLDED ? O_FOLDED : O_JSON;
-			break;
-		case OPT_SVG:
-			a->svg_arg = optarg;
-			break;
-		case OPT_PCT:
-			errno = 0;
-			p->percent_limit = strtod(optarg, &end);
-			if (errno || end == optarg || *end || p->percent_limit < 0 ||
-			    p->percent_limit > 100)
-				return cmd_usage_error("profile", "bad percent limit '%s'", optarg);
-			break;
-		case 'i':
-			a->input = optarg;
-			break;
-		case 'o':
-			a->out_arg = optarg;
-			break;
-		case 'h':
-			printf(profile_usage, DEFAULT_MAX_STACKS);
-			return FTR_EXIT_OK;
-		default:
-			return FTR_EXIT_USAGE;
-		}
-	}
-	if (optind < argc && !strcmp(argv[optind], "--"))
-		optind++;
-	if (optind < argc)
-		p->cmdv = argv + optind;
-	if ((a->pid_arg != NULL) + a->all + (p->cmdv != NULL) + (a->input != NULL) != 1)
-		return cmd_usage_error("profile", (a->pid_arg != NULL) + a->all + (p->cmdv != NULL) +
-				       (a->input != NULL) ? "-p, -a, -i and a command exclude each other" :
-				       "nothing to profile: give -- CMD, -p PID or -a (or -i FILE)");
-	if (a->svg_arg && !a->mode_given)
-		a->mode = O_NONE;	/* --svg alone: the graph, no text */
-	if (a->pprof_arg && a->input)
-		return cmd_usage_error("profile", "--pprof writes a profile taken now, not one "
-				       "read with -i (folded stacks have no addresses)");
-	if (p->duration && p->cmdv)
-		return cmd_usage_error("profile", "-d goes with -p or -a (a command is profiled "
-				       "until it ends)");
-	if (a->pid_arg) {
-		if (parse_u64(a->pid_arg, &v) < 0 || v == 0 || v > INT32_MAX)
-			return cmd_usage_error("profile", "bad pid '%s'", a->pid_arg);
-		p->target = T_PID;
-		p->pid = (int)v;
-		if (!pid_alive(p->pid)) {
-			ftr_err("no process with pid %d", p->pid);
-			return ret;
-		}
-	} else if (a->all) {
-		p->target = T_ALL;
-	} else if (a->input) {
-		p->target = T_INPUT;
-	}
-	if (a->cpus_arg) {
-		err = parse_cpulist(a->cpus_arg, p->cpus, (int)ARRAY_SIZE(p->cpus));
-		if (err)
-			return cmd_usage_error("profile", "bad CPU list '%s'%s", a->cpus_arg,
-					       err == -ERANGE ? " (no such CPU)" : "");
-		if ((err = perf_first_offline(p->cpus, (int)ARRAY_SIZE(p->cpus))) >= 0)
-			return cmd_usage_error("profile", "bad CPU list '%s' (CPU %d is not online)",
-					       a->cpus_arg, err);
-		p->cpus_given = true;
-	}
-	return -1;
-}
-
-/*
- * The stacks to report, into p->fl: read from a folded file (-i), or
- * sampled, named, and checked for what makes them untrustworthy (the
- * warnings, into *warn).  Returns 0, or -1 once the failure is reported.
- */
-static int profile_gather(struct prof *p, const char *input, const char *pprof_arg,
-			  struct sigwatch *sw, char ***warn, int *nwarn)
+int prof_gather(struct prof *p, const char *input, bool pprof, struct sigwatch *sw,
+		char ***warn, int *nwarn)
 {
 	uint64_t kernel_samples = 0;
 	int err;
 
-	if (p->target == T_INPUT) {
+	if (p->target == PROF_INPUT) {
 		FILE *in = strcmp(input, "-") ? fopen(input, "re") : stdin;
 		size_t line = 0;
 
@@ -1765,7 +1471,7 @@ static int profile_gather(struct prof *p, const char *input, const char *pprof_a
 		sigwatch_close(sw);
 		if (err < 0)
 			return -1;
-		if (pprof_arg && !(p->pp = pprof_new((int64_t)(1e9 / p->hz)))) {
+		if (pprof && !(p->pp = pprof_new((int64_t)(1e9 / p->hz)))) {
 			ftr_err(errno == ENOTSUP ? "--pprof: not in this build (FTR_NO_PPROF)" :
 				"cannot build the pprof profile: %s", strerror(errno));
 			return -1;
@@ -1775,9 +1481,9 @@ static int profile_gather(struct prof *p, const char *input, const char *pprof_a
 			ftr_err("cannot name the stacks: %s", strerror(-err));
 			return -1;
 		}
-		if (p->target == T_CMD)
+		if (p->target == PROF_CMD)
 			snprintf(p->title, sizeof(p->title), "Flame Graph: %s", p->cmdv[0]);
-		else if (p->target == T_PID)
+		else if (p->target == PROF_PID)
 			snprintf(p->title, sizeof(p->title), "Flame Graph: pid %d", p->pid);
 		else
 			snprintf(p->title, sizeof(p->title), "Flame Graph: all CPUs");
@@ -1789,103 +1495,17 @@ static int profile_gather(struct prof *p, const char *input, const char *pprof_a
 	return 0;
 }
 
-int cmd_profile(int argc, char **argv)
+void prof_init(struct prof *p)
 {
-	static struct prof pr;
-	struct prof *p = &pr;
-	struct profile_cli a = { .mode = O_TOP };
-	struct sigwatch sw = { .fd = -1 };
-	char **warn = NULL;
-	int nwarn = 0, ret, err;
-	FILE *out = stdout;
-
 	memset(p, 0, sizeof(*p));
 	p->hz = 999;
 	p->pages = 128;
 	p->percent_limit = 0.1;
-	p->max_stacks = DEFAULT_MAX_STACKS;
-	ret = profile_parse_opts(&a, p, argc, argv);
-	if (ret >= 0)
-		goto out;
-	ret = FTR_EXIT_FAIL;
-	if (a.out_arg && !(out = fopen(a.out_arg, "we"))) {
-		ftr_err("cannot write '%s': %s", a.out_arg, strerror(errno));
-		out = stdout;
-		goto out;
-	}
+	p->max_stacks = PROF_DEFAULT_MAX_STACKS;
+}
 
-	if (profile_gather(p, a.input, a.pprof_arg, &sw, &warn, &nwarn) < 0)
-		goto out;
-
-	err = 0;
-	if (a.mode == O_TOP)
-		err = print_top(p, out);
-	else if (a.mode == O_FOLDED)
-		err = flame_write_folded(p->fl, out);
-	else if (a.mode == O_JSON)
-		err = print_json(p, out, warn, nwarn);
-	if (err < 0 && err != -EIO) {
-		ftr_err("cannot write the report: %s", strerror(-err));
-		goto out;
-	}
-	if (a.svg_arg) {
-		FILE *f = fopen(a.svg_arg, "we");
-		char sub[256];
-		struct flame_svg_opts o = { .title = p->title, .subtitle = sub };
-
-		describe(p, sub, sizeof(sub));
-		if (!f) {
-			ftr_err("cannot write '%s': %s", a.svg_arg, strerror(errno));
-			goto out;
-		}
-		err = flame_write_svg(p->fl, f, &o);
-		if (fclose(f) != 0 || err < 0) {
-			ftr_err("cannot write '%s': %s", a.svg_arg, strerror(errno ? errno : EIO));
-			goto out;
-		}
-	}
-	if (a.pprof_arg) {
-		FILE *f = fopen(a.pprof_arg, "we");
-		struct timespec now;
-
-		if (!f) {
-			ftr_err("cannot write '%s': %s", a.pprof_arg, strerror(errno));
-			goto out;
-		}
-		clock_gettime(CLOCK_REALTIME, &now);
-		err = pprof_write(p->pp, f, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec -
-				  (int64_t)((p->t1 - p->t0) * 1e9), (int64_t)((p->t1 - p->t0) * 1e9));
-		if (fclose(f) != 0 && !err)
-			err = -errno;
-		if (err < 0) {
-			ftr_err("cannot write '%s': %s", a.pprof_arg, strerror(-err));
-			goto out;
-		}
-	}
-	/* The warnings after the report, where they are read. */
-	for (int i = 0; i < nwarn; i++)
-		ftr_warn("%s", warn[i]);
-	if (ftr_verbose && p->target != T_INPUT)
-		ftr_info("%llu samples, %zu distinct stacks, %llu dropped, %llu lost in %llu "
-			 "records, %llu throttled, %llu bad records", (unsigned long long)p->samples,
-			 p->nstacks, (unsigned long long)p->dropped, (unsigned long long)p->lost,
-			 (unsigned long long)p->lost_records, (unsigned long long)p->throttles,
-			 (unsigned long long)p->bad_records);
-	ret = FTR_EXIT_OK;
-	if (out != stdout) {
-		if (fclose(out) != 0) {
-			ftr_err("cannot write '%s': %s", a.out_arg, strerror(errno));
-			ret = FTR_EXIT_FAIL;
-		}
-		out = stdout;
-	}
-out:
-	sigwatch_close(&sw);
-	if (out != stdout)
-		fclose(out);
-	for (int i = 0; i < nwarn; i++)
-		free(warn[i]);
-	free(warn);
+void prof_free(struct prof *p)
+{
 	flame_free(p->fl);
 	pprof_free(p->pp);
 	sym_ctx_free(p->sc);
@@ -1897,5 +1517,4 @@ out:
 	free(p->comms);
 	free(p->stops);
 	unwind_free(p->uw);
-	return ret;
 }

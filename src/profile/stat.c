@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ftr stat: what a command, a process or the whole system cost — task-clock,
- * context switches, migrations, faults, hardware counters where there is a
- * PMU, tracepoint counts — with the elapsed/user/sys split and one line
- * saying what the split means (the seed's S1).
+ * The counting behind `ftr stat`: what a command, a process or the whole
+ * system cost — task-clock, context switches, migrations, faults, hardware
+ * counters where there is a PMU, tracepoint counts — with the
+ * elapsed/user/sys split and one line saying what the split means (the
+ * seed's S1).
  *
  * Counters are perf_event_open counting events read with read(2); nothing
  * is sampled and no tracefs state is changed (a tracepoint counter needs
- * only the event's id).
+ * only the event's id, which the command reads).
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
@@ -23,69 +23,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "perf/child.h"
-#include "cmd/cmd.h"
 #include "ftr.h"
+#include "perf/child.h"
 #include "perf/perf.h"
-#include "kernel/session.h"
-
-static const char stat_usage[] =
-	"usage: ftr stat [options] -- CMD [ARGS]\n"
-	"       ftr stat [options] -p PID [-d TIME]\n"
-	"       ftr stat [options] -a [-C CPUS] [-d TIME]\n\n"
-	"Count what a command, a process or the whole system cost: task-clock,\n"
-	"context switches, CPU migrations, page faults, cycles and instructions\n"
-	"where there is a PMU; elapsed, user and sys time; and what the split says.\n\n"
-	"  -p, --pid PID          an existing process and its threads\n"
-	"  -a, --all-cpus         the whole system\n"
-	"  -C, --cpus LIST        with -a: only these CPUs ('0', '0-2,5')\n"
-	"  -d, --duration TIME    with -p or -a: count for TIME ('5', '200ms', '2m');\n"
-	"                         else until Ctrl-C (or until the process ends)\n"
-	"  -e, --event SYS:EVENT  also count a tracepoint, exactly (repeatable):\n"
-	"                         -e syscalls:sys_enter_write\n"
-	"  -r, --repeat N         run CMD N times: means, and the variation\n"
-	"  -j, --json             one JSON object\n"
-	"  -o, --output FILE      write the report to FILE, not standard output\n"
-	"  -h, --help             this help\n";
-
-enum target { T_CMD, T_PID, T_ALL };
-
-struct ctr {
-	char name[128];
-	uint32_t type;
-	uint64_t config;
-	bool time_ns;		/* a clock: value in ns, printed as msec */
-	bool hw;		/* a PMU event: may be <not supported> */
-	bool supported;		/* opened (at least once) */
-	bool counted;		/* ran at all */
-	int *fds;
-	int nfd;
-	struct perf_count sum;	/* this run */
-	double *runs;		/* per run, scaled */
-	double running_pct;
-};
-
-struct stat_run {
-	double elapsed, user, sys;	/* seconds */
-};
-
-struct cnt {
-	enum target target;
-	int pid;
-	char **cmdv;
-	bool *cpus;		/* -a -C */
-	int ncpu;
-	struct ctr *c;
-	int nc;
-	int nruns, done_runs;
-	struct stat_run *runs;
-	bool user_only;		/* kernel.perf_event_paranoid made us exclude the kernel */
-	bool json;
-	FILE *out;
-	char why_user_only[256];
-	char status_note[128];
-	bool interrupted;
-};
+#include "profile/stat.h"
 
 static const struct {
 	const char *name;
@@ -112,9 +53,9 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int add_ctr(struct cnt *st, const char *name, uint32_t type, uint64_t config)
+int stat_add_ctr(struct stat_cnt *st, const char *name, uint32_t type, uint64_t config)
 {
-	struct ctr *v = realloc(st->c, (st->nc + 1) * sizeof(*v));
+	struct stat_ctr *v = realloc(st->c, (st->nc + 1) * sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
@@ -130,46 +71,8 @@ static int add_ctr(struct cnt *st, const char *name, uint32_t type, uint64_t con
 	return 0;
 }
 
-/* -e SYS:EVENT (also tracepoint:SYS:EVENT, t:SYS:EVENT). */
-static int add_tracepoint(struct cnt *st, const char *spec, const char **tracefs)
-{
-	static struct ftr_tracefs tfs;
-	char sys[64], ev[128], name[200];
-	const char *s = spec;
-	long id;
 
-	if (str_has_prefix(s, "tracepoint:"))
-		s += 11;
-	else if (str_has_prefix(s, "t:"))
-		s += 2;
-	if (sscanf(s, "%63[^:]:%127s", sys, ev) != 2 || strchr(ev, ':') || strpbrk(s, "*?[")) {
-		cmd_usage_error("stat", "bad event '%s': want SYSTEM:EVENT, e.g. "
-				"syscalls:sys_enter_write", spec);
-		return -EINVAL;
-	}
-	if (!*tracefs) {
-		if (tracefs_locate(&tfs, true) < 0) {
-			ftr_err("cannot count '%s': %s", spec, tfs.why);
-			return -ENOENT;
-		}
-		*tracefs = tfs.path;
-	}
-	id = perf_tracepoint_id(*tracefs, sys, ev);
-	if (id == -ENOENT) {
-		ftr_err("no tracepoint '%s:%s' (see 'ftr list')", sys, ev);
-		return -ENOENT;
-	}
-	if (id < 0) {
-		ftr_err("cannot read the id of '%s:%s' in '%s': %s%s", sys, ev, *tracefs,
-			strerror((int)-id), (id == -EACCES || id == -EPERM) && geteuid() ?
-			" (tracepoints need root)" : "");
-		return (int)id;
-	}
-	snprintf(name, sizeof(name), "%s:%s", sys, ev);
-	return add_ctr(st, name, PERF_TYPE_TRACEPOINT, (uint64_t)id);
-}
-
-static void close_ctrs(struct cnt *st)
+static void close_ctrs(struct stat_cnt *st)
 {
 	for (int i = 0; i < st->nc; i++) {
 		for (int j = 0; j < st->c[i].nfd; j++)
@@ -180,12 +83,12 @@ static void close_ctrs(struct cnt *st)
 	}
 }
 
-static void explain_fail(struct cnt *st, const char *what, int err, enum perf_scope scope)
+static void explain_fail(struct stat_cnt *st, const char *what, int err, enum perf_scope scope)
 {
 	char why[512];
 
 	perf_explain(err, scope, perf_paranoid(), perf_privileged(), why, sizeof(why));
-	if (st->target == T_PID)
+	if (st->target == STAT_PID)
 		ftr_err("cannot count %s of pid %d: %s", what, st->pid, why);
 	else
 		ftr_err("cannot count %s: %s", what, why);
@@ -193,12 +96,12 @@ static void explain_fail(struct cnt *st, const char *what, int err, enum perf_sc
 
 /* Open every counter on the target.  For a command, pid is the child held
  * back before exec: enable_on_exec starts the counters at its exec. */
-static int open_ctrs(struct cnt *st, int child_pid)
+static int open_ctrs(struct stat_cnt *st, int child_pid)
 {
 	int *tids = NULL, ntid = 1, err = 0;
-	enum perf_scope scope = st->target == T_ALL ? PERF_SCOPE_CPU : PERF_SCOPE_KERNEL;
+	enum perf_scope scope = st->target == STAT_ALL ? PERF_SCOPE_CPU : PERF_SCOPE_KERNEL;
 
-	if (st->target == T_PID) {
+	if (st->target == STAT_PID) {
 		raise_nofile();
 		err = proc_threads(st->pid, &tids, &ntid);
 		if (err < 0) {
@@ -207,8 +110,8 @@ static int open_ctrs(struct cnt *st, int child_pid)
 		}
 	}
 	for (int i = 0; i < st->nc; i++) {
-		struct ctr *c = &st->c[i];
-		int nfd = st->target == T_ALL ? st->ncpu : ntid;
+		struct stat_ctr *c = &st->c[i];
+		int nfd = st->target == STAT_ALL ? st->ncpu : ntid;
 
 		c->fds = calloc(nfd, sizeof(*c->fds));
 		if (!c->fds) {
@@ -225,20 +128,20 @@ static int open_ctrs(struct cnt *st, int child_pid)
 			};
 			int pid = -1, cpu = -1, fd;
 
-			if (st->target == T_ALL) {
+			if (st->target == STAT_ALL) {
 				if (!st->cpus[k])
 					continue;
 				cpu = k;
 			} else {
-				pid = st->target == T_CMD ? child_pid : tids[k];
+				pid = st->target == STAT_CMD ? child_pid : tids[k];
 				a.inherit = 1;	/* and what it starts */
-				a.enable_on_exec = st->target == T_CMD;
+				a.enable_on_exec = st->target == STAT_CMD;
 			}
 			fd = perf_open(&a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-			if (fd == -ESRCH && st->target == T_PID && k > 0)
+			if (fd == -ESRCH && st->target == STAT_PID && k > 0)
 				continue;	/* a thread ended meanwhile */
 			if (fd < 0 && (fd == -EACCES || fd == -EPERM) && !st->user_only &&
-			    st->target != T_ALL && c->type != PERF_TYPE_TRACEPOINT &&
+			    st->target != STAT_ALL && c->type != PERF_TYPE_TRACEPOINT &&
 			    !perf_privileged() && perf_paranoid() > 1) {
 				/* kernel.perf_event_paranoid=2: what an unprivileged
 				 * user may count is user space only.  Say so once. */
@@ -252,7 +155,7 @@ static int open_ctrs(struct cnt *st, int child_pid)
 			if (fd < 0 && c->hw && fd != -EACCES && fd != -EPERM)
 				break;	/* no PMU (or not this event): <not supported> */
 			if (fd < 0) {
-				if (fd == -ESRCH && st->target == T_PID)
+				if (fd == -ESRCH && st->target == STAT_PID)
 					ftr_err("no process with pid %d", st->pid);
 				else
 					explain_fail(st, c->name, fd,
@@ -271,17 +174,17 @@ static int open_ctrs(struct cnt *st, int child_pid)
 	return err;
 }
 
-static void ctrs_ioctl(struct cnt *st, unsigned long req)
+static void ctrs_ioctl(struct stat_cnt *st, unsigned long req)
 {
 	for (int i = 0; i < st->nc; i++)
 		for (int j = 0; j < st->c[i].nfd; j++)
 			ioctl(st->c[i].fds[j], req, 0);
 }
 
-static int read_ctrs(struct cnt *st, int run)
+static int read_ctrs(struct stat_cnt *st, int run)
 {
 	for (int i = 0; i < st->nc; i++) {
-		struct ctr *c = &st->c[i];
+		struct stat_ctr *c = &st->c[i];
 
 		memset(&c->sum, 0, sizeof(c->sum));
 		for (int j = 0; j < c->nfd; j++) {
@@ -349,7 +252,7 @@ static int system_times(double *user, double *sys)
 
 /* ---- one measurement ----------------------------------------------------------- */
 
-static int measure_cmd(struct cnt *st, struct sigwatch *sw, int run)
+static int measure_cmd(struct stat_cnt *st, struct sigwatch *sw, int run)
 {
 	struct child ch = CHILD_INIT;
 	double t0, t1;
@@ -403,7 +306,7 @@ static int measure_cmd(struct cnt *st, struct sigwatch *sw, int run)
 	return 0;
 }
 
-static int measure_span(struct cnt *st, struct sigwatch *sw, uint64_t duration_ns)
+static int measure_span(struct stat_cnt *st, struct sigwatch *sw, uint64_t duration_ns)
 {
 	double t0, t1, end, u0 = 0, s0 = 0, u1 = 0, s1 = 0;
 	bool have_times;
@@ -414,7 +317,7 @@ static int measure_span(struct cnt *st, struct sigwatch *sw, uint64_t duration_n
 		close_ctrs(st);
 		return err;
 	}
-	have_times = (st->target == T_ALL ? system_times(&u0, &s0) :
+	have_times = (st->target == STAT_ALL ? system_times(&u0, &s0) :
 		      proc_times(st->pid, &u0, &s0)) == 0;
 	u1 = u0;
 	s1 = s0;
@@ -437,7 +340,7 @@ static int measure_span(struct cnt *st, struct sigwatch *sw, uint64_t duration_n
 		}
 		/* Keep the last reading: a process that ends takes its
 		 * /proc/PID/stat with it. */
-		if (st->target == T_PID) {
+		if (st->target == STAT_PID) {
 			if (have_times)
 				proc_times(st->pid, &u1, &s1);
 			if (!pid_alive(st->pid)) {
@@ -449,7 +352,7 @@ static int measure_span(struct cnt *st, struct sigwatch *sw, uint64_t duration_n
 	}
 	ctrs_ioctl(st, PERF_EVENT_IOC_DISABLE);
 	t1 = now_s();
-	if (have_times && st->target == T_ALL)
+	if (have_times && st->target == STAT_ALL)
 		system_times(&u1, &s1);
 	else if (have_times && pid_alive(st->pid))
 		proc_times(st->pid, &u1, &s1);
@@ -528,7 +431,7 @@ static const char *const verdict_key[] = {
  * often; neither, with time passing — it waits, and a profiler cannot see
  * waiting: look off-CPU.
  */
-static enum verdict reading(const struct cnt *st, double oncpu, double elapsed, double user,
+static enum verdict reading(const struct stat_cnt *st, double oncpu, double elapsed, double user,
 			    double sys, char *buf, size_t len)
 {
 	double cpu = user + sys, cap = elapsed;
@@ -537,7 +440,7 @@ static enum verdict reading(const struct cnt *st, double oncpu, double elapsed, 
 		snprintf(buf, len, "no user/sys split could be read");
 		return V_UNKNOWN;
 	}
-	if (st->target == T_ALL) {
+	if (st->target == STAT_ALL) {
 		int n = 0;
 
 		for (int i = 0; i < st->ncpu; i++)
@@ -553,7 +456,7 @@ static enum verdict reading(const struct cnt *st, double oncpu, double elapsed, 
 		return V_UNKNOWN;
 	}
 	if (oncpu < 0.5 * cap) {
-		if (st->target == T_ALL) {
+		if (st->target == STAT_ALL) {
 			snprintf(buf, len, "mostly idle: the CPUs were busy %.0f%% of the time; "
 				 "a slow service on an idle system is waiting, not computing: look "
 				 "off-CPU (scheduler and block tracepoints)", 100 * oncpu / cap);
@@ -586,15 +489,15 @@ static enum verdict reading(const struct cnt *st, double oncpu, double elapsed, 
 	return V_MIXED;
 }
 
-static void target_text(const struct cnt *st, char *buf, size_t len)
+static void target_text(const struct stat_cnt *st, char *buf, size_t len)
 {
 	size_t o = 0;
 
-	if (st->target == T_PID) {
+	if (st->target == STAT_PID) {
 		snprintf(buf, len, "%d", st->pid);
 		return;
 	}
-	if (st->target == T_ALL) {
+	if (st->target == STAT_ALL) {
 		snprintf(buf, len, "system wide");
 		return;
 	}
@@ -603,7 +506,7 @@ static void target_text(const struct cnt *st, char *buf, size_t len)
 		o += snprintf(buf + o, len - o, "%s%s", a == st->cmdv ? "" : " ", *a);
 }
 
-static const struct ctr *find_ctr(const struct cnt *st, uint32_t type, uint64_t config)
+static const struct stat_ctr *find_ctr(const struct stat_cnt *st, uint32_t type, uint64_t config)
 {
 	for (int i = 0; i < st->nc; i++)
 		if (st->c[i].type == type && st->c[i].config == config && st->c[i].counted)
@@ -611,14 +514,14 @@ static const struct ctr *find_ctr(const struct cnt *st, uint32_t type, uint64_t 
 	return NULL;
 }
 
-static void print_text(struct cnt *st)
+void stat_print_text(struct stat_cnt *st)
 {
 	FILE *o = st->out;
 	int n = st->done_runs;
 	double el[n], us[n], sy[n], clock_ms;
-	const struct ctr *clk = find_ctr(st, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
-	const struct ctr *cyc = find_ctr(st, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-	const struct ctr *br = find_ctr(st, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
+	const struct stat_ctr *clk = find_ctr(st, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	const struct stat_ctr *cyc = find_ctr(st, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+	const struct stat_ctr *br = find_ctr(st, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
 	char tgt[512], text[512];
 	enum verdict v;
 
@@ -631,13 +534,13 @@ static void print_text(struct cnt *st)
 	}
 	clock_ms = clk ? mean(clk->runs, n) / 1e6 : 0;
 	target_text(st, tgt, sizeof(tgt));
-	fprintf(o, "\n Performance counter stats for %s'%s'", st->target == T_PID ? "process id " : "",
+	fprintf(o, "\n Performance counter stats for %s'%s'", st->target == STAT_PID ? "process id " : "",
 		tgt);
 	if (n > 1)
 		fprintf(o, " (%d runs)", n);
 	fputs(":\n\n", o);
 	for (int i = 0; i < st->nc; i++) {
-		const struct ctr *c = &st->c[i];
+		const struct stat_ctr *c = &st->c[i];
 		double val = mean(c->runs, n);
 		char num[64], note[96] = "";
 
@@ -719,12 +622,12 @@ static void json_num(FILE *o, double v)
 		fprintf(o, "%.9g", v);
 }
 
-static void print_json(struct cnt *st)
+void stat_print_json(struct stat_cnt *st)
 {
 	FILE *o = st->out;
 	int n = st->done_runs;
 	double el[n], us[n], sy[n];
-	const struct ctr *clk = find_ctr(st, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	const struct stat_ctr *clk = find_ctr(st, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
 	char tgt[512], text[512];
 	enum verdict v;
 
@@ -739,10 +642,10 @@ static void print_json(struct cnt *st)
 	v = reading(st, clk ? mean(clk->runs, n) / 1e9 : 0, mean(el, n), mean(us, n), mean(sy, n),
 		    text, sizeof(text));
 	fprintf(o, "{\"target\":\"%s\",",
-		st->target == T_CMD ? "command" : st->target == T_PID ? "pid" : "system");
-	fputs(st->target == T_CMD ? "\"command\":" : "\"what\":", o);
+		st->target == STAT_CMD ? "command" : st->target == STAT_PID ? "pid" : "system");
+	fputs(st->target == STAT_CMD ? "\"command\":" : "\"what\":", o);
 	json_str(o, tgt);
-	if (st->target == T_PID)
+	if (st->target == STAT_PID)
 		fprintf(o, ",\"pid\":%d", st->pid);
 	fprintf(o, ",\"runs\":%d,\"elapsed_s\":", n);
 	json_num(o, mean(el, n));
@@ -756,7 +659,7 @@ static void print_json(struct cnt *st)
 	}
 	fprintf(o, ",\"user_only\":%s,\"counters\":[", st->user_only ? "true" : "false");
 	for (int i = 0; i < st->nc; i++) {
-		const struct ctr *c = &st->c[i];
+		const struct stat_ctr *c = &st->c[i];
 
 		fputs(i ? ",{\"event\":" : "{\"event\":", o);
 		json_str(o, c->name);
@@ -780,210 +683,45 @@ static void print_json(struct cnt *st)
 }
 
 /* What the command line of stat said; stat_parse_opts fills it. */
-struct stat_cli {
-	struct cnt st;
-	const char **events;	/* -e tracepoints, counted beside the defaults */
-	int nev;
-	uint64_t duration;
-	const char *out_arg;
-	bool all, cpumask[4096];
-};
 
-/*
- * Options and their checks.  Returns -1 to go on, else the exit code; what
- * it allocated (a->events) is freed by the caller either way.
- */
-static int stat_parse_opts(struct stat_cli *a, int argc, char **argv)
+int stat_measure(struct stat_cnt *st, struct sigwatch *sw, int run, uint64_t duration_ns)
 {
-	static const struct option longopts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpus", required_argument, NULL, 'C' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *pid_arg = NULL, *cpus_arg = NULL;
-	uint64_t v;
-	int c, ret = FTR_EXIT_FAIL, err;
-
-	while ((c = cmd_getopt("stat", argc, argv, "+p:aC:d:e:r:jo:h", longopts)) != -1) {
-		switch (c) {
-		case 'p':
-			pid_arg = optarg;
-			break;
-		case 'a':
-			a->all = true;
-			break;
-		case 'C':
-			cpus_arg = optarg;
-			break;
-		case 'd':
-			if (parse_duration_ns(optarg, &a->duration) < 0 || !a->duration)
-				return cmd_usage_error("stat", "bad duration '%s' (e.g. 5, 5s, 200ms, "
-						       "2m)", optarg);
-			break;
-		case 'e': {
-			const char **ne = realloc(a->events, (a->nev + 1) * sizeof(*ne));
-
-			if (!ne)
-				return ret;
-			a->events = ne;
-			a->events[a->nev++] = optarg;
-			break;
-		}
-		case 'r':
-			if (parse_u64(optarg, &v) < 0 || v < 1 || v > 100000)
-				return cmd_usage_error("stat", "bad repeat count '%s'", optarg);
-			a->st.nruns = (int)v;
-			break;
-		case 'j':
-			a->st.json = true;
-			break;
-		case 'o':
-			a->out_arg = optarg;
-			break;
-		case 'h':
-			fputs(stat_usage, stdout);
-			return FTR_EXIT_OK;
-		default:
-			return FTR_EXIT_USAGE;
-		}
-	}
-	if (optind < argc && !strcmp(argv[optind], "--"))
-		optind++;
-	if (optind < argc)
-		a->st.cmdv = argv + optind;
-	if ((pid_arg != NULL) + a->all + (a->st.cmdv != NULL) != 1)
-		return cmd_usage_error("stat", (pid_arg != NULL) + a->all + (a->st.cmdv != NULL) ?
-				       "-p, -a and a command exclude each other" :
-				       "nothing to count: give -- CMD, -p PID or -a");
-	if (a->duration && a->st.cmdv)
-		return cmd_usage_error("stat", "-d goes with -p or -a (a command is counted "
-				       "until it ends)");
-	if (a->st.nruns > 1 && !a->st.cmdv)
-		return cmd_usage_error("stat", "-r repeats a command: not with -p or -a");
-	if (cpus_arg && !a->all)
-		return cmd_usage_error("stat", "-C goes with -a");
-	if (pid_arg) {
-		if (parse_u64(pid_arg, &v) < 0 || v == 0 || v > INT32_MAX)
-			return cmd_usage_error("stat", "bad pid '%s'", pid_arg);
-		a->st.target = T_PID;
-		a->st.pid = (int)v;
-		if (!pid_alive(a->st.pid)) {
-			ftr_err("no process with pid %d", a->st.pid);
-			return ret;
-		}
-	}
-	if (a->all) {
-		a->st.target = T_ALL;
-		a->st.ncpu = (int)ARRAY_SIZE(a->cpumask);
-		err = perf_online_cpus(a->cpumask, a->st.ncpu);
-		if (err < 0) {
-			ftr_err("cannot read the online CPUs: %s", strerror(-err));
-			return ret;
-		}
-		if (cpus_arg) {
-			bool sel[ARRAY_SIZE(a->cpumask)];
-
-			err = parse_cpulist(cpus_arg, sel, a->st.ncpu);
-			if (err)
-				return cmd_usage_error("stat", "bad CPU list '%s'%s", cpus_arg,
-						       err == -ERANGE ? " (no such CPU)" : "");
-			/* A CPU that is not online would only read as "not
-			 * supported" (and a busy 0%). */
-			if ((err = perf_first_offline(sel, a->st.ncpu)) >= 0)
-				return cmd_usage_error("stat", "bad CPU list '%s' (CPU %d is not online)",
-						       cpus_arg, err);
-			for (int i = 0; i < a->st.ncpu; i++)
-				a->cpumask[i] = a->cpumask[i] && sel[i];
-		}
-		a->st.cpus = a->cpumask;
-	}
-	return -1;
+	return st->target == STAT_CMD ? measure_cmd(st, sw, run) :
+	       measure_span(st, sw, duration_ns);
 }
 
-int cmd_stat(int argc, char **argv)
+int stat_add_defaults(struct stat_cnt *st)
 {
-	struct stat_cli a = { .st = { .target = T_CMD, .nruns = 1, .out = stdout } };
-	struct sigwatch sw = { .fd = -1 };
-	const char *tracefs = NULL;
-	struct cnt *st = &a.st;
-	int ret, err;
-
-	ret = stat_parse_opts(&a, argc, argv);
-	if (ret >= 0)
-		goto out;
-	ret = FTR_EXIT_FAIL;
 	for (size_t i = 0; i < ARRAY_SIZE(default_events); i++) {
 		const char *name = default_events[i].name;
 		uint64_t config = default_events[i].config;
 
 		/* System-wide, the clock that means something is the CPUs'. */
-		if (a.all && config == PERF_COUNT_SW_TASK_CLOCK &&
+		if (st->target == STAT_ALL && config == PERF_COUNT_SW_TASK_CLOCK &&
 		    default_events[i].type == PERF_TYPE_SOFTWARE) {
 			name = "cpu-clock";
 			config = PERF_COUNT_SW_CPU_CLOCK;
 		}
-		if (add_ctr(st, name, default_events[i].type, config) < 0)
-			goto out;
+		if (stat_add_ctr(st, name, default_events[i].type, config) < 0)
+			return -ENOMEM;
 	}
-	for (int i = 0; i < a.nev; i++) {
-		err = add_tracepoint(st, a.events[i], &tracefs);
-		if (err == -EINVAL) {
-			ret = FTR_EXIT_USAGE;
-			goto out;
-		}
-		if (err < 0)
-			goto out;
-	}
+	return 0;
+}
+
+int stat_alloc_runs(struct stat_cnt *st)
+{
 	st->runs = calloc(st->nruns, sizeof(*st->runs));
 	for (int i = 0; i < st->nc; i++)
 		if (!(st->c[i].runs = calloc(st->nruns, sizeof(double))))
-			goto out;
-	if (!st->runs)
-		goto out;
-	if (a.out_arg && !(st->out = fopen(a.out_arg, "we"))) {
-		ftr_err("cannot write '%s': %s", a.out_arg, strerror(errno));
-		st->out = stdout;
-		goto out;
-	}
-	err = sigwatch_open(&sw, true);
-	if (err < 0) {
-		ftr_err("cannot set up signal handling: %s", strerror(-err));
-		goto out;
-	}
-	for (int r = 0; r < st->nruns && !st->interrupted; r++) {
-		err = st->target == T_CMD ? measure_cmd(st, &sw, r) : measure_span(st, &sw, a.duration);
-		if (err < 0)
-			goto out;
-		st->done_runs++;
-	}
-	if (st->status_note[0])
-		ftr_warn("%s", st->status_note);
-	if (st->json)
-		print_json(st);
-	else
-		print_text(st);
-	ret = FTR_EXIT_OK;
-	if (st->out != stdout && (fclose(st->out) != 0)) {
-		ftr_err("cannot write '%s': %s", a.out_arg, strerror(errno));
-		ret = FTR_EXIT_FAIL;
-	}
-	st->out = stdout;
-out:
-	sigwatch_close(&sw);
-	if (st->out != stdout)
-		fclose(st->out);
+			return -ENOMEM;
+	return st->runs ? 0 : -ENOMEM;
+}
+
+void stat_free(struct stat_cnt *st)
+{
 	close_ctrs(st);
 	for (int i = 0; i < st->nc; i++)
 		free(st->c[i].runs);
 	free(st->c);
 	free(st->runs);
-	free(a.events);
-	return ret;
 }

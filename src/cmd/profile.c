@@ -209,10 +209,7 @@ static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, c
 			return FTR_EXIT_USAGE;
 		}
 	}
-	if (optind < argc && !strcmp(argv[optind], "--"))
-		optind++;
-	if (optind < argc)
-		p->cmdv = argv + optind;
+	p->cmdv = cmd_command_args(argc, argv);
 	if ((a->pid_arg != NULL) + a->all + (p->cmdv != NULL) + (a->input != NULL) != 1)
 		return cmd_usage_error("profile", (a->pid_arg != NULL) + a->all + (p->cmdv != NULL) +
 				       (a->input != NULL) ? "-p, -a, -i and a command exclude each other" :
@@ -226,14 +223,9 @@ static int profile_parse_opts(struct profile_cli *a, struct prof *p, int argc, c
 		return cmd_usage_error("profile", "-d goes with -p or -a (a command is profiled "
 				       "until it ends)");
 	if (a->pid_arg) {
-		if (parse_u64(a->pid_arg, &v) < 0 || v == 0 || v > INT32_MAX)
-			return cmd_usage_error("profile", "bad pid '%s'", a->pid_arg);
 		p->target = PROF_PID;
-		p->pid = (int)v;
-		if (!pid_alive(p->pid)) {
-			ftr_err("no process with pid %d", p->pid);
+		if ((ret = cmd_pid_opt("profile", a->pid_arg, &p->pid)) >= 0)
 			return ret;
-		}
 	} else if (a->all) {
 		p->target = PROF_ALL;
 	} else if (a->input) {

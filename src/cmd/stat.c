@@ -150,10 +150,7 @@ static int stat_parse_opts(struct stat_cli *a, int argc, char **argv)
 			return FTR_EXIT_USAGE;
 		}
 	}
-	if (optind < argc && !strcmp(argv[optind], "--"))
-		optind++;
-	if (optind < argc)
-		a->st.cmdv = argv + optind;
+	a->st.cmdv = cmd_command_args(argc, argv);
 	if ((pid_arg != NULL) + a->all + (a->st.cmdv != NULL) != 1)
 		return cmd_usage_error("stat", (pid_arg != NULL) + a->all + (a->st.cmdv != NULL) ?
 				       "-p, -a and a command exclude each other" :
@@ -166,14 +163,10 @@ static int stat_parse_opts(struct stat_cli *a, int argc, char **argv)
 	if (cpus_arg && !a->all)
 		return cmd_usage_error("stat", "-C goes with -a");
 	if (pid_arg) {
-		if (parse_u64(pid_arg, &v) < 0 || v == 0 || v > INT32_MAX)
-			return cmd_usage_error("stat", "bad pid '%s'", pid_arg);
 		a->st.target = STAT_PID;
-		a->st.pid = (int)v;
-		if (!pid_alive(a->st.pid)) {
-			ftr_err("no process with pid %d", a->st.pid);
+		if ((ret = cmd_pid_opt("stat", pid_arg, &a->st.pid)) >= 0)
 			return ret;
-		}
+		ret = FTR_EXIT_FAIL;
 	}
 	if (a->all) {
 		a->st.target = STAT_ALL;

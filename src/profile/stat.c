@@ -514,24 +514,32 @@ static const struct stat_ctr *find_ctr(const struct stat_cnt *st, uint32_t type,
 	return NULL;
 }
 
+/* Each run's elapsed, user and sys time into el, us, sy; returns the clock
+ * counter (task-clock, or cpu-clock system-wide), or NULL. */
+static const struct stat_ctr *split_runs(const struct stat_cnt *st, double *el, double *us,
+					 double *sy)
+{
+	const struct stat_ctr *clk = find_ctr(st, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+
+	for (int i = 0; i < st->done_runs; i++) {
+		el[i] = st->runs[i].elapsed;
+		us[i] = st->runs[i].user;
+		sy[i] = st->runs[i].sys;
+	}
+	return clk ? clk : find_ctr(st, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
+}
+
 void stat_print_text(struct stat_cnt *st)
 {
 	FILE *o = st->out;
 	int n = st->done_runs;
 	double el[n], us[n], sy[n], clock_ms;
-	const struct stat_ctr *clk = find_ctr(st, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	const struct stat_ctr *clk = split_runs(st, el, us, sy);
 	const struct stat_ctr *cyc = find_ctr(st, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
 	const struct stat_ctr *br = find_ctr(st, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS);
 	char tgt[512], text[512];
 	enum verdict v;
 
-	if (!clk)
-		clk = find_ctr(st, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
-	for (int i = 0; i < n; i++) {
-		el[i] = st->runs[i].elapsed;
-		us[i] = st->runs[i].user;
-		sy[i] = st->runs[i].sys;
-	}
 	clock_ms = clk ? mean(clk->runs, n) / 1e6 : 0;
 	target_text(st, tgt, sizeof(tgt));
 	fprintf(o, "\n Performance counter stats for %s'%s'", st->target == STAT_PID ? "process id " : "",
@@ -627,17 +635,10 @@ void stat_print_json(struct stat_cnt *st)
 	FILE *o = st->out;
 	int n = st->done_runs;
 	double el[n], us[n], sy[n];
-	const struct stat_ctr *clk = find_ctr(st, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
+	const struct stat_ctr *clk = split_runs(st, el, us, sy);
 	char tgt[512], text[512];
 	enum verdict v;
 
-	if (!clk)
-		clk = find_ctr(st, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK);
-	for (int i = 0; i < n; i++) {
-		el[i] = st->runs[i].elapsed;
-		us[i] = st->runs[i].user;
-		sy[i] = st->runs[i].sys;
-	}
 	target_text(st, tgt, sizeof(tgt));
 	v = reading(st, clk ? mean(clk->runs, n) / 1e9 : 0, mean(el, n), mean(us, n), mean(sy, n),
 		    text, sizeof(text));

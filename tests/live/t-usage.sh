@@ -36,3 +36,23 @@ if [ "$(id -u)" = 0 ] && command -v asuser >/dev/null 2>&1 && [ -n "$T" ] && ! t
 else
 	skip usage-not-root "needs root and the asuser helper"
 fi
+
+# The README's first command, as written there (only beside the tree: the
+# guests have no README): the opens-by-process program over du -s /usr/share
+# prints du's count line even on a machine doing nothing else.
+readme=$LIVE_DIR/../../README.md
+if [ ! -f "$readme" ]; then
+	skip usage-readme-first "no README.md beside the tests (a guest)"
+elif [ -z "$T" ] || tracing_locked || [ ! -d "$T/events/syscalls/sys_enter_openat" ] ||
+     [ ! -d /usr/share ] || [ "$(id -u)" != 0 ]; then
+	skip usage-readme-first "needs root, syscall tracepoints and /usr/share"
+else
+	snapshot > "$TMP/before"
+	prog=$(sed -n 's|^make deps && make && ./build/ftr doctor && ./build/ftr ||p' "$readme")
+	eval "set -- $prog"
+	"$FTR" "$@" > "$TMP/o" 2> "$TMP/e"; rc=$?
+	n=$(grep -Ec '^@\[du\]: [1-9][0-9]*$' "$TMP/o")
+	[ -n "$prog" ] && [ $rc -eq 0 ] && [ "$n" -eq 1 ] && ok usage-readme-first ||
+		fail usage-readme-first "rc=$rc, '$prog': $(cat "$TMP/o" "$TMP/e" | head -3)"
+	same_as_before usage-readme-first-leaves-tracefs "$TMP/before"
+fi

@@ -63,7 +63,8 @@ struct prof {
 	struct tcomm *comms;
 	size_t comm_cap, comm_n;
 	uint64_t samples, lost, lost_records, throttles, other_mode, bad_records;
-	uint64_t kips[PROF_MAX_FRAMES], uips[PROF_MAX_FRAMES], dwips[PROF_MAX_FRAMES], spliced[PROF_MAX_FRAMES];
+	uint64_t kips[PROF_MAX_FRAMES], uips[PROF_MAX_FRAMES];
+	uint64_t dwips[PROF_MAX_FRAMES], spliced[PROF_MAX_FRAMES];
 	struct unwinder *uw;
 	struct stop *stops;	/* where CFI walks ended early, and why */
 	size_t stop_cap, stop_n;

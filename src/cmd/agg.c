@@ -202,15 +202,13 @@ static int agg_parse_opts(struct agg_cli *a, int argc, char **argv)
 		case 'f':
 			o->filter = optarg;
 			break;
-		case 'p':
-			if (parse_u64(optarg, &v) < 0 || !v || v > INT32_MAX)
-				return cmd_usage_error(cmd, "bad pid '%s'", optarg);
-			o->eng.pid = (int)v;
-			if (!pid_alive(o->eng.pid)) {
-				ftr_err("no process with pid %d", o->eng.pid);
-				return FTR_EXIT_FAIL;
-			}
+		case 'p': {
+			int ret = cmd_pid_opt(cmd, optarg, &o->eng.pid);
+
+			if (ret >= 0)
+				return ret;
 			break;
+		}
 		case 'd':
 			if (parse_duration_ns(optarg, &o->eng.duration_ns) < 0 || !o->eng.duration_ns)
 				return cmd_usage_error(cmd, "bad duration '%s' (e.g. 5, 5s, 200ms)",

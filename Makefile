@@ -12,6 +12,9 @@
 #   ARCH=arm64      cross-build (make, make static, make helpers-static) into
 #                   build/arm64/ with Debian's aarch64-linux-gnu-gcc and arm64
 #                   multiarch libraries; CROSS_COMPILE=aarch64-linux-gnu- alike
+#   ARCH=armhf      the same for 32-bit ARM (arm-linux-gnueabihf-gcc), into
+#                   build/armhf/
+#   make deb        Debian packages of the static binary (build/deb/)
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin

@@ -855,9 +855,10 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 			}
 		}
 		/* A string from the kernel (a comm, a path) is shown, not
-		 * obeyed: its control characters are escaped. */
+		 * obeyed: its control characters are escaped, but for a
+		 * newline and a tab (ob_lang_str). */
 		if (*q == 's')
-			ob_text_str(ob, out, strlen(out));
+			ob_lang_str(ob, out, strlen(out));
 		else
 			ob_puts(ob, out);
 		p = q + 1;
@@ -1007,7 +1008,7 @@ static void print_value(struct xctx *x, struct val v)
 		print_stack(in, ob, v);
 	} else if (v.t == VT_STR) {
 		if (ob == &in->ob)
-			ob_text_str(ob, v.s, v.len);
+			ob_lang_str(ob, v.s, v.len);
 		else
 			ob_write(ob, v.s, v.len);
 	} else {

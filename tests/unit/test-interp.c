@@ -665,6 +665,12 @@ static const struct icase bt_funcs[] = {
 	  "ftrtest:types tid=" T1 " s8v=-1 arr=0x7f5c41000a09ff68 small=\"a b\"\n",
 	  "<h\\xff\\x09\\x0a\\x00A\\\\x7f|~\\x00\\x00\\x00>\n<h\\xff\\x09|ABC\\x00>\n"
 	  "<|\\x00\\x00\\x00\\x00>\n<h\\xff\\x09\\x0a\\x00A\\\\x7f|a b\\x00>\n" },
+	/* A string's newline and tab print as they are, as bpftrace prints
+	 * them (other control characters are escaped: t-harden). */
+	{ "%s and print() of a newline and a tab",
+	  "BEGIN { printf(\"<%s>\\n\", \"a\\tb\\nc\"); print(\"d\\te\\n\"); "
+	  "@[\"k\\tl\"] = 1; exit(); }",
+	  "", "<a\tb\nc>\nd\te\n\n@[k\tl]: 1\n" },
 	/* bpftrace 0.17 prints these alike (its -f json: t-bpfjson). */
 	{ "print(value)",
 	  "BEGIN { $x = 5; print(1); print(\"str\"); print($x); print(-3); print((uint8)255); "

@@ -60,6 +60,17 @@ fi
 "$FTR" -e "usdt:$u:ftr:* { @[probe] = count(); }" -- usdt 4 > "$TMP/o" 2> "$TMP/e"
 n=$(grep -c '^@\[usdt:.*:ftr:[a-z]*\]: 4$' "$TMP/o")
 [ "$n" = 3 ] && ok usdt-glob || fail usdt-glob "$(cat "$TMP/o" "$TMP/e" | head -5)"
+# A path as written names the probes (the probe builtin, a listing), as
+# bpftrace names them: ./usdt stays ./usdt.  bpftrace's test engine's
+# variable asks for bpftrace's attach report: a probe per name matched.
+d=$(dirname "$u")
+(cd "$d" && "$FTR" list "usdt:./usdt:ftr:t*") > "$TMP/o" 2> "$TMP/e"
+check usdt-list-as-written [ "$(cat "$TMP/o")" = "usdt:./usdt:ftr:tick" ]
+(cd "$d" && __BPFTRACE_NOTIFY_PROBES_ATTACHED=1 "$FTR" -e 'usdt:./usdt:ftr:* { @[probe] = count(); }' \
+	-- ./usdt 4) > "$TMP/o" 2> "$TMP/e"
+printf '__BPFTRACE_NOTIFY_PROBES_ATTACHED\ngated=4\n@[usdt:./usdt:ftr:gated]: 4\n@[usdt:./usdt:ftr:mem]: 4\n@[usdt:./usdt:ftr:tick]: 4\n' > "$TMP/want"
+cmp -s "$TMP/o" "$TMP/want" && grep -qx 'Attached 3 probes' "$TMP/e" && ok usdt-as-written ||
+	fail usdt-as-written "$(cat "$TMP/o" "$TMP/e" | head -8 | tr "\n" " ")"
 "$FTR" -e "usdt:$u:tick { @ = count(); }" -- usdt 3 > "$TMP/o" 2> "$TMP/e"
 grep -q '^@: 3$' "$TMP/o" && ok usdt-no-provider || fail usdt-no-provider "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
 

@@ -71,6 +71,12 @@ check usdt-list-as-written [ "$(cat "$TMP/o")" = "usdt:./usdt:ftr:tick" ]
 printf '__BPFTRACE_NOTIFY_PROBES_ATTACHED\ngated=4\n@[usdt:./usdt:ftr:gated]: 4\n@[usdt:./usdt:ftr:mem]: 4\n@[usdt:./usdt:ftr:tick]: 4\n' > "$TMP/want"
 cmp -s "$TMP/o" "$TMP/want" && grep -qx 'Attached 3 probes' "$TMP/e" && ok usdt-as-written ||
 	fail usdt-as-written "$(cat "$TMP/o" "$TMP/e" | head -8 | tr "\n" " ")"
+# Two clauses on one probe run in the program's order, as bpftrace runs
+# them (the kernel calls a place's uprobes newest first).
+"$FTR" -e "usdt:$u:ftr:tick { printf(\"a\"); } usdt:$u:ftr:tick { printf(\"b\\n\"); }" -- usdt 3 \
+	> "$TMP/o" 2> "$TMP/e"
+[ "$(grep -c '^ab$' "$TMP/o")" = 3 ] && ! grep -q '^b' "$TMP/o" && ok usdt-clause-order ||
+	fail usdt-clause-order "$(cat "$TMP/o" "$TMP/e" | head -6 | tr "\n" " ")"
 "$FTR" -e "usdt:$u:tick { @ = count(); }" -- usdt 3 > "$TMP/o" 2> "$TMP/e"
 grep -q '^@: 3$' "$TMP/o" && ok usdt-no-provider || fail usdt-no-provider "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
 

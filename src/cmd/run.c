@@ -190,11 +190,30 @@ static char **split_cmd(const char *cmd)
 	return v;
 }
 
-/* bpftrace -l PATTERN: ftr list's answer. */
+/* bpftrace -l PATTERN: ftr list's answer; without one, as bpftrace, every
+ * provider's probes that ftr has: tracepoints, kernel functions, the
+ * software and hardware events. */
 static int list_probes(const char *pattern)
 {
 	char *argv[4] = { (char *)"list", NULL, NULL, NULL };
 	int argc = 1;
+
+	if (!pattern) {
+		const char *name;
+		bool hw;
+		int ret;
+
+		optind = 0;
+		ret = cmd_list(1, argv);
+
+		argv[argc++] = (char *)"--functions";
+		optind = 0;
+		if (!ret)
+			ret = cmd_list(argc, argv);
+		for (size_t i = 0; !ret && (name = lang_perf_event_name(i, &hw)); i++)
+			printf("%s:%s:\n", hw ? "hardware" : "software", name);
+		return ret;
+	}
 
 	if (pattern && (str_has_prefix(pattern, "kprobe:") || str_has_prefix(pattern, "k:") ||
 			str_has_prefix(pattern, "kretprobe:") || str_has_prefix(pattern, "kr:")))
@@ -461,6 +480,9 @@ int cmd_run(int argc, char **argv)
 		free(params);
 		if (text)
 			return cmd_usage_error("run", "-l and -e exclude each other");
+		if (o.eng.pid)
+			return cmd_usage_error("run", "-l -p: ftr lists no process's uprobes and "
+					       "USDT probes; a file's USDT probes: -l 'usdt:PATH'");
 		return file || probes ? list_probes(file) : list_recipes();
 	}
 	if (optind < argc)

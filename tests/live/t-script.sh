@@ -67,6 +67,16 @@ OFLAGS=$(opener --flags)
 "$FTR" -l 'tracepoint:syscalls:sys_enter_openat' > "$TMP/o" 2> "$TMP/e"
 [ "$(cat "$TMP/o")" = "tracepoint:syscalls:sys_enter_openat" ] && ok script-list-probes ||
 	fail script-list-probes "$(cat "$TMP/o" "$TMP/e" | head -3)"
+# bpftrace -l: every provider ftr has (the tracepoint above, the kernel's
+# functions as kprobe:, the 9 software and 8 hardware events); -l -p refused.
+"$FTR" -l > "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 0 ] && grep -qx 'tracepoint:syscalls:sys_enter_openat' "$TMP/o" &&
+	grep -q '^kprobe:vfs_read\b' "$TMP/o" && grep -qx 'software:page-faults:' "$TMP/o" &&
+	[ "$(grep -c '^software:' "$TMP/o")" = 9 ] && [ "$(grep -c '^hardware:' "$TMP/o")" = 8 ] &&
+	ok script-list-all || fail script-list-all "rc=$rc $(head -3 "$TMP/e")"
+"$FTR" -l -p $$ > "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$TMP/o" ] && grep -q "lists no process's uprobes" "$TMP/e" &&
+	ok script-list-pid-refused || fail script-list-pid-refused "rc=$rc $(head -3 "$TMP/e")"
 
 # Reading kernel memory at an event is refused with its position.
 "$FTR" -e 'tracepoint:syscalls:sys_enter_openat { @x = *kaddr("linux_banner"); }' > "$TMP/o" 2> "$TMP/e"; rc=$?

@@ -111,7 +111,19 @@ static const char *const not_yet[] = { "pton", "len", "strcontains", "has_key",
  * most, printed in that mode. */
 static int check_stack_call(struct sema *s, struct node *n)
 {
+	const char *env = getenv("BPFTRACE_STACK_MODE");
 	int mode = 0, limit = 0;
+
+	/* bpftrace's default mode, when the call names none. */
+	if (env && *env) {
+		mode = !strcmp(env, "perf") ? 1 : !strcmp(env, "raw") ? 2 :
+		       !strcmp(env, "bpftrace") ? 0 : -1;
+		if (mode < 0) {
+			lang_errf(s->err, n, "BPFTRACE_STACK_MODE='%s': the modes are bpftrace, "
+				  "perf and raw", env);
+			return -EINVAL;
+		}
+	}
 
 	for (int i = 0; i < n->nargs; i++) {
 		const struct node *a = n->args[i];
@@ -131,6 +143,19 @@ static int check_stack_call(struct sema *s, struct node *n)
 	n->idx = limit;
 	n->op = (enum tok)mode;
 	return check(s, n);
+}
+
+/* A stack printed by printf or print() is printed in bpftrace's mode: its
+ * perf mode (a frame's module) and raw mode (bare addresses) there are
+ * refused rather than printed in another format; a map key has them. */
+static int stack_mode_printed(struct sema *s, const struct node *a, const char *fn)
+{
+	if (a->k != N_BUILTIN || a->type != VT_STACK || !a->op)
+		return 0;
+	lang_errf(s->err, a, "%s of %s(%s): ftr prints a stack in perf or raw mode as a map's "
+		  "key only (@[%s(%s)] = count()); here in bpftrace's mode: %s()", fn, a->sval,
+		  a->op == 1 ? "perf" : "raw", a->sval, a->op == 1 ? "perf" : "raw", a->sval);
+	return -EINVAL;
 }
 
 /* printf, system, cat: a literal format, its conversions against the
@@ -162,6 +187,8 @@ static int check_printf(struct sema *s, struct node *n)
 			bool want_str = p[1] == 's', want_buf = p[1] == 'r';
 			enum vtype t = n->args[conv]->type;
 
+			if (want_str && stack_mode_printed(s, n->args[conv], "printf"))
+				return -EINVAL;
 			if ((want_str && t != VT_STR && t != VT_STACK) || (want_buf && t != VT_BUF) ||
 			    (!want_str && !want_buf && t != VT_INT)) {
 				lang_errf(s->err, n->args[conv], "printf: %%%c needs a %s%s",
@@ -402,7 +429,7 @@ static int check_print(struct sema *s, struct node *n)
 			lang_errf(s->err, n->args[0], "print() takes a map or a value");
 			return -EINVAL;
 		}
-		return 0;
+		return stack_mode_printed(s, n->args[0], "print()");
 	}
 	for (int i = 1; i < n->nargs; i++) {
 		err = check(s, n->args[i]);

@@ -77,6 +77,11 @@ OFLAGS=$(opener --flags)
 "$FTR" -l -p $$ > "$TMP/o" 2> "$TMP/e"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$TMP/o" ] && grep -q "lists no process's uprobes" "$TMP/e" &&
 	ok script-list-pid-refused || fail script-list-pid-refused "rc=$rc $(head -3 "$TMP/e")"
+# BPFTRACE_STACK_MODE is a stack's default mode: raw, printed by printf, is refused.
+BPFTRACE_STACK_MODE=raw "$FTR" -e 'tracepoint:syscalls:sys_enter_openat { printf("%s", kstack(2)); }' \
+	> "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 1 ] && grep -q '1:53: printf of kstack(raw): ftr prints a stack in perf or raw mode' "$TMP/e" &&
+	ok script-stack-mode-env || fail script-stack-mode-env "rc=$rc $(head -3 "$TMP/e")"
 
 # Reading kernel memory at an event is refused with its position.
 "$FTR" -e 'tracepoint:syscalls:sys_enter_openat { @x = *kaddr("linux_banner"); }' > "$TMP/o" 2> "$TMP/e"; rc=$?

@@ -190,6 +190,12 @@ static const struct {
 	  "1:21: kstack(): takes a mode (bpftrace, perf, raw) and a number of frames, e.g. "
 	  "kstack(perf, 5)" },
 	{ "BEGIN { $x = perf; }", "1:14: 'perf' is a stack's print mode: kstack(perf), ustack(perf)" },
+	{ "tracepoint:syscalls:sys_enter_write { printf(\"%s\", ustack(raw, 1)); }",
+	  "1:52: printf of ustack(raw): ftr prints a stack in perf or raw mode as a map's key "
+	  "only (@[ustack(raw)] = count()); here in bpftrace's mode: ustack()" },
+	{ "tracepoint:syscalls:sys_enter_write { print(kstack(perf)); }",
+	  "1:45: print() of kstack(perf): ftr prints a stack in perf or raw mode as a map's key "
+	  "only (@[kstack(perf)] = count()); here in bpftrace's mode: kstack()" },
 	{ "BEGIN { join(1); }", "" },
 	{ "BEGIN { @x = nosuch(1); }", "1:14: unknown function 'nosuch'" },
 	{ "BEGIN { @x = pton(\"::1\"); }", "1:14: pton() is bpftrace's, not in ftr yet" },

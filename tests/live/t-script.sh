@@ -82,6 +82,13 @@ BPFTRACE_STACK_MODE=raw "$FTR" -e 'tracepoint:syscalls:sys_enter_openat { printf
 	> "$TMP/o" 2> "$TMP/e"; rc=$?
 [ $rc -eq 1 ] && grep -q '1:53: printf of kstack(raw): ftr prints a stack in perf or raw mode' "$TMP/e" &&
 	ok script-stack-mode-env || fail script-stack-mode-env "rc=$rc $(head -3 "$TMP/e")"
+# cat() prints 10240 bytes of a file at most, or BPFTRACE_MAX_CAT_BYTES, as bpftrace.
+head -c 20000 /dev/zero | tr '\0' a > "$TMP/big"
+"$FTR" -e 'BEGIN { cat("'"$TMP/big"'"); exit(); }' > "$TMP/o" 2> "$TMP/e"
+a=$(wc -c < "$TMP/o")
+BPFTRACE_MAX_CAT_BYTES=5 "$FTR" -e 'BEGIN { cat("'"$TMP/big"'"); exit(); }' > "$TMP/o" 2> "$TMP/e"
+[ "$a" = 10240 ] && [ "$(cat "$TMP/o")" = aaaaa ] && ok script-cat-max ||
+	fail script-cat-max "$a bytes, then: $(head -c 100 "$TMP/o") $(head -3 "$TMP/e")"
 
 # Reading kernel memory at an event is refused with its position.
 "$FTR" -e 'tracepoint:syscalls:sys_enter_openat { @x = *kaddr("linux_banner"); }' > "$TMP/o" 2> "$TMP/e"; rc=$?

@@ -51,6 +51,8 @@ static const char run_usage[] =
 	"  -q, --quiet         no 'Attaching N probes...' line at start (on a terminal),\n"
 	"                      nor attached_probes line in -f json\n"
 	"      --unsafe        allow system(), as bpftrace's --unsafe\n"
+	"      --usdt-file-activation  accepted, as bpftrace's: ftr always raises a USDT\n"
+	"                      probe's semaphore in every process of the file\n"
 	"  -s, --sort KEYS     the maps' print order: count, value, key or keyN (from 1),\n"
 	"                      each .asc (the default) or .desc; comma-separated\n"
 	"  -w, --where W       aggregate in the kernel when it can (auto), always\n"
@@ -290,7 +292,7 @@ int cmd_program_load(const char *file, const char *text, char **params, int npar
 int cmd_run(int argc, char **argv)
 {
 	enum { OPT_FORCE = 1000, OPT_EMIT_SH, OPT_SERVE, OPT_PROM_FILE, OPT_INTERVAL, OPT_UNSAFE,
-	       OPT_BTF, OPT_CALL_GRAPH };
+	       OPT_USDT_FILE, OPT_BTF, OPT_CALL_GRAPH };
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "cmd", required_argument, NULL, 'c' },
@@ -301,6 +303,7 @@ int cmd_run(int argc, char **argv)
 		{ "buffering", required_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "unsafe", no_argument, NULL, OPT_UNSAFE },
+		{ "usdt-file-activation", no_argument, NULL, OPT_USDT_FILE },
 		{ "json", no_argument, NULL, 'j' },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "explain", no_argument, NULL, 'E' },
@@ -399,6 +402,11 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_UNSAFE:
 			o.unsafe = true;
+			break;
+		case OPT_USDT_FILE:
+			/* The kernel raises a USDT semaphore (the uprobe's
+			 * reference counter) in every process that maps the
+			 * file, running or to come: bpftrace's file activation. */
 			break;
 		case 'p':
 			if (parse_u64(optarg, &v) < 0 || !v || v > INT32_MAX) {

@@ -29,6 +29,12 @@ got=$(grep '^@' "$TMP/o" | tr '\n' ' ')
 "$FTR" -e "usdt:$u:gated { @g = count(); @s = sum(arg0); }" -- usdt 25 > "$TMP/o" 2> "$TMP/e"
 got=$(grep '^@\|^gated' "$TMP/o" | tr '\n' ' ')
 [ "$got" = "gated=25 @g: 25 @s: 325 " ] && ok usdt-semaphore || fail usdt-semaphore "got: $got $(head -3 "$TMP/e")"
+# bpftrace's --usdt-file-activation is what ftr always does: the same answer.
+"$FTR" run --usdt-file-activation -e "usdt:$u:gated { @g = count(); @s = sum(arg0); }" -- usdt 25 \
+	> "$TMP/o" 2> "$TMP/e"
+got=$(grep '^@\|^gated' "$TMP/o" | tr '\n' ' ')
+[ "$got" = "gated=25 @g: 25 @s: 325 " ] && ok usdt-file-activation ||
+	fail usdt-file-activation "got: $got $(head -3 "$TMP/e")"
 
 # ftr:mem(counter, name): the counter is a global, read from memory.  On
 # arm64 gcc writes it as [x21, #:lo12:.LANCHOR1], an assembler-local label

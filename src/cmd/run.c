@@ -51,6 +51,8 @@ static const char run_usage[] =
 	"  -q, --quiet         no 'Attaching N probes...' line at start (on a terminal),\n"
 	"                      nor attached_probes line in -f json\n"
 	"      --unsafe        allow system(), as bpftrace's --unsafe\n"
+	"      --dry-run       set up and attach the probes, then stop: nothing runs, not\n"
+	"                      even BEGIN (bpftrace's --dry-run)\n"
 	"      --usdt-file-activation  accepted, as bpftrace's: ftr always raises a USDT\n"
 	"                      probe's semaphore in every process of the file\n"
 	"  -s, --sort KEYS     the maps' print order: count, value, key or keyN (from 1),\n"
@@ -292,7 +294,7 @@ int cmd_program_load(const char *file, const char *text, char **params, int npar
 int cmd_run(int argc, char **argv)
 {
 	enum { OPT_FORCE = 1000, OPT_EMIT_SH, OPT_SERVE, OPT_PROM_FILE, OPT_INTERVAL, OPT_UNSAFE,
-	       OPT_USDT_FILE, OPT_BTF, OPT_CALL_GRAPH };
+	       OPT_USDT_FILE, OPT_DRY_RUN, OPT_BTF, OPT_CALL_GRAPH };
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "cmd", required_argument, NULL, 'c' },
@@ -304,6 +306,7 @@ int cmd_run(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "unsafe", no_argument, NULL, OPT_UNSAFE },
 		{ "usdt-file-activation", no_argument, NULL, OPT_USDT_FILE },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "json", no_argument, NULL, 'j' },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "explain", no_argument, NULL, 'E' },
@@ -402,6 +405,9 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_UNSAFE:
 			o.unsafe = true;
+			break;
+		case OPT_DRY_RUN:
+			o.dry_run = true;
 			break;
 		case OPT_USDT_FILE:
 			/* The kernel raises a USDT semaphore (the uprobe's

@@ -508,7 +508,7 @@ int lang_run(struct program *p, const struct run_opts *o)
 		ret = emit_sh(in) < 0 ? FTR_EXIT_FAIL : FTR_EXIT_OK;
 		goto out;
 	}
-	if (o->eng.explain) {
+	if (o->eng.explain || o->dry_run) {
 		ret = FTR_EXIT_OK;
 		goto out;
 	}

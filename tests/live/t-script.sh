@@ -82,6 +82,11 @@ BPFTRACE_STACK_MODE=raw "$FTR" -e 'tracepoint:syscalls:sys_enter_openat { printf
 	> "$TMP/o" 2> "$TMP/e"; rc=$?
 [ $rc -eq 1 ] && grep -q '1:53: printf of kstack(raw): ftr prints a stack in perf or raw mode' "$TMP/e" &&
 	ok script-stack-mode-env || fail script-stack-mode-env "rc=$rc $(head -3 "$TMP/e")"
+# --dry-run: set up and attached, then stopped: neither BEGIN nor END runs, no map printed.
+"$FTR" --dry-run -e 'BEGIN { printf("hello\n"); @ = 0; }
+	tracepoint:syscalls:sys_enter_openat { @n = count(); } END { printf("end\n"); }' > "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 0 ] && [ ! -s "$TMP/o" ] && [ ! -s "$TMP/e" ] && ok script-dry-run ||
+	fail script-dry-run "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -3)"
 # cat() prints 10240 bytes of a file at most, or BPFTRACE_MAX_CAT_BYTES, as bpftrace.
 head -c 20000 /dev/zero | tr '\0' a > "$TMP/big"
 "$FTR" -e 'BEGIN { cat("'"$TMP/big"'"); exit(); }' > "$TMP/o" 2> "$TMP/e"

@@ -276,7 +276,8 @@ static int list_usdt(const char *spec, bool verbose)
 		if (dup)
 			continue;
 		found++;
-		printf("usdt:%s:%s:%s", path, u[i].provider, u[i].name);
+		/* A path as written, as bpftrace lists it (./prog stays ./prog). */
+		printf("usdt:%s:%s:%s", strchr(t, '/') ? t : path, u[i].provider, u[i].name);
 		if (verbose)
 			printf("    %s", u[i].args);
 		putchar('\n');

@@ -51,6 +51,10 @@ static const char run_usage[] =
 	"  -q, --quiet         no 'Attaching N probes...' line at start (on a terminal),\n"
 	"                      nor attached_probes line in -f json\n"
 	"      --unsafe        allow system(), as bpftrace's --unsafe\n"
+	"      --dry-run       set up and attach the probes, then stop: nothing runs, not\n"
+	"                      even BEGIN (bpftrace's --dry-run)\n"
+	"      --usdt-file-activation  accepted, as bpftrace's: ftr always raises a USDT\n"
+	"                      probe's semaphore in every process of the file\n"
 	"  -s, --sort KEYS     the maps' print order: count, value, key or keyN (from 1),\n"
 	"                      each .asc (the default) or .desc; comma-separated\n"
 	"  -w, --where W       aggregate in the kernel when it can (auto), always\n"
@@ -190,11 +194,30 @@ static char **split_cmd(const char *cmd)
 	return v;
 }
 
-/* bpftrace -l PATTERN: ftr list's answer. */
+/* bpftrace -l PATTERN: ftr list's answer; without one, as bpftrace, every
+ * provider's probes that ftr has: tracepoints, kernel functions, the
+ * software and hardware events. */
 static int list_probes(const char *pattern)
 {
 	char *argv[4] = { (char *)"list", NULL, NULL, NULL };
 	int argc = 1;
+
+	if (!pattern) {
+		const char *name;
+		bool hw;
+		int ret;
+
+		optind = 0;
+		ret = cmd_list(1, argv);
+
+		argv[argc++] = (char *)"--functions";
+		optind = 0;
+		if (!ret)
+			ret = cmd_list(argc, argv);
+		for (size_t i = 0; !ret && (name = lang_perf_event_name(i, &hw)); i++)
+			printf("%s:%s:\n", hw ? "hardware" : "software", name);
+		return ret;
+	}
 
 	if (pattern && (str_has_prefix(pattern, "kprobe:") || str_has_prefix(pattern, "k:") ||
 			str_has_prefix(pattern, "kretprobe:") || str_has_prefix(pattern, "kr:")))
@@ -271,7 +294,7 @@ int cmd_program_load(const char *file, const char *text, char **params, int npar
 int cmd_run(int argc, char **argv)
 {
 	enum { OPT_FORCE = 1000, OPT_EMIT_SH, OPT_SERVE, OPT_PROM_FILE, OPT_INTERVAL, OPT_UNSAFE,
-	       OPT_BTF, OPT_CALL_GRAPH };
+	       OPT_USDT_FILE, OPT_DRY_RUN, OPT_BTF, OPT_CALL_GRAPH };
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "cmd", required_argument, NULL, 'c' },
@@ -282,6 +305,8 @@ int cmd_run(int argc, char **argv)
 		{ "buffering", required_argument, NULL, 'B' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "unsafe", no_argument, NULL, OPT_UNSAFE },
+		{ "usdt-file-activation", no_argument, NULL, OPT_USDT_FILE },
+		{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 		{ "json", no_argument, NULL, 'j' },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "explain", no_argument, NULL, 'E' },
@@ -380,6 +405,14 @@ int cmd_run(int argc, char **argv)
 		case OPT_UNSAFE:
 			o.unsafe = true;
 			break;
+		case OPT_DRY_RUN:
+			o.dry_run = true;
+			break;
+		case OPT_USDT_FILE:
+			/* The kernel raises a USDT semaphore (the uprobe's
+			 * reference counter) in every process that maps the
+			 * file, running or to come: bpftrace's file activation. */
+			break;
 		case 'p':
 			if ((ret = cmd_pid_opt("run", optarg, &o.eng.pid)) >= 0) {
 				free(params);
@@ -454,6 +487,9 @@ int cmd_run(int argc, char **argv)
 		free(params);
 		if (text)
 			return cmd_usage_error("run", "-l and -e exclude each other");
+		if (o.eng.pid)
+			return cmd_usage_error("run", "-l -p: ftr lists no process's uprobes and "
+					       "USDT probes; a file's USDT probes: -l 'usdt:PATH'");
 		return file || probes ? list_probes(file) : list_recipes();
 	}
 	if (optind < argc)

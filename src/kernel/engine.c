@@ -727,7 +727,10 @@ int engine_prepare(struct engine *e)
 		if (session_write(e->s, "options/userstacktrace", "1", NULL) < 0)
 			return -EIO;
 	}
-	for (int i = 0; i < e->nev; i++)
+	/* Last first: the kernel calls the handlers of uprobes (and kprobes)
+	 * at one address newest first, so two clauses on one place run in
+	 * the program's order, as bpftrace runs them. */
+	for (int i = e->nev - 1; i >= 0; i--)
 		if (!e->ev[i].trigger_only &&
 		    session_event_write(e->s, e->ev[i].sys, e->ev[i].name, "enable", "1", "0") < 0)
 			return -EIO;

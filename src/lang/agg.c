@@ -1248,7 +1248,7 @@ static void text_part(struct outbuf *ob, enum agg_ktype t, const struct agg_kpar
 		ob_hex(ob, k->u);
 		break;
 	case AGG_K_STR:
-		ob_text_str(ob, k->str.p, k->str.len);
+		ob_lang_str(ob, k->str.p, k->str.len);
 		break;
 	case AGG_K_STACK:
 		/* bpftrace's kstack: a newline, then each frame indented 8;

@@ -111,7 +111,19 @@ static const char *const not_yet[] = { "pton", "len", "strcontains", "has_key",
  * most, printed in that mode. */
 static int check_stack_call(struct sema *s, struct node *n)
 {
+	const char *env = getenv("BPFTRACE_STACK_MODE");
 	int mode = 0, limit = 0;
+
+	/* bpftrace's default mode, when the call names none. */
+	if (env && *env) {
+		mode = !strcmp(env, "perf") ? 1 : !strcmp(env, "raw") ? 2 :
+		       !strcmp(env, "bpftrace") ? 0 : -1;
+		if (mode < 0) {
+			lang_errf(s->err, n, "BPFTRACE_STACK_MODE='%s': the modes are bpftrace, "
+				  "perf and raw", env);
+			return -EINVAL;
+		}
+	}
 
 	for (int i = 0; i < n->nargs; i++) {
 		const struct node *a = n->args[i];
@@ -131,6 +143,19 @@ static int check_stack_call(struct sema *s, struct node *n)
 	n->idx = limit;
 	n->op = (enum tok)mode;
 	return check(s, n);
+}
+
+/* A stack printed by printf or print() is printed in bpftrace's mode: its
+ * perf mode (a frame's module) and raw mode (bare addresses) there are
+ * refused rather than printed in another format; a map key has them. */
+static int stack_mode_printed(struct sema *s, const struct node *a, const char *fn)
+{
+	if (a->k != N_BUILTIN || a->type != VT_STACK || !a->op)
+		return 0;
+	lang_errf(s->err, a, "%s of %s(%s): ftr prints a stack in perf or raw mode as a map's "
+		  "key only (@[%s(%s)] = count()); here in bpftrace's mode: %s()", fn, a->sval,
+		  a->op == 1 ? "perf" : "raw", a->sval, a->op == 1 ? "perf" : "raw", a->sval);
+	return -EINVAL;
 }
 
 /* printf, system, cat: a literal format, its conversions against the
@@ -162,6 +187,8 @@ static int check_printf(struct sema *s, struct node *n)
 			bool want_str = p[1] == 's', want_buf = p[1] == 'r';
 			enum vtype t = n->args[conv]->type;
 
+			if (want_str && stack_mode_printed(s, n->args[conv], "printf"))
+				return -EINVAL;
 			if ((want_str && t != VT_STR && t != VT_STACK) || (want_buf && t != VT_BUF) ||
 			    (!want_str && !want_buf && t != VT_INT)) {
 				lang_errf(s->err, n->args[conv], "printf: %%%c needs a %s%s",
@@ -402,7 +429,7 @@ static int check_print(struct sema *s, struct node *n)
 			lang_errf(s->err, n->args[0], "print() takes a map or a value");
 			return -EINVAL;
 		}
-		return 0;
+		return stack_mode_printed(s, n->args[0], "print()");
 	}
 	for (int i = 1; i < n->nargs; i++) {
 		err = check(s, n->args[i]);
@@ -485,6 +512,20 @@ static int check_strncmp(struct sema *s, struct node *n)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* What cat() prints of a file at most: bpftrace's 10240 bytes, or its
+ * BPFTRACE_MAX_CAT_BYTES. */
+static size_t cat_max_bytes(void)
+{
+	const char *e = getenv("BPFTRACE_MAX_CAT_BYTES");
+	char *end;
+	unsigned long long v;
+
+	if (!e || !*e)
+		return 10240;
+	v = strtoull(e, &end, 10);
+	return *end || e[0] == '-' ? 10240 : (size_t)v;
 }
 
 /* system(fmt, ...), cat(fmt, ...): printf's format, into in->fmt. */
@@ -855,9 +896,10 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 			}
 		}
 		/* A string from the kernel (a comm, a path) is shown, not
-		 * obeyed: its control characters are escaped. */
+		 * obeyed: its control characters are escaped, but for a
+		 * newline and a tab (ob_lang_str). */
 		if (*q == 's')
-			ob_text_str(ob, out, strlen(out));
+			ob_lang_str(ob, out, strlen(out));
 		else
 			ob_puts(ob, out);
 		p = q + 1;
@@ -905,6 +947,8 @@ static void exec_command(struct xctx *x, const struct node *n)
 		size_t len;
 		char *c = read_file(text, &len);
 
+		if (c && len > cat_max_bytes())
+			len = cat_max_bytes();
 		if (c && in->o->mode == OUT_BTJSON)
 			bt_line(in, "cat", c, len);
 		else if (c)
@@ -1007,7 +1051,7 @@ static void print_value(struct xctx *x, struct val v)
 		print_stack(in, ob, v);
 	} else if (v.t == VT_STR) {
 		if (ob == &in->ob)
-			ob_text_str(ob, v.s, v.len);
+			ob_lang_str(ob, v.s, v.len);
 		else
 			ob_write(ob, v.s, v.len);
 	} else {

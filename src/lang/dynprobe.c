@@ -181,6 +181,11 @@ static int add_glob(struct engine *e, const struct lang_probe *pr, bool optional
 		snprintf(pname, sizeof(pname), "%s:%s%s%s", kind, place, place[0] ? ":" : "",
 			 g.names[i]);
 		snprintf(text, sizeof(text), "%s%s", pname, fields);
+		/* The probe's name (the probe builtin) keeps a path as
+		 * written, as bpftrace: uprobe:./prog:f; a bare library
+		 * name is the file found. */
+		if (user && strchr(rest, '/'))
+			snprintf(pname, sizeof(pname), "%s:%s:%s", kind, rest, g.names[i]);
 		ret = add_one(e, text, true, &perr);
 		if (ret == -EINVAL && perr.msg[0]) {
 			errp(err, pr, ret, "'%s': %s", pname, perr.msg);
@@ -348,7 +353,9 @@ static int add_usdt(struct engine *e, const struct lang_probe *pr, const char *f
 			err->msg[0] = '\0';	/* printed */
 			goto out;
 		}
-		snprintf(pname, sizeof(pname), "usdt:%s:%s:%s", path, u[i].provider, u[i].name);
+		/* A path as written, as bpftrace names it (add_glob). */
+		snprintf(pname, sizeof(pname), "usdt:%s:%s:%s", strchr(t, '/') ? t : path,
+			 u[i].provider, u[i].name);
 		ret = push_name(names, &n, pname);
 		if (ret)
 			goto out;

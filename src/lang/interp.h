@@ -41,6 +41,7 @@ struct run_opts {
 	uint64_t prom_interval_ns;	/* ... every this (0: PROM_FILE_INTERVAL) */
 	enum run_buffering buffering;
 	bool unsafe;		/* system() allowed (bpftrace's --unsafe) */
+	bool dry_run;		/* --dry-run: set up and attach, run nothing (bpftrace's) */
 	bool quiet;		/* -q: no 'Attaching N probes...' line, no attached_probes in -f json */
 };
 

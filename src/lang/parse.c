@@ -1059,41 +1059,49 @@ static char *probe_params(struct lexer *l, char *text)
 	return out;
 }
 
+static const struct {
+	const char *name, *alias;
+	bool hw;
+	uint8_t config;
+	uint32_t period;
+} perf_ev[] = {
+	{ "cpu-clock", "cpu", false, PERF_COUNT_SW_CPU_CLOCK, 1000000 },
+	{ "task-clock", NULL, false, PERF_COUNT_SW_TASK_CLOCK, 1000000 },
+	{ "page-faults", "faults", false, PERF_COUNT_SW_PAGE_FAULTS, 100 },
+	{ "context-switches", "cs", false, PERF_COUNT_SW_CONTEXT_SWITCHES, 1000 },
+	{ "cpu-migrations", NULL, false, PERF_COUNT_SW_CPU_MIGRATIONS, 1 },
+	{ "minor-faults", NULL, false, PERF_COUNT_SW_PAGE_FAULTS_MIN, 100 },
+	{ "major-faults", NULL, false, PERF_COUNT_SW_PAGE_FAULTS_MAJ, 1 },
+	{ "alignment-faults", NULL, false, PERF_COUNT_SW_ALIGNMENT_FAULTS, 1 },
+	{ "emulation-faults", NULL, false, PERF_COUNT_SW_EMULATION_FAULTS, 1 },
+	{ "cpu-cycles", "cycles", true, PERF_COUNT_HW_CPU_CYCLES, 1000000 },
+	{ "instructions", NULL, true, PERF_COUNT_HW_INSTRUCTIONS, 1000000 },
+	{ "cache-references", NULL, true, PERF_COUNT_HW_CACHE_REFERENCES, 1000000 },
+	{ "cache-misses", NULL, true, PERF_COUNT_HW_CACHE_MISSES, 1000000 },
+	{ "branch-instructions", "branches", true, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
+	  100000 },
+	{ "branch-misses", NULL, true, PERF_COUNT_HW_BRANCH_MISSES, 100000 },
+	{ "bus-cycles", NULL, true, PERF_COUNT_HW_BUS_CYCLES, 100000 },
+	{ "ref-cycles", NULL, true, PERF_COUNT_HW_REF_CPU_CYCLES, 1000000 },
+};
+
+const char *lang_perf_event_name(size_t i, bool *hardware)
+{
+	if (i >= ARRAY_SIZE(perf_ev))
+		return NULL;
+	*hardware = perf_ev[i].hw;
+	return perf_ev[i].name;
+}
+
 int lang_perf_event(bool hardware, const char *name, uint32_t *type, uint64_t *config,
 		uint64_t *period)
 {
-	static const struct {
-		const char *name, *alias;
-		bool hw;
-		uint8_t config;
-		uint32_t period;
-	} ev[] = {
-		{ "cpu-clock", "cpu", false, PERF_COUNT_SW_CPU_CLOCK, 1000000 },
-		{ "task-clock", NULL, false, PERF_COUNT_SW_TASK_CLOCK, 1000000 },
-		{ "page-faults", "faults", false, PERF_COUNT_SW_PAGE_FAULTS, 100 },
-		{ "context-switches", "cs", false, PERF_COUNT_SW_CONTEXT_SWITCHES, 1000 },
-		{ "cpu-migrations", NULL, false, PERF_COUNT_SW_CPU_MIGRATIONS, 1 },
-		{ "minor-faults", NULL, false, PERF_COUNT_SW_PAGE_FAULTS_MIN, 100 },
-		{ "major-faults", NULL, false, PERF_COUNT_SW_PAGE_FAULTS_MAJ, 1 },
-		{ "alignment-faults", NULL, false, PERF_COUNT_SW_ALIGNMENT_FAULTS, 1 },
-		{ "emulation-faults", NULL, false, PERF_COUNT_SW_EMULATION_FAULTS, 1 },
-		{ "cpu-cycles", "cycles", true, PERF_COUNT_HW_CPU_CYCLES, 1000000 },
-		{ "instructions", NULL, true, PERF_COUNT_HW_INSTRUCTIONS, 1000000 },
-		{ "cache-references", NULL, true, PERF_COUNT_HW_CACHE_REFERENCES, 1000000 },
-		{ "cache-misses", NULL, true, PERF_COUNT_HW_CACHE_MISSES, 1000000 },
-		{ "branch-instructions", "branches", true, PERF_COUNT_HW_BRANCH_INSTRUCTIONS,
-		  100000 },
-		{ "branch-misses", NULL, true, PERF_COUNT_HW_BRANCH_MISSES, 100000 },
-		{ "bus-cycles", NULL, true, PERF_COUNT_HW_BUS_CYCLES, 100000 },
-		{ "ref-cycles", NULL, true, PERF_COUNT_HW_REF_CPU_CYCLES, 1000000 },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(ev); i++)
-		if (ev[i].hw == hardware && (!strcmp(name, ev[i].name) ||
-					     (ev[i].alias && !strcmp(name, ev[i].alias)))) {
+	for (size_t i = 0; i < ARRAY_SIZE(perf_ev); i++)
+		if (perf_ev[i].hw == hardware && (!strcmp(name, perf_ev[i].name) ||
+					     (perf_ev[i].alias && !strcmp(name, perf_ev[i].alias)))) {
 			*type = hardware ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
-			*config = ev[i].config;
-			*period = ev[i].period;
+			*config = perf_ev[i].config;
+			*period = perf_ev[i].period;
 			return 0;
 		}
 	return -ENOENT;

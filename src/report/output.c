@@ -231,7 +231,7 @@ static char *put_json(struct outbuf *ob, char *p, const char *s, size_t n)
 /* Text: the bytes as they are, but a control character as \xNN, so that a
  * program's name or a string (an escape sequence) cannot drive the
  * operator's terminal.  JSON escapes them alike. */
-static char *put_text(struct outbuf *ob, char *p, const char *s, size_t n)
+static char *put_text(struct outbuf *ob, char *p, const char *s, size_t n, bool layout)
 {
 	static const char hex[] = "0123456789abcdef";
 	const size_t piece = sizeof(ob->buf) / 4;
@@ -243,7 +243,7 @@ static char *put_text(struct outbuf *ob, char *p, const char *s, size_t n)
 		for (size_t i = 0; i < k; i++) {
 			unsigned char c = s[i];
 
-			if (c >= 0x20 && c != 0x7f) {
+			if ((c >= 0x20 && c != 0x7f) || (layout && (c == '\n' || c == '\t'))) {
 				*p++ = (char)c;
 			} else {
 				p[0] = '\\';
@@ -261,7 +261,14 @@ static char *put_text(struct outbuf *ob, char *p, const char *s, size_t n)
 
 void ob_text_str(struct outbuf *ob, const char *s, size_t n)
 {
-	ob->len = put_text(ob, ob->buf + ob->len, s, n) - ob->buf;
+	ob->len = put_text(ob, ob->buf + ob->len, s, n, false) - ob->buf;
+}
+
+/* A program's string: a newline and a tab are printed as they are, as
+ * bpftrace prints them (they lay out text and cannot drive a terminal). */
+void ob_lang_str(struct outbuf *ob, const char *s, size_t n)
+{
+	ob->len = put_text(ob, ob->buf + ob->len, s, n, true) - ob->buf;
 }
 
 void ob_json_str(struct outbuf *ob, const char *s, size_t maxlen)
@@ -518,7 +525,7 @@ static char *put_value(struct outbuf *ob, char *p, enum out_mode mode, const str
 
 		if (mode == OUT_JSON)
 			return put_json(ob, p, s, len);
-		return put_text(ob, p, s, len);
+		return put_text(ob, p, s, len, false);
 	}
 	case FK_ARRAY: {
 		unsigned esz = fl->elementsize ? fl->elementsize : 1;
@@ -680,7 +687,7 @@ void evfmt_print(struct outbuf *ob, enum out_mode mode, const struct evfmt *f,
 				/* (HEAD_MAX counts 6 bytes per comm byte) */
 				for (size_t w = n + 3 * esc; w < 16; w++)
 					*p++ = ' ';
-				p = put_text(ob, p, comm, n);
+				p = put_text(ob, p, comm, n, false);
 			} else {
 				memset(p, ' ', 16);
 				memcpy(p + 16 - n, comm, n);

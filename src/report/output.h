@@ -48,6 +48,7 @@ void ob_hex(struct outbuf *ob, uint64_t v);
 void ob_json_str(struct outbuf *ob, const char *s, size_t maxlen);
 /* s[0..n) for a terminal: control characters as \xNN. */
 void ob_text_str(struct outbuf *ob, const char *s, size_t n);
+void ob_lang_str(struct outbuf *ob, const char *s, size_t n);
 
 /* Hot path: one byte, inline. */
 static inline void ob_putc(struct outbuf *ob, char c)

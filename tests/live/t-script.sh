@@ -67,6 +67,33 @@ OFLAGS=$(opener --flags)
 "$FTR" -l 'tracepoint:syscalls:sys_enter_openat' > "$TMP/o" 2> "$TMP/e"
 [ "$(cat "$TMP/o")" = "tracepoint:syscalls:sys_enter_openat" ] && ok script-list-probes ||
 	fail script-list-probes "$(cat "$TMP/o" "$TMP/e" | head -3)"
+# bpftrace -l: every provider ftr has (the tracepoint above, the kernel's
+# functions as kprobe:, the 9 software and 8 hardware events); -l -p refused.
+"$FTR" -l > "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 0 ] && grep -qx 'tracepoint:syscalls:sys_enter_openat' "$TMP/o" &&
+	grep -q '^kprobe:vfs_read\b' "$TMP/o" && grep -qx 'software:page-faults:' "$TMP/o" &&
+	[ "$(grep -c '^software:' "$TMP/o")" = 9 ] && [ "$(grep -c '^hardware:' "$TMP/o")" = 8 ] &&
+	ok script-list-all || fail script-list-all "rc=$rc $(head -3 "$TMP/e")"
+"$FTR" -l -p $$ > "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$TMP/o" ] && grep -q "lists no process's uprobes" "$TMP/e" &&
+	ok script-list-pid-refused || fail script-list-pid-refused "rc=$rc $(head -3 "$TMP/e")"
+# BPFTRACE_STACK_MODE is a stack's default mode: raw, printed by printf, is refused.
+BPFTRACE_STACK_MODE=raw "$FTR" -e 'tracepoint:syscalls:sys_enter_openat { printf("%s", kstack(2)); }' \
+	> "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 1 ] && grep -q '1:53: printf of kstack(raw): ftr prints a stack in perf or raw mode' "$TMP/e" &&
+	ok script-stack-mode-env || fail script-stack-mode-env "rc=$rc $(head -3 "$TMP/e")"
+# --dry-run: set up and attached, then stopped: neither BEGIN nor END runs, no map printed.
+"$FTR" --dry-run -e 'BEGIN { printf("hello\n"); @ = 0; }
+	tracepoint:syscalls:sys_enter_openat { @n = count(); } END { printf("end\n"); }' > "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 0 ] && [ ! -s "$TMP/o" ] && [ ! -s "$TMP/e" ] && ok script-dry-run ||
+	fail script-dry-run "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -3)"
+# cat() prints 10240 bytes of a file at most, or BPFTRACE_MAX_CAT_BYTES, as bpftrace.
+head -c 20000 /dev/zero | tr '\0' a > "$TMP/big"
+"$FTR" -e 'BEGIN { cat("'"$TMP/big"'"); exit(); }' > "$TMP/o" 2> "$TMP/e"
+a=$(wc -c < "$TMP/o")
+BPFTRACE_MAX_CAT_BYTES=5 "$FTR" -e 'BEGIN { cat("'"$TMP/big"'"); exit(); }' > "$TMP/o" 2> "$TMP/e"
+[ "$a" = 10240 ] && [ "$(cat "$TMP/o")" = aaaaa ] && ok script-cat-max ||
+	fail script-cat-max "$a bytes, then: $(head -c 100 "$TMP/o") $(head -3 "$TMP/e")"
 
 # Reading kernel memory at an event is refused with its position.
 "$FTR" -e 'tracepoint:syscalls:sys_enter_openat { @x = *kaddr("linux_banner"); }' > "$TMP/o" 2> "$TMP/e"; rc=$?

@@ -29,6 +29,12 @@ got=$(grep '^@' "$TMP/o" | tr '\n' ' ')
 "$FTR" -e "usdt:$u:gated { @g = count(); @s = sum(arg0); }" -- usdt 25 > "$TMP/o" 2> "$TMP/e"
 got=$(grep '^@\|^gated' "$TMP/o" | tr '\n' ' ')
 [ "$got" = "gated=25 @g: 25 @s: 325 " ] && ok usdt-semaphore || fail usdt-semaphore "got: $got $(head -3 "$TMP/e")"
+# bpftrace's --usdt-file-activation is what ftr always does: the same answer.
+"$FTR" run --usdt-file-activation -e "usdt:$u:gated { @g = count(); @s = sum(arg0); }" -- usdt 25 \
+	> "$TMP/o" 2> "$TMP/e"
+got=$(grep '^@\|^gated' "$TMP/o" | tr '\n' ' ')
+[ "$got" = "gated=25 @g: 25 @s: 325 " ] && ok usdt-file-activation ||
+	fail usdt-file-activation "got: $got $(head -3 "$TMP/e")"
 
 # ftr:mem(counter, name): the counter is a global, read from memory.  On
 # arm64 gcc writes it as [x21, #:lo12:.LANCHOR1], an assembler-local label
@@ -60,6 +66,23 @@ fi
 "$FTR" -e "usdt:$u:ftr:* { @[probe] = count(); }" -- usdt 4 > "$TMP/o" 2> "$TMP/e"
 n=$(grep -c '^@\[usdt:.*:ftr:[a-z]*\]: 4$' "$TMP/o")
 [ "$n" = 3 ] && ok usdt-glob || fail usdt-glob "$(cat "$TMP/o" "$TMP/e" | head -5)"
+# A path as written names the probes (the probe builtin, a listing), as
+# bpftrace names them: ./usdt stays ./usdt.  bpftrace's test engine's
+# variable asks for bpftrace's attach report: a probe per name matched.
+d=$(dirname "$u")
+(cd "$d" && "$FTR" list "usdt:./usdt:ftr:t*") > "$TMP/o" 2> "$TMP/e"
+check usdt-list-as-written [ "$(cat "$TMP/o")" = "usdt:./usdt:ftr:tick" ]
+(cd "$d" && __BPFTRACE_NOTIFY_PROBES_ATTACHED=1 "$FTR" -e 'usdt:./usdt:ftr:* { @[probe] = count(); }' \
+	-- ./usdt 4) > "$TMP/o" 2> "$TMP/e"
+printf '__BPFTRACE_NOTIFY_PROBES_ATTACHED\ngated=4\n@[usdt:./usdt:ftr:gated]: 4\n@[usdt:./usdt:ftr:mem]: 4\n@[usdt:./usdt:ftr:tick]: 4\n' > "$TMP/want"
+cmp -s "$TMP/o" "$TMP/want" && grep -qx 'Attached 3 probes' "$TMP/e" && ok usdt-as-written ||
+	fail usdt-as-written "$(cat "$TMP/o" "$TMP/e" | head -8 | tr "\n" " ")"
+# Two clauses on one probe run in the program's order, as bpftrace runs
+# them (the kernel calls a place's uprobes newest first).
+"$FTR" -e "usdt:$u:ftr:tick { printf(\"a\"); } usdt:$u:ftr:tick { printf(\"b\\n\"); }" -- usdt 3 \
+	> "$TMP/o" 2> "$TMP/e"
+[ "$(grep -c '^ab$' "$TMP/o")" = 3 ] && ! grep -q '^b' "$TMP/o" && ok usdt-clause-order ||
+	fail usdt-clause-order "$(cat "$TMP/o" "$TMP/e" | head -6 | tr "\n" " ")"
 "$FTR" -e "usdt:$u:tick { @ = count(); }" -- usdt 3 > "$TMP/o" 2> "$TMP/e"
 grep -q '^@: 3$' "$TMP/o" && ok usdt-no-provider || fail usdt-no-provider "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
 

@@ -190,6 +190,12 @@ static const struct {
 	  "1:21: kstack(): takes a mode (bpftrace, perf, raw) and a number of frames, e.g. "
 	  "kstack(perf, 5)" },
 	{ "BEGIN { $x = perf; }", "1:14: 'perf' is a stack's print mode: kstack(perf), ustack(perf)" },
+	{ "tracepoint:syscalls:sys_enter_write { printf(\"%s\", ustack(raw, 1)); }",
+	  "1:52: printf of ustack(raw): ftr prints a stack in perf or raw mode as a map's key "
+	  "only (@[ustack(raw)] = count()); here in bpftrace's mode: ustack()" },
+	{ "tracepoint:syscalls:sys_enter_write { print(kstack(perf)); }",
+	  "1:45: print() of kstack(perf): ftr prints a stack in perf or raw mode as a map's key "
+	  "only (@[kstack(perf)] = count()); here in bpftrace's mode: kstack()" },
 	{ "BEGIN { join(1); }", "" },
 	{ "BEGIN { @x = nosuch(1); }", "1:14: unknown function 'nosuch'" },
 	{ "BEGIN { @x = pton(\"::1\"); }", "1:14: pton() is bpftrace's, not in ftr yet" },
@@ -665,6 +671,12 @@ static const struct icase bt_funcs[] = {
 	  "ftrtest:types tid=" T1 " s8v=-1 arr=0x7f5c41000a09ff68 small=\"a b\"\n",
 	  "<h\\xff\\x09\\x0a\\x00A\\\\x7f|~\\x00\\x00\\x00>\n<h\\xff\\x09|ABC\\x00>\n"
 	  "<|\\x00\\x00\\x00\\x00>\n<h\\xff\\x09\\x0a\\x00A\\\\x7f|a b\\x00>\n" },
+	/* A string's newline and tab print as they are, as bpftrace prints
+	 * them (other control characters are escaped: t-harden). */
+	{ "%s and print() of a newline and a tab",
+	  "BEGIN { printf(\"<%s>\\n\", \"a\\tb\\nc\"); print(\"d\\te\\n\"); "
+	  "@[\"k\\tl\"] = 1; exit(); }",
+	  "", "<a\tb\nc>\nd\te\n\n@[k\tl]: 1\n" },
 	/* bpftrace 0.17 prints these alike (its -f json: t-bpfjson). */
 	{ "print(value)",
 	  "BEGIN { $x = 5; print(1); print(\"str\"); print($x); print(-3); print((uint8)255); "

@@ -212,6 +212,7 @@ struct interp {
 	bool prom_warned;
 	struct kcore *kc;		/* *kaddr("sym") in BEGIN/END/interval */
 	bool kc_warned;
+	bool div_zero_warned;
 	struct outbuf *fmt;		/* system() and cat(): their formatted text */
 };
 
@@ -408,10 +409,19 @@ static int var_slot(struct sema *s, const char *name, bool create)
 	return s->in->nvars[c]++;
 }
 
+/* A number known to be an unsigned 64-bit one where it is written: a
+ * literal above INT64_MAX, a (uint64) or uint64() cast; as a map key it
+ * prints unsigned (@a[18446744073709551615]). */
+static bool u64_literal(const struct node *n)
+{
+	return (n->k == N_INT && n->ival < 0) || (n->k == N_CAST && n->ival == 8 && !n->idx) ||
+	       (n->k == N_CALL && n->idx == 64 && n->op == T_PLUS);
+}
+
 static enum agg_ktype ktype_of(const struct node *n)
 {
 	return n->type == VT_STR ? AGG_K_STR : n->type == VT_STACK ? AGG_K_STACK :
-	       is_hex_call(n) ? AGG_K_HEX : AGG_K_INT;
+	       is_hex_call(n) ? AGG_K_HEX : u64_literal(n) ? AGG_K_UINT : AGG_K_INT;
 }
 
 /* Keys of one map agree in kind: strings, stacks or numbers (hex()
@@ -1300,14 +1310,60 @@ static int check(struct sema *s, struct node *n)
 	}
 }
 
+static int check_stmts(struct sema *s, struct node *st);
+
+/*
+ * cond ? a : b as a statement is if (cond) a else b: its sides may be
+ * printf() or exit(), which have no value (bpftrace's "none" type).
+ */
+static int ternary_stmt(struct sema *s, struct node *st)
+{
+	struct node *t = st->a, *sides[2] = { t->b, t->c };
+	struct node *b[2];
+	int err;
+
+	for (int i = 0; i < 2; i++) {
+		b[i] = calloc(1, sizeof(*b[i]));
+		if (!b[i]) {
+			free(b[0]);
+			return -ENOMEM;
+		}
+		b[i]->k = S_EXPR;
+		b[i]->line = sides[i]->line;
+		b[i]->col = sides[i]->col;
+		b[i]->a = sides[i];
+	}
+	st->k = S_IF;
+	st->a = t->a;
+	st->b = b[0];
+	st->c = b[1];
+	t->a = t->b = t->c = NULL;
+	lang_node_free(t);
+	err = check(s, st->a);
+	if (!err)
+		err = check_stmts(s, st->b);
+	return err ? err : check_stmts(s, st->c);
+}
+
+/* What follows exit() in its block never runs: bpftrace warns, in these
+ * words (the suite checks them). */
+static void unreachable_warn(const struct node *st)
+{
+	if (st->k == S_EXPR && st->a->k == N_CALL && !strcmp(st->a->sval, "exit") && st->next)
+		ftr_err("%d:%d: WARNING: Unreachable statement", st->next->line, st->next->col);
+}
+
 static int check_stmts(struct sema *s, struct node *st)
 {
 	int err;
 
 	for (; st; st = st->next) {
+		unreachable_warn(st);
 		switch (st->k) {
 		case S_EXPR:
-			if (st->a->k == N_CALL)
+			if (st->a->k == N_TERNARY)
+				err = ternary_stmt(s, st);
+			else if (st->a->k == N_CALL)
 				err = check_call(s, st->a, false);
 			else
 				err = check(s, st->a);
@@ -1664,14 +1720,30 @@ static struct val builtin(struct xctx *x, const struct node *n)
 	}
 }
 
+/*
+ * A division or remainder by zero is 1, as in bpftrace, with its warning
+ * (in its words: the suite checks them), once per run at the first place
+ * it happens, not once per event.
+ */
+static void div_zero_warn(struct interp *in, const struct node *n, enum tok op, int64_t b)
+{
+	if (b || in->div_zero_warned || (op != T_SLASH && op != T_PERCENT &&
+					 op != T_SLASHEQ))
+		return;
+	in->div_zero_warned = true;
+	ftr_err("%d:%d: WARNING: Divide or modulo by 0 detected. This can lead to unexpected "
+		"results. 1 is being used as the result.", n->line, n->col);
+}
+
 static int64_t arith(enum tok op, int64_t a, int64_t b)
 {
 	switch (op) {
 	case T_PLUS: return (int64_t)((uint64_t)a + (uint64_t)b);
 	case T_MINUS: return (int64_t)((uint64_t)a - (uint64_t)b);
 	case T_STAR: return (int64_t)((uint64_t)a * (uint64_t)b);
-	case T_SLASH: return b ? (b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b) : 0;
-	case T_PERCENT: return b && b != -1 ? a % b : 0;
+	/* by zero: 1, as bpftrace (warned once, div_zero_warn) */
+	case T_SLASH: return b ? (b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b) : 1;
+	case T_PERCENT: return b ? (b != -1 ? a % b : 0) : 1;
 	case T_AND: return a & b;
 	case T_OR: return a | b;
 	case T_XOR: return a ^ b;
@@ -1702,8 +1774,8 @@ static struct val arith_u(enum tok op, uint64_t a, uint64_t b)
 	case T_GT: return vint(a > b);
 	case T_GE: return vint(a >= b);
 	case T_EQ: case T_NE: return vint(arith(op, (int64_t)a, (int64_t)b));
-	case T_SLASH: v = vint(b ? (int64_t)(a / b) : 0); break;
-	case T_PERCENT: v = vint(b ? (int64_t)(a % b) : 0); break;
+	case T_SLASH: v = vint(b ? (int64_t)(a / b) : 1); break;
+	case T_PERCENT: v = vint(b ? (int64_t)(a % b) : 1); break;
 	case T_SHR: v = vint((int64_t)(a >> (b & 63))); break;
 	default: v = vint(arith(op, (int64_t)a, (int64_t)b)); break;
 	}
@@ -1868,6 +1940,7 @@ static struct val eval(struct xctx *x, const struct node *n)
 
 			return vint(arith(n->op, c, 0));
 		}
+		div_zero_warn(x->in, n, n->op, b.i);
 		if (a.u || b.u)
 			return arith_u(n->op, a.i, b.i);
 		return vint(arith(n->op, a.i, b.i));
@@ -1990,6 +2063,19 @@ static void bt_done(struct interp *in, struct outbuf *f, const char *type)
 		bt_line(in, type, f->buf, f->len);
 }
 
+/*
+ * An integer as printf's length modifier has C print it, as bpftrace does:
+ * hh a char, h a short, none an int, l, ll, j, z and t 64 bits; %d and %i
+ * signed, %u, %x, %X and %o unsigned (printf("%x", 0x12345678abcdef) is
+ * 78abcdef there).
+ */
+static int64_t printf_int(int64_t v, const char *mods, size_t n, char conv)
+{
+	int bits = n == 2 && mods[0] == 'h' ? 8 : n == 1 && mods[0] == 'h' ? 16 : n ? 64 : 32;
+
+	return lang_int_cast(v, bits, conv == 'd' || conv == 'i');
+}
+
 static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 {
 	const char *p = n->args[0]->sval;
@@ -1999,7 +2085,7 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 	while (*p) {
 		char spec[16], out[512], flags[8] = "";
 		int width = 0, prec = -1, nf = 0;
-		const char *q;
+		const char *q, *mods;
 		struct val v;
 
 		if (*p != '%') {
@@ -2023,6 +2109,7 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 			for (q++; *q >= '0' && *q <= '9'; q++)
 				prec = prec * 10 + (*q - '0') % 1000;
 		}
+		mods = q;
 		q += strspn(q, "hlzjt");
 		v = eval(x, n->args[arg++]);
 		if (*q == 's' && v.t == VT_STACK) {
@@ -2060,6 +2147,7 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 		} else if (*q == 'p') {
 			snprintf(out, sizeof(out), "0x%llx", (unsigned long long)v.i);
 		} else {
+			v.i = printf_int(v.i, mods, (size_t)(q - mods), *q);
 			if (prec < 0) {
 				snprintf(spec, sizeof(spec), "%%%s*ll%c", flags, *q == 'i' ? 'd' : *q);
 				snprintf(out, sizeof(out), spec, width, (long long)v.i);
@@ -2122,7 +2210,8 @@ static int interned_value(int64_t v, struct agg_kpart *k, void *arg)
 	return AGG_K_STACK;
 }
 
-static void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div)
+static void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div,
+		      bool explicit)
 {
 	if (!m->m)
 		return;
@@ -2135,7 +2224,8 @@ static void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t 
 				     .div = div > 0 ? (uint64_t)div : 0,
 				     .stack_mode = m->stack_mode, .sort = in->o->sort,
 				     .sym = in->prof ? lprof_frame : NULL, .sym_arg = in->prof,
-				     .value = m->vt > VT_INT ? interned_value : NULL, .value_arg = &vc };
+				     .value = m->vt > VT_INT ? interned_value : NULL, .value_arg = &vc,
+				     .empty_scalar = explicit };
 
 	if (in->o->mode == OUT_BTJSON)
 		agg_print_bt_json(m->m, &in->ob, &po);
@@ -2149,6 +2239,14 @@ static void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t 
 }
 
 static void exec(struct xctx *x, const struct node *st);
+
+/* A file cat() cannot read: bpftrace's runtime error, in its words (the
+ * suite matches the whole line), and the program goes on as there. */
+static void cat_failed(struct interp *in, const char *path, int err)
+{
+	ob_flush(&in->ob);
+	fprintf(stderr, "ERROR: failed to open file '%s' (%s)\n", path, strerror(err));
+}
 
 /*
  * system(fmt, ...) runs a shell command (with --unsafe), cat(fmt, ...)
@@ -2181,7 +2279,7 @@ static void do_command(struct xctx *x, const struct node *n)
 		else if (c)
 			ob_write(&in->ob, c, len);
 		else
-			ftr_warn("cat(\"%s\"): %s", text, strerror(errno));
+			cat_failed(in, text, errno);
 		free(c);
 	} else {
 		/* the command's output after what the program printed before;
@@ -2327,7 +2425,7 @@ static void exec_call(struct xctx *x, const struct node *n)
 		int64_t top = n->nargs > 1 ? eval(x, n->args[1]).i : -1;
 		int64_t div = n->nargs > 2 ? eval(x, n->args[2]).i : 0;
 
-		print_map(in, &in->maps[n->args[0]->slot], top, div);
+		print_map(in, &in->maps[n->args[0]->slot], top, div, true);
 		if (in->o->buffering != RUN_BUF_FULL)
 			ob_flush(&in->ob);
 	} else if (!strcmp(n->sval, "clear")) {
@@ -2375,6 +2473,7 @@ static void exec(struct xctx *x, const struct node *st)
 				struct val nv = eval(x, st->b);
 				struct val *var = &in->vars[st->a->slot];
 
+				div_zero_warn(in, st, st->op, nv.i);
 				if (st->op == T_ASSIGN)
 					*var = nv;
 				else
@@ -2397,6 +2496,7 @@ static void exec(struct xctx *x, const struct node *st)
 			} else {
 				v = eval(x, st->b).i;
 				if (st->op != T_ASSIGN) {
+					div_zero_warn(in, st, st->op, v);
 					agg_lookup(m->m, k, &old);
 					v = arith(st->op == T_PLUSEQ ? T_PLUS :
 						  st->op == T_MINUSEQ ? T_MINUS :
@@ -4513,7 +4613,7 @@ static int finish(struct interp *in, uint64_t now)
 			continue;
 		if (printed++ && in->o->mode == OUT_TEXT)
 			ob_putc(&in->ob, '\n');
-		print_map(in, &in->maps[i], -1, 0);
+		print_map(in, &in->maps[i], -1, 0, false);
 	}
 	for (int i = 0; i < in->nmaps; i++)
 		if (in->maps[i].m && in->maps[i].kind == AGG_VALUE && agg_dropped(in->maps[i].m))

@@ -303,8 +303,8 @@ static const struct icase aggs[] = {
 	{ "sum by comm", "tracepoint:syscalls:sys_enter_write { @[comm] = sum(args.count); }",
 	  WRITES, "@[sh]: 0\n@[python3]: 27\n@[bash]: 4139\n" },
 	{ "stats", "tracepoint:syscalls:sys_enter_write { @[comm] = stats(args.count); }", WRITES,
-	  "@[sh]: count 1, average 0, total 0\n@[python3]: count 2, average 13, total 27\n"
-	  "@[bash]: count 3, average 1379, total 4139\n" },
+	  "@[sh]: { .count = 1, .average = 0, .total = 0 }\n@[python3]: { .count = 2, .average = 13, .total = 27 }\n"
+	  "@[bash]: { .count = 3, .average = 1379, .total = 4139 }\n" },
 	{ "signed sum, min, avg",
 	  "tracepoint:syscalls:sys_exit_read { @s = sum(args.ret); @lo = min(args.ret); "
 	  "@a = avg(args.ret); }",
@@ -514,10 +514,10 @@ static const struct icase ints[] = {
 	{ "u64 above INT64_MAX, in a predicate", "tracepoint:syscalls:sys_enter_write "
 	  "/args.count > 100/ { @big = count(); }", HUGE_WRITES, "@big: 3\n" },
 	{ "u64 arithmetic is unsigned", "tracepoint:syscalls:sys_enter_write /args.fd > 1/ "
-	  "{ printf(\"%u %u %u %d\\n\", args.count / 2, args.count % 10, args.count >> 60, "
+	  "{ printf(\"%lu %u %u %d\\n\", args.count / 2, args.count % 10, args.count >> 60, "
 	  "args.count + 1 > 0); }", HUGE_WRITES, "9223372036854775807 5 15 0\n" },
 	{ "u64 printed", "tracepoint:syscalls:sys_enter_write /args.count > 0x7fffffffffffffff/ "
-	  "{ printf(\"%u %d %x\\n\", args.count, args.count, args.count); }", HUGE_WRITES,
+	  "{ printf(\"%lu %ld %lx\\n\", args.count, args.count, args.count); }", HUGE_WRITES,
 	  "9223372036854775808 -9223372036854775808 8000000000000000\n"
 	  "18446744073709551615 -1 ffffffffffffffff\n" },
 	{ "signed fields stay signed", "tracepoint:syscalls:sys_exit_read "
@@ -534,10 +534,10 @@ static const struct icase ints[] = {
 	{ "an int in a syscall's 8 bytes, a filter", "tracepoint:syscalls:sys_enter_openat "
 	  "/args.dfd == 3 || args.dfd != 2147483647 && args.flags == 0/ { @ = count(); }", OPENS,
 	  "@: 3\n" },
-	{ "division by zero, INT64_MIN / -1", "BEGIN { $z = 0; $m = -9223372036854775807 - 1; "
-	  "printf(\"%d %d %d %d\\n\", 7 / $z, 7 % $z, $m / -1, $m % -1); }", "",
-	  "0 0 -9223372036854775808 0\n" },
-	{ "wrapping", "BEGIN { $m = 9223372036854775807; printf(\"%d %d\\n\", $m + 1, -($m + 1)); }",
+	{ "division by zero (1, as bpftrace), INT64_MIN / -1", "BEGIN { $z = 0; $m = -9223372036854775807 - 1; "
+	  "printf(\"%d %d %ld %ld\\n\", 7 / $z, 7 % $z, $m / -1, $m % -1); }", "",
+	  "1 1 -9223372036854775808 0\n" },
+	{ "wrapping", "BEGIN { $m = 9223372036854775807; printf(\"%ld %ld\\n\", $m + 1, -($m + 1)); }",
 	  "", "-9223372036854775808 -9223372036854775808\n" },
 };
 
@@ -632,9 +632,28 @@ static const struct icase bt_funcs[] = {
 	  "tracepoint:syscalls:sys_enter_write { @last[comm] = args.count; @n = 5; @s = comm; }",
 	  WRITES, "@last[sh]: 0\n@last[python3]: 7\n@last[bash]: 4096\n\n@n: 5\n\n@s: python3\n" },
 	{ "int8() ... uint64()",
-	  "BEGIN { printf(\"%d %d %d %d %d\\n\", int8(255), uint8(-1), int16(0x18000), "
+	  "BEGIN { printf(\"%d %d %d %u %d\\n\", int8(255), uint8(-1), int16(0x18000), "
 	  "uint32(-1), int64(1e6)); exit(); }", "",
 	  "-1 255 -32768 4294967295 1000000\n" },
+	{ "printf's length modifiers as C's (bpftrace's)",
+	  "BEGIN { $x = 0x12345678abcdef; printf(\"%hhx %hx %x %jx %lx %d %u %hhd\\n\", $x, $x, $x, "
+	  "$x, $x, 0x1ffffffff, 0x1ffffffff, 255); exit(); }", "",
+	  "ef cdef 78abcdef 12345678abcdef 12345678abcdef -1 4294967295 -1\n" },
+	{ "division and remainder by zero are 1 (bpftrace's)",
+	  "BEGIN { $z = 0; $a = 7; $a /= $z; printf(\"%d %d %d %d\\n\", 10 / $z, 10 % $z, "
+	  "(uint64)10 / (uint64)$z, $a); exit(); }", "",
+	  "1 1 1 1\n" },
+	{ "print() of an empty scalar map prints its zero; stats as bpftrace prints them",
+	  "BEGIN { print(@c); print(@s); @s = stats(-10); @s = stats(-5); @s = stats(5); "
+	  "@c = count(); print(@s); @k[18446744073709551615] = 1; @k[1] = 2; exit(); }", "",
+	  "@c: 0\n@s: { .count = 0, .average = 0, .total = 0 }\n"
+	  "@s: { .count = 3, .average = -3, .total = -10 }\n"
+	  "@k[18446744073709551615]: 1\n@k[1]: 2\n\n@c: 1\n\n"
+	  "@s: { .count = 3, .average = -3, .total = -10 }\n" },
+	{ "a ?: statement of printf()s runs one side",
+	  "BEGIN { 1 ? printf(\"yes\\n\") : printf(\"no\\n\"); 0 ? printf(\"yes\\n\") : "
+	  "printf(\"no\\n\"); exit(); }", "",
+	  "yes\nno\n" },
 	{ "casts of fields",
 	  "tracepoint:syscalls:sys_enter_write /int8(args.count) < 0/ { @[comm] = count(); }",
 	  "syscalls:sys_enter_write tid=" T1 " comm=bash count=200\n"
@@ -644,7 +663,7 @@ static const struct icase bt_funcs[] = {
 	  "BEGIN { printf(\"%s %s %s|%s\\n\", ntop(0x0100007f), ntop(2, 0x0101a8c0), ntop(10, 0), "
 	  "ntop(0)); exit(); }", "", "127.0.0.1 192.168.1.1 ::|0.0.0.0\n" },
 	{ "bswap",
-	  "BEGIN { $v = (uint16)0x1234; printf(\"%x %x %x %x\\n\", bswap($v), bswap(uint32(0x01020304)), "
+	  "BEGIN { $v = (uint16)0x1234; printf(\"%x %x %x %lx\\n\", bswap($v), bswap(uint32(0x01020304)), "
 	  "bswap((int8)0x1ff), bswap(0x0102030405060708)); exit(); }", "",
 	  "3412 4030201 ff 807060504030201\n" },
 	{ "strncmp",
@@ -679,7 +698,7 @@ static const struct icase bt_funcs[] = {
 	  "@mn = min(args.count); @mx = max(args.count); @v = args.count; } "
 	  "END { zero(@); zero(@s); zero(@h); zero(@a); zero(@st); zero(@mn); zero(@mx); zero(@v); }",
 	  WRITES, "@v: 0\n\n@[bash]: 0\n@[python3]: 0\n@[sh]: 0\n\n@s: 0\n\n@h:\n\n\n@a: 0\n\n"
-	  "@st: count 0, average 0, total 0\n\n@mn: 0\n\n@mx: 0\n" },
+	  "@st: { .count = 0, .average = 0, .total = 0 }\n\n@mn: 0\n\n@mx: 0\n" },
 	{ "zero() then updates",
 	  "tracepoint:syscalls:sys_enter_write /args.count < 4096/ { @mn = min(args.count); "
 	  "@mx = max(args.count); @c = count(); } tracepoint:syscalls:sys_enter_write "

@@ -46,6 +46,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <arpa/inet.h>
+#include <signal.h>
 
 #include "ftr.h"
 #include "kernel/arch.h"
@@ -101,11 +103,12 @@ static const struct {
 	{ "percpu_kaddr", "reads a per-CPU variable at the event (a BPF read)" },
 	{ "printk", "writes through bpf_trace_printk" },
 	{ "debugf", "writes through bpf_trace_printk" },
+	{ "write_user", "writes user memory at the event (bpf_probe_write_user); ftr only "
+	  "observes" },
 };
 
 /* ... and the ones ftr has not yet. */
-static const char *const not_yet[] = { "pton", "len", "strcontains", "has_key",
-				       "socket_cookie", "errorf", "warnf" };
+static const char *const not_yet[] = { "socket_cookie" };
 
 /* kstack(N), kstack(perf), ustack(bpftrace, N): the builtin, N frames at
  * most, printed in that mode. */
@@ -445,9 +448,16 @@ static int check_bswap(struct sema *s, struct node *n)
 	return 0;
 }
 
+static bool is_pton(const struct node *n)
+{
+	return n->k == N_CALL && !strcmp(n->sval, "pton");
+}
+
 static int check_ntop(struct sema *s, struct node *n)
 {
-	if ((n->args[n->nargs - 1]->type != VT_INT && !addr_field(s, n->args[n->nargs - 1])) ||
+	const struct node *a = n->args[n->nargs - 1];
+
+	if ((a->type != VT_INT && !addr_field(s, a) && !is_pton(a)) ||
 	    (n->nargs == 2 && n->args[0]->type != VT_INT)) {
 		lang_errf(s->err, n, "ntop([AF_INET|AF_INET6,] address) takes numbers or "
 			  "an address field (u8[4], u8[16])");
@@ -623,7 +633,10 @@ static struct val eval_ntop(struct xctx *x, const struct node *n)
 	unsigned char b[16] = { 0 };
 	size_t blen = 0;
 
-	if (a->k == N_FIELD && x->rec) {
+	if (is_pton(a)) {
+		blen = (size_t)a->ival;
+		memcpy(b, a->bind, blen);
+	} else if (a->k == N_FIELD && x->rec) {
 		struct tep_format_field *f = ((struct tep_format_field **)a->bind)[x->ev->idx];
 
 		if (f && (f->flags & TEP_FIELD_IS_ARRAY) && !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
@@ -1117,6 +1130,250 @@ static void exec_delete(struct xctx *x, const struct node *n)
 }
 #pragma GCC diagnostic pop
 
+/* ---- strings, maps and messages of today's bpftrace ------------------------------ */
+
+/*
+ * A bool of bpftrace's (strcontains(), has_key()): the number 0 or 1,
+ * which print() shows as false or true where the language has bools (the
+ * enum id LANG_BOOL_ID of lang.h; until that is in, they print as 0 and 1).
+ */
+static void mark_bool(struct node *n)
+{
+#ifdef LANG_BOOL_ID
+	n->enum_id = LANG_BOOL_ID;
+#else
+	(void)n;
+#endif
+}
+
+static int check_strcontains(struct sema *s, struct node *n)
+{
+	if (n->args[0]->type != VT_STR || n->args[1]->type != VT_STR) {
+		lang_errf(s->err, n, "strcontains(haystack, needle) takes two strings");
+		return -EINVAL;
+	}
+	mark_bool(n);
+	return 0;
+}
+
+/* Every string holds the empty one, as in bpftrace. */
+static struct val eval_strcontains(struct xctx *x, const struct node *n)
+{
+	struct val h = eval(x, n->args[0]), d = eval(x, n->args[1]);
+
+	return vint(!d.len || (h.len >= d.len && memmem(h.s, h.len, d.s, d.len)));
+}
+
+static int check_strlen(struct sema *s, struct node *n)
+{
+	if (n->args[0]->type != VT_STR) {
+		lang_errf(s->err, n->args[0], "strlen() takes a string");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct val eval_strlen(struct xctx *x, const struct node *n)
+{
+	return vint((int64_t)eval(x, n->args[0]).len);
+}
+
+/* The map of len(@m) or has_key(@m, ...), which must have keys (bpftrace's
+ * words); its keys as has_key's map node's (the node becomes @m[k, ...]). */
+static int check_keyed_map(struct sema *s, struct node *n)
+{
+	struct node *m = n->args[0];
+	struct mapdef *md;
+
+	if (m->k != N_MAP || m->nargs) {
+		lang_errf(s->err, m, "%s() takes a map: %s(@name%s)", n->sval, n->sval,
+			  strcmp(n->sval, "len") ? ", key" : "");
+		return -EINVAL;
+	}
+	md = map_get(s->in, m->sval);
+	if (!md) {
+		lang_errf(s->err, m, "too many maps (ftr keeps %d)", (int)ARRAY_SIZE(s->in->maps));
+		return -EINVAL;
+	}
+	if ((md->keys_known && !md->nkeys) || (!strcmp(n->sval, "has_key") && n->nargs < 2)) {
+		lang_errf(s->err, n, "call to %s() expects a map with explicit keys (non-scalar "
+			  "map)", n->sval);
+		return -EINVAL;
+	}
+	if (!strcmp(n->sval, "len")) {
+		m->slot = (int)(md - s->in->maps);
+		md->refs++;	/* read here: the map stays in ftr */
+		return 0;
+	}
+	/* has_key(@m, k1, k2): the keys move to the map node, @m[k1, k2] */
+	m->args = malloc((size_t)(n->nargs - 1) * sizeof(*m->args));
+	if (!m->args)
+		return -ENOMEM;
+	memcpy(m->args, n->args + 1, (size_t)(n->nargs - 1) * sizeof(*m->args));
+	m->nargs = n->nargs - 1;
+	n->nargs = 1;
+	mark_bool(n);
+	return check_map_keys(s, m);
+}
+
+static struct val eval_has_key(struct xctx *x, const struct node *n)
+{
+	struct agg_kpart k[AGG_MAX_KEYS];
+	const struct mapdef *md = &x->in->maps[n->args[0]->slot];
+	int64_t v;
+
+	keys_of(x, n->args[0], k);
+	return vint(md->m && agg_lookup(md->m, k, &v) == 0);
+}
+
+static int check_len(struct sema *s, struct node *n)
+{
+	if (n->args[0]->k != N_MAP) {
+		int err = check(s, n->args[0]);
+
+		if (err)
+			return err;
+		if (n->args[0]->type != VT_STACK) {
+			lang_errf(s->err, n->args[0], "len() takes a map or a stack");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return check_keyed_map(s, n);
+}
+
+static struct val eval_len(struct xctx *x, const struct node *n)
+{
+	if (n->args[0]->k == N_MAP)
+		{
+		const struct agg *m = x->in->maps[n->args[0]->slot].m;
+
+		return vint(m ? (int64_t)agg_entries(m) : 0);
+	}
+	return vint((int64_t)eval(x, n->args[0]).len);
+}
+
+/*
+ * The column after the ')' that closes the call at line:col of src (where
+ * bpftrace's locations end), or col when not found.
+ */
+static int call_end_col(const char *src, int line, int col)
+{
+	const char *p = src;
+	int depth = 0, c;
+	char q = 0;
+
+	for (int l = 1; p && *p && l < line; l++) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p || (int)strlen(p) < col)
+		return col;
+	for (c = col, p += col - 1; *p && *p != '\n'; p++, c++) {
+		if (q) {
+			if (*p == '\\' && p[1] && p[1] != '\n')
+				p++, c++;
+			else if (*p == q)
+				q = 0;
+		} else if (*p == '"' || *p == '\'') {
+			q = *p;
+		} else if (*p == '(') {
+			depth++;
+		} else if (*p == ')' && --depth == 0) {
+			return c + 1;
+		}
+	}
+	return col;
+}
+
+/* errorf(fmt, ...), warnf(fmt, ...): printf's text as bpftrace's runtime
+ * error or warning, "stdin:L:C-E: ERROR: text" on stderr; the program
+ * goes on. */
+static int check_errorf(struct sema *s, struct node *n)
+{
+	const char *src = s->in->p->src ? s->in->p->src : s->in->o->src;
+
+	n->ival = src ? call_end_col(src, n->line, n->col) : n->col;
+	return check_command(s, n);
+}
+
+static void exec_errorf(struct xctx *x, const struct node *n)
+{
+	struct interp *in = x->in;
+	struct outbuf *f = in->fmt;
+	size_t len;
+
+	f->len = 0;
+	f->err = 0;
+	do_printf(x, n, f);
+	len = f->len;
+	if (len && f->buf[len - 1] == '\n')
+		len--;
+	ob_flush(&in->ob);
+	fprintf(stderr, "stdin:%d:%d-%d: %s: %.*s\n", n->line, n->col, (int)n->ival,
+		strcmp(n->sval, "errorf") ? "WARNING" : "ERROR", (int)len, f->buf);
+}
+
+/* pton("addr"): the address's bytes in network order, 4 or 16, for
+ * ntop(af, pton(...)) or printf's %r; from a literal, as bpftrace asks. */
+static int check_pton(struct sema *s, struct node *n)
+{
+	struct node *a = n->args[0];
+	unsigned char *b;
+
+	if (!s->buf_ok) {
+		lang_errf(s->err, n, "pton() is read by ntop(af, pton(...)) and printf's %%r: ftr "
+			  "keeps no byte array in a variable or map, nor computes with one");
+		return -EINVAL;
+	}
+	if (a->k != N_STR) {
+		lang_errf(s->err, a, "pton() takes a string literal");
+		return -EINVAL;
+	}
+	free(n->bind);
+	n->bind = b = calloc(1, 16);
+	if (!b)
+		return -ENOMEM;
+	if (inet_pton(AF_INET, a->sval, b) == 1) {
+		n->ival = 4;
+	} else if (inet_pton(AF_INET6, a->sval, b) == 1) {
+		n->ival = 16;
+	} else {
+		lang_errf(s->err, a, "pton(\"%s\"): not an IPv4 or IPv6 address", a->sval);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct val eval_pton(struct xctx *x, const struct node *n)
+{
+	return (struct val){ .t = VT_BUF, .s = n->bind, .len = (size_t)n->ival };
+}
+
+static int check_errno_text(struct sema *s, struct node *n)
+{
+	if (n->args[0]->type != VT_INT) {
+		lang_errf(s->err, n->args[0], "%s() takes a number", n->sval);
+		return -EINVAL;
+	}
+	return text_buffer(n, 128);
+}
+
+/* strerror(e): the C library's text of errno e, as bpftrace's; signal_name(n):
+ * the signal's, "N/A" past the last. */
+static struct val eval_errno_text(struct xctx *x, const struct node *n)
+{
+	int64_t v = eval(x, n->args[0]).i;
+	const char *t;
+
+	if (!strcmp(n->sval, "strerror"))
+		t = strerror(v < INT32_MIN || v > INT32_MAX ? -1 : (int)v);
+	else
+		t = v >= 0 && v < NSIG ? strsignal((int)v) : "N/A";
+	snprintf(n->bind, 128, "%s", t);
+	return vstr(n->bind, strlen(n->bind));
+}
+
 /* ---- the table ---------------------------------------------------------------- */
 
 #define AGG(nm, lo, hi, a, kind, pd) \
@@ -1169,7 +1426,7 @@ static const struct builtin_fn builtins[] = {
 	{ .name = "hex", .min = 1, .max = 1, .args = "x", .ret = VT_INT, .where = BW_ALL,
 	  .push = BP_HIST_KEY, .check = check_sym_call, .eval = eval_hex },
 	{ .name = "ntop", .min = 1, .max = 2, .args = "[af, ]addr", .ret = VT_STR,
-	  .where = BW_ALL, .check = check_ntop, .eval = eval_ntop },
+	  .where = BW_ALL, .flags = BF_BUF_ARGS, .check = check_ntop, .eval = eval_ntop },
 	{ .name = "kaddr", .min = 1, .max = 1, .args = "\"sym\"", .ret = VT_INT,
 	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_kaddr, .eval = eval_kaddr },
 	{ .name = "usym", .min = 1, .max = 1, .args = "addr", .ret = VT_STR, .where = BW_ALL,
@@ -1187,6 +1444,25 @@ static const struct builtin_fn builtins[] = {
 	  .check = check_bswap, .eval = eval_bswap },
 	{ .name = "buf", .min = 1, .max = 2, .args = "ptr, len | array", .ret = VT_BUF,
 	  .where = BW_EVENT, .check = check_buf, .eval = eval_buf },
+	{ .name = "strcontains", .min = 2, .max = 2, .args = "s, sub", .ret = VT_INT,
+	  .where = BW_ALL, .check = check_strcontains, .eval = eval_strcontains },
+	{ .name = "strlen", .min = 1, .max = 1, .args = "s", .ret = VT_INT, .where = BW_ALL,
+	  .check = check_strlen, .eval = eval_strlen },
+	{ .name = "len", .min = 1, .max = 1, .args = "@map | stack", .ret = VT_INT,
+	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_len, .eval = eval_len },
+	{ .name = "has_key", .min = 1, .max = 1 + AGG_MAX_KEYS, .args = "@map, key...",
+	  .ret = VT_INT, .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_keyed_map,
+	  .eval = eval_has_key },
+	{ .name = "pton", .min = 1, .max = 1, .args = "\"addr\"", .ret = VT_BUF,
+	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_pton, .eval = eval_pton },
+	{ .name = "strerror", .min = 1, .max = 1, .args = "errno", .ret = VT_STR,
+	  .where = BW_ALL, .check = check_errno_text, .eval = eval_errno_text },
+	{ .name = "signal_name", .min = 1, .max = 1, .args = "sig", .ret = VT_STR,
+	  .where = BW_ALL, .check = check_errno_text, .eval = eval_errno_text },
+	{ .name = "errorf", .min = 1, .max = 16, .args = "fmt, ...", .ret = VT_NONE,
+	  .where = BW_ALL, .check = check_errorf, .exec = exec_errorf },
+	{ .name = "warnf", .min = 1, .max = 16, .args = "fmt, ...", .ret = VT_NONE,
+	  .where = BW_ALL, .check = check_errorf, .exec = exec_errorf },
 	CAST("int8"), CAST("int16"), CAST("int32"), CAST("int64"),
 	CAST("uint8"), CAST("uint16"), CAST("uint32"), CAST("uint64"),
 };

@@ -192,7 +192,21 @@ static const struct {
 	{ "BEGIN { $x = perf; }", "1:14: 'perf' is a stack's print mode: kstack(perf), ustack(perf)" },
 	{ "BEGIN { join(1); }", "" },
 	{ "BEGIN { @x = nosuch(1); }", "1:14: unknown function 'nosuch'" },
-	{ "BEGIN { @x = pton(\"::1\"); }", "1:14: pton() is bpftrace's, not in ftr yet" },
+	{ "BEGIN { @x = pton(\"::1\"); }", "1:14: pton() is read by ntop(af, pton(...)) and "
+	  "printf's %r: ftr keeps no byte array in a variable or map, nor computes with one" },
+	{ "BEGIN { printf(\"%s\\n\", ntop(2, pton(\"1.2.3\"))); }",
+	  "1:37: pton(\"1.2.3\"): not an IPv4 or IPv6 address" },
+	{ "BEGIN { @ = 0; printf(\"%d\\n\", len(@)); }",
+	  "1:31: call to len() expects a map with explicit keys (non-scalar map)" },
+	{ "BEGIN { @g = 2; if (has_key(@g, 2)) { exit(); } }",
+	  "1:21: call to has_key() expects a map with explicit keys (non-scalar map)" },
+	{ "BEGIN { @g[1, \"a\"] = 2; if (has_key(@g, 2)) { exit(); } }",
+	  "" },
+	{ "BEGIN { print(strcontains(\"a\", 1)); }",
+	  "1:15: strcontains(haystack, needle) takes two strings" },
+	{ "tracepoint:syscalls:sys_enter_openat { write_user(args.filename, \"x\", 1); }",
+	  "1:40: write_user() writes user memory at the event (bpf_probe_write_user); ftr only "
+	  "observes; this kernel has no BPF for it, and ftr uses none" },
 	{ "tracepoint:ftrtest:types { printf(\"%s\\n\", buf(args.arr, 2)); }",
 	  "1:43: printf: %s needs a string, not a buffer (buf() is printed with %r)" },
 	{ "tracepoint:ftrtest:types { printf(\"%r\\n\", args.name); }",
@@ -650,6 +664,15 @@ static const struct icase bt_funcs[] = {
 	  "@s: { .count = 3, .average = -3, .total = -10 }\n"
 	  "@k[18446744073709551615]: 1\n@k[1]: 2\n\n@c: 1\n\n"
 	  "@s: { .count = 3, .average = -3, .total = -10 }\n" },
+	{ "strcontains, strlen, len, has_key, pton, strerror, signal_name",
+	  "BEGIN { @m[1, \"a\"] = 1; @m[2, \"b\"] = 2; "
+	  "printf(\"%d %d %d %d %d %d %d %d\\n\", strcontains(\"hello-test\", \"test\"), "
+	  "strcontains(\"ab\", \"abc\"), strcontains(\"\", \"\"), strlen(\"hello\"), len(@m), "
+	  "has_key(@m, 2, \"b\"), has_key(@m, 2, \"a\"), len(@n)); "
+	  "printf(\"%s %s|%s|%s|%s|%s\\n\", ntop(2, pton(\"127.0.0.1\")), ntop(10, pton(\"::1\")), "
+	  "strerror(22), signal_name(2), signal_name(0), signal_name(1024)); "
+	  "@n[1] = 1; clear(@m); clear(@n); exit(); }", "",
+	  "1 0 1 5 2 1 0 0\n127.0.0.1 ::1|Invalid argument|Interrupt|Unknown signal 0|N/A\n" },
 	{ "a ?: statement of printf()s runs one side",
 	  "BEGIN { 1 ? printf(\"yes\\n\") : printf(\"no\\n\"); 0 ? printf(\"yes\\n\") : "
 	  "printf(\"no\\n\"); exit(); }", "",

@@ -1084,13 +1084,32 @@ static void exec_exit(struct xctx *x, const struct node *n)
 	x->in->exit_req = true;
 }
 
+/* strcontains() and has_key() are bools in bpftrace (mark_bool) */
+static bool is_bool_call(const struct node *n)
+{
+	return n->k == N_CALL && (!strcmp(n->sval, "strcontains") || !strcmp(n->sval, "has_key"));
+}
+
 static void exec_print(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
 	int64_t top, div;
 
 	if (n->args[0]->k != N_MAP) {
-		print_value(x, eval(x, n->args[0]));
+		struct val v = eval(x, n->args[0]);
+
+		/* print(strcontains(...)): a bool, true or false, as bpftrace
+		 * (in -f json the JSON literal) */
+		if (is_bool_call(n->args[0]) && in->o->mode == OUT_BTJSON) {
+			ob_puts(&in->ob, v.i ? "{\"type\": \"value\", \"data\": true}\n" :
+				"{\"type\": \"value\", \"data\": false}\n");
+			if (in->o->buffering != RUN_BUF_FULL)
+				ob_flush(&in->ob);
+			return;
+		}
+		if (is_bool_call(n->args[0]))
+			v = v.i ? vstr("true", 4) : vstr("false", 5);
+		print_value(x, v);
 		return;
 	}
 	top = n->nargs > 1 ? eval(x, n->args[1]).i : -1;

@@ -673,6 +673,9 @@ static const struct icase bt_funcs[] = {
 	  "strerror(22), signal_name(2), signal_name(0), signal_name(1024)); "
 	  "@n[1] = 1; clear(@m); clear(@n); exit(); }", "",
 	  "1 0 1 5 2 1 0 0\n127.0.0.1 ::1|Invalid argument|Interrupt|Unknown signal 0|N/A\n" },
+	{ "print() of strcontains() and has_key(): bools, true and false",
+	  "BEGIN { @m[2] = 1; print(strcontains(\"ab\", \"b\")); print(has_key(@m, 1)); "
+	  "clear(@m); exit(); }", "", "true\nfalse\n" },
 	{ "a ?: statement of printf()s runs one side",
 	  "BEGIN { 1 ? printf(\"yes\\n\") : printf(\"no\\n\"); 0 ? printf(\"yes\\n\") : "
 	  "printf(\"no\\n\"); exit(); }", "",

@@ -1393,6 +1393,56 @@ static struct val eval_errno_text(struct xctx *x, const struct node *n)
 	return vstr(n->bind, strlen(n->bind));
 }
 
+/* nsecs(), nsecs(monotonic | boot | tai | sw_tai): the event's time on that
+ * clock (n->ival: its clockid).  Events carry CLOCK_MONOTONIC times; the
+ * other clocks differ from it by an offset, read when the event is handled
+ * (the same at the event, unless the machine was suspended in between). */
+static int check_nsecs_call(struct sema *s, struct node *n)
+{
+	static const struct {
+		const char *name;
+		int clock;
+	} clocks[] = { { "monotonic", CLOCK_MONOTONIC }, { "boot", CLOCK_BOOTTIME },
+		       { "tai", CLOCK_TAI }, { "sw_tai", CLOCK_TAI } };
+	const struct node *a = n->nargs ? n->args[0] : NULL;
+
+	n->ival = CLOCK_MONOTONIC;
+	for (size_t i = 0; a && i < ARRAY_SIZE(clocks); i++)
+		if (a->k == N_STR && a->idx == -1 && !strcmp(a->sval, clocks[i].name))
+			n->ival = clocks[i].clock;
+	if (a && (a->k != N_STR || a->idx != -1 || (n->ival == CLOCK_MONOTONIC &&
+						     strcmp(a->sval, "monotonic")))) {
+		lang_errf(s->err, a, "nsecs() takes a clock: monotonic, boot, tai or sw_tai");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int64_t clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static struct val eval_nsecs(struct xctx *x, const struct node *n);
+
+static struct val eval_nsecs_call(struct xctx *x, const struct node *n)
+{
+	struct val v = eval_nsecs(x, n);
+
+	if (n->ival != CLOCK_MONOTONIC) {
+		/* the other clock between two monotonic reads: their mean */
+		int64_t m1 = clock_ns(CLOCK_MONOTONIC), c = clock_ns((clockid_t)n->ival);
+		int64_t off = c - (m1 + (clock_ns(CLOCK_MONOTONIC) - m1) / 2);
+
+		/* boot time counts suspends on top of monotonic: never less */
+		v.i += n->ival == CLOCK_BOOTTIME && off < 0 ? 0 : off;
+	}
+	return v;
+}
+
 /* ---- the table ---------------------------------------------------------------- */
 
 #define AGG(nm, lo, hi, a, kind, pd) \
@@ -1465,6 +1515,8 @@ static const struct builtin_fn builtins[] = {
 	  .where = BW_EVENT, .check = check_buf, .eval = eval_buf },
 	{ .name = "strcontains", .min = 2, .max = 2, .args = "s, sub", .ret = VT_INT,
 	  .where = BW_ALL, .check = check_strcontains, .eval = eval_strcontains },
+	{ .name = "nsecs", .min = 0, .max = 1, .args = "[clock]", .ret = VT_INT, .where = BW_ALL,
+	  .flags = BF_OWN_ARGS, .check = check_nsecs_call, .eval = eval_nsecs_call },
 	{ .name = "strlen", .min = 1, .max = 1, .args = "s", .ret = VT_INT, .where = BW_ALL,
 	  .check = check_strlen, .eval = eval_strlen },
 	{ .name = "len", .min = 1, .max = 1, .args = "@map | stack", .ret = VT_INT,

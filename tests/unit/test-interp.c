@@ -676,6 +676,10 @@ static const struct icase bt_funcs[] = {
 	{ "print() of strcontains() and has_key(): bools, true and false",
 	  "BEGIN { @m[2] = 1; print(strcontains(\"ab\", \"b\")); print(has_key(@m, 1)); "
 	  "clear(@m); exit(); }", "", "true\nfalse\n" },
+	{ "nsecs(clock): boot time is no earlier than monotonic, tai later still",
+	  "BEGIN { $m = nsecs(monotonic); $b = nsecs(boot); $t = nsecs(tai); "
+	  "printf(\"%d %d %d\\n\", $b >= $m, $t > $b, nsecs() >= $m); exit(); }", "",
+	  "1 1 1\n" },
 	{ "a ?: statement of printf()s runs one side",
 	  "BEGIN { 1 ? printf(\"yes\\n\") : printf(\"no\\n\"); 0 ? printf(\"yes\\n\") : "
 	  "printf(\"no\\n\"); exit(); }", "",

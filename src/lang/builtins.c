@@ -388,11 +388,32 @@ static int check_map_arg(struct sema *s, struct node *n)
 
 /* print(VALUE): a number, string or stack, a line of its own (bpftrace's
  * "value" in -f json); print(@m, top, div): numbers. */
+/* print(@m[key]): the entry's value, as print(value); a histogram's or
+ * stats' entry has no one number (and a map whose kind comes later in
+ * the program is not known yet): refused. */
+static int check_print_entry(struct sema *s, const struct node *m)
+{
+	const struct mapdef *md = &s->in->maps[m->slot];
+
+	if (!md->has_kind && !md->vt) {
+		lang_errf(s->err, m, "print(%s[...]): %s is assigned after this print(); print "
+			  "the whole map, or assign it first", m->sval, m->sval);
+		return -EINVAL;
+	}
+	if (md->has_kind && (md->kind == AGG_HIST || md->kind == AGG_LHIST ||
+			     md->kind == AGG_STATS)) {
+		lang_errf(s->err, m, "print(%s[...]) of a %s: print the whole map", m->sval,
+			  md->kind == AGG_STATS ? "stats()" : "histogram");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_print(struct sema *s, struct node *n)
 {
 	int err;
 
-	if (n->args[0]->k != N_MAP) {
+	if (n->args[0]->k != N_MAP || n->args[0]->nargs) {
 		if (n->nargs > 1) {
 			lang_errf(s->err, n, "print(value) takes 1 argument (print(@map, top, div) "
 				  "takes a map)");
@@ -401,6 +422,8 @@ static int check_print(struct sema *s, struct node *n)
 		err = check(s, n->args[0]);
 		if (err)
 			return err;
+		if (n->args[0]->k == N_MAP)
+			return check_print_entry(s, n->args[0]);
 		if (n->args[0]->type == VT_NONE) {
 			lang_errf(s->err, n->args[0], "print() takes a map or a value");
 			return -EINVAL;
@@ -1095,7 +1118,7 @@ static void exec_print(struct xctx *x, const struct node *n)
 	struct interp *in = x->in;
 	int64_t top, div;
 
-	if (n->args[0]->k != N_MAP) {
+	if (n->args[0]->k != N_MAP || n->args[0]->nargs) {
 		struct val v = eval(x, n->args[0]);
 
 		/* print(strcontains(...)): a bool, true or false, as bpftrace

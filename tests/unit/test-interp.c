@@ -202,6 +202,8 @@ static const struct {
 	  "1:21: call to has_key() expects a map with explicit keys (non-scalar map)" },
 	{ "BEGIN { @g[1, \"a\"] = 2; if (has_key(@g, 2)) { exit(); } }",
 	  "" },
+	{ "BEGIN { @h[1] = hist(5); print(@h[1]); }",
+	  "1:32: print(@h[...]) of a histogram: print the whole map" },
 	{ "BEGIN { print(strcontains(\"a\", 1)); }",
 	  "1:15: strcontains(haystack, needle) takes two strings" },
 	{ "tracepoint:syscalls:sys_enter_openat { write_user(args.filename, \"x\", 1); }",
@@ -680,6 +682,10 @@ static const struct icase bt_funcs[] = {
 	  "BEGIN { $m = nsecs(monotonic); $b = nsecs(boot); $t = nsecs(tai); "
 	  "printf(\"%d %d %d\\n\", $b >= $m, $t > $b, nsecs() >= $m); exit(); }", "",
 	  "1 1 1\n" },
+	{ "print(@m[key]) prints the entry's value",
+	  "BEGIN { @x[1] = 5; @c[2] = count(); @s[\"a\"] = \"str\"; print(@x[1]); print(@c[2]); "
+	  "print(@c[3]); print(@s[\"a\"]); clear(@x); clear(@c); clear(@s); exit(); }", "",
+	  "5\n1\n0\nstr\n" },
 	{ "a ?: statement of printf()s runs one side",
 	  "BEGIN { 1 ? printf(\"yes\\n\") : printf(\"no\\n\"); 0 ? printf(\"yes\\n\") : "
 	  "printf(\"no\\n\"); exit(); }", "",

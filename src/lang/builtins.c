@@ -931,6 +931,20 @@ static void exec_time(struct xctx *x, const struct node *n)
 		ob_write(&x->in->ob, out, len);
 }
 
+/* What cat() prints of a file at most: bpftrace's max_cat_bytes, 10240,
+ * or BPFTRACE_MAX_CAT_BYTES from the environment. */
+static size_t cat_max_bytes(void)
+{
+	const char *e = getenv("BPFTRACE_MAX_CAT_BYTES");
+	char *end;
+	unsigned long long v;
+
+	if (!e || !*e)
+		return 10240;
+	v = strtoull(e, &end, 0);
+	return *end ? 10240 : (size_t)v;
+}
+
 /* A file cat() cannot read: bpftrace's runtime error, in its words (the
  * suite matches the whole line), and the program goes on as there. */
 static void cat_failed(struct interp *in, const char *path, int err)
@@ -965,6 +979,8 @@ static void exec_command(struct xctx *x, const struct node *n)
 		size_t len;
 		char *c = read_file(text, &len);
 
+		if (c && len > cat_max_bytes())
+			len = cat_max_bytes();
 		if (c && in->o->mode == OUT_BTJSON)
 			bt_line(in, "cat", c, len);
 		else if (c)

@@ -746,7 +746,15 @@ static const struct icase bt_funcs[] = {
 
 static void test_bpftrace_functions(void **state)
 {
+	static const struct icase cat_cap[] = {
+		{ "cat() prints at most BPFTRACE_MAX_CAT_BYTES",
+		  "BEGIN { cat(\"/proc/sys/kernel/%s\", \"ostype\"); exit(); }", "", "Li" },
+	};
+
 	run_cases(bt_funcs, ARRAY_SIZE(bt_funcs));
+	setenv("BPFTRACE_MAX_CAT_BYTES", "2", 1);
+	run_cases(cat_cap, ARRAY_SIZE(cat_cap));
+	unsetenv("BPFTRACE_MAX_CAT_BYTES");
 }
 
 static void test_top_and_json(void **state)

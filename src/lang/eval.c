@@ -92,8 +92,12 @@ void div_zero_warn(struct interp *in, const struct node *n, enum tok op, int64_t
 	if (b || in->div_zero_warned || (op != T_SLASH && op != T_PERCENT && op != T_SLASHEQ))
 		return;
 	in->div_zero_warned = true;
-	ftr_err("%d:%d: WARNING: Divide or modulo by 0 detected. This can lead to unexpected "
-		"results. 1 is being used as the result.", n->line, n->col);
+	/* one write, after what the program printed before (ftr_err writes in
+	 * pieces, which a reader of both pipes may interleave with stdout) */
+	ob_flush(&in->ob);
+	fprintf(stderr, "%s: %d:%d: WARNING: Divide or modulo by 0 detected. This can lead to "
+		"unexpected results. 1 is being used as the result.\n", ftr_progname, n->line,
+		n->col);
 }
 
 int64_t arith(enum tok op, int64_t a, int64_t b)

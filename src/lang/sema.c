@@ -466,7 +466,8 @@ static int ternary_stmt(struct sema *s, struct node *st)
 static void unreachable_warn(const struct node *st)
 {
 	if (st->k == S_EXPR && st->a->k == N_CALL && !strcmp(st->a->sval, "exit") && st->next)
-		ftr_err("%d:%d: WARNING: Unreachable statement", st->next->line, st->next->col);
+		fprintf(stderr, "%s: %d:%d: WARNING: Unreachable statement\n", ftr_progname,
+			st->next->line, st->next->col);
 }
 
 int check_stmts(struct sema *s, struct node *st)

@@ -45,6 +45,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <arpa/inet.h>
 #include <signal.h>
@@ -1785,8 +1786,8 @@ static int check_cpid_var(struct sema *s, struct node *n)
 	return 0;
 }
 
-/* pid, tid, cpu, uid in BEGIN, END and interval clauses: ftr's own process
- * and CPU; comm there is "ftr". */
+/* pid, tid, cpu, uid and comm in BEGIN, END and interval clauses: ftr's own
+ * process and CPU. */
 static struct val eval_pid(struct xctx *x, const struct node *n)
 {
 	if (x->smp)
@@ -1814,7 +1815,15 @@ static struct val eval_comm(struct xctx *x, const struct node *n)
 		if (s && len)
 			return vstr(s, strnlen(s, len < 16 ? len : 16));
 	}
-	s = task ? engine_comm(&x->in->e, tid_of(x)) : "ftr";
+	if (!task) {
+		/* the process's own name (bpftrace's comm there is its own:
+		 * ftr run as "bpftrace" by a test suite says so too) */
+		memset(x->scratch, 0, 17);
+		if (prctl(PR_GET_NAME, x->scratch) < 0)
+			snprintf(x->scratch, 17, "ftr");
+		return vstr(x->scratch, strnlen(x->scratch, 16));
+	}
+	s = engine_comm(&x->in->e, tid_of(x));
 	return vstr(s, strnlen(s, 16));
 }
 

@@ -686,6 +686,8 @@ static const struct icase bt_funcs[] = {
 	  "BEGIN { @x[1] = 5; @c[2] = count(); @s[\"a\"] = \"str\"; print(@x[1]); print(@c[2]); "
 	  "print(@c[3]); print(@s[\"a\"]); clear(@x); clear(@c); clear(@s); exit(); }", "",
 	  "5\n1\n0\nstr\n" },
+	{ "comm in BEGIN is the process's own name (the test's here)",
+	  "BEGIN { printf(\"%s\\n\", comm); exit(); }", "", "test-interp\n" },
 	{ "a ?: statement of printf()s runs one side",
 	  "BEGIN { 1 ? printf(\"yes\\n\") : printf(\"no\\n\"); 0 ? printf(\"yes\\n\") : "
 	  "printf(\"no\\n\"); exit(); }", "",

@@ -301,6 +301,7 @@ static void next(struct lexer *l)
 			switch (*++s) {
 			case 'n': *w++ = '\n'; break;
 			case 't': *w++ = '\t'; break;
+			case 'r': *w++ = '\r'; break;
 			case '"': *w++ = '"'; break;
 			case '\\': *w++ = '\\'; break;
 			case '0': *w++ = '\0'; break;

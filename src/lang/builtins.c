@@ -362,6 +362,19 @@ static int check_map_arg(struct sema *s, struct node *n)
 		lang_errf(s->err, m, "%s() takes a map", n->sval);
 		return -EINVAL;
 	}
+	if (n->nargs > 1 && !strcmp(n->sval, "delete")) {
+		/* delete(@m, k1, k2), today's spelling of delete(@m[k1, k2]) */
+		if (m->nargs) {
+			lang_errf(s->err, n, "delete(@map, key) or delete(@map[key])");
+			return -EINVAL;
+		}
+		m->args = malloc((size_t)(n->nargs - 1) * sizeof(*m->args));
+		if (!m->args)
+			return -ENOMEM;
+		memcpy(m->args, n->args + 1, (size_t)(n->nargs - 1) * sizeof(*m->args));
+		m->nargs = n->nargs - 1;
+		n->nargs = 1;
+	}
 	if (strcmp(n->sval, "delete") && m->nargs) {
 		lang_errf(s->err, m, "%s() takes the whole map: %s", n->sval, m->sval);
 		return -EINVAL;
@@ -378,7 +391,8 @@ static int check_map_arg(struct sema *s, struct node *n)
 		return -EINVAL;
 	}
 	m->slot = (int)(md - s->in->maps);
-	if (!strcmp(n->sval, "clear") || !strcmp(n->sval, "zero"))
+	/* delete(@) of a map without keys empties it, as clear() */
+	if (!strcmp(n->sval, "clear") || !strcmp(n->sval, "zero") || !strcmp(n->sval, "delete"))
 		s->in->maps[m->slot].cleared = true;
 	if (!strcmp(n->sval, "zero"))
 		s->in->maps[m->slot].zeroed = true;
@@ -1512,7 +1526,7 @@ static const struct builtin_fn builtins[] = {
 	  .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_clear },
 	{ .name = "zero", .min = 1, .max = 1, .args = "@map", .ret = VT_NONE, .where = BW_ALL,
 	  .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_zero },
-	{ .name = "delete", .min = 1, .max = 1, .args = "@map[key]", .ret = VT_NONE,
+	{ .name = "delete", .min = 1, .max = 1 + AGG_MAX_KEYS, .args = "@map[key]", .ret = VT_NONE,
 	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_delete },
 	{ .name = "exit", .min = 0, .max = 0, .args = "", .ret = VT_NONE, .where = BW_ALL,
 	  .check = check_exit, .exec = exec_exit },

@@ -688,6 +688,9 @@ static const struct icase bt_funcs[] = {
 	  "5\n1\n0\nstr\n" },
 	{ "comm in BEGIN is the process's own name (the test's here)",
 	  "BEGIN { printf(\"%s\\n\", comm); exit(); }", "", "test-interp\n" },
+	{ "delete(@m, key...) and delete(@) of a map without keys",
+	  "BEGIN { @ = count(); @a[1] = count(); @b[1, \"x\"] = 2; @b[2, \"y\"] = 3; delete(@); "
+	  "delete(@a, 1); delete(@b, 1, \"x\"); exit(); }", "", "@b[2, y]: 3\n" },
 	{ "a ?: statement of printf()s runs one side",
 	  "BEGIN { 1 ? printf(\"yes\\n\") : printf(\"no\\n\"); 0 ? printf(\"yes\\n\") : "
 	  "printf(\"no\\n\"); exit(); }", "",

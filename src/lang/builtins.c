@@ -353,6 +353,21 @@ static int check_agg(struct sema *s, struct node *n)
 }
 
 /* print(@m[, top[, div]]), clear(@m), zero(@m), delete(@m[k]): the map. */
+/* f(@m, k1, k2) of today's bpftrace: the keys move to the map node,
+ * f(@m[k1, k2]). */
+static int keys_to_map(struct node *n)
+{
+	struct node *m = n->args[0];
+
+	m->args = malloc((size_t)(n->nargs - 1) * sizeof(*m->args));
+	if (!m->args)
+		return -ENOMEM;
+	memcpy(m->args, n->args + 1, (size_t)(n->nargs - 1) * sizeof(*m->args));
+	m->nargs = n->nargs - 1;
+	n->nargs = 1;
+	return 0;
+}
+
 static int check_map_arg(struct sema *s, struct node *n)
 {
 	struct node *m = n->args[0];
@@ -368,12 +383,8 @@ static int check_map_arg(struct sema *s, struct node *n)
 			lang_errf(s->err, n, "delete(@map, key) or delete(@map[key])");
 			return -EINVAL;
 		}
-		m->args = malloc((size_t)(n->nargs - 1) * sizeof(*m->args));
-		if (!m->args)
+		if (keys_to_map(n) < 0)
 			return -ENOMEM;
-		memcpy(m->args, n->args + 1, (size_t)(n->nargs - 1) * sizeof(*m->args));
-		m->nargs = n->nargs - 1;
-		n->nargs = 1;
 	}
 	if (strcmp(n->sval, "delete") && m->nargs) {
 		lang_errf(s->err, m, "%s() takes the whole map: %s", n->sval, m->sval);
@@ -1278,13 +1289,9 @@ static int check_keyed_map(struct sema *s, struct node *n)
 		md->refs++;	/* read here: the map stays in ftr */
 		return 0;
 	}
-	/* has_key(@m, k1, k2): the keys move to the map node, @m[k1, k2] */
-	m->args = malloc((size_t)(n->nargs - 1) * sizeof(*m->args));
-	if (!m->args)
+	/* has_key(@m, k1, k2): @m[k1, k2] */
+	if (keys_to_map(n) < 0)
 		return -ENOMEM;
-	memcpy(m->args, n->args + 1, (size_t)(n->nargs - 1) * sizeof(*m->args));
-	m->nargs = n->nargs - 1;
-	n->nargs = 1;
 	mark_bool(n);
 	return check_map_keys(s, m);
 }

@@ -730,18 +730,44 @@ static struct val eval_buf(struct xctx *x, const struct node *n)
  * (CLOCK_MONOTONIC), as strftime(3) formats it. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
+/* bpftrace's %f of strftime(): the microseconds of ns (below a second),
+ * six digits, written into the format before strftime(3) sees it. */
+static void strftime_usecs(char *out, size_t size, const char *fmt, uint64_t ns)
+{
+	size_t o = 0;
+
+	for (const char *p = fmt; *p && o + 7 < size; p++) {
+		if (p[0] == '%' && p[1] == 'f') {
+			o += (size_t)snprintf(out + o, size - o, "%06llu",
+					      (unsigned long long)(ns / 1000 % 1000000));
+			p++;
+		} else if (p[0] == '%' && p[1]) {
+			out[o++] = *p++;
+			out[o++] = *p;
+		} else {
+			out[o++] = *p;
+		}
+	}
+	out[o] = '\0';
+}
+
 static struct val eval_strftime(struct xctx *x, const struct node *n)
 {
 	uint64_t ns = (uint64_t)eval(x, n->args[1]).i, mono = engine_now_ns();
 	struct timespec now;
+	int64_t wall;
 	time_t t;
 	struct tm tm;
 	size_t len = 0;
+	char fmt[256];
 
+	/* ns on the wall clock: seconds and microseconds of one instant */
 	clock_gettime(CLOCK_REALTIME, &now);
-	t = now.tv_sec - (time_t)((int64_t)(mono - ns) / 1000000000);
+	wall = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - (int64_t)(mono - ns);
+	t = (time_t)(wall / 1000000000);
+	strftime_usecs(fmt, sizeof(fmt), n->args[0]->sval, (uint64_t)(wall % 1000000000));
 	if (localtime_r(&t, &tm))
-		len = strftime(n->bind, 256, n->args[0]->sval, &tm);
+		len = strftime(n->bind, 256, fmt, &tm);
 	return vstr(n->bind, len);
 }
 #pragma GCC diagnostic pop
@@ -1324,13 +1350,18 @@ static int check_len(struct sema *s, struct node *n)
 
 static struct val eval_len(struct xctx *x, const struct node *n)
 {
-	if (n->args[0]->k == N_MAP)
-		{
+	struct val v;
+
+	if (n->args[0]->k == N_MAP) {
 		const struct agg *m = x->in->maps[n->args[0]->slot].m;
 
 		return vint(m ? (int64_t)agg_entries(m) : 0);
 	}
-	return vint((int64_t)eval(x, n->args[0]).len);
+	/* a user stack's first word names its process (lprof.h): no frame */
+	v = eval(x, n->args[0]);
+	if (v.len && (v.ips[0] & LPROF_TAG_MASK) == LPROF_UTAG)
+		v.len--;
+	return vint((int64_t)v.len);
 }
 
 /*

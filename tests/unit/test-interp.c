@@ -749,6 +749,19 @@ static const struct icase bt_funcs[] = {
 	  "BEGIN { cat(\"/proc/sys/kernel/%s\", \"ostype\"); exit(); }", "", "Linux\n" },
 };
 
+/* strftime's %f: the microseconds of the instant on the wall clock, whose
+ * offset from nsecs' clock is what it is: two instants 123 us apart. */
+static void test_strftime_usecs(void **state)
+{
+	const char *got = run("BEGIN { printf(\"%s %s\\n\", strftime(\"%%f|%f\", 0), "
+			      "strftime(\"%%f|%f\", 123000)); exit(); }", "");
+	unsigned a, b;
+
+	(void)state;
+	assert_int_equal(sscanf(got, "%%f|%6u %%f|%6u\n", &a, &b), 2);
+	assert_int_equal((b + 1000000 - a) % 1000000, 123);
+}
+
 static void test_bpftrace_functions(void **state)
 {
 	static const struct icase cat_cap[] = {
@@ -788,6 +801,7 @@ int main(void)
 		cmocka_unit_test(test_filter_agrees),
 		cmocka_unit_test(test_top_and_json),
 		cmocka_unit_test(test_bpftrace_functions),
+		cmocka_unit_test(test_strftime_usecs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

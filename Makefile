@@ -12,6 +12,9 @@
 #   ARCH=arm64      cross-build (make, make static, make helpers-static) into
 #                   build/arm64/ with Debian's aarch64-linux-gnu-gcc and arm64
 #                   multiarch libraries; CROSS_COMPILE=aarch64-linux-gnu- alike
+#   ARCH=armhf      the same for 32-bit ARM (arm-linux-gnueabihf-gcc), into
+#                   build/armhf/
+#   make deb        Debian packages of the static binary (build/deb/)
 
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
@@ -28,8 +31,9 @@ VERSION := 0.1.0
 # PKG_CONFIG_LIBDIR): `make deps` installs both for arm64.  Its objects and
 # binaries live in build/ARCH/, so native and cross builds never mix; native
 # ones stay in build/.
-arch_norm = $(patsubst aarch64,arm64,$(patsubst amd64,x86_64,$(1)))
-arch_triplet = $(or $(word 2,$(subst :, ,$(filter $(1):%,arm64:aarch64-linux-gnu x86_64:x86_64-linux-gnu))),\
+arch_norm = $(patsubst armv7l,armhf,$(patsubst aarch64,arm64,$(patsubst amd64,x86_64,$(1))))
+arch_triplet = $(or $(word 2,$(subst :, ,$(filter $(1):%,arm64:aarch64-linux-gnu x86_64:x86_64-linux-gnu \
+	armhf:arm-linux-gnueabihf))),\
 	$(error ARCH=$(1): no known cross toolchain; set CROSS_COMPILE=TRIPLET-))
 HOST_ARCH := $(call arch_norm,$(shell uname -m))
 FTR_ARCH := $(call arch_norm,$(or $(ARCH),$(if $(CROSS_COMPILE),$(firstword $(subst -, ,$(CROSS_COMPILE)))),$(HOST_ARCH)))
@@ -56,6 +60,11 @@ LIBS_PC := libtracefs libtraceevent libelf
 
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -Wstrict-prototypes
+# _FILE_OFFSET_BITS=64: a 64-bit off_t on 32-bit targets (armhf) too, as on
+# 64-bit ones (where it changes nothing): trace files pass 2 GB, and
+# copy_file_range() takes a 64-bit loff_t * that a 32-bit off_t would not fill.
+# (Not _TIME_BITS=64: Debian's armhf libraries are built with a 32-bit time_t.)
+CPPFLAGS += -D_FILE_OFFSET_BITS=64
 CPPFLAGS += -D_GNU_SOURCE -DFTR_VERSION='"$(VERSION)"' -DFTR_DATADIR='"$(DATADIR)"' -iquote src
 # The dynamic build also has libdw (elfutils, as libelf): the CFI unwinder of
 # `ftr profile --call-graph dwarf|auto` (src/perf/unwind.c); liblzma for
@@ -96,6 +105,7 @@ endif
 
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CPPFLAGS) $(PC_CFLAGS) $(CFLAGS)
 
+comma := ,
 ifeq ($(V),1)
 Q :=
 msg = @true
@@ -105,13 +115,15 @@ msg = @printf '  %-7s %s\n' '$(1)' '$(2)';
 endif
 
 B := build$(if $(CROSS),/$(FTR_ARCH))
-SRCS := $(wildcard src/*.c src/*/*.c)
+# src/static-*.c: in the static build only (see src/static-stubs.c).
+STATIC_ONLY_SRCS := $(wildcard src/static-*.c)
+SRCS := $(filter-out $(STATIC_ONLY_SRCS),$(wildcard src/*.c src/*/*.c))
 HDRS := $(wildcard src/*.h src/*/*.h)
 OBJS := $(SRCS:src/%.c=$(B)/%.o)
 LIBOBJS := $(filter-out $(B)/main.o,$(OBJS))
 MANS := $(wildcard man/*.[0-9])
 
-.PHONY: all static check check-build check-layers check-unit check-fuzz check-live check-matrix check-bt-tools check-sanitize soak fuzz fuzz-libfuzzer fuzz-driver install man clean deps helpers helpers-static sysroot
+.PHONY: all static check check-build check-layers check-static-size check-unit check-fuzz check-live check-matrix check-bt-tools check-sanitize soak fuzz fuzz-libfuzzer fuzz-driver install man clean deps helpers helpers-static sysroot
 
 all: $(B)/ftr
 
@@ -137,41 +149,68 @@ $(B)/ftr: $(OBJS)
 # -O2 all the same: under -Os its fixed-size copies become "rep movs" and it
 # costs twice the CPU per event, for a few KB saved.
 SB := $(B)/static
-SOBJS := $(SRCS:src/%.c=$(SB)/%.o)
+SOBJS := $(SRCS:src/%.c=$(SB)/%.o) $(STATIC_ONLY_SRCS:src/%.c=$(SB)/%.o)
 HOT_SRCS := src/report/output.c src/kernel/stream.c src/kernel/engine.c src/kernel/comm.c
 # Nor does it carry unwind tables for ftr's own code (about 28 KB): ftr is C
 # without exceptions or thread cancellation, so nothing unwinds through it at
 # run time, and a debugger has the dynamic build with its -g.
 STATIC_CFLAGS := -ffunction-sections -fdata-sections -fno-asynchronous-unwind-tables \
 	-fno-unwind-tables
-$(SB)/%.o: src/%.c $(HDRS)
+$(SB)/%.o: src/%.c $(HDRS) | $(B)
 	@mkdir -p $(dir $@)
 	$(call msg,CC,$< [static])
 	$(Q)$(CC) $(ALL_CFLAGS) $(STATIC_DEFS) $(if $(filter $<,$(HOT_SRCS)),-O2,-Os) $(STATIC_CFLAGS) \
 		-c -o $@ $<
 
-# glibc's linker prints one warning about dlopen in static programs: it comes
-# from libtraceevent's plugin loader, which ftr never calls (plugins are
-# shared objects); it is filtered out so that real warnings stand out.
+# What the static binary leaves out, found with the link map
+# (STATIC_MAP=1 writes $(B)/ftr-static.map; tests/static-size.sh sums it per
+# archive and object):
+# - unwind tables: ftr's own objects are built without them (above), and the
+#   linker script $(SB)/ftr-static.ld discards every library's too (glibc's
+#   alone are 59 KB on x86-64).  It is the toolchain's own default script
+#   (ld --verbose) with .eh_frame and .eh_frame_hdr sent to /DISCARD/, but
+#   for crtbegin/crtend's (crtbeginT.o's code names its .eh_frame).  Nothing
+#   unwinds in the static ftr: C, one thread, no backtrace(); and
+#   src/static-stubs.c keeps libgcc's unwinder out (25 KB).  32-bit ARM
+#   unwinds with .ARM.exidx instead, which the script keeps (glibc's armhf
+#   abort() needs nothing from it, but it is small there: 3 KB).  A linker
+#   whose default script does not have the lines edited here gets none
+#   (the file is then empty and the default is used: a larger binary, not
+#   a broken one).
+# - libtraceevent's plugin loader (src/static-stubs.c), and with it its
+#   dlopen() and the linker's warning about dlopen in static programs.
+# - --gc-sections with -ffunction-sections -fdata-sections (above) drops
+#   every function and datum nothing references.
 #
-# The size limit: 1.5 MiB on arm64, the boards the static binary is for.
-# On x86-64 it is 1.6 MiB, because glibc's static x86-64 libc alone carries
-# some 157 KB of SIMD variants of its string functions (sse2, avx2, evex,
-# avx512: ifuncs) that arm64's does not; ftr's own code is the same size on
-# both.  With this round's features (types, record, usdt, kaddr, metrics)
-# x86-64 came to 1.54 MiB.  Over the limit, the binary is removed, so that
-# the next make does not take it for built.
+# The size limit: 1.5 MiB on arm64 and armhf, the boards the static binary
+# is for.  On x86-64 it is 1.6 MiB, because glibc's static x86-64 libc alone
+# carries some 157 KB of SIMD variants of its string functions (sse2, avx2,
+# evex, avx512: ifuncs) that arm64's does not; ftr's own code is the same
+# size on both.  Over the limit, the binary is removed, so that the next make
+# does not take it for built.  tests/static-size.sh (in make check) holds
+# each built architecture's binary at its limit.
 STATIC_LIMIT_arm64 := 1572864
+STATIC_LIMIT_armhf := 1572864
 STATIC_LIMIT_x86_64 := 1677721
 STATIC_LIMIT ?= $(or $(STATIC_LIMIT_$(FTR_ARCH)),1572864)
 static: $(B)/ftr-static
-$(B)/ftr-static: $(SOBJS)
+$(SB)/ftr-static.ld: Makefile | $(B)
+	@mkdir -p $(SB)
+	$(call msg,GEN,$@)
+	$(Q)$(CC) -static -Wl,--verbose -o /dev/null -x c /dev/null 2>/dev/null | \
+		sed -n '/^=====/,/^=====/p' | sed -e '1d;$$d' -e '/^  \.eh_frame_hdr /d' \
+		-e 's/^  \.eh_frame *: ONLY_IF_RO.*/  .eh_frame : { KEEP (*crtbegin*.o(.eh_frame)) KEEP (*crtend*.o(.eh_frame)) }/' \
+		-e '/^  \.eh_frame *: ONLY_IF_RW/d' \
+		-e 's#^  /DISCARD/ : {#  /DISCARD/ : { *(.eh_frame) *(.eh_frame.*) *(.eh_frame_hdr)#' >$@.tmp; \
+	 if grep -q 'DISCARD/ : { \*(.eh_frame)' $@.tmp && grep -q 'KEEP (\*crtbegin' $@.tmp; then \
+		mv $@.tmp $@; else rm -f $@.tmp; : >$@; fi
+$(B)/ftr-static: $(SOBJS) $(SB)/ftr-static.ld
 	$(call msg,LD,$@)
-	$(Q)rm -f $@; $(CC) -static -Wl,--gc-sections $(LDFLAGS) -o $@ $^ $(PC_SLIBS) 2>&1 | \
-		grep -v -e "in function .load_plugin" -e "Using 'dlopen' in statically linked" >&2; \
-		test -x $@
+	$(Q)rm -f $@; $(CC) -static -Wl,--gc-sections $(LDFLAGS) \
+		$$(test -s $(SB)/ftr-static.ld && echo "-T $(SB)/ftr-static.ld") \
+		$(if $(STATIC_MAP),-Wl$(comma)-Map=$(B)/ftr-static.map) -o $@ $(SOBJS) $(PC_SLIBS)
 	$(Q)$(STRIP) $@
-	@sz=$$(stat -c %s $@); echo "  static  $@: $$sz bytes ($(FTR_ARCH))"; \
+	@sz=$$(stat -c %s $@); echo "  static  $@: $$sz bytes ($(FTR_ARCH), limit $(STATIC_LIMIT))"; \
 	 if [ $$sz -gt $(STATIC_LIMIT) ]; then \
 		echo "ftr-static is larger than its limit, $(STATIC_LIMIT) bytes on $(FTR_ARCH)" >&2; \
 		rm -f $@; exit 1; fi
@@ -188,6 +227,12 @@ $(B)/tests/%: tests/unit/%.c tests/unit/fixture.c tests/unit/fixture.h $(LIBOBJS
 
 # Helper programs the live tests run (a workload of known size, ...), built
 # both dynamic (host) and static (copied into the qemu guests).
+# On armhf they are ARM-state code with APCS frames (-marm -mapcs-frame),
+# not Debian's default Thumb-2: 32-bit ARM uprobes cannot probe Thumb
+# instructions (the kernel refuses a probe at a Thumb address), and the
+# kernel's perf user callchain walks only APCS frame records {fp, sp, lr}
+# (arch/arm/kernel/perf_callchain.c); a Thumb frame pointer (r7) it cannot.
+HELPER_CFLAGS := $(if $(filter armhf,$(FTR_ARCH)),-marm -mapcs-frame)
 HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPERS := $(HELPER_SRCS:tests/helpers/%.c=$(B)/tests-bin/%)
 HELPERS_STATIC := $(HELPER_SRCS:tests/helpers/%.c=$(B)/tests-static/%)
@@ -201,19 +246,19 @@ HOTPATH_FLAGS_stripped := -fno-omit-frame-pointer -s
 $(B)/tests-bin/hotpath-%: tests/helpers/hotpath.c
 	@mkdir -p $(B)/tests-bin
 	$(call msg,CC,$< [$*])
-	$(Q)$(CC) -std=gnu11 $(WARN) -O1 $(HOTPATH_FLAGS_$*) -o $@ $<
+	$(Q)$(CC) -std=gnu11 $(WARN) $(HELPER_CFLAGS) -O1 $(HOTPATH_FLAGS_$*) -o $@ $<
 $(B)/tests-static/hotpath-%: tests/helpers/hotpath.c
 	@mkdir -p $(B)/tests-static
 	$(call msg,CC,$< [$* static])
-	$(Q)$(CC) -std=gnu11 $(WARN) -O1 $(HOTPATH_FLAGS_$*) -static -o $@ $<
+	$(Q)$(CC) -std=gnu11 $(WARN) $(HELPER_CFLAGS) -O1 $(HOTPATH_FLAGS_$*) -static -o $@ $<
 $(B)/tests-bin/%: tests/helpers/%.c
 	@mkdir -p $(B)/tests-bin
 	$(call msg,CC,$<)
-	$(Q)$(CC) -std=gnu11 $(WARN) -O1 -fno-omit-frame-pointer -g -o $@ $<
+	$(Q)$(CC) -std=gnu11 $(WARN) $(HELPER_CFLAGS) -O1 -fno-omit-frame-pointer -g -o $@ $<
 $(B)/tests-static/%: tests/helpers/%.c
 	@mkdir -p $(B)/tests-static
 	$(call msg,CC,$< [static])
-	$(Q)$(CC) -std=gnu11 $(WARN) -O1 -fno-omit-frame-pointer -g -static -o $@ $<
+	$(Q)$(CC) -std=gnu11 $(WARN) $(HELPER_CFLAGS) -O1 -fno-omit-frame-pointer -g -static -o $@ $<
 # unwindme (main -> mid -> frameless leaves) as distributions build: -O2
 # without frame pointers, the same stripped, and -O2 with frame pointers
 # (whose leaves GCC still leaves frameless): the CFI unwinder's tests.
@@ -226,11 +271,11 @@ UNWIND_FLAGS_fp := -fno-omit-frame-pointer -g
 $(B)/tests-bin/unwindme-%: tests/helpers/unwindme.c
 	@mkdir -p $(B)/tests-bin
 	$(call msg,CC,$< [$*])
-	$(Q)$(CC) -std=gnu11 $(WARN) -O2 $(UNWIND_FLAGS_$*) -o $@ $<
+	$(Q)$(CC) -std=gnu11 $(WARN) $(HELPER_CFLAGS) -O2 $(UNWIND_FLAGS_$*) -o $@ $<
 $(B)/tests-static/unwindme-%: tests/helpers/unwindme.c
 	@mkdir -p $(B)/tests-static
 	$(call msg,CC,$< [$* static])
-	$(Q)$(CC) -std=gnu11 $(WARN) -O2 $(UNWIND_FLAGS_$*) -static -o $@ $<
+	$(Q)$(CC) -std=gnu11 $(WARN) $(HELPER_CFLAGS) -O2 $(UNWIND_FLAGS_$*) -static -o $@ $<
 # Stripped, with its symbols elsewhere: in a debug file named by
 # .gnu_debuglink (beside it), and as MiniDebugInfo (.gnu_debugdata, xz, as
 # Fedora builds; the dynamic build reads it).
@@ -272,7 +317,7 @@ $(B)/sysroot/TRIPLET: $(SYSROOT_PROGS) tests/matrix/sysroot.sh
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check:
 	@$(MAKE) --no-print-directory -j$(NPROC) check-build
-	@$(MAKE) --no-print-directory check-layers check-unit check-fuzz check-live check-matrix \
+	@$(MAKE) --no-print-directory check-layers check-static-size check-deb check-unit check-fuzz check-live check-matrix \
 		check-bt-tools
 
 # Cross builds cannot run here: the arm64 binaries are tested by the
@@ -286,6 +331,15 @@ endif
 # The layers of src/ (docs/design.md): a folder includes only those below it.
 check-layers:
 	@tests/layers.sh src
+
+# Each static binary the checks build (this machine's, and arm64's and
+# armhf's for the matrix) at its size limit: tests/static-size.sh.
+STATIC_SIZE_ARCHS = $(sort $(FTR_ARCH) $(if $(MATRIX_ARM64),arm64) $(if $(MATRIX_ARMHF),armhf))
+check-static-size: $(B)/ftr-static
+	$(if $(MATRIX_ARM64),@$(MAKE) --no-print-directory ARCH=arm64 static)
+	$(if $(MATRIX_ARMHF),@$(MAKE) --no-print-directory ARCH=armhf static)
+	@tests/static-size.sh $(foreach a,$(STATIC_SIZE_ARCHS),\
+		$(a):$(if $(filter $(a),$(FTR_ARCH)),$(B),build/$(a))/ftr-static:$(STATIC_LIMIT_$(a)))
 
 check-unit: $(UNIT_BINS)
 	@tests/unit/run.sh $(UNIT_BINS)
@@ -403,12 +457,18 @@ check-live: $(B)/ftr helpers
 # tests/matrix/run.sh --list) names no arm64 row.  So is each arch's
 # sysroot (the dynamic build for the rows that run t-unwind with it).
 MATRIX_ARM64 := $(if $(MATRIX_ROWS),$(findstring arm64,$(MATRIX_ROWS)),1)
+# The same for armhf (static ftr and helpers only: the row runs no file that
+# uses a sysroot).
+MATRIX_ARMHF := $(if $(MATRIX_ROWS),$(findstring armhf,$(MATRIX_ROWS)),1)
 check-matrix: $(B)/ftr-static $(B)/ftr $(HELPERS_STATIC) $(B)/sysroot/TRIPLET
 	$(if $(MATRIX_ARM64),@$(MAKE) --no-print-directory ARCH=arm64 static helpers-static sysroot)
+	$(if $(MATRIX_ARMHF),@$(MAKE) --no-print-directory ARCH=armhf static helpers-static)
 	@FTR_STATIC=$(CURDIR)/$(B)/ftr-static FTR_TESTS_BIN=$(CURDIR)/$(B)/tests-static \
 	 FTR_HOST=$(CURDIR)/$(B)/ftr FTR_SYSROOT=$(CURDIR)/$(B)/sysroot \
 	 FTR_STATIC_ARM64=$(CURDIR)/build/arm64/ftr-static \
 	 FTR_TESTS_BIN_ARM64=$(CURDIR)/build/arm64/tests-static \
+	 FTR_STATIC_ARMHF=$(CURDIR)/build/armhf/ftr-static \
+	 FTR_TESTS_BIN_ARMHF=$(CURDIR)/build/armhf/tests-static \
 	 $(if $(MATRIX_ARM64),FTR_SYSROOT_ARM64=$(CURDIR)/build/arm64/sysroot) \
 	 tests/matrix/run.sh $(if $(MATRIX_ROWS),--rows $(MATRIX_ROWS))
 
@@ -422,7 +482,9 @@ check-bt-tools: $(B)/ftr-static $(B)/ftr $(HELPERS_STATIC)
 # prerequisite list is expanded where it is read).
 check-build: $(B)/ftr $(HELPERS) $(UNIT_BINS) $(FUZZ_TARGETS:%=$(B)/fuzz/driver-%) \
 	     $(B)/ftr-static $(HELPERS_STATIC) $(B)/sysroot/TRIPLET
+	@$(MAKE) --no-print-directory ARCH=$(FTR_ARCH) B=build/deb/$(FTR_ARCH) PREFIX=/usr static
 	$(if $(MATRIX_ARM64),@$(MAKE) --no-print-directory ARCH=arm64 static helpers-static sysroot)
+	$(if $(MATRIX_ARMHF),@$(MAKE) --no-print-directory ARCH=armhf static helpers-static)
 
 # ---- install -----------------------------------------------------------
 install: $(B)/ftr
@@ -434,6 +496,27 @@ install: $(B)/ftr
 	$(if $(filter %.7,$(MANS)),install -m 644 $(filter %.7,$(MANS)) $(DESTDIR)$(MANDIR)/man7/)
 	$(if $(wildcard events/*.ftr),install -m 644 $(wildcard events/*.ftr) $(DESTDIR)$(DATADIR)/events/)
 	$(if $(wildcard filters/*.ftr),install -m 644 $(wildcard filters/*.ftr) $(DESTDIR)$(DATADIR)/filters/)
+
+# ---- Debian packages -------------------------------------------------------
+# make deb: build/deb/ftr_VERSION-REV_DEBARCH.deb for each of DEB_ARCHS, each
+# holding that architecture's static ftr (built with PREFIX=/usr in
+# build/deb/ARCH, so that it finds /usr/share/ftr), its man pages, bash
+# completion, recipes and filters (contrib/deb/mkdeb.sh, which says why
+# dpkg-deb rather than dpkg-buildpackage).  check-deb: this machine's
+# package, checked by lintian, installed into an empty root, run and removed
+# (tests/deb.sh): in make check, about 12 s after its static build (20 s on
+# 2 cores, made by check-build with the rest).
+DEB_ARCHS ?= x86_64 arm64 armhf
+DEB_VERSION := $(VERSION)-1
+.PHONY: deb check-deb
+deb:
+	@for a in $(DEB_ARCHS); do \
+		$(MAKE) --no-print-directory ARCH=$$a B=build/deb/$$a PREFIX=/usr static && \
+		contrib/deb/mkdeb.sh build/deb $(DEB_VERSION) $$a build/deb/$$a/ftr-static || exit 1; \
+	done
+check-deb:
+	@$(MAKE) --no-print-directory deb DEB_ARCHS=$(FTR_ARCH)
+	@tests/deb.sh build/deb/ftr_$(DEB_VERSION)_$(patsubst x86_64,amd64,$(FTR_ARCH)).deb
 
 # Man pages are written in roff directly; `make man` checks they render
 # without warnings.

@@ -9,6 +9,11 @@
 # arm64`) and qemu-system-arm.  FTR_DEPS_ARM64=0 leaves all of that out (and
 # then the matrix's arm64 row cannot run).  The arm64 kernel and busybox are
 # not installed: tests/matrix/fetch-kernels.sh downloads them into its cache.
+#
+# armhf: the same for the matrix's 32-bit ARM row (`make static ARCH=armhf`):
+# the arm-linux-gnueabihf cross compiler and the armhf multiarch -dev
+# packages (after `dpkg --add-architecture armhf`).  FTR_DEPS_ARMHF=0 leaves
+# them out (and then the armhf row cannot run).
 set -eu
 
 # libdw-dev, liblzma-dev: the dynamic build's CFI unwinder (profile
@@ -23,8 +28,9 @@ BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libelf-dev zlib1g-de
 # libdebuginfod1 when --debuginfod asks for it).
 # bpftrace: t-bpfjson compares ftr -f json with bpftrace -f json on the host.
 # xfsprogs: mkfs.xfs makes the small XFS image of the bt-tools guests (xfsdist).
+# lintian: checks the packages of `make deb` (tests/deb.sh).
 TEST="libcmocka-dev trace-cmd qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates golang-go
-      debuginfod libdebuginfod1 prometheus curl dwarves systemtap-sdt-dev bpftrace xfsprogs"
+      debuginfod libdebuginfod1 prometheus curl dwarves systemtap-sdt-dev bpftrace xfsprogs lintian"
 DOCS="libtracefs-doc libtraceevent-doc man-db"
 BENCH="${FTR_BENCH_DEPS:-}"	# bench/ sets this to "bpftrace linux-perf trace-cmd"
 # libc6-dev:arm64 is named so that the multiarch -dev packages' "libc-dev"
@@ -39,8 +45,17 @@ ARM64="gcc-aarch64-linux-gnu libc6-dev:arm64 libtracefs-dev:arm64 libtraceevent-
 case ${FTR_DEPS_ARM64:-1} in
 0|no|false) ARM64="" ;;
 esac
+# armhf: the static build and its helpers only (no sysroot in its row); the
+# libdw and liblzma -dev packages because pkg-config asks about every
+# library the build names at once.
+ARMHF="gcc-arm-linux-gnueabihf libc6-dev:armhf libtracefs-dev:armhf libtraceevent-dev:armhf
+       libelf-dev:armhf zlib1g-dev:armhf libzstd-dev:armhf libdw-dev:armhf liblzma-dev:armhf
+       systemtap-sdt-dev:armhf qemu-system-arm"
+case ${FTR_DEPS_ARMHF:-1} in
+0|no|false) ARMHF="" ;;
+esac
 
-want="$BUILD $TEST $DOCS $BENCH $ARM64"
+want="$BUILD $TEST $DOCS $BENCH $ARM64 $ARMHF"
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
 missing=""
 for p in $want; do
@@ -68,6 +83,15 @@ if [ -n "$ARM64" ] && [ "$(dpkg --print-architecture)" != arm64 ]; then
 		update=1
 	fi
 fi
+if [ -n "$ARMHF" ] && [ "$(dpkg --print-architecture)" != armhf ]; then
+	if ! dpkg --print-foreign-architectures | grep -qx armhf; then
+		echo "install-deps: dpkg --add-architecture armhf"
+		dpkg --add-architecture armhf
+		update=1
+	elif ! ls "$lists"/*_binary-armhf_Packages* >/dev/null 2>&1; then
+		update=1
+	fi
+fi
 # Refresh the lists when there are none, or when they are more than a day old.
 if ! ls "$lists"/*_Packages* >/dev/null 2>&1 ||
    [ -n "$(find "$lists" -maxdepth 1 -name '*_Packages*' -mtime +0 2>/dev/null | head -1)" ]; then
@@ -80,7 +104,7 @@ echo "install-deps: installing$missing"
 # lists have a newer one.  If apt still refuses, say what to do.
 if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing; then
 	echo "install-deps: apt-get install failed" >&2
-	[ -n "$ARM64" ] && echo "install-deps: if an arm64 package clashes with its amd64 twin's version," \
-		"run 'apt-get update && apt-get upgrade' first, or set FTR_DEPS_ARM64=0 to skip arm64" >&2
+	[ -n "$ARM64$ARMHF" ] && echo "install-deps: if an arm64 or armhf package clashes with its amd64 twin's version," \
+		"run 'apt-get update && apt-get upgrade' first, or set FTR_DEPS_ARM64=0 / FTR_DEPS_ARMHF=0 to skip them" >&2
 	exit 1
 fi

@@ -30,6 +30,19 @@ enum {
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Wide integers: the exact sums of 64-bit values (@sum, @avg, hist
+ * statistics, their Prometheus export).  128 bits wherever the compiler has
+ * __int128, i.e. on every 64-bit target.  GCC has no __int128 on 32-bit
+ * targets (armhf): there they are 64 bits, bpftrace's own width for sums,
+ * and a sum beyond +-2^63 wraps as it does in bpftrace. */
+#ifdef __SIZEOF_INT128__
+typedef __int128 wide_t;
+typedef unsigned __int128 uwide_t;
+#else
+typedef int64_t wide_t;
+typedef uint64_t uwide_t;
+#endif
+
 /* util.c */
 extern const char *ftr_progname;
 extern int ftr_verbose;

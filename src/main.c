@@ -44,6 +44,24 @@ static void usage(FILE *f)
 	fprintf(f, "\n'ftr <command> -h' shows a command's options; man ftr-<command> says more.\n");
 }
 
+/*
+ * ftr alone: the three commands a newcomer wants first, on stderr, exit 2.
+ * git, perf and bpftrace also exit non-zero when given nothing to do (1,
+ * their generic failure): a script whose command word came out empty must
+ * not see success.  ftr's code for "the command line asked nothing valid"
+ * is 2 (ftr(1)), and its usage errors go to stderr; -h is the full list.
+ */
+static void short_usage(FILE *f)
+{
+	fprintf(f, "usage: ftr <command> [<args>]    ftr -e 'PROGRAM'    ftr -h: every command\n\n"
+		   "  ftr doctor                 what this kernel lets ftr do, and what it does instead\n"
+		   "  ftr -e 'PROGRAM' [-- CMD]  a bpftrace program: counts, histograms, stacks\n"
+		   "                             (ftr run --list: ready-made ones, as opensnoop)\n"
+		   "  ftr trace EVENT [-- CMD]   stream events, filtered in the kernel\n\n"
+		   "e.g.  ftr -e 'tracepoint:syscalls:sys_enter_openat { @[comm] = count(); }' "
+		   "-- ls /\n");
+}
+
 static bool is_command(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
@@ -127,7 +145,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		usage(stderr);
+		short_usage(stderr);
 		return FTR_EXIT_USAGE;
 	}
 	name = argv[optind];

@@ -9,13 +9,14 @@ cd "${1:-$(dirname "$0")/../src}" || exit 2
 # folder: the folders its files may include (besides itself and ftr.h)
 allowed() {
 	case $1 in
-	cmd)    echo "lang kernel filter perf report" ;;
+	cmd)    echo "lang kernel profile filter perf report" ;;
 	lang)   echo "kernel filter perf report" ;;
 	kernel) echo "filter perf report" ;;
+	profile) echo "perf report" ;;
 	filter) echo "report" ;;
 	perf)   echo "report" ;;
 	report) echo "" ;;
-	.)      echo "cmd lang kernel filter perf report" ;;
+	.)      echo "cmd lang kernel profile filter perf report" ;;
 	*)      echo "?" ;;
 	esac
 }

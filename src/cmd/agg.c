@@ -59,6 +59,7 @@ static const char common_usage[] =
 	"      --prom-file FILE  write it there in that format, atomically, every -i\n"
 	"                        (default 10s), for node_exporter's textfile collector\n"
 	"  -E, --explain         print the program, the plan and the tracefs writes\n"
+	"  -q, --quiet           no 'Attaching N probes...' line at start (on a terminal)\n"
 	"  -h, --help            this help\n\n"
 	"Without -d, the command, or -p's process ending, Ctrl-C ends the run and\n"
 	"prints the result.\n";
@@ -173,6 +174,7 @@ static int agg_parse_opts(struct agg_cli *a, int argc, char **argv)
 		{ "sort", required_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "explain", no_argument, NULL, 'E' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "serve", required_argument, NULL, OPT_SERVE },
 		{ "prom-file", required_argument, NULL, OPT_PROM_FILE },
 		{ "help", no_argument, NULL, 'h' },
@@ -184,7 +186,7 @@ static int agg_parse_opts(struct agg_cli *a, int argc, char **argv)
 	int c;
 
 	/* '-': events come back in order as option 1; "--" ends them. */
-	while ((c = cmd_getopt(cmd, argc, argv, "-k:v:f:p:d:i:w:s:jEh", longopts)) != -1) {
+	while ((c = cmd_getopt(cmd, argc, argv, "-k:v:f:p:d:i:w:s:jEqh", longopts)) != -1) {
 		switch (c) {
 		case 1:
 			if (a->nev == (int)ARRAY_SIZE(a->evs))
@@ -202,15 +204,13 @@ static int agg_parse_opts(struct agg_cli *a, int argc, char **argv)
 		case 'f':
 			o->filter = optarg;
 			break;
-		case 'p':
-			if (parse_u64(optarg, &v) < 0 || !v || v > INT32_MAX)
-				return cmd_usage_error(cmd, "bad pid '%s'", optarg);
-			o->eng.pid = (int)v;
-			if (!pid_alive(o->eng.pid)) {
-				ftr_err("no process with pid %d", o->eng.pid);
-				return FTR_EXIT_FAIL;
-			}
+		case 'p': {
+			int ret = cmd_pid_opt(cmd, optarg, &o->eng.pid);
+
+			if (ret >= 0)
+				return ret;
 			break;
+		}
 		case 'd':
 			if (parse_duration_ns(optarg, &o->eng.duration_ns) < 0 || !o->eng.duration_ns)
 				return cmd_usage_error(cmd, "bad duration '%s' (e.g. 5, 5s, 200ms)",
@@ -254,6 +254,9 @@ static int agg_parse_opts(struct agg_cli *a, int argc, char **argv)
 			break;
 		case 'E':
 			o->eng.explain = true;
+			break;
+		case 'q':
+			o->quiet = true;
 			break;
 		case OPT_SERVE:
 		case OPT_PROM_FILE: {

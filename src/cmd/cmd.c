@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "ftr.h"
@@ -48,6 +49,27 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 		c = '?';
 	}
 	return c;
+}
+
+int cmd_pid_opt(const char *cmd, const char *arg, int *pid)
+{
+	uint64_t v;
+
+	if (parse_u64(arg, &v) < 0 || !v || v > INT32_MAX)
+		return cmd_usage_error(cmd, "bad pid '%s'", arg);
+	*pid = (int)v;
+	if (!pid_alive(*pid)) {
+		ftr_err("no process with pid %d", *pid);
+		return FTR_EXIT_FAIL;
+	}
+	return -1;
+}
+
+char **cmd_command_args(int argc, char **argv)
+{
+	if (optind < argc && !strcmp(argv[optind], "--"))
+		optind++;
+	return optind < argc ? argv + optind : NULL;
 }
 
 int cmd_metrics_opt(const char *cmd, int which, const char *arg, struct run_opts *o)

@@ -30,6 +30,12 @@ int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format
 int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 	       const struct option *longopts);
 
+/* -p PID: an existing process into *pid.  -1 to go on, else the exit code
+ * of the error it reported (a bad pid: usage; no such process: failure). */
+int cmd_pid_opt(const char *cmd, const char *arg, int *pid);
+/* The command after the options (and a "--"), or NULL if none is given. */
+char **cmd_command_args(int argc, char **argv);
+
 /* --serve ADDR:PORT ('s'), --prom-file FILE ('f'), the file's --interval
  * ('i') into o: 0, or the exit code of the error it reported. */
 struct run_opts;

@@ -267,38 +267,32 @@ static int record_program(struct trace_cli *a, struct rec_job *j)
 	return ret;
 }
 
+/* ftr record EVENTS: the events of the command line. */
+static int record_selection(struct trace_cli *a, struct rec_job *j)
+{
+	struct engine e = { 0 };
+	int ret = FTR_EXIT_FAIL;
+
+	if (trace_engine_start(&e, a) == 0)
+		ret = record_events(&e, j);
+	engine_close(&e);
+	return ret;
+}
+
 int cmd_record(int argc, char **argv)
 {
 	struct trace_cli a = { .cmd = "record", .usage = record_usage };
 	struct rec_job j = { .a = &a };
-	struct engine e = { 0 };
-	bool opened = false;
-	int ret;
+	int ret = trace_parse_opts(&a, argc, argv);
 
-	ret = trace_parse_opts(&a, argc, argv);
-	if (ret >= 0)
-		goto out;
-	ret = FTR_EXIT_FAIL;
-	if (a.finish) {
+	if (ret < 0 && a.finish) {
 		ret = a.nsel ? cmd_usage_error("record", "--finish FILE goes alone") :
 			       finish_cmd(a.finish);
-		goto out;
+	} else if (ret < 0) {
+		j.path = a.output ? a.output : "trace.dat";
+		ret = a.program || a.program_file ? record_program(&a, &j) :
+						    record_selection(&a, &j);
 	}
-	j.path = a.output ? a.output : "trace.dat";
-	if (a.program || a.program_file) {
-		ret = record_program(&a, &j);
-		goto out;
-	}
-	opened = true;
-	if (engine_open(&e, &a.o) < 0 || trace_add_events(&e, &a) < 0)
-		goto out;
-	e.kstacks = a.kstack;
-	if (engine_prepare(&e) < 0)
-		goto out;
-	ret = record_events(&e, &j);
-out:
-	if (opened)
-		engine_close(&e);
 	trace_cli_free(&a);
 	return ret;
 }

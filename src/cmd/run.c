@@ -306,7 +306,6 @@ int cmd_run(int argc, char **argv)
 	char *owned = NULL, **params, **cmdv = NULL;
 	int nparams = 0;
 	bool list = false, probes = false;
-	uint64_t v;
 	int c, ret;
 
 	params = calloc(argc + 1, sizeof(*params));
@@ -382,15 +381,9 @@ int cmd_run(int argc, char **argv)
 			o.unsafe = true;
 			break;
 		case 'p':
-			if (parse_u64(optarg, &v) < 0 || !v || v > INT32_MAX) {
+			if ((ret = cmd_pid_opt("run", optarg, &o.eng.pid)) >= 0) {
 				free(params);
-				return cmd_usage_error("run", "bad pid '%s'", optarg);
-			}
-			o.eng.pid = (int)v;
-			if (!pid_alive(o.eng.pid)) {
-				ftr_err("no process with pid %d", o.eng.pid);
-				free(params);
-				return FTR_EXIT_FAIL;
+				return ret;
 			}
 			break;
 		case 'd':

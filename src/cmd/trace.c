@@ -369,15 +369,9 @@ int trace_parse_opts(struct trace_cli *a, int argc, char **argv)
 		return cmd_usage_error(cmd, "-p and a command exclude each other");
 	if (a->kfilter && (a->global_filter || a->o.user_filter))
 		return cmd_usage_error(cmd, "--kernel-filter goes alone: not with -f or -U");
-	if (pid_arg) {
-		if (parse_u64(pid_arg, &v) < 0 || v == 0 || v > INT32_MAX)
-			return cmd_usage_error(cmd, "bad pid '%s'", pid_arg);
-		a->o.pid = (int)v;
-		if (!pid_alive(a->o.pid)) {
-			ftr_err("no process with pid %d", a->o.pid);
-			return ret;
-		}
-	}
+	if (pid_arg && (ret = cmd_pid_opt(cmd, pid_arg, &a->o.pid)) >= 0)
+		return ret;
+	ret = FTR_EXIT_FAIL;
 	if (cpus_arg) {
 		if (ncpu > (long)ARRAY_SIZE(cpumask))
 			ncpu = ARRAY_SIZE(cpumask);
@@ -416,11 +410,7 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 	ret = FTR_EXIT_FAIL;
 	opened = true;
-	if (engine_open(&e, &a.o) < 0)
-		goto out;
-	if (trace_add_events(&e, &a) < 0)
-		goto out;
-	if (engine_prepare(&e) < 0)
+	if (trace_engine_start(&e, &a) < 0)
 		goto out;
 	if (a.o.explain) {
 		ret = FTR_EXIT_OK;
@@ -477,6 +467,14 @@ int trace_add_events(struct engine *e, struct trace_cli *a)
 	if (a->kfilter)
 		engine_raw_filter(e, a->kfilter);
 	return 0;
+}
+
+int trace_engine_start(struct engine *e, struct trace_cli *a)
+{
+	if (engine_open(e, &a->o) < 0 || trace_add_events(e, a) < 0)
+		return -1;
+	e->kstacks = a->kstack;
+	return engine_prepare(e) < 0 ? -1 : 0;
 }
 
 void trace_cli_free(struct trace_cli *a)

@@ -60,6 +60,10 @@ int trace_parse_opts(struct trace_cli *a, int argc, char **argv);
 void trace_cli_free(struct trace_cli *a);
 /* The events and probes of the command line into the engine.  0/-errno. */
 int trace_add_events(struct engine *e, struct trace_cli *a);
+/* The engine of trace and record: opened, the command line's events in it
+ * (with -k's kernel stacks), prepared.  0, or -1 once the failure is
+ * printed; the caller closes e either way. */
+int trace_engine_start(struct engine *e, struct trace_cli *a);
 int trace_setup_output(struct engine *e, struct trace *t);
 int trace_on_event(struct engine *e, struct eng_event *v, struct tep_record *rec, void *arg);
 void trace_on_lost(int cpu, long long n, unsigned long long ts, void *arg);

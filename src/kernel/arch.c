@@ -39,6 +39,13 @@ static const struct arch_abi {
 	 * regs[0..5]. */
 	{ "arm64", "aarch64-linux-gnu", { "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7" }, 8, 0,
 	  "__arm64_sys_", 280, { 0, 8, 16, 24, 32, 40 } },
+	/* 32-bit ARM (EABI): four argument registers, the return address in
+	 * lr, so the 5th argument is $stack0.  Registers are 32 bits: a 64-bit
+	 * argument takes an even/odd pair (r0:r1 or r2:r3), so argN counts
+	 * register slots there, as the ABI does.  No syscall wrappers taking a
+	 * struct pt_regs: sys_openat is called with the arguments themselves
+	 * (nr_off -1, arch_syscall_direct). */
+	{ "arm", "arm-linux-gnueabihf", { "r0", "r1", "r2", "r3" }, 4, 0, "sys_", -1, { 0 } },
 };
 
 static const struct arch_abi *abi_of(const char *arch)
@@ -114,6 +121,13 @@ int arch_arg_fetch(const char *arch, unsigned idx, char *out, size_t len)
 	return 0;
 }
 
+bool arch_syscall_direct(const char *arch)
+{
+	const struct arch_abi *a = abi_of(arch);
+
+	return a && a->sys_prefix && a->nr_off < 0;
+}
+
 const char *arch_multiarch(const char *arch)
 {
 	const struct arch_abi *a = abi_of(arch);
@@ -125,7 +139,7 @@ int arch_syscall_wrapper(const char *arch, const char *name, char *out, size_t l
 {
 	const struct arch_abi *a = abi_of(arch);
 
-	if (!a)
+	if (!a || !a->sys_prefix)
 		return -ENOTSUP;
 	snprintf(out, len, "%s%s", a->sys_prefix, name);
 	return 0;
@@ -135,7 +149,7 @@ int arch_syscall_arg_fetch(const char *arch, int idx, char *out, size_t len)
 {
 	const struct arch_abi *a = abi_of(arch);
 
-	if (!a)
+	if (!a || !a->sys_prefix || a->nr_off < 0)
 		return -ENOTSUP;
 	if (idx < -1 || idx >= (int)ARRAY_SIZE(a->sys_off))
 		return -ERANGE;

@@ -45,6 +45,12 @@ int arch_arg_fetch(const char *arch, unsigned idx, char *out, size_t len);
  */
 int arch_syscall_wrapper(const char *arch, const char *name, char *out, size_t len);
 int arch_syscall_arg_fetch(const char *arch, int idx, char *out, size_t len);
+/* Pure: does arch call its syscall functions with the arguments themselves
+ * (32-bit ARM: sys_openat, in r0-r3 and on the stack), not a struct pt_regs *?
+ * There arch_syscall_wrapper names the function, arch_syscall_arg_fetch
+ * says -ENOTSUP, and the arguments are read as any function's
+ * (arch_arg_fetch), by register slot. */
+bool arch_syscall_direct(const char *arch);
 
 /* Debian multiarch triplet ("x86_64-linux-gnu"), or NULL. */
 const char *arch_multiarch(const char *arch);

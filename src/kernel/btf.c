@@ -386,7 +386,7 @@ int64_t btf_size(const struct btf *b, uint32_t id)
 		case BTF_FLOAT: case BTF_DATASEC:
 			return n * t.size_type;
 		case BTF_PTR:
-			return n * 8;
+			return n * BTF_PTR_SIZE;
 		case BTF_ARRAY:
 			/* bounded: MAX_CHAIN dimensions of < 2^32 */
 			if (t.extra[2] && n > INT64_MAX / 4 / t.extra[2])

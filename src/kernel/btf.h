@@ -25,6 +25,10 @@ enum btf_kind {
 };
 
 /* BTF_INT encoding bits */
+/* A pointer's size, which BTF does not record: the traced kernel's word.  ftr
+ * runs on the machine it traces, so it is ftr's own (4 bytes on armhf). */
+#define BTF_PTR_SIZE ((unsigned)sizeof(void *))
+
 #define BTF_INT_SIGNED 1
 #define BTF_INT_CHAR 2
 #define BTF_INT_BOOL 4

@@ -548,7 +548,7 @@ int probe_fetchargs(const struct probe_spec *p, const char *arch, unsigned probe
 			ret = arch_arg_fetch(arch, a->idx, fetch, sizeof(fetch));
 			if (ret == -ENOTSUP)
 				return fail(err, a->pos, "argument numbers need a register table for "
-					    "'%s', which ftr lacks (it has x86_64 and arm64)%s: name "
+					    "'%s', which ftr lacks (it has x86_64, arm64 and arm)%s: name "
 					    "a register or stack slot instead (NAME=%%REG)", arch,
 					    user ? "" : " and this kernel has no $argN");
 			if (ret)

@@ -34,7 +34,7 @@ struct ent {
 	uint32_t next_free;		/* free list link */
 	uint64_t count;
 	int64_t min, max, value;
-	__int128 sum;
+	wide_t sum;
 };
 
 struct agg {
@@ -183,6 +183,13 @@ static uint64_t hash_bytes(const uint8_t *p, size_t n)
 
 /* ---- the table ------------------------------------------------------------- */
 
+/* How many whole steps from lo to hi (lo <= hi, step > 0): exact in 64 bits,
+ * the difference taken as unsigned, on targets with no 128-bit type too. */
+static uint64_t steps(int64_t lo, int64_t hi, int64_t step)
+{
+	return ((uint64_t)hi - (uint64_t)lo) / (uint64_t)step;
+}
+
 struct agg *agg_alloc(const struct agg_spec *spec)
 {
 	struct agg *m;
@@ -195,8 +202,8 @@ struct agg *agg_alloc(const struct agg_spec *spec)
 	}
 	if (spec->kind == AGG_LHIST) {
 		if (spec->lstep <= 0 || spec->lmin >= spec->lmax ||
-		    ((__int128)spec->lmax - spec->lmin) / spec->lstep > AGG_LHIST_MAX ||
-		    ((__int128)spec->lmax - spec->lmin) / spec->lstep < 1) {
+		    steps(spec->lmin, spec->lmax, spec->lstep) > AGG_LHIST_MAX ||
+		    steps(spec->lmin, spec->lmax, spec->lstep) < 1) {
 			errno = EINVAL;
 			return NULL;
 		}
@@ -350,9 +357,9 @@ static bool less(const struct agg *m, int64_t a, int64_t b)
 	return m->is_unsigned ? (uint64_t)a < (uint64_t)b : a < b;
 }
 
-static __int128 wide(const struct agg *m, int64_t v)
+static wide_t wide(const struct agg *m, int64_t v)
 {
-	return m->is_unsigned ? (__int128)(uint64_t)v : (__int128)v;
+	return m->is_unsigned ? (wide_t)(uint64_t)v : (wide_t)v;
 }
 
 static int bucket_of(const struct agg *m, int64_t v)
@@ -506,13 +513,13 @@ void agg_add_dropped(struct agg *m, uint64_t n)
 }
 
 /* bpftrace's avg: the truncated quotient, in the value's signedness. */
-static int64_t avg_of(const struct agg *m, __int128 sum, uint64_t count)
+static int64_t avg_of(const struct agg *m, wide_t sum, uint64_t count)
 {
 	if (!count)
 		return 0;
 	if (m->is_unsigned)
-		return (int64_t)(uint64_t)((unsigned __int128)sum / count);
-	return (int64_t)(sum / (__int128)count);
+		return (int64_t)(uint64_t)((uwide_t)sum / count);
+	return (int64_t)(sum / (wide_t)count);
 }
 
 static int64_t ent_avg(const struct agg *m, const struct ent *e)
@@ -968,7 +975,7 @@ void agg_hist_label(int b, char *buf, size_t len)
 
 int agg_lhist_bucket(int64_t v, int64_t min, int64_t max, int64_t step)
 {
-	int n = (int)(((__int128)max - min) / step);
+	int n = (int)steps(min, max, step);
 
 	if (v < min)
 		return 0;
@@ -976,7 +983,7 @@ int agg_lhist_bucket(int64_t v, int64_t min, int64_t max, int64_t step)
 		return n + 1;
 	/* a partial last step (max - min not a multiple of step) lands in the
 	 * ">= max" bucket, as in bpftrace */
-	int64_t b = (int64_t)(((__int128)v - min) / step) + 1;
+	int64_t b = (int64_t)steps(min, v, step) + 1;
 
 	return b > n ? n + 1 : (int)b;
 }
@@ -997,7 +1004,7 @@ static void lhist_num(int64_t x, int64_t step, char *buf, size_t len)
 
 void agg_lhist_label(int b, int64_t min, int64_t max, int64_t step, char *buf, size_t len)
 {
-	int n = (int)(((__int128)max - min) / step);
+	int n = (int)steps(min, max, step);
 	char lo[32], hi[32];
 
 	if (b <= 0) {
@@ -1013,20 +1020,26 @@ void agg_lhist_label(int b, int64_t min, int64_t max, int64_t step, char *buf, s
 	}
 }
 
-int agg_bucket_max(const struct agg *m, int b, __int128 *max)
+int agg_bucket_max(const struct agg *m, int b, wide_t *max)
 {
 	if (m->kind == AGG_HIST) {
 		if (b < 0 || b >= AGG_HIST_BUCKETS)
 			return -EINVAL;
 		/* (..., 0) holds -1 at most, [0] 0, [1] 1, [2^(b-2), 2^(b-1)) */
-		*max = b < 3 ? b - 1 : ((__int128)1 << (b - 1)) - 1;
+		if (b < 3)
+			*max = b - 1;
+		else if (b - 1 < (int)sizeof(wide_t) * 8 - 1)
+			*max = ((wide_t)1 << (b - 1)) - 1;
+		else	/* a 64-bit wide_t (32-bit targets): 2^63 - 1 is exact,
+			 * 2^64 - 1 does not fit and saturates */
+			*max = INT64_MAX;
 		return 0;
 	}
 	if (m->kind != AGG_LHIST || b < 0 || b >= m->nbuckets)
 		return -EINVAL;
 	if (b == m->nbuckets - 1)
 		return -ERANGE;		/* [max, ...) */
-	*max = (__int128)m->lmin + (__int128)b * m->lstep - 1;
+	*max = (wide_t)m->lmin + (wide_t)b * m->lstep - 1;
 	return 0;
 }
 
@@ -1062,7 +1075,7 @@ int agg_modes(const uint64_t *bk, int n)
 		/* a run [a, b] of equal buckets is a peak when both
 		 * neighbours (inside the printed range) are lower */
 		bool peak = h >= 2 && (a == lo || bk[a - 1] < h) && (b == hi || bk[b + 1] < h) &&
-			    (unsigned __int128)h * 50 >= total;
+			    (uwide_t)h * 50 >= total;
 
 		if (peak) {
 			if (!modes) {
@@ -1074,7 +1087,7 @@ int agg_modes(const uint64_t *bk, int n)
 				for (int i = cur_end + 1; i < a; i++)
 					if (bk[i] < valley)
 						valley = bk[i];
-				if ((unsigned __int128)valley * 2 < smaller) {
+				if ((uwide_t)valley * 2 < smaller) {
 					modes++;
 				} else if (h < cur_h) {
 					/* one mode: keep the higher peak as its top */
@@ -1090,7 +1103,7 @@ int agg_modes(const uint64_t *bk, int n)
 	return modes;
 }
 
-void agg_hist_stats(const uint64_t *bk, int n, uint64_t count, __int128 sum,
+void agg_hist_stats(const uint64_t *bk, int n, uint64_t count, wide_t sum,
 		    struct agg_hist_stats *st)
 {
 	static const int pct[3] = { 50, 90, 99 };
@@ -1102,10 +1115,10 @@ void agg_hist_stats(const uint64_t *bk, int n, uint64_t count, __int128 sum,
 		total += bk[i];
 	st->count = count;
 	st->sum = sum;
-	st->mean = count ? sum / (__int128)count : 0;
+	st->mean = count ? sum / (wide_t)count : 0;
 	for (int k = 0; k < 3; k++) {
 		/* rank ceil(p * N / 100), 1-based */
-		uint64_t rank = (uint64_t)(((unsigned __int128)total * pct[k] + 99) / 100);
+		uint64_t rank = (uint64_t)(((uwide_t)total * pct[k] + 99) / 100);
 		uint64_t cum = 0;
 
 		*out[k] = -1;

@@ -76,6 +76,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ftr.h"
+
 struct outbuf;
 
 #define AGG_MAX_KEYS 8
@@ -182,7 +184,7 @@ struct agg_row {
 	struct agg_kpart keys[AGG_MAX_KEYS];
 	uint64_t count;			/* updates (hits) */
 	int64_t sum;			/* wraps at 64 bits */
-	__int128 sum128;		/* exact */
+	wide_t sum128;		/* exact */
 	int64_t min, max;		/* meaningful when count > 0 */
 	int64_t value;			/* what agg_lookup returns */
 	const uint64_t *buckets;	/* HIST/LHIST, else NULL */
@@ -298,7 +300,7 @@ void agg_lhist_label(int bucket, int64_t min, int64_t max, int64_t step, char *b
 /* The largest value bucket b of a hist or lhist map holds (the Prometheus
  * "le" bound: values are integers): 0, -ERANGE for lhist's open top bucket
  * [max, ...), -EINVAL for a bucket or map without one. */
-int agg_bucket_max(const struct agg *m, int b, __int128 *max);
+int agg_bucket_max(const struct agg *m, int b, wide_t *max);
 int agg_nbuckets(const struct agg *m);	/* hist/lhist buckets per entry, else 0 */
 bool agg_unsigned(const struct agg *m);
 int agg_nkeys(const struct agg *m);
@@ -311,12 +313,12 @@ char *agg_key_text(enum agg_ktype t, const struct agg_kpart *k, const struct agg
 /* The summary of one histogram (bucket array as in agg_row). */
 struct agg_hist_stats {
 	uint64_t count;
-	__int128 sum;
-	__int128 mean;
+	wide_t sum;
+	wide_t mean;
 	int p50, p90, p99;		/* bucket indexes; -1 when count == 0 */
 	int modes;			/* 0 when count == 0 */
 };
-void agg_hist_stats(const uint64_t *buckets, int n, uint64_t count, __int128 sum,
+void agg_hist_stats(const uint64_t *buckets, int n, uint64_t count, wide_t sum,
 		    struct agg_hist_stats *st);
 int agg_modes(const uint64_t *buckets, int n);
 /* The text of a percentile estimate: "~4K", "<0", "~0", ">=2000". */

@@ -629,7 +629,7 @@ unsigned ctypes_align(const struct btf *b, uint32_t id)
 		case BTF_INT: case BTF_ENUM: case BTF_ENUM64: case BTF_FLOAT:
 			return t.size_type >= 16 ? 16 : t.size_type ? t.size_type : 1;
 		case BTF_PTR:
-			return 8;
+			return BTF_PTR_SIZE;
 		case BTF_ARRAY:
 			id = t.extra[0];
 			continue;
@@ -809,7 +809,7 @@ static const struct {
 	{ "int8", 1, 1 }, { "int16", 2, 1 }, { "int32", 4, 1 }, { "int64", 8, 1 },
 	{ "uint8_t", 1, 0 }, { "uint16_t", 2, 0 }, { "uint32_t", 4, 0 }, { "uint64_t", 8, 0 },
 	{ "int8_t", 1, 1 }, { "int16_t", 2, 1 }, { "int32_t", 4, 1 }, { "int64_t", 8, 1 },
-	{ "size_t", 8, 0 }, { "ssize_t", 8, 1 }, { "pid_t", 4, 1 }, { "uid_t", 4, 0 },
+	{ "size_t", sizeof(size_t), 0 }, { "ssize_t", sizeof(size_t), 1 }, { "pid_t", 4, 1 }, { "uid_t", 4, 0 },
 	{ "gid_t", 4, 0 }, { "dev_t", 4, 0 }, { "loff_t", 8, 1 }, { "sector_t", 8, 0 },
 	{ "bool", 1, 0 }, { "_Bool", 1, 0 }, { "__be16", 2, 0 }, { "__be32", 4, 0 },
 	{ "__le16", 2, 0 }, { "__le32", 4, 0 }, { "umode_t", 2, 0 }, { "gfp_t", 4, 0 },
@@ -901,7 +901,9 @@ static uint32_t base_type(struct cparse *c)
 		cnext(c);
 	}
 	if (any) {
-		unsigned size = seen[2] ? 1 : seen[3] ? 2 : seen[5] ? 8 : 4;
+		/* long is the word (4 bytes on 32-bit targets), long long 8 */
+		unsigned size = seen[2] ? 1 : seen[3] ? 2 : seen[5] > 1 ? 8 :
+				seen[5] ? (unsigned)sizeof(long) : 4;
 		/* Plain char: signed on x86-64, unsigned on arm64 (the ABI's;
 		 * ftr runs on the machine it traces). */
 		bool sign = !seen[0] && !(seen[2] && !seen[1] && (char)-1 > 0);
@@ -911,9 +913,9 @@ static uint32_t base_type(struct cparse *c)
 		/* The kernel's BTF spells them as gcc does. */
 		snprintf(name, sizeof(name), "%s%s%s", !sign && size != 1 ? "unsigned " : "",
 			 !sign && size == 1 ? "unsigned " : seen[1] && size == 1 ? "signed " : "",
-			 size == 1 ? "char" : size == 2 ? "short" : size == 8 ?
+			 size == 1 ? "char" : size == 2 ? "short" : seen[5] ?
 			 (seen[5] > 1 ? "long long" : "long") : "int");
-		if (size == 8 && seen[5] == 1)
+		if (seen[5] == 1 && size != 1 && size != 2)
 			snprintf(name, sizeof(name), "%s", sign ? "long" : "long unsigned int");
 		id = c->t->nlayers || c->t->kernel ? lookup(c->t, name, BTF_INT) : 0;
 		if (!id) {

@@ -290,6 +290,15 @@ void lprof_note_pid(struct lprof *p, int pid)
 		sym_proc_read_maps(p->sc, sp);
 }
 
+/* Does the kernel name this address?  (32-bit kernels: see below.) */
+static bool kernel_named(struct lprof *p, uint64_t addr)
+{
+	struct sym_res r;
+
+	sym_resolve_kernel(p->sc, addr, &r);
+	return r.name != NULL;
+}
+
 int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg)
 {
 	struct lprof *p = arg;
@@ -309,8 +318,11 @@ int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg)
 	 * return address, as bpftrace does. */
 	ret = idx != p->leaf;
 	/* The top half of the address space is the kernel's on x86-64 and
-	 * arm64 alike. */
-	if (addr >> 63) {
+	 * arm64 alike.  A 32-bit kernel's begins at PAGE_OFFSET (0xc0000000
+	 * with the usual 3G/1G split, ARM's modules just below it), close
+	 * above user stacks (0xbe...): there a frame is the kernel's when the
+	 * kernel's symbols name it (none lies below the first of them). */
+	if (sizeof(void *) == 8 ? addr >> 63 : kernel_named(p, addr - ret)) {
 		sym_resolve_kernel(p->sc, addr - ret, &r);
 		if (!r.name)
 			return -1;

@@ -295,7 +295,7 @@ static int hist_row(struct render *x, const struct agg_row *r)
 	 * takes 0 as the lower bound of the first bucket shown), to the
 	 * highest one used. */
 	for (int b = lo > 0 ? lo - 1 : 0; lo >= 0 && b <= hi; b++) {
-		__int128 max;
+		wide_t max;
 
 		cum += r->buckets[b];
 		if (agg_bucket_max(x->m, b, &max) < 0)
@@ -363,7 +363,7 @@ static int row(const struct agg_row *r, void *arg)
 			if (i == 0)
 				ob_u64(x->ob, r->count);
 			else if (i == 1)	/* bpftrace's: the truncated quotient */
-				ob_s128(x->ob, r->count ? r->sum128 / (__int128)r->count : 0);
+				ob_s128(x->ob, r->count ? r->sum128 / (wide_t)r->count : 0);
 			else
 				ob_s128(x->ob, r->sum128);
 			ob_putc(x->ob, '\n');

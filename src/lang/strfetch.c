@@ -82,10 +82,11 @@ int strfetch_eprobe_args(const struct tep_event *tp, const struct plan_field *f,
 		if (f[i].join) {
 			/* join(args.F), F a char **: the strings of F[0], F[1]... as
 			 * F_0, F_1...; a NULL entry (the end) faults, and its field
-			 * is empty (length 0), "" is 1 byte long */
+			 * is empty (length 0), "" is 1 byte long.  The entries are
+			 * pointers, as long as the field (4 bytes on 32-bit). */
 			for (int k = 0; k < PLAN_JOIN_MAX; k++)
 				put(out, len, &off, "%s%s_%d=+0(+u%d($%s)):ustring", off ? " " : "",
-				    fl->name, k, 8 * k, fl->name);
+				    fl->name, k, fl->size * k, fl->name);
 		} else if (field_is_string(fl)) {
 			/* A string the tracepoint copied: $F is its address. */
 			put(out, len, &off, "%s%s=$%s:string", off ? " " : "", fl->name, fl->name);
@@ -114,6 +115,38 @@ int strfetch_eprobe_args(const struct tep_event *tp, const struct plan_field *f,
 		return -ENOSPC;
 	}
 	return 0;
+}
+
+/*
+ * 32-bit ARM (arch_syscall_direct): the syscall's function takes its
+ * arguments as any function does, r0-r3 and then the stack, where the
+ * system call entry pushed r4 and r5.  A 64-bit argument (loff_t: an
+ * 8-byte field on a 32-bit kernel) takes an even/odd register pair, so the
+ * fields before argument argn decide its slot.  -EOVERFLOW for a 64-bit
+ * argument itself, which no one fetcharg reads; -ENOTSUP for the syscall
+ * number, which is in no argument register there.
+ */
+static int direct_fetch(const char *arch, struct tep_format_field **all, int argn, char *out,
+			size_t len)
+{
+	unsigned slot = 0;
+
+	if (argn < 0)
+		return -ENOTSUP;
+	for (int j = 0, a = -1; all[j]; j++) {
+		if (a < 0) {
+			if (!strcmp(all[j]->name, "__syscall_nr"))
+				a = 0;
+			continue;
+		}
+		if (all[j]->size == 8)
+			slot = (slot + 1) & ~1u;
+		if (a == argn)
+			return all[j]->size == 8 ? -EOVERFLOW : arch_arg_fetch(arch, slot, out, len);
+		slot += all[j]->size == 8 ? 2 : 1;
+		a++;
+	}
+	return -ERANGE;
 }
 
 int strfetch_kprobe_args(const char *arch, const struct tep_event *tp, const struct plan_field *f,
@@ -152,10 +185,19 @@ int strfetch_kprobe_args(const char *arch, const struct tep_event *tp, const str
 			ret = -EINVAL;
 			break;
 		}
-		ret = arch_syscall_arg_fetch(arch, argn, fetch, sizeof(fetch));
+		if (arch_syscall_direct(arch))
+			ret = direct_fetch(arch, all, argn, fetch, sizeof(fetch));
+		else
+			ret = arch_syscall_arg_fetch(arch, argn, fetch, sizeof(fetch));
+		if (ret == -EOVERFLOW) {
+			snprintf(why, wlen, "'%s' is a 64-bit syscall argument, which 32-bit %s "
+				 "passes in a pair of registers, and a kprobe reads one",
+				 f[i].name, arch);
+			break;
+		}
 		if (ret == -ENOTSUP) {
 			snprintf(why, wlen, "ftr has no table of saved syscall registers for '%s' "
-				 "(it has x86_64 and arm64)", arch);
+				 "(it has x86_64, arm64 and arm)", arch);
 			break;
 		}
 		if (ret) {
@@ -164,9 +206,12 @@ int strfetch_kprobe_args(const char *arch, const struct tep_event *tp, const str
 			break;
 		}
 		if (f[i].join) {
+			struct tep_format_field *fl = tep_find_field((struct tep_event *)tp, f[i].name);
+			int ptr = fl ? fl->size : 8;	/* a char **'s entries */
+
 			for (int k = 0; k < PLAN_JOIN_MAX; k++)
 				put(out, len, &off, "%s%s_%d=+0(+u%d(%s)):ustring", off ? " " : "",
-				    f[i].name, k, 8 * k, fetch);
+				    f[i].name, k, ptr * k, fetch);
 		} else if (f[i].str) {
 			put(out, len, &off, "%s%s=+0(%s):ustring", off ? " " : "", f[i].name, fetch);
 		} else if (argn < 0) {
@@ -272,8 +317,8 @@ static bool kprobe_possible(const struct features *f, const char *sys, const cha
 		return false;
 	}
 	if (arch_syscall_wrapper(arch, ev + strlen("sys_enter_"), wrapper, len) < 0) {
-		snprintf(why, wlen, "no table of syscall wrappers for '%s' (ftr has x86_64 and "
-			 "arm64)", arch);
+		snprintf(why, wlen, "no table of syscall wrappers for '%s' (ftr has x86_64, "
+			 "arm64 and arm)", arch);
 		return false;
 	}
 	r = kallsyms_find(wrapper, &a);

@@ -338,7 +338,8 @@ static int guard(struct tctx *x, struct node *n, const char *fetch)
 		/* $NAME: a tracepoint's own field; elsewhere $argN, $retval, a
 		 * register or a stack slot, fetched. */
 		if (ptrs[i][0] != '$' || strchr(ptrs[i], '(') || !x->tracepoint) {
-			idx = add_field(x, n, ptrs[i], "u64", "a pointer read through");
+			idx = add_field(x, n, ptrs[i], BTF_PTR_SIZE == 8 ? "u64" : "u32",
+					"a pointer read through");
 			if (idx < 0)
 				return -1;
 		}

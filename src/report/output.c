@@ -171,17 +171,17 @@ void ob_u64(struct outbuf *ob, uint64_t v)
 	ob->len = put_dec(room(ob, ob->buf + ob->len, NUM_MAX), v) - ob->buf;
 }
 
-void ob_s128(struct outbuf *ob, __int128 v)
+void ob_s128(struct outbuf *ob, wide_t v)
 {
 	char tmp[48];
 	int i = sizeof(tmp);
-	unsigned __int128 u;
+	uwide_t u;
 
 	if (v < 0) {
 		ob_putc(ob, '-');
-		u = -(unsigned __int128)v;
+		u = -(uwide_t)v;
 	} else {
-		u = (unsigned __int128)v;
+		u = (uwide_t)v;
 	}
 	do {
 		tmp[--i] = (char)('0' + (int)(u % 10));

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ftr.h"
+
 struct tep_event;
 struct tep_format_field;
 struct tep_record;
@@ -41,7 +43,7 @@ void ob_write(struct outbuf *ob, const char *s, size_t n);
 void ob_puts(struct outbuf *ob, const char *s);
 void ob_u64(struct outbuf *ob, uint64_t v);
 void ob_s64(struct outbuf *ob, int64_t v);
-void ob_s128(struct outbuf *ob, __int128 v);
+void ob_s128(struct outbuf *ob, wide_t v);
 void ob_hex(struct outbuf *ob, uint64_t v);
 void ob_json_str(struct outbuf *ob, const char *s, size_t maxlen);
 /* s[0..n) for a terminal: control characters as \xNN. */

@@ -77,6 +77,34 @@ static bool arm64_reg(const char *r, size_t n, char *out, size_t len)
 	return true;
 }
 
+/* 32-bit ARM, as gas writes its registers: r0-r12 (r9 also sb, r10 sl, r11
+ * fp, r12 ip), sp, lr, pc; the kernel's fetchargs call them r0-r10, fp, ip,
+ * sp, lr, pc (arch/arm/kernel/ptrace.c). */
+static bool arm_reg(const char *r, size_t n, char *out, size_t len)
+{
+	static const char *const alias[][2] = {
+		{ "sb", "r9" }, { "sl", "r10" }, { "fp", "fp" }, { "ip", "ip" }, { "sp", "sp" },
+		{ "lr", "lr" }, { "pc", "pc" }, { "r11", "fp" }, { "r12", "ip" }, { "r13", "sp" },
+		{ "r14", "lr" }, { "r15", "pc" },
+	};
+	char *end;
+	long v;
+
+	for (size_t i = 0; i < ARRAY_SIZE(alias); i++) {
+		if (strlen(alias[i][0]) == n && !strncmp(r, alias[i][0], n)) {
+			snprintf(out, len, "%s", alias[i][1]);
+			return true;
+		}
+	}
+	if (n < 2 || n > 3 || r[0] != 'r' || !isdigit((unsigned char)r[1]))
+		return false;
+	v = strtol(r + 1, &end, 10);
+	if (end != r + n || v > 10)
+		return false;
+	snprintf(out, len, "r%d", (int)v);
+	return true;
+}
+
 /* A number as gas writes one: decimal, 0x hex, with a sign.  Sets *end. */
 static bool number(const char *s, long long *v, const char **end)
 {
@@ -188,14 +216,17 @@ static int arm64_lo12(const char *op, const char *sym, const char *reg, sym_fn s
 	return 0;
 }
 
+/* arm64's operands; 32-bit ARM's have the same shapes ("r0", "#42",
+ * "[fp, #-12]"), with its own register names (reg). */
 static int arm64_operand(const char *op, sym_fn sym_value, void *ctx, const char *type, char *out,
-			 size_t len, char *why, size_t wl)
+			 size_t len, char *why, size_t wl,
+			 bool (*reg_name)(const char *r, size_t n, char *out, size_t len))
 {
 	char reg[16];
 	const char *e;
 	long long d = 0;
 
-	if (arm64_reg(op, strlen(op), reg, sizeof(reg))) {
+	if (reg_name(op, strlen(op), reg, sizeof(reg))) {
 		snprintf(out, len, "%%%s:%s", reg, type);
 		return 0;
 	}
@@ -207,7 +238,7 @@ static int arm64_operand(const char *op, sym_fn sym_value, void *ctx, const char
 		const char *r = op + 1, *c = strchr(r, ',');
 		size_t n = c ? (size_t)(c - r) : strlen(r) - 1;
 
-		if (!arm64_reg(r, n, reg, sizeof(reg)))
+		if (!reg_name(r, n, reg, sizeof(reg)))
 			return setwhy(why, wl, -ENOTSUP, "operand '%s'", op);
 		if (c) {
 			c++;
@@ -253,7 +284,9 @@ int usdt_operand(const char *op, int machine, uint64_t pc,
 	if (machine == EM_X86_64)
 		return x86_operand(op, sym_value, ctx, pc, type, out, len, why, whylen);
 	if (machine == EM_AARCH64)
-		return arm64_operand(op, sym_value, ctx, type, out, len, why, whylen);
+		return arm64_operand(op, sym_value, ctx, type, out, len, why, whylen, arm64_reg);
+	if (machine == EM_ARM)
+		return arm64_operand(op, sym_value, ctx, type, out, len, why, whylen, arm_reg);
 	return setwhy(why, whylen, -ENOTSUP, "USDT arguments of this machine (ELF e_machine %d)",
 		      machine);
 }

@@ -23,6 +23,11 @@ static const unsigned char code[] = { 0x48, 0x89, 0xf9, 0x48, 0xff, 0xc9, 0x75, 
 #elif defined(__aarch64__)
 /* 1: subs x0, x0, #1; b.ne 1b; ret */
 static const uint32_t code[] = { 0xf1000400, 0x54ffffe1, 0xd65f03c0 };
+#elif defined(__arm__)
+/* A32 code, entered in ARM state from Thumb-2 callers too (the pointer's bit
+ * 0 is clear, and blx interworks); the uint64_t argument's low word is r0,
+ * and 2000000 fits in it.  1: subs r0, r0, #1; bne 1b; bx lr */
+static const uint32_t code[] = { 0xe2500001, 0x1afffffd, 0xe12fff1e };
 #else
 #error "jitme: no code for this architecture"
 #endif

@@ -17,6 +17,19 @@ grep -qx '@\[opener\]: 41' "$TMP/o" && ok count-by-comm || fail count-by-comm "$
 # counters where it has not (exact, no ring buffer), the same number.
 "$FTR" count syscalls:sys_enter_openat -f "flags == $OFLAGS" -- opener 33 > "$TMP/o" 2> "$TMP/e"
 grep -qx '@: 33' "$TMP/o" && ok count-keyless || fail count-keyless "$(cat "$TMP/o" "$TMP/e" | head -4)"
+# On a terminal, count says what it attached, as a program does (lang-attaching);
+# -q leaves the line out and the table as it is.
+if script -qec true /dev/null > /dev/null 2>&1; then
+	script -qec "'$FTR' count syscalls:sys_enter_openat -f 'flags == $OFLAGS' -- opener 5" \
+		/dev/null < /dev/null > "$TMP/a" 2>&1
+	script -qec "'$FTR' count -q syscalls:sys_enter_openat -f 'flags == $OFLAGS' -- opener 5" \
+		/dev/null < /dev/null > "$TMP/aq" 2>&1
+	tr -d '\r' < "$TMP/a" | grep -v '^$' | tr '\n' '|' | grep -qx 'Attaching 1 probe\.\.\.|@: 5|' &&
+		[ "$(tr -d '\r' < "$TMP/aq" | grep -v '^$')" = '@: 5' ] && ok count-attaching-quiet ||
+		fail count-attaching-quiet "$(cat -v "$TMP/a" "$TMP/aq" | head -5)"
+else
+	skip count-attaching-quiet "no script(1) that runs a command on a terminal (util-linux's)"
+fi
 "$FTR" count -E syscalls:sys_enter_openat -f "flags == $OFLAGS" > "$TMP/x" 2>&1
 if has_hist; then want='a hist trigger'; else want='perf tracepoint counter'; fi
 grep -q "$want" "$TMP/x" && ok count-keyless-plan || fail count-keyless-plan "$(grep '^@' "$TMP/x")"

@@ -4,6 +4,14 @@
 
 "$FTR" > /dev/null 2> "$TMP/e"; rc=$?
 [ $rc -eq 2 ] && grep -q usage "$TMP/e" && ok usage-no-command || fail usage-no-command "rc=$rc"
+# ftr alone: a short usage, the three commands to start with and where the
+# rest is; ftr -h: every command of the table.
+n=$(grep -c -e '^  ftr doctor ' -e "^  ftr -e 'PROGRAM'" -e '^  ftr trace EVENT' "$TMP/e")
+[ "$n" -eq 3 ] && grep -q 'ftr -h: every command' "$TMP/e" && [ "$(wc -l < "$TMP/e")" -le 10 ] &&
+	ok usage-no-command-short || fail usage-no-command-short "$n of 3 commands: $(cat "$TMP/e")"
+"$FTR" -h > "$TMP/o" 2>&1; rc=$?
+n=$(grep -c -E '^  (doctor|list|trace|count|hist|record|report|run|reset|profile|stat) ' "$TMP/o")
+[ $rc -eq 0 ] && [ "$n" -eq 11 ] && ok usage-help-all || fail usage-help-all "rc=$rc, $n of 11 commands"
 "$FTR" frobnicate > /dev/null 2> "$TMP/e"; rc=$?
 check usage-unknown-command [ $rc -eq 2 ]
 grep -q "'frobnicate' is not an ftr command" "$TMP/e" && ok usage-unknown-command-message ||
@@ -27,4 +35,24 @@ if [ "$(id -u)" = 0 ] && command -v asuser >/dev/null 2>&1 && [ -n "$T" ] && ! t
 		fail usage-not-root-message "$(cat "$TMP/e")"
 else
 	skip usage-not-root "needs root and the asuser helper"
+fi
+
+# The README's first command, as written there (only beside the tree: the
+# guests have no README): the opens-by-process program over du -s /usr/share
+# prints du's count line even on a machine doing nothing else.
+readme=$LIVE_DIR/../../README.md
+if [ ! -f "$readme" ]; then
+	skip usage-readme-first "no README.md beside the tests (a guest)"
+elif [ -z "$T" ] || tracing_locked || [ ! -d "$T/events/syscalls/sys_enter_openat" ] ||
+     [ ! -d /usr/share ] || [ "$(id -u)" != 0 ]; then
+	skip usage-readme-first "needs root, syscall tracepoints and /usr/share"
+else
+	snapshot > "$TMP/before"
+	prog=$(sed -n 's|^make deps && make && ./build/ftr doctor && ./build/ftr ||p' "$readme")
+	eval "set -- $prog"
+	"$FTR" "$@" > "$TMP/o" 2> "$TMP/e"; rc=$?
+	n=$(grep -Ec '^@\[du\]: [1-9][0-9]*$' "$TMP/o")
+	[ -n "$prog" ] && [ $rc -eq 0 ] && [ "$n" -eq 1 ] && ok usage-readme-first ||
+		fail usage-readme-first "rc=$rc, '$prog': $(cat "$TMP/o" "$TMP/e" | head -3)"
+	same_as_before usage-readme-first-leaves-tracefs "$TMP/before"
 fi

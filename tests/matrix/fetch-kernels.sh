@@ -2,13 +2,14 @@
 # fetch-kernels.sh — fill the kernel-matrix cache, once.
 #
 # Usage: tests/matrix/fetch-kernels.sh [--modules] [KVER...]
-#        (default: 5.10 6.1 6.12 6.1-arm64)
+#        (default: 5.10 6.1 6.12 6.1-arm64 6.1-armhf)
 #
 # For each kernel version it fetches Debian's cloud kernel of the matching
 # release and keeps only its compressed image:
 #
 #     5.10 <- bullseye   6.1 <- bookworm   6.12 <- trixie     (amd64)
 #     6.1-arm64 <- bookworm linux-image-cloud-arm64            (arm64)
+#     6.1-armhf <- bookworm linux-image-armmp-lpae             (armhf)
 #
 #     $FTR_CACHE/vmlinuz-KVER          the kernel image booted by run.sh
 #     $FTR_CACHE/vmlinuz-KVER.version  "uname -r" and package version, for reports
@@ -21,11 +22,15 @@
 #     $FTR_CACHE/busybox               static x86-64 busybox, the guest's userland
 #     $FTR_CACHE/busybox-arm64         static arm64 busybox (bookworm's
 #                                      busybox-static:arm64), for arm64 kernels
+#     $FTR_CACHE/busybox-armhf         the same for armhf (busybox-static:armhf)
 #
 # A KVER ending in -arm64 is an arm64 kernel: its package lists, kernel and
 # busybox come from a private apt tree whose only architecture is arm64, so
 # the system's dpkg needs no foreign architecture for them.  Debian's arm64
 # vmlinuz is a gzip'd Image, which qemu-system-aarch64 -kernel unpacks itself.
+# A KVER ending in -armhf is alike for 32-bit ARM; Debian has no cloud
+# flavour there, so it is armmp-lpae's (ARMv7 with LPAE: a Cortex-A15, which
+# qemu-system-arm -M virt emulates), a zImage that -kernel boots as is.
 #
 # It also installs the host tools run.sh needs when they are missing (cpio,
 # qemu-system-x86, and for arm64 kernels qemu-system-arm, binutils for
@@ -62,17 +67,22 @@ set -euo pipefail
 
 CACHE=${FTR_CACHE:-/var/cache/ftr-matrix}
 MODULES=0
-ALL_KVERS="5.10 6.1 6.12 6.1-arm64"
+ALL_KVERS="5.10 6.1 6.12 6.1-arm64 6.1-armhf"
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 die()  { echo "fetch-kernels: error: $*" >&2; exit 1; }
 note() { echo "fetch-kernels: $*" >&2; }
 
-# KVER -> Debian architecture: "6.1-arm64" is arm64, a bare version amd64.
-arch_of() { case $1 in *-arm64) echo arm64 ;; *) echo amd64 ;; esac; }
+# KVER -> Debian architecture: "6.1-arm64" is arm64, "6.1-armhf" armhf, a
+# bare version amd64.
+arch_of() { case $1 in *-arm64) echo arm64 ;; *-armhf) echo armhf ;; *) echo amd64 ;; esac; }
+# KVER -> the image flavour: linux-image-FLAVOUR is its metapackage.
+flavour_of() { case $(arch_of "$1") in armhf) echo armmp-lpae ;; *) echo "cloud-$(arch_of "$1")" ;; esac; }
+# KVER -> its kernel version: "6.1-arm64" -> "6.1".
+kver_base() { echo "${1%-arm*}"; }
 
 suite_of() {
-	case ${1%-arm64} in
+	case $(kver_base "$1") in
 	5.10) echo bullseye ;;
 	6.1)  echo bookworm ;;
 	6.12) echo trixie ;;
@@ -228,17 +238,18 @@ setup_private_apt() { # SUITE ARCH
 }
 
 fetch_kernel() { # KVER
-	local kver=$1 suite arch meta dep pkg tmp img ver
+	local kver=$1 suite arch flav meta dep pkg tmp img ver
 	suite=$(suite_of "$kver")
 	arch=$(arch_of "$kver")
+	flav=$(flavour_of "$kver")
 	private_update "$suite" "$arch" "$CACHE/vmlinuz-$kver"
-	# linux-image-cloud-ARCH is the metapackage; its Depends names the
+	# linux-image-FLAVOUR is the metapackage; its Depends names the
 	# current ABI's image package, e.g. linux-image-6.1.0-37-cloud-amd64.
-	meta=$(papt "$suite" "$arch" apt-cache show --no-all-versions "linux-image-cloud-$arch") ||
-		die "$suite: no linux-image-cloud-$arch in the lists"
+	meta=$(papt "$suite" "$arch" apt-cache show --no-all-versions "linux-image-$flav") ||
+		die "$suite: no linux-image-$flav in the lists"
 	dep=$(printf '%s\n' "$meta" | sed -n 's/^Depends: //p' | tr ',|' '\n' |
-		sed 's/^ *//; s/ .*//' | grep -E "^linux-image-[0-9].*-cloud-$arch(-unsigned)?\$" | head -n1)
-	[ -n "$dep" ] || die "$suite: cannot resolve linux-image-cloud-$arch's image package"
+		sed 's/^ *//; s/ .*//' | grep -E "^linux-image-[0-9].*-$flav(-unsigned)?\$" | head -n1)
+	[ -n "$dep" ] || die "$suite: cannot resolve linux-image-$flav's image package"
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/ftr-fetch.XXXXXX")
 	TMPDIRS+=("$tmp")
 	# The signed image (the metapackage's choice) and the -unsigned one both
@@ -260,8 +271,8 @@ fetch_kernel() { # KVER
 	[ -n "${img:-}" ] || die "$suite: no boot/vmlinuz-* in $dep or its -unsigned twin"
 	ver=$(dpkg-deb -f "$tmp"/"$pkg"_*.deb Version)
 	case ${img##*/vmlinuz-} in
-	"${kver%-arm64}".*) ;;
-	*) die "$suite gave kernel ${img##*/vmlinuz-}, expected ${kver%-arm64}.*" ;;
+	"$(kver_base "$kver")".*) ;;
+	*) die "$suite gave kernel ${img##*/vmlinuz-}, expected $(kver_base "$kver").*" ;;
 	esac
 	# Write under a temporary name, then rename: an interrupted fetch never
 	# leaves a truncated image that a later run would take as cached.
@@ -334,7 +345,7 @@ fetch_busybox_foreign() { # ARCH
 	is_static_elf "$tmp/x/bin/busybox" || die "busybox-static:$arch has no static bin/busybox"
 	machine=$(LC_ALL=C readelf -h "$tmp/x/bin/busybox" | sed -n 's/^ *Machine: *//p')
 	case $arch:$machine in
-	arm64:AArch64) ;;
+	arm64:AArch64 | armhf:ARM) ;;
 	*) die "busybox-static:$arch is for '$machine'" ;;
 	esac
 	cp "$tmp/x/bin/busybox" "$CACHE/busybox-$arch.tmp"
@@ -363,10 +374,12 @@ main() {
 	ensure_host_pkg /usr/bin/qemu-system-x86_64 qemu-system-x86
 	[ -x "$CACHE/busybox" ] || fetch_busybox
 	for k in "${kvers[@]}"; do
-		[ "$(arch_of "$k")" = arm64 ] || continue
-		ensure_host_pkg /usr/bin/qemu-system-aarch64 qemu-system-arm
-		[ -x "$CACHE/busybox-arm64" ] || fetch_busybox_foreign arm64
-		break
+		case $(arch_of "$k") in
+		arm64) ensure_host_pkg /usr/bin/qemu-system-aarch64 qemu-system-arm
+		       [ -x "$CACHE/busybox-arm64" ] || fetch_busybox_foreign arm64 ;;
+		armhf) ensure_host_pkg /usr/bin/qemu-system-arm qemu-system-arm
+		       [ -x "$CACHE/busybox-armhf" ] || fetch_busybox_foreign armhf ;;
+		esac
 	done
 	for k in "${kvers[@]}"; do
 		if [ ! -s "$CACHE/vmlinuz-$k" ] || { [ $MODULES = 1 ] && ! modules_current "$k"; }; then

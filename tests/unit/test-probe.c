@@ -249,6 +249,19 @@ static void test_arch(void **state)
 	assert_string_equal(r, "%x7");
 	assert_int_equal(arch_arg_fetch("arm64", 8, r, sizeof(r)), 0);
 	assert_string_equal(r, "$stack0");
+	/* 32-bit ARM: r0-r3, then the stack (lr holds the return address);
+	 * no pt_regs syscall wrappers there */
+	assert_int_equal(arch_nr_arg_regs("arm"), 4);
+	assert_int_equal(arch_arg_fetch("arm", 3, r, sizeof(r)), 0);
+	assert_string_equal(r, "%r3");
+	assert_int_equal(arch_arg_fetch("arm", 4, r, sizeof(r)), 0);
+	assert_string_equal(r, "$stack0");
+	assert_true(arch_syscall_direct("arm"));
+	assert_false(arch_syscall_direct("arm64"));
+	assert_int_equal(arch_syscall_wrapper("arm", "openat", sc, sizeof(sc)), 0);
+	assert_string_equal(sc, "sys_openat");
+	assert_int_equal(arch_syscall_arg_fetch("arm", 0, sc, sizeof(sc)), -ENOTSUP);
+	assert_string_equal(arch_multiarch("arm"), "arm-linux-gnueabihf");
 	assert_int_equal(arch_arg_fetch("x86_64", ARCH_MAX_ARG + 1, r, sizeof(r)), -ERANGE);
 	assert_int_equal(arch_arg_fetch("riscv64", 0, r, sizeof(r)), -ENOTSUP);
 	assert_int_equal(arch_arg_fetch("x86", 0, r, sizeof(r)), -ENOTSUP);

@@ -98,6 +98,28 @@ static void test_arm64_operands(void **state)
 	}
 }
 
+/* 32-bit ARM, as its usdt helper's notes write them (armhf, -marm) */
+static void test_arm_operands(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} t[] = {
+		{ "-4@r0", "%r0:s32" }, { "4@r9", "%r9:u32" }, { "-4@#42", "\\42:s32" },
+		{ "4@sl", "%r10:u32" }, { "-4@[fp, #-12]", "-12(%fp):s32" }, { "4@[r3]", "+0(%r3):u32" },
+		{ "-4@[sp, #8]", "+8(%sp):s32" },
+	};
+	char out[80];
+
+	(void)state;
+	assert_int_equal(op("-4@r11x", EM_ARM, out), -ENOTSUP);
+	assert_int_equal(op("-4@x0", EM_ARM, out), -ENOTSUP);
+	assert_int_equal(op("-4@[r16]", EM_ARM, out), -ENOTSUP);
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		assert_int_equal(op(t[i].in, EM_ARM, out), 0);
+		assert_string_equal(out, t[i].out);
+	}
+}
+
 static void test_notes(void **state)
 {
 	char bin[] = "/tmp/ftr-usdt-XXXXXX", cmd[512], why[256];
@@ -145,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_bad_operands),
 		cmocka_unit_test(test_x86_operands),
 		cmocka_unit_test(test_arm64_operands),
+		cmocka_unit_test(test_arm_operands),
 		cmocka_unit_test(test_notes),
 	};
 

@@ -793,6 +793,11 @@ static int foreach_ordered(const struct agg *m, const struct agg_print_opts *o,
 
 	if (!m || !fn)
 		return -EINVAL;
+	if (o && o->empty_scalar && !m->nkeys && !m->n && !o->value && m->kind != AGG_HIST &&
+	    m->kind != AGG_LHIST) {
+		memset(&row, 0, sizeof(row));
+		return fn(&row, arg);
+	}
 	ids = sorted_ids(m, &n, &err);
 	if (err)
 		return err;
@@ -1412,12 +1417,14 @@ static int text_row(const struct agg_row *r, void *arg)
 		ob_putc(ob, '\n');
 		return 0;
 	case AGG_STATS:
-		ob_puts(ob, ": count ");
+		/* as bpftrace prints them today (0.17: count 3, average 2, ...) */
+		ob_puts(ob, ": { .count = ");
 		ob_u64(ob, r->count);
-		ob_puts(ob, ", average ");
+		ob_puts(ob, ", .average = ");
 		ob_val(ob, m, avg_of(m, r->sum128, r->count));
-		ob_puts(ob, ", total ");
+		ob_puts(ob, ", .total = ");
 		ob_val(ob, m, r->sum);
+		ob_puts(ob, " }");
 		break;
 	default:
 		ob_puts(ob, ": ");

@@ -258,6 +258,10 @@ struct agg_print_opts {
 	 * (AGG_K_STR, AGG_K_STACK), or -1 to print the number. */
 	int (*value)(int64_t v, struct agg_kpart *k, void *arg);
 	void *value_arg;
+	/* a keyless map of numbers (not a histogram) with no entry prints its
+	 * zero, as bpftrace's print(@) of a scalar map, which always holds
+	 * one: "@: 0", "@: { .count = 0, .average = 0, .total = 0 }" */
+	bool empty_scalar;
 };
 
 /* Text as bpftrace; nothing for an empty map.  opts may be NULL.  Returns

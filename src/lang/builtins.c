@@ -45,7 +45,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <arpa/inet.h>
+#include <signal.h>
 
 #include "ftr.h"
 #include "kernel/arch.h"
@@ -101,11 +104,12 @@ static const struct {
 	{ "percpu_kaddr", "reads a per-CPU variable at the event (a BPF read)" },
 	{ "printk", "writes through bpf_trace_printk" },
 	{ "debugf", "writes through bpf_trace_printk" },
+	{ "write_user", "writes user memory at the event (bpf_probe_write_user); ftr only "
+	  "observes" },
 };
 
 /* ... and the ones ftr has not yet. */
-static const char *const not_yet[] = { "pton", "len", "strcontains", "has_key",
-				       "socket_cookie", "errorf", "warnf" };
+static const char *const not_yet[] = { "socket_cookie" };
 
 /* kstack(N), kstack(perf), ustack(bpftrace, N): the builtin, N frames at
  * most, printed in that mode. */
@@ -376,6 +380,21 @@ static int check_agg(struct sema *s, struct node *n)
 }
 
 /* print(@m[, top[, div]]), clear(@m), zero(@m), delete(@m[k]): the map. */
+/* f(@m, k1, k2) of today's bpftrace: the keys move to the map node,
+ * f(@m[k1, k2]). */
+static int keys_to_map(struct node *n)
+{
+	struct node *m = n->args[0];
+
+	m->args = malloc((size_t)(n->nargs - 1) * sizeof(*m->args));
+	if (!m->args)
+		return -ENOMEM;
+	memcpy(m->args, n->args + 1, (size_t)(n->nargs - 1) * sizeof(*m->args));
+	m->nargs = n->nargs - 1;
+	n->nargs = 1;
+	return 0;
+}
+
 static int check_map_arg(struct sema *s, struct node *n)
 {
 	struct node *m = n->args[0];
@@ -384,6 +403,15 @@ static int check_map_arg(struct sema *s, struct node *n)
 	if (m->k != N_MAP) {
 		lang_errf(s->err, m, "%s() takes a map", n->sval);
 		return -EINVAL;
+	}
+	if (n->nargs > 1 && !strcmp(n->sval, "delete")) {
+		/* delete(@m, k1, k2), today's spelling of delete(@m[k1, k2]) */
+		if (m->nargs) {
+			lang_errf(s->err, n, "delete(@map, key) or delete(@map[key])");
+			return -EINVAL;
+		}
+		if (keys_to_map(n) < 0)
+			return -ENOMEM;
 	}
 	if (strcmp(n->sval, "delete") && m->nargs) {
 		lang_errf(s->err, m, "%s() takes the whole map: %s", n->sval, m->sval);
@@ -401,7 +429,8 @@ static int check_map_arg(struct sema *s, struct node *n)
 		return -EINVAL;
 	}
 	m->slot = (int)(md - s->in->maps);
-	if (!strcmp(n->sval, "clear") || !strcmp(n->sval, "zero"))
+	/* delete(@) of a map without keys empties it, as clear() */
+	if (!strcmp(n->sval, "clear") || !strcmp(n->sval, "zero") || !strcmp(n->sval, "delete"))
 		s->in->maps[m->slot].cleared = true;
 	if (!strcmp(n->sval, "zero"))
 		s->in->maps[m->slot].zeroed = true;
@@ -412,11 +441,32 @@ static int check_map_arg(struct sema *s, struct node *n)
 
 /* print(VALUE): a number, string or stack, a line of its own (bpftrace's
  * "value" in -f json); print(@m, top, div): numbers. */
+/* print(@m[key]): the entry's value, as print(value); a histogram's or
+ * stats' entry has no one number (and a map whose kind comes later in
+ * the program is not known yet): refused. */
+static int check_print_entry(struct sema *s, const struct node *m)
+{
+	const struct mapdef *md = &s->in->maps[m->slot];
+
+	if (!md->has_kind && !md->vt) {
+		lang_errf(s->err, m, "print(%s[...]): %s is assigned after this print(); print "
+			  "the whole map, or assign it first", m->sval, m->sval);
+		return -EINVAL;
+	}
+	if (md->has_kind && (md->kind == AGG_HIST || md->kind == AGG_LHIST ||
+			     md->kind == AGG_STATS)) {
+		lang_errf(s->err, m, "print(%s[...]) of a %s: print the whole map", m->sval,
+			  md->kind == AGG_STATS ? "stats()" : "histogram");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_print(struct sema *s, struct node *n)
 {
 	int err;
 
-	if (n->args[0]->k != N_MAP) {
+	if (n->args[0]->k != N_MAP || n->args[0]->nargs) {
 		if (n->nargs > 1) {
 			lang_errf(s->err, n, "print(value) takes 1 argument (print(@map, top, div) "
 				  "takes a map)");
@@ -425,6 +475,8 @@ static int check_print(struct sema *s, struct node *n)
 		err = check(s, n->args[0]);
 		if (err)
 			return err;
+		if (n->args[0]->k == N_MAP)
+			return check_print_entry(s, n->args[0]);
 		if (n->args[0]->type == VT_NONE) {
 			lang_errf(s->err, n->args[0], "print() takes a map or a value");
 			return -EINVAL;
@@ -472,9 +524,16 @@ static int check_bswap(struct sema *s, struct node *n)
 	return 0;
 }
 
+static bool is_pton(const struct node *n)
+{
+	return n->k == N_CALL && !strcmp(n->sval, "pton");
+}
+
 static int check_ntop(struct sema *s, struct node *n)
 {
-	if ((n->args[n->nargs - 1]->type != VT_INT && !addr_field(s, n->args[n->nargs - 1])) ||
+	const struct node *a = n->args[n->nargs - 1];
+
+	if ((a->type != VT_INT && !addr_field(s, a) && !is_pton(a)) ||
 	    (n->nargs == 2 && n->args[0]->type != VT_INT)) {
 		lang_errf(s->err, n, "ntop([AF_INET|AF_INET6,] address) takes numbers or "
 			  "an address field (u8[4], u8[16])");
@@ -664,7 +723,10 @@ static struct val eval_ntop(struct xctx *x, const struct node *n)
 	unsigned char b[16] = { 0 };
 	size_t blen = 0;
 
-	if (a->k == N_FIELD && x->rec) {
+	if (is_pton(a)) {
+		blen = (size_t)a->ival;
+		memcpy(b, a->bind, blen);
+	} else if (a->k == N_FIELD && x->rec) {
 		struct tep_format_field *f = ((struct tep_format_field **)a->bind)[x->ev->idx];
 
 		if (f && (f->flags & TEP_FIELD_IS_ARRAY) && !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
@@ -709,18 +771,44 @@ static struct val eval_buf(struct xctx *x, const struct node *n)
  * (CLOCK_MONOTONIC), as strftime(3) formats it. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
+/* bpftrace's %f of strftime(): the microseconds of ns (below a second),
+ * six digits, written into the format before strftime(3) sees it. */
+static void strftime_usecs(char *out, size_t size, const char *fmt, uint64_t ns)
+{
+	size_t o = 0;
+
+	for (const char *p = fmt; *p && o + 7 < size; p++) {
+		if (p[0] == '%' && p[1] == 'f') {
+			o += (size_t)snprintf(out + o, size - o, "%06llu",
+					      (unsigned long long)(ns / 1000 % 1000000));
+			p++;
+		} else if (p[0] == '%' && p[1]) {
+			out[o++] = *p++;
+			out[o++] = *p;
+		} else {
+			out[o++] = *p;
+		}
+	}
+	out[o] = '\0';
+}
+
 static struct val eval_strftime(struct xctx *x, const struct node *n)
 {
 	uint64_t ns = (uint64_t)eval(x, n->args[1]).i, mono = engine_now_ns();
 	struct timespec now;
+	int64_t wall;
 	time_t t;
 	struct tm tm;
 	size_t len = 0;
+	char fmt[256];
 
+	/* ns on the wall clock: seconds and microseconds of one instant */
 	clock_gettime(CLOCK_REALTIME, &now);
-	t = now.tv_sec - (time_t)((int64_t)(mono - ns) / 1000000000);
+	wall = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - (int64_t)(mono - ns);
+	t = (time_t)(wall / 1000000000);
+	strftime_usecs(fmt, sizeof(fmt), n->args[0]->sval, (uint64_t)(wall % 1000000000));
 	if (localtime_r(&t, &tm))
-		len = strftime(n->bind, 256, n->args[0]->sval, &tm);
+		len = strftime(n->bind, 256, fmt, &tm);
 	return vstr(n->bind, len);
 }
 #pragma GCC diagnostic pop
@@ -817,6 +905,19 @@ static struct val eval_cast(struct xctx *x, const struct node *n)
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
+/*
+ * An integer as printf's length modifier has C print it, as bpftrace does:
+ * hh a char, h a short, none an int, l, ll, j, z and t 64 bits; %d and %i
+ * signed, %u, %x, %X and %o unsigned (printf("%x", 0x12345678abcdef) is
+ * 78abcdef there).
+ */
+static int64_t printf_int(int64_t v, const char *mods, size_t n, char conv)
+{
+	int bits = n == 2 && mods[0] == 'h' ? 8 : n == 1 && mods[0] == 'h' ? 16 : n ? 64 : 32;
+
+	return lang_int_cast(v, bits, conv == 'd' || conv == 'i');
+}
+
 static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 {
 	const char *p = n->args[0]->sval;
@@ -826,7 +927,7 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 	while (*p) {
 		char spec[16], out[512], flags[8] = "";
 		int width = 0, prec = -1, nf = 0;
-		const char *q;
+		const char *q, *mods;
 		struct val v;
 
 		if (*p != '%') {
@@ -850,6 +951,7 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 			for (q++; *q >= '0' && *q <= '9'; q++)
 				prec = prec * 10 + (*q - '0') % 1000;
 		}
+		mods = q;
 		q += strspn(q, "hlzjt");
 		v = eval(x, n->args[arg++]);
 		if (*q == 's' && v.t == VT_STACK) {
@@ -887,6 +989,7 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 		} else if (*q == 'p') {
 			snprintf(out, sizeof(out), "0x%llx", (unsigned long long)v.i);
 		} else {
+			v.i = printf_int(v.i, mods, (size_t)(q - mods), *q);
 			if (prec < 0) {
 				snprintf(spec, sizeof(spec), "%%%s*ll%c", flags, *q == 'i' ? 'd' : *q);
 				snprintf(out, sizeof(out), spec, width, (long long)v.i);
@@ -921,6 +1024,29 @@ static void exec_time(struct xctx *x, const struct node *n)
 	else
 		ob_write(&x->in->ob, out, len);
 }
+
+/* What cat() prints of a file at most: bpftrace's max_cat_bytes, 10240,
+ * or BPFTRACE_MAX_CAT_BYTES from the environment. */
+static size_t cat_max_bytes(void)
+{
+	const char *e = getenv("BPFTRACE_MAX_CAT_BYTES");
+	char *end;
+	unsigned long long v;
+
+	if (!e || !*e)
+		return 10240;
+	v = strtoull(e, &end, 0);
+	return *end ? 10240 : (size_t)v;
+}
+
+/* A file cat() cannot read: bpftrace's runtime error, in its words (the
+ * suite matches the whole line), and the program goes on as there. */
+static void cat_failed(struct interp *in, const char *path, int err)
+{
+	ob_flush(&in->ob);
+	fprintf(stderr, "ERROR: failed to open file '%s' (%s)\n", path, strerror(err));
+}
+
 /*
  * system(fmt, ...) runs a shell command (with --unsafe), cat(fmt, ...)
  * prints a file, both in user space when the event is handled, as
@@ -954,7 +1080,7 @@ static void exec_command(struct xctx *x, const struct node *n)
 		else if (c)
 			ob_write(&in->ob, c, len);
 		else
-			ftr_warn("cat(\"%s\"): %s", text, strerror(errno));
+			cat_failed(in, text, errno);
 		free(c);
 	} else {
 		/* the command's output after what the program printed before;
@@ -1091,18 +1217,37 @@ static void exec_exit(struct xctx *x, const struct node *n)
 	x->in->exit_req = true;
 }
 
+/* strcontains() and has_key() are bools in bpftrace (mark_bool) */
+static bool is_bool_call(const struct node *n)
+{
+	return n->k == N_CALL && (!strcmp(n->sval, "strcontains") || !strcmp(n->sval, "has_key"));
+}
+
 static void exec_print(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
 	int64_t top, div;
 
-	if (n->args[0]->k != N_MAP) {
-		print_value(x, eval(x, n->args[0]));
+	if (n->args[0]->k != N_MAP || n->args[0]->nargs) {
+		struct val v = eval(x, n->args[0]);
+
+		/* print(strcontains(...)): a bool, true or false, as bpftrace
+		 * (in -f json the JSON literal) */
+		if (is_bool_call(n->args[0]) && in->o->mode == OUT_BTJSON) {
+			ob_puts(&in->ob, v.i ? "{\"type\": \"value\", \"data\": true}\n" :
+				"{\"type\": \"value\", \"data\": false}\n");
+			if (in->o->buffering != RUN_BUF_FULL)
+				ob_flush(&in->ob);
+			return;
+		}
+		if (is_bool_call(n->args[0]))
+			v = v.i ? vstr("true", 4) : vstr("false", 5);
+		print_value(x, v);
 		return;
 	}
 	top = n->nargs > 1 ? eval(x, n->args[1]).i : -1;
 	div = n->nargs > 2 ? eval(x, n->args[2]).i : 0;
-	print_map(in, &in->maps[n->args[0]->slot], top, div);
+	print_map(in, &in->maps[n->args[0]->slot], top, div, true);
 	if (in->o->buffering != RUN_BUF_FULL)
 		ob_flush(&in->ob);
 }
@@ -1137,6 +1282,301 @@ static void exec_delete(struct xctx *x, const struct node *n)
 }
 #pragma GCC diagnostic pop
 
+/* ---- strings, maps and messages of today's bpftrace ------------------------------ */
+
+/*
+ * A bool of bpftrace's (strcontains(), has_key()): the number 0 or 1,
+ * which print() shows as false or true where the language has bools (the
+ * enum id LANG_BOOL_ID of lang.h; until that is in, they print as 0 and 1).
+ */
+static void mark_bool(struct node *n)
+{
+#ifdef LANG_BOOL_ID
+	n->enum_id = LANG_BOOL_ID;
+#else
+	(void)n;
+#endif
+}
+
+static int check_strcontains(struct sema *s, struct node *n)
+{
+	if (n->args[0]->type != VT_STR || n->args[1]->type != VT_STR) {
+		lang_errf(s->err, n, "strcontains(haystack, needle) takes two strings");
+		return -EINVAL;
+	}
+	mark_bool(n);
+	return 0;
+}
+
+/* Every string holds the empty one, as in bpftrace. */
+static struct val eval_strcontains(struct xctx *x, const struct node *n)
+{
+	struct val h = eval(x, n->args[0]), d = eval(x, n->args[1]);
+
+	return vint(!d.len || (h.len >= d.len && memmem(h.s, h.len, d.s, d.len)));
+}
+
+static int check_strlen(struct sema *s, struct node *n)
+{
+	if (n->args[0]->type != VT_STR) {
+		lang_errf(s->err, n->args[0], "strlen() takes a string");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct val eval_strlen(struct xctx *x, const struct node *n)
+{
+	return vint((int64_t)eval(x, n->args[0]).len);
+}
+
+/* The map of len(@m) or has_key(@m, ...), which must have keys (bpftrace's
+ * words); its keys as has_key's map node's (the node becomes @m[k, ...]). */
+static int check_keyed_map(struct sema *s, struct node *n)
+{
+	struct node *m = n->args[0];
+	struct mapdef *md;
+
+	if (m->k != N_MAP || m->nargs) {
+		lang_errf(s->err, m, "%s() takes a map: %s(@name%s)", n->sval, n->sval,
+			  strcmp(n->sval, "len") ? ", key" : "");
+		return -EINVAL;
+	}
+	md = map_get(s->in, m->sval);
+	if (!md) {
+		lang_errf(s->err, m, "too many maps (ftr keeps %d)", (int)ARRAY_SIZE(s->in->maps));
+		return -EINVAL;
+	}
+	if ((md->keys_known && !md->nkeys) || (!strcmp(n->sval, "has_key") && n->nargs < 2)) {
+		lang_errf(s->err, n, "call to %s() expects a map with explicit keys (non-scalar "
+			  "map)", n->sval);
+		return -EINVAL;
+	}
+	if (!strcmp(n->sval, "len")) {
+		m->slot = (int)(md - s->in->maps);
+		md->refs++;	/* read here: the map stays in ftr */
+		return 0;
+	}
+	/* has_key(@m, k1, k2): @m[k1, k2] */
+	if (keys_to_map(n) < 0)
+		return -ENOMEM;
+	mark_bool(n);
+	return check_map_keys(s, m);
+}
+
+static struct val eval_has_key(struct xctx *x, const struct node *n)
+{
+	struct agg_kpart k[AGG_MAX_KEYS];
+	const struct mapdef *md = &x->in->maps[n->args[0]->slot];
+	int64_t v;
+
+	keys_of(x, n->args[0], k);
+	return vint(md->m && agg_lookup(md->m, k, &v) == 0);
+}
+
+static int check_len(struct sema *s, struct node *n)
+{
+	if (n->args[0]->k != N_MAP) {
+		int err = check(s, n->args[0]);
+
+		if (err)
+			return err;
+		if (n->args[0]->type != VT_STACK) {
+			lang_errf(s->err, n->args[0], "len() takes a map or a stack");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return check_keyed_map(s, n);
+}
+
+static struct val eval_len(struct xctx *x, const struct node *n)
+{
+	struct val v;
+
+	if (n->args[0]->k == N_MAP) {
+		const struct agg *m = x->in->maps[n->args[0]->slot].m;
+
+		return vint(m ? (int64_t)agg_entries(m) : 0);
+	}
+	/* a user stack's first word names its process (lprof.h): no frame */
+	v = eval(x, n->args[0]);
+	if (v.len && (v.ips[0] & LPROF_TAG_MASK) == LPROF_UTAG)
+		v.len--;
+	return vint((int64_t)v.len);
+}
+
+/*
+ * The column after the ')' that closes the call at line:col of src (where
+ * bpftrace's locations end), or col when not found.
+ */
+static int call_end_col(const char *src, int line, int col)
+{
+	const char *p = src;
+	int depth = 0, c;
+	char q = 0;
+
+	for (int l = 1; p && *p && l < line; l++) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	if (!p || (int)strlen(p) < col)
+		return col;
+	for (c = col, p += col - 1; *p && *p != '\n'; p++, c++) {
+		if (q) {
+			if (*p == '\\' && p[1] && p[1] != '\n')
+				p++, c++;
+			else if (*p == q)
+				q = 0;
+		} else if (*p == '"' || *p == '\'') {
+			q = *p;
+		} else if (*p == '(') {
+			depth++;
+		} else if (*p == ')' && --depth == 0) {
+			return c + 1;
+		}
+	}
+	return col;
+}
+
+/* errorf(fmt, ...), warnf(fmt, ...): printf's text as bpftrace's runtime
+ * error or warning, "stdin:L:C-E: ERROR: text" on stderr; the program
+ * goes on. */
+static int check_errorf(struct sema *s, struct node *n)
+{
+	const char *src = s->in->p->src ? s->in->p->src : s->in->o->src;
+
+	n->ival = src ? call_end_col(src, n->line, n->col) : n->col;
+	return check_command(s, n);
+}
+
+static void exec_errorf(struct xctx *x, const struct node *n)
+{
+	struct interp *in = x->in;
+	struct outbuf *f = in->fmt;
+	size_t len;
+
+	f->len = 0;
+	f->err = 0;
+	do_printf(x, n, f);
+	len = f->len;
+	if (len && f->buf[len - 1] == '\n')
+		len--;
+	ob_flush(&in->ob);
+	fprintf(stderr, "stdin:%d:%d-%d: %s: %.*s\n", n->line, n->col, (int)n->ival,
+		strcmp(n->sval, "errorf") ? "WARNING" : "ERROR", (int)len, f->buf);
+}
+
+/* pton("addr"): the address's bytes in network order, 4 or 16, for
+ * ntop(af, pton(...)) or printf's %r; from a literal, as bpftrace asks. */
+static int check_pton(struct sema *s, struct node *n)
+{
+	struct node *a = n->args[0];
+	unsigned char *b;
+
+	if (!s->buf_ok) {
+		lang_errf(s->err, n, "pton() is read by ntop(af, pton(...)) and printf's %%r: ftr "
+			  "keeps no byte array in a variable or map, nor computes with one");
+		return -EINVAL;
+	}
+	if (a->k != N_STR) {
+		lang_errf(s->err, a, "pton() takes a string literal");
+		return -EINVAL;
+	}
+	free(n->bind);
+	n->bind = b = calloc(1, 16);
+	if (!b)
+		return -ENOMEM;
+	if (inet_pton(AF_INET, a->sval, b) == 1) {
+		n->ival = 4;
+	} else if (inet_pton(AF_INET6, a->sval, b) == 1) {
+		n->ival = 16;
+	} else {
+		lang_errf(s->err, a, "pton(\"%s\"): not an IPv4 or IPv6 address", a->sval);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct val eval_pton(struct xctx *x, const struct node *n)
+{
+	return (struct val){ .t = VT_BUF, .s = n->bind, .len = (size_t)n->ival };
+}
+
+static int check_errno_text(struct sema *s, struct node *n)
+{
+	if (n->args[0]->type != VT_INT) {
+		lang_errf(s->err, n->args[0], "%s() takes a number", n->sval);
+		return -EINVAL;
+	}
+	return text_buffer(n, 128);
+}
+
+/* strerror(e): the C library's text of errno e, as bpftrace's; signal_name(n):
+ * the signal's, "N/A" past the last. */
+static struct val eval_errno_text(struct xctx *x, const struct node *n)
+{
+	int64_t v = eval(x, n->args[0]).i;
+	const char *t;
+
+	if (!strcmp(n->sval, "strerror"))
+		t = strerror(v < INT32_MIN || v > INT32_MAX ? -1 : (int)v);
+	else
+		t = v >= 0 && v < NSIG ? strsignal((int)v) : "N/A";
+	snprintf(n->bind, 128, "%s", t);
+	return vstr(n->bind, strlen(n->bind));
+}
+
+/* nsecs(), nsecs(monotonic | boot | tai | sw_tai): the event's time on that
+ * clock (n->ival: its clockid).  Events carry CLOCK_MONOTONIC times; the
+ * other clocks differ from it by an offset, read when the event is handled
+ * (the same at the event, unless the machine was suspended in between). */
+static int check_nsecs_call(struct sema *s, struct node *n)
+{
+	static const struct {
+		const char *name;
+		int clock;
+	} clocks[] = { { "monotonic", CLOCK_MONOTONIC }, { "boot", CLOCK_BOOTTIME },
+		       { "tai", CLOCK_TAI }, { "sw_tai", CLOCK_TAI } };
+	const struct node *a = n->nargs ? n->args[0] : NULL;
+
+	n->ival = CLOCK_MONOTONIC;
+	for (size_t i = 0; a && i < ARRAY_SIZE(clocks); i++)
+		if (a->k == N_STR && a->idx == -1 && !strcmp(a->sval, clocks[i].name))
+			n->ival = clocks[i].clock;
+	if (a && (a->k != N_STR || a->idx != -1 || (n->ival == CLOCK_MONOTONIC &&
+						     strcmp(a->sval, "monotonic")))) {
+		lang_errf(s->err, a, "nsecs() takes a clock: monotonic, boot, tai or sw_tai");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int64_t clock_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static struct val eval_nsecs(struct xctx *x, const struct node *n);
+
+static struct val eval_nsecs_call(struct xctx *x, const struct node *n)
+{
+	struct val v = eval_nsecs(x, n);
+
+	if (n->ival != CLOCK_MONOTONIC) {
+		/* the other clock between two monotonic reads: their mean */
+		int64_t m1 = clock_ns(CLOCK_MONOTONIC), c = clock_ns((clockid_t)n->ival);
+		int64_t off = c - (m1 + (clock_ns(CLOCK_MONOTONIC) - m1) / 2);
+
+		/* boot time counts suspends on top of monotonic: never less */
+		v.i += n->ival == CLOCK_BOOTTIME && off < 0 ? 0 : off;
+	}
+	return v;
+}
+
 /* ---- the table ---------------------------------------------------------------- */
 
 #define AGG(nm, lo, hi, a, kind, pd) \
@@ -1166,7 +1606,7 @@ static const struct builtin_fn builtins[] = {
 	  .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_clear },
 	{ .name = "zero", .min = 1, .max = 1, .args = "@map", .ret = VT_NONE, .where = BW_ALL,
 	  .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_zero },
-	{ .name = "delete", .min = 1, .max = 1, .args = "@map[key]", .ret = VT_NONE,
+	{ .name = "delete", .min = 1, .max = 1 + AGG_MAX_KEYS, .args = "@map[key]", .ret = VT_NONE,
 	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_delete },
 	{ .name = "exit", .min = 0, .max = 0, .args = "", .ret = VT_NONE, .where = BW_ALL,
 	  .check = check_exit, .exec = exec_exit },
@@ -1189,7 +1629,7 @@ static const struct builtin_fn builtins[] = {
 	{ .name = "hex", .min = 1, .max = 1, .args = "x", .ret = VT_INT, .where = BW_ALL,
 	  .push = BP_HIST_KEY, .check = check_sym_call, .eval = eval_hex },
 	{ .name = "ntop", .min = 1, .max = 2, .args = "[af, ]addr", .ret = VT_STR,
-	  .where = BW_ALL, .check = check_ntop, .eval = eval_ntop },
+	  .where = BW_ALL, .flags = BF_BUF_ARGS, .check = check_ntop, .eval = eval_ntop },
 	{ .name = "kaddr", .min = 1, .max = 1, .args = "\"sym\"", .ret = VT_INT,
 	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_kaddr, .eval = eval_kaddr },
 	{ .name = "usym", .min = 1, .max = 1, .args = "addr", .ret = VT_STR, .where = BW_ALL,
@@ -1207,6 +1647,27 @@ static const struct builtin_fn builtins[] = {
 	  .check = check_bswap, .eval = eval_bswap },
 	{ .name = "buf", .min = 1, .max = 2, .args = "ptr, len | array", .ret = VT_BUF,
 	  .where = BW_EVENT, .check = check_buf, .eval = eval_buf },
+	{ .name = "strcontains", .min = 2, .max = 2, .args = "s, sub", .ret = VT_INT,
+	  .where = BW_ALL, .check = check_strcontains, .eval = eval_strcontains },
+	{ .name = "nsecs", .min = 0, .max = 1, .args = "[clock]", .ret = VT_INT, .where = BW_ALL,
+	  .flags = BF_OWN_ARGS, .check = check_nsecs_call, .eval = eval_nsecs_call },
+	{ .name = "strlen", .min = 1, .max = 1, .args = "s", .ret = VT_INT, .where = BW_ALL,
+	  .check = check_strlen, .eval = eval_strlen },
+	{ .name = "len", .min = 1, .max = 1, .args = "@map | stack", .ret = VT_INT,
+	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_len, .eval = eval_len },
+	{ .name = "has_key", .min = 1, .max = 1 + AGG_MAX_KEYS, .args = "@map, key...",
+	  .ret = VT_INT, .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_keyed_map,
+	  .eval = eval_has_key },
+	{ .name = "pton", .min = 1, .max = 1, .args = "\"addr\"", .ret = VT_BUF,
+	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_pton, .eval = eval_pton },
+	{ .name = "strerror", .min = 1, .max = 1, .args = "errno", .ret = VT_STR,
+	  .where = BW_ALL, .check = check_errno_text, .eval = eval_errno_text },
+	{ .name = "signal_name", .min = 1, .max = 1, .args = "sig", .ret = VT_STR,
+	  .where = BW_ALL, .check = check_errno_text, .eval = eval_errno_text },
+	{ .name = "errorf", .min = 1, .max = 16, .args = "fmt, ...", .ret = VT_NONE,
+	  .where = BW_ALL, .check = check_errorf, .exec = exec_errorf },
+	{ .name = "warnf", .min = 1, .max = 16, .args = "fmt, ...", .ret = VT_NONE,
+	  .where = BW_ALL, .check = check_errorf, .exec = exec_errorf },
 	CAST("int8"), CAST("int16"), CAST("int32"), CAST("int64"),
 	CAST("uint8"), CAST("uint16"), CAST("uint32"), CAST("uint64"),
 };
@@ -1419,8 +1880,8 @@ static int check_cpid_var(struct sema *s, struct node *n)
 	return 0;
 }
 
-/* pid, tid, cpu, uid in BEGIN, END and interval clauses: ftr's own process
- * and CPU; comm there is "ftr". */
+/* pid, tid, cpu, uid and comm in BEGIN, END and interval clauses: ftr's own
+ * process and CPU. */
 static struct val eval_pid(struct xctx *x, const struct node *n)
 {
 	if (x->smp)
@@ -1448,7 +1909,15 @@ static struct val eval_comm(struct xctx *x, const struct node *n)
 		if (s && len)
 			return vstr(s, strnlen(s, len < 16 ? len : 16));
 	}
-	s = task ? engine_comm(&x->in->e, tid_of(x)) : "ftr";
+	if (!task) {
+		/* the process's own name (bpftrace's comm there is its own:
+		 * ftr run as "bpftrace" by a test suite says so too) */
+		memset(x->scratch, 0, 17);
+		if (prctl(PR_GET_NAME, x->scratch) < 0)
+			snprintf(x->scratch, 17, "ftr");
+		return vstr(x->scratch, strnlen(x->scratch, 16));
+	}
+	s = engine_comm(&x->in->e, tid_of(x));
 	return vstr(s, strnlen(s, 16));
 }
 

@@ -82,14 +82,33 @@ int tid_of(struct xctx *x)
 	return getpid();
 }
 
+/*
+ * A division or remainder by zero is 1, as in bpftrace, with its warning
+ * (in its words: the suite checks them), once per run at the first place
+ * it happens, not once per event.
+ */
+void div_zero_warn(struct interp *in, const struct node *n, enum tok op, int64_t b)
+{
+	if (b || in->div_zero_warned || (op != T_SLASH && op != T_PERCENT && op != T_SLASHEQ))
+		return;
+	in->div_zero_warned = true;
+	/* one write, after what the program printed before (ftr_err writes in
+	 * pieces, which a reader of both pipes may interleave with stdout) */
+	ob_flush(&in->ob);
+	fprintf(stderr, "%s: %d:%d: WARNING: Divide or modulo by 0 detected. This can lead to "
+		"unexpected results. 1 is being used as the result.\n", ftr_progname, n->line,
+		n->col);
+}
+
 int64_t arith(enum tok op, int64_t a, int64_t b)
 {
 	switch (op) {
 	case T_PLUS: return (int64_t)((uint64_t)a + (uint64_t)b);
 	case T_MINUS: return (int64_t)((uint64_t)a - (uint64_t)b);
 	case T_STAR: return (int64_t)((uint64_t)a * (uint64_t)b);
-	case T_SLASH: return b ? (b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b) : 0;
-	case T_PERCENT: return b && b != -1 ? a % b : 0;
+	/* by zero: 1, as bpftrace (warned once, div_zero_warn) */
+	case T_SLASH: return b ? (b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b) : 1;
+	case T_PERCENT: return b ? (b != -1 ? a % b : 0) : 1;
 	case T_AND: return a & b;
 	case T_OR: return a | b;
 	case T_XOR: return a ^ b;
@@ -120,8 +139,8 @@ static struct val arith_u(enum tok op, uint64_t a, uint64_t b)
 	case T_GT: return vint(a > b);
 	case T_GE: return vint(a >= b);
 	case T_EQ: case T_NE: return vint(arith(op, (int64_t)a, (int64_t)b));
-	case T_SLASH: v = vint(b ? (int64_t)(a / b) : 0); break;
-	case T_PERCENT: v = vint(b ? (int64_t)(a % b) : 0); break;
+	case T_SLASH: v = vint(b ? (int64_t)(a / b) : 1); break;
+	case T_PERCENT: v = vint(b ? (int64_t)(a % b) : 1); break;
 	case T_SHR: v = vint((int64_t)(a >> (b & 63))); break;
 	default: v = vint(arith(op, (int64_t)a, (int64_t)b)); break;
 	}
@@ -228,6 +247,7 @@ struct val eval(struct xctx *x, const struct node *n)
 
 			return vint(arith(n->op, c, 0));
 		}
+		div_zero_warn(x->in, n, n->op, b.i);
 		if (a.u || b.u)
 			return arith_u(n->op, a.i, b.i);
 		return vint(arith(n->op, a.i, b.i));

@@ -99,7 +99,7 @@ static int interned_value(int64_t v, struct agg_kpart *k, void *arg)
 	return AGG_K_STACK;
 }
 
-void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div)
+void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div, bool explicit)
 {
 	if (!m->m)
 		return;
@@ -112,7 +112,8 @@ void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div)
 				     .div = div > 0 ? (uint64_t)div : 0,
 				     .stack_mode = m->stack_mode, .sort = in->o->sort,
 				     .sym = in->prof ? lprof_frame : NULL, .sym_arg = in->prof,
-				     .value = m->vt > VT_INT ? interned_value : NULL, .value_arg = &vc };
+				     .value = m->vt > VT_INT ? interned_value : NULL, .value_arg = &vc,
+				     .empty_scalar = explicit };
 
 	if (in->o->mode == OUT_BTJSON)
 		agg_print_bt_json(m->m, &in->ob, &po);
@@ -154,6 +155,7 @@ static void exec(struct xctx *x, const struct node *st)
 				struct val nv = eval(x, st->b);
 				struct val *var = &in->vars[st->a->slot];
 
+				div_zero_warn(in, st, st->op, nv.i);
 				if (st->op == T_ASSIGN)
 					*var = nv;
 				else
@@ -176,6 +178,7 @@ static void exec(struct xctx *x, const struct node *st)
 			} else {
 				v = eval(x, st->b).i;
 				if (st->op != T_ASSIGN) {
+					div_zero_warn(in, st, st->op, v);
 					agg_lookup(m->m, k, &old);
 					v = arith(st->op == T_PLUSEQ ? T_PLUS :
 						  st->op == T_MINUSEQ ? T_MINUS :

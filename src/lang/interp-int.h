@@ -186,6 +186,7 @@ struct interp {
 	bool prom_warned;
 	struct kcore *kc;		/* *kaddr("sym") in BEGIN/END/interval */
 	bool kc_warned;
+	bool div_zero_warned;
 	struct outbuf *fmt;		/* system() and cat(): their formatted text */
 };
 
@@ -233,6 +234,7 @@ bool truthy(struct val v);
 const struct ksyms *kernel_syms(struct interp *in);
 int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k);
 int64_t arith(enum tok op, int64_t a, int64_t b);
+void div_zero_warn(struct interp *in, const struct node *n, enum tok op, int64_t b);
 int strcmp_v(struct val a, struct val b);
 struct val eval(struct xctx *x, const struct node *n);
 
@@ -241,7 +243,8 @@ void print_stack(struct interp *in, struct outbuf *ob, struct val v);
 void bt_line(struct interp *in, const char *type, const char *s, size_t n);
 struct outbuf *bt_out(struct interp *in);
 void bt_done(struct interp *in, struct outbuf *f, const char *type);
-void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div);
+/* explicit: a print() call (an empty scalar map prints its zero) */
+void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div, bool explicit);
 void run_clause(struct xctx *x, int ci, bool skip_pred);
 
 /* interp.c */

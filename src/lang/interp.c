@@ -391,7 +391,7 @@ static int finish(struct interp *in, uint64_t now)
 			continue;
 		if (printed++ && in->o->mode == OUT_TEXT)
 			ob_putc(&in->ob, '\n');
-		print_map(in, &in->maps[i], -1, 0);
+		print_map(in, &in->maps[i], -1, 0, false);
 	}
 	for (int i = 0; i < in->nmaps; i++)
 		if (in->maps[i].m && in->maps[i].kind == AGG_VALUE && agg_dropped(in->maps[i].m))

@@ -301,6 +301,7 @@ static void next(struct lexer *l)
 			switch (*++s) {
 			case 'n': *w++ = '\n'; break;
 			case 't': *w++ = '\t'; break;
+			case 'r': *w++ = '\r'; break;
 			case '"': *w++ = '"'; break;
 			case '\\': *w++ = '\\'; break;
 			case '0': *w++ = '\0'; break;
@@ -691,9 +692,12 @@ static struct node *primary(struct lexer *l)
 		}
 		b = lang_builtin(name, &argn);
 		if (b < 0 && (!strcmp(name, "perf") || !strcmp(name, "bpftrace") ||
-			      !strcmp(name, "raw"))) {
+			      !strcmp(name, "raw") || !strcmp(name, "monotonic") ||
+			      !strcmp(name, "boot") || !strcmp(name, "tai") ||
+			      !strcmp(name, "sw_tai"))) {
 			/* kstack(perf), ustack(bpftrace, 5): a stack's print
-			 * mode, a bare word; check_call allows it there only */
+			 * mode, nsecs(boot) a clock, a bare word; check_call
+			 * allows it there only */
 			n = mk(l, N_STR, line, col);
 			if (n) {
 				n->sval = name;

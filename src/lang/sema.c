@@ -156,10 +156,19 @@ static int var_slot(struct sema *s, const char *name, bool create)
 	return s->in->nvars[c]++;
 }
 
+/* A number known to be an unsigned 64-bit one where it is written: a
+ * literal above INT64_MAX, a (uint64) or uint64() cast; as a map key it
+ * prints unsigned (@a[18446744073709551615]). */
+static bool u64_literal(const struct node *n)
+{
+	return (n->k == N_INT && n->ival < 0) || (n->k == N_CAST && n->ival == 8 && !n->idx) ||
+	       (n->k == N_CALL && n->idx == 64 && n->op == T_PLUS);
+}
+
 static enum agg_ktype ktype_of(const struct node *n)
 {
 	return n->type == VT_STR ? AGG_K_STR : n->type == VT_STACK ? AGG_K_STACK :
-	       is_hex_call(n) ? AGG_K_HEX : AGG_K_INT;
+	       is_hex_call(n) ? AGG_K_HEX : u64_literal(n) ? AGG_K_UINT : AGG_K_INT;
 }
 
 /* Keys of one map agree in kind: strings, stacks or numbers (hex()
@@ -419,14 +428,59 @@ int check(struct sema *s, struct node *n)
 	}
 }
 
+/*
+ * cond ? a : b as a statement is if (cond) a else b: its sides may be
+ * printf() or exit(), which have no value (bpftrace's "none" type).
+ */
+static int ternary_stmt(struct sema *s, struct node *st)
+{
+	struct node *t = st->a, *sides[2] = { t->b, t->c };
+	struct node *b[2];
+	int err;
+
+	for (int i = 0; i < 2; i++) {
+		b[i] = calloc(1, sizeof(*b[i]));
+		if (!b[i]) {
+			free(b[0]);
+			return -ENOMEM;
+		}
+		b[i]->k = S_EXPR;
+		b[i]->line = sides[i]->line;
+		b[i]->col = sides[i]->col;
+		b[i]->a = sides[i];
+	}
+	st->k = S_IF;
+	st->a = t->a;
+	st->b = b[0];
+	st->c = b[1];
+	t->a = t->b = t->c = NULL;
+	lang_node_free(t);
+	err = check(s, st->a);
+	if (!err)
+		err = check_stmts(s, st->b);
+	return err ? err : check_stmts(s, st->c);
+}
+
+/* What follows exit() in its block never runs: bpftrace warns, in these
+ * words (the suite checks them). */
+static void unreachable_warn(const struct node *st)
+{
+	if (st->k == S_EXPR && st->a->k == N_CALL && !strcmp(st->a->sval, "exit") && st->next)
+		fprintf(stderr, "%s: %d:%d: WARNING: Unreachable statement\n", ftr_progname,
+			st->next->line, st->next->col);
+}
+
 int check_stmts(struct sema *s, struct node *st)
 {
 	int err;
 
 	for (; st; st = st->next) {
+		unreachable_warn(st);
 		switch (st->k) {
 		case S_EXPR:
-			if (st->a->k == N_CALL)
+			if (st->a->k == N_TERNARY)
+				err = ternary_stmt(s, st);
+			else if (st->a->k == N_CALL)
 				err = check_call(s, st->a, false);
 			else
 				err = check(s, st->a);

@@ -37,13 +37,13 @@ grep -qx 'x 12000' "$TMP/o" && ok script-e-args ||
 
 # Kernel globals outside events: *kaddr() reads /proc/kcore.  linux_banner
 # starts "Linux ve": as a little-endian 64-bit number, 0x65762078756e694c.
-prog='BEGIN { printf("%x\n", *kaddr("linux_banner")); exit(); }'
+prog='BEGIN { printf("%lx\n", *kaddr("linux_banner")); exit(); }'
 "$FTR" -e "$prog" > "$TMP/o" 2> "$TMP/e"; rc=$?
 if [ $rc -eq 0 ]; then
 	grep -qx '65762078756e694c' "$TMP/o" && ok script-kaddr-read ||
 		fail script-kaddr-read "$(cat "$TMP/o" "$TMP/e" | head -3)"
 	# loads.bt's way: the address in a variable, read in an interval clause
-	"$FTR" -e 'interval:ms:100 { $a = kaddr("linux_banner"); printf("%x %x\n", *$a, *($a + 8) & 0xff); exit(); }' \
+	"$FTR" -e 'interval:ms:100 { $a = kaddr("linux_banner"); printf("%lx %x\n", *$a, *($a + 8) & 0xff); exit(); }' \
 		> "$TMP/o" 2> "$TMP/e"
 	grep -qx '65762078756e694c [0-9a-f]*' "$TMP/o" && ok script-kaddr-interval ||
 		fail script-kaddr-interval "$(cat "$TMP/o" "$TMP/e" | head -3)"

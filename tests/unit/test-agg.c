@@ -647,7 +647,7 @@ static void test_value_kinds(void **state)
 	agg_update(st, NULL, 2);
 	agg_update(st, NULL, 5);
 	agg_update(st, NULL, 8);
-	assert_render(st, false, NULL, "@x: count 3, average 5, total 15\n");
+	assert_render(st, false, NULL, "@x: { .count = 3, .average = 5, .total = 15 }\n");
 	assert_render(st, true, NULL, "{\"@x\": {\"count\": 3, \"average\": 5, \"total\": 15}}\n");
 
 	sum = mk(AGG_SUM, 1, kt);

@@ -198,7 +198,23 @@ static const struct {
 	  "only (@[kstack(perf)] = count()); here in bpftrace's mode: kstack()" },
 	{ "BEGIN { join(1); }", "" },
 	{ "BEGIN { @x = nosuch(1); }", "1:14: unknown function 'nosuch'" },
-	{ "BEGIN { @x = pton(\"::1\"); }", "1:14: pton() is bpftrace's, not in ftr yet" },
+	{ "BEGIN { @x = pton(\"::1\"); }", "1:14: pton() is read by ntop(af, pton(...)) and "
+	  "printf's %r: ftr keeps no byte array in a variable or map, nor computes with one" },
+	{ "BEGIN { printf(\"%s\\n\", ntop(2, pton(\"1.2.3\"))); }",
+	  "1:37: pton(\"1.2.3\"): not an IPv4 or IPv6 address" },
+	{ "BEGIN { @ = 0; printf(\"%d\\n\", len(@)); }",
+	  "1:31: call to len() expects a map with explicit keys (non-scalar map)" },
+	{ "BEGIN { @g = 2; if (has_key(@g, 2)) { exit(); } }",
+	  "1:21: call to has_key() expects a map with explicit keys (non-scalar map)" },
+	{ "BEGIN { @g[1, \"a\"] = 2; if (has_key(@g, 2)) { exit(); } }",
+	  "" },
+	{ "BEGIN { @h[1] = hist(5); print(@h[1]); }",
+	  "1:32: print(@h[...]) of a histogram: print the whole map" },
+	{ "BEGIN { print(strcontains(\"a\", 1)); }",
+	  "1:15: strcontains(haystack, needle) takes two strings" },
+	{ "tracepoint:syscalls:sys_enter_openat { write_user(args.filename, \"x\", 1); }",
+	  "1:40: write_user() writes user memory at the event (bpf_probe_write_user); ftr only "
+	  "observes; this kernel has no BPF for it, and ftr uses none" },
 	{ "tracepoint:ftrtest:types { printf(\"%s\\n\", buf(args.arr, 2)); }",
 	  "1:43: printf: %s needs a string, not a buffer (buf() is printed with %r)" },
 	{ "tracepoint:ftrtest:types { printf(\"%r\\n\", args.name); }",
@@ -309,8 +325,8 @@ static const struct icase aggs[] = {
 	{ "sum by comm", "tracepoint:syscalls:sys_enter_write { @[comm] = sum(args.count); }",
 	  WRITES, "@[sh]: 0\n@[python3]: 27\n@[bash]: 4139\n" },
 	{ "stats", "tracepoint:syscalls:sys_enter_write { @[comm] = stats(args.count); }", WRITES,
-	  "@[sh]: count 1, average 0, total 0\n@[python3]: count 2, average 13, total 27\n"
-	  "@[bash]: count 3, average 1379, total 4139\n" },
+	  "@[sh]: { .count = 1, .average = 0, .total = 0 }\n@[python3]: { .count = 2, .average = 13, .total = 27 }\n"
+	  "@[bash]: { .count = 3, .average = 1379, .total = 4139 }\n" },
 	{ "signed sum, min, avg",
 	  "tracepoint:syscalls:sys_exit_read { @s = sum(args.ret); @lo = min(args.ret); "
 	  "@a = avg(args.ret); }",
@@ -520,10 +536,10 @@ static const struct icase ints[] = {
 	{ "u64 above INT64_MAX, in a predicate", "tracepoint:syscalls:sys_enter_write "
 	  "/args.count > 100/ { @big = count(); }", HUGE_WRITES, "@big: 3\n" },
 	{ "u64 arithmetic is unsigned", "tracepoint:syscalls:sys_enter_write /args.fd > 1/ "
-	  "{ printf(\"%u %u %u %d\\n\", args.count / 2, args.count % 10, args.count >> 60, "
+	  "{ printf(\"%lu %u %u %d\\n\", args.count / 2, args.count % 10, args.count >> 60, "
 	  "args.count + 1 > 0); }", HUGE_WRITES, "9223372036854775807 5 15 0\n" },
 	{ "u64 printed", "tracepoint:syscalls:sys_enter_write /args.count > 0x7fffffffffffffff/ "
-	  "{ printf(\"%u %d %x\\n\", args.count, args.count, args.count); }", HUGE_WRITES,
+	  "{ printf(\"%lu %ld %lx\\n\", args.count, args.count, args.count); }", HUGE_WRITES,
 	  "9223372036854775808 -9223372036854775808 8000000000000000\n"
 	  "18446744073709551615 -1 ffffffffffffffff\n" },
 	{ "signed fields stay signed", "tracepoint:syscalls:sys_exit_read "
@@ -540,10 +556,10 @@ static const struct icase ints[] = {
 	{ "an int in a syscall's 8 bytes, a filter", "tracepoint:syscalls:sys_enter_openat "
 	  "/args.dfd == 3 || args.dfd != 2147483647 && args.flags == 0/ { @ = count(); }", OPENS,
 	  "@: 3\n" },
-	{ "division by zero, INT64_MIN / -1", "BEGIN { $z = 0; $m = -9223372036854775807 - 1; "
-	  "printf(\"%d %d %d %d\\n\", 7 / $z, 7 % $z, $m / -1, $m % -1); }", "",
-	  "0 0 -9223372036854775808 0\n" },
-	{ "wrapping", "BEGIN { $m = 9223372036854775807; printf(\"%d %d\\n\", $m + 1, -($m + 1)); }",
+	{ "division by zero (1, as bpftrace), INT64_MIN / -1", "BEGIN { $z = 0; $m = -9223372036854775807 - 1; "
+	  "printf(\"%d %d %ld %ld\\n\", 7 / $z, 7 % $z, $m / -1, $m % -1); }", "",
+	  "1 1 -9223372036854775808 0\n" },
+	{ "wrapping", "BEGIN { $m = 9223372036854775807; printf(\"%ld %ld\\n\", $m + 1, -($m + 1)); }",
 	  "", "-9223372036854775808 -9223372036854775808\n" },
 };
 
@@ -638,9 +654,53 @@ static const struct icase bt_funcs[] = {
 	  "tracepoint:syscalls:sys_enter_write { @last[comm] = args.count; @n = 5; @s = comm; }",
 	  WRITES, "@last[sh]: 0\n@last[python3]: 7\n@last[bash]: 4096\n\n@n: 5\n\n@s: python3\n" },
 	{ "int8() ... uint64()",
-	  "BEGIN { printf(\"%d %d %d %d %d\\n\", int8(255), uint8(-1), int16(0x18000), "
+	  "BEGIN { printf(\"%d %d %d %u %d\\n\", int8(255), uint8(-1), int16(0x18000), "
 	  "uint32(-1), int64(1e6)); exit(); }", "",
 	  "-1 255 -32768 4294967295 1000000\n" },
+	{ "printf's length modifiers as C's (bpftrace's)",
+	  "BEGIN { $x = 0x12345678abcdef; printf(\"%hhx %hx %x %jx %lx %d %u %hhd\\n\", $x, $x, $x, "
+	  "$x, $x, 0x1ffffffff, 0x1ffffffff, 255); exit(); }", "",
+	  "ef cdef 78abcdef 12345678abcdef 12345678abcdef -1 4294967295 -1\n" },
+	{ "division and remainder by zero are 1 (bpftrace's)",
+	  "BEGIN { $z = 0; $a = 7; $a /= $z; printf(\"%d %d %d %d\\n\", 10 / $z, 10 % $z, "
+	  "(uint64)10 / (uint64)$z, $a); exit(); }", "",
+	  "1 1 1 1\n" },
+	{ "print() of an empty scalar map prints its zero; stats as bpftrace prints them",
+	  "BEGIN { print(@c); print(@s); @s = stats(-10); @s = stats(-5); @s = stats(5); "
+	  "@c = count(); print(@s); @k[18446744073709551615] = 1; @k[1] = 2; exit(); }", "",
+	  "@c: 0\n@s: { .count = 0, .average = 0, .total = 0 }\n"
+	  "@s: { .count = 3, .average = -3, .total = -10 }\n"
+	  "@k[18446744073709551615]: 1\n@k[1]: 2\n\n@c: 1\n\n"
+	  "@s: { .count = 3, .average = -3, .total = -10 }\n" },
+	{ "strcontains, strlen, len, has_key, pton, strerror, signal_name",
+	  "BEGIN { @m[1, \"a\"] = 1; @m[2, \"b\"] = 2; "
+	  "printf(\"%d %d %d %d %d %d %d %d\\n\", strcontains(\"hello-test\", \"test\"), "
+	  "strcontains(\"ab\", \"abc\"), strcontains(\"\", \"\"), strlen(\"hello\"), len(@m), "
+	  "has_key(@m, 2, \"b\"), has_key(@m, 2, \"a\"), len(@n)); "
+	  "printf(\"%s %s|%s|%s|%s|%s\\n\", ntop(2, pton(\"127.0.0.1\")), ntop(10, pton(\"::1\")), "
+	  "strerror(22), signal_name(2), signal_name(0), signal_name(1024)); "
+	  "@n[1] = 1; clear(@m); clear(@n); exit(); }", "",
+	  "1 0 1 5 2 1 0 0\n127.0.0.1 ::1|Invalid argument|Interrupt|Unknown signal 0|N/A\n" },
+	{ "print() of strcontains() and has_key(): bools, true and false",
+	  "BEGIN { @m[2] = 1; print(strcontains(\"ab\", \"b\")); print(has_key(@m, 1)); "
+	  "clear(@m); exit(); }", "", "true\nfalse\n" },
+	{ "nsecs(clock): boot time is no earlier than monotonic, tai later still",
+	  "BEGIN { $m = nsecs(monotonic); $b = nsecs(boot); $t = nsecs(tai); "
+	  "printf(\"%d %d %d\\n\", $b >= $m, $t > $b, nsecs() >= $m); exit(); }", "",
+	  "1 1 1\n" },
+	{ "print(@m[key]) prints the entry's value",
+	  "BEGIN { @x[1] = 5; @c[2] = count(); @s[\"a\"] = \"str\"; print(@x[1]); print(@c[2]); "
+	  "print(@c[3]); print(@s[\"a\"]); clear(@x); clear(@c); clear(@s); exit(); }", "",
+	  "5\n1\n0\nstr\n" },
+	{ "comm in BEGIN is the process's own name (the test's here)",
+	  "BEGIN { printf(\"%s\\n\", comm); exit(); }", "", "test-interp\n" },
+	{ "delete(@m, key...) and delete(@) of a map without keys",
+	  "BEGIN { @ = count(); @a[1] = count(); @b[1, \"x\"] = 2; @b[2, \"y\"] = 3; delete(@); "
+	  "delete(@a, 1); delete(@b, 1, \"x\"); exit(); }", "", "@b[2, y]: 3\n" },
+	{ "a ?: statement of printf()s runs one side",
+	  "BEGIN { 1 ? printf(\"yes\\n\") : printf(\"no\\n\"); 0 ? printf(\"yes\\n\") : "
+	  "printf(\"no\\n\"); exit(); }", "",
+	  "yes\nno\n" },
 	{ "casts of fields",
 	  "tracepoint:syscalls:sys_enter_write /int8(args.count) < 0/ { @[comm] = count(); }",
 	  "syscalls:sys_enter_write tid=" T1 " comm=bash count=200\n"
@@ -650,7 +710,7 @@ static const struct icase bt_funcs[] = {
 	  "BEGIN { printf(\"%s %s %s|%s\\n\", ntop(0x0100007f), ntop(2, 0x0101a8c0), ntop(10, 0), "
 	  "ntop(0)); exit(); }", "", "127.0.0.1 192.168.1.1 ::|0.0.0.0\n" },
 	{ "bswap",
-	  "BEGIN { $v = (uint16)0x1234; printf(\"%x %x %x %x\\n\", bswap($v), bswap(uint32(0x01020304)), "
+	  "BEGIN { $v = (uint16)0x1234; printf(\"%x %x %x %lx\\n\", bswap($v), bswap(uint32(0x01020304)), "
 	  "bswap((int8)0x1ff), bswap(0x0102030405060708)); exit(); }", "",
 	  "3412 4030201 ff 807060504030201\n" },
 	{ "strncmp",
@@ -691,7 +751,7 @@ static const struct icase bt_funcs[] = {
 	  "@mn = min(args.count); @mx = max(args.count); @v = args.count; } "
 	  "END { zero(@); zero(@s); zero(@h); zero(@a); zero(@st); zero(@mn); zero(@mx); zero(@v); }",
 	  WRITES, "@v: 0\n\n@[bash]: 0\n@[python3]: 0\n@[sh]: 0\n\n@s: 0\n\n@h:\n\n\n@a: 0\n\n"
-	  "@st: count 0, average 0, total 0\n\n@mn: 0\n\n@mx: 0\n" },
+	  "@st: { .count = 0, .average = 0, .total = 0 }\n\n@mn: 0\n\n@mx: 0\n" },
 	{ "zero() then updates",
 	  "tracepoint:syscalls:sys_enter_write /args.count < 4096/ { @mn = min(args.count); "
 	  "@mx = max(args.count); @c = count(); } tracepoint:syscalls:sys_enter_write "
@@ -701,9 +761,30 @@ static const struct icase bt_funcs[] = {
 	  "BEGIN { cat(\"/proc/sys/kernel/%s\", \"ostype\"); exit(); }", "", "Linux\n" },
 };
 
+/* strftime's %f: the microseconds of the instant on the wall clock, whose
+ * offset from nsecs' clock is what it is: two instants 123 us apart. */
+static void test_strftime_usecs(void **state)
+{
+	const char *got = run("BEGIN { printf(\"%s %s\\n\", strftime(\"%%f|%f\", 0), "
+			      "strftime(\"%%f|%f\", 123000)); exit(); }", "");
+	unsigned a, b;
+
+	(void)state;
+	assert_int_equal(sscanf(got, "%%f|%6u %%f|%6u\n", &a, &b), 2);
+	assert_int_equal((b + 1000000 - a) % 1000000, 123);
+}
+
 static void test_bpftrace_functions(void **state)
 {
+	static const struct icase cat_cap[] = {
+		{ "cat() prints at most BPFTRACE_MAX_CAT_BYTES",
+		  "BEGIN { cat(\"/proc/sys/kernel/%s\", \"ostype\"); exit(); }", "", "Li" },
+	};
+
 	run_cases(bt_funcs, ARRAY_SIZE(bt_funcs));
+	setenv("BPFTRACE_MAX_CAT_BYTES", "2", 1);
+	run_cases(cat_cap, ARRAY_SIZE(cat_cap));
+	unsetenv("BPFTRACE_MAX_CAT_BYTES");
 }
 
 static void test_top_and_json(void **state)
@@ -732,6 +813,7 @@ int main(void)
 		cmocka_unit_test(test_filter_agrees),
 		cmocka_unit_test(test_top_and_json),
 		cmocka_unit_test(test_bpftrace_functions),
+		cmocka_unit_test(test_strftime_usecs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

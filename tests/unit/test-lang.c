@@ -883,6 +883,7 @@ static void test_literals(void **state)
 		{ "\"\"", "" },
 		{ "\"plain\"", "plain" },
 		{ "\"a\\nb\"", "a\nb" },
+		{ "\"a\\rb\"", "a\rb" },
 		{ "\"\\t\\\"q\\\"\\\\\"", "\t\"q\"\\" },
 		{ "\"a\\0b\"", "a" },		/* a C string: NUL ends it */
 		{ "\"// not a comment /* */\"", "// not a comment /* */" },

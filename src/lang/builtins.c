@@ -573,20 +573,6 @@ static int check_strncmp(struct sema *s, struct node *n)
 	return 0;
 }
 
-/* What cat() prints of a file at most: bpftrace's 10240 bytes, or its
- * BPFTRACE_MAX_CAT_BYTES. */
-static size_t cat_max_bytes(void)
-{
-	const char *e = getenv("BPFTRACE_MAX_CAT_BYTES");
-	char *end;
-	unsigned long long v;
-
-	if (!e || !*e)
-		return 10240;
-	v = strtoull(e, &end, 10);
-	return *end || e[0] == '-' ? 10240 : (size_t)v;
-}
-
 /* system(fmt, ...), cat(fmt, ...): printf's format, into in->fmt. */
 static int check_command(struct sema *s, struct node *n)
 {

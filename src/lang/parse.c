@@ -1184,9 +1184,10 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 	l->p = e;
 	t = p->text;
 	colon = strchr(t, ':');
-	if (!strcmp(t, "BEGIN")) {
+	/* begin and end: today's bpftrace spelling; BEGIN and END: its older one */
+	if (!strcmp(t, "BEGIN") || !strcmp(t, "begin")) {
 		p->pv = PV_BEGIN;
-	} else if (!strcmp(t, "END")) {
+	} else if (!strcmp(t, "END") || !strcmp(t, "end")) {
 		p->pv = PV_END;
 	} else if (str_has_prefix(t, "tracepoint:") || str_has_prefix(t, "t:")) {
 		p->pv = PV_TRACEPOINT;
@@ -1274,7 +1275,7 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 	} else {
 		lerr(l, p->line, p->col, "unknown probe '%s' (tracepoint:, kprobe:, kretprobe:, "
 		     "kfunc:, kretfunc:, uprobe:, uretprobe:, usdt:, interval:, profile:, software:, "
-		     "hardware:, BEGIN, END)", t);
+		     "hardware:, begin, end)", t);
 		return false;
 	}
 	if ((p->pv == PV_TRACEPOINT && (!p->target || !*p->target || !strchr(p->target, ':')))) {

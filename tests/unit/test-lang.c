@@ -203,7 +203,7 @@ static const char *pred(int ci)
 static const char *const BUILTINS_HINT = " (builtins: pid tid comm cpu nsecs elapsed uid "
 	"retval func probe kstack ustack argN; fields are args.NAME)";
 static const char *const PROBES_HINT = " (tracepoint:, kprobe:, kretprobe:, kfunc:, kretfunc:, "
-	"uprobe:, uretprobe:, usdt:, interval:, profile:, software:, hardware:, BEGIN, END)";
+	"uprobe:, uretprobe:, usdt:, interval:, profile:, software:, hardware:, begin, end)";
 
 static const struct {
 	const char *text;
@@ -262,7 +262,7 @@ static const struct {
 	{ ", BEGIN {}", 1, 1, "expected a probe (e.g. tracepoint:syscalls:sys_enter_openat)" },
 	{ "BEGIN, {}", 1, 8, "expected a probe (e.g. tracepoint:syscalls:sys_enter_openat)" },
 	{ "BEGIN {}\nbogus:x { }", 2, 1, "unknown probe 'bogus:x'*" },
-	{ "begin { }", 1, 1, "unknown probe 'begin'*" },
+	{ "Begin { }", 1, 1, "unknown probe 'Begin'*" },
 	{ "t:sched { }", 1, 1, "'t:sched': a tracepoint is tracepoint:SYSTEM:EVENT" },
 	{ "tracepoint: { }", 1, 1, "'tracepoint:': a tracepoint is tracepoint:SYSTEM:EVENT" },
 	{ "BEGIN {}  interval:m:5 { }", 1, 11, "unknown unit 'm' in 'interval:m:5' (s, ms, us, hz)" },
@@ -521,6 +521,8 @@ static void test_probes(void **state)
 		{ .text = "p:hz:1000", .pv = PV_PROFILE, .period_ns = 1000000ull, .hz = 1000 },
 		{ .text = "BEGIN", .pv = PV_BEGIN },
 		{ .text = "END", .pv = PV_END },
+		{ .text = "begin", .pv = PV_BEGIN },
+		{ .text = "end", .pv = PV_END },
 	};
 	char text[256];
 

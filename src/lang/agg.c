@@ -35,6 +35,7 @@ struct ent {
 	uint64_t count;
 	int64_t min, max, value;
 	__int128 sum;
+	uint64_t used;			/* lru: the update clock at its last update */
 };
 
 struct agg {
@@ -53,6 +54,8 @@ struct agg {
 	uint32_t free_head;
 	uint32_t kslot;			/* bytes of key per entry */
 	uint64_t dropped;
+	bool lru;			/* full: the least recently updated entry goes */
+	uint64_t clock;			/* lru: updates so far */
 
 	uint32_t *index;		/* 0: empty, else entry + 1 */
 	struct ent *ents;
@@ -223,6 +226,7 @@ struct agg *agg_alloc(const struct agg_spec *spec)
 	else if (m->kind == AGG_LHIST)
 		m->nbuckets = (int)((m->lmax - m->lmin) / m->lstep) + 2;
 	m->size = spec->size ? spec->size : AGG_DEFAULT_SIZE;
+	m->lru = spec->lru;
 	while (slots < 2 * m->size)
 		slots <<= 1;
 	m->mask = slots - 1;
@@ -308,6 +312,22 @@ static uint32_t probe(const struct agg *m, const uint8_t *kb, size_t klen, uint6
 	}
 }
 
+static void del_slot(struct agg *m, uint32_t i);
+
+/* An LRU map that is full: its least recently updated entry goes (a scan:
+ * such maps are declared with a size, and only a full one pays it). */
+static void evict_lru(struct agg *m)
+{
+	uint32_t best = NONE;
+
+	for (uint32_t s = 0; s <= m->mask; s++)
+		if (m->index[s] && (best == NONE ||
+				    m->ents[m->index[s] - 1].used < m->ents[m->index[best] - 1].used))
+			best = s;
+	if (best != NONE)
+		del_slot(m, best);
+}
+
 /* The entry for keys, created when absent; NULL when the table is full. */
 static struct ent *get(struct agg *m, const struct agg_kpart *keys, uint32_t *idp)
 {
@@ -322,7 +342,12 @@ static struct ent *get(struct agg *m, const struct agg_kpart *keys, uint32_t *id
 	if (found) {
 		id = m->index[s] - 1;
 		*idp = id;
+		m->ents[id].used = ++m->clock;
 		return &m->ents[id];
+	}
+	if (m->lru && m->free_head == NONE && m->unused >= m->size && m->n) {
+		evict_lru(m);
+		s = probe(m, kb, klen, h, &found);	/* the eviction may move it */
 	}
 	if (m->free_head != NONE) {
 		id = m->free_head;
@@ -336,6 +361,7 @@ static struct ent *get(struct agg *m, const struct agg_kpart *keys, uint32_t *id
 	memset(e, 0, sizeof(*e));
 	e->hash = h;
 	e->klen = (uint32_t)klen;
+	e->used = ++m->clock;
 	memcpy(m->keys + (size_t)id * m->kslot, kb, klen);
 	if (m->nbuckets)
 		memset(m->bk + (size_t)id * m->nbuckets, 0, m->nbuckets * sizeof(*m->bk));
@@ -464,7 +490,7 @@ struct agg *agg_alloc_like(const struct agg *m)
 {
 	struct agg_spec spec = {
 		.name = m->name, .kind = m->kind, .nkeys = m->nkeys, .is_unsigned = m->is_unsigned,
-		.lmin = m->lmin, .lmax = m->lmax, .lstep = m->lstep, .size = m->size,
+		.lmin = m->lmin, .lmax = m->lmax, .lstep = m->lstep, .size = m->size, .lru = m->lru,
 	};
 
 	memcpy(spec.ktypes, m->ktypes, sizeof(spec.ktypes));
@@ -580,12 +606,20 @@ int agg_lookup_row(const struct agg *m, const struct agg_kpart *keys, struct agg
 
 int agg_delete(struct agg *m, const struct agg_kpart *keys)
 {
-	uint32_t i, j, id;
+	uint32_t i;
 	int err = find(m, keys, &i);
 
 	if (err)
 		return err;
-	id = m->index[i] - 1;
+	del_slot(m, i);
+	return 0;
+}
+
+/* Remove the entry of index slot i. */
+static void del_slot(struct agg *m, uint32_t i)
+{
+	uint32_t j, id = m->index[i] - 1;
+
 	m->ents[id].next_free = m->free_head;
 	m->free_head = id;
 	m->n--;
@@ -606,7 +640,6 @@ int agg_delete(struct agg *m, const struct agg_kpart *keys)
 		}
 	}
 	m->index[i] = 0;
-	return 0;
 }
 
 uint32_t agg_entries(const struct agg *m) { return m ? m->n : 0; }

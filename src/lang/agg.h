@@ -135,6 +135,8 @@ struct agg_spec {
 	bool is_unsigned;		/* values are u64 (compare, bucket, print) */
 	int64_t lmin, lmax, lstep;	/* AGG_LHIST: min < max, step > 0 */
 	uint32_t size;			/* max entries; 0: AGG_DEFAULT_SIZE */
+	bool lru;			/* when full, a new key replaces the least
+					 * recently updated one (none is dropped) */
 };
 
 struct agg;

@@ -123,6 +123,7 @@ struct mapdef {
 	bool cleared;			/* clear() or zero() names it somewhere */
 	bool zeroed;			/* zero() names it: its keys stay, at 0 */
 	bool read_at_event;		/* print() or clear() of it at an event */
+	bool full_warned;		/* a store found it full (let @m = hash(N)) */
 	bool str_at_store;		/* str(@m[k]) of a pointer: the string, fetched
 					 * where the pointer is stored (str_stores) */
 	enum vtype vt;			/* what a plain store keeps: VT_INT, or a
@@ -229,6 +230,14 @@ static void planf(struct interp *in, const char *fmt, ...)
 }
 
 /* ---- semantic pass --------------------------------------------------------- */
+
+static struct mapdef *map_find(struct interp *in, const char *name)
+{
+	for (int i = 0; i < in->nmaps; i++)
+		if (!strcmp(in->maps[i].name, name))
+			return &in->maps[i];
+	return NULL;
+}
 
 static struct mapdef *map_get(struct interp *in, const char *name)
 {
@@ -2403,7 +2412,12 @@ static void exec(struct xctx *x, const struct node *st)
 						  st->op == T_STAREQ ? T_STAR : T_SLASH, old, v);
 				}
 			}
-			agg_update(m->m, k, v);
+			if (agg_update(m->m, k, v) == -ENOSPC && !m->full_warned) {
+				/* bpftrace's words; the count of drops comes at the end */
+				m->full_warned = true;
+				ftr_err("%d:%d: WARNING: Map full; can't update element", st->line,
+					st->col);
+			}
 			break;
 		}
 		default:
@@ -3417,11 +3431,18 @@ static int compile(struct interp *in, struct lang_err *err)
 		if (ret)
 			return ret;
 	}
+	for (int i = 0; i < in->p->nmdecls; i++)
+		if (!map_find(in, in->p->mdecls[i].name))
+			ftr_err("%d:%d: WARNING: Unused map: %s", in->p->mdecls[i].line,
+				in->p->mdecls[i].col, in->p->mdecls[i].name);
 	for (int i = 0; i < in->nmaps; i++) {
 		struct mapdef *m = &in->maps[i];
+		const struct lang_mapdecl *d = lang_mapdecl_of(in->p, m->name);
 		struct agg_spec spec = { .name = m->name, .kind = m->kind, .nkeys = m->nkeys,
 					 .lmin = m->lmin, .lmax = m->lmax, .lstep = m->lstep,
-					 .size = in->o->map_size };
+					 .size = d ? d->max : in->o->map_size,
+					 .lru = d && (d->type == LM_LRUHASH ||
+						      d->type == LM_PERCPULRUHASH) };
 
 		if (!m->has_kind) {
 			lang_errf(err, m->first, "%s is read but never assigned", m->name);
@@ -4085,6 +4106,8 @@ static int hist_stop(struct engine *e, void *arg)
  */
 static const char *kernel_map_refused(struct interp *in, const struct mapdef *m)
 {
+	if (lang_mapdecl_of(in->p, m->name))
+		return "it is declared with a size (let @m = hash(N)), which ftr keeps exactly";
 	if (m->read_at_event)
 		return "print() or clear() of it at an event must see the events before that "
 		       "one only";
@@ -4501,7 +4524,8 @@ static int finish(struct interp *in, uint64_t now)
 	in->runs++;	/* the maps' last read is a fresh one (struct pcount) */
 	if (in->o->mode == OUT_BTJSON)
 		ob_puts(&in->ob, "\n\n");
-	for (int n = 0, i = -1, printed = 0; n < in->nmaps; n++) {
+	/* config = { print_maps_on_exit = 0 }: none */
+	for (int n = 0, i = -1, printed = 0; n < in->nmaps && !in->p->no_print_maps; n++) {
 		i = in->o->mode == OUT_BTJSON ? map_after(in, i) : n;
 		if (!in->maps[i].m)
 			continue;

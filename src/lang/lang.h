@@ -7,14 +7,19 @@
  *	program := clause+
  *	clause  := probe ("," probe)* ["/" expr "/"] block
  *	block   := "{" [stmt (";" stmt)* [";"]] "}"
- *	stmt    := "if" "(" expr ")" block ["else" (block | if-stmt)]
+ *	stmt    := "if" expr block ["else" (block | if-stmt)]
  *	         | map "=" expr | map op= expr | map "++" | map "--"
  *	         | var "=" expr | var op= expr | expr
+ *	         | "let" var [":" TYPE] ["=" expr]	(an S_ASSIGN with decl set)
  *	expr    := C's operators and precedence: ?: || && | ^ & == != ~ !~ < <= > >=
  *	           << >> + - * / % unary(! - ~) postfix(call, [keys], .field, ->field);
  *	           s ~ "glob" matches a string as the kernel's filter does, s !~ "glob"
  *	           is its negation (ftr's own); "!~x" before an operand is !(~x)
  *	primary := INT | "STRING" | builtin | args.F | $var | @map[keys] | name(args) | (expr)
+ *
+ * Before the clauses (the preamble), beside C definitions:
+ *	config = { NAME = VALUE; ... }		(struct program's config fields)
+ *	let @map = hash(N);			(and lruhash, percpuhash, percpulruhash)
  */
 #ifndef FTR_LANG_H
 #define FTR_LANG_H
@@ -76,6 +81,9 @@ struct node {
 	int slot;		/* VAR: scratch slot; MAP: map index */
 	void *bind;		/* FIELD: per-event field table; CALL: private */
 	bool int_in_long;	/* FIELD: an int in a syscall's 8 unsigned bytes (below) */
+	/* S_ASSIGN: a declaration, let $x [: TYPE] [= e]: the variable starts
+	 * again at each run of it; b is e, or 0 ((TYPE)e, (TYPE)0 with a type) */
+	bool decl;
 };
 
 enum probe_provider {
@@ -111,11 +119,30 @@ struct clause {
 
 struct cdecl;
 
+/*
+ * let @m = hash(N): the map holds at most N keys.  A store of a new key
+ * into a full hash map is dropped, with bpftrace's warning; an LRU map
+ * makes room by removing the key used least recently.  A per-CPU map is,
+ * to ftr, the same map (its values are summed over the CPUs when read).
+ */
+enum lang_map_type { LM_HASH, LM_LRUHASH, LM_PERCPUHASH, LM_PERCPULRUHASH };
+
+struct lang_mapdecl {
+	char *name;		/* "@m" */
+	enum lang_map_type type;
+	uint32_t max;		/* keys */
+	int line, col;
+};
+
 struct program {
 	struct clause *cl;
 	int ncl;
 	struct cdecl *decls;	/* struct/union/enum/typedef definitions (ctypes.h) */
 	int ndecls;
+	struct lang_mapdecl *mdecls;
+	int nmdecls;
+	/* config = { ... }: what ftr does with it (the others are refused) */
+	bool no_print_maps;	/* print_maps_on_exit = 0 */
 	char *src;		/* a copy of the text, for error lines */
 };
 
@@ -139,6 +166,8 @@ int lang_number(const char *s, const char **end, int64_t *out);
 bool lang_int_type(const char *name, int *bits, bool *is_signed);
 int64_t lang_int_cast(int64_t v, int bits, bool is_signed);
 void lang_free(struct program *p);
+/* The declaration of map name (let @m = hash(N)), or NULL. */
+const struct lang_mapdecl *lang_mapdecl_of(const struct program *p, const char *name);
 /* A node, its operands and the statements after it. */
 void lang_node_free(struct node *n);
 /* "ftr: error: L:C: MSG", the source line and a caret, on stderr. */

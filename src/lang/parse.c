@@ -9,6 +9,7 @@
 #include <linux/perf_event.h>
 
 #include "ftr.h"
+#include "lang/agg.h"
 #include "lang/ctypes.h"
 #include "lang/lang.h"
 
@@ -954,18 +955,124 @@ static struct node *block(struct lexer *l);
 
 static struct node *statement(struct lexer *l);
 
+/* The source text from the current token up to (not including) the first
+ * of stop at parenthesis depth 0, trimmed; the lexer stops on that token. */
+static char *text_until(struct lexer *l, const enum tok *stop, int nstop)
+{
+	const char *s = l->line_start + l->tcol - 1, *e;
+	int depth = 0;
+
+	while (l->t != T_EOF && !l->failed) {
+		bool end = false;
+
+		for (int i = 0; i < nstop && !depth; i++)
+			end |= l->t == stop[i];
+		if (end)
+			break;
+		depth += (l->t == T_LPAREN || l->t == T_LBRACK) -
+			 (l->t == T_RPAREN || l->t == T_RBRACK);
+		next(l);
+	}
+	/* the stop token starts on the lexer's current line */
+	e = l->line_start + l->tcol - 1;
+	while (e > s && strchr(" \t\r\n", e[-1]))
+		e--;
+	return strndup(s, e > s ? e - s : 0);
+}
+
+/*
+ * let $x [: TYPE] [= expr]: an assignment that declares, so that each run
+ * of it starts the variable again (with 0 when nothing is assigned).  TYPE
+ * is an integer type (int8 ... uint64): the value is cast to it.
+ */
+static struct node *let_stmt(struct lexer *l)
+{
+	static const enum tok stop[] = { T_ASSIGN, T_SEMI, T_RBRACE };
+	int line = l->tline, col = l->tcol;
+	struct node *n, *v;
+	char *type = NULL;
+	int tline = 0, tcol = 0;
+
+	next(l);
+	if (l->t == T_MAP) {
+		lerr(l, l->tline, l->tcol, "a map is declared before the probes: let %s = hash(N);",
+		     l->sval);
+		return NULL;
+	}
+	if (l->t != T_VAR || strspn(l->sval + 1, "0123456789") == strlen(l->sval + 1)) {
+		lerr(l, l->tline, l->tcol, "expected a $variable after 'let', found %s",
+		     lang_tok_str(l->t));
+		return NULL;
+	}
+	n = mk(l, S_ASSIGN, line, col);
+	v = mk(l, N_VAR, l->tline, l->tcol);
+	if (!n || !v) {
+		free(n);
+		free(v);
+		return NULL;
+	}
+	n->op = T_ASSIGN;
+	n->decl = true;
+	n->a = v;
+	v->sval = l->sval;
+	l->sval = NULL;
+	next(l);
+	if (accept(l, T_COLON)) {
+		int bits;
+		bool sign;
+
+		tline = l->tline;
+		tcol = l->tcol;
+		type = text_until(l, stop, ARRAY_SIZE(stop));
+		if (!type || !*type) {
+			lerr(l, tline, tcol, "expected a type after ':'");
+			goto fail;
+		}
+		if (!lang_int_type(type, &bits, &sign)) {
+			lerr(l, tline, tcol, "let %s: %s: a declared type other than an integer "
+			     "type (int8 ... uint64) is not in ftr yet", v->sval, type);
+			goto fail;
+		}
+	}
+	if (accept(l, T_ASSIGN)) {
+		n->b = expr(l);
+		if (!n->b)
+			goto fail;
+	} else {
+		n->b = mk(l, N_INT, line, col);
+		if (!n->b)
+			goto fail;
+	}
+	if (type) {
+		struct node *c = mk(l, N_CAST, tline, tcol);
+
+		if (!c)
+			goto fail;
+		c->sval = type;
+		c->a = n->b;
+		n->b = c;
+	}
+	return n;
+fail:
+	free(type);
+	node_free(n);
+	return NULL;
+}
+
 static struct node *stmt(struct lexer *l)
 {
 	int line = l->tline, col = l->tcol;
 	struct node *n, *e;
 
+	if (l->t == T_IDENT && !strcmp(l->sval, "let"))
+		return let_stmt(l);
 	if (l->t == T_IDENT && !strcmp(l->sval, "if")) {
 		next(l);
 		n = mk(l, S_IF, line, col);
 		if (!n)
 			return NULL;
-		if (!expect(l, T_LPAREN, "after 'if'") || !(n->a = expr(l)) ||
-		    !expect(l, T_RPAREN, NULL) || !(n->b = block(l))) {
+		/* if (cond) { or, as bpftrace also takes it, if cond { */
+		if (!(n->a = expr(l)) || !(n->b = block(l))) {
 			node_free(n);
 			return NULL;
 		}
@@ -1343,6 +1450,17 @@ static bool definition(struct lexer *l, struct program *out)
 			l->line++;
 			l->line_start = e + 1;
 		}
+		/* bpftrace ends a struct at its '}' without a ';' (a typedef
+		 * has its name after the brace: it needs the ';') */
+		if (*e == '}' && !depth && strncmp(s, "typedef", 7)) {
+			const char *t = e + 1;
+
+			t += strspn(t, " \t\r\n");
+			if (*t != ';') {
+				e++;
+				break;
+			}
+		}
 	}
 	v = realloc(out->decls, (out->ndecls + 1) * sizeof(*v));
 	if (!v) {
@@ -1351,12 +1469,205 @@ static bool definition(struct lexer *l, struct program *out)
 	}
 	out->decls = v;
 	v += out->ndecls++;
-	v->text = strndup(s, e - s + (*e == ';'));
 	v->line = l->tline;
 	v->col = l->tcol;
-	if (!*e)
+	if (*e == ';') {
+		v->text = strndup(s, e - s + 1);
+		l->p = e + 1;
+	} else if (e > s && e[-1] == '}') {
+		v->text = malloc(e - s + 2);
+		if (v->text)
+			sprintf(v->text, "%.*s;", (int)(e - s), s);
+		l->p = e;
+	} else {
+		v->text = strndup(s, e - s);
 		lerr(l, v->line, v->col, "expected ';' to end the definition");
-	l->p = *e ? e + 1 : e;
+		l->p = e;
+	}
+	return true;
+}
+
+/* config = { NAME = VALUE; ... }: bpftrace's settings.  The ones that shape
+ * only a BPF program (its stack, its license, its buffers) change nothing
+ * in ftr; the ones that would change what ftr prints are done or refused. */
+static void config_item(struct lexer *l, struct program *out, const char *key, const char *val,
+			int line, int col)
+{
+	static const char *const licenses[] = {
+		"GPL", "GPL v2", "GPL and additional rights", "Dual BSD/GPL", "Dual MIT/GPL",
+		"Dual MPL/GPL",
+	};
+	static const char *const no_effect[] = {
+		"on_stack_limit", "log_size", "perf_rb_pages", "max_bpf_progs", "max_probes",
+		"cache_user_symbols", "lazy_symbolication", "max_type_res_iterations",
+	};
+	char k[64];
+	size_t i;
+
+	snprintf(k, sizeof(k), "%s", key);
+	for (i = 0; k[i]; i++)
+		k[i] = (char)(k[i] >= 'A' && k[i] <= 'Z' ? k[i] - 'A' + 'a' : k[i]);
+	if (str_has_prefix(k, "bpftrace_"))
+		memmove(k, k + 9, strlen(k + 9) + 1);
+	for (i = 0; i < ARRAY_SIZE(no_effect); i++)
+		if (!strcmp(k, no_effect[i]))
+			return;
+	if (str_has_prefix(k, "unstable_")) {
+		/* feature gates (enable, warn, error): ftr has no gates */
+		return;
+	}
+	if (!strcmp(k, "license")) {
+		for (i = 0; i < ARRAY_SIZE(licenses); i++)
+			if (!strcmp(val, licenses[i]))
+				return;
+		lerr(l, line, col, "Invalid value for license. Found: %s. Valid values: Dual MIT/GPL, "
+		     "Dual BSD/GPL, Dual MPL/GPL, GPL and additional rights, GPL v2, GPL", val);
+		return;
+	}
+	if (!strcmp(k, "show_debug_info") && (!strcmp(val, "0") || !strcmp(val, "false")))
+		return;	/* ftr prints no source lines in stacks */
+	if (!strcmp(k, "print_maps_on_exit")) {
+		if (!strcmp(val, "0") || !strcmp(val, "false"))
+			out->no_print_maps = true;
+		else if (!strcmp(val, "1") || !strcmp(val, "true"))
+			out->no_print_maps = false;
+		else
+			lerr(l, line, col, "print_maps_on_exit: expected true or false, found '%s'",
+			     val);
+		return;
+	}
+	if (!strcmp(k, "stack_mode") || !strcmp(k, "max_strlen") || !strcmp(k, "missing_probes") ||
+	    !strcmp(k, "max_map_keys") || !strcmp(k, "cpp_demangle") ||
+	    !strcmp(k, "show_debug_info") || !strcmp(k, "str_trunc_trailer") ||
+	    !strcmp(k, "max_cat_bytes") || !strcmp(k, "max_ast_nodes")) {
+		lerr(l, line, col, "config %s = %s is not in ftr yet", key, val);
+		return;
+	}
+	lerr(l, line, col, "%s: not a known configuration option", key);
+}
+
+/* Top-level token parsing leaves the lexer one token past: put it back. */
+static void unread(struct lexer *l)
+{
+	if (l->t != T_EOF) {
+		l->p = l->line_start + l->tcol - 1;
+		l->line = l->tline;
+	}
+	free(l->sval);
+	l->sval = NULL;
+}
+
+static bool word_at(const char *p, const char *w)
+{
+	return str_has_prefix(p, w) && !ident_char(p[strlen(w)]);
+}
+
+static bool config_block(struct lexer *l, struct program *out)
+{
+	if (!word_at(l->p, "config"))
+		return false;
+	next(l);
+	next(l);
+	if (!expect(l, T_ASSIGN, "after 'config'") || !expect(l, T_LBRACE, "after 'config ='"))
+		return true;
+	while (!l->failed && l->t != T_RBRACE) {
+		int line = l->tline, col = l->tcol;
+		char key[64], val[256];
+
+		if (accept(l, T_SEMI))
+			continue;
+		if (l->t != T_IDENT) {
+			lerr(l, line, col, "expected a setting's name, found %s", lang_tok_str(l->t));
+			return true;
+		}
+		snprintf(key, sizeof(key), "%s", l->sval);
+		next(l);
+		if (!expect(l, T_ASSIGN, "after a setting's name"))
+			return true;
+		if (l->t == T_INT)
+			snprintf(val, sizeof(val), "%lld", (long long)l->ival);
+		else if (l->t == T_STR || l->t == T_IDENT)
+			snprintf(val, sizeof(val), "%s", l->sval);
+		else {
+			lerr(l, l->tline, l->tcol, "expected a value for %s, found %s", key,
+			     lang_tok_str(l->t));
+			return true;
+		}
+		next(l);
+		config_item(l, out, key, val, line, col);
+		if (l->t != T_SEMI && l->t != T_RBRACE)
+			lerr(l, l->tline, l->tcol, "expected ';' or '}' in config, found %s",
+			     lang_tok_str(l->t));
+	}
+	next(l);
+	unread(l);
+	return true;
+}
+
+/* let @m = hash(N); (lruhash, percpuhash, percpulruhash) before the probes. */
+static bool map_decl(struct lexer *l, struct program *out)
+{
+	static const char *const types[] = {
+		[LM_HASH] = "hash", [LM_LRUHASH] = "lruhash", [LM_PERCPUHASH] = "percpuhash",
+		[LM_PERCPULRUHASH] = "percpulruhash",
+	};
+	struct lang_mapdecl d = { 0 }, *v;
+	size_t i;
+
+	if (!word_at(l->p, "let"))
+		return false;
+	next(l);
+	next(l);
+	if (l->t != T_MAP) {
+		lerr(l, l->tline, l->tcol, "expected a @map after 'let' (a $variable is declared "
+		     "in a probe's block)");
+		return true;
+	}
+	d.line = l->tline;
+	d.col = l->tcol;
+	d.name = l->sval;
+	l->sval = NULL;
+	next(l);
+	if (!expect(l, T_ASSIGN, "in a map declaration"))
+		goto fail;
+	for (i = 0; l->t == T_IDENT && i < ARRAY_SIZE(types); i++)
+		if (!strcmp(l->sval, types[i]))
+			break;
+	if (l->t != T_IDENT || i == ARRAY_SIZE(types)) {
+		lerr(l, l->tline, l->tcol, "expected a map type (hash, lruhash, percpuhash, "
+		     "percpulruhash) in the declaration of %s", d.name);
+		goto fail;
+	}
+	d.type = (enum lang_map_type)i;
+	next(l);
+	if (!expect(l, T_LPAREN, NULL))
+		goto fail;
+	if (l->t != T_INT || l->ival < 1 || l->ival > AGG_MAX_SIZE) {
+		lerr(l, l->tline, l->tcol, "%s(N): N is how many keys %s holds, 1 to %u",
+		     types[d.type], d.name, AGG_MAX_SIZE);
+		goto fail;
+	}
+	d.max = (uint32_t)l->ival;
+	next(l);
+	if (!expect(l, T_RPAREN, NULL) || !expect(l, T_SEMI, "after a map declaration"))
+		goto fail;
+	for (int j = 0; j < out->nmdecls; j++)
+		if (!strcmp(out->mdecls[j].name, d.name)) {
+			lerr(l, d.line, d.col, "%s is declared twice (first at %d:%d)", d.name,
+			     out->mdecls[j].line, out->mdecls[j].col);
+			goto fail;
+		}
+	v = realloc(out->mdecls, (out->nmdecls + 1) * sizeof(*v));
+	if (!v) {
+		lerr(l, d.line, d.col, "out of memory");
+		goto fail;
+	}
+	out->mdecls = v;
+	v[out->nmdecls++] = d;
+	unread(l);
+	return true;
+fail:
+	free(d.name);
 	return true;
 }
 
@@ -1389,7 +1700,7 @@ int lang_parse_args(const char *text, char *const *params, int nparams, struct p
 
 		l.tline = l.line;
 		l.tcol = col_of(&l, l.p);
-		if (definition(&l, out)) {
+		if (definition(&l, out) || config_block(&l, out) || map_decl(&l, out)) {
 			skip_space(&l);
 			continue;
 		}
@@ -1404,12 +1715,7 @@ int lang_parse_args(const char *text, char *const *params, int nparams, struct p
 		if (!clause(&l, &v[out->ncl++]))
 			break;
 		/* clause() has read one token past the block: put it back. */
-		if (l.t != T_EOF) {
-			l.p = l.line_start + l.tcol - 1;
-			l.line = l.tline;
-		}
-		free(l.sval);
-		l.sval = NULL;
+		unread(&l);
 		skip_space(&l);
 	}
 	free(l.sval);
@@ -1421,6 +1727,14 @@ int lang_parse_args(const char *text, char *const *params, int nparams, struct p
 		return -EINVAL;
 	}
 	return 0;
+}
+
+const struct lang_mapdecl *lang_mapdecl_of(const struct program *p, const char *name)
+{
+	for (int i = 0; i < p->nmdecls; i++)
+		if (!strcmp(p->mdecls[i].name, name))
+			return &p->mdecls[i];
+	return NULL;
 }
 
 void lang_free(struct program *p)
@@ -1440,6 +1754,9 @@ void lang_free(struct program *p)
 	for (int i = 0; i < p->ndecls; i++)
 		free(p->decls[i].text);
 	free(p->decls);
+	for (int i = 0; i < p->nmdecls; i++)
+		free(p->mdecls[i].name);
+	free(p->mdecls);
 	free(p->src);
 	memset(p, 0, sizeof(*p));
 }

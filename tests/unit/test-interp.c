@@ -480,6 +480,31 @@ static const struct icase stmts[] = {
 	  "bash wrote 7\nbash wrote 5\n@who[" T1 "]: bash\n@by[bash]: 12\n" },
 };
 
+/* Declarations: let $x starts again at each run; let @m = hash(N) bounds @m. */
+static const struct icase decls[] = {
+	{ "let starts the variable again",
+	  "tracepoint:syscalls:sys_enter_write { let $n; if (args.fd == 2) { $n = args.count; } "
+	  "let $m: uint8 = args.count; printf(\"%d %d\\n\", $n, $m); }", WRITES,
+	  "0 10\n20 20\n0 33\n0 0\n0 0\n0 7\n" },
+	{ "a full hash map drops the new key",
+	  "let @a = hash(2); tracepoint:syscalls:sys_enter_write { @a[args.count] = args.fd; }",
+	  WRITES, "@a[10]: 1\n@a[20]: 2\n" },
+	{ "a full hash map still updates its keys",
+	  "let @a = percpuhash(1); tracepoint:syscalls:sys_enter_write { @a[tid] = count(); }",
+	  WRITES, "@a[" T1 "]: 3\n" },
+	{ "a full LRU map drops the key updated least recently",
+	  "let @a = lruhash(2); tracepoint:syscalls:sys_enter_write { @a[comm] = sum(args.count); }",
+	  WRITES, "@a[python3]: 7\n@a[bash]: 4139\n" },
+	{ "config print_maps_on_exit",
+	  "config = { print_maps_on_exit = 0 } tracepoint:syscalls:sys_enter_write { @ = count(); } "
+	  "end { printf(\"end\\n\"); }", WRITES, "end\n" },
+};
+
+static void test_declarations(void **state)
+{
+	run_cases(decls, ARRAY_SIZE(decls));
+}
+
 static void test_statements(void **state)
 {
 	run_cases(stmts, ARRAY_SIZE(stmts));
@@ -713,6 +738,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_aggregations),
 		cmocka_unit_test(test_statements),
+		cmocka_unit_test(test_declarations),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_integers),
 		cmocka_unit_test(test_too_many_maps),

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "ftr.h"
+#include "lang/ctypes.h"
 #include "lang/lang.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
@@ -247,7 +248,35 @@ static const struct {
 	{ "BEGIN { comm++ }", 1, 13, "only a @map or a $variable can be assigned" },
 	{ "BEGIN { args.x += 1 }", 1, 16, "only a @map or a $variable can be assigned" },
 	{ "BEGIN { $x = }", 1, 14, "expected an expression, found '}'" },
-	{ "BEGIN { if 1 {} }", 1, 12, "expected '(' after 'if', found number" },
+	{ "BEGIN { if 1 exit(); }", 1, 14, "expected '{', found name" },
+	/* declarations */
+	{ "begin { let 1; }", 1, 13, "expected a $variable after 'let', found number" },
+	{ "begin { let $1; }", 1, 13, "expected a $variable after 'let', found $variable" },
+	{ "begin { let @m = hash(2); }", 1, 13,
+	  "a map is declared before the probes: let @m = hash(N);" },
+	{ "begin { let $x: ; }", 1, 17, "expected a type after ':'" },
+	{ "begin { let $x: struct task_struct *; }", 1, 17, "let $x: struct task_struct *: a "
+	  "declared type other than an integer type (int8 ... uint64) is not in ftr yet" },
+	{ "let $x = hash(2); begin { }", 1, 5, "expected a @map after 'let' (a $variable is "
+	  "declared in a probe's block)" },
+	{ "let @m = array(2); begin { }", 1, 10, "expected a map type (hash, lruhash, "
+	  "percpuhash, percpulruhash) in the declaration of @m" },
+	{ "let @m = hash(0); begin { }", 1, 15, "hash(N): N is how many keys @m holds, 1 to "
+	  "4194304" },
+	{ "let @m = hash(2) begin { }", 1, 18, "expected ';' after a map declaration, found name" },
+	{ "let @m = hash(2);\nlet @m = lruhash(3); begin { }", 2, 5,
+	  "@m is declared twice (first at 1:5)" },
+	/* config */
+	{ "config = { bad_config=raw } begin {}", 1, 12,
+	  "bad_config: not a known configuration option" },
+	{ "config = { stack_mode=perf } begin {}", 1, 12,
+	  "config stack_mode = perf is not in ftr yet" },
+	{ "config = { print_maps_on_exit=2 } begin {}", 1, 12,
+	  "print_maps_on_exit: expected true or false, found '2'" },
+	{ "config = { license=\"x\" } begin {}", 1, 12, "Invalid value for license. Found: x.*" },
+	{ "config = { 1 = 2 } begin {}", 1, 12, "expected a setting's name, found number" },
+	{ "config { } begin {}", 1, 8, "expected '=' after 'config', found '{'" },
+	{ "config = { log_size = 1 b = 2 } begin {}", 1, 25, "expected ';' or '}' in config, found name" },
 	{ "BEGIN { if (1) exit(); }", 1, 16, "expected '{', found name" },
 	{ "BEGIN { if (1) {} else exit(); }", 1, 24, "expected '{', found name" },
 	/* expressions */
@@ -666,6 +695,11 @@ static void test_statements(void **state)
 		/* an if needs no ';' after its block */
 		{ "if (1) {} exit()", "(if 1 {0}); exit()" },
 		{ "if (1) { if (2) { exit() } }", "(if 1 {(if 2 {exit()})})" },
+		/* bpftrace's if without parentheses */
+		{ "if pid > 1 { exit() } else if 2 { }", "(if (> pid 1) {exit()} {(if 2 {0})})" },
+		/* declarations: assignments that start the variable again */
+		{ "let $x; let $y = 2; let $z: uint8; let $w: int16 = -1",
+		  "(= $x 0); (= $y 2); (= $z ((uint8) 0)); (= $w ((int16) (- 1)))" },
 		{ "@m[1] = @m[1] + 1", "(= @m[1] (+ @m[1] 1))" },
 		{ "1 + 2", "(+ 1 2)" },
 	};
@@ -678,6 +712,45 @@ static void test_statements(void **state)
 			fail_msg("'%s': %s, not %s", t[i].block, body(0), t[i].want);
 		done();
 	}
+}
+
+/* The preamble: definitions without ';', config, map declarations. */
+static void test_preamble(void **state)
+{
+	const struct node *s;
+
+	ok("struct Foo { int x; struct Bar { int y; } b; } let @a = lruhash(2);\n"
+	   "config = { on_stack_limit = 0; print_maps_on_exit = false; BPFTRACE_LOG_SIZE = 10 }\n"
+	   "let @b = percpuhash(7); begin { let $v: uint16 = 1; }");
+	assert_int_equal(prog.ndecls, 1);
+	assert_string_equal(prog.decls[0].text, "struct Foo { int x; struct Bar { int y; } b; };");
+	assert_int_equal(prog.nmdecls, 2);
+	assert_string_equal(prog.mdecls[0].name, "@a");
+	assert_int_equal(prog.mdecls[0].type, LM_LRUHASH);
+	assert_int_equal(prog.mdecls[0].max, 2);
+	assert_int_equal(prog.mdecls[0].line, 1);
+	assert_int_equal(prog.mdecls[0].col, 52);
+	assert_int_equal(prog.mdecls[1].type, LM_PERCPUHASH);
+	assert_int_equal(prog.mdecls[1].max, 7);
+	assert_int_equal(prog.mdecls[1].line, 3);
+	assert_ptr_equal(lang_mapdecl_of(&prog, "@b"), &prog.mdecls[1]);
+	assert_null(lang_mapdecl_of(&prog, "@c"));
+	assert_true(prog.no_print_maps);
+	assert_int_equal(prog.ncl, 1);
+	assert_int_equal(prog.cl[0].line, 3);
+	assert_int_equal(prog.cl[0].col, 25);
+	s = prog.cl[0].body;
+	assert_int_equal(s->k, S_ASSIGN);
+	assert_true(s->decl);
+	assert_int_equal(s->col, 33);
+	assert_int_equal(s->b->k, N_CAST);
+	assert_int_equal(s->b->col, 41);
+	done();
+	/* a typedef keeps needing its ';' */
+	ok("typedef struct { int x; } foo_t; begin { }");
+	assert_string_equal(prog.decls[0].text, "typedef struct { int x; } foo_t;");
+	assert_false(prog.no_print_maps);
+	done();
 }
 
 /* Positions of statements and nodes, and the kinds of the nodes. */
@@ -1130,6 +1203,7 @@ int main(void)
 		cmocka_unit_test(test_clauses),
 		cmocka_unit_test(test_predicates),
 		cmocka_unit_test(test_statements),
+		cmocka_unit_test(test_preamble),
 		cmocka_unit_test(test_nodes),
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_builtins),

@@ -11,6 +11,9 @@
  *	         | map "=" expr | map op= expr | map "++" | map "--"
  *	         | var "=" expr | var op= expr | expr
  *	         | "let" var [":" TYPE] ["=" expr]	(an S_ASSIGN with decl set)
+ *	         | "for" "(" var ":" (expr ".." expr | map) ")" block
+ *	         | "while" expr block | "unroll" "(" INT ")" block
+ *	         | "break" | "continue" | "return"
  *	expr    := C's operators and precedence: ?: || && | ^ & == != ~ !~ < <= > >=
  *	           << >> + - * / % unary(! - ~) postfix(call, [keys], .field, ->field);
  *	           s ~ "glob" matches a string as the kernel's filter does, s !~ "glob"
@@ -39,6 +42,7 @@ enum tok {
 	T_ASSIGN, T_PLUSEQ, T_MINUSEQ, T_STAREQ, T_SLASHEQ, T_INCR, T_DECR,
 	T_OROR, T_ANDAND, T_OR, T_XOR, T_AND, T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE,
 	T_SHL, T_SHR, T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT, T_NOT, T_TILDE, T_NTILDE,
+	T_DOTDOT,
 };
 
 enum nk {
@@ -49,6 +53,11 @@ enum nk {
 	 * reads memory into N_FIELD reads of the probe's fetch arguments. */
 	N_CAST, N_MEMBER, N_INDEX, N_SIZEOF,
 	S_EXPR, S_ASSIGN, S_IF,
+	/* Loops, whose body is b (a block, as an if's): for ($v : START..END)
+	 * with a the $v and args[0], args[1] the bounds (END excluded), or
+	 * for ($v : @map) with args[0] the map; while (a); unroll (ival). */
+	S_FOR, S_WHILE, S_UNROLL,
+	S_BREAK, S_CONTINUE, S_RETURN,	/* return ends the clause's run */
 };
 
 enum builtin {
@@ -168,6 +177,11 @@ int64_t lang_int_cast(int64_t v, int bits, bool is_signed);
 void lang_free(struct program *p);
 /* The declaration of map name (let @m = hash(N)), or NULL. */
 const struct lang_mapdecl *lang_mapdecl_of(const struct program *p, const char *name);
+/* An if or a loop: a statement whose b (and an if's c) are blocks. */
+static inline bool lang_is_block_stmt(enum nk k)
+{
+	return k == S_IF || k == S_FOR || k == S_WHILE || k == S_UNROLL;
+}
 /* A node, its operands and the statements after it. */
 void lang_node_free(struct node *n);
 /* "ftr: error: L:C: MSG", the source line and a caret, on stderr. */

@@ -53,7 +53,7 @@ static const char *const tok_names[] = {
 	[T_EQ] = "'=='", [T_NE] = "'!='", [T_LT] = "'<'", [T_LE] = "'<='", [T_GT] = "'>'",
 	[T_GE] = "'>='", [T_SHL] = "'<<'", [T_SHR] = "'>>'", [T_PLUS] = "'+'",
 	[T_MINUS] = "'-'", [T_STAR] = "'*'", [T_SLASH] = "'/'", [T_PERCENT] = "'%'",
-	[T_NOT] = "'!'", [T_TILDE] = "'~'", [T_NTILDE] = "'!~'",
+	[T_NOT] = "'!'", [T_TILDE] = "'~'", [T_NTILDE] = "'!~'", [T_DOTDOT] = "'..'",
 };
 
 const char *lang_tok_str(enum tok t)
@@ -269,7 +269,8 @@ static void next(struct lexer *l)
 		{ "&&", T_ANDAND }, { "==", T_EQ }, { "!=", T_NE }, { "!~", T_NTILDE }, { "<=", T_LE },
 		{ ">=", T_GE }, { "<<", T_SHL }, { ">>", T_SHR }, { "{", T_LBRACE },
 		{ "}", T_RBRACE }, { "(", T_LPAREN }, { ")", T_RPAREN }, { "[", T_LBRACK },
-		{ "]", T_RBRACK }, { ",", T_COMMA }, { ";", T_SEMI }, { ".", T_DOT },
+		{ "]", T_RBRACK }, { ",", T_COMMA }, { ";", T_SEMI }, { "..", T_DOTDOT },
+		{ ".", T_DOT },
 		{ "?", T_QUEST }, { ":", T_COLON }, { "=", T_ASSIGN }, { "|", T_OR },
 		{ "^", T_XOR }, { "&", T_AND }, { "<", T_LT }, { ">", T_GT }, { "+", T_PLUS },
 		{ "-", T_MINUS }, { "*", T_STAR }, { "/", T_SLASH }, { "%", T_PERCENT },
@@ -955,6 +956,8 @@ static struct node *block(struct lexer *l);
 
 static struct node *statement(struct lexer *l);
 
+static struct node *binary(struct lexer *l, int lvl);
+
 /* The source text from the current token up to (not including) the first
  * of stop at parenthesis depth 0, trimmed; the lexer stops on that token. */
 static char *text_until(struct lexer *l, const enum tok *stop, int nstop)
@@ -978,6 +981,78 @@ static char *text_until(struct lexer *l, const enum tok *stop, int nstop)
 	while (e > s && strchr(" \t\r\n", e[-1]))
 		e--;
 	return strndup(s, e > s ? e - s : 0);
+}
+
+/*
+ * for ($v : START..END) block, for ($v : @map) block (also without the
+ * parentheses), while (cond) block, unroll (N) block with N in 1..100 as
+ * bpftrace.
+ */
+static struct node *loop_stmt(struct lexer *l)
+{
+	int line = l->tline, col = l->tcol;
+	char kw = l->sval[0];
+	struct node *n = mk(l, kw == 'f' ? S_FOR : kw == 'w' ? S_WHILE : S_UNROLL, line, col);
+	bool paren;
+
+	if (!n)
+		return NULL;
+	next(l);
+	if (kw == 'w') {
+		if (!(n->a = expr(l)))
+			goto fail;
+	} else if (kw == 'u') {
+		if (!expect(l, T_LPAREN, "after 'unroll'"))
+			goto fail;
+		if (l->t != T_INT) {
+			lerr(l, l->tline, l->tcol, "unroll (N): N is a number of times, 1 to 100");
+			goto fail;
+		}
+		n->ival = l->ival;
+		if (n->ival < 1 || n->ival > 100) {
+			lerr(l, l->tline, l->tcol, "unroll %s value is %d",
+			     n->ival < 1 ? "minimum" : "maximum", n->ival < 1 ? 1 : 100);
+			goto fail;
+		}
+		next(l);
+		if (!expect(l, T_RPAREN, NULL))
+			goto fail;
+	} else {
+		paren = accept(l, T_LPAREN);
+		if (l->t != T_VAR || strspn(l->sval + 1, "0123456789") == strlen(l->sval + 1)) {
+			lerr(l, l->tline, l->tcol, "expected a $variable after 'for', found %s",
+			     lang_tok_str(l->t));
+			goto fail;
+		}
+		n->a = mk(l, N_VAR, l->tline, l->tcol);
+		if (!n->a)
+			goto fail;
+		n->a->sval = l->sval;
+		l->sval = NULL;
+		next(l);
+		if (!expect(l, T_COLON, "after the loop's variable"))
+			goto fail;
+		if (l->t == T_MAP) {
+			if (!push_arg(l, n, primary(l)))
+				goto fail;
+		} else {
+			l->parens++;
+			if (!push_arg(l, n, binary(l, 6)) || !expect(l, T_DOTDOT, "in a range") ||
+			    !push_arg(l, n, binary(l, 6))) {
+				l->parens--;
+				goto fail;
+			}
+			l->parens--;
+		}
+		if (paren && !expect(l, T_RPAREN, NULL))
+			goto fail;
+	}
+	if (!(n->b = block(l)))
+		goto fail;
+	return n;
+fail:
+	node_free(n);
+	return NULL;
 }
 
 /*
@@ -1066,6 +1141,21 @@ static struct node *stmt(struct lexer *l)
 
 	if (l->t == T_IDENT && !strcmp(l->sval, "let"))
 		return let_stmt(l);
+	if (l->t == T_IDENT && (!strcmp(l->sval, "for") || !strcmp(l->sval, "while") ||
+				!strcmp(l->sval, "unroll")))
+		return loop_stmt(l);
+	if (l->t == T_IDENT && (!strcmp(l->sval, "break") || !strcmp(l->sval, "continue") ||
+				!strcmp(l->sval, "return"))) {
+		n = mk(l, l->sval[0] == 'b' ? S_BREAK : l->sval[0] == 'c' ? S_CONTINUE : S_RETURN,
+		       line, col);
+		next(l);
+		if (n && n->k == S_RETURN && l->t != T_SEMI && l->t != T_RBRACE) {
+			lerr(l, l->tline, l->tcol, "return takes no value in a probe's block");
+			node_free(n);
+			return NULL;
+		}
+		return n;
+	}
 	if (l->t == T_IDENT && !strcmp(l->sval, "if")) {
 		next(l);
 		n = mk(l, S_IF, line, col);
@@ -1162,7 +1252,7 @@ static struct node *block(struct lexer *l)
 		}
 		*tail = s;
 		tail = &s->next;
-		if (l->t != T_RBRACE && l->t != T_SEMI && s->k != S_IF) {
+		if (l->t != T_RBRACE && l->t != T_SEMI && !lang_is_block_stmt(s->k)) {
 			lerr(l, l->tline, l->tcol, "expected ';' or '}' after a statement, found %s",
 			     lang_tok_str(l->t));
 			node_free(head);

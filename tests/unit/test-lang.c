@@ -144,6 +144,33 @@ static void sexp(struct sx *s, const struct node *n)
 	case S_EXPR:
 		sexp(s, n->a);
 		break;
+	case S_FOR:
+		sxf(s, "(for %s ", n->a->sval);
+		sexp(s, n->args[0]);
+		if (n->nargs > 1) {
+			sxf(s, "..");
+			sexp(s, n->args[1]);
+		}
+		sxf(s, " {");
+		sexp_list(s, n->b);
+		sxf(s, "})");
+		break;
+	case S_WHILE:
+	case S_UNROLL:
+		sxf(s, "(%s ", n->k == S_WHILE ? "while" : "unroll");
+		if (n->k == S_WHILE)
+			sexp(s, n->a);
+		else
+			sxf(s, "%lld", (long long)n->ival);
+		sxf(s, " {");
+		sexp_list(s, n->b);
+		sxf(s, "})");
+		break;
+	case S_BREAK:
+	case S_CONTINUE:
+	case S_RETURN:
+		sxf(s, "%s", n->k == S_BREAK ? "break" : n->k == S_CONTINUE ? "continue" : "return");
+		break;
 	case S_IF:
 		sxf(s, "(if ");
 		sexp(s, n->a);
@@ -249,6 +276,15 @@ static const struct {
 	{ "BEGIN { args.x += 1 }", 1, 16, "only a @map or a $variable can be assigned" },
 	{ "BEGIN { $x = }", 1, 14, "expected an expression, found '}'" },
 	{ "BEGIN { if 1 exit(); }", 1, 14, "expected '{', found name" },
+	/* loops */
+	{ "begin { for (1 : 0..2) { } }", 1, 14, "expected a $variable after 'for', found number" },
+	{ "begin { for ($i = 0..2) { } }", 1, 17, "expected ':' after the loop's variable, found '='" },
+	{ "begin { for ($i : 0.2) { } }", 1, 21, "expected a member name after '.'" },
+	{ "begin { for ($i : 0, 2) { } }", 1, 20, "expected '..' in a range, found ','" },
+	{ "begin { unroll (101) { } }", 1, 17, "unroll maximum value is 100" },
+	{ "begin { unroll (0) { } }", 1, 17, "unroll minimum value is 1" },
+	{ "begin { unroll ($x) { } }", 1, 17, "unroll (N): N is a number of times, 1 to 100" },
+	{ "begin { return 1; }", 1, 16, "return takes no value in a probe's block" },
 	/* declarations */
 	{ "begin { let 1; }", 1, 13, "expected a $variable after 'let', found number" },
 	{ "begin { let $1; }", 1, 13, "expected a $variable after 'let', found $variable" },
@@ -697,7 +733,12 @@ static void test_statements(void **state)
 		{ "if (1) { if (2) { exit() } }", "(if 1 {(if 2 {exit()})})" },
 		/* bpftrace's if without parentheses */
 		{ "if pid > 1 { exit() } else if 2 { }", "(if (> pid 1) {exit()} {(if 2 {0})})" },
-		/* declarations: assignments that start the variable again */
+		/* loops */
+		{ "for ($i : 0..5) { print($i); break } exit()", "(for $i 0..5 {print($i); break}); exit()" },
+		{ "for $i : (1+1)..$n*2 { continue; }", "(for $i (+ 1 1)..(* $n 2) {continue})" },
+		{ "for ($kv : @m) { return }", "(for $kv @m {return})" },
+		{ "while ($i < 3) { $i++ } unroll (3) { @x++ }",
+		  "(while (< $i 3) {(+= $i 1)}); (unroll 3 {(+= @x 1)})" },
 		{ "let $x; let $y = 2; let $z: uint8; let $w: int16 = -1",
 		  "(= $x 0); (= $y 2); (= $z ((uint8) 0)); (= $w ((int16) (- 1)))" },
 		{ "@m[1] = @m[1] + 1", "(= @m[1] (+ @m[1] 1))" },

@@ -275,6 +275,7 @@ struct sema {
 	int nev;
 	bool is_ret, is_kprobe, is_uprobe, has_record, is_profile;
 	bool buf_ok;			/* checking an argument of printf */
+	int loops;			/* loops around the statement checked */
 	struct lang_err *err;
 };
 
@@ -1309,6 +1310,41 @@ static int check(struct sema *s, struct node *n)
 	}
 }
 
+static int check_stmts(struct sema *s, struct node *st);
+
+/* for ($i : A..B), while (c), unroll (N): numbers; $i is one in the body. */
+static int check_loop(struct sema *s, struct node *st)
+{
+	int err = 0;
+
+	if (st->k == S_FOR && st->nargs == 1) {
+		lang_errf(s->err, st->args[0], "for over a map gives each entry as a tuple "
+			  "($kv.0, $kv.1), which ftr has not yet");
+		return -EINVAL;
+	}
+	for (int i = 0; i < st->nargs && !err; i++)
+		if (!(err = check(s, st->args[i])) && st->args[i]->type != VT_INT) {
+			lang_errf(s->err, st->args[i], "a range's bounds are numbers");
+			return -EINVAL;
+		}
+	if (!err && st->k == S_WHILE)
+		err = check(s, st->a);
+	if (!err && st->k == S_FOR) {
+		st->a->slot = var_slot(s, st->a->sval, true);
+		if (st->a->slot < 0) {
+			lang_errf(s->err, st->a, "too many variables");
+			return -EINVAL;
+		}
+		s->in->vars[st->a->slot].t = st->a->type = VT_INT;
+		s->in->varwidth[st->a->slot] = 8;
+	}
+	s->loops++;
+	if (!err)
+		err = check_stmts(s, st->b);
+	s->loops--;
+	return err;
+}
+
 static int check_stmts(struct sema *s, struct node *st)
 {
 	int err;
@@ -1327,6 +1363,20 @@ static int check_stmts(struct sema *s, struct node *st)
 				err = check_stmts(s, st->b);
 			if (!err && st->c)
 				err = check_stmts(s, st->c);
+			break;
+		case S_FOR: case S_WHILE: case S_UNROLL:
+			err = check_loop(s, st);
+			break;
+		case S_BREAK: case S_CONTINUE:
+			if (!s->loops) {
+				lang_errf(s->err, st, "%s outside a loop",
+					  st->k == S_BREAK ? "break" : "continue");
+				return -EINVAL;
+			}
+			err = 0;
+			break;
+		case S_RETURN:
+			err = 0;
 			break;
 		case S_ASSIGN:
 			if (st->a->k == N_VAR) {
@@ -1397,6 +1447,7 @@ struct xctx {
 	struct tep_record *rec;
 	const struct lprof_sample *smp;	/* profile:hz: the sample */
 	uint64_t now;
+	enum nk jump;			/* S_BREAK, S_CONTINUE, S_RETURN under way, or 0 */
 	char scratch[128];
 };
 
@@ -2357,12 +2408,68 @@ static void exec_call(struct xctx *x, const struct node *n)
 	}
 }
 
+static void exec(struct xctx *x, const struct node *st);
+
+/*
+ * A bound on the turns of one loop: bpftrace's loops are bounded by the BPF
+ * verifier, which refuses a program whose loop it cannot prove ends; ftr
+ * stops the program with an error where such a loop turns on and on.
+ */
+#define LOOP_TURNS_MAX 1000000
+
+/* One turn of a loop's body: false when the loop ends (break, return). */
+static bool loop_turn(struct xctx *x, const struct node *st, uint64_t *turns)
+{
+	if (++*turns > LOOP_TURNS_MAX) {
+		ftr_err("%d:%d: error: the loop turned more than %d times: stopped (bpftrace "
+			"refuses a loop it cannot prove ends)", st->line, st->col, LOOP_TURNS_MAX);
+		x->in->guard_tripped = x->in->exit_req = true;
+		return false;
+	}
+	exec(x, st->b);
+	if (x->jump == S_BREAK || x->jump == S_CONTINUE) {
+		bool more = x->jump == S_CONTINUE;
+
+		x->jump = 0;
+		return more && !x->in->exit_req;
+	}
+	return !x->jump && !x->in->exit_req;
+}
+
+static void exec_loop(struct xctx *x, const struct node *st)
+{
+	uint64_t turns = 0;
+
+	if (st->k == S_FOR) {
+		/* the bounds are read once, before the first turn */
+		int64_t i = eval(x, st->args[0]).i, end = eval(x, st->args[1]).i;
+
+		for (; i < end; i++) {
+			x->in->vars[st->a->slot] = vint(i);
+			if (!loop_turn(x, st, &turns))
+				break;
+		}
+	} else if (st->k == S_WHILE) {
+		while (truthy(eval(x, st->a)) && loop_turn(x, st, &turns))
+			;
+	} else {
+		for (int64_t i = 0; i < st->ival && loop_turn(x, st, &turns); i++)
+			;
+	}
+}
+
 static void exec(struct xctx *x, const struct node *st)
 {
 	struct interp *in = x->in;
 
-	for (; st && !in->exit_req; st = st->next) {
+	for (; st && !in->exit_req && !x->jump; st = st->next) {
 		switch (st->k) {
+		case S_FOR: case S_WHILE: case S_UNROLL:
+			exec_loop(x, st);
+			break;
+		case S_BREAK: case S_CONTINUE: case S_RETURN:
+			x->jump = st->k;
+			break;
 		case S_EXPR:
 			if (st->a->k == N_CALL)
 				exec_call(x, st->a);
@@ -2434,6 +2541,7 @@ static void run_clause(struct xctx *x, int ci, bool skip_pred)
 	if (c->pred && !skip_pred && !truthy(eval(x, c->pred)))
 		return;
 	exec(x, c->body);
+	x->jump = 0;	/* a return */
 }
 
 /* ---- running ------------------------------------------------------------------- */
@@ -3080,7 +3188,7 @@ static int str_stores(struct interp *in, struct node *n, bool user, bool typed)
 			n->b = c;
 			m->str_at_store = true;
 		}
-		if ((n->k == S_IF && (str_stores(in, n->b, user, typed) < 0 ||
+		if ((lang_is_block_stmt(n->k) && (str_stores(in, n->b, user, typed) < 0 ||
 				      str_stores(in, n->c, user, typed) < 0)))
 			return -ENOMEM;
 	}
@@ -4696,7 +4804,8 @@ static const struct node *map_store(const struct node *st, int slot)
 
 		if (st->k == S_ASSIGN && st->a->k == N_MAP && st->a->slot == slot)
 			return st;
-		if (st->k == S_IF && ((f = map_store(st->b, slot)) || (f = map_store(st->c, slot))))
+		if (lang_is_block_stmt(st->k) &&
+		    ((f = map_store(st->b, slot)) || (f = map_store(st->c, slot))))
 			return f;
 	}
 	return NULL;

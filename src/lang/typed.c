@@ -1168,7 +1168,7 @@ static int assigns(const struct node *st, const char *name)
 	int n = 0;
 
 	for (; st; st = st->next) {
-		if (st->k == S_IF)
+		if (lang_is_block_stmt(st->k))
 			n += assigns(st->b, name) + assigns(st->c, name);
 		else if (st->k == S_ASSIGN && st->a->k == N_VAR && !strcmp(st->a->sval, name))
 			n++;
@@ -1179,9 +1179,13 @@ static int assigns(const struct node *st, const char *name)
 static int stmts(struct tctx *x, struct node *st)
 {
 	for (; st; st = st->next) {
-		if (st->k == S_IF) {
-			if (plain(x, st->a) < 0)
+		if (lang_is_block_stmt(st->k)) {
+			/* an if's condition, a while's; a for's bounds */
+			if ((st->k == S_IF || st->k == S_WHILE) && plain(x, st->a) < 0)
 				return -1;
+			for (int i = 0; i < st->nargs; i++)
+				if (plain(x, st->args[i]) < 0)
+					return -1;
 			x->ifdepth++;
 			if (stmts(x, st->b) || (st->c && stmts(x, st->c)))
 				return -1;
@@ -1228,7 +1232,7 @@ static int stmts(struct tctx *x, struct node *st)
 		} else if (st->k == S_ASSIGN) {
 			if (walk_children(x, st->a) || plain(x, st->b) < 0)
 				return -1;
-		} else if (plain(x, st->a) < 0) {
+		} else if (st->a && plain(x, st->a) < 0) {	/* (break, continue, return: none) */
 			return -1;
 		}
 	}

@@ -168,6 +168,10 @@ static const struct {
 	{ "BEGIN { @x[1] = count(); @x[\"a\"] = count(); }",
 	  "1:29: key 1 of @x is a string here but a number at 1:9" },
 	{ "BEGIN { $y = $x + 1; }", "1:14: $x is used before it is assigned" },
+	{ "BEGIN { if (1) { continue } }", "1:18: continue outside a loop" },
+	{ "BEGIN { for ($i : \"a\"..2) { } }", "1:19: a range's bounds are numbers" },
+	{ "BEGIN { @m[1] = 1; for ($kv : @m) { } }", "1:31: for over a map gives each entry as "
+	  "a tuple ($kv.0, $kv.1), which ftr has not yet" },
 	{ "BEGIN { printf(\"%d\\n\", @never[1]); }", "1:24: @never is read but never assigned" },
 	{ "tracepoint:syscalls:sys_enter_write { @ = count() ; @m = lhist(args.count, 10, 0, 1); }",
 	  "1:58: lhist(value, min, max, step) needs numbers with min < max and step > 0" },
@@ -505,6 +509,29 @@ static void test_declarations(void **state)
 	run_cases(decls, ARRAY_SIZE(decls));
 }
 
+/* Loops: a range read once, break and continue of the innermost, return. */
+static const struct icase loops[] = {
+	{ "for over a range",
+	  "tracepoint:syscalls:sys_enter_write { $s = 0; for ($i : 0..args.fd + 1) { $s += $i; } "
+	  "@[comm] = sum($s); }", WRITES, "@[bash]: 3\n@[python3]: 4\n@[sh]: 15\n" },
+	{ "break and continue",
+	  "BEGIN { for ($i : 0..3) { for ($j : 0..3) { if ($j == 1) { continue } "
+	  "if ($j == 2) { break } printf(\"%d%d \", $i, $j); } } printf(\"\\n\"); }", "",
+	  "00 10 20 \n" },
+	{ "the bounds are read once",
+	  "BEGIN { $n = 3; for ($i : 0..$n) { $n++; printf(\"%d\", $i); } printf(\" %d\\n\", $n); }",
+	  "", "012 6\n" },
+	{ "while, unroll, return",
+	  "tracepoint:syscalls:sys_enter_write { $c = args.count; $b = 0; while ($c > 1) { $c /= 2; "
+	  "$b++ } if (args.fd == 5) { return } unroll (2) { @[comm] = sum($b); } }", WRITES,
+	  "@[python3]: 12\n@[bash]: 40\n" },
+};
+
+static void test_loops(void **state)
+{
+	run_cases(loops, ARRAY_SIZE(loops));
+}
+
 static void test_statements(void **state)
 {
 	run_cases(stmts, ARRAY_SIZE(stmts));
@@ -739,6 +766,7 @@ int main(void)
 		cmocka_unit_test(test_aggregations),
 		cmocka_unit_test(test_statements),
 		cmocka_unit_test(test_declarations),
+		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_integers),
 		cmocka_unit_test(test_too_many_maps),

@@ -1305,9 +1305,16 @@ static void text_key(struct outbuf *ob, const struct agg *m, const struct agg_ro
 		return;
 	ob_putc(ob, '[');
 	for (int i = 0; i < m->nkeys; i++) {
+		const char *name = o && o->key_name && (m->ktypes[i] == AGG_K_INT ||
+							m->ktypes[i] == AGG_K_UINT) ?
+				   o->key_name(i, r->keys[i].i, o->key_name_arg) : NULL;
+
 		if (i)
 			ob_write(ob, ", ", 2);
-		text_part(ob, m->ktypes[i], &r->keys[i], o);
+		if (name)
+			ob_puts(ob, name);
+		else
+			text_part(ob, m->ktypes[i], &r->keys[i], o);
 	}
 	ob_putc(ob, ']');
 }

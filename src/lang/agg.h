@@ -258,6 +258,11 @@ struct agg_print_opts {
 	 * (AGG_K_STR, AGG_K_STACK), or -1 to print the number. */
 	int (*value)(int64_t v, struct agg_kpart *k, void *arg);
 	void *value_arg;
+	/* Number key parts that stand for an enum's values (the language's):
+	 * the enumerator's name of part i, or NULL to print the number (text
+	 * output only; JSON keeps numbers). */
+	const char *(*key_name)(int part, int64_t v, void *arg);
+	void *key_name_arg;
 };
 
 /* Text as bpftrace; nothing for an empty map.  opts may be NULL.  Returns

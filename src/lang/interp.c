@@ -124,6 +124,10 @@ struct mapdef {
 	bool zeroed;			/* zero() names it: its keys stay, at 0 */
 	bool read_at_event;		/* print() or clear() of it at an event */
 	bool full_warned;		/* a store found it full (let @m = hash(N)) */
+	/* values of an enum (node.enum_id), as the first store and the first
+	 * keys made them: printed by their enumerators' names */
+	uint32_t key_enum[AGG_MAX_KEYS], val_enum;
+	bool val_typed;
 	bool str_at_store;		/* str(@m[k]) of a pointer: the string, fetched
 					 * where the pointer is stored (str_stores) */
 	enum vtype vt;			/* what a plain store keeps: VT_INT, or a
@@ -173,6 +177,7 @@ struct interp {
 	char *varnames[256][MAX_VARS];
 	struct val vars[MAX_VARS];
 	unsigned char varwidth[MAX_VARS];	/* bytes of what a variable holds (bswap) */
+	uint32_t varenum[MAX_VARS];	/* the enum a variable holds a value of (node.enum_id) */
 	struct outbuf ob;
 	struct lang_err err;
 	bool exit_req;
@@ -466,6 +471,7 @@ static int check_map_keys(struct sema *s, struct node *n)
 		m->nkeys = n->nargs;
 		for (int i = 0; i < n->nargs; i++) {
 			m->kt[i] = ktype_of(n->args[i]);
+			m->key_enum[i] = n->args[i]->enum_id;
 			if (n->args[i]->k == N_BUILTIN && n->args[i]->type == VT_STACK)
 				m->stack_mode = (int)n->args[i]->op;
 		}
@@ -639,7 +645,9 @@ static int check_printf(struct sema *s, struct node *n)
 		}
 		if (conv < n->nargs) {
 			bool want_str = p[1] == 's', want_buf = p[1] == 'r';
-			enum vtype t = n->args[conv]->type;
+			/* %s of an enum's value: its enumerator's name */
+			enum vtype t = n->args[conv]->enum_id && want_str ? VT_STR :
+				       n->args[conv]->type;
 
 			if ((want_str && t != VT_STR && t != VT_STACK) || (want_buf && t != VT_BUF) ||
 			    (!want_str && !want_buf && t != VT_INT)) {
@@ -1215,6 +1223,7 @@ static int check(struct sema *s, struct node *n)
 			return -EINVAL;
 		}
 		n->type = s->in->vars[n->slot].t;
+		n->enum_id = s->in->varenum[n->slot];
 		return 0;
 	case N_MAP: {
 		struct mapdef *m;
@@ -1224,6 +1233,7 @@ static int check(struct sema *s, struct node *n)
 			return err;
 		m = &s->in->maps[n->slot];
 		n->type = m->vt ? m->vt : VT_INT;
+		n->enum_id = m->val_enum;
 		return 0;
 	}
 	case N_CALL:
@@ -1303,6 +1313,7 @@ static int check(struct sema *s, struct node *n)
 			return -EINVAL;
 		}
 		n->type = n->b->type;
+		n->enum_id = n->b->enum_id == n->c->enum_id ? n->b->enum_id : 0;
 		return 0;
 	default:
 		lang_errf(s->err, n, "internal: unexpected node");
@@ -1389,6 +1400,8 @@ static int check_stmts(struct sema *s, struct node *st)
 					return -EINVAL;
 				}
 				s->in->vars[st->a->slot].t = st->b->type;
+				s->in->varenum[st->a->slot] = st->op == T_ASSIGN ? st->b->enum_id : 0;
+				st->a->enum_id = s->in->varenum[st->a->slot];
 				/* '=' sets the width bswap() swaps; += keeps it */
 				if (st->op == T_ASSIGN)
 					s->in->varwidth[st->a->slot] = (unsigned char)int_width(s, st->b);
@@ -1413,6 +1426,10 @@ static int check_stmts(struct sema *s, struct node *st)
 				struct mapdef *m = &s->in->maps[st->a->slot];
 
 				err = check(s, st->b);
+				if (!err && !m->val_typed) {
+					m->val_typed = true;
+					m->val_enum = st->op == T_ASSIGN ? st->b->enum_id : 0;
+				}
 				if (!err && st->b->type != (m->vt ? m->vt : VT_INT)) {
 					if (m->vt == VT_INT || !m->vt || st->op != T_ASSIGN)
 						lang_errf(s->err, st->b, "%s holds numbers: a %s "
@@ -2050,6 +2067,21 @@ static void bt_done(struct interp *in, struct outbuf *f, const char *type)
 		bt_line(in, type, f->buf, f->len);
 }
 
+/* A value of an enum (n->enum_id) as bpftrace prints it: the enumerator's
+ * name; else the number, in text when always, else as it is. */
+static struct val enum_text(struct xctx *x, const struct node *n, struct val v, bool always)
+{
+	const char *name = n->enum_id && x->in->types ?
+			   ctypes_enum_name(x->in->types, n->enum_id, v.i) : NULL;
+
+	if (name)
+		return vstr(name, strlen(name));
+	if (!always)
+		return v;
+	snprintf(x->scratch, sizeof(x->scratch), v.u ? "%llu" : "%lld", (unsigned long long)v.i);
+	return vstr(x->scratch, strlen(x->scratch));
+}
+
 static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 {
 	const char *p = n->args[0]->sval;
@@ -2085,6 +2117,8 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 		}
 		q += strspn(q, "hlzjt");
 		v = eval(x, n->args[arg++]);
+		if (*q == 's' && v.t == VT_INT)
+			v = enum_text(x, n->args[arg - 1], v, true);
 		if (*q == 's' && v.t == VT_STACK) {
 			print_stack(x->in, ob, v);
 			p = q + 1;
@@ -2182,6 +2216,32 @@ static int interned_value(int64_t v, struct agg_kpart *k, void *arg)
 	return AGG_K_STACK;
 }
 
+/* Keys and values of a map that are an enum's values: their names (text). */
+struct enum_ctx {
+	struct interp *in;
+	const struct mapdef *m;
+};
+
+static const char *enum_key_name(int part, int64_t v, void *arg)
+{
+	const struct enum_ctx *c = arg;
+
+	return c->m->key_enum[part] && c->in->types ?
+	       ctypes_enum_name(c->in->types, c->m->key_enum[part], v) : NULL;
+}
+
+static int enum_value(int64_t v, struct agg_kpart *k, void *arg)
+{
+	const struct enum_ctx *c = arg;
+	const char *name = c->in->types ? ctypes_enum_name(c->in->types, c->m->val_enum, v) : NULL;
+
+	if (!name)
+		return -1;
+	k->str.p = name;
+	k->str.len = strlen(name);
+	return AGG_K_STR;
+}
+
 static void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div)
 {
 	if (!m->m)
@@ -2191,11 +2251,17 @@ static void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t 
 	if (m->pc && pc_read(in, m) < 0)
 		return;
 	struct vals_ctx vc = { in->vals, m->vt };
+	struct enum_ctx ec = { in, m };
+	bool text = in->o->mode == OUT_TEXT;
 	struct agg_print_opts po = { .top = top >= 0 ? (uint32_t)top : in->o->top,
 				     .div = div > 0 ? (uint64_t)div : 0,
 				     .stack_mode = m->stack_mode, .sort = in->o->sort,
 				     .sym = in->prof ? lprof_frame : NULL, .sym_arg = in->prof,
-				     .value = m->vt > VT_INT ? interned_value : NULL, .value_arg = &vc };
+				     .value = m->vt > VT_INT ? interned_value :
+					      text && m->val_enum && m->kind == AGG_VALUE ?
+					      enum_value : NULL,
+				     .value_arg = m->vt > VT_INT ? (void *)&vc : &ec,
+				     .key_name = text ? enum_key_name : NULL, .key_name_arg = &ec };
 
 	if (in->o->mode == OUT_BTJSON)
 		agg_print_bt_json(m->m, &in->ob, &po);
@@ -2382,7 +2448,9 @@ static void exec_call(struct xctx *x, const struct node *n)
 	} else if (!strcmp(n->sval, "time")) {
 		do_time(x, n);
 	} else if (!strcmp(n->sval, "print") && n->args[0]->k != N_MAP) {
-		print_value(x, eval(x, n->args[0]));
+		/* an enum's value by its name (a number in bpftrace's JSON) */
+		print_value(x, in->o->mode == OUT_BTJSON ? eval(x, n->args[0]) :
+			    enum_text(x, n->args[0], eval(x, n->args[0]), false));
 	} else if (!strcmp(n->sval, "print")) {
 		int64_t top = n->nargs > 1 ? eval(x, n->args[1]).i : -1;
 		int64_t div = n->nargs > 2 ? eval(x, n->args[2]).i : 0;

@@ -93,6 +93,11 @@ struct node {
 	/* S_ASSIGN: a declaration, let $x [: TYPE] [= e]: the variable starts
 	 * again at each run of it; b is e, or 0 ((TYPE)e, (TYPE)0 with a type) */
 	bool decl;
+	/* A value of an enum type (an enumerator, a cast to the enum, a variable
+	 * or map holding one): the enum's type id in the program's types
+	 * (ctypes.h), which print(), printf's %s and map printing show as the
+	 * enumerator's name.  Set by typed.c, carried by the semantic pass. */
+	uint32_t enum_id;
 };
 
 enum probe_provider {

@@ -661,6 +661,8 @@ static int cast(struct tctx *x, struct node *n, struct tv *v)
 				    n->sval);
 		n->ival = sz;
 		n->idx = k == BTF_INT && (t.extra[0] >> 24 & BTF_INT_SIGNED);
+		if (k == BTF_ENUM || k == BTF_ENUM64)
+			n->enum_id = v->id;	/* (enum Foo)1 prints as its enumerator */
 		return 0;
 	}
 	/* The operand first: what it lacks (curtask's $current) is the reason. */
@@ -1036,10 +1038,11 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 	case N_BUILTIN:
 		if (n->ival == B_CONST) {
 			int64_t val;
+			uint32_t eid;
 
 			if (open_env(x))
 				return -1;
-			if (ctypes_constant(*x->env, n->sval, &val))
+			if (ctypes_constant(*x->env, n->sval, &val, &eid))
 				return fail(x, n, "unknown name '%s': no enumerator of the program's "
 					    "or the BTF's enums, no #define of the program",
 					    n->sval);
@@ -1047,6 +1050,7 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 			n->sval = NULL;
 			n->k = N_INT;
 			n->ival = val;
+			n->enum_id = eid;	/* printed by its name, as bpftrace */
 			return 0;
 		}
 		if (n->ival == B_CURTASK)

@@ -532,6 +532,23 @@ static void test_loops(void **state)
 	run_cases(loops, ARRAY_SIZE(loops));
 }
 
+/* Values of an enum print by their enumerators' names, as bpftrace's. */
+static const struct icase enums[] = {
+	{ "keys, values, print, printf",
+	  "enum Foo { ONE = 1, TWO = 2, BIG = 99999 }; BEGIN { @[ONE, TWO] = BIG; @n[ONE + 1] = TWO - 1; "
+	  "$t = TWO; print($t); print((enum Foo)1); print((enum Foo)7); "
+	  "printf(\"%d %s %-5s|%s\\n\", ONE, ONE, $t, (enum Foo)100); }", "",
+	  "TWO\nONE\n7\n1 ONE TWO  |100\n@[ONE, TWO]: BIG\n\n@n[2]: 1\n" },
+	{ "the first key and the first store make the map's type",
+	  "enum { A = 1, B = 2 }; BEGIN { @[A + 1] = B + 1; @[A] = A; @s = A; @s = 5; }", "",
+	  "@[1]: 1\n@[2]: 3\n\n@s: 5\n" },
+};
+
+static void test_enums(void **state)
+{
+	run_cases(enums, ARRAY_SIZE(enums));
+}
+
 static void test_statements(void **state)
 {
 	run_cases(stmts, ARRAY_SIZE(stmts));
@@ -767,6 +784,7 @@ int main(void)
 		cmocka_unit_test(test_statements),
 		cmocka_unit_test(test_declarations),
 		cmocka_unit_test(test_loops),
+		cmocka_unit_test(test_enums),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_integers),
 		cmocka_unit_test(test_too_many_maps),

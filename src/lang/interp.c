@@ -46,6 +46,7 @@
 #include "lang/strfetch.h"
 #include "report/serve.h"
 #include "lang/ctypes.h"
+#include "lang/tuple.h"
 #include "lang/typed.h"
 #include "kernel/arch.h"
 #include "report/sym.h"
@@ -128,6 +129,7 @@ struct mapdef {
 	 * keys made them: printed by their enumerators' names */
 	uint32_t key_enum[AGG_MAX_KEYS], val_enum;
 	bool val_typed;
+	char *vtsig;			/* vt VT_TUPLE: the tuples' signature (tuple.h) */
 	bool str_at_store;		/* str(@m[k]) of a pointer: the string, fetched
 					 * where the pointer is stored (str_stores) */
 	enum vtype vt;			/* what a plain store keeps: VT_INT, or a
@@ -178,6 +180,10 @@ struct interp {
 	struct val vars[MAX_VARS];
 	unsigned char varwidth[MAX_VARS];	/* bytes of what a variable holds (bswap) */
 	uint32_t varenum[MAX_VARS];	/* the enum a variable holds a value of (node.enum_id) */
+	char *vartsig[MAX_VARS];	/* the tuples a variable holds (tuple.h) */
+	struct tbuf varbuf[MAX_VARS];	/* a tuple variable's own copy of its bytes */
+	struct tbuf *tbufs;		/* per tuple expression, where it is built */
+	int ntbufs;
 	struct outbuf ob;
 	struct lang_err err;
 	bool exit_req;
@@ -1116,6 +1122,102 @@ static int check_call(struct sema *s, struct node *n, bool as_map_value)
 	return 0;
 }
 
+/* A signature's one element as a node's type (tuple.h). */
+static int type_of_sig(struct node *n, const char *e, size_t len)
+{
+	n->type = e[0] == 's' ? VT_STR : e[0] == '(' ? VT_TUPLE : VT_INT;
+	n->enum_id = e[0] == 'e' ? (uint32_t)strtoul(e + 1, NULL, 10) : 0;
+	free(n->tsig);
+	n->tsig = e[0] == '(' ? strndup(e, len) : NULL;
+	return e[0] == '(' && !n->tsig ? -ENOMEM : 0;
+}
+
+/* (a, b, ...): numbers, strings and tuples; its signature and the buffer
+ * it is built in (in->tbufs[n->slot]). */
+static int check_tuple(struct sema *s, struct node *n)
+{
+	char *sig = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&sig, &len);
+	struct tbuf *v;
+
+	if (!f)
+		return -ENOMEM;
+	fputc('(', f);
+	for (int i = 0; i < n->nargs; i++) {
+		struct node *a = n->args[i];
+		int err = check(s, a);
+
+		if (!err && a->type != VT_INT && a->type != VT_STR && a->type != VT_TUPLE) {
+			lang_errf(s->err, a, "a tuple holds numbers, strings and tuples, which ftr "
+				  "keeps (not a %s)", a->type == VT_STACK ? "stack" :
+				  a->type == VT_BUF ? "buffer" : "value of no type");
+			err = -EINVAL;
+		}
+		if (err) {
+			fclose(f);
+			free(sig);
+			return err;
+		}
+		if (a->type == VT_TUPLE)
+			fputs(a->tsig, f);
+		else if (a->enum_id)
+			fprintf(f, "e%u;", a->enum_id);
+		else
+			fputc(a->type == VT_STR ? 's' : 'i', f);
+	}
+	fputc(')', f);
+	fclose(f);
+	v = realloc(s->in->tbufs, (s->in->ntbufs + 1) * sizeof(*v));
+	if (!sig || !v) {
+		free(sig);
+		return -ENOMEM;
+	}
+	s->in->tbufs = v;
+	memset(&v[s->in->ntbufs], 0, sizeof(*v));
+	n->slot = s->in->ntbufs++;
+	free(n->tsig);
+	n->tsig = sig;
+	n->type = VT_TUPLE;
+	return 0;
+}
+
+/* $t.N: element N of a tuple. */
+static int check_tuple_elem(struct sema *s, struct node *n)
+{
+	const char *e;
+	size_t len;
+	int err = check(s, n->a);
+
+	if (err)
+		return err;
+	if (n->a->type != VT_TUPLE) {
+		lang_errf(s->err, n, ".%s reads a tuple's element, and this is not a tuple", n->sval);
+		return -EINVAL;
+	}
+	if (!n->a->tsig) {
+		/* a map's tuples are typed by its first store, in program order */
+		lang_errf(s->err, n, ".%s of a map read before the program stores a tuple in it: ftr "
+			  "types a map's tuples at their first store", n->sval);
+		return -EINVAL;
+	}
+	n->idx = atoi(n->sval);
+	if (!tuple_sig_elem(n->a->tsig, n->idx, &e, &len)) {
+		lang_errf(s->err, n, "the tuple has %d element%s: no .%s", tuple_sig_count(n->a->tsig),
+			  tuple_sig_count(n->a->tsig) == 1 ? "" : "s", n->sval);
+		return -EINVAL;
+	}
+	return type_of_sig(n, e, len);
+}
+
+/* The tuple signature src carries to dst (a variable, a map read). */
+static int keep_tsig(struct node *dst, const char *src)
+{
+	free(dst->tsig);
+	dst->tsig = src ? strdup(src) : NULL;
+	return src && !dst->tsig ? -ENOMEM : 0;
+}
+
 static int check(struct sema *s, struct node *n)
 {
 	int err;
@@ -1224,7 +1326,7 @@ static int check(struct sema *s, struct node *n)
 		}
 		n->type = s->in->vars[n->slot].t;
 		n->enum_id = s->in->varenum[n->slot];
-		return 0;
+		return keep_tsig(n, n->type == VT_TUPLE ? s->in->vartsig[n->slot] : NULL);
 	case N_MAP: {
 		struct mapdef *m;
 
@@ -1234,7 +1336,7 @@ static int check(struct sema *s, struct node *n)
 		m = &s->in->maps[n->slot];
 		n->type = m->vt ? m->vt : VT_INT;
 		n->enum_id = m->val_enum;
-		return 0;
+		return keep_tsig(n, m->vt == VT_TUPLE ? m->vtsig : NULL);
 	}
 	case N_CALL:
 		return check_call(s, n, false);
@@ -1274,8 +1376,15 @@ static int check(struct sema *s, struct node *n)
 		    n->op == T_GT || n->op == T_GE) {
 			if (n->a->type != n->b->type) {
 				lang_errf(s->err, n, "%s compares a %s with a %s", lang_tok_str(n->op),
-					  n->a->type == VT_STR ? "string" : "number",
-					  n->b->type == VT_STR ? "string" : "number");
+					  n->a->type == VT_STR ? "string" : n->a->type == VT_TUPLE ?
+					  "tuple" : "number", n->b->type == VT_STR ? "string" :
+					  n->b->type == VT_TUPLE ? "tuple" : "number");
+				return -EINVAL;
+			}
+			if (n->a->type == VT_TUPLE && ((n->op != T_EQ && n->op != T_NE) ||
+						       strcmp(n->a->tsig, n->b->tsig))) {
+				lang_errf(s->err, n, "%s of tuples: == and != of tuples of one type",
+					  lang_tok_str(n->op));
 				return -EINVAL;
 			}
 		} else if (n->op != T_ANDAND && n->op != T_OROR &&
@@ -1296,7 +1405,13 @@ static int check(struct sema *s, struct node *n)
 		}
 		n->type = VT_INT;
 		return 0;
-	case N_MEMBER: case N_INDEX: case N_SIZEOF:
+	case N_TUPLE:
+		return check_tuple(s, n);
+	case N_MEMBER:
+		if (n->op == T_DOT && n->sval[0] >= '0' && n->sval[0] <= '9')
+			return check_tuple_elem(s, n);
+		/* fall through */
+	case N_INDEX: case N_SIZEOF:
 		lang_errf(s->err, n, "%s here needs a typed value (internal)",
 			  n->k == N_INDEX ? "[]" : n->k == N_SIZEOF ? "sizeof" : "a member");
 		return -EINVAL;
@@ -1402,6 +1517,12 @@ static int check_stmts(struct sema *s, struct node *st)
 				s->in->vars[st->a->slot].t = st->b->type;
 				s->in->varenum[st->a->slot] = st->op == T_ASSIGN ? st->b->enum_id : 0;
 				st->a->enum_id = s->in->varenum[st->a->slot];
+				if (st->b->type == VT_TUPLE) {
+					free(s->in->vartsig[st->a->slot]);
+					s->in->vartsig[st->a->slot] = strdup(st->b->tsig);
+					if (!s->in->vartsig[st->a->slot] || keep_tsig(st->a, st->b->tsig))
+						return -ENOMEM;
+				}
 				/* '=' sets the width bswap() swaps; += keeps it */
 				if (st->op == T_ASSIGN)
 					s->in->varwidth[st->a->slot] = (unsigned char)int_width(s, st->b);
@@ -1426,9 +1547,26 @@ static int check_stmts(struct sema *s, struct node *st)
 				struct mapdef *m = &s->in->maps[st->a->slot];
 
 				err = check(s, st->b);
+				if (!err && st->b->type == VT_TUPLE && m->vt == VT_INT && !m->val_typed &&
+				    st->op == T_ASSIGN) {
+					/* @m = $t: the variable's type is known only now */
+					m->vt = VT_TUPLE;
+					if (!s->in->vals && !(s->in->vals = intern_new(INTERN_MAX,
+										       INTERN_MAX_BYTES)))
+						return -ENOMEM;
+				}
 				if (!err && !m->val_typed) {
 					m->val_typed = true;
 					m->val_enum = st->op == T_ASSIGN ? st->b->enum_id : 0;
+					if (st->b->type == VT_TUPLE && !(m->vtsig = strdup(st->b->tsig)))
+						return -ENOMEM;
+				}
+				if (!err && st->b->type == VT_TUPLE && m->vtsig &&
+				    strcmp(m->vtsig, st->b->tsig)) {
+					lang_errf(s->err, st->b, "%s holds tuples of other types (first "
+						  "stored at %d:%d)", m->name, m->first->line,
+						  m->first->col);
+					return -EINVAL;
 				}
 				if (!err && st->b->type != (m->vt ? m->vt : VT_INT)) {
 					if (m->vt == VT_INT || !m->vt || st->op != T_ASSIGN)
@@ -1484,6 +1622,33 @@ static bool truthy(struct val v)
 }
 
 static struct val eval(struct xctx *x, const struct node *n);
+
+/* (a, b, ...) built in its buffer: valid until the expression runs again
+ * (a variable keeps its own copy). */
+static struct val eval_tuple(struct xctx *x, const struct node *n)
+{
+	struct tbuf *b = &x->in->tbufs[n->slot];
+	int err = 0;
+
+	tbuf_reset(b);
+	for (int i = 0; i < n->nargs && !err; i++) {
+		struct val e = eval(x, n->args[i]);
+
+		/* an element that is an earlier run of this tuple's bytes has
+		 * been copied by its variable: b is free to change */
+		if (e.t == VT_INT)
+			err = tuple_put_int(b, e.i, e.u, n->args[i]->enum_id);
+		else if (e.t == VT_STR)
+			err = tuple_put_str(b, e.s, strnlen(e.s, e.len));
+		else
+			err = tuple_put_tuple(b, e.s, e.len);
+	}
+	if (err) {
+		ftr_err("%d:%d: out of memory for a tuple", n->line, n->col);
+		x->in->exit_req = true;
+	}
+	return (struct val){ .t = VT_TUPLE, .s = b->p ? b->p : "", .len = b->len };
+}
 
 /* The kernel's symbols; once, say why there are none (keys then show
  * addresses, as the kernel's %ps does for an address it cannot name). */
@@ -1828,16 +1993,35 @@ static struct val eval(struct xctx *x, const struct node *n)
 		return builtin(x, n);
 	case N_VAR:
 		return x->in->vars[n->slot];
+	case N_TUPLE:
+		return eval_tuple(x, n);
+	case N_MEMBER: {
+		/* a tuple's element (typed.c rewrote the other members) */
+		struct val t = eval(x, n->a), r;
+		struct telem e;
+
+		if (t.t != VT_TUPLE || tuple_elem(t.s, t.len, n->idx, &e))
+			return vint(0);
+		if (e.tag == 'i') {
+			r = vint(e.i);
+			r.u = e.u;
+			return r;
+		}
+		return (struct val){ .t = e.tag == 's' ? VT_STR : VT_TUPLE, .s = e.s, .len = e.len };
+	}
 	case N_MAP: {
 		struct agg_kpart k[AGG_MAX_KEYS];
 		int64_t v = 0;
 
 		keys_of(x, n, k);
 		agg_lookup(x->in->maps[n->slot].m, k, &v);
-		if (x->in->maps[n->slot].vt == VT_STR || x->in->maps[n->slot].vt == VT_STACK) {
+		if (x->in->maps[n->slot].vt == VT_STR || x->in->maps[n->slot].vt == VT_STACK ||
+		    x->in->maps[n->slot].vt == VT_TUPLE) {
 			size_t len;
 			const void *p = intern_get(x->in->vals, (uint32_t)v, &len);
 
+			if (x->in->maps[n->slot].vt == VT_TUPLE)
+				return (struct val){ .t = VT_TUPLE, .s = p ? p : "", .len = p ? len : 0 };
 			if (x->in->maps[n->slot].vt == VT_STR) {
 				struct val sv = vstr(p ? p : "", len);
 
@@ -1940,7 +2124,7 @@ static struct val eval(struct xctx *x, const struct node *n)
 		b = eval(x, n->b);
 		if (n->op == T_TILDE || n->op == T_NTILDE)
 			return vint(expr_glob(b.s, a.s, a.len) == (n->op == T_TILDE));
-		if (a.t == VT_STR) {
+		if (a.t == VT_STR || a.t == VT_TUPLE) {
 			int c = strcmp_v(a, b);
 
 			return vint(arith(n->op, c, 0));
@@ -1953,6 +2137,11 @@ static struct val eval(struct xctx *x, const struct node *n)
 	case N_CAST:
 		/* (uint8)x...: C's conversion to an integer of ival bytes. */
 		a = eval(x, n->a);
+		if (n->enum_id == LANG_BOOL_ID) {
+			/* (bool)x: C's, whatever the width */
+			a = vint(truthy(a));
+			return a;
+		}
 		if (n->ival < 8) {
 			int sh = 64 - (int)n->ival * 8;
 
@@ -2067,12 +2256,19 @@ static void bt_done(struct interp *in, struct outbuf *f, const char *type)
 		bt_line(in, type, f->buf, f->len);
 }
 
+/* The name of value v of enum id (true and false of a bool), or NULL. */
+static const char *enum_name(const struct interp *in, uint32_t id, int64_t v)
+{
+	if (id == LANG_BOOL_ID)
+		return v ? "true" : "false";
+	return id && in->types ? ctypes_enum_name(in->types, id, v) : NULL;
+}
+
 /* A value of an enum (n->enum_id) as bpftrace prints it: the enumerator's
  * name; else the number, in text when always, else as it is. */
 static struct val enum_text(struct xctx *x, const struct node *n, struct val v, bool always)
 {
-	const char *name = n->enum_id && x->in->types ?
-			   ctypes_enum_name(x->in->types, n->enum_id, v.i) : NULL;
+	const char *name = enum_name(x->in, n->enum_id, v.i);
 
 	if (name)
 		return vstr(name, strlen(name));
@@ -2193,11 +2389,18 @@ static int hist_read(struct interp *in, struct mapdef *m);
 static int pc_read(struct interp *in, struct mapdef *m);
 static int pc_clear(struct interp *in, struct mapdef *m);
 
+/* tuple.h's names of enum values. */
+static const char *tuple_enum_name(uint32_t id, int64_t v, void *arg)
+{
+	return enum_name(arg, id, v);
+}
+
 /* agg's value callback for a map of strings or stacks: the interned value
  * behind the number. */
 struct vals_ctx {
 	const struct intern *vals;
 	enum vtype vt;
+	struct interp *in;		/* tuples: their enums' names */
 };
 
 static int interned_value(int64_t v, struct agg_kpart *k, void *arg)
@@ -2206,6 +2409,16 @@ static int interned_value(int64_t v, struct agg_kpart *k, void *arg)
 	size_t len;
 	const void *p = intern_get(c->vals, (uint32_t)v, &len);
 
+	if (c->vt == VT_TUPLE) {
+		/* its text, as print() shows it */
+		static struct outbuf tob;
+
+		ob_init(&tob, -1);
+		tuple_text(&tob, p ? p : "", p ? len : 0, tuple_enum_name, c->in);
+		k->str.p = tob.buf;
+		k->str.len = tob.len;
+		return AGG_K_STR;
+	}
 	if (c->vt == VT_STR) {
 		k->str.p = p ? p : "";
 		k->str.len = len;
@@ -2226,14 +2439,13 @@ static const char *enum_key_name(int part, int64_t v, void *arg)
 {
 	const struct enum_ctx *c = arg;
 
-	return c->m->key_enum[part] && c->in->types ?
-	       ctypes_enum_name(c->in->types, c->m->key_enum[part], v) : NULL;
+	return enum_name(c->in, c->m->key_enum[part], v);
 }
 
 static int enum_value(int64_t v, struct agg_kpart *k, void *arg)
 {
 	const struct enum_ctx *c = arg;
-	const char *name = c->in->types ? ctypes_enum_name(c->in->types, c->m->val_enum, v) : NULL;
+	const char *name = enum_name(c->in, c->m->val_enum, v);
 
 	if (!name)
 		return -1;
@@ -2250,7 +2462,7 @@ static void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t 
 		return;
 	if (m->pc && pc_read(in, m) < 0)
 		return;
-	struct vals_ctx vc = { in->vals, m->vt };
+	struct vals_ctx vc = { in->vals, m->vt, in };
 	struct enum_ctx ec = { in, m };
 	bool text = in->o->mode == OUT_TEXT;
 	struct agg_print_opts po = { .top = top >= 0 ? (uint32_t)top : in->o->top,
@@ -2400,6 +2612,20 @@ static void print_value(struct xctx *x, struct val v)
 	struct outbuf *ob = in->o->mode == OUT_BTJSON ? bt_out(in) : &in->ob;
 	char num[32];
 
+	if (v.t == VT_TUPLE) {
+		/* (1, abc, (2, 3)); bpftrace's -f json: an array */
+		if (in->o->mode == OUT_BTJSON) {
+			ob_puts(&in->ob, "{\"type\": \"value\", \"data\": ");
+			tuple_json(&in->ob, v.s, v.len);
+			ob_puts(&in->ob, "}\n");
+		} else {
+			tuple_text(&in->ob, v.s, v.len, tuple_enum_name, in);
+			ob_putc(&in->ob, '\n');
+		}
+		if (in->o->buffering != RUN_BUF_FULL)
+			ob_flush(&in->ob);
+		return;
+	}
 	if (v.t == VT_STACK) {
 		print_stack(in, ob, v);
 	} else if (v.t == VT_STR) {
@@ -2559,7 +2785,16 @@ static void exec(struct xctx *x, const struct node *st)
 				struct val nv = eval(x, st->b);
 				struct val *var = &in->vars[st->a->slot];
 
-				if (st->op == T_ASSIGN)
+				if (st->op == T_ASSIGN && nv.t == VT_TUPLE) {
+					/* the variable's own copy: the expression's buffer
+					 * changes when it runs again (a loop) */
+					struct tbuf *vb = &in->varbuf[st->a->slot];
+
+					if (tbuf_set(vb, nv.s, nv.len) == 0) {
+						nv.s = vb->p;
+						*var = nv;
+					}
+				} else if (st->op == T_ASSIGN)
 					*var = nv;
 				else
 					*var = vint(arith(st->op == T_PLUSEQ ? T_PLUS :
@@ -2573,10 +2808,11 @@ static void exec(struct xctx *x, const struct node *st)
 			if (st->b->k == N_CALL && agg_of(st->b->sval) >= 0) {
 				if (st->b->nargs)
 					v = eval(x, st->b->args[0]).i;
-			} else if (m->vt == VT_STR || m->vt == VT_STACK) {
+			} else if (m->vt == VT_STR || m->vt == VT_STACK || m->vt == VT_TUPLE) {
 				struct val nv = eval(x, st->b);
 
-				v = nv.t == VT_STR ? intern_put(in->vals, nv.s, nv.len) :
+				v = nv.t == VT_STR || nv.t == VT_TUPLE ?
+				    intern_put(in->vals, nv.s, nv.len) :
 				    intern_put(in->vals, nv.ips, nv.len * sizeof(uint64_t));
 			} else {
 				v = eval(x, st->b).i;
@@ -3145,6 +3381,8 @@ static int clause_events(struct interp *in, int ci, struct eng_event ***out)
  * may come before its stores in the program, so this is known first. */
 static enum vtype store_type(const struct node *v)
 {
+	if (v->k == N_TUPLE)
+		return VT_TUPLE;
 	if (v->k == N_STR || (v->k == N_CALL && !strcmp(v->sval, "str")))
 		return VT_STR;
 	if (v->k == N_BUILTIN)
@@ -4747,6 +4985,15 @@ static void release(struct interp *in)
 	for (int c = 0; c < 256; c++)
 		for (int i = 0; i < in->nvars[c]; i++)
 			free(in->varnames[c][i]);
+	for (int i = 0; i < MAX_VARS; i++) {
+		free(in->vartsig[i]);
+		tbuf_free(&in->varbuf[i]);
+	}
+	for (int i = 0; i < in->ntbufs; i++)
+		tbuf_free(&in->tbufs[i]);
+	free(in->tbufs);
+	for (int i = 0; i < in->nmaps; i++)
+		free(in->maps[i].vtsig);
 	free(in->eb);
 	free(in->next_fire);
 	for (int c = 0; c < 256; c++)

@@ -52,6 +52,9 @@ enum nk {
 	 * N_UNOP also takes '*' and '&' (T_STAR, T_AND).  typed.c rewrites what
 	 * reads memory into N_FIELD reads of the probe's fetch arguments. */
 	N_CAST, N_MEMBER, N_INDEX, N_SIZEOF,
+	/* (a, b, ...), (a,) and (): a tuple of args; its element N is read as
+	 * N_MEMBER a.N (op T_DOT, sval "N") */
+	N_TUPLE,
 	S_EXPR, S_ASSIGN, S_IF,
 	/* Loops, whose body is b (a block, as an if's): for ($v : START..END)
 	 * with a the $v and args[0], args[1] the bounds (END excluded), or
@@ -68,8 +71,8 @@ enum builtin {
 	B_CURTASK,	/* the task_struct: $current where probes have it (typed.c) */
 };
 
-/* VT_BUF: buf()'s bytes, printed by printf's %r only */
-enum vtype { VT_NONE, VT_INT, VT_STR, VT_STACK, VT_BUF };
+/* VT_BUF: buf()'s bytes, printed by printf's %r only; VT_TUPLE: see tsig */
+enum vtype { VT_NONE, VT_INT, VT_STR, VT_STACK, VT_BUF, VT_TUPLE };
 
 struct node {
 	enum nk k;
@@ -98,6 +101,9 @@ struct node {
 	 * (ctypes.h), which print(), printf's %s and map printing show as the
 	 * enumerator's name.  Set by typed.c, carried by the semantic pass. */
 	uint32_t enum_id;
+#define LANG_BOOL_ID UINT32_MAX	/* enum_id of a bool: true, false */
+	/* VT_TUPLE: the elements' types, set by the semantic pass (tuple.h) */
+	char *tsig;
 };
 
 enum probe_provider {

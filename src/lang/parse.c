@@ -404,6 +404,7 @@ void lang_node_free(struct node *n)
 		free(n->args);
 		free(n->sval);
 		free(n->bind);
+		free(n->tsig);
 		free(n);
 		n = nx;
 	}
@@ -602,6 +603,33 @@ static char *type_text(struct lexer *l, size_t len)
 	return t;
 }
 
+/* (first, ...): the rest of a tuple, up to its ')' (left to the caller);
+ * a trailing ',' is allowed, as (1,) is a tuple of one. */
+static struct node *tuple(struct lexer *l, struct node *first, int line, int col)
+{
+	struct node *t = mk(l, N_TUPLE, line, col);
+	int d = l->depth;
+
+	if (!t || !push_arg(l, t, first)) {
+		if (!t)
+			node_free(first);
+		node_free(t);
+		return NULL;
+	}
+	while (accept(l, T_COMMA) && l->t != T_RPAREN) {
+		if (!push_arg(l, t, expr(l))) {
+			node_free(t);
+			return NULL;
+		}
+		d = l->depth > d ? l->depth : d;
+	}
+	if (!height(l, t, d)) {
+		node_free(t);
+		return NULL;
+	}
+	return t;
+}
+
 static struct node *primary(struct lexer *l)
 {
 	int line = l->tline, col = l->tcol;
@@ -644,9 +672,17 @@ static struct node *primary(struct lexer *l)
 		}
 		next(l);
 		l->parens++;
+		if (l->t == T_RPAREN) {
+			/* (): the empty tuple */
+			l->parens--;
+			next(l);
+			return mk(l, N_TUPLE, line, col);
+		}
 		n = expr(l);
+		if (n && l->t == T_COMMA)
+			n = tuple(l, n, line, col);
 		l->parens--;
-		if (!expect(l, T_RPAREN, NULL)) {
+		if (!n || !expect(l, T_RPAREN, NULL)) {
 			node_free(n);
 			return NULL;
 		}
@@ -675,6 +711,17 @@ static struct node *primary(struct lexer *l)
 		if (accept(l, T_LBRACK) && !arg_list(l, n, T_RBRACK)) {
 			node_free(n);
 			return NULL;
+		}
+		if (n->nargs == 1 && n->args[0]->k == N_TUPLE && n->args[0]->nargs > 1) {
+			/* @m[(a, b)] is @m[a, b], as in bpftrace */
+			struct node *t = n->args[0];
+
+			free(n->args);
+			n->args = t->args;
+			n->nargs = t->nargs;
+			t->args = NULL;
+			t->nargs = 0;
+			node_free(t);
 		}
 		return n;
 	case T_IDENT: {
@@ -737,6 +784,16 @@ static struct node *primary(struct lexer *l)
 			}
 			free(name);
 			next(l);
+			return n;
+		}
+		if (!strcmp(name, "true") || !strcmp(name, "false")) {
+			/* bpftrace's bool: a number that prints as its name */
+			n = mk(l, N_INT, line, col);
+			if (n) {
+				n->ival = name[0] == 't';
+				n->enum_id = LANG_BOOL_ID;
+			}
+			free(name);
 			return n;
 		}
 		b = lang_builtin(name, &argn);
@@ -814,14 +871,21 @@ static struct node *postfix(struct lexer *l)
 			}
 			continue;
 		}
-		if (l->t != T_IDENT) {
+		if (l->t == T_INT && m->op == T_DOT) {
+			/* a tuple's element: $t.0 */
+			char num[24];
+
+			snprintf(num, sizeof(num), "%lld", (long long)l->ival);
+			m->sval = strdup(num);
+		} else if (l->t != T_IDENT) {
 			lerr(l, l->tline, l->tcol, "expected a member name after %s",
 			     lang_tok_str(m->op));
 			node_free(n);
 			return NULL;
+		} else {
+			m->sval = l->sval;
+			l->sval = NULL;
 		}
-		m->sval = l->sval;
-		l->sval = NULL;
 		next(l);
 		if (!height(l, m, d)) {
 			node_free(n);

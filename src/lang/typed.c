@@ -663,6 +663,8 @@ static int cast(struct tctx *x, struct node *n, struct tv *v)
 		n->idx = k == BTF_INT && (t.extra[0] >> 24 & BTF_INT_SIGNED);
 		if (k == BTF_ENUM || k == BTF_ENUM64)
 			n->enum_id = v->id;	/* (enum Foo)1 prints as its enumerator */
+		if (!strcmp(n->sval, "bool") || !strcmp(n->sval, "_Bool"))
+			n->enum_id = LANG_BOOL_ID;	/* prints true or false */
 		return 0;
 	}
 	/* The operand first: what it lacks (curtask's $current) is the reason. */
@@ -936,6 +938,8 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 	case N_CAST:
 		return cast(x, n, v);
 	case N_MEMBER:
+		if (n->op == T_DOT && n->sval[0] >= '0' && n->sval[0] <= '9')
+			return plain(x, n->a) < 0 ? -1 : 0;	/* a tuple's element */
 		r = walk(x, n->a, v);
 		if (r == 0 && n->a->k == N_FIELD && x->tracepoint && !x->btf_func)
 			r = tp_field(x, n->a, v, true);

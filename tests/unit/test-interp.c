@@ -169,6 +169,15 @@ static const struct {
 	  "1:29: key 1 of @x is a string here but a number at 1:9" },
 	{ "BEGIN { $y = $x + 1; }", "1:14: $x is used before it is assigned" },
 	{ "BEGIN { if (1) { continue } }", "1:18: continue outside a loop" },
+	{ "BEGIN { $t = (1, 2); print($t.2); }", "1:30: the tuple has 2 elements: no .2" },
+	{ "BEGIN { $t = 1; print($t.0); }", "1:25: .0 reads a tuple's element, and this is not a tuple" },
+	{ "BEGIN { print((1, 2) == (1, \"a\")); }", "1:22: '==' of tuples: == and != of tuples of one "
+	  "type" },
+	{ "BEGIN { @m = (1, 2); @m = (\"a\", 2); }", "1:27: @m holds tuples of other types (first "
+	  "stored at 1:9)" },
+	{ "BEGIN { print(@m.1); @m = (1, 2); }", "1:17: .1 of a map read before the program stores "
+	  "a tuple in it: ftr types a map's tuples at their first store" },
+	{ "BEGIN { @[(1, 2), 3] = 1; }", "1:11: a map key must be a number, a string or a stack" },
 	{ "BEGIN { for ($i : \"a\"..2) { } }", "1:19: a range's bounds are numbers" },
 	{ "BEGIN { @m[1] = 1; for ($kv : @m) { } }", "1:31: for over a map gives each entry as "
 	  "a tuple ($kv.0, $kv.1), which ftr has not yet" },
@@ -549,6 +558,28 @@ static void test_enums(void **state)
 	run_cases(enums, ARRAY_SIZE(enums));
 }
 
+/* Tuples as values, in variables and maps, printed as bpftrace; bools. */
+static const struct icase tuples[] = {
+	{ "elements, nesting, printing",
+	  "tracepoint:syscalls:sys_enter_write /args.fd != 5/ { $t = (args.fd, comm, (args.count, "
+	  "(int8)-1)); printf(\"%d %s %d|\", $t.0, $t.1, $t.2.0); print($t); @[tid] = $t; }",
+	  WRITES, "1 bash 10|(1, bash, (10, -1))\n2 python3 20|(2, python3, (20, -1))\n"
+	  "1 bash 33|(1, bash, (33, -1))\n1 bash 4096|(1, bash, (4096, -1))\n"
+	  "1 python3 7|(1, python3, (7, -1))\n"
+	  "@[" T1 "]: (1, bash, (4096, -1))\n@[" T2 "]: (1, python3, (7, -1))\n" },
+	{ "a variable keeps its own copy; equality",
+	  "BEGIN { $a = (0, \"x\"); for ($i : 1..3) { $b = $a; $a = ($i, \"y\"); print(($b, $a)); } "
+	  "print($a == (2, \"y\")); print($a != (2, \"y\")); @m = (1, \"z\"); print(@m.1); }", "",
+	  "((0, x), (1, y))\n((1, y), (2, y))\n1\n0\nz\n@m: (1, z)\n" },
+	{ "bools", "BEGIN { @[true] = (false, (bool)256, 7 > 1); print(true); printf(\"%d %s\\n\", true, "
+	  "false); }", "", "true\n1 false\n@[true]: (false, true, 1)\n" },
+};
+
+static void test_tuples(void **state)
+{
+	run_cases(tuples, ARRAY_SIZE(tuples));
+}
+
 static void test_statements(void **state)
 {
 	run_cases(stmts, ARRAY_SIZE(stmts));
@@ -785,6 +816,7 @@ int main(void)
 		cmocka_unit_test(test_declarations),
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_enums),
+		cmocka_unit_test(test_tuples),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_integers),
 		cmocka_unit_test(test_too_many_maps),

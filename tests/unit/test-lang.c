@@ -124,6 +124,14 @@ static void sexp(struct sx *s, const struct node *n)
 		sexp(s, n->b);
 		sxf(s, ")");
 		break;
+	case N_TUPLE:
+		sxf(s, "(tuple");
+		for (int i = 0; i < n->nargs; i++) {
+			sxf(s, " ");
+			sexp(s, n->args[i]);
+		}
+		sxf(s, ")");
+		break;
 	case N_SIZEOF:
 		sxf(s, "sizeof(");
 		if (n->sval)
@@ -279,7 +287,11 @@ static const struct {
 	/* loops */
 	{ "begin { for (1 : 0..2) { } }", 1, 14, "expected a $variable after 'for', found number" },
 	{ "begin { for ($i = 0..2) { } }", 1, 17, "expected ':' after the loop's variable, found '='" },
-	{ "begin { for ($i : 0.2) { } }", 1, 21, "expected a member name after '.'" },
+	{ "begin { for ($i : 0.2) { } }", 1, 22, "expected '..' in a range, found ')'" },
+	/* tuples */
+	{ "begin { (1, 2 }", 1, 15, "expected ')', found '}'" },
+	{ "begin { (1,, 2) }", 1, 12, "expected an expression, found ','" },
+	{ "begin { $t->0 }", 1, 13, "expected a member name after '->'" },
 	{ "begin { for ($i : 0, 2) { } }", 1, 20, "expected '..' in a range, found ','" },
 	{ "begin { unroll (101) { } }", 1, 17, "unroll maximum value is 100" },
 	{ "begin { unroll (0) { } }", 1, 17, "unroll minimum value is 1" },
@@ -733,6 +745,12 @@ static void test_statements(void **state)
 		{ "if (1) { if (2) { exit() } }", "(if 1 {(if 2 {exit()})})" },
 		/* bpftrace's if without parentheses */
 		{ "if pid > 1 { exit() } else if 2 { }", "(if (> pid 1) {exit()} {(if 2 {0})})" },
+		/* tuples, and a tuple's elements */
+		{ "$t = (1, \"a\", (2, 3)); $u = (1,); $e = (); print($t.2.1)",
+		  "(= $t (tuple 1 \"a\" (tuple 2 3))); (= $u (tuple 1)); (= $e (tuple)); "
+		  "print((. (. $t 2) 1))" },
+		{ "@m[(1, 2)] = (3, 4); @n[((1, 2))] = 1", "(= @m[1,2] (tuple 3 4)); (= @n[1,2] 1)" },
+		{ "@m[((1, 2), 3)] = true", "(= @m[(tuple 1 2),3] 1)" },
 		/* loops */
 		{ "for ($i : 0..5) { print($i); break } exit()", "(for $i 0..5 {print($i); break}); exit()" },
 		{ "for $i : (1+1)..$n*2 { continue; }", "(for $i (+ 1 1)..(* $n 2) {continue})" },

@@ -1438,16 +1438,96 @@ static int check(struct sema *s, struct node *n)
 
 static int check_stmts(struct sema *s, struct node *st);
 
+/* A map key part's or value's element in a tuple signature (tuple.h). */
+static void sig_part(FILE *f, enum agg_ktype kt, uint32_t enum_id)
+{
+	if (kt == AGG_K_STR)
+		fputc('s', f);
+	else if (enum_id)
+		fprintf(f, "e%u;", enum_id);
+	else
+		fputc('i', f);
+}
+
+/* for ($kv : @m): $kv is (key, value), or ((k1, k2, ...), value), as bpftrace. */
+static int check_map_loop(struct sema *s, struct node *st)
+{
+	struct node *mn = st->args[0];
+	struct mapdef *m = map_find(s->in, mn->sval);
+	char *sig = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	if (!m || !m->keys_known || !m->has_kind) {
+		lang_errf(s->err, mn, "for over %s before the program stores into it: ftr types a "
+			  "map at its first store", mn->sval);
+		return -EINVAL;
+	}
+	if (!m->nkeys) {
+		lang_errf(s->err, mn, "%s has no keys to iterate over", m->name);
+		return -EINVAL;
+	}
+	for (int i = 0; i < m->nkeys; i++)
+		if (m->kt[i] == AGG_K_STACK) {
+			lang_errf(s->err, mn, "for over %s: a stack key in a tuple is not in ftr yet",
+				  m->name);
+			return -EINVAL;
+		}
+	if (m->kind == AGG_HIST || m->kind == AGG_LHIST || m->kind == AGG_STATS ||
+	    m->vt == VT_STACK || (m->vt == VT_TUPLE && !m->vtsig)) {
+		lang_errf(s->err, mn, "for over %s: its values (%s) in a tuple are not in ftr yet",
+			  m->name, m->vt == VT_STACK ? "stacks" : m->vt == VT_TUPLE ? "tuples stored "
+			  "after the loop" : "histograms, stats");
+		return -EINVAL;
+	}
+	f = open_memstream(&sig, &len);
+	if (!f)
+		return -ENOMEM;
+	fputc('(', f);
+	if (m->nkeys > 1)
+		fputc('(', f);
+	for (int i = 0; i < m->nkeys; i++)
+		sig_part(f, m->kt[i], m->key_enum[i]);
+	if (m->nkeys > 1)
+		fputc(')', f);
+	if (m->vt == VT_TUPLE)
+		fputs(m->vtsig, f);
+	else
+		sig_part(f, m->vt == VT_STR ? AGG_K_STR : AGG_K_INT, m->val_enum);
+	fputc(')', f);
+	fclose(f);
+	if (!sig)
+		return -ENOMEM;
+	mn->slot = (int)(m - s->in->maps);
+	m->refs++;
+	if (s->has_record)
+		m->read_at_event = true;	/* the entries before this event */
+	st->a->slot = var_slot(s, st->a->sval, true);
+	if (st->a->slot < 0) {
+		free(sig);
+		lang_errf(s->err, st->a, "too many variables");
+		return -EINVAL;
+	}
+	s->in->vars[st->a->slot].t = st->a->type = VT_TUPLE;
+	s->in->varenum[st->a->slot] = 0;
+	free(s->in->vartsig[st->a->slot]);
+	s->in->vartsig[st->a->slot] = sig;
+	err = keep_tsig(st->a, sig);
+	s->loops++;
+	if (!err)
+		err = check_stmts(s, st->b);
+	s->loops--;
+	return err;
+}
+
 /* for ($i : A..B), while (c), unroll (N): numbers; $i is one in the body. */
 static int check_loop(struct sema *s, struct node *st)
 {
 	int err = 0;
 
-	if (st->k == S_FOR && st->nargs == 1) {
-		lang_errf(s->err, st->args[0], "for over a map gives each entry as a tuple "
-			  "($kv.0, $kv.1), which ftr has not yet");
-		return -EINVAL;
-	}
+	if (st->k == S_FOR && st->nargs == 1)
+		return check_map_loop(s, st);
 	for (int i = 0; i < st->nargs && !err; i++)
 		if (!(err = check(s, st->args[i])) && st->args[i]->type != VT_INT) {
 			lang_errf(s->err, st->args[i], "a range's bounds are numbers");
@@ -2730,11 +2810,84 @@ static bool loop_turn(struct xctx *x, const struct node *st, uint64_t *turns)
 	return !x->jump && !x->in->exit_req;
 }
 
+/* The entries of a map, each its ((keys), value) tuple, as elements of one
+ * tuple: the loop runs over this snapshot, whatever its body stores. */
+struct map_snap {
+	struct interp *in;
+	const struct mapdef *m;
+	struct tbuf all, one, keys;
+	int err;
+};
+
+static int put_part(struct tbuf *b, enum agg_ktype kt, const struct agg_kpart *k, uint32_t eid)
+{
+	if (kt == AGG_K_STR)
+		return tuple_put_str(b, k->str.p, strnlen(k->str.p, k->str.len));
+	return tuple_put_int(b, k->i, kt != AGG_K_INT, eid);
+}
+
+static int snap_row(const struct agg_row *r, void *arg)
+{
+	struct map_snap *c = arg;
+	const struct mapdef *m = c->m;
+	struct tbuf *kb = m->nkeys > 1 ? &c->keys : &c->one;
+	int err = 0;
+
+	tbuf_reset(&c->one);
+	tbuf_reset(&c->keys);
+	for (int i = 0; i < m->nkeys && !err; i++)
+		err = put_part(kb, m->kt[i], &r->keys[i], m->key_enum[i]);
+	if (!err && m->nkeys > 1)
+		err = tuple_put_tuple(&c->one, c->keys.p, c->keys.len);
+	if (!err && (m->vt == VT_STR || m->vt == VT_TUPLE)) {
+		size_t len;
+		const char *p = intern_get(c->in->vals, (uint32_t)r->value, &len);
+
+		err = m->vt == VT_STR ? tuple_put_str(&c->one, p ? p : "", p ? strnlen(p, len) : 0) :
+		      tuple_put_tuple(&c->one, p ? p : "", p ? len : 0);
+	} else if (!err) {
+		err = tuple_put_int(&c->one, r->value, agg_unsigned(m->m), m->val_enum);
+	}
+	if (!err)
+		err = tuple_put_tuple(&c->all, c->one.p, c->one.len);
+	c->err = err;
+	return err;
+}
+
+static void exec_map_loop(struct xctx *x, const struct node *st, uint64_t *turns)
+{
+	struct interp *in = x->in;
+	struct mapdef *m = &in->maps[st->args[0]->slot];
+	struct map_snap c = { .in = in, .m = m };
+	struct telem e;
+
+	if ((m->k && hist_read(in, m) < 0) || (m->pc && pc_read(in, m) < 0))
+		return;
+	if (agg_foreach(m->m, snap_row, &c) || c.err) {
+		ftr_err("%d:%d: out of memory for the entries of %s", st->line, st->col, m->name);
+		in->exit_req = true;
+	}
+	for (int i = 0; !in->exit_req && !tuple_elem(c.all.p, c.all.len, i, &e); i++) {
+		struct tbuf *vb = &in->varbuf[st->a->slot];
+
+		if (tbuf_set(vb, e.s, e.len))
+			break;
+		in->vars[st->a->slot] = (struct val){ .t = VT_TUPLE, .s = vb->p, .len = vb->len };
+		if (!loop_turn(x, st, turns))
+			break;
+	}
+	tbuf_free(&c.all);
+	tbuf_free(&c.one);
+	tbuf_free(&c.keys);
+}
+
 static void exec_loop(struct xctx *x, const struct node *st)
 {
 	uint64_t turns = 0;
 
-	if (st->k == S_FOR) {
+	if (st->k == S_FOR && st->nargs == 1) {
+		exec_map_loop(x, st, &turns);
+	} else if (st->k == S_FOR) {
 		/* the bounds are read once, before the first turn */
 		int64_t i = eval(x, st->args[0]).i, end = eval(x, st->args[1]).i;
 

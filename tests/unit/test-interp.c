@@ -173,6 +173,11 @@ static const struct {
 	{ "BEGIN { $t = 1; print($t.0); }", "1:25: .0 reads a tuple's element, and this is not a tuple" },
 	{ "BEGIN { print((1, 2) == (1, \"a\")); }", "1:22: '==' of tuples: == and != of tuples of one "
 	  "type" },
+	{ "BEGIN { for ($kv : @m) { } @m[1] = 1; }", "1:20: for over @m before the program stores "
+	  "into it: ftr types a map at its first store" },
+	{ "BEGIN { @m = 1; for ($kv : @m) { } }", "1:28: @m has no keys to iterate over" },
+	{ "BEGIN { @m[1] = hist(1); for ($kv : @m) { } }", "1:37: for over @m: its values "
+	  "(histograms, stats) in a tuple are not in ftr yet" },
 	{ "BEGIN { @m = (1, 2); @m = (\"a\", 2); }", "1:27: @m holds tuples of other types (first "
 	  "stored at 1:9)" },
 	{ "BEGIN { print(@m.1); @m = (1, 2); }", "1:17: .1 of a map read before the program stores "
@@ -530,6 +535,11 @@ static const struct icase loops[] = {
 	{ "the bounds are read once",
 	  "BEGIN { $n = 3; for ($i : 0..$n) { $n++; printf(\"%d\", $i); } printf(\" %d\\n\", $n); }",
 	  "", "012 6\n" },
+	{ "for over a map: a snapshot of (key, value) tuples",
+	  "tracepoint:syscalls:sys_enter_write { @n[comm, args.fd] = count(); @s[comm] = "
+	  "str(comm); } END { for ($kv : @n) { printf(\"%s %d %d|\", $kv.0.0, $kv.0.1, $kv.1); "
+	  "@n[\"x\", 0] = count(); } for ($kv : @s) { print($kv); } clear(@n); clear(@s); }", WRITES,
+	  "python3 1 1|python3 2 1|sh 5 1|bash 1 3|(bash, bash)\n(python3, python3)\n(sh, sh)\n" },
 	{ "while, unroll, return",
 	  "tracepoint:syscalls:sys_enter_write { $c = args.count; $b = 0; while ($c > 1) { $c /= 2; "
 	  "$b++ } if (args.fd == 5) { return } unroll (2) { @[comm] = sum($b); } }", WRITES,

@@ -184,8 +184,6 @@ static const struct {
 	  "a tuple in it: ftr types a map's tuples at their first store" },
 	{ "BEGIN { @[(1, 2), 3] = 1; }", "1:11: a map key must be a number, a string or a stack" },
 	{ "BEGIN { for ($i : \"a\"..2) { } }", "1:19: a range's bounds are numbers" },
-	{ "BEGIN { @m[1] = 1; for ($kv : @m) { } }", "1:31: for over a map gives each entry as "
-	  "a tuple ($kv.0, $kv.1), which ftr has not yet" },
 	{ "BEGIN { printf(\"%d\\n\", @never[1]); }", "1:24: @never is read but never assigned" },
 	{ "tracepoint:syscalls:sys_enter_write { @ = count() ; @m = lhist(args.count, 10, 0, 1); }",
 	  "1:58: lhist(value, min, max, step) needs numbers with min < max and step > 0" },

@@ -1218,6 +1218,20 @@ static int keep_tsig(struct node *dst, const char *src)
 	return src && !dst->tsig ? -ENOMEM : 0;
 }
 
+static int check(struct sema *s, struct node *n);
+
+/* A condition: a tuple is neither true nor false (bpftrace refuses it). */
+static int check_cond(struct sema *s, struct node *n)
+{
+	int err = check(s, n);
+
+	if (!err && n->type == VT_TUPLE) {
+		lang_errf(s->err, n, "a tuple is not a condition");
+		return -EINVAL;
+	}
+	return err;
+}
+
 static int check(struct sema *s, struct node *n)
 {
 	int err;
@@ -1352,7 +1366,7 @@ static int check(struct sema *s, struct node *n)
 			lang_errf(s->err, n, "& needs a typed lvalue: cast it first, as &((TYPE *)arg0)->member");
 			return -EINVAL;
 		}
-		if (n->a->type != VT_INT && n->op != T_NOT) {
+		if (n->a->type != VT_INT && (n->op != T_NOT || n->a->type == VT_TUPLE)) {
 			lang_errf(s->err, n, "%s needs a number", lang_tok_str(n->op));
 			return -EINVAL;
 		}
@@ -1387,8 +1401,9 @@ static int check(struct sema *s, struct node *n)
 					  lang_tok_str(n->op));
 				return -EINVAL;
 			}
-		} else if (n->op != T_ANDAND && n->op != T_OROR &&
-			   (n->a->type != VT_INT || n->b->type != VT_INT)) {
+		} else if ((n->op != T_ANDAND && n->op != T_OROR &&
+			    (n->a->type != VT_INT || n->b->type != VT_INT)) ||
+			   n->a->type == VT_TUPLE || n->b->type == VT_TUPLE) {
 			lang_errf(s->err, n, "%s needs numbers", lang_tok_str(n->op));
 			return -EINVAL;
 		}
@@ -1416,7 +1431,7 @@ static int check(struct sema *s, struct node *n)
 			  n->k == N_INDEX ? "[]" : n->k == N_SIZEOF ? "sizeof" : "a member");
 		return -EINVAL;
 	case N_TERNARY:
-		err = check(s, n->a);
+		err = check_cond(s, n->a);
 		if (!err)
 			err = check(s, n->b);
 		if (!err)
@@ -1429,6 +1444,12 @@ static int check(struct sema *s, struct node *n)
 		}
 		n->type = n->b->type;
 		n->enum_id = n->b->enum_id == n->c->enum_id ? n->b->enum_id : 0;
+		if (n->type == VT_TUPLE && strcmp(n->b->tsig, n->c->tsig)) {
+			lang_errf(s->err, n, "the two sides of ?: are tuples of other types");
+			return -EINVAL;
+		}
+		if (n->type == VT_TUPLE)
+			return keep_tsig(n, n->b->tsig);
 		return 0;
 	default:
 		lang_errf(s->err, n, "internal: unexpected node");
@@ -1534,7 +1555,7 @@ static int check_loop(struct sema *s, struct node *st)
 			return -EINVAL;
 		}
 	if (!err && st->k == S_WHILE)
-		err = check(s, st->a);
+		err = check_cond(s, st->a);
 	if (!err && st->k == S_FOR) {
 		st->a->slot = var_slot(s, st->a->sval, true);
 		if (st->a->slot < 0) {
@@ -1564,7 +1585,7 @@ static int check_stmts(struct sema *s, struct node *st)
 				err = check(s, st->a);
 			break;
 		case S_IF:
-			err = check(s, st->a);
+			err = check_cond(s, st->a);
 			if (!err)
 				err = check_stmts(s, st->b);
 			if (!err && st->c)
@@ -3991,7 +4012,7 @@ static int compile(struct interp *in, struct lang_err *err)
 				 "notes above say why)" : "");
 			return -ENOENT;
 		}
-		ret = c->pred ? check(&s, c->pred) : 0;
+		ret = c->pred ? check_cond(&s, c->pred) : 0;
 		if (!ret)
 			ret = check_stmts(&s, c->body);
 		free(s.evs);

@@ -1022,8 +1022,15 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 			r = walk(x, n->a, v);
 			if (r < 0)
 				return r;
-			if (r == 1)
-				sz = v->lv || v->nptr || kind(x, v, NULL) != BTF_UNKN ? size_of(x, v) : 8;
+			/* A value without a C type: bpftrace sizes it by its own types
+			 * (a literal 1 is a uint8, 1 == 1 a bool, a tuple a packed
+			 * struct of those), which ftr does not keep. */
+			if (r == 0)
+				return fail(x, n, "sizeof of a value without a C type (a number, a "
+					    "string, a tuple, a variable holding one): bpftrace "
+					    "sizes it by its literals' own types, which ftr has not; "
+					    "sizeof(TYPE) and sizeof of a typed read are");
+			sz = v->lv || v->nptr || kind(x, v, NULL) != BTF_UNKN ? size_of(x, v) : 8;
 		}
 		if (sz < 0)
 			return fail(x, n, "sizeof: the type has no size");

@@ -173,6 +173,12 @@ static const struct {
 	{ "BEGIN { $t = 1; print($t.0); }", "1:25: .0 reads a tuple's element, and this is not a tuple" },
 	{ "BEGIN { print((1, 2) == (1, \"a\")); }", "1:22: '==' of tuples: == and != of tuples of one "
 	  "type" },
+	{ "BEGIN { $t = (1, 2); if ($t) { } }", "1:26: a tuple is not a condition" },
+	{ "BEGIN { $t = 1 ? (1, \"a\") : (2, 3); }", "1:16: the two sides of ?: are tuples of "
+	  "other types" },
+	{ "BEGIN { $x = 1; print(sizeof($x)); }", "1:23: sizeof of a value without a C type (a "
+	  "number, a string, a tuple, a variable holding one): bpftrace sizes it by its literals' "
+	  "own types, which ftr has not; sizeof(TYPE) and sizeof of a typed read are" },
 	{ "BEGIN { for ($kv : @m) { } @m[1] = 1; }", "1:20: for over @m before the program stores "
 	  "into it: ftr types a map at its first store" },
 	{ "BEGIN { @m = 1; for ($kv : @m) { } }", "1:28: @m has no keys to iterate over" },

@@ -1219,6 +1219,7 @@ static int keep_tsig(struct node *dst, const char *src)
 }
 
 static int check(struct sema *s, struct node *n);
+static int check_stmts(struct sema *s, struct node *st);
 
 /* A condition: a tuple is neither true nor false (bpftrace refuses it). */
 static int check_cond(struct sema *s, struct node *n)
@@ -1373,6 +1374,8 @@ static int check(struct sema *s, struct node *n)
 		if (n->op == T_STAR)
 			return check_deref(s, n);
 		n->type = VT_INT;
+		if (n->op == T_NOT)
+			n->enum_id = LANG_BOOL_ID;	/* !x is a bool, as a comparison */
 		return 0;
 	case N_BINOP:
 		err = check(s, n->a);
@@ -1408,6 +1411,11 @@ static int check(struct sema *s, struct node *n)
 			return -EINVAL;
 		}
 		n->type = VT_INT;
+		/* comparisons and logic make bpftrace's bools (printed true, false) */
+		if (n->op == T_EQ || n->op == T_NE || n->op == T_LT || n->op == T_LE ||
+		    n->op == T_GT || n->op == T_GE || n->op == T_ANDAND || n->op == T_OROR ||
+		    n->op == T_TILDE || n->op == T_NTILDE)
+			n->enum_id = LANG_BOOL_ID;
 		return 0;
 	case N_CAST:
 		/* An integer cast (typed.c rewrote the others). */
@@ -1422,6 +1430,16 @@ static int check(struct sema *s, struct node *n)
 		return 0;
 	case N_TUPLE:
 		return check_tuple(s, n);
+	case N_BLOCK:
+		/* { stmts; value }: a macro's call, a block expression */
+		err = n->a ? check_stmts(s, n->a) : 0;
+		if (!err && n->b)
+			err = n->b->k == N_CALL ? check_call(s, n->b, false) : check(s, n->b);
+		if (err)
+			return err;
+		n->type = n->b ? n->b->type : VT_NONE;
+		n->enum_id = n->b ? n->b->enum_id : 0;
+		return keep_tsig(n, n->b ? n->b->tsig : NULL);
 	case N_MEMBER:
 		if (n->op == T_DOT && n->sval[0] >= '0' && n->sval[0] <= '9')
 			return check_tuple_elem(s, n);
@@ -1457,7 +1475,6 @@ static int check(struct sema *s, struct node *n)
 	}
 }
 
-static int check_stmts(struct sema *s, struct node *st);
 
 /* A map key part's or value's element in a tuple signature (tuple.h). */
 static void sig_part(FILE *f, enum agg_ktype kt, uint32_t enum_id)
@@ -1723,6 +1740,24 @@ static bool truthy(struct val v)
 }
 
 static struct val eval(struct xctx *x, const struct node *n);
+
+static void exec(struct xctx *x, const struct node *st);
+static void exec_call(struct xctx *x, const struct node *n);
+
+/* { stmts; value }: the statements run, then the value; a value of no type
+ * (printf(), a macro's last action) runs as a statement. */
+static struct val eval_block(struct xctx *x, const struct node *n)
+{
+	if (n->a)
+		exec(x, n->a);
+	if (!n->b || x->jump || x->in->exit_req)
+		return vint(0);
+	if (n->b->k == N_CALL && n->b->type == VT_NONE) {
+		exec_call(x, n->b);
+		return vint(0);
+	}
+	return eval(x, n->b);
+}
 
 /* (a, b, ...) built in its buffer: valid until the expression runs again
  * (a variable keeps its own copy). */
@@ -2096,6 +2131,8 @@ static struct val eval(struct xctx *x, const struct node *n)
 		return x->in->vars[n->slot];
 	case N_TUPLE:
 		return eval_tuple(x, n);
+	case N_BLOCK:
+		return eval_block(x, n);
 	case N_MEMBER: {
 		/* a tuple's element (typed.c rewrote the other members) */
 		struct val t = eval(x, n->a), r;

@@ -23,6 +23,7 @@
  * Before the clauses (the preamble), beside C definitions:
  *	config = { NAME = VALUE; ... }		(struct program's config fields)
  *	let @map = hash(N);			(and lruhash, percpuhash, percpulruhash)
+ *	macro NAME(x, $v, @m) { ... }		(expanded by the parser: N_BLOCK)
  */
 #ifndef FTR_LANG_H
 #define FTR_LANG_H
@@ -55,6 +56,9 @@ enum nk {
 	/* (a, b, ...), (a,) and (): a tuple of args; its element N is read as
 	 * N_MEMBER a.N (op T_DOT, sval "N") */
 	N_TUPLE,
+	/* { stmt; ...; expr }: a block as an expression, a its statements (or
+	 * NULL), b the value (NULL: none); a macro's call becomes one */
+	N_BLOCK,
 	S_EXPR, S_ASSIGN, S_IF,
 	/* Loops, whose body is b (a block, as an if's): for ($v : START..END)
 	 * with a the $v and args[0], args[1] the bounds (END excluded), or

@@ -13,6 +13,18 @@
 #include "lang/ctypes.h"
 #include "lang/lang.h"
 
+/* N_CALL.idx of a bare name the parser did not know (see expand). */
+#define BARE_NAME (-2)
+
+/* macro NAME(x, $v, @m) { ... }: kept until the clauses are read. */
+struct macro {
+	char *name;
+	char **params;		/* "x", "$v", "@m" */
+	int nparams;
+	struct node *body;	/* an N_BLOCK */
+	int line, col;
+};
+
 struct lexer {
 	const char *src, *p;
 	int line;
@@ -30,6 +42,9 @@ struct lexer {
 	int depth;		/* the height of the expression just parsed */
 	char *const *params;	/* positional parameters $1..$N */
 	int nparams;
+	struct macro *macros;
+	int nmacros;
+	int expansions;		/* a macro's variables are renamed per expansion */
 };
 
 /*
@@ -435,6 +450,7 @@ static bool expect(struct lexer *l, enum tok t, const char *what)
 }
 
 static struct node *expr(struct lexer *l);
+static struct node *block_ex(struct lexer *l, struct node **value);
 
 static bool push_arg(struct lexer *l, struct node *n, struct node *a)
 {
@@ -651,6 +667,21 @@ static struct node *primary(struct lexer *l)
 		}
 		next(l);
 		return n;
+	case T_LBRACE:
+		/* { stmt; ...; expr }: a block expression */
+		if (!enter(l))
+			return NULL;
+		n = mk(l, N_BLOCK, line, col);
+		if (n)
+			n->a = block_ex(l, &n->b);
+		l->nest--;
+		if (n && l->failed) {
+			node_free(n);
+			return NULL;
+		}
+		if (n)
+			l->depth = 1;
+		return n;
 	case T_LPAREN: {
 		size_t len;
 
@@ -821,11 +852,16 @@ static struct node *primary(struct lexer *l)
 		    strpbrk(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
 			b = B_CONST;	/* resolved with the types (typed.c) */
 		if (b < 0) {
-			lerr(l, line, col, "unknown name '%s' (builtins: pid tid comm cpu nsecs "
-			     "elapsed uid retval func probe kstack ustack argN; fields are args.NAME)",
-			     name);
-			free(name);
-			return NULL;
+			/* a macro's parameter or a macro without arguments, or an
+			 * unknown name: known once the program is read (expand) */
+			n = mk(l, N_CALL, line, col);
+			if (n) {
+				n->sval = name;
+				n->idx = BARE_NAME;
+			} else {
+				free(name);
+			}
+			return n;
 		}
 		n = mk(l, N_BUILTIN, line, col);
 		if (n) {
@@ -1292,16 +1328,26 @@ static struct node *statement(struct lexer *l)
 
 static struct node *block(struct lexer *l)
 {
-	struct node *head = NULL, **tail = &head;
+	return block_ex(l, NULL);
+}
+
+/* A block; with value, an expression last and without ';' after it is
+ * taken out of the statements into *value (a block expression's value). */
+static struct node *block_ex(struct lexer *l, struct node **value)
+{
+	struct node *head = NULL, **tail = &head, **last = NULL;
 	int line = l->tline, col = l->tcol;
+	bool semi = false;
 
 	if (!expect(l, T_LBRACE, NULL))
 		return NULL;
 	while (l->t != T_RBRACE) {
 		struct node *s;
 
-		if (accept(l, T_SEMI))
+		if (accept(l, T_SEMI)) {
+			semi = true;
 			continue;
+		}
 		if (l->t == T_EOF) {
 			/* (after a lexer error too; lerr keeps the first) */
 			lerr(l, l->tline, l->tcol, "expected '}' to close the block opened "
@@ -1314,8 +1360,10 @@ static struct node *block(struct lexer *l)
 			node_free(head);
 			return NULL;
 		}
+		last = tail;
 		*tail = s;
 		tail = &s->next;
+		semi = false;
 		if (l->t != T_RBRACE && l->t != T_SEMI && !lang_is_block_stmt(s->k)) {
 			lerr(l, l->tline, l->tcol, "expected ';' or '}' after a statement, found %s",
 			     lang_tok_str(l->t));
@@ -1324,6 +1372,17 @@ static struct node *block(struct lexer *l)
 		}
 	}
 	next(l);
+	if (value && last && !semi && (*last)->k == S_EXPR) {
+		struct node *e = *last;
+
+		*value = e->a;
+		e->a = NULL;
+		*last = NULL;
+		node_free(e);
+		return head;	/* NULL when the value was all of it */
+	}
+	if (value)
+		return head;
 	if (!head) {
 		/* An empty block is legal: the probe fires, nothing happens. */
 		head = mk(l, S_EXPR, l->tline, l->tcol);
@@ -1758,6 +1817,287 @@ static bool config_block(struct lexer *l, struct program *out)
 	return true;
 }
 
+/* macro NAME(x, $v, @m) { ... } before, between or after the clauses. */
+static bool macro_def(struct lexer *l)
+{
+	struct macro m = { 0 }, *v;
+
+	if (!word_at(l->p, "macro"))
+		return false;
+	next(l);
+	next(l);
+	m.line = l->tline;
+	m.col = l->tcol;
+	if (l->t != T_IDENT) {
+		lerr(l, l->tline, l->tcol, "expected a macro's name, found %s", lang_tok_str(l->t));
+		return true;
+	}
+	m.name = l->sval;
+	l->sval = NULL;
+	next(l);
+	if (!expect(l, T_LPAREN, "after the macro's name"))
+		goto fail;
+	while (!l->failed && l->t != T_RPAREN) {
+		char **p;
+
+		if (m.nparams && !expect(l, T_COMMA, "between a macro's parameters"))
+			goto fail;
+		if (l->t != T_IDENT && l->t != T_VAR && l->t != T_MAP) {
+			lerr(l, l->tline, l->tcol, "a macro's parameter is a name, a $variable or "
+			     "a @map, not %s", lang_tok_str(l->t));
+			goto fail;
+		}
+		p = realloc(m.params, (m.nparams + 1) * sizeof(*p));
+		if (!p) {
+			lerr(l, l->tline, l->tcol, "out of memory");
+			goto fail;
+		}
+		m.params = p;
+		m.params[m.nparams++] = l->sval;
+		l->sval = NULL;
+		next(l);
+	}
+	if (!expect(l, T_RPAREN, NULL))
+		goto fail;
+	m.body = mk(l, N_BLOCK, l->tline, l->tcol);
+	if (!m.body || l->t != T_LBRACE) {
+		lerr(l, l->tline, l->tcol, "expected '{' to open the macro's body, found %s",
+		     lang_tok_str(l->t));
+		goto fail;
+	}
+	m.body->a = block_ex(l, &m.body->b);
+	if (l->failed)
+		goto fail;
+	for (int i = 0; i < l->nmacros; i++)
+		if (!strcmp(l->macros[i].name, m.name)) {
+			lerr(l, m.line, m.col, "macro %s is defined twice (first at %d:%d)", m.name,
+			     l->macros[i].line, l->macros[i].col);
+			goto fail;
+		}
+	v = realloc(l->macros, (l->nmacros + 1) * sizeof(*v));
+	if (!v) {
+		lerr(l, m.line, m.col, "out of memory");
+		goto fail;
+	}
+	l->macros = v;
+	v[l->nmacros++] = m;
+	unread(l);
+	return true;
+fail:
+	free(m.name);
+	for (int i = 0; i < m.nparams; i++)
+		free(m.params[i]);
+	free(m.params);
+	node_free(m.body);
+	return true;
+}
+
+static void macros_free(struct lexer *l)
+{
+	for (int i = 0; i < l->nmacros; i++) {
+		free(l->macros[i].name);
+		for (int j = 0; j < l->macros[i].nparams; j++)
+			free(l->macros[i].params[j]);
+		free(l->macros[i].params);
+		node_free(l->macros[i].body);
+	}
+	free(l->macros);
+}
+
+/* A deep copy of n (and of the statements after it when list). */
+static struct node *node_copy(struct lexer *l, const struct node *n, bool list)
+{
+	struct node *c, *head = NULL, **tail = &head;
+
+	for (; n; n = list ? n->next : NULL) {
+		c = malloc(sizeof(*c));
+		if (!c) {
+			lerr(l, n->line, n->col, "out of memory");
+			node_free(head);
+			return NULL;
+		}
+		*c = *n;
+		c->next = NULL;
+		c->a = c->b = c->c = NULL;
+		c->args = NULL;
+		c->nargs = 0;
+		c->bind = NULL;
+		c->sval = n->sval ? strdup(n->sval) : NULL;
+		c->tsig = n->tsig ? strdup(n->tsig) : NULL;
+		*tail = c;
+		tail = &c->next;
+		if ((n->sval && !c->sval) || (n->tsig && !c->tsig) ||
+		    (n->a && !(c->a = node_copy(l, n->a, true))) ||
+		    (n->b && !(c->b = node_copy(l, n->b, true))) ||
+		    (n->c && !(c->c = node_copy(l, n->c, true)))) {
+			lerr(l, n->line, n->col, "out of memory");
+			node_free(head);
+			return NULL;
+		}
+		for (int i = 0; i < n->nargs; i++)
+			if (!push_arg(l, c, node_copy(l, n->args[i], false))) {
+				node_free(head);
+				return NULL;
+			}
+	}
+	return head;
+}
+
+static bool is_bare(const struct node *n, const char *name)
+{
+	return ((n->k == N_CALL && n->idx == BARE_NAME) || n->k == N_BUILTIN) && n->sval &&
+	       !strcmp(n->sval, name);
+}
+
+/*
+ * A macro's body for one call: its parameters replaced by the arguments
+ * (x by a copy of the expression, $v and @m by the caller's variable and
+ * map), its own variables renamed so that they meet none of the caller's
+ * (hygiene, as bpftrace's).  Walks n and what follows it; *np may change.
+ */
+static bool subst(struct lexer *l, struct node **np, const struct macro *m,
+		  struct node *const *args, int tag)
+{
+	for (; *np && !l->failed; np = &(*np)->next) {
+		struct node *n = *np;
+
+		for (int i = 0; i < m->nparams; i++) {
+			const char *p = m->params[i];
+
+			if (p[0] != '$' && p[0] != '@' && is_bare(n, p) && !n->nargs) {
+				struct node *c = node_copy(l, args[i], false);
+
+				if (!c)
+					return false;
+				c->next = n->next;
+				n->next = NULL;
+				node_free(n);
+				*np = n = c;
+				goto next;	/* the argument is the caller's: as it is */
+			}
+			if ((n->k == N_VAR && p[0] == '$') || (n->k == N_MAP && p[0] == '@'))
+				if (!strcmp(n->sval, p)) {
+					free(n->sval);
+					n->sval = strdup(args[i]->sval);
+					if (!n->sval) {
+						lerr(l, n->line, n->col, "out of memory");
+						return false;
+					}
+					goto children;
+				}
+		}
+		if (n->k == N_VAR) {
+			char *r;
+
+			if (asprintf(&r, "%s.%s.%d", n->sval, m->name, tag) < 0) {
+				lerr(l, n->line, n->col, "out of memory");
+				return false;
+			}
+			free(n->sval);
+			n->sval = r;
+		}
+children:
+		if (!subst(l, &n->a, m, args, tag) || !subst(l, &n->b, m, args, tag) ||
+		    !subst(l, &n->c, m, args, tag))
+			return false;
+		for (int i = 0; i < n->nargs; i++)
+			if (!subst(l, &n->args[i], m, args, tag))
+				return false;
+next:
+		;
+	}
+	return !l->failed;
+}
+
+static bool expand(struct lexer *l, struct node **np, int depth);
+
+/* The call n of macro m, as an N_BLOCK: *np replaced. */
+static bool expand_call(struct lexer *l, struct node **np, const struct macro *m, int depth)
+{
+	struct node *n = *np, *b;
+	int argn;
+
+	if (n->nargs != m->nparams && lang_builtin(m->name, &argn) >= 0)
+		return true;	/* cpu(): the builtin, where macro cpu(x) takes one */
+	if (n->nargs != m->nparams) {
+		lerr(l, n->line, n->col, "macro %s takes %d argument%s, not %d", m->name, m->nparams,
+		     m->nparams == 1 ? "" : "s", n->nargs);
+		return false;
+	}
+	for (int i = 0; i < m->nparams; i++) {
+		const char *p = m->params[i];
+		const struct node *a = n->args[i];
+
+		if ((p[0] == '$' && a->k != N_VAR) || (p[0] == '@' && (a->k != N_MAP || a->nargs))) {
+			lerr(l, a->line, a->col, "macro %s's parameter %s takes a %s", m->name, p,
+			     p[0] == '$' ? "$variable" : "@map (without keys)");
+			return false;
+		}
+	}
+	if (depth > 32) {
+		lerr(l, n->line, n->col, "macro %s: macros call each other more than 32 deep "
+		     "(a macro calling itself never ends)", m->name);
+		return false;
+	}
+	b = node_copy(l, m->body, false);
+	if (!b)
+		return false;
+	b->line = n->line;
+	b->col = n->col;
+	if (!subst(l, &b->a, m, n->args, ++l->expansions) ||
+	    !subst(l, &b->b, m, n->args, l->expansions) || !expand(l, &b->a, depth + 1) ||
+	    !expand(l, &b->b, depth + 1)) {
+		node_free(b);
+		return false;
+	}
+	if (!b->a && b->b) {
+		/* a macro that is an expression: that expression, as written
+		 * in place of the call (printf(fmt()) takes its literal) */
+		struct node *v = b->b;
+
+		b->b = NULL;
+		node_free(b);
+		b = v;
+	}
+	b->next = n->next;
+	n->next = NULL;
+	node_free(n);
+	*np = b;
+	return true;
+}
+
+/* Every macro call in n and what follows it expanded; a bare name that
+ * is no macro is an unknown name. */
+static bool expand(struct lexer *l, struct node **np, int depth)
+{
+	for (; *np && !l->failed; np = &(*np)->next) {
+		struct node *n = *np;
+
+		if (!expand(l, &n->a, depth) || !expand(l, &n->b, depth) ||
+		    !expand(l, &n->c, depth))
+			return false;
+		for (int i = 0; i < n->nargs; i++)
+			if (!expand(l, &n->args[i], depth))
+				return false;
+		if (n->k != N_CALL)
+			continue;
+		for (int i = 0; i < l->nmacros; i++)
+			if (!strcmp(l->macros[i].name, n->sval)) {
+				if (!expand_call(l, np, &l->macros[i], depth))
+					return false;
+				n = NULL;
+				break;
+			}
+		if (n && n->idx == BARE_NAME) {
+			lerr(l, n->line, n->col, "unknown name '%s' (builtins: pid tid comm cpu "
+			     "nsecs elapsed uid retval func probe kstack ustack argN; fields are "
+			     "args.NAME)", n->sval);
+			return false;
+		}
+	}
+	return true;
+}
+
 /* let @m = hash(N); (lruhash, percpuhash, percpulruhash) before the probes. */
 static bool map_decl(struct lexer *l, struct program *out)
 {
@@ -1854,7 +2194,8 @@ int lang_parse_args(const char *text, char *const *params, int nparams, struct p
 
 		l.tline = l.line;
 		l.tcol = col_of(&l, l.p);
-		if (definition(&l, out) || config_block(&l, out) || map_decl(&l, out)) {
+		if (definition(&l, out) || config_block(&l, out) || map_decl(&l, out) ||
+		    macro_def(&l)) {
 			skip_space(&l);
 			continue;
 		}
@@ -1873,6 +2214,12 @@ int lang_parse_args(const char *text, char *const *params, int nparams, struct p
 		skip_space(&l);
 	}
 	free(l.sval);
+	for (int i = 0; i < out->ncl && !l.failed; i++)
+		if (!expand(&l, &out->cl[i].pred, 0))
+			break;
+		else
+			expand(&l, &out->cl[i].body, 0);
+	macros_free(&l);
 	free(pp);
 	if (!l.failed && out->ncl == 0)
 		lerr(&l, 1, 1, "empty program");

@@ -486,6 +486,7 @@ static int materialize(struct tctx *x, struct node *n, struct tv *v)
 }
 
 static int walk(struct tctx *x, struct node *n, struct tv *v);
+static int stmts(struct tctx *x, struct node *st);
 
 /* Walk n where a plain value is wanted. */
 static int plain(struct tctx *x, struct node *n)
@@ -937,6 +938,11 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 	switch (n->k) {
 	case N_CAST:
 		return cast(x, n, v);
+	case N_BLOCK:
+		/* a block expression's statements, as a clause's, then its value */
+		if (n->a && stmts(x, n->a))
+			return -1;
+		return n->b && plain(x, n->b) < 0 ? -1 : 0;
 	case N_MEMBER:
 		if (n->op == T_DOT && n->sval[0] >= '0' && n->sval[0] <= '9')
 			return plain(x, n->a) < 0 ? -1 : 0;	/* a tuple's element */

@@ -584,9 +584,9 @@ static const struct icase tuples[] = {
 	{ "a variable keeps its own copy; equality",
 	  "BEGIN { $a = (0, \"x\"); for ($i : 1..3) { $b = $a; $a = ($i, \"y\"); print(($b, $a)); } "
 	  "print($a == (2, \"y\")); print($a != (2, \"y\")); @m = (1, \"z\"); print(@m.1); }", "",
-	  "((0, x), (1, y))\n((1, y), (2, y))\n1\n0\nz\n@m: (1, z)\n" },
+	  "((0, x), (1, y))\n((1, y), (2, y))\ntrue\nfalse\nz\n@m: (1, z)\n" },
 	{ "bools", "BEGIN { @[true] = (false, (bool)256, 7 > 1); print(true); printf(\"%d %s\\n\", true, "
-	  "false); }", "", "true\n1 false\n@[true]: (false, true, 1)\n" },
+	  "false); }", "", "true\n1 false\n@[true]: (false, true, true)\n" },
 };
 
 static void test_tuples(void **state)
@@ -783,7 +783,7 @@ static const struct icase bt_funcs[] = {
 	{ "print(value)",
 	  "BEGIN { $x = 5; print(1); print(\"str\"); print($x); print(-3); print((uint8)255); "
 	  "print((uint64)-1); print((int8)-1); print((uint32)-1); print(1 < 2); exit(); }", "",
-	  "1\nstr\n5\n-3\n255\n18446744073709551615\n-1\n4294967295\n1\n" },
+	  "1\nstr\n5\n-3\n255\n18446744073709551615\n-1\n4294967295\ntrue\n" },
 	{ "print(value) at an event",
 	  "tracepoint:syscalls:sys_enter_write /args.count > 100/ { print(args.count); print(comm); }",
 	  WRITES, "4096\nbash\n" },

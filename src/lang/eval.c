@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Values: the evaluation of expressions over one event (eval()), with the
+ * builtins that compute a value (builtin(): pid, comm, nsecs...; eval_sym,
+ * ntop, buf, strftime, usym), arithmetic as bpftrace's (signed and unsigned
+ * 64 bits) and the map keys of an expression (keys_of).
+ */
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "filter/expr.h"
+#include "ftr.h"
+#include "kernel/comm.h"
+#include "kernel/kcore.h"
+#include "lang/intern.h"
+#include "lang/interp-int.h"
+#include "report/sym.h"
+/* ---- values ------------------------------------------------------------------ */
+
+struct val vint(int64_t i)
+{
+	return (struct val){ .t = VT_INT, .i = i };
+}
+
+struct val vstr(const char *s, size_t len)
+{
+	return (struct val){ .t = VT_STR, .s = s, .len = len };
+}
+
+bool truthy(struct val v)
+{
+	return v.t == VT_STR || v.t == VT_STACK ? v.len > 0 || v.i : v.i != 0;
+}
+
+
+/* { stmts; value }: the statements run, then the value; a value of no type
+ * (printf(), a macro's last action) runs as a statement. */
+static struct val eval_block(struct xctx *x, const struct node *n)
+{
+	if (n->a)
+		exec(x, n->a);
+	if (!n->b || x->jump || x->in->exit_req)
+		return vint(0);
+	if (n->b->k == N_CALL && n->b->type == VT_NONE) {
+		exec_call(x, n->b);
+		return vint(0);
+	}
+	return eval(x, n->b);
+}
+
+/* (a, b, ...) built in its buffer: valid until the expression runs again
+ * (a variable keeps its own copy). */
+static struct val eval_tuple(struct xctx *x, const struct node *n)
+{
+	struct tbuf *b = &x->in->tbufs[n->slot];
+	int err = 0;
+
+	tbuf_reset(b);
+	for (int i = 0; i < n->nargs && !err; i++) {
+		struct val e = eval(x, n->args[i]);
+
+		/* an element that is an earlier run of this tuple's bytes has
+		 * been copied by its variable: b is free to change */
+		if (e.t == VT_INT)
+			err = tuple_put_int(b, e.i, e.u, n->args[i]->enum_id);
+		else if (e.t == VT_STR)
+			err = tuple_put_str(b, e.s, strnlen(e.s, e.len));
+		else
+			err = tuple_put_tuple(b, e.s, e.len);
+	}
+	if (err) {
+		ftr_err("%d:%d: out of memory for a tuple", n->line, n->col);
+		x->in->exit_req = true;
+	}
+	return (struct val){ .t = VT_TUPLE, .s = b->p ? b->p : "", .len = b->len };
+}
+
+/* The kernel's symbols; once, say why there are none (keys then show
+ * addresses, as the kernel's %ps does for an address it cannot name). */
+const struct ksyms *kernel_syms(struct interp *in)
+{
+	if (!in->ks_warned && (!in->ks || ksyms_hidden(in->ks))) {
+		in->ks_warned = true;
+		if (in->ks)
+			ftr_warn("/proc/kallsyms hides kernel addresses (kptr_restrict=%d): kernel "
+				 "symbols show as addresses; %s", in->e.feat.kptr_restrict,
+				 kptr_remedy(in->e.feat.kptr_restrict));
+		else
+			ftr_warn("cannot read /proc/kallsyms (%s): kernel symbols show as addresses",
+				 strerror(-in->ks_err));
+	}
+	return in->ks && !ksyms_hidden(in->ks) ? in->ks : NULL;
+}
+
+int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k)
+{
+	for (int i = 0; i < map->nargs; i++) {
+		struct val v = eval(x, map->args[i]);
+
+		if (v.t == VT_STR)
+			k[i].str.p = v.s, k[i].str.len = v.len;
+		else if (v.t == VT_STACK)
+			k[i].stack.ips = v.ips, k[i].stack.n = (uint32_t)v.len;
+		else
+			k[i].i = v.i;
+	}
+	return 0;
+}
+
+int tid_of(struct xctx *x)
+{
+	if (x->smp)
+		return (int)x->smp->tid;
+	if (x->rec && x->eb->pid) {
+		int32_t pid;
+
+		memcpy(&pid, (char *)x->rec->data + x->eb->pid->offset, 4);
+		return pid;
+	}
+	return getpid();
+}
+
+static struct val builtin(struct xctx *x, const struct node *n)
+{
+	struct interp *in = x->in;
+	bool task = x->rec || x->smp;	/* else BEGIN, END, interval: ftr's */
+	const char *s;
+
+	switch (n->ival) {
+	case B_PID:
+		if (x->smp)
+			return vint(x->smp->pid);
+		return vint(x->rec ? comm_tgid(in->e.comms, tid_of(x)) : getpid());
+	case B_TID:
+		return vint(tid_of(x));
+	case B_COMM:
+		/* The name at the event where the probe fetched it: a
+		 * process that has since exec'd has another now (capable's
+		 * asuser is "true" by the time its events are read). */
+		if (x->rec && x->eb && x->eb->comm) {
+			size_t len;
+
+			s = field_string(x->eb->comm, x->rec->data, x->rec->size, &len);
+			if (s && len)
+				return vstr(s, strnlen(s, len < 16 ? len : 16));
+		}
+		s = task ? engine_comm(&in->e, tid_of(x)) : "ftr";
+		return vstr(s, strnlen(s, 16));
+	case B_CPU:
+		if (x->smp)
+			return vint(x->smp->cpu);
+		return vint(x->rec ? x->rec->cpu : sched_getcpu());
+	case B_NSECS:
+		return vint((int64_t)x->now);
+	case B_CPID:
+		return vint(in->e.child.pid);
+	case B_ELAPSED:
+		return vint((int64_t)(x->now - in->start_ns));
+	case B_UID:
+		return vint(task ? comm_uid(in->e.comms, tid_of(x)) : (int64_t)getuid());
+	case B_FUNC:
+		return vstr(x->eb ? x->eb->func : "", x->eb ? strlen(x->eb->func) : 0);
+	case B_PROBE:
+		s = x->eb ? x->eb->probe : x->scratch;
+		return vstr(s, strlen(s));
+	case B_KSTACK: {
+		int n_ips;
+		const uint64_t *ips;
+
+		if (x->smp)
+			return (struct val){ .t = VT_STACK, .ips = x->smp->k,
+					     .len = (size_t)(n->idx && x->smp->nk > n->idx ? n->idx :
+							     x->smp->nk) };
+		ips = engine_kstack(&in->e, &n_ips);
+		/* From the event's own frame, as the kernel's hist key starts;
+		 * a profile clause's, from the interrupted one, as a sample's. */
+		if (in->prof && n_ips) {
+			int skip = x->eb && x->eb->hrprof ? lprof_skip_irq(in->prof, ips, n_ips) :
+				   lprof_skip_tracing(in->prof, ips, n_ips);
+
+			ips += skip;
+			n_ips -= skip;
+		}
+		if (n_ips > EVENT_KSTACK_MAX)
+			n_ips = EVENT_KSTACK_MAX;
+		if (n->idx && n_ips > n->idx)
+			n_ips = n->idx;
+		return (struct val){ .t = VT_STACK, .ips = ips, .len = (size_t)n_ips };
+	}
+	case B_USTACK:
+		if (!x->smp) {
+			int tgid, nu;
+			const uint64_t *u = engine_ustack(&in->e, &nu, &tgid);
+
+			if (n->idx && nu > n->idx)
+				nu = n->idx;
+			in->ustk[0] = LPROF_UTAG | (uint32_t)tgid;
+			memcpy(in->ustk + 1, u, (size_t)nu * sizeof(uint64_t));
+			lprof_note_pid(in->prof, tgid);
+			return (struct val){ .t = VT_STACK, .ips = in->ustk, .len = (size_t)nu + 1 };
+		}
+		/* The process goes with the frames: it names them (lprof.h). */
+		in->ustk[0] = LPROF_UTAG | x->smp->pid;
+		memcpy(in->ustk + 1, x->smp->u, (size_t)x->smp->nu * sizeof(uint64_t));
+		return (struct val){ .t = VT_STACK, .ips = in->ustk,
+				     .len = (size_t)(n->idx && x->smp->nu > n->idx ? n->idx :
+						     x->smp->nu) + 1 };
+	case B_RETVAL: case B_ARG: {
+		char name[16];
+		struct tep_format_field *f;
+
+		if (n->ival == B_RETVAL)
+			snprintf(name, sizeof(name), "retval");
+		else
+			snprintf(name, sizeof(name), "arg%d", n->idx);
+		f = x->rec ? tep_find_field(x->ev->ev, name) : NULL;
+		return vint(f ? field_int(f, x->rec) : 0);
+	}
+	default:
+		return vint(0);
+	}
+}
+
+int64_t arith(enum tok op, int64_t a, int64_t b)
+{
+	switch (op) {
+	case T_PLUS: return (int64_t)((uint64_t)a + (uint64_t)b);
+	case T_MINUS: return (int64_t)((uint64_t)a - (uint64_t)b);
+	case T_STAR: return (int64_t)((uint64_t)a * (uint64_t)b);
+	case T_SLASH: return b ? (b == -1 ? (int64_t)(0 - (uint64_t)a) : a / b) : 0;
+	case T_PERCENT: return b && b != -1 ? a % b : 0;
+	case T_AND: return a & b;
+	case T_OR: return a | b;
+	case T_XOR: return a ^ b;
+	case T_SHL: return (int64_t)((uint64_t)a << (b & 63));
+	case T_SHR: return a >> (b & 63);
+	case T_EQ: return a == b;
+	case T_NE: return a != b;
+	case T_LT: return a < b;
+	case T_LE: return a <= b;
+	case T_GT: return a > b;
+	case T_GE: return a >= b;
+	default: return 0;
+	}
+}
+
+/*
+ * C's usual conversions: with an unsigned 64-bit operand the operation is
+ * unsigned, so that args.count > 100 holds for a count above INT64_MAX here
+ * as in the kernel's filter, which compares a field in its own signedness.
+ */
+static struct val arith_u(enum tok op, uint64_t a, uint64_t b)
+{
+	struct val v;
+
+	switch (op) {
+	case T_LT: return vint(a < b);
+	case T_LE: return vint(a <= b);
+	case T_GT: return vint(a > b);
+	case T_GE: return vint(a >= b);
+	case T_EQ: case T_NE: return vint(arith(op, (int64_t)a, (int64_t)b));
+	case T_SLASH: v = vint(b ? (int64_t)(a / b) : 0); break;
+	case T_PERCENT: v = vint(b ? (int64_t)(a % b) : 0); break;
+	case T_SHR: v = vint((int64_t)(a >> (b & 63))); break;
+	default: v = vint(arith(op, (int64_t)a, (int64_t)b)); break;
+	}
+	v.u = true;
+	return v;
+}
+
+static int strcmp_v(struct val a, struct val b)
+{
+	size_t n = a.len < b.len ? a.len : b.len;
+	int c = memcmp(a.s, b.s, n);
+
+	return c ? c : (a.len > b.len) - (a.len < b.len);
+}
+
+struct val eval(struct xctx *x, const struct node *n)
+{
+	struct val a, b;
+
+	switch (n->k) {
+	case N_INT:
+		/* above INT64_MAX: an unsigned literal, as in C */
+		a = vint(n->ival);
+		a.u = n->ival < 0;
+		return a;
+	case N_STR:
+		return vstr(n->sval, strlen(n->sval));
+	case N_FIELD: {
+		struct tep_format_field *f = x->rec ? ((struct tep_format_field **)n->bind)[x->ev->idx] :
+						      NULL;
+		size_t len;
+		const char *s;
+
+		if (!f)
+			return n->type == VT_STR ? vstr("", 0) : vint(0);
+		if (n->type == VT_STR) {
+			s = field_string(f, x->rec->data, x->rec->size, &len);
+			return vstr(s, len);
+		}
+		a = vint(field_int(f, x->rec));
+		a.u = field_kind(f) == FK_U64 || (field_kind(f) == FK_POINTER && f->size == 8);
+		return a;
+	}
+	case N_BUILTIN:
+		return builtin(x, n);
+	case N_VAR:
+		return x->in->vars[n->slot];
+	case N_TUPLE:
+		return eval_tuple(x, n);
+	case N_BLOCK:
+		return eval_block(x, n);
+	case N_MEMBER: {
+		/* a tuple's element (typed.c rewrote the other members) */
+		struct val t = eval(x, n->a), r;
+		struct telem e;
+
+		if (t.t != VT_TUPLE || tuple_elem(t.s, t.len, n->idx, &e))
+			return vint(0);
+		if (e.tag == 'i') {
+			r = vint(e.i);
+			r.u = e.u;
+			return r;
+		}
+		return (struct val){ .t = e.tag == 's' ? VT_STR : VT_TUPLE, .s = e.s, .len = e.len };
+	}
+	case N_MAP: {
+		struct agg_kpart k[AGG_MAX_KEYS];
+		int64_t v = 0;
+
+		keys_of(x, n, k);
+		agg_lookup(x->in->maps[n->slot].m, k, &v);
+		if (x->in->maps[n->slot].vt == VT_STR || x->in->maps[n->slot].vt == VT_STACK ||
+		    x->in->maps[n->slot].vt == VT_TUPLE) {
+			size_t len;
+			const void *p = intern_get(x->in->vals, (uint32_t)v, &len);
+
+			if (x->in->maps[n->slot].vt == VT_TUPLE)
+				return (struct val){ .t = VT_TUPLE, .s = p ? p : "", .len = p ? len : 0 };
+			if (x->in->maps[n->slot].vt == VT_STR) {
+				struct val sv = vstr(p ? p : "", len);
+
+				/* An address kept as its string: true where set. */
+				sv.i = x->in->maps[n->slot].str_at_store && p;
+				return sv;
+			}
+			return (struct val){ .t = VT_STACK, .ips = p, .len = len / sizeof(uint64_t) };
+		}
+		return vint(v);
+	}
+	case N_CALL:
+		if (!strcmp(n->sval, "str")) {
+			a = eval(x, n->args[0]);
+			if (n->nargs > 1) {
+				b = eval(x, n->args[1]);
+				if (b.i >= 0 && (size_t)b.i < a.len)
+					a.len = (size_t)b.i;
+			}
+			return a;
+		}
+		if (!strcmp(n->sval, "buf"))
+			return eval_buf(x, n);
+		if (is_sym_call(n))
+			return eval_sym(x, n);
+		if (is_hex_call(n))
+			return eval(x, n->args[0]);
+		if (!strcmp(n->sval, "ntop"))
+			return eval_ntop(x, n);
+		if (!strcmp(n->sval, "bswap")) {
+			uint64_t v = (uint64_t)eval(x, n->args[0]).i;
+			struct val r;
+
+			v = n->idx == 1 ? v & 0xff : n->idx == 2 ? __builtin_bswap16((uint16_t)v) :
+			    n->idx == 4 ? __builtin_bswap32((uint32_t)v) : __builtin_bswap64(v);
+			r = vint((int64_t)v);
+			r.u = n->idx == 8;
+			return r;
+		}
+		if (!strcmp(n->sval, "usym"))
+			return eval_usym(x, n);
+		if (!strcmp(n->sval, "strftime"))
+			return eval_strftime(x, n);
+		if (!strcmp(n->sval, "kaddr")) {
+			a = vint(n->ival);
+			a.u = true;
+			return a;
+		}
+		if (!strcmp(n->sval, "strncmp")) {
+			a = eval(x, n->args[0]);
+			b = eval(x, n->args[1]);
+			int64_t lim = eval(x, n->args[2]).i;
+			size_t la = a.len, lb = b.len;
+
+			if (lim < 0)
+				lim = 0;
+			la = la > (size_t)lim ? (size_t)lim : la;
+			lb = lb > (size_t)lim ? (size_t)lim : lb;
+			a.len = la;
+			b.len = lb;
+			/* bpftrace's strncmp: 0 when equal */
+			return vint(strcmp_v(a, b) != 0);
+		}
+		if (n->idx > 0) {
+			/* int8() ... uint64() */
+			a = eval(x, n->args[0]);
+			b = vint(lang_int_cast(a.i, n->idx, n->op == T_MINUS));
+			b.u = n->idx == 64 && n->op != T_MINUS;
+			return b;
+		}
+		return vint(0);
+	case N_UNOP:
+		a = eval(x, n->a);
+		if (n->op == T_NOT)
+			return vint(!truthy(a));
+		if (n->op == T_STAR) {
+			int64_t v = 0;
+
+			if (kcore_read(x->in->kc, (uint64_t)a.i, &v, sizeof(v)) < 0 &&
+			    !x->in->kc_warned) {
+				x->in->kc_warned = true;
+				ftr_warn("%d:%d: *0x%llx: no such address in /proc/kcore (read as 0)",
+					 n->line, n->col, (unsigned long long)a.i);
+			}
+			return vint(v);
+		}
+		b = vint(n->op == T_MINUS ? (int64_t)(0 - (uint64_t)a.i) : ~a.i);
+		b.u = a.u;
+		return b;
+	case N_BINOP:
+		if (n->op == T_ANDAND) {
+			a = eval(x, n->a);
+			return vint(truthy(a) && truthy(eval(x, n->b)));
+		}
+		if (n->op == T_OROR) {
+			a = eval(x, n->a);
+			return vint(truthy(a) || truthy(eval(x, n->b)));
+		}
+		a = eval(x, n->a);
+		b = eval(x, n->b);
+		if (n->op == T_TILDE || n->op == T_NTILDE)
+			return vint(expr_glob(b.s, a.s, a.len) == (n->op == T_TILDE));
+		if (a.t == VT_STR || a.t == VT_TUPLE) {
+			int c = strcmp_v(a, b);
+
+			return vint(arith(n->op, c, 0));
+		}
+		if (a.u || b.u)
+			return arith_u(n->op, a.i, b.i);
+		return vint(arith(n->op, a.i, b.i));
+	case N_TERNARY:
+		return truthy(eval(x, n->a)) ? eval(x, n->b) : eval(x, n->c);
+	case N_CAST:
+		/* (uint8)x...: C's conversion to an integer of ival bytes. */
+		a = eval(x, n->a);
+		if (n->enum_id == LANG_BOOL_ID) {
+			/* (bool)x: C's, whatever the width */
+			a = vint(truthy(a));
+			return a;
+		}
+		if (n->ival < 8) {
+			int sh = 64 - (int)n->ival * 8;
+
+			a.i = n->idx ? (int64_t)((uint64_t)a.i << sh) >> sh :
+			      (int64_t)((uint64_t)a.i << sh >> sh);
+		}
+		a.u = !n->idx && n->ival == 8;
+		return a;
+	default:
+		return vint(0);
+	}
+}
+

@@ -594,6 +594,27 @@ static void test_tuples(void **state)
 	run_cases(tuples, ARRAY_SIZE(tuples));
 }
 
+/* Macros, expanded by the parser, and block expressions. */
+static const struct icase macros[] = {
+	{ "parameters: an expression, a variable, a map; hygiene",
+	  "macro add(x) { $y = x + 1; $y } macro inc($v) { $v += 1; $v } macro set(@m, k) { @m[k] = 2; } "
+	  "macro one() { 1 } "
+	  "BEGIN { $y = 10; $z = add($y * 2); inc($y); set(@a, one); print(($y, $z, add(add(one)))); }",
+	  "", "(11, 21, 3)\n@a[1]: 2\n" },
+	{ "a macro per event, a block expression as a condition",
+	  "macro big(c) { c > 20 } tracepoint:syscalls:sys_enter_write "
+	  "{ if ({ let $b = big(args.count); $b }) { @[comm] = count(); } }", WRITES,
+	  "@[bash]: 2\n" },
+	{ "a block expression's value and its statements",
+	  "BEGIN { print({ $x = 1; printf(\"bob\\n\"); $x > 1 }); $s = { \"a\" }; print($s); }", "",
+	  "bob\nfalse\na\n" },
+};
+
+static void test_macros(void **state)
+{
+	run_cases(macros, ARRAY_SIZE(macros));
+}
+
 static void test_statements(void **state)
 {
 	run_cases(stmts, ARRAY_SIZE(stmts));
@@ -831,6 +852,7 @@ int main(void)
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_enums),
 		cmocka_unit_test(test_tuples),
+		cmocka_unit_test(test_macros),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_integers),
 		cmocka_unit_test(test_too_many_maps),

@@ -288,6 +288,19 @@ static const struct {
 	{ "begin { for (1 : 0..2) { } }", 1, 14, "expected a $variable after 'for', found number" },
 	{ "begin { for ($i = 0..2) { } }", 1, 17, "expected ':' after the loop's variable, found '='" },
 	{ "begin { for ($i : 0.2) { } }", 1, 22, "expected '..' in a range, found ')'" },
+	/* macros */
+	{ "macro f(x) { x } begin { f(1, 2) }", 1, 26, "macro f takes 1 argument, not 2" },
+	{ "macro f($v) { $v } begin { f(1) }", 1, 30, "macro f's parameter $v takes a $variable" },
+	{ "macro f(@m) { @m } begin { f(@x[1]) }", 1, 30, "macro f's parameter @m takes a @map "
+	  "(without keys)" },
+	{ "macro f() { f() } begin { f() }", 1, 13, "macro f: macros call each other more than 32 "
+	  "deep (a macro calling itself never ends)" },
+	{ "macro f() { 1 } macro f() { 2 } begin { }", 1, 23, "macro f is defined twice (first at "
+	  "1:7)" },
+	{ "macro f(1) { } begin { }", 1, 9, "a macro's parameter is a name, a $variable or a @map, "
+	  "not number" },
+	{ "macro f() 1; begin { }", 1, 11, "expected '{' to open the macro's body, found number" },
+	{ "begin { nosuch + 1 }", 1, 9, "unknown name 'nosuch'*" },
 	/* tuples */
 	{ "begin { (1, 2 }", 1, 15, "expected ')', found '}'" },
 	{ "begin { (1,, 2) }", 1, 12, "expected an expression, found ','" },

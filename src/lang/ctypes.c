@@ -1157,7 +1157,8 @@ static uint32_t record(struct cparse *c, bool is_union, const char *name)
 			if (anon || !eat(c, ','))
 				break;
 		}
-		if (!c->failed && !eat(c, ';'))
+		/* bpftrace takes a last member without its ';' ({ int x }) */
+		if (!c->failed && !eat(c, ';') && !is_p(c, '}'))
 			cfail(c, "expected ';' after a member");
 	}
 	want(c, '}');

@@ -451,6 +451,10 @@ struct val eval(struct xctx *x, const struct node *n)
 
 			return vint(arith(n->op, c, 0));
 		}
+		if (n->ptr_size && n->idx == 1)	/* p + n: n pointees */
+			b.i = (int64_t)((uint64_t)b.i * n->ptr_size);
+		else if (n->ptr_size)
+			a.i = (int64_t)((uint64_t)a.i * n->ptr_size);
 		if (a.u || b.u)
 			return arith_u(n->op, a.i, b.i);
 		return vint(arith(n->op, a.i, b.i));

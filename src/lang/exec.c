@@ -93,6 +93,12 @@ struct val enum_text(struct xctx *x, const struct node *n, struct val v, bool al
 {
 	const char *name = enum_name(x->in, n->enum_id, v.i);
 
+	if (n->ptr_size && !name) {
+		/* a pointer prints in hex, as bpftrace's */
+		snprintf(x->scratch, sizeof(x->scratch), "0x%llx", (unsigned long long)v.i);
+		return vstr(x->scratch, strlen(x->scratch));
+	}
+
 	if (name)
 		return vstr(name, strlen(name));
 	if (!always)
@@ -157,6 +163,14 @@ static const char *enum_key_name(int part, int64_t v, void *arg)
 	return enum_name(c->in, c->m->key_enum[part], v);
 }
 
+/* A map of pointers: its values in hex. */
+static int ptr_value(int64_t v, struct agg_kpart *k, void *arg)
+{
+	(void)arg;
+	k->u = (uint64_t)v;
+	return AGG_K_HEX;
+}
+
 static int enum_value(int64_t v, struct agg_kpart *k, void *arg)
 {
 	const struct enum_ctx *c = arg;
@@ -186,7 +200,8 @@ void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div)
 				     .sym = in->prof ? lprof_frame : NULL, .sym_arg = in->prof,
 				     .value = m->vt > VT_INT ? interned_value :
 					      text && m->val_enum && m->kind == AGG_VALUE ?
-					      enum_value : NULL,
+					      enum_value :
+					      text && m->val_ptr && m->kind == AGG_VALUE ? ptr_value : NULL,
 				     .value_arg = m->vt > VT_INT ? (void *)&vc : &ec,
 				     .key_name = text ? enum_key_name : NULL, .key_name_arg = &ec };
 
@@ -367,6 +382,9 @@ void exec(struct xctx *x, const struct node *st)
 					}
 				} else if (st->op == T_ASSIGN)
 					*var = nv;
+				else if (st->ptr_size)	/* a pointer moves by pointees */
+					*var = vint((int64_t)((uint64_t)var->i + (st->op == T_PLUSEQ ?
+						    1 : -1) * (uint64_t)nv.i * st->ptr_size));
 				else
 					*var = vint(arith(st->op == T_PLUSEQ ? T_PLUS :
 							  st->op == T_MINUSEQ ? T_MINUS :
@@ -387,6 +405,8 @@ void exec(struct xctx *x, const struct node *st)
 				    intern_put(in->vals, nv.ips, nv.len * sizeof(uint64_t));
 			} else {
 				v = eval(x, st->b).i;
+				if (st->ptr_size)	/* a pointer moves by pointees */
+					v = (int64_t)((uint64_t)v * st->ptr_size);
 				if (st->op != T_ASSIGN) {
 					agg_lookup(m->m, k, &old);
 					v = arith(st->op == T_PLUSEQ ? T_PLUS :

@@ -102,6 +102,7 @@ struct mapdef {
 	/* values of an enum (node.enum_id), as the first store and the first
 	 * keys made them: printed by their enumerators' names */
 	uint32_t key_enum[AGG_MAX_KEYS], val_enum;
+	uint32_t val_ptr;		/* pointers as values (node.ptr_size) */
 	bool val_typed;
 	char *vtsig;			/* vt VT_TUPLE: the tuples' signature (tuple.h) */
 	bool str_at_store;		/* str(@m[k]) of a pointer: the string, fetched
@@ -154,6 +155,7 @@ struct interp {
 	struct val vars[MAX_VARS];
 	unsigned char varwidth[MAX_VARS];	/* bytes of what a variable holds (bswap) */
 	uint32_t varenum[MAX_VARS];	/* the enum a variable holds a value of (node.enum_id) */
+	uint32_t varptr[MAX_VARS];	/* a pointer's pointee size (node.ptr_size) */
 	char *vartsig[MAX_VARS];	/* the tuples a variable holds (tuple.h) */
 	struct tbuf varbuf[MAX_VARS];	/* a tuple variable's own copy of its bytes */
 	struct tbuf *tbufs;		/* per tuple expression, where it is built */

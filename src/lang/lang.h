@@ -108,6 +108,11 @@ struct node {
 #define LANG_BOOL_ID UINT32_MAX	/* enum_id of a bool: true, false */
 	/* VT_TUPLE: the elements' types, set by the semantic pass (tuple.h) */
 	char *tsig;
+	/* A pointer as a value ((int32 *)0x32 where no memory is read): the size
+	 * of what it points to, by which + and - scale it (C's pointer
+	 * arithmetic), and it prints in hex (0x36).  Carried by variables and
+	 * maps as enum_id is.  BINOP/S_ASSIGN: the scale of the number added. */
+	uint32_t ptr_size;
 };
 
 enum probe_provider {

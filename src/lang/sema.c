@@ -549,6 +549,7 @@ int check(struct sema *s, struct node *n)
 		}
 		n->type = s->in->vars[n->slot].t;
 		n->enum_id = s->in->varenum[n->slot];
+		n->ptr_size = s->in->varptr[n->slot];
 		return keep_tsig(n, n->type == VT_TUPLE ? s->in->vartsig[n->slot] : NULL);
 	case N_MAP: {
 		struct mapdef *m;
@@ -559,6 +560,7 @@ int check(struct sema *s, struct node *n)
 		m = &s->in->maps[n->slot];
 		n->type = m->vt ? m->vt : VT_INT;
 		n->enum_id = m->val_enum;
+		n->ptr_size = m->val_ptr;
 		return keep_tsig(n, m->vt == VT_TUPLE ? m->vtsig : NULL);
 	}
 	case N_CALL:
@@ -619,6 +621,16 @@ int check(struct sema *s, struct node *n)
 			return -EINVAL;
 		}
 		n->type = VT_INT;
+		if ((n->a->ptr_size || n->b->ptr_size) && (n->op == T_PLUS || n->op == T_MINUS)) {
+			/* C's pointer arithmetic: p + n, n + p, p - n move by n pointees */
+			if ((n->a->ptr_size && n->b->ptr_size) || (n->op == T_MINUS && n->b->ptr_size)) {
+				lang_errf(s->err, n, "%s of two pointers, or of a number less a pointer, "
+					  "is not in ftr", lang_tok_str(n->op));
+				return -EINVAL;
+			}
+			n->ptr_size = n->a->ptr_size ? n->a->ptr_size : n->b->ptr_size;
+			n->idx = n->a->ptr_size ? 1 : 2;	/* which side is scaled: b, a */
+		}
 		/* comparisons and logic make bpftrace's bools (printed true, false) */
 		if (n->op == T_EQ || n->op == T_NE || n->op == T_LT || n->op == T_LE ||
 		    n->op == T_GT || n->op == T_GE || n->op == T_ANDAND || n->op == T_OROR ||
@@ -670,6 +682,7 @@ int check(struct sema *s, struct node *n)
 		}
 		n->type = n->b->type;
 		n->enum_id = n->b->enum_id == n->c->enum_id ? n->b->enum_id : 0;
+		n->ptr_size = n->b->ptr_size == n->c->ptr_size ? n->b->ptr_size : 0;
 		if (n->type == VT_TUPLE && strcmp(n->b->tsig, n->c->tsig)) {
 			lang_errf(s->err, n, "the two sides of ?: are tuples of other types");
 			return -EINVAL;
@@ -796,6 +809,21 @@ static int check_loop(struct sema *s, struct node *st)
 	return err;
 }
 
+/* x += n, x -= n, x++ of a pointer x (of pointee size ptr): n is scaled. */
+static int ptr_step(struct sema *s, struct node *st, uint32_t ptr)
+{
+	st->ptr_size = 0;
+	if (!ptr || st->op == T_ASSIGN)
+		return 0;
+	if ((st->op != T_PLUSEQ && st->op != T_MINUSEQ) || st->b->ptr_size) {
+		lang_errf(s->err, st, "%s of a pointer: a pointer moves by += and -= of a number",
+			  lang_tok_str(st->op));
+		return -EINVAL;
+	}
+	st->ptr_size = ptr;
+	return 0;
+}
+
 int check_stmts(struct sema *s, struct node *st)
 {
 	int err;
@@ -842,6 +870,13 @@ int check_stmts(struct sema *s, struct node *st)
 				s->in->vars[st->a->slot].t = st->b->type;
 				s->in->varenum[st->a->slot] = st->op == T_ASSIGN ? st->b->enum_id : 0;
 				st->a->enum_id = s->in->varenum[st->a->slot];
+				/* a pointer: '=' makes one, += and -= move it by its pointee */
+				if (st->op == T_ASSIGN)
+					s->in->varptr[st->a->slot] = st->b->ptr_size;
+				err = ptr_step(s, st, s->in->varptr[st->a->slot]);
+				if (err)
+					return err;
+				st->a->ptr_size = s->in->varptr[st->a->slot];
 				if (st->b->type == VT_TUPLE) {
 					free(s->in->vartsig[st->a->slot]);
 					s->in->vartsig[st->a->slot] = strdup(st->b->tsig);
@@ -883,9 +918,12 @@ int check_stmts(struct sema *s, struct node *st)
 				if (!err && !m->val_typed) {
 					m->val_typed = true;
 					m->val_enum = st->op == T_ASSIGN ? st->b->enum_id : 0;
+					m->val_ptr = st->op == T_ASSIGN ? st->b->ptr_size : 0;
 					if (st->b->type == VT_TUPLE && !(m->vtsig = strdup(st->b->tsig)))
 						return -ENOMEM;
 				}
+				if (!err)
+					err = ptr_step(s, st, m->val_ptr);
 				if (!err && st->b->type == VT_TUPLE && m->vtsig &&
 				    strcmp(m->vtsig, st->b->tsig)) {
 					lang_errf(s->err, st->b, "%s holds tuples of other types (first "

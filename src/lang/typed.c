@@ -670,7 +670,22 @@ static int cast(struct tctx *x, struct node *n, struct tv *v)
 	}
 	/* The operand first: what it lacks (curtask's $current) is the reason. */
 	r = walk(x, n->a, &a);
-	if (r < 0 || need_mem(x, n, "a cast to a pointer"))
+	if (r < 0)
+		return -1;
+	if (r == 0 && !x->mem && n->a->k != N_FIELD && n->a->k != N_CALL &&
+	    !(n->a->k == N_BUILTIN && (n->a->ival == B_ARG || n->a->ival == B_RETVAL))) {
+		/* Where no memory is read (BEGIN, END, interval), a pointer made
+		 * of a number is a value: C's arithmetic on it, printed in hex;
+		 * reading through it is refused (deref_value). */
+		struct tv p = *v;
+
+		p.nptr--;
+		n->ptr_size = (uint32_t)(p.nptr ? 8 : size_of(x, &p) > 0 ? size_of(x, &p) : 1);
+		n->ival = 8;
+		n->idx = 0;
+		return plain(x, n->a) < 0 ? -1 : 0;
+	}
+	if (need_mem(x, n, "a cast to a pointer"))
 		return -1;
 	if (r == 1) {
 		if (value(x, n, &a))
@@ -947,6 +962,8 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 		if (n->op == T_DOT && n->sval[0] >= '0' && n->sval[0] <= '9')
 			return plain(x, n->a) < 0 ? -1 : 0;	/* a tuple's element */
 		r = walk(x, n->a, v);
+		if (r == 0 && n->a->ptr_size)
+			return need_mem(x, n->a, "a read through a pointer");
 		if (r == 0 && n->a->k == N_FIELD && x->tracepoint && !x->btf_func)
 			r = tp_field(x, n->a, v, true);
 		if (r == 0)
@@ -956,6 +973,8 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 		return r < 0 ? r : member(x, n, v);
 	case N_INDEX:
 		r = walk(x, n->a, v);
+		if (r == 0 && n->a->ptr_size)
+			return need_mem(x, n->a, "a read through a pointer");
 		if (r == 0)
 			return fail(x, n, "[] needs a typed pointer or array (maps are @name[key])");
 		if (r < 0 || plain(x, n->b) < 0)
@@ -984,6 +1003,8 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 		if (n->op != T_STAR && n->op != T_AND)
 			break;
 		r = walk(x, n->a, v);
+		if (r == 0 && n->a->ptr_size)
+			return need_mem(x, n->a, "a read through a pointer");
 		/* An untyped *: a read of kernel memory by address, which the
 		 * interpreter does from /proc/kcore where it can (*kaddr("sym")
 		 * in BEGIN, END, interval) and refuses at events. */

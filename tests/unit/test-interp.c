@@ -173,6 +173,13 @@ static const struct {
 	{ "BEGIN { $t = 1; print($t.0); }", "1:25: .0 reads a tuple's element, and this is not a tuple" },
 	{ "BEGIN { print((1, 2) == (1, \"a\")); }", "1:22: '==' of tuples: == and != of tuples of one "
 	  "type" },
+	{ "BEGIN { $p = (int8 *)1; $p *= 2; }", "1:25: '*=' of a pointer: a pointer moves by += and "
+	  "-= of a number" },
+	{ "BEGIN { $p = (int8 *)1; print($p - $p); }", "1:34: '-' of two pointers, or of a number "
+	  "less a pointer, is not in ftr" },
+	{ "BEGIN { print(*(int32 *)8); }", "1:16: a read through a pointer reads memory, which ftr "
+	  "does at kprobe, kretprobe, kfunc, kretfunc, uprobe and uretprobe events, and at "
+	  "tracepoints through eprobes, only" },
 	{ "BEGIN { $t = (1, 2); if ($t) { } }", "1:26: a tuple is not a condition" },
 	{ "BEGIN { $t = 1 ? (1, \"a\") : (2, 3); }", "1:16: the two sides of ?: are tuples of "
 	  "other types" },
@@ -615,6 +622,20 @@ static void test_macros(void **state)
 	run_cases(macros, ARRAY_SIZE(macros));
 }
 
+/* Pointers as values where no memory is read: C's arithmetic, hex. */
+static const struct icase pointers[] = {
+	{ "arithmetic by the pointee's size",
+	  "struct A { int a; char c[28] } BEGIN { @p = (int32 *)0x32; @p += 2; @q = (int64 *)0x32; @q++; "
+	  "$s = (struct A *)1024; $t = $s - 5; $s++; printf(\"%lu %lu %d\\n\", $t, $s, $s > 1024); "
+	  "print($s + 1); print(2 + (int16 *)0); }", "",
+	  "864 1056 1\n0x440\n0x4\n@p: 0x3a\n\n@q: 0x3a\n" },
+};
+
+static void test_pointers(void **state)
+{
+	run_cases(pointers, ARRAY_SIZE(pointers));
+}
+
 static void test_statements(void **state)
 {
 	run_cases(stmts, ARRAY_SIZE(stmts));
@@ -853,6 +874,7 @@ int main(void)
 		cmocka_unit_test(test_enums),
 		cmocka_unit_test(test_tuples),
 		cmocka_unit_test(test_macros),
+		cmocka_unit_test(test_pointers),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_integers),
 		cmocka_unit_test(test_too_many_maps),

@@ -348,6 +348,8 @@ void exec(struct xctx *x, const struct node *st)
 			exec_loop(x, st);
 			break;
 		case S_BREAK: case S_CONTINUE: case S_RETURN:
+			if (st->a)	/* return VALUE: its value goes nowhere */
+				eval(x, st->a);
 			x->jump = st->k;
 			break;
 		case S_EXPR:

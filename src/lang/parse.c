@@ -1016,6 +1016,8 @@ static struct node *binary(struct lexer *l, int lvl)
 	return left;
 }
 
+static struct node *node_copy(struct lexer *l, const struct node *n, bool list);
+
 static struct node *ternary(struct lexer *l)
 {
 	struct node *c = binary(l, 0), *n;
@@ -1031,7 +1033,19 @@ static struct node *ternary(struct lexer *l)
 	}
 	next(l);
 	n->a = c;
-	n->b = expr(l);
+	if (l->t == T_COLON) {
+		/* a ?: b, GNU C's and bpftrace's a ? a : b: a is read twice,
+		 * so it must be a plain read */
+		if (c->k != N_VAR && c->k != N_MAP && c->k != N_INT && c->k != N_BUILTIN &&
+		    c->k != N_FIELD) {
+			lerr(l, l->tline, l->tcol, "'?:' without a middle operand takes a variable, a "
+			     "map, a builtin or a field before it in ftr (it reads it twice)");
+			goto fail;
+		}
+		n->b = node_copy(l, c, false);
+	} else {
+		n->b = expr(l);
+	}
 	if (!n->b)
 		goto fail;
 	d = d > l->depth ? d : l->depth;
@@ -1249,8 +1263,10 @@ static struct node *stmt(struct lexer *l)
 		n = mk(l, l->sval[0] == 'b' ? S_BREAK : l->sval[0] == 'c' ? S_CONTINUE : S_RETURN,
 		       line, col);
 		next(l);
-		if (n && n->k == S_RETURN && l->t != T_SEMI && l->t != T_RBRACE) {
-			lerr(l, l->tline, l->tcol, "return takes no value in a probe's block");
+		if (n && n->k == S_RETURN && l->t != T_SEMI && l->t != T_RBRACE &&
+		    !(n->a = expr(l))) {
+			/* return VALUE: bpftrace's probes ignore the value; run for
+			 * what it does */
 			node_free(n);
 			return NULL;
 		}

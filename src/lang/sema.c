@@ -855,7 +855,7 @@ int check_stmts(struct sema *s, struct node *st)
 			err = 0;
 			break;
 		case S_RETURN:
-			err = 0;
+			err = st->a ? check(s, st->a) : 0;
 			break;
 		case S_ASSIGN:
 			if (st->a->k == N_VAR) {

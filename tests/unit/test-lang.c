@@ -309,7 +309,9 @@ static const struct {
 	{ "begin { unroll (101) { } }", 1, 17, "unroll maximum value is 100" },
 	{ "begin { unroll (0) { } }", 1, 17, "unroll minimum value is 1" },
 	{ "begin { unroll ($x) { } }", 1, 17, "unroll (N): N is a number of times, 1 to 100" },
-	{ "begin { return 1; }", 1, 16, "return takes no value in a probe's block" },
+	{ "begin { return 1 2; }", 1, 18, "expected ';' or '}' after a statement, found number" },
+	{ "begin { $a = f() ?: 1; }", 1, 19, "'?:' without a middle operand takes a variable, a "
+	  "map, a builtin or a field before it in ftr (it reads it twice)" },
 	/* declarations */
 	{ "begin { let 1; }", 1, 13, "expected a $variable after 'let', found number" },
 	{ "begin { let $1; }", 1, 13, "expected a $variable after 'let', found $variable" },
@@ -767,6 +769,8 @@ static void test_statements(void **state)
 		  "print((. (. $t 2) 1))" },
 		{ "@m[(1, 2)] = (3, 4); @n[((1, 2))] = 1", "(= @m[1,2] (tuple 3 4)); (= @n[1,2] 1)" },
 		{ "@m[((1, 2), 3)] = true", "(= @m[(tuple 1 2),3] 1)" },
+		/* a ?: b is a ? a : b; return VALUE */
+		{ "$a = $x ?: 10; return $a", "(= $a (? $x $x 10)); return" },
 		/* loops */
 		{ "for ($i : 0..5) { print($i); break } exit()", "(for $i 0..5 {print($i); break}); exit()" },
 		{ "for $i : (1+1)..$n*2 { continue; }", "(for $i (+ 1 1)..(* $n 2) {continue})" },

@@ -486,6 +486,29 @@ static int materialize(struct tctx *x, struct node *n, struct tv *v)
 }
 
 static int walk(struct tctx *x, struct node *n, struct tv *v);
+
+/* A constant integer expression's value (numbers, unary -, + - *). */
+static bool const_of(const struct node *n, int64_t *v)
+{
+	int64_t a, b;
+
+	if (n->k == N_INT) {
+		*v = n->ival;
+		return true;
+	}
+	if (n->k == N_UNOP && n->op == T_MINUS && const_of(n->a, &a)) {
+		*v = (int64_t)(0 - (uint64_t)a);
+		return true;
+	}
+	if (n->k != N_BINOP || !const_of(n->a, &a) || !const_of(n->b, &b))
+		return false;
+	switch (n->op) {
+	case T_PLUS: *v = (int64_t)((uint64_t)a + (uint64_t)b); return true;
+	case T_MINUS: *v = (int64_t)((uint64_t)a - (uint64_t)b); return true;
+	case T_STAR: *v = (int64_t)((uint64_t)a * (uint64_t)b); return true;
+	default: return false;
+	}
+}
 static int stmts(struct tctx *x, struct node *st);
 
 /* Walk n where a plain value is wanted. */
@@ -948,6 +971,7 @@ static int buf_call(struct tctx *x, struct node *n)
 
 static int walk(struct tctx *x, struct node *n, struct tv *v)
 {
+	int64_t idx;
 	int r;
 
 	switch (n->k) {
@@ -975,6 +999,21 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 		r = walk(x, n->a, v);
 		if (r == 0 && n->a->ptr_size)
 			return need_mem(x, n->a, "a read through a pointer");
+		if (r == 0 && const_of(n->b, &idx) && idx >= 0) {
+			/* $t[1 + 1]: a tuple's element by a constant, $t.2 */
+			char num[24];
+
+			snprintf(num, sizeof(num), "%lld", (long long)idx);
+			if (plain(x, n->a) < 0)
+				return -1;
+			free(n->sval);
+			n->sval = strdup(num);
+			lang_node_free(n->b);
+			n->b = NULL;
+			n->k = N_MEMBER;
+			n->op = T_DOT;
+			return n->sval ? 0 : fail(x, n, "out of memory");
+		}
 		if (r == 0)
 			return fail(x, n, "[] needs a typed pointer or array (maps are @name[key])");
 		if (r < 0 || plain(x, n->b) < 0)

@@ -592,6 +592,8 @@ static const struct icase tuples[] = {
 	  "BEGIN { $a = (0, \"x\"); for ($i : 1..3) { $b = $a; $a = ($i, \"y\"); print(($b, $a)); } "
 	  "print($a == (2, \"y\")); print($a != (2, \"y\")); @m = (1, \"z\"); print(@m.1); }", "",
 	  "((0, x), (1, y))\n((1, y), (2, y))\ntrue\nfalse\nz\n@m: (1, z)\n" },
+	{ "an element by a constant index", "BEGIN { $a = (1, \"b\", 3); print($a[1 + 1]); "
+	  "print($a[-1 + 2]); }", "", "3\nb\n" },
 	{ "bools", "BEGIN { @[true] = (false, (bool)256, 7 > 1); print(true); printf(\"%d %s\\n\", true, "
 	  "false); }", "", "true\n1 false\n@[true]: (false, true, true)\n" },
 };

@@ -67,7 +67,8 @@ static struct val eval_tuple(struct xctx *x, const struct node *n)
 		/* an element that is an earlier run of this tuple's bytes has
 		 * been copied by its variable: b is free to change */
 		if (e.t == VT_INT)
-			err = tuple_put_int(b, e.i, e.u, n->args[i]->enum_id);
+			err = tuple_put_int(b, e.i, e.u, n->args[i]->ptr_size ? TUPLE_HEX :
+					    n->args[i]->enum_id);
 		else if (e.t == VT_STR)
 			err = tuple_put_str(b, e.s, strnlen(e.s, e.len));
 		else

@@ -279,7 +279,8 @@ static int snap_row(const struct agg_row *r, void *arg)
 		err = m->vt == VT_STR ? tuple_put_str(&c->one, p ? p : "", p ? strnlen(p, len) : 0) :
 		      tuple_put_tuple(&c->one, p ? p : "", p ? len : 0);
 	} else if (!err) {
-		err = tuple_put_int(&c->one, r->value, agg_unsigned(m->m), m->val_enum);
+		err = tuple_put_int(&c->one, r->value, agg_unsigned(m->m),
+				    m->val_ptr ? TUPLE_HEX : m->val_enum);
 	}
 	if (!err)
 		err = tuple_put_tuple(&c->all, c->one.p, c->one.len);

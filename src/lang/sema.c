@@ -338,6 +338,7 @@ static int type_of_sig(struct node *n, const char *e, size_t len)
 {
 	n->type = e[0] == 's' ? VT_STR : e[0] == '(' ? VT_TUPLE : VT_INT;
 	n->enum_id = e[0] == 'e' ? (uint32_t)strtoul(e + 1, NULL, 10) : 0;
+	n->ptr_size = e[0] == 'p' ? (uint32_t)strtoul(e + 1, NULL, 10) : 0;
 	free(n->tsig);
 	n->tsig = e[0] == '(' ? strndup(e, len) : NULL;
 	return e[0] == '(' && !n->tsig ? -ENOMEM : 0;
@@ -374,6 +375,8 @@ static int check_tuple(struct sema *s, struct node *n)
 			fputs(a->tsig, f);
 		else if (a->enum_id)
 			fprintf(f, "e%u;", a->enum_id);
+		else if (a->ptr_size)
+			fprintf(f, "p%u;", a->ptr_size);
 		else
 			fputc(a->type == VT_STR ? 's' : 'i', f);
 	}
@@ -751,6 +754,8 @@ static int check_map_loop(struct sema *s, struct node *st)
 		fputc(')', f);
 	if (m->vt == VT_TUPLE)
 		fputs(m->vtsig, f);
+	else if (m->val_ptr)
+		fprintf(f, "p%u;", m->val_ptr);
 	else
 		sig_part(f, m->vt == VT_STR ? AGG_K_STR : AGG_K_INT, m->val_enum);
 	fputc(')', f);

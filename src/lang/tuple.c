@@ -18,6 +18,7 @@ static size_t elem_len(const char *s)
 	case 's':
 		return 1;
 	case 'e':
+	case 'p':
 		n = strcspn(s, ";");
 		return s[n] == ';' ? n + 1 : 0;
 	case '(':
@@ -79,6 +80,8 @@ void tbuf_free(struct tbuf *b)
 
 static int put(struct tbuf *b, const void *p, size_t n)
 {
+	if (!n)
+		return 0;
 	if (b->len + n > b->cap) {
 		size_t cap = b->cap ? b->cap : 64;
 		char *np;
@@ -190,6 +193,8 @@ void tuple_text(struct outbuf *ob, const char *t, size_t len, tuple_enum_fn en, 
 			ob_write(ob, ", ", 2);
 		if (name)
 			ob_puts(ob, name);
+		else if (e.tag == 'i' && e.enum_id == TUPLE_HEX)
+			ob_hex(ob, (uint64_t)e.i);
 		else if (e.tag == 'i' && e.u)
 			ob_u64(ob, (uint64_t)e.i);
 		else if (e.tag == 'i')

@@ -8,6 +8,7 @@
  *
  *	i		a number
  *	eID;		a number of the enum of type id ID (printed by name)
+ *	pSIZE;		a pointer to SIZE bytes (printed in hex)
  *	s		a string
  *	( ... )		a tuple
  *
@@ -66,6 +67,9 @@ struct telem {
 /* Element i of the tuple bytes t[0..len): 0, or -ENOENT (no element i),
  * -EINVAL (bytes that are not a tuple's). */
 int tuple_elem(const char *t, size_t len, int i, struct telem *out);
+
+/* The enum id of an int element that is a pointer: printed in hex. */
+#define TUPLE_HEX 0xfffffffeu
 
 /* The enumerator's name of value v of enum id, or NULL (then the number). */
 typedef const char *(*tuple_enum_fn)(uint32_t id, int64_t v, void *arg);

@@ -629,8 +629,8 @@ static const struct icase pointers[] = {
 	{ "arithmetic by the pointee's size",
 	  "struct A { int a; char c[28] } BEGIN { @p = (int32 *)0x32; @p += 2; @q = (int64 *)0x32; @q++; "
 	  "$s = (struct A *)1024; $t = $s - 5; $s++; printf(\"%lu %lu %d\\n\", $t, $s, $s > 1024); "
-	  "print($s + 1); print(2 + (int16 *)0); }", "",
-	  "864 1056 1\n0x440\n0x4\n@p: 0x3a\n\n@q: 0x3a\n" },
+	  "print($s + 1); print(2 + (int16 *)0); $t = ((int32 *)8, ()); print($t); print($t.0 + 1); }",
+	  "", "864 1056 1\n0x440\n0x4\n(0x8, ())\n0xc\n@p: 0x3a\n\n@q: 0x3a\n" },
 };
 
 static void test_pointers(void **state)

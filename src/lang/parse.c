@@ -710,6 +710,13 @@ static struct node *primary(struct lexer *l)
 			return mk(l, N_TUPLE, line, col);
 		}
 		n = expr(l);
+		if (n && l->t == T_ASSIGN && n->k == N_CALL && n->idx == BARE_NAME) {
+			lerr(l, n->line, n->col, "a record, (%s=...), is not in ftr yet (tuples are)",
+			     n->sval);
+			node_free(n);
+			l->parens--;
+			return NULL;
+		}
 		if (n && l->t == T_COMMA)
 			n = tuple(l, n, line, col);
 		l->parens--;

@@ -88,7 +88,8 @@ static size_t key_encode(const struct agg *m, const struct agg_kpart *keys, uint
 			memcpy(out + off, &k->u, 8);
 			off += 8;
 			break;
-		case AGG_K_STR: {
+		case AGG_K_STR:
+		case AGG_K_JSON: {
 			size_t len = 0;
 
 			if (k->str.p) {
@@ -138,6 +139,7 @@ static void key_decode(const struct agg *m, const uint8_t *kb, struct agg_kpart 
 			off += 8;
 			break;
 		case AGG_K_STR:
+		case AGG_K_JSON:
 			k->str.len = kb[off];
 			k->str.p = (const char *)kb + off + 1;
 			off += ROUND8(1 + k->str.len);
@@ -664,7 +666,8 @@ static int cmp_part(const struct agg *m, int i, const struct agg_kpart *ka,
 	case AGG_K_HEX:
 		c = (ka[i].u > kb[i].u) - (ka[i].u < kb[i].u);
 		break;
-	case AGG_K_STR: {
+	case AGG_K_STR:
+	case AGG_K_JSON: {
 		size_t n = ka[i].str.len < kb[i].str.len ? ka[i].str.len : kb[i].str.len;
 
 		c = memcmp(ka[i].str.p, kb[i].str.p, n);
@@ -1237,6 +1240,7 @@ char *agg_key_text(enum agg_ktype t, const struct agg_kpart *k, const struct agg
 	case AGG_K_HEX:
 		return asprintf(&s, "0x%llx", (unsigned long long)k->u) < 0 ? NULL : s;
 	case AGG_K_STR:
+	case AGG_K_JSON:
 		return strndup(k->str.p, k->str.len);
 	case AGG_K_STACK:
 		return stack_text(k, o);
@@ -1268,6 +1272,7 @@ static void text_part(struct outbuf *ob, enum agg_ktype t, const struct agg_kpar
 		ob_hex(ob, k->u);
 		break;
 	case AGG_K_STR:
+	case AGG_K_JSON:
 		ob_text_str(ob, k->str.p, k->str.len);
 		break;
 	case AGG_K_STACK:
@@ -1499,6 +1504,7 @@ static void json_part(struct outbuf *ob, enum agg_ktype t, const struct agg_kpar
 		ob_putc(ob, '"');
 		break;
 	case AGG_K_STR:
+	case AGG_K_JSON:
 		ob_json_str(ob, k->str.p, k->str.len);
 		break;
 	case AGG_K_STACK:
@@ -1775,7 +1781,9 @@ static int bt_row(const struct agg_row *r, void *arg)
 		break;
 	default:
 		t = m->kind == AGG_VALUE && c->o->value ? c->o->value(r->value, &k, c->o->value_arg) : -1;
-		if (t >= 0)
+		if (t == AGG_K_JSON)
+			ob_write(ob, k.str.p, k.str.len);
+		else if (t >= 0)
 			bt_str(ob, bt_text((enum agg_ktype)t, &k, c->o, 8));
 		else
 			num_value(ob, m, r, c->o);

@@ -104,6 +104,8 @@ enum agg_ktype {
 	AGG_K_STR,			/* bytes, at most AGG_STR_MAX kept */
 	AGG_K_STACK,			/* addresses, at most AGG_STACK_MAX kept */
 	AGG_K_HEX,			/* uint64_t, printed "0x1f" (a JSON string) */
+	AGG_K_JSON,			/* values only (opts.value): text in str, and
+					 * in bpftrace's JSON that text as it is */
 };
 
 /* One part of a key, as given to update/lookup/delete and as returned in

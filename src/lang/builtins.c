@@ -1023,9 +1023,18 @@ void exec_call(struct xctx *x, const struct node *n)
 	} else if (!strcmp(n->sval, "time")) {
 		do_time(x, n);
 	} else if (!strcmp(n->sval, "print") && n->args[0]->k != N_MAP) {
-		/* an enum's value by its name (a number in bpftrace's JSON) */
-		print_value(x, in->o->mode == OUT_BTJSON ? eval(x, n->args[0]) :
-			    enum_text(x, n->args[0], eval(x, n->args[0]), false));
+		/* an enum's value by its name (a number in bpftrace's JSON, a
+		 * bool true or false there) */
+		struct val v = eval(x, n->args[0]);
+
+		if (in->o->mode == OUT_BTJSON && n->args[0]->enum_id == LANG_BOOL_ID) {
+			ob_puts(&in->ob, v.i ? "{\"type\": \"value\", \"data\": true}\n" :
+				"{\"type\": \"value\", \"data\": false}\n");
+			if (in->o->buffering != RUN_BUF_FULL)
+				ob_flush(&in->ob);
+		} else {
+			print_value(x, in->o->mode == OUT_BTJSON ? v : enum_text(x, n->args[0], v, false));
+		}
 	} else if (!strcmp(n->sval, "print")) {
 		int64_t top = n->nargs > 1 ? eval(x, n->args[1]).i : -1;
 		int64_t div = n->nargs > 2 ? eval(x, n->args[2]).i : 0;

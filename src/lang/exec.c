@@ -135,10 +135,13 @@ static int interned_value(int64_t v, struct agg_kpart *k, void *arg)
 		static struct outbuf tob;
 
 		ob_init(&tob, -1);
-		tuple_text(&tob, p ? p : "", p ? len : 0, tuple_enum_name, c->in);
+		if (c->in->o->mode == OUT_BTJSON)
+			tuple_json(&tob, p ? p : "", p ? len : 0);
+		else
+			tuple_text(&tob, p ? p : "", p ? len : 0, tuple_enum_name, c->in);
 		k->str.p = tob.buf;
 		k->str.len = tob.len;
-		return AGG_K_STR;
+		return c->in->o->mode == OUT_BTJSON ? AGG_K_JSON : AGG_K_STR;
 	}
 	if (c->vt == VT_STR) {
 		k->str.p = p ? p : "";

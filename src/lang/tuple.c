@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lang/lang.h"
 #include "lang/tuple.h"
 #include "report/output.h"
 
@@ -212,11 +213,14 @@ void tuple_json(struct outbuf *ob, const char *t, size_t len)
 	struct telem e;
 	size_t off = 0;
 
+	/* bpftrace's: [1,2,"a",[3,true]], no spaces */
 	ob_putc(ob, '[');
 	for (int i = 0; !next_elem(t, len, &off, &e); i++) {
 		if (i)
-			ob_write(ob, ", ", 2);
-		if (e.tag == 'i' && e.u)
+			ob_putc(ob, ',');
+		if (e.tag == 'i' && e.enum_id == LANG_BOOL_ID)
+			ob_puts(ob, e.i ? "true" : "false");
+		else if (e.tag == 'i' && e.u)
 			ob_u64(ob, (uint64_t)e.i);
 		else if (e.tag == 'i')
 			ob_s64(ob, e.i);

@@ -600,7 +600,16 @@ static const struct icase tuples[] = {
 
 static void test_tuples(void **state)
 {
+	static const struct run_opts btjson = { .where = WHERE_AUTO, .mode = OUT_BTJSON };
+	const char *got;
+
 	run_cases(tuples, ARRAY_SIZE(tuples));
+	/* bpftrace's -f json: arrays without spaces, bools as JSON's */
+	got = run_opts("BEGIN { print((1, \"a\\\"b\", (true, 2))); print(1 > 2); @ = (3, (false,)); }",
+		       "", &btjson);
+	assert_non_null(strstr(got, "{\"type\": \"value\", \"data\": [1,\"a\\\"b\",[true,2]]}\n"
+			       "{\"type\": \"value\", \"data\": false}\n"));
+	assert_non_null(strstr(got, "{\"type\": \"map\", \"data\": {\"@\": [3,[false]]}}\n"));
 }
 
 /* Macros, expanded by the parser, and block expressions. */

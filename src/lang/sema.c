@@ -190,6 +190,13 @@ static int var_slot(struct sema *s, const char *name, bool create)
 	if (!create || s->in->nvars[c] == MAX_VARS)
 		return -1;
 	s->in->varnames[c][s->in->nvars[c]] = strdup(name);
+	/* A slot is shared by the clauses (one runs at a time): what another
+	 * clause's variable of this slot was (an enum, a pointer, tuples)
+	 * is not this one's. */
+	s->in->varenum[s->in->nvars[c]] = 0;
+	s->in->varptr[s->in->nvars[c]] = 0;
+	free(s->in->vartsig[s->in->nvars[c]]);
+	s->in->vartsig[s->in->nvars[c]] = NULL;
 	return s->in->nvars[c]++;
 }
 
@@ -867,6 +874,12 @@ int check_stmts(struct sema *s, struct node *st)
 				err = check(s, st->b);
 				if (err)
 					break;
+				if (st->op != T_ASSIGN && var_slot(s, st->a->sval, false) < 0) {
+					/* $x += 1 of no $x: bpftrace's error too */
+					lang_errf(s->err, st->a, "%s is used before it is assigned",
+						  st->a->sval);
+					return -EINVAL;
+				}
 				st->a->slot = var_slot(s, st->a->sval, true);
 				if (st->a->slot < 0) {
 					lang_errf(s->err, st->a, "too many variables");

@@ -168,6 +168,7 @@ static const struct {
 	{ "BEGIN { @x[1] = count(); @x[\"a\"] = count(); }",
 	  "1:29: key 1 of @x is a string here but a number at 1:9" },
 	{ "BEGIN { $y = $x + 1; }", "1:14: $x is used before it is assigned" },
+	{ "BEGIN { $p = (int32 *)8; } END { $n += 1; }", "1:34: $n is used before it is assigned" },
 	{ "BEGIN { if (1) { continue } }", "1:18: continue outside a loop" },
 	{ "BEGIN { $t = (1, 2); print($t.2); }", "1:30: the tuple has 2 elements: no .2" },
 	{ "BEGIN { $t = 1; print($t.0); }", "1:25: .0 reads a tuple's element, and this is not a tuple" },

@@ -35,6 +35,7 @@ struct ent {
 	uint64_t count;
 	int64_t min, max, value;
 	wide_t sum;
+	uint64_t used;			/* lru: the update clock at its last update */
 };
 
 struct agg {
@@ -53,6 +54,8 @@ struct agg {
 	uint32_t free_head;
 	uint32_t kslot;			/* bytes of key per entry */
 	uint64_t dropped;
+	bool lru;			/* full: the least recently updated entry goes */
+	uint64_t clock;			/* lru: updates so far */
 
 	uint32_t *index;		/* 0: empty, else entry + 1 */
 	struct ent *ents;
@@ -85,7 +88,8 @@ static size_t key_encode(const struct agg *m, const struct agg_kpart *keys, uint
 			memcpy(out + off, &k->u, 8);
 			off += 8;
 			break;
-		case AGG_K_STR: {
+		case AGG_K_STR:
+		case AGG_K_JSON: {
 			size_t len = 0;
 
 			if (k->str.p) {
@@ -135,6 +139,7 @@ static void key_decode(const struct agg *m, const uint8_t *kb, struct agg_kpart 
 			off += 8;
 			break;
 		case AGG_K_STR:
+		case AGG_K_JSON:
 			k->str.len = kb[off];
 			k->str.p = (const char *)kb + off + 1;
 			off += ROUND8(1 + k->str.len);
@@ -230,6 +235,7 @@ struct agg *agg_alloc(const struct agg_spec *spec)
 	else if (m->kind == AGG_LHIST)
 		m->nbuckets = (int)((m->lmax - m->lmin) / m->lstep) + 2;
 	m->size = spec->size ? spec->size : AGG_DEFAULT_SIZE;
+	m->lru = spec->lru;
 	while (slots < 2 * m->size)
 		slots <<= 1;
 	m->mask = slots - 1;
@@ -315,6 +321,22 @@ static uint32_t probe(const struct agg *m, const uint8_t *kb, size_t klen, uint6
 	}
 }
 
+static void del_slot(struct agg *m, uint32_t i);
+
+/* An LRU map that is full: its least recently updated entry goes (a scan:
+ * such maps are declared with a size, and only a full one pays it). */
+static void evict_lru(struct agg *m)
+{
+	uint32_t best = NONE;
+
+	for (uint32_t s = 0; s <= m->mask; s++)
+		if (m->index[s] && (best == NONE ||
+				    m->ents[m->index[s] - 1].used < m->ents[m->index[best] - 1].used))
+			best = s;
+	if (best != NONE)
+		del_slot(m, best);
+}
+
 /* The entry for keys, created when absent; NULL when the table is full. */
 static struct ent *get(struct agg *m, const struct agg_kpart *keys, uint32_t *idp)
 {
@@ -329,7 +351,12 @@ static struct ent *get(struct agg *m, const struct agg_kpart *keys, uint32_t *id
 	if (found) {
 		id = m->index[s] - 1;
 		*idp = id;
+		m->ents[id].used = ++m->clock;
 		return &m->ents[id];
+	}
+	if (m->lru && m->free_head == NONE && m->unused >= m->size && m->n) {
+		evict_lru(m);
+		s = probe(m, kb, klen, h, &found);	/* the eviction may move it */
 	}
 	if (m->free_head != NONE) {
 		id = m->free_head;
@@ -343,6 +370,7 @@ static struct ent *get(struct agg *m, const struct agg_kpart *keys, uint32_t *id
 	memset(e, 0, sizeof(*e));
 	e->hash = h;
 	e->klen = (uint32_t)klen;
+	e->used = ++m->clock;
 	memcpy(m->keys + (size_t)id * m->kslot, kb, klen);
 	if (m->nbuckets)
 		memset(m->bk + (size_t)id * m->nbuckets, 0, m->nbuckets * sizeof(*m->bk));
@@ -471,7 +499,7 @@ struct agg *agg_alloc_like(const struct agg *m)
 {
 	struct agg_spec spec = {
 		.name = m->name, .kind = m->kind, .nkeys = m->nkeys, .is_unsigned = m->is_unsigned,
-		.lmin = m->lmin, .lmax = m->lmax, .lstep = m->lstep, .size = m->size,
+		.lmin = m->lmin, .lmax = m->lmax, .lstep = m->lstep, .size = m->size, .lru = m->lru,
 	};
 
 	memcpy(spec.ktypes, m->ktypes, sizeof(spec.ktypes));
@@ -587,12 +615,20 @@ int agg_lookup_row(const struct agg *m, const struct agg_kpart *keys, struct agg
 
 int agg_delete(struct agg *m, const struct agg_kpart *keys)
 {
-	uint32_t i, j, id;
+	uint32_t i;
 	int err = find(m, keys, &i);
 
 	if (err)
 		return err;
-	id = m->index[i] - 1;
+	del_slot(m, i);
+	return 0;
+}
+
+/* Remove the entry of index slot i. */
+static void del_slot(struct agg *m, uint32_t i)
+{
+	uint32_t j, id = m->index[i] - 1;
+
 	m->ents[id].next_free = m->free_head;
 	m->free_head = id;
 	m->n--;
@@ -613,7 +649,6 @@ int agg_delete(struct agg *m, const struct agg_kpart *keys)
 		}
 	}
 	m->index[i] = 0;
-	return 0;
 }
 
 uint32_t agg_entries(const struct agg *m) { return m ? m->n : 0; }
@@ -638,7 +673,8 @@ static int cmp_part(const struct agg *m, int i, const struct agg_kpart *ka,
 	case AGG_K_HEX:
 		c = (ka[i].u > kb[i].u) - (ka[i].u < kb[i].u);
 		break;
-	case AGG_K_STR: {
+	case AGG_K_STR:
+	case AGG_K_JSON: {
 		size_t n = ka[i].str.len < kb[i].str.len ? ka[i].str.len : kb[i].str.len;
 
 		c = memcmp(ka[i].str.p, kb[i].str.p, n);
@@ -1222,6 +1258,7 @@ char *agg_key_text(enum agg_ktype t, const struct agg_kpart *k, const struct agg
 	case AGG_K_HEX:
 		return asprintf(&s, "0x%llx", (unsigned long long)k->u) < 0 ? NULL : s;
 	case AGG_K_STR:
+	case AGG_K_JSON:
 		return strndup(k->str.p, k->str.len);
 	case AGG_K_STACK:
 		return stack_text(k, o);
@@ -1254,6 +1291,9 @@ static void text_part(struct outbuf *ob, enum agg_ktype t, const struct agg_kpar
 		break;
 	case AGG_K_STR:
 		ob_lang_str(ob, k->str.p, k->str.len);
+		break;
+	case AGG_K_JSON:
+		ob_text_str(ob, k->str.p, k->str.len);
 		break;
 	case AGG_K_STACK:
 		/* bpftrace's kstack: a newline, then each frame indented 8;
@@ -1290,9 +1330,16 @@ static void text_key(struct outbuf *ob, const struct agg *m, const struct agg_ro
 		return;
 	ob_putc(ob, '[');
 	for (int i = 0; i < m->nkeys; i++) {
+		const char *name = o && o->key_name && (m->ktypes[i] == AGG_K_INT ||
+							m->ktypes[i] == AGG_K_UINT) ?
+				   o->key_name(i, r->keys[i].i, o->key_name_arg) : NULL;
+
 		if (i)
 			ob_write(ob, ", ", 2);
-		text_part(ob, m->ktypes[i], &r->keys[i], o);
+		if (name)
+			ob_puts(ob, name);
+		else
+			text_part(ob, m->ktypes[i], &r->keys[i], o);
 	}
 	ob_putc(ob, ']');
 }
@@ -1479,6 +1526,7 @@ static void json_part(struct outbuf *ob, enum agg_ktype t, const struct agg_kpar
 		ob_putc(ob, '"');
 		break;
 	case AGG_K_STR:
+	case AGG_K_JSON:
 		ob_json_str(ob, k->str.p, k->str.len);
 		break;
 	case AGG_K_STACK:
@@ -1755,7 +1803,9 @@ static int bt_row(const struct agg_row *r, void *arg)
 		break;
 	default:
 		t = m->kind == AGG_VALUE && c->o->value ? c->o->value(r->value, &k, c->o->value_arg) : -1;
-		if (t >= 0)
+		if (t == AGG_K_JSON)
+			ob_write(ob, k.str.p, k.str.len);
+		else if (t >= 0)
 			bt_str(ob, bt_text((enum agg_ktype)t, &k, c->o, 8));
 		else
 			num_value(ob, m, r, c->o);

@@ -106,6 +106,8 @@ enum agg_ktype {
 	AGG_K_STR,			/* bytes, at most AGG_STR_MAX kept */
 	AGG_K_STACK,			/* addresses, at most AGG_STACK_MAX kept */
 	AGG_K_HEX,			/* uint64_t, printed "0x1f" (a JSON string) */
+	AGG_K_JSON,			/* values only (opts.value): text in str, and
+					 * in bpftrace's JSON that text as it is */
 };
 
 /* One part of a key, as given to update/lookup/delete and as returned in
@@ -137,6 +139,8 @@ struct agg_spec {
 	bool is_unsigned;		/* values are u64 (compare, bucket, print) */
 	int64_t lmin, lmax, lstep;	/* AGG_LHIST: min < max, step > 0 */
 	uint32_t size;			/* max entries; 0: AGG_DEFAULT_SIZE */
+	bool lru;			/* when full, a new key replaces the least
+					 * recently updated one (none is dropped) */
 };
 
 struct agg;
@@ -262,6 +266,11 @@ struct agg_print_opts {
 	 * zero, as bpftrace's print(@) of a scalar map, which always holds
 	 * one: "@: 0", "@: { .count = 0, .average = 0, .total = 0 }" */
 	bool empty_scalar;
+	/* Number key parts that stand for an enum's values (the language's):
+	 * the enumerator's name of part i, or NULL to print the number (text
+	 * output only; JSON keeps numbers). */
+	const char *(*key_name)(int part, int64_t v, void *arg);
+	void *key_name_arg;
 };
 
 /* Text as bpftrace; nothing for an empty map.  opts may be NULL.  Returns

@@ -189,7 +189,9 @@ static int check_printf(struct sema *s, struct node *n)
 		}
 		if (conv < n->nargs) {
 			bool want_str = p[1] == 's', want_buf = p[1] == 'r';
-			enum vtype t = n->args[conv]->type;
+			/* %s of an enum's value: its enumerator's name */
+			enum vtype t = n->args[conv]->enum_id && want_str ? VT_STR :
+				       n->args[conv]->type;
 
 			if (want_str && stack_mode_printed(s, n->args[conv], "printf"))
 				return -EINVAL;
@@ -940,6 +942,8 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 		mods = q;
 		q += strspn(q, "hlzjt");
 		v = eval(x, n->args[arg++]);
+		if (*q == 's' && v.t == VT_INT)
+			v = enum_text(x, n->args[arg - 1], v, true);
 		if (*q == 's' && v.t == VT_STACK) {
 			print_stack(x->in, ob, v);
 			p = q + 1;
@@ -1159,6 +1163,20 @@ static void print_value(struct xctx *x, struct val v)
 	struct outbuf *ob = in->o->mode == OUT_BTJSON ? bt_out(in) : &in->ob;
 	char num[32];
 
+	if (v.t == VT_TUPLE) {
+		/* (1, abc, (2, 3)); bpftrace's -f json: an array */
+		if (in->o->mode == OUT_BTJSON) {
+			ob_puts(&in->ob, "{\"type\": \"value\", \"data\": ");
+			tuple_json(&in->ob, v.s, v.len);
+			ob_puts(&in->ob, "}\n");
+		} else {
+			tuple_text(&in->ob, v.s, v.len, tuple_enum_name, in);
+			ob_putc(&in->ob, '\n');
+		}
+		if (in->o->buffering != RUN_BUF_FULL)
+			ob_flush(&in->ob);
+		return;
+	}
 	if (v.t == VT_STACK) {
 		print_stack(in, ob, v);
 	} else if (v.t == VT_STR) {
@@ -1204,11 +1222,6 @@ static void exec_exit(struct xctx *x, const struct node *n)
 }
 
 /* strcontains() and has_key() are bools in bpftrace (mark_bool) */
-static bool is_bool_call(const struct node *n)
-{
-	return n->k == N_CALL && (!strcmp(n->sval, "strcontains") || !strcmp(n->sval, "has_key"));
-}
-
 static void exec_print(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
@@ -1217,17 +1230,18 @@ static void exec_print(struct xctx *x, const struct node *n)
 	if (n->args[0]->k != N_MAP || n->args[0]->nargs) {
 		struct val v = eval(x, n->args[0]);
 
-		/* print(strcontains(...)): a bool, true or false, as bpftrace
-		 * (in -f json the JSON literal) */
-		if (is_bool_call(n->args[0]) && in->o->mode == OUT_BTJSON) {
+		/* a bool (a comparison, strcontains(), has_key()...) prints
+		 * true or false, as bpftrace (in -f json the JSON literal); an
+		 * enum's value by its name (a number in bpftrace's JSON) */
+		if (in->o->mode == OUT_BTJSON && n->args[0]->enum_id == LANG_BOOL_ID) {
 			ob_puts(&in->ob, v.i ? "{\"type\": \"value\", \"data\": true}\n" :
 				"{\"type\": \"value\", \"data\": false}\n");
 			if (in->o->buffering != RUN_BUF_FULL)
 				ob_flush(&in->ob);
 			return;
 		}
-		if (is_bool_call(n->args[0]))
-			v = v.i ? vstr("true", 4) : vstr("false", 5);
+		if (in->o->mode != OUT_BTJSON)
+			v = enum_text(x, n->args[0], v, false);
 		print_value(x, v);
 		return;
 	}

@@ -403,6 +403,8 @@ static int clause_events(struct interp *in, int ci, struct eng_event ***out)
  * may come before its stores in the program, so this is known first. */
 static enum vtype store_type(const struct node *v)
 {
+	if (v->k == N_TUPLE)
+		return VT_TUPLE;
 	if (v->k == N_STR || (v->k == N_CALL && !strcmp(v->sval, "str")))
 		return VT_STR;
 	if (v->k == N_BUILTIN)
@@ -514,7 +516,7 @@ static int str_stores(struct interp *in, struct node *n, bool user, bool typed)
 			n->b = c;
 			m->str_at_store = true;
 		}
-		if ((n->k == S_IF && (str_stores(in, n->b, user, typed) < 0 ||
+		if ((lang_is_block_stmt(n->k) && (str_stores(in, n->b, user, typed) < 0 ||
 				      str_stores(in, n->c, user, typed) < 0)))
 			return -ENOMEM;
 	}
@@ -857,18 +859,25 @@ int compile(struct interp *in, struct lang_err *err)
 				 "notes above say why)" : "");
 			return -ENOENT;
 		}
-		ret = c->pred ? check(&s, c->pred) : 0;
+		ret = c->pred ? check_cond(&s, c->pred) : 0;
 		if (!ret)
 			ret = check_stmts(&s, c->body);
 		free(s.evs);
 		if (ret)
 			return ret;
 	}
+	for (int i = 0; i < in->p->nmdecls; i++)
+		if (!map_find(in, in->p->mdecls[i].name))
+			ftr_err("%d:%d: WARNING: Unused map: %s", in->p->mdecls[i].line,
+				in->p->mdecls[i].col, in->p->mdecls[i].name);
 	for (int i = 0; i < in->nmaps; i++) {
 		struct mapdef *m = &in->maps[i];
+		const struct lang_mapdecl *d = lang_mapdecl_of(in->p, m->name);
 		struct agg_spec spec = { .name = m->name, .kind = m->kind, .nkeys = m->nkeys,
 					 .lmin = m->lmin, .lmax = m->lmax, .lstep = m->lstep,
-					 .size = in->o->map_size };
+					 .size = d ? d->max : in->o->map_size,
+					 .lru = d && (d->type == LM_LRUHASH ||
+						      d->type == LM_PERCPULRUHASH) };
 
 		if (!m->has_kind) {
 			lang_errf(err, m->first, "%s is read but never assigned", m->name);

@@ -1159,7 +1159,8 @@ static uint32_t record(struct cparse *c, bool is_union, const char *name)
 			if (anon || !eat(c, ','))
 				break;
 		}
-		if (!c->failed && !eat(c, ';'))
+		/* bpftrace takes a last member without its ';' ({ int x }) */
+		if (!c->failed && !eat(c, ';') && !is_p(c, '}'))
 			cfail(c, "expected ';' after a member");
 	}
 	want(c, '}');
@@ -1389,7 +1390,7 @@ int ctypes_parse_name(struct tenv *t, const char *text, uint32_t *id, int *nptr,
 	return 0;
 }
 
-int ctypes_constant(struct tenv *t, const char *name, int64_t *val)
+int ctypes_constant(struct tenv *t, const char *name, int64_t *val, uint32_t *eid)
 {
 	/* What bpftrace's tools take from headers ftr does not read: the
 	 * kernel's ABI, the same on every architecture ftr knows. */
@@ -1410,15 +1411,38 @@ int ctypes_constant(struct tenv *t, const char *name, int64_t *val)
 		if (e.kind != BTF_ENUM && e.kind != BTF_ENUM64)
 			continue;
 		for (unsigned i = 0; i < e.vlen; i++)
-			if (!strcmp(btf_enumerator(b, id, i, val), name))
+			if (!strcmp(btf_enumerator(b, id, i, val), name)) {
+				*eid = id;
 				return 0;
+			}
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
 		if (!strcmp(known[i].name, name)) {
 			*val = known[i].v;
+			*eid = 0;
 			return 0;
 		}
 	return -ENOENT;
+}
+
+const char *ctypes_enum_name(struct tenv *t, uint32_t id, int64_t v)
+{
+	const struct btf *b = top(t);
+	struct btf_t e;
+	int64_t ev;
+
+	id = btf_skip(b, id);
+	btf_type(b, id, &e);
+	if (e.kind != BTF_ENUM && e.kind != BTF_ENUM64)
+		return NULL;
+	for (unsigned i = 0; i < e.vlen; i++) {
+		const char *name = btf_enumerator(b, id, i, &ev);
+
+		/* a 32-bit enum's values compare as the 32 bits they are */
+		if (ev == v || (e.kind == BTF_ENUM && (uint32_t)ev == (uint32_t)v))
+			return name;
+	}
+	return NULL;
 }
 
 uint32_t ctypes_func_proto(struct tenv *t, const char *target, char *why, size_t wlen)

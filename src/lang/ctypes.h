@@ -78,9 +78,12 @@ bool ctypes_is_type_word(const char *w, size_t n);
 const char *ctypes_why(struct tenv *t);
 
 /* The value of an UPPER_CASE constant: an enumerator of the program's or
- * the BTF's enums, or a header constant bpftrace's tools use (AF_INET...).
- * 0, or -ENOENT. */
-int ctypes_constant(struct tenv *t, const char *name, int64_t *val);
+ * the BTF's enums (*eid its enum's type id), or a header constant
+ * bpftrace's tools use (AF_INET...; *eid 0).  0, or -ENOENT. */
+int ctypes_constant(struct tenv *t, const char *name, int64_t *val, uint32_t *eid);
+/* The enumerator of enum type id (through typedefs) whose value is v, or
+ * NULL: how bpftrace prints a value of an enum type. */
+const char *ctypes_enum_name(struct tenv *t, uint32_t id, int64_t v);
 
 /* C's alignment of type id on LP64, in bytes (1 when unknown). */
 unsigned ctypes_align(const struct btf *b, uint32_t id);

@@ -36,6 +36,49 @@ bool truthy(struct val v)
 	return v.t == VT_STR || v.t == VT_STACK ? v.len > 0 || v.i : v.i != 0;
 }
 
+/* { stmts; value }: the statements run, then the value; a value of no type
+ * (printf(), a macro's last action) runs as a statement. */
+static struct val eval_block(struct xctx *x, const struct node *n)
+{
+	if (n->a)
+		exec(x, n->a);
+	if (!n->b || x->jump || x->in->exit_req)
+		return vint(0);
+	if (n->b->k == N_CALL && n->b->type == VT_NONE) {
+		if (n->b->fn && n->b->fn->exec)
+			n->b->fn->exec(x, n->b);
+		return vint(0);
+	}
+	return eval(x, n->b);
+}
+
+/* (a, b, ...) built in its buffer: valid until the expression runs again
+ * (a variable keeps its own copy). */
+static struct val eval_tuple(struct xctx *x, const struct node *n)
+{
+	struct tbuf *b = &x->in->tbufs[n->slot];
+	int err = 0;
+
+	tbuf_reset(b);
+	for (int i = 0; i < n->nargs && !err; i++) {
+		struct val e = eval(x, n->args[i]);
+
+		/* an element that is an earlier run of this tuple's bytes has
+		 * been copied by its variable: b is free to change */
+		if (e.t == VT_INT)
+			err = tuple_put_int(b, e.i, e.u, n->args[i]->ptr_size ? TUPLE_HEX :
+					    n->args[i]->enum_id);
+		else if (e.t == VT_STR)
+			err = tuple_put_str(b, e.s, strnlen(e.s, e.len));
+		else
+			err = tuple_put_tuple(b, e.s, e.len);
+	}
+	if (err) {
+		ftr_err("%d:%d: out of memory for a tuple", n->line, n->col);
+		x->in->exit_req = true;
+	}
+	return (struct val){ .t = VT_TUPLE, .s = b->p ? b->p : "", .len = b->len };
+}
 
 /* The kernel's symbols; once, say why there are none (keys then show
  * addresses, as the kernel's %ps does for an address it cannot name). */
@@ -188,16 +231,37 @@ struct val eval(struct xctx *x, const struct node *n)
 		return eval_var(x, n);
 	case N_VAR:
 		return x->in->vars[n->slot];
+	case N_TUPLE:
+		return eval_tuple(x, n);
+	case N_BLOCK:
+		return eval_block(x, n);
+	case N_MEMBER: {
+		/* a tuple's element (typed.c rewrote the other members) */
+		struct val t = eval(x, n->a), r;
+		struct telem e;
+
+		if (t.t != VT_TUPLE || tuple_elem(t.s, t.len, n->idx, &e))
+			return vint(0);
+		if (e.tag == 'i') {
+			r = vint(e.i);
+			r.u = e.u;
+			return r;
+		}
+		return (struct val){ .t = e.tag == 's' ? VT_STR : VT_TUPLE, .s = e.s, .len = e.len };
+	}
 	case N_MAP: {
 		struct agg_kpart k[AGG_MAX_KEYS];
 		int64_t v = 0;
 
 		keys_of(x, n, k);
 		agg_lookup(x->in->maps[n->slot].m, k, &v);
-		if (x->in->maps[n->slot].vt == VT_STR || x->in->maps[n->slot].vt == VT_STACK) {
+		if (x->in->maps[n->slot].vt == VT_STR || x->in->maps[n->slot].vt == VT_STACK ||
+		    x->in->maps[n->slot].vt == VT_TUPLE) {
 			size_t len;
 			const void *p = intern_get(x->in->vals, (uint32_t)v, &len);
 
+			if (x->in->maps[n->slot].vt == VT_TUPLE)
+				return (struct val){ .t = VT_TUPLE, .s = p ? p : "", .len = p ? len : 0 };
 			if (x->in->maps[n->slot].vt == VT_STR) {
 				struct val sv = vstr(p ? p : "", len);
 
@@ -242,12 +306,16 @@ struct val eval(struct xctx *x, const struct node *n)
 		b = eval(x, n->b);
 		if (n->op == T_TILDE || n->op == T_NTILDE)
 			return vint(expr_glob(b.s, a.s, a.len) == (n->op == T_TILDE));
-		if (a.t == VT_STR) {
+		if (a.t == VT_STR || a.t == VT_TUPLE) {
 			int c = strcmp_v(a, b);
 
 			return vint(arith(n->op, c, 0));
 		}
 		div_zero_warn(x->in, n, n->op, b.i);
+		if (n->ptr_size && n->idx == 1)	/* p + n: n pointees */
+			b.i = (int64_t)((uint64_t)b.i * n->ptr_size);
+		else if (n->ptr_size)
+			a.i = (int64_t)((uint64_t)a.i * n->ptr_size);
 		if (a.u || b.u)
 			return arith_u(n->op, a.i, b.i);
 		return vint(arith(n->op, a.i, b.i));
@@ -256,6 +324,11 @@ struct val eval(struct xctx *x, const struct node *n)
 	case N_CAST:
 		/* (uint8)x...: C's conversion to an integer of ival bytes. */
 		a = eval(x, n->a);
+		if (n->enum_id == LANG_BOOL_ID) {
+			/* (bool)x: C's, whatever the width */
+			a = vint(truthy(a));
+			return a;
+		}
 		if (n->ival < 8) {
 			int sh = 64 - (int)n->ival * 8;
 

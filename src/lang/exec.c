@@ -7,9 +7,12 @@
  * (bt_out, bt_done), and the maps printed (print_map), wherever they are
  * kept.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "ftr.h"
+#include "lang/ctypes.h"
 #include "lang/intern.h"
 #include "lang/interp-int.h"
 /* ---- statements -------------------------------------------------------------- */
@@ -73,14 +76,49 @@ void bt_done(struct interp *in, struct outbuf *f, const char *type)
 		bt_line(in, type, f->buf, f->len);
 }
 
+/* The name of value v of enum id (true and false of a bool), or NULL. */
+const char *enum_name(const struct interp *in, uint32_t id, int64_t v)
+{
+	if (id == LANG_BOOL_ID)
+		return v ? "true" : "false";
+	return id && in->types ? ctypes_enum_name(in->types, id, v) : NULL;
+}
+
+/* A value of an enum (n->enum_id) as bpftrace prints it: the enumerator's
+ * name; else the number, in text when always, else as it is. */
+struct val enum_text(struct xctx *x, const struct node *n, struct val v, bool always)
+{
+	const char *name = enum_name(x->in, n->enum_id, v.i);
+
+	if (n->ptr_size && !name) {
+		/* a pointer prints in hex, as bpftrace's */
+		snprintf(x->scratch, sizeof(x->scratch), "0x%llx", (unsigned long long)v.i);
+		return vstr(x->scratch, strlen(x->scratch));
+	}
+
+	if (name)
+		return vstr(name, strlen(name));
+	if (!always)
+		return v;
+	snprintf(x->scratch, sizeof(x->scratch), v.u ? "%llu" : "%lld", (unsigned long long)v.i);
+	return vstr(x->scratch, strlen(x->scratch));
+}
+
 #pragma GCC diagnostic pop
 
+
+/* tuple.h's names of enum values. */
+const char *tuple_enum_name(uint32_t id, int64_t v, void *arg)
+{
+	return enum_name(arg, id, v);
+}
 
 /* agg's value callback for a map of strings or stacks: the interned value
  * behind the number. */
 struct vals_ctx {
 	const struct intern *vals;
 	enum vtype vt;
+	struct interp *in;		/* tuples: their enums' names */
 };
 
 static int interned_value(int64_t v, struct agg_kpart *k, void *arg)
@@ -89,6 +127,19 @@ static int interned_value(int64_t v, struct agg_kpart *k, void *arg)
 	size_t len;
 	const void *p = intern_get(c->vals, (uint32_t)v, &len);
 
+	if (c->vt == VT_TUPLE) {
+		/* its text, as print() shows it */
+		static struct outbuf tob;
+
+		ob_init(&tob, -1);
+		if (c->in->o->mode == OUT_BTJSON)
+			tuple_json(&tob, p ? p : "", p ? len : 0);
+		else
+			tuple_text(&tob, p ? p : "", p ? len : 0, tuple_enum_name, c->in);
+		k->str.p = tob.buf;
+		k->str.len = tob.len;
+		return c->in->o->mode == OUT_BTJSON ? AGG_K_JSON : AGG_K_STR;
+	}
 	if (c->vt == VT_STR) {
 		k->str.p = p ? p : "";
 		k->str.len = len;
@@ -99,6 +150,39 @@ static int interned_value(int64_t v, struct agg_kpart *k, void *arg)
 	return AGG_K_STACK;
 }
 
+/* Keys and values of a map that are an enum's values: their names (text). */
+struct enum_ctx {
+	struct interp *in;
+	const struct mapdef *m;
+};
+
+static const char *enum_key_name(int part, int64_t v, void *arg)
+{
+	const struct enum_ctx *c = arg;
+
+	return enum_name(c->in, c->m->key_enum[part], v);
+}
+
+/* A map of pointers: its values in hex. */
+static int ptr_value(int64_t v, struct agg_kpart *k, void *arg)
+{
+	(void)arg;
+	k->u = (uint64_t)v;
+	return AGG_K_HEX;
+}
+
+static int enum_value(int64_t v, struct agg_kpart *k, void *arg)
+{
+	const struct enum_ctx *c = arg;
+	const char *name = enum_name(c->in, c->m->val_enum, v);
+
+	if (!name)
+		return -1;
+	k->str.p = name;
+	k->str.len = strlen(name);
+	return AGG_K_STR;
+}
+
 void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div, bool explicit)
 {
 	if (!m->m)
@@ -107,12 +191,19 @@ void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div, bo
 		return;
 	if (m->pc && pc_read(in, m) < 0)
 		return;
-	struct vals_ctx vc = { in->vals, m->vt };
+	struct vals_ctx vc = { in->vals, m->vt, in };
+	struct enum_ctx ec = { in, m };
+	bool text = in->o->mode == OUT_TEXT;
 	struct agg_print_opts po = { .top = top >= 0 ? (uint32_t)top : in->o->top,
 				     .div = div > 0 ? (uint64_t)div : 0,
 				     .stack_mode = m->stack_mode, .sort = in->o->sort,
 				     .sym = in->prof ? lprof_frame : NULL, .sym_arg = in->prof,
-				     .value = m->vt > VT_INT ? interned_value : NULL, .value_arg = &vc,
+				     .value = m->vt > VT_INT ? interned_value :
+					      text && m->val_enum && m->kind == AGG_VALUE ?
+					      enum_value :
+					      text && m->val_ptr && m->kind == AGG_VALUE ? ptr_value : NULL,
+				     .value_arg = m->vt > VT_INT ? (void *)&vc : &ec,
+				     .key_name = text ? enum_key_name : NULL, .key_name_arg = &ec,
 				     .empty_scalar = explicit };
 
 	if (in->o->mode == OUT_BTJSON)
@@ -126,14 +217,143 @@ void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div, bo
 			m->name, (unsigned long long)agg_dropped(m->m), agg_size(m->m));
 }
 
-static void exec(struct xctx *x, const struct node *st);
 
-static void exec(struct xctx *x, const struct node *st)
+/*
+ * A bound on the turns of one loop: bpftrace's loops are bounded by the BPF
+ * verifier, which refuses a program whose loop it cannot prove ends; ftr
+ * stops the program with an error where such a loop turns on and on.
+ */
+#define LOOP_TURNS_MAX 1000000
+
+/* One turn of a loop's body: false when the loop ends (break, return). */
+static bool loop_turn(struct xctx *x, const struct node *st, uint64_t *turns)
+{
+	if (++*turns > LOOP_TURNS_MAX) {
+		ftr_err("%d:%d: error: the loop turned more than %d times: stopped (bpftrace "
+			"refuses a loop it cannot prove ends)", st->line, st->col, LOOP_TURNS_MAX);
+		x->in->guard_tripped = x->in->exit_req = true;
+		return false;
+	}
+	exec(x, st->b);
+	if (x->jump == S_BREAK || x->jump == S_CONTINUE) {
+		bool more = x->jump == S_CONTINUE;
+
+		x->jump = 0;
+		return more && !x->in->exit_req;
+	}
+	return !x->jump && !x->in->exit_req;
+}
+
+/* The entries of a map, each its ((keys), value) tuple, as elements of one
+ * tuple: the loop runs over this snapshot, whatever its body stores. */
+struct map_snap {
+	struct interp *in;
+	const struct mapdef *m;
+	struct tbuf all, one, keys;
+	int err;
+};
+
+static int put_part(struct tbuf *b, enum agg_ktype kt, const struct agg_kpart *k, uint32_t eid)
+{
+	if (kt == AGG_K_STR)
+		return tuple_put_str(b, k->str.p, strnlen(k->str.p, k->str.len));
+	return tuple_put_int(b, k->i, kt != AGG_K_INT, eid);
+}
+
+static int snap_row(const struct agg_row *r, void *arg)
+{
+	struct map_snap *c = arg;
+	const struct mapdef *m = c->m;
+	struct tbuf *kb = m->nkeys > 1 ? &c->keys : &c->one;
+	int err = 0;
+
+	tbuf_reset(&c->one);
+	tbuf_reset(&c->keys);
+	for (int i = 0; i < m->nkeys && !err; i++)
+		err = put_part(kb, m->kt[i], &r->keys[i], m->key_enum[i]);
+	if (!err && m->nkeys > 1)
+		err = tuple_put_tuple(&c->one, c->keys.p, c->keys.len);
+	if (!err && (m->vt == VT_STR || m->vt == VT_TUPLE)) {
+		size_t len;
+		const char *p = intern_get(c->in->vals, (uint32_t)r->value, &len);
+
+		err = m->vt == VT_STR ? tuple_put_str(&c->one, p ? p : "", p ? strnlen(p, len) : 0) :
+		      tuple_put_tuple(&c->one, p ? p : "", p ? len : 0);
+	} else if (!err) {
+		err = tuple_put_int(&c->one, r->value, agg_unsigned(m->m),
+				    m->val_ptr ? TUPLE_HEX : m->val_enum);
+	}
+	if (!err)
+		err = tuple_put_tuple(&c->all, c->one.p, c->one.len);
+	c->err = err;
+	return err;
+}
+
+static void exec_map_loop(struct xctx *x, const struct node *st, uint64_t *turns)
+{
+	struct interp *in = x->in;
+	struct mapdef *m = &in->maps[st->args[0]->slot];
+	struct map_snap c = { .in = in, .m = m };
+	struct telem e;
+
+	if ((m->k && hist_read(in, m) < 0) || (m->pc && pc_read(in, m) < 0))
+		return;
+	if (agg_foreach(m->m, snap_row, &c) || c.err) {
+		ftr_err("%d:%d: out of memory for the entries of %s", st->line, st->col, m->name);
+		in->exit_req = true;
+	}
+	for (int i = 0; !in->exit_req && !tuple_elem(c.all.p, c.all.len, i, &e); i++) {
+		struct tbuf *vb = &in->varbuf[st->a->slot];
+
+		if (tbuf_set(vb, e.s, e.len))
+			break;
+		in->vars[st->a->slot] = (struct val){ .t = VT_TUPLE, .s = vb->p, .len = vb->len };
+		if (!loop_turn(x, st, turns))
+			break;
+	}
+	tbuf_free(&c.all);
+	tbuf_free(&c.one);
+	tbuf_free(&c.keys);
+}
+
+static void exec_loop(struct xctx *x, const struct node *st)
+{
+	uint64_t turns = 0;
+
+	if (st->k == S_FOR && st->nargs == 1) {
+		exec_map_loop(x, st, &turns);
+	} else if (st->k == S_FOR) {
+		/* the bounds are read once, before the first turn */
+		int64_t i = eval(x, st->args[0]).i, end = eval(x, st->args[1]).i;
+
+		for (; i < end; i++) {
+			x->in->vars[st->a->slot] = vint(i);
+			if (!loop_turn(x, st, &turns))
+				break;
+		}
+	} else if (st->k == S_WHILE) {
+		while (truthy(eval(x, st->a)) && loop_turn(x, st, &turns))
+			;
+	} else {
+		for (int64_t i = 0; i < st->ival && loop_turn(x, st, &turns); i++)
+			;
+	}
+}
+
+void exec(struct xctx *x, const struct node *st)
 {
 	struct interp *in = x->in;
 
-	for (; st && !in->exit_req; st = st->next) {
+	for (; st && !in->exit_req && !x->jump; st = st->next) {
 		switch (st->k) {
+		case S_FOR: case S_WHILE: case S_UNROLL:
+			exec_loop(x, st);
+			break;
+		case S_BREAK: case S_CONTINUE: case S_RETURN:
+			if (st->a)	/* return VALUE: its value goes nowhere */
+				eval(x, st->a);
+			x->jump = st->k;
+			break;
 		case S_EXPR:
 			if (st->a->k == N_CALL && st->a->fn && st->a->fn->exec)
 				st->a->fn->exec(x, st->a);
@@ -156,8 +376,20 @@ static void exec(struct xctx *x, const struct node *st)
 				struct val *var = &in->vars[st->a->slot];
 
 				div_zero_warn(in, st, st->op, nv.i);
-				if (st->op == T_ASSIGN)
+				if (st->op == T_ASSIGN && nv.t == VT_TUPLE) {
+					/* the variable's own copy: the expression's buffer
+					 * changes when it runs again (a loop) */
+					struct tbuf *vb = &in->varbuf[st->a->slot];
+
+					if (tbuf_set(vb, nv.s, nv.len) == 0) {
+						nv.s = vb->p;
+						*var = nv;
+					}
+				} else if (st->op == T_ASSIGN)
 					*var = nv;
+				else if (st->ptr_size)	/* a pointer moves by pointees */
+					*var = vint((int64_t)((uint64_t)var->i + (st->op == T_PLUSEQ ?
+						    1 : -1) * (uint64_t)nv.i * st->ptr_size));
 				else
 					*var = vint(arith(st->op == T_PLUSEQ ? T_PLUS :
 							  st->op == T_MINUSEQ ? T_MINUS :
@@ -170,13 +402,16 @@ static void exec(struct xctx *x, const struct node *st)
 			if (st->b->k == N_CALL && agg_of(st->b->sval) >= 0) {
 				if (st->b->nargs)
 					v = eval(x, st->b->args[0]).i;
-			} else if (m->vt == VT_STR || m->vt == VT_STACK) {
+			} else if (m->vt == VT_STR || m->vt == VT_STACK || m->vt == VT_TUPLE) {
 				struct val nv = eval(x, st->b);
 
-				v = nv.t == VT_STR ? intern_put(in->vals, nv.s, nv.len) :
+				v = nv.t == VT_STR || nv.t == VT_TUPLE ?
+				    intern_put(in->vals, nv.s, nv.len) :
 				    intern_put(in->vals, nv.ips, nv.len * sizeof(uint64_t));
 			} else {
 				v = eval(x, st->b).i;
+				if (st->ptr_size)	/* a pointer moves by pointees */
+					v = (int64_t)((uint64_t)v * st->ptr_size);
 				if (st->op != T_ASSIGN) {
 					div_zero_warn(in, st, st->op, v);
 					agg_lookup(m->m, k, &old);
@@ -185,7 +420,12 @@ static void exec(struct xctx *x, const struct node *st)
 						  st->op == T_STAREQ ? T_STAR : T_SLASH, old, v);
 				}
 			}
-			agg_update(m->m, k, v);
+			if (agg_update(m->m, k, v) == -ENOSPC && !m->full_warned) {
+				/* bpftrace's words; the count of drops comes at the end */
+				m->full_warned = true;
+				ftr_err("%d:%d: WARNING: Map full; can't update element", st->line,
+					st->col);
+			}
 			break;
 		}
 		default:
@@ -202,5 +442,6 @@ void run_clause(struct xctx *x, int ci, bool skip_pred)
 	if (c->pred && !skip_pred && !truthy(eval(x, c->pred)))
 		return;
 	exec(x, c->body);
+	x->jump = 0;	/* a return */
 }
 

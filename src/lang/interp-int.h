@@ -24,6 +24,7 @@
 #include "lang/lang.h"
 #include "lang/lprof.h"
 #include "lang/prom.h"
+#include "lang/tuple.h"
 #include "report/output.h"
 
 #define MAX_VARS 64
@@ -97,6 +98,13 @@ struct mapdef {
 	bool cleared;			/* clear() or zero() names it somewhere */
 	bool zeroed;			/* zero() names it: its keys stay, at 0 */
 	bool read_at_event;		/* print() or clear() of it at an event */
+	bool full_warned;		/* a store found it full (let @m = hash(N)) */
+	/* values of an enum (node.enum_id), as the first store and the first
+	 * keys made them: printed by their enumerators' names */
+	uint32_t key_enum[AGG_MAX_KEYS], val_enum;
+	uint32_t val_ptr;		/* pointers as values (node.ptr_size) */
+	bool val_typed;
+	char *vtsig;			/* vt VT_TUPLE: the tuples' signature (tuple.h) */
 	bool str_at_store;		/* str(@m[k]) of a pointer: the string, fetched
 					 * where the pointer is stored (str_stores) */
 	enum vtype vt;			/* what a plain store keeps: VT_INT, or a
@@ -146,6 +154,12 @@ struct interp {
 	char *varnames[256][MAX_VARS];
 	struct val vars[MAX_VARS];
 	unsigned char varwidth[MAX_VARS];	/* bytes of what a variable holds (bswap) */
+	uint32_t varenum[MAX_VARS];	/* the enum a variable holds a value of (node.enum_id) */
+	uint32_t varptr[MAX_VARS];	/* a pointer's pointee size (node.ptr_size) */
+	char *vartsig[MAX_VARS];	/* the tuples a variable holds (tuple.h) */
+	struct tbuf varbuf[MAX_VARS];	/* a tuple variable's own copy of its bytes */
+	struct tbuf *tbufs;		/* per tuple expression, where it is built */
+	int ntbufs;
 	struct outbuf ob;
 	struct lang_err err;
 	bool exit_req;
@@ -198,6 +212,7 @@ struct sema {
 	int nev;
 	bool is_ret, is_kprobe, is_uprobe, has_record, is_profile;
 	bool buf_ok;			/* checking an argument of printf */
+	int loops;			/* loops around the statement checked */
 	struct lang_err *err;
 };
 
@@ -208,6 +223,7 @@ struct xctx {
 	struct tep_record *rec;
 	const struct lprof_sample *smp;	/* profile:hz: the sample */
 	uint64_t now;
+	enum nk jump;			/* S_BREAK, S_CONTINUE, S_RETURN under way, or 0 */
 	char scratch[128];
 };
 
@@ -222,9 +238,14 @@ int int_width(const struct sema *s, const struct node *n);
 int check_field(struct sema *s, struct node *n);
 int check_map_keys(struct sema *s, struct node *n);
 struct mapdef *map_get(struct interp *in, const char *name);
+struct mapdef *map_find(struct interp *in, const char *name);	/* NULL: none */
+int agg_of(const char *call);
+bool is_sym_call(const struct node *n);
 bool is_hex_call(const struct node *n);
 int check(struct sema *s, struct node *n);
 int check_stmts(struct sema *s, struct node *st);
+/* A condition (if, while, ?:, a predicate): a tuple is none. */
+int check_cond(struct sema *s, struct node *n);
 
 /* eval.c */
 struct val vstr(const char *s, size_t len);
@@ -347,5 +368,11 @@ const struct builtin_fn *builtin_of(const struct node *n);
 /* The agg_kind of an aggregation's name, or -1. */
 int agg_of(const char *call);
 int check_call(struct sema *s, struct node *n, bool as_map_value);
+
+/* exec.c: statements; values of enums and bools by name (node.enum_id) */
+void exec(struct xctx *x, const struct node *st);
+const char *enum_name(const struct interp *in, uint32_t id, int64_t v);
+struct val enum_text(struct xctx *x, const struct node *n, struct val v, bool always);
+const char *tuple_enum_name(uint32_t id, int64_t v, void *arg);
 
 #endif

@@ -379,7 +379,8 @@ static int finish(struct interp *in, uint64_t now)
 	in->runs++;	/* the maps' last read is a fresh one (struct pcount) */
 	if (in->o->mode == OUT_BTJSON)
 		ob_puts(&in->ob, "\n\n");
-	for (int n = 0, i = -1, printed = 0; n < in->nmaps; n++) {
+	/* config = { print_maps_on_exit = 0 }: none */
+	for (int n = 0, i = -1, printed = 0; n < in->nmaps && !in->p->no_print_maps; n++) {
 		i = in->o->mode == OUT_BTJSON ? map_after(in, i) : n;
 		if (!in->maps[i].m)
 			continue;
@@ -424,6 +425,15 @@ static void release(struct interp *in)
 	for (int c = 0; c < 256; c++)
 		for (int i = 0; i < in->nvars[c]; i++)
 			free(in->varnames[c][i]);
+	for (int i = 0; i < MAX_VARS; i++) {
+		free(in->vartsig[i]);
+		tbuf_free(&in->varbuf[i]);
+	}
+	for (int i = 0; i < in->ntbufs; i++)
+		tbuf_free(&in->tbufs[i]);
+	free(in->tbufs);
+	for (int i = 0; i < in->nmaps; i++)
+		free(in->maps[i].vtsig);
 	free(in->eb);
 	free(in->next_fire);
 	for (int c = 0; c < 256; c++)

@@ -425,6 +425,8 @@ int hist_stop(struct engine *e, void *arg)
  */
 static const char *kernel_map_refused(struct interp *in, const struct mapdef *m)
 {
+	if (lang_mapdecl_of(in->p, m->name))
+		return "it is declared with a size (let @m = hash(N)), which ftr keeps exactly";
 	if (m->read_at_event)
 		return "print() or clear() of it at an event must see the events before that "
 		       "one only";

@@ -7,14 +7,23 @@
  *	program := clause+
  *	clause  := probe ("," probe)* ["/" expr "/"] block
  *	block   := "{" [stmt (";" stmt)* [";"]] "}"
- *	stmt    := "if" "(" expr ")" block ["else" (block | if-stmt)]
+ *	stmt    := "if" expr block ["else" (block | if-stmt)]
  *	         | map "=" expr | map op= expr | map "++" | map "--"
  *	         | var "=" expr | var op= expr | expr
+ *	         | "let" var [":" TYPE] ["=" expr]	(an S_ASSIGN with decl set)
+ *	         | "for" "(" var ":" (expr ".." expr | map) ")" block
+ *	         | "while" expr block | "unroll" "(" INT ")" block
+ *	         | "break" | "continue" | "return"
  *	expr    := C's operators and precedence: ?: || && | ^ & == != ~ !~ < <= > >=
  *	           << >> + - * / % unary(! - ~) postfix(call, [keys], .field, ->field);
  *	           s ~ "glob" matches a string as the kernel's filter does, s !~ "glob"
  *	           is its negation (ftr's own); "!~x" before an operand is !(~x)
  *	primary := INT | "STRING" | builtin | args.F | $var | @map[keys] | name(args) | (expr)
+ *
+ * Before the clauses (the preamble), beside C definitions:
+ *	config = { NAME = VALUE; ... }		(struct program's config fields)
+ *	let @map = hash(N);			(and lruhash, percpuhash, percpulruhash)
+ *	macro NAME(x, $v, @m) { ... }		(expanded by the parser: N_BLOCK)
  */
 #ifndef FTR_LANG_H
 #define FTR_LANG_H
@@ -34,6 +43,7 @@ enum tok {
 	T_ASSIGN, T_PLUSEQ, T_MINUSEQ, T_STAREQ, T_SLASHEQ, T_INCR, T_DECR,
 	T_OROR, T_ANDAND, T_OR, T_XOR, T_AND, T_EQ, T_NE, T_LT, T_LE, T_GT, T_GE,
 	T_SHL, T_SHR, T_PLUS, T_MINUS, T_STAR, T_SLASH, T_PERCENT, T_NOT, T_TILDE, T_NTILDE,
+	T_DOTDOT,
 };
 
 enum nk {
@@ -43,7 +53,18 @@ enum nk {
 	 * N_UNOP also takes '*' and '&' (T_STAR, T_AND).  typed.c rewrites what
 	 * reads memory into N_FIELD reads of the probe's fetch arguments. */
 	N_CAST, N_MEMBER, N_INDEX, N_SIZEOF,
+	/* (a, b, ...), (a,) and (): a tuple of args; its element N is read as
+	 * N_MEMBER a.N (op T_DOT, sval "N") */
+	N_TUPLE,
+	/* { stmt; ...; expr }: a block as an expression, a its statements (or
+	 * NULL), b the value (NULL: none); a macro's call becomes one */
+	N_BLOCK,
 	S_EXPR, S_ASSIGN, S_IF,
+	/* Loops, whose body is b (a block, as an if's): for ($v : START..END)
+	 * with a the $v and args[0], args[1] the bounds (END excluded), or
+	 * for ($v : @map) with args[0] the map; while (a); unroll (ival). */
+	S_FOR, S_WHILE, S_UNROLL,
+	S_BREAK, S_CONTINUE, S_RETURN,	/* return ends the clause's run */
 };
 
 enum builtin {
@@ -54,8 +75,8 @@ enum builtin {
 	B_CURTASK,	/* the task_struct: $current where probes have it (typed.c) */
 };
 
-/* VT_BUF: buf()'s bytes, printed by printf's %r only */
-enum vtype { VT_NONE, VT_INT, VT_STR, VT_STACK, VT_BUF };
+/* VT_BUF: buf()'s bytes, printed by printf's %r only; VT_TUPLE: see tsig */
+enum vtype { VT_NONE, VT_INT, VT_STR, VT_STACK, VT_BUF, VT_TUPLE };
 
 struct builtin_fn;
 
@@ -79,6 +100,22 @@ struct node {
 	void *bind;		/* FIELD: per-event field table; CALL: private */
 	const struct builtin_fn *fn;	/* CALL: its row of the builtins (lang/builtins.c) */
 	bool int_in_long;	/* FIELD: an int in a syscall's 8 unsigned bytes (below) */
+	/* S_ASSIGN: a declaration, let $x [: TYPE] [= e]: the variable starts
+	 * again at each run of it; b is e, or 0 ((TYPE)e, (TYPE)0 with a type) */
+	bool decl;
+	/* A value of an enum type (an enumerator, a cast to the enum, a variable
+	 * or map holding one): the enum's type id in the program's types
+	 * (ctypes.h), which print(), printf's %s and map printing show as the
+	 * enumerator's name.  Set by typed.c, carried by the semantic pass. */
+	uint32_t enum_id;
+#define LANG_BOOL_ID UINT32_MAX	/* enum_id of a bool: true, false */
+	/* VT_TUPLE: the elements' types, set by the semantic pass (tuple.h) */
+	char *tsig;
+	/* A pointer as a value ((int32 *)0x32 where no memory is read): the size
+	 * of what it points to, by which + and - scale it (C's pointer
+	 * arithmetic), and it prints in hex (0x36).  Carried by variables and
+	 * maps as enum_id is.  BINOP/S_ASSIGN: the scale of the number added. */
+	uint32_t ptr_size;
 };
 
 enum probe_provider {
@@ -114,11 +151,30 @@ struct clause {
 
 struct cdecl;
 
+/*
+ * let @m = hash(N): the map holds at most N keys.  A store of a new key
+ * into a full hash map is dropped, with bpftrace's warning; an LRU map
+ * makes room by removing the key used least recently.  A per-CPU map is,
+ * to ftr, the same map (its values are summed over the CPUs when read).
+ */
+enum lang_map_type { LM_HASH, LM_LRUHASH, LM_PERCPUHASH, LM_PERCPULRUHASH };
+
+struct lang_mapdecl {
+	char *name;		/* "@m" */
+	enum lang_map_type type;
+	uint32_t max;		/* keys */
+	int line, col;
+};
+
 struct program {
 	struct clause *cl;
 	int ncl;
 	struct cdecl *decls;	/* struct/union/enum/typedef definitions (ctypes.h) */
 	int ndecls;
+	struct lang_mapdecl *mdecls;
+	int nmdecls;
+	/* config = { ... }: what ftr does with it (the others are refused) */
+	bool no_print_maps;	/* print_maps_on_exit = 0 */
 	char *src;		/* a copy of the text, for error lines */
 };
 
@@ -142,6 +198,13 @@ int lang_number(const char *s, const char **end, int64_t *out);
 bool lang_int_type(const char *name, int *bits, bool *is_signed);
 int64_t lang_int_cast(int64_t v, int bits, bool is_signed);
 void lang_free(struct program *p);
+/* The declaration of map name (let @m = hash(N)), or NULL. */
+const struct lang_mapdecl *lang_mapdecl_of(const struct program *p, const char *name);
+/* An if or a loop: a statement whose b (and an if's c) are blocks. */
+static inline bool lang_is_block_stmt(enum nk k)
+{
+	return k == S_IF || k == S_FOR || k == S_WHILE || k == S_UNROLL;
+}
 /* A node, its operands and the statements after it. */
 void lang_node_free(struct node *n);
 /* "ftr: error: L:C: MSG", the source line and a caret, on stderr. */

@@ -28,7 +28,8 @@ static const struct node *map_store(const struct node *st, int slot)
 
 		if (st->k == S_ASSIGN && st->a->k == N_MAP && st->a->slot == slot)
 			return st;
-		if (st->k == S_IF && ((f = map_store(st->b, slot)) || (f = map_store(st->c, slot))))
+		if (lang_is_block_stmt(st->k) &&
+		    ((f = map_store(st->b, slot)) || (f = map_store(st->c, slot))))
 			return f;
 	}
 	return NULL;

@@ -9,8 +9,21 @@
 #include <linux/perf_event.h>
 
 #include "ftr.h"
+#include "lang/agg.h"
 #include "lang/ctypes.h"
 #include "lang/lang.h"
+
+/* N_CALL.idx of a bare name the parser did not know (see expand). */
+#define BARE_NAME (-2)
+
+/* macro NAME(x, $v, @m) { ... }: kept until the clauses are read. */
+struct macro {
+	char *name;
+	char **params;		/* "x", "$v", "@m" */
+	int nparams;
+	struct node *body;	/* an N_BLOCK */
+	int line, col;
+};
 
 struct lexer {
 	const char *src, *p;
@@ -29,6 +42,9 @@ struct lexer {
 	int depth;		/* the height of the expression just parsed */
 	char *const *params;	/* positional parameters $1..$N */
 	int nparams;
+	struct macro *macros;
+	int nmacros;
+	int expansions;		/* a macro's variables are renamed per expansion */
 };
 
 /*
@@ -52,7 +68,7 @@ static const char *const tok_names[] = {
 	[T_EQ] = "'=='", [T_NE] = "'!='", [T_LT] = "'<'", [T_LE] = "'<='", [T_GT] = "'>'",
 	[T_GE] = "'>='", [T_SHL] = "'<<'", [T_SHR] = "'>>'", [T_PLUS] = "'+'",
 	[T_MINUS] = "'-'", [T_STAR] = "'*'", [T_SLASH] = "'/'", [T_PERCENT] = "'%'",
-	[T_NOT] = "'!'", [T_TILDE] = "'~'", [T_NTILDE] = "'!~'",
+	[T_NOT] = "'!'", [T_TILDE] = "'~'", [T_NTILDE] = "'!~'", [T_DOTDOT] = "'..'",
 };
 
 const char *lang_tok_str(enum tok t)
@@ -248,7 +264,8 @@ static void next(struct lexer *l)
 		{ "&&", T_ANDAND }, { "==", T_EQ }, { "!=", T_NE }, { "!~", T_NTILDE }, { "<=", T_LE },
 		{ ">=", T_GE }, { "<<", T_SHL }, { ">>", T_SHR }, { "{", T_LBRACE },
 		{ "}", T_RBRACE }, { "(", T_LPAREN }, { ")", T_RPAREN }, { "[", T_LBRACK },
-		{ "]", T_RBRACK }, { ",", T_COMMA }, { ";", T_SEMI }, { ".", T_DOT },
+		{ "]", T_RBRACK }, { ",", T_COMMA }, { ";", T_SEMI }, { "..", T_DOTDOT },
+		{ ".", T_DOT },
 		{ "?", T_QUEST }, { ":", T_COLON }, { "=", T_ASSIGN }, { "|", T_OR },
 		{ "^", T_XOR }, { "&", T_AND }, { "<", T_LT }, { ">", T_GT }, { "+", T_PLUS },
 		{ "-", T_MINUS }, { "*", T_STAR }, { "/", T_SLASH }, { "%", T_PERCENT },
@@ -383,6 +400,7 @@ void lang_node_free(struct node *n)
 		free(n->args);
 		free(n->sval);
 		free(n->bind);
+		free(n->tsig);
 		free(n);
 		n = nx;
 	}
@@ -413,6 +431,7 @@ static bool expect(struct lexer *l, enum tok t, const char *what)
 }
 
 static struct node *expr(struct lexer *l);
+static struct node *block_ex(struct lexer *l, struct node **value);
 
 static bool push_arg(struct lexer *l, struct node *n, struct node *a)
 {
@@ -553,6 +572,33 @@ static char *type_text(struct lexer *l, size_t len)
 	return t;
 }
 
+/* (first, ...): the rest of a tuple, up to its ')' (left to the caller);
+ * a trailing ',' is allowed, as (1,) is a tuple of one. */
+static struct node *tuple(struct lexer *l, struct node *first, int line, int col)
+{
+	struct node *t = mk(l, N_TUPLE, line, col);
+	int d = l->depth;
+
+	if (!t || !push_arg(l, t, first)) {
+		if (!t)
+			node_free(first);
+		node_free(t);
+		return NULL;
+	}
+	while (accept(l, T_COMMA) && l->t != T_RPAREN) {
+		if (!push_arg(l, t, expr(l))) {
+			node_free(t);
+			return NULL;
+		}
+		d = l->depth > d ? l->depth : d;
+	}
+	if (!height(l, t, d)) {
+		node_free(t);
+		return NULL;
+	}
+	return t;
+}
+
 static struct node *primary(struct lexer *l)
 {
 	int line = l->tline, col = l->tcol;
@@ -573,6 +619,21 @@ static struct node *primary(struct lexer *l)
 			l->sval = NULL;
 		}
 		next(l);
+		return n;
+	case T_LBRACE:
+		/* { stmt; ...; expr }: a block expression */
+		if (!enter(l))
+			return NULL;
+		n = mk(l, N_BLOCK, line, col);
+		if (n)
+			n->a = block_ex(l, &n->b);
+		l->nest--;
+		if (n && l->failed) {
+			node_free(n);
+			return NULL;
+		}
+		if (n)
+			l->depth = 1;
 		return n;
 	case T_LPAREN: {
 		size_t len;
@@ -595,9 +656,24 @@ static struct node *primary(struct lexer *l)
 		}
 		next(l);
 		l->parens++;
+		if (l->t == T_RPAREN) {
+			/* (): the empty tuple */
+			l->parens--;
+			next(l);
+			return mk(l, N_TUPLE, line, col);
+		}
 		n = expr(l);
+		if (n && l->t == T_ASSIGN && n->k == N_CALL && n->idx == BARE_NAME) {
+			lerr(l, n->line, n->col, "a record, (%s=...), is not in ftr yet (tuples are)",
+			     n->sval);
+			node_free(n);
+			l->parens--;
+			return NULL;
+		}
+		if (n && l->t == T_COMMA)
+			n = tuple(l, n, line, col);
 		l->parens--;
-		if (!expect(l, T_RPAREN, NULL)) {
+		if (!n || !expect(l, T_RPAREN, NULL)) {
 			node_free(n);
 			return NULL;
 		}
@@ -626,6 +702,17 @@ static struct node *primary(struct lexer *l)
 		if (accept(l, T_LBRACK) && !arg_list(l, n, T_RBRACK)) {
 			node_free(n);
 			return NULL;
+		}
+		if (n->nargs == 1 && n->args[0]->k == N_TUPLE && n->args[0]->nargs > 1) {
+			/* @m[(a, b)] is @m[a, b], as in bpftrace */
+			struct node *t = n->args[0];
+
+			free(n->args);
+			n->args = t->args;
+			n->nargs = t->nargs;
+			t->args = NULL;
+			t->nargs = 0;
+			node_free(t);
 		}
 		return n;
 	case T_IDENT: {
@@ -690,6 +777,16 @@ static struct node *primary(struct lexer *l)
 			next(l);
 			return n;
 		}
+		if (!strcmp(name, "true") || !strcmp(name, "false")) {
+			/* bpftrace's bool: a number that prints as its name */
+			n = mk(l, N_INT, line, col);
+			if (n) {
+				n->ival = name[0] == 't';
+				n->enum_id = LANG_BOOL_ID;
+			}
+			free(name);
+			return n;
+		}
 		b = lang_builtin(name, &argn);
 		if (b < 0 && (!strcmp(name, "perf") || !strcmp(name, "bpftrace") ||
 			      !strcmp(name, "raw") || !strcmp(name, "monotonic") ||
@@ -718,10 +815,16 @@ static struct node *primary(struct lexer *l)
 		    strpbrk(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
 			b = B_CONST;	/* resolved with the types (typed.c) */
 		if (b < 0) {
-			lerr(l, line, col, "unknown name '%s' (builtins: %s; fields are args.NAME)",
-			     name, lang_builtin_names());
-			free(name);
-			return NULL;
+			/* a macro's parameter or a macro without arguments, or an
+			 * unknown name: known once the program is read (expand) */
+			n = mk(l, N_CALL, line, col);
+			if (n) {
+				n->sval = name;
+				n->idx = BARE_NAME;
+			} else {
+				free(name);
+			}
+			return n;
 		}
 		n = mk(l, N_BUILTIN, line, col);
 		if (n) {
@@ -767,14 +870,21 @@ static struct node *postfix(struct lexer *l)
 			}
 			continue;
 		}
-		if (l->t != T_IDENT) {
+		if (l->t == T_INT && m->op == T_DOT) {
+			/* a tuple's element: $t.0 */
+			char num[24];
+
+			snprintf(num, sizeof(num), "%lld", (long long)l->ival);
+			m->sval = strdup(num);
+		} else if (l->t != T_IDENT) {
 			lerr(l, l->tline, l->tcol, "expected a member name after %s",
 			     lang_tok_str(m->op));
 			node_free(n);
 			return NULL;
+		} else {
+			m->sval = l->sval;
+			l->sval = NULL;
 		}
-		m->sval = l->sval;
-		l->sval = NULL;
 		next(l);
 		if (!height(l, m, d)) {
 			node_free(n);
@@ -869,6 +979,8 @@ static struct node *binary(struct lexer *l, int lvl)
 	return left;
 }
 
+static struct node *node_copy(struct lexer *l, const struct node *n, bool list);
+
 static struct node *ternary(struct lexer *l)
 {
 	struct node *c = binary(l, 0), *n;
@@ -884,7 +996,19 @@ static struct node *ternary(struct lexer *l)
 	}
 	next(l);
 	n->a = c;
-	n->b = expr(l);
+	if (l->t == T_COLON) {
+		/* a ?: b, GNU C's and bpftrace's a ? a : b: a is read twice,
+		 * so it must be a plain read */
+		if (c->k != N_VAR && c->k != N_MAP && c->k != N_INT && c->k != N_BUILTIN &&
+		    c->k != N_FIELD) {
+			lerr(l, l->tline, l->tcol, "'?:' without a middle operand takes a variable, a "
+			     "map, a builtin or a field before it in ftr (it reads it twice)");
+			goto fail;
+		}
+		n->b = node_copy(l, c, false);
+	} else {
+		n->b = expr(l);
+	}
 	if (!n->b)
 		goto fail;
 	d = d > l->depth ? d : l->depth;
@@ -909,18 +1033,215 @@ static struct node *block(struct lexer *l);
 
 static struct node *statement(struct lexer *l);
 
+static struct node *binary(struct lexer *l, int lvl);
+
+/* The source text from the current token up to (not including) the first
+ * of stop at parenthesis depth 0, trimmed; the lexer stops on that token. */
+static char *text_until(struct lexer *l, const enum tok *stop, int nstop)
+{
+	const char *s = l->line_start + l->tcol - 1, *e;
+	int depth = 0;
+
+	while (l->t != T_EOF && !l->failed) {
+		bool end = false;
+
+		for (int i = 0; i < nstop && !depth; i++)
+			end |= l->t == stop[i];
+		if (end)
+			break;
+		depth += (l->t == T_LPAREN || l->t == T_LBRACK) -
+			 (l->t == T_RPAREN || l->t == T_RBRACK);
+		next(l);
+	}
+	/* the stop token starts on the lexer's current line */
+	e = l->line_start + l->tcol - 1;
+	while (e > s && strchr(" \t\r\n", e[-1]))
+		e--;
+	return strndup(s, e > s ? e - s : 0);
+}
+
+/*
+ * for ($v : START..END) block, for ($v : @map) block (also without the
+ * parentheses), while (cond) block, unroll (N) block with N in 1..100 as
+ * bpftrace.
+ */
+static struct node *loop_stmt(struct lexer *l)
+{
+	int line = l->tline, col = l->tcol;
+	char kw = l->sval[0];
+	struct node *n = mk(l, kw == 'f' ? S_FOR : kw == 'w' ? S_WHILE : S_UNROLL, line, col);
+	bool paren;
+
+	if (!n)
+		return NULL;
+	next(l);
+	if (kw == 'w') {
+		if (!(n->a = expr(l)))
+			goto fail;
+	} else if (kw == 'u') {
+		if (!expect(l, T_LPAREN, "after 'unroll'"))
+			goto fail;
+		if (l->t != T_INT) {
+			lerr(l, l->tline, l->tcol, "unroll (N): N is a number of times, 1 to 100");
+			goto fail;
+		}
+		n->ival = l->ival;
+		if (n->ival < 1 || n->ival > 100) {
+			lerr(l, l->tline, l->tcol, "unroll %s value is %d",
+			     n->ival < 1 ? "minimum" : "maximum", n->ival < 1 ? 1 : 100);
+			goto fail;
+		}
+		next(l);
+		if (!expect(l, T_RPAREN, NULL))
+			goto fail;
+	} else {
+		paren = accept(l, T_LPAREN);
+		if (l->t != T_VAR || strspn(l->sval + 1, "0123456789") == strlen(l->sval + 1)) {
+			lerr(l, l->tline, l->tcol, "expected a $variable after 'for', found %s",
+			     lang_tok_str(l->t));
+			goto fail;
+		}
+		n->a = mk(l, N_VAR, l->tline, l->tcol);
+		if (!n->a)
+			goto fail;
+		n->a->sval = l->sval;
+		l->sval = NULL;
+		next(l);
+		if (!expect(l, T_COLON, "after the loop's variable"))
+			goto fail;
+		if (l->t == T_MAP) {
+			if (!push_arg(l, n, primary(l)))
+				goto fail;
+		} else {
+			l->parens++;
+			if (!push_arg(l, n, binary(l, 6)) || !expect(l, T_DOTDOT, "in a range") ||
+			    !push_arg(l, n, binary(l, 6))) {
+				l->parens--;
+				goto fail;
+			}
+			l->parens--;
+		}
+		if (paren && !expect(l, T_RPAREN, NULL))
+			goto fail;
+	}
+	if (!(n->b = block(l)))
+		goto fail;
+	return n;
+fail:
+	node_free(n);
+	return NULL;
+}
+
+/*
+ * let $x [: TYPE] [= expr]: an assignment that declares, so that each run
+ * of it starts the variable again (with 0 when nothing is assigned).  TYPE
+ * is an integer type (int8 ... uint64): the value is cast to it.
+ */
+static struct node *let_stmt(struct lexer *l)
+{
+	static const enum tok stop[] = { T_ASSIGN, T_SEMI, T_RBRACE };
+	int line = l->tline, col = l->tcol;
+	struct node *n, *v;
+	char *type = NULL;
+	int tline = 0, tcol = 0;
+
+	next(l);
+	if (l->t == T_MAP) {
+		lerr(l, l->tline, l->tcol, "a map is declared before the probes: let %s = hash(N);",
+		     l->sval);
+		return NULL;
+	}
+	if (l->t != T_VAR || strspn(l->sval + 1, "0123456789") == strlen(l->sval + 1)) {
+		lerr(l, l->tline, l->tcol, "expected a $variable after 'let', found %s",
+		     lang_tok_str(l->t));
+		return NULL;
+	}
+	n = mk(l, S_ASSIGN, line, col);
+	v = mk(l, N_VAR, l->tline, l->tcol);
+	if (!n || !v) {
+		free(n);
+		free(v);
+		return NULL;
+	}
+	n->op = T_ASSIGN;
+	n->decl = true;
+	n->a = v;
+	v->sval = l->sval;
+	l->sval = NULL;
+	next(l);
+	if (accept(l, T_COLON)) {
+		int bits;
+		bool sign;
+
+		tline = l->tline;
+		tcol = l->tcol;
+		type = text_until(l, stop, ARRAY_SIZE(stop));
+		if (!type || !*type) {
+			lerr(l, tline, tcol, "expected a type after ':'");
+			goto fail;
+		}
+		if (!lang_int_type(type, &bits, &sign)) {
+			lerr(l, tline, tcol, "let %s: %s: a declared type other than an integer "
+			     "type (int8 ... uint64) is not in ftr yet", v->sval, type);
+			goto fail;
+		}
+	}
+	if (accept(l, T_ASSIGN)) {
+		n->b = expr(l);
+		if (!n->b)
+			goto fail;
+	} else {
+		n->b = mk(l, N_INT, line, col);
+		if (!n->b)
+			goto fail;
+	}
+	if (type) {
+		struct node *c = mk(l, N_CAST, tline, tcol);
+
+		if (!c)
+			goto fail;
+		c->sval = type;
+		c->a = n->b;
+		n->b = c;
+	}
+	return n;
+fail:
+	free(type);
+	node_free(n);
+	return NULL;
+}
+
 static struct node *stmt(struct lexer *l)
 {
 	int line = l->tline, col = l->tcol;
 	struct node *n, *e;
 
+	if (l->t == T_IDENT && !strcmp(l->sval, "let"))
+		return let_stmt(l);
+	if (l->t == T_IDENT && (!strcmp(l->sval, "for") || !strcmp(l->sval, "while") ||
+				!strcmp(l->sval, "unroll")))
+		return loop_stmt(l);
+	if (l->t == T_IDENT && (!strcmp(l->sval, "break") || !strcmp(l->sval, "continue") ||
+				!strcmp(l->sval, "return"))) {
+		n = mk(l, l->sval[0] == 'b' ? S_BREAK : l->sval[0] == 'c' ? S_CONTINUE : S_RETURN,
+		       line, col);
+		next(l);
+		if (n && n->k == S_RETURN && l->t != T_SEMI && l->t != T_RBRACE &&
+		    !(n->a = expr(l))) {
+			/* return VALUE: bpftrace's probes ignore the value; run for
+			 * what it does */
+			node_free(n);
+			return NULL;
+		}
+		return n;
+	}
 	if (l->t == T_IDENT && !strcmp(l->sval, "if")) {
 		next(l);
 		n = mk(l, S_IF, line, col);
 		if (!n)
 			return NULL;
-		if (!expect(l, T_LPAREN, "after 'if'") || !(n->a = expr(l)) ||
-		    !expect(l, T_RPAREN, NULL) || !(n->b = block(l))) {
+		/* if (cond) { or, as bpftrace also takes it, if cond { */
+		if (!(n->a = expr(l)) || !(n->b = block(l))) {
 			node_free(n);
 			return NULL;
 		}
@@ -986,16 +1307,26 @@ static struct node *statement(struct lexer *l)
 
 static struct node *block(struct lexer *l)
 {
-	struct node *head = NULL, **tail = &head;
+	return block_ex(l, NULL);
+}
+
+/* A block; with value, an expression last and without ';' after it is
+ * taken out of the statements into *value (a block expression's value). */
+static struct node *block_ex(struct lexer *l, struct node **value)
+{
+	struct node *head = NULL, **tail = &head, **last = NULL;
 	int line = l->tline, col = l->tcol;
+	bool semi = false;
 
 	if (!expect(l, T_LBRACE, NULL))
 		return NULL;
 	while (l->t != T_RBRACE) {
 		struct node *s;
 
-		if (accept(l, T_SEMI))
+		if (accept(l, T_SEMI)) {
+			semi = true;
 			continue;
+		}
 		if (l->t == T_EOF) {
 			/* (after a lexer error too; lerr keeps the first) */
 			lerr(l, l->tline, l->tcol, "expected '}' to close the block opened "
@@ -1008,9 +1339,11 @@ static struct node *block(struct lexer *l)
 			node_free(head);
 			return NULL;
 		}
+		last = tail;
 		*tail = s;
 		tail = &s->next;
-		if (l->t != T_RBRACE && l->t != T_SEMI && s->k != S_IF) {
+		semi = false;
+		if (l->t != T_RBRACE && l->t != T_SEMI && !lang_is_block_stmt(s->k)) {
 			lerr(l, l->tline, l->tcol, "expected ';' or '}' after a statement, found %s",
 			     lang_tok_str(l->t));
 			node_free(head);
@@ -1018,6 +1351,17 @@ static struct node *block(struct lexer *l)
 		}
 	}
 	next(l);
+	if (value && last && !semi && (*last)->k == S_EXPR) {
+		struct node *e = *last;
+
+		*value = e->a;
+		e->a = NULL;
+		*last = NULL;
+		node_free(e);
+		return head;	/* NULL when the value was all of it */
+	}
+	if (value)
+		return head;
 	if (!head) {
 		/* An empty block is legal: the probe fires, nothing happens. */
 		head = mk(l, S_EXPR, l->tline, l->tcol);
@@ -1147,9 +1491,10 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 	l->p = e;
 	t = p->text;
 	colon = strchr(t, ':');
-	if (!strcmp(t, "BEGIN")) {
+	/* begin and end: today's bpftrace spelling; BEGIN and END: its older one */
+	if (!strcmp(t, "BEGIN") || !strcmp(t, "begin")) {
 		p->pv = PV_BEGIN;
-	} else if (!strcmp(t, "END")) {
+	} else if (!strcmp(t, "END") || !strcmp(t, "end")) {
 		p->pv = PV_END;
 	} else if (str_has_prefix(t, "tracepoint:") || str_has_prefix(t, "t:")) {
 		p->pv = PV_TRACEPOINT;
@@ -1237,7 +1582,7 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 	} else {
 		lerr(l, p->line, p->col, "unknown probe '%s' (tracepoint:, kprobe:, kretprobe:, "
 		     "kfunc:, kretfunc:, uprobe:, uretprobe:, usdt:, interval:, profile:, software:, "
-		     "hardware:, BEGIN, END)", t);
+		     "hardware:, begin, end)", t);
 		return false;
 	}
 	if ((p->pv == PV_TRACEPOINT && (!p->target || !*p->target || !strchr(p->target, ':')))) {
@@ -1305,6 +1650,17 @@ static bool definition(struct lexer *l, struct program *out)
 			l->line++;
 			l->line_start = e + 1;
 		}
+		/* bpftrace ends a struct at its '}' without a ';' (a typedef
+		 * has its name after the brace: it needs the ';') */
+		if (*e == '}' && !depth && strncmp(s, "typedef", 7)) {
+			const char *t = e + 1;
+
+			t += strspn(t, " \t\r\n");
+			if (*t != ';') {
+				e++;
+				break;
+			}
+		}
 	}
 	v = realloc(out->decls, (out->ndecls + 1) * sizeof(*v));
 	if (!v) {
@@ -1313,12 +1669,485 @@ static bool definition(struct lexer *l, struct program *out)
 	}
 	out->decls = v;
 	v += out->ndecls++;
-	v->text = strndup(s, e - s + (*e == ';'));
 	v->line = l->tline;
 	v->col = l->tcol;
-	if (!*e)
+	if (*e == ';') {
+		v->text = strndup(s, e - s + 1);
+		l->p = e + 1;
+	} else if (e > s && e[-1] == '}') {
+		v->text = malloc(e - s + 2);
+		if (v->text)
+			sprintf(v->text, "%.*s;", (int)(e - s), s);
+		l->p = e;
+	} else {
+		v->text = strndup(s, e - s);
 		lerr(l, v->line, v->col, "expected ';' to end the definition");
-	l->p = *e ? e + 1 : e;
+		l->p = e;
+	}
+	return true;
+}
+
+/* config = { NAME = VALUE; ... }: bpftrace's settings.  The ones that shape
+ * only a BPF program (its stack, its license, its buffers) change nothing
+ * in ftr; the ones that would change what ftr prints are done or refused. */
+static void config_item(struct lexer *l, struct program *out, const char *key, const char *val,
+			int line, int col)
+{
+	static const char *const licenses[] = {
+		"GPL", "GPL v2", "GPL and additional rights", "Dual BSD/GPL", "Dual MIT/GPL",
+		"Dual MPL/GPL",
+	};
+	static const char *const no_effect[] = {
+		"on_stack_limit", "log_size", "perf_rb_pages", "max_bpf_progs", "max_probes",
+		"cache_user_symbols", "lazy_symbolication", "max_type_res_iterations",
+	};
+	char k[64];
+	size_t i;
+
+	snprintf(k, sizeof(k), "%s", key);
+	for (i = 0; k[i]; i++)
+		k[i] = (char)(k[i] >= 'A' && k[i] <= 'Z' ? k[i] - 'A' + 'a' : k[i]);
+	if (str_has_prefix(k, "bpftrace_"))
+		memmove(k, k + 9, strlen(k + 9) + 1);
+	for (i = 0; i < ARRAY_SIZE(no_effect); i++)
+		if (!strcmp(k, no_effect[i]))
+			return;
+	if (str_has_prefix(k, "unstable_")) {
+		/* feature gates (enable, warn, error): ftr has no gates */
+		return;
+	}
+	if (!strcmp(k, "license")) {
+		for (i = 0; i < ARRAY_SIZE(licenses); i++)
+			if (!strcmp(val, licenses[i]))
+				return;
+		lerr(l, line, col, "Invalid value for license. Found: %s. Valid values: Dual MIT/GPL, "
+		     "Dual BSD/GPL, Dual MPL/GPL, GPL and additional rights, GPL v2, GPL", val);
+		return;
+	}
+	if (!strcmp(k, "show_debug_info") && (!strcmp(val, "0") || !strcmp(val, "false")))
+		return;	/* ftr prints no source lines in stacks */
+	if (!strcmp(k, "print_maps_on_exit")) {
+		if (!strcmp(val, "0") || !strcmp(val, "false"))
+			out->no_print_maps = true;
+		else if (!strcmp(val, "1") || !strcmp(val, "true"))
+			out->no_print_maps = false;
+		else
+			lerr(l, line, col, "print_maps_on_exit: expected true or false, found '%s'",
+			     val);
+		return;
+	}
+	if (!strcmp(k, "stack_mode") || !strcmp(k, "max_strlen") || !strcmp(k, "missing_probes") ||
+	    !strcmp(k, "max_map_keys") || !strcmp(k, "cpp_demangle") ||
+	    !strcmp(k, "show_debug_info") || !strcmp(k, "str_trunc_trailer") ||
+	    !strcmp(k, "max_cat_bytes") || !strcmp(k, "max_ast_nodes")) {
+		lerr(l, line, col, "config %s = %s is not in ftr yet", key, val);
+		return;
+	}
+	lerr(l, line, col, "%s: not a known configuration option", key);
+}
+
+/* Top-level token parsing leaves the lexer one token past: put it back. */
+static void unread(struct lexer *l)
+{
+	if (l->t != T_EOF) {
+		l->p = l->line_start + l->tcol - 1;
+		l->line = l->tline;
+	}
+	free(l->sval);
+	l->sval = NULL;
+}
+
+static bool word_at(const char *p, const char *w)
+{
+	return str_has_prefix(p, w) && !ident_char(p[strlen(w)]);
+}
+
+static bool config_block(struct lexer *l, struct program *out)
+{
+	if (!word_at(l->p, "config"))
+		return false;
+	next(l);
+	next(l);
+	if (!expect(l, T_ASSIGN, "after 'config'") || !expect(l, T_LBRACE, "after 'config ='"))
+		return true;
+	while (!l->failed && l->t != T_RBRACE) {
+		int line = l->tline, col = l->tcol;
+		char key[64], val[256];
+
+		if (accept(l, T_SEMI))
+			continue;
+		if (l->t != T_IDENT) {
+			lerr(l, line, col, "expected a setting's name, found %s", lang_tok_str(l->t));
+			return true;
+		}
+		snprintf(key, sizeof(key), "%s", l->sval);
+		next(l);
+		if (!expect(l, T_ASSIGN, "after a setting's name"))
+			return true;
+		if (l->t == T_INT)
+			snprintf(val, sizeof(val), "%lld", (long long)l->ival);
+		else if (l->t == T_STR || l->t == T_IDENT)
+			snprintf(val, sizeof(val), "%s", l->sval);
+		else {
+			lerr(l, l->tline, l->tcol, "expected a value for %s, found %s", key,
+			     lang_tok_str(l->t));
+			return true;
+		}
+		next(l);
+		config_item(l, out, key, val, line, col);
+		if (l->t != T_SEMI && l->t != T_RBRACE)
+			lerr(l, l->tline, l->tcol, "expected ';' or '}' in config, found %s",
+			     lang_tok_str(l->t));
+	}
+	next(l);
+	unread(l);
+	return true;
+}
+
+/* macro NAME(x, $v, @m) { ... } before, between or after the clauses. */
+static bool macro_def(struct lexer *l)
+{
+	struct macro m = { 0 }, *v;
+
+	if (!word_at(l->p, "macro"))
+		return false;
+	next(l);
+	next(l);
+	m.line = l->tline;
+	m.col = l->tcol;
+	if (l->t != T_IDENT) {
+		lerr(l, l->tline, l->tcol, "expected a macro's name, found %s", lang_tok_str(l->t));
+		return true;
+	}
+	m.name = l->sval;
+	l->sval = NULL;
+	next(l);
+	if (!expect(l, T_LPAREN, "after the macro's name"))
+		goto fail;
+	while (!l->failed && l->t != T_RPAREN) {
+		char **p;
+
+		if (m.nparams && !expect(l, T_COMMA, "between a macro's parameters"))
+			goto fail;
+		if (l->t != T_IDENT && l->t != T_VAR && l->t != T_MAP) {
+			lerr(l, l->tline, l->tcol, "a macro's parameter is a name, a $variable or "
+			     "a @map, not %s", lang_tok_str(l->t));
+			goto fail;
+		}
+		p = realloc(m.params, (m.nparams + 1) * sizeof(*p));
+		if (!p) {
+			lerr(l, l->tline, l->tcol, "out of memory");
+			goto fail;
+		}
+		m.params = p;
+		m.params[m.nparams++] = l->sval;
+		l->sval = NULL;
+		next(l);
+	}
+	if (!expect(l, T_RPAREN, NULL))
+		goto fail;
+	m.body = mk(l, N_BLOCK, l->tline, l->tcol);
+	if (!m.body || l->t != T_LBRACE) {
+		lerr(l, l->tline, l->tcol, "expected '{' to open the macro's body, found %s",
+		     lang_tok_str(l->t));
+		goto fail;
+	}
+	m.body->a = block_ex(l, &m.body->b);
+	if (l->failed)
+		goto fail;
+	for (int i = 0; i < l->nmacros; i++)
+		if (!strcmp(l->macros[i].name, m.name)) {
+			lerr(l, m.line, m.col, "macro %s is defined twice (first at %d:%d)", m.name,
+			     l->macros[i].line, l->macros[i].col);
+			goto fail;
+		}
+	v = realloc(l->macros, (l->nmacros + 1) * sizeof(*v));
+	if (!v) {
+		lerr(l, m.line, m.col, "out of memory");
+		goto fail;
+	}
+	l->macros = v;
+	v[l->nmacros++] = m;
+	unread(l);
+	return true;
+fail:
+	free(m.name);
+	for (int i = 0; i < m.nparams; i++)
+		free(m.params[i]);
+	free(m.params);
+	node_free(m.body);
+	return true;
+}
+
+static void macros_free(struct lexer *l)
+{
+	for (int i = 0; i < l->nmacros; i++) {
+		free(l->macros[i].name);
+		for (int j = 0; j < l->macros[i].nparams; j++)
+			free(l->macros[i].params[j]);
+		free(l->macros[i].params);
+		node_free(l->macros[i].body);
+	}
+	free(l->macros);
+}
+
+/* A deep copy of n (and of the statements after it when list). */
+static struct node *node_copy(struct lexer *l, const struct node *n, bool list)
+{
+	struct node *c, *head = NULL, **tail = &head;
+
+	for (; n; n = list ? n->next : NULL) {
+		c = malloc(sizeof(*c));
+		if (!c) {
+			lerr(l, n->line, n->col, "out of memory");
+			node_free(head);
+			return NULL;
+		}
+		*c = *n;
+		c->next = NULL;
+		c->a = c->b = c->c = NULL;
+		c->args = NULL;
+		c->nargs = 0;
+		c->bind = NULL;
+		c->sval = n->sval ? strdup(n->sval) : NULL;
+		c->tsig = n->tsig ? strdup(n->tsig) : NULL;
+		*tail = c;
+		tail = &c->next;
+		if ((n->sval && !c->sval) || (n->tsig && !c->tsig) ||
+		    (n->a && !(c->a = node_copy(l, n->a, true))) ||
+		    (n->b && !(c->b = node_copy(l, n->b, true))) ||
+		    (n->c && !(c->c = node_copy(l, n->c, true)))) {
+			lerr(l, n->line, n->col, "out of memory");
+			node_free(head);
+			return NULL;
+		}
+		for (int i = 0; i < n->nargs; i++)
+			if (!push_arg(l, c, node_copy(l, n->args[i], false))) {
+				node_free(head);
+				return NULL;
+			}
+	}
+	return head;
+}
+
+static bool is_bare(const struct node *n, const char *name)
+{
+	return ((n->k == N_CALL && n->idx == BARE_NAME) || n->k == N_BUILTIN) && n->sval &&
+	       !strcmp(n->sval, name);
+}
+
+/*
+ * A macro's body for one call: its parameters replaced by the arguments
+ * (x by a copy of the expression, $v and @m by the caller's variable and
+ * map), its own variables renamed so that they meet none of the caller's
+ * (hygiene, as bpftrace's).  Walks n and what follows it; *np may change.
+ */
+static bool subst(struct lexer *l, struct node **np, const struct macro *m,
+		  struct node *const *args, int tag)
+{
+	for (; *np && !l->failed; np = &(*np)->next) {
+		struct node *n = *np;
+
+		for (int i = 0; i < m->nparams; i++) {
+			const char *p = m->params[i];
+
+			if (p[0] != '$' && p[0] != '@' && is_bare(n, p) && !n->nargs) {
+				struct node *c = node_copy(l, args[i], false);
+
+				if (!c)
+					return false;
+				c->next = n->next;
+				n->next = NULL;
+				node_free(n);
+				*np = n = c;
+				goto next;	/* the argument is the caller's: as it is */
+			}
+			if ((n->k == N_VAR && p[0] == '$') || (n->k == N_MAP && p[0] == '@'))
+				if (!strcmp(n->sval, p)) {
+					free(n->sval);
+					n->sval = strdup(args[i]->sval);
+					if (!n->sval) {
+						lerr(l, n->line, n->col, "out of memory");
+						return false;
+					}
+					goto children;
+				}
+		}
+		if (n->k == N_VAR) {
+			char *r;
+
+			if (asprintf(&r, "%s.%s.%d", n->sval, m->name, tag) < 0) {
+				lerr(l, n->line, n->col, "out of memory");
+				return false;
+			}
+			free(n->sval);
+			n->sval = r;
+		}
+children:
+		if (!subst(l, &n->a, m, args, tag) || !subst(l, &n->b, m, args, tag) ||
+		    !subst(l, &n->c, m, args, tag))
+			return false;
+		for (int i = 0; i < n->nargs; i++)
+			if (!subst(l, &n->args[i], m, args, tag))
+				return false;
+next:
+		;
+	}
+	return !l->failed;
+}
+
+static bool expand(struct lexer *l, struct node **np, int depth);
+
+/* The call n of macro m, as an N_BLOCK: *np replaced. */
+static bool expand_call(struct lexer *l, struct node **np, const struct macro *m, int depth)
+{
+	struct node *n = *np, *b;
+	int argn;
+
+	if (n->nargs != m->nparams && lang_builtin(m->name, &argn) >= 0)
+		return true;	/* cpu(): the builtin, where macro cpu(x) takes one */
+	if (n->nargs != m->nparams) {
+		lerr(l, n->line, n->col, "macro %s takes %d argument%s, not %d", m->name, m->nparams,
+		     m->nparams == 1 ? "" : "s", n->nargs);
+		return false;
+	}
+	for (int i = 0; i < m->nparams; i++) {
+		const char *p = m->params[i];
+		const struct node *a = n->args[i];
+
+		if ((p[0] == '$' && a->k != N_VAR) || (p[0] == '@' && (a->k != N_MAP || a->nargs))) {
+			lerr(l, a->line, a->col, "macro %s's parameter %s takes a %s", m->name, p,
+			     p[0] == '$' ? "$variable" : "@map (without keys)");
+			return false;
+		}
+	}
+	if (depth > 32) {
+		lerr(l, n->line, n->col, "macro %s: macros call each other more than 32 deep "
+		     "(a macro calling itself never ends)", m->name);
+		return false;
+	}
+	b = node_copy(l, m->body, false);
+	if (!b)
+		return false;
+	b->line = n->line;
+	b->col = n->col;
+	if (!subst(l, &b->a, m, n->args, ++l->expansions) ||
+	    !subst(l, &b->b, m, n->args, l->expansions) || !expand(l, &b->a, depth + 1) ||
+	    !expand(l, &b->b, depth + 1)) {
+		node_free(b);
+		return false;
+	}
+	if (!b->a && b->b) {
+		/* a macro that is an expression: that expression, as written
+		 * in place of the call (printf(fmt()) takes its literal) */
+		struct node *v = b->b;
+
+		b->b = NULL;
+		node_free(b);
+		b = v;
+	}
+	b->next = n->next;
+	n->next = NULL;
+	node_free(n);
+	*np = b;
+	return true;
+}
+
+/* Every macro call in n and what follows it expanded; a bare name that
+ * is no macro is an unknown name. */
+static bool expand(struct lexer *l, struct node **np, int depth)
+{
+	for (; *np && !l->failed; np = &(*np)->next) {
+		struct node *n = *np;
+
+		if (!expand(l, &n->a, depth) || !expand(l, &n->b, depth) ||
+		    !expand(l, &n->c, depth))
+			return false;
+		for (int i = 0; i < n->nargs; i++)
+			if (!expand(l, &n->args[i], depth))
+				return false;
+		if (n->k != N_CALL)
+			continue;
+		for (int i = 0; i < l->nmacros; i++)
+			if (!strcmp(l->macros[i].name, n->sval)) {
+				if (!expand_call(l, np, &l->macros[i], depth))
+					return false;
+				n = NULL;
+				break;
+			}
+		if (n && n->idx == BARE_NAME) {
+			lerr(l, n->line, n->col, "unknown name '%s' (builtins: %s; fields are "
+			     "args.NAME)", n->sval, lang_builtin_names());
+			return false;
+		}
+	}
+	return true;
+}
+
+/* let @m = hash(N); (lruhash, percpuhash, percpulruhash) before the probes. */
+static bool map_decl(struct lexer *l, struct program *out)
+{
+	static const char *const types[] = {
+		[LM_HASH] = "hash", [LM_LRUHASH] = "lruhash", [LM_PERCPUHASH] = "percpuhash",
+		[LM_PERCPULRUHASH] = "percpulruhash",
+	};
+	struct lang_mapdecl d = { 0 }, *v;
+	size_t i;
+
+	if (!word_at(l->p, "let"))
+		return false;
+	next(l);
+	next(l);
+	if (l->t != T_MAP) {
+		lerr(l, l->tline, l->tcol, "expected a @map after 'let' (a $variable is declared "
+		     "in a probe's block)");
+		return true;
+	}
+	d.line = l->tline;
+	d.col = l->tcol;
+	d.name = l->sval;
+	l->sval = NULL;
+	next(l);
+	if (!expect(l, T_ASSIGN, "in a map declaration"))
+		goto fail;
+	for (i = 0; l->t == T_IDENT && i < ARRAY_SIZE(types); i++)
+		if (!strcmp(l->sval, types[i]))
+			break;
+	if (l->t != T_IDENT || i == ARRAY_SIZE(types)) {
+		lerr(l, l->tline, l->tcol, "expected a map type (hash, lruhash, percpuhash, "
+		     "percpulruhash) in the declaration of %s", d.name);
+		goto fail;
+	}
+	d.type = (enum lang_map_type)i;
+	next(l);
+	if (!expect(l, T_LPAREN, NULL))
+		goto fail;
+	if (l->t != T_INT || l->ival < 1 || l->ival > AGG_MAX_SIZE) {
+		lerr(l, l->tline, l->tcol, "%s(N): N is how many keys %s holds, 1 to %u",
+		     types[d.type], d.name, AGG_MAX_SIZE);
+		goto fail;
+	}
+	d.max = (uint32_t)l->ival;
+	next(l);
+	if (!expect(l, T_RPAREN, NULL) || !expect(l, T_SEMI, "after a map declaration"))
+		goto fail;
+	for (int j = 0; j < out->nmdecls; j++)
+		if (!strcmp(out->mdecls[j].name, d.name)) {
+			lerr(l, d.line, d.col, "%s is declared twice (first at %d:%d)", d.name,
+			     out->mdecls[j].line, out->mdecls[j].col);
+			goto fail;
+		}
+	v = realloc(out->mdecls, (out->nmdecls + 1) * sizeof(*v));
+	if (!v) {
+		lerr(l, d.line, d.col, "out of memory");
+		goto fail;
+	}
+	out->mdecls = v;
+	v[out->nmdecls++] = d;
+	unread(l);
+	return true;
+fail:
+	free(d.name);
 	return true;
 }
 
@@ -1351,7 +2180,8 @@ int lang_parse_args(const char *text, char *const *params, int nparams, struct p
 
 		l.tline = l.line;
 		l.tcol = col_of(&l, l.p);
-		if (definition(&l, out)) {
+		if (definition(&l, out) || config_block(&l, out) || map_decl(&l, out) ||
+		    macro_def(&l)) {
 			skip_space(&l);
 			continue;
 		}
@@ -1366,15 +2196,16 @@ int lang_parse_args(const char *text, char *const *params, int nparams, struct p
 		if (!clause(&l, &v[out->ncl++]))
 			break;
 		/* clause() has read one token past the block: put it back. */
-		if (l.t != T_EOF) {
-			l.p = l.line_start + l.tcol - 1;
-			l.line = l.tline;
-		}
-		free(l.sval);
-		l.sval = NULL;
+		unread(&l);
 		skip_space(&l);
 	}
 	free(l.sval);
+	for (int i = 0; i < out->ncl && !l.failed; i++)
+		if (!expand(&l, &out->cl[i].pred, 0))
+			break;
+		else
+			expand(&l, &out->cl[i].body, 0);
+	macros_free(&l);
 	free(pp);
 	if (!l.failed && out->ncl == 0)
 		lerr(&l, 1, 1, "empty program");
@@ -1383,6 +2214,14 @@ int lang_parse_args(const char *text, char *const *params, int nparams, struct p
 		return -EINVAL;
 	}
 	return 0;
+}
+
+const struct lang_mapdecl *lang_mapdecl_of(const struct program *p, const char *name)
+{
+	for (int i = 0; i < p->nmdecls; i++)
+		if (!strcmp(p->mdecls[i].name, name))
+			return &p->mdecls[i];
+	return NULL;
 }
 
 void lang_free(struct program *p)
@@ -1402,6 +2241,9 @@ void lang_free(struct program *p)
 	for (int i = 0; i < p->ndecls; i++)
 		free(p->decls[i].text);
 	free(p->decls);
+	for (int i = 0; i < p->nmdecls; i++)
+		free(p->mdecls[i].name);
+	free(p->mdecls);
 	free(p->src);
 	memset(p, 0, sizeof(*p));
 }

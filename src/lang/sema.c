@@ -13,8 +13,17 @@
 
 #include "ftr.h"
 #include "kernel/kcore.h"
+#include "lang/intern.h"
 #include "lang/interp-int.h"
 /* ---- semantic pass --------------------------------------------------------- */
+
+struct mapdef *map_find(struct interp *in, const char *name)
+{
+	for (int i = 0; i < in->nmaps; i++)
+		if (!strcmp(in->maps[i].name, name))
+			return &in->maps[i];
+	return NULL;
+}
 
 struct mapdef *map_get(struct interp *in, const char *name)
 {
@@ -153,6 +162,13 @@ static int var_slot(struct sema *s, const char *name, bool create)
 	if (!create || s->in->nvars[c] == MAX_VARS)
 		return -1;
 	s->in->varnames[c][s->in->nvars[c]] = strdup(name);
+	/* A slot is shared by the clauses (one runs at a time): what another
+	 * clause's variable of this slot was (an enum, a pointer, tuples)
+	 * is not this one's. */
+	s->in->varenum[s->in->nvars[c]] = 0;
+	s->in->varptr[s->in->nvars[c]] = 0;
+	free(s->in->vartsig[s->in->nvars[c]]);
+	s->in->vartsig[s->in->nvars[c]] = NULL;
 	return s->in->nvars[c]++;
 }
 
@@ -213,6 +229,7 @@ int check_map_keys(struct sema *s, struct node *n)
 		m->nkeys = n->nargs;
 		for (int i = 0; i < n->nargs; i++) {
 			m->kt[i] = ktype_of(n->args[i]);
+			m->key_enum[i] = n->args[i]->enum_id;
 			if (n->args[i]->k == N_BUILTIN && n->args[i]->type == VT_STACK)
 				m->stack_mode = (int)n->args[i]->op;
 		}
@@ -304,6 +321,117 @@ static int check_deref(struct sema *s, struct node *n)
 	return 0;
 }
 
+/* A signature's one element as a node's type (tuple.h). */
+static int type_of_sig(struct node *n, const char *e, size_t len)
+{
+	n->type = e[0] == 's' ? VT_STR : e[0] == '(' ? VT_TUPLE : VT_INT;
+	n->enum_id = e[0] == 'e' ? (uint32_t)strtoul(e + 1, NULL, 10) : 0;
+	n->ptr_size = e[0] == 'p' ? (uint32_t)strtoul(e + 1, NULL, 10) : 0;
+	free(n->tsig);
+	n->tsig = e[0] == '(' ? strndup(e, len) : NULL;
+	return e[0] == '(' && !n->tsig ? -ENOMEM : 0;
+}
+
+/* (a, b, ...): numbers, strings and tuples; its signature and the buffer
+ * it is built in (in->tbufs[n->slot]). */
+static int check_tuple(struct sema *s, struct node *n)
+{
+	char *sig = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&sig, &len);
+	struct tbuf *v;
+
+	if (!f)
+		return -ENOMEM;
+	fputc('(', f);
+	for (int i = 0; i < n->nargs; i++) {
+		struct node *a = n->args[i];
+		int err = check(s, a);
+
+		if (!err && a->type != VT_INT && a->type != VT_STR && a->type != VT_TUPLE) {
+			lang_errf(s->err, a, "a tuple holds numbers, strings and tuples, which ftr "
+				  "keeps (not a %s)", a->type == VT_STACK ? "stack" :
+				  a->type == VT_BUF ? "buffer" : "value of no type");
+			err = -EINVAL;
+		}
+		if (err) {
+			fclose(f);
+			free(sig);
+			return err;
+		}
+		if (a->type == VT_TUPLE)
+			fputs(a->tsig, f);
+		else if (a->enum_id)
+			fprintf(f, "e%u;", a->enum_id);
+		else if (a->ptr_size)
+			fprintf(f, "p%u;", a->ptr_size);
+		else
+			fputc(a->type == VT_STR ? 's' : 'i', f);
+	}
+	fputc(')', f);
+	fclose(f);
+	v = realloc(s->in->tbufs, (s->in->ntbufs + 1) * sizeof(*v));
+	if (!sig || !v) {
+		free(sig);
+		return -ENOMEM;
+	}
+	s->in->tbufs = v;
+	memset(&v[s->in->ntbufs], 0, sizeof(*v));
+	n->slot = s->in->ntbufs++;
+	free(n->tsig);
+	n->tsig = sig;
+	n->type = VT_TUPLE;
+	return 0;
+}
+
+/* $t.N: element N of a tuple. */
+static int check_tuple_elem(struct sema *s, struct node *n)
+{
+	const char *e;
+	size_t len;
+	int err = check(s, n->a);
+
+	if (err)
+		return err;
+	if (n->a->type != VT_TUPLE) {
+		lang_errf(s->err, n, ".%s reads a tuple's element, and this is not a tuple", n->sval);
+		return -EINVAL;
+	}
+	if (!n->a->tsig) {
+		/* a map's tuples are typed by its first store, in program order */
+		lang_errf(s->err, n, ".%s of a map read before the program stores a tuple in it: ftr "
+			  "types a map's tuples at their first store", n->sval);
+		return -EINVAL;
+	}
+	n->idx = atoi(n->sval);
+	if (!tuple_sig_elem(n->a->tsig, n->idx, &e, &len)) {
+		lang_errf(s->err, n, "the tuple has %d element%s: no .%s", tuple_sig_count(n->a->tsig),
+			  tuple_sig_count(n->a->tsig) == 1 ? "" : "s", n->sval);
+		return -EINVAL;
+	}
+	return type_of_sig(n, e, len);
+}
+
+/* The tuple signature src carries to dst (a variable, a map read). */
+static int keep_tsig(struct node *dst, const char *src)
+{
+	free(dst->tsig);
+	dst->tsig = src ? strdup(src) : NULL;
+	return src && !dst->tsig ? -ENOMEM : 0;
+}
+
+/* A condition: a tuple is neither true nor false (bpftrace refuses it). */
+int check_cond(struct sema *s, struct node *n)
+{
+	int err = check(s, n);
+
+	if (!err && n->type == VT_TUPLE) {
+		lang_errf(s->err, n, "a tuple is not a condition");
+		return -EINVAL;
+	}
+	return err;
+}
+
 int check(struct sema *s, struct node *n)
 {
 	int err;
@@ -333,7 +461,9 @@ int check(struct sema *s, struct node *n)
 			return -EINVAL;
 		}
 		n->type = s->in->vars[n->slot].t;
-		return 0;
+		n->enum_id = s->in->varenum[n->slot];
+		n->ptr_size = s->in->varptr[n->slot];
+		return keep_tsig(n, n->type == VT_TUPLE ? s->in->vartsig[n->slot] : NULL);
 	case N_MAP: {
 		struct mapdef *m;
 
@@ -342,7 +472,9 @@ int check(struct sema *s, struct node *n)
 			return err;
 		m = &s->in->maps[n->slot];
 		n->type = m->vt ? m->vt : VT_INT;
-		return 0;
+		n->enum_id = m->val_enum;
+		n->ptr_size = m->val_ptr;
+		return keep_tsig(n, m->vt == VT_TUPLE ? m->vtsig : NULL);
 	}
 	case N_CALL:
 		return check_call(s, n, false);
@@ -358,13 +490,15 @@ int check(struct sema *s, struct node *n)
 			lang_errf(s->err, n, "& needs a typed lvalue: cast it first, as &((TYPE *)arg0)->member");
 			return -EINVAL;
 		}
-		if (n->a->type != VT_INT && n->op != T_NOT) {
+		if (n->a->type != VT_INT && (n->op != T_NOT || n->a->type == VT_TUPLE)) {
 			lang_errf(s->err, n, "%s needs a number", lang_tok_str(n->op));
 			return -EINVAL;
 		}
 		if (n->op == T_STAR)
 			return check_deref(s, n);
 		n->type = VT_INT;
+		if (n->op == T_NOT)
+			n->enum_id = LANG_BOOL_ID;	/* !x is a bool, as a comparison */
 		return 0;
 	case N_BINOP:
 		err = check(s, n->a);
@@ -382,16 +516,39 @@ int check(struct sema *s, struct node *n)
 		    n->op == T_GT || n->op == T_GE) {
 			if (n->a->type != n->b->type) {
 				lang_errf(s->err, n, "%s compares a %s with a %s", lang_tok_str(n->op),
-					  n->a->type == VT_STR ? "string" : "number",
-					  n->b->type == VT_STR ? "string" : "number");
+					  n->a->type == VT_STR ? "string" : n->a->type == VT_TUPLE ?
+					  "tuple" : "number", n->b->type == VT_STR ? "string" :
+					  n->b->type == VT_TUPLE ? "tuple" : "number");
 				return -EINVAL;
 			}
-		} else if (n->op != T_ANDAND && n->op != T_OROR &&
-			   (n->a->type != VT_INT || n->b->type != VT_INT)) {
+			if (n->a->type == VT_TUPLE && ((n->op != T_EQ && n->op != T_NE) ||
+						       strcmp(n->a->tsig, n->b->tsig))) {
+				lang_errf(s->err, n, "%s of tuples: == and != of tuples of one type",
+					  lang_tok_str(n->op));
+				return -EINVAL;
+			}
+		} else if ((n->op != T_ANDAND && n->op != T_OROR &&
+			    (n->a->type != VT_INT || n->b->type != VT_INT)) ||
+			   n->a->type == VT_TUPLE || n->b->type == VT_TUPLE) {
 			lang_errf(s->err, n, "%s needs numbers", lang_tok_str(n->op));
 			return -EINVAL;
 		}
 		n->type = VT_INT;
+		if ((n->a->ptr_size || n->b->ptr_size) && (n->op == T_PLUS || n->op == T_MINUS)) {
+			/* C's pointer arithmetic: p + n, n + p, p - n move by n pointees */
+			if ((n->a->ptr_size && n->b->ptr_size) || (n->op == T_MINUS && n->b->ptr_size)) {
+				lang_errf(s->err, n, "%s of two pointers, or of a number less a pointer, "
+					  "is not in ftr", lang_tok_str(n->op));
+				return -EINVAL;
+			}
+			n->ptr_size = n->a->ptr_size ? n->a->ptr_size : n->b->ptr_size;
+			n->idx = n->a->ptr_size ? 1 : 2;	/* which side is scaled: b, a */
+		}
+		/* comparisons and logic make bpftrace's bools (printed true, false) */
+		if (n->op == T_EQ || n->op == T_NE || n->op == T_LT || n->op == T_LE ||
+		    n->op == T_GT || n->op == T_GE || n->op == T_ANDAND || n->op == T_OROR ||
+		    n->op == T_TILDE || n->op == T_NTILDE)
+			n->enum_id = LANG_BOOL_ID;
 		return 0;
 	case N_CAST:
 		/* An integer cast (typed.c rewrote the others). */
@@ -404,12 +561,28 @@ int check(struct sema *s, struct node *n)
 		}
 		n->type = VT_INT;
 		return 0;
-	case N_MEMBER: case N_INDEX: case N_SIZEOF:
+	case N_TUPLE:
+		return check_tuple(s, n);
+	case N_BLOCK:
+		/* { stmts; value }: a macro's call, a block expression */
+		err = n->a ? check_stmts(s, n->a) : 0;
+		if (!err && n->b)
+			err = n->b->k == N_CALL ? check_call(s, n->b, false) : check(s, n->b);
+		if (err)
+			return err;
+		n->type = n->b ? n->b->type : VT_NONE;
+		n->enum_id = n->b ? n->b->enum_id : 0;
+		return keep_tsig(n, n->b ? n->b->tsig : NULL);
+	case N_MEMBER:
+		if (n->op == T_DOT && n->sval[0] >= '0' && n->sval[0] <= '9')
+			return check_tuple_elem(s, n);
+		/* fall through */
+	case N_INDEX: case N_SIZEOF:
 		lang_errf(s->err, n, "%s here needs a typed value (internal)",
 			  n->k == N_INDEX ? "[]" : n->k == N_SIZEOF ? "sizeof" : "a member");
 		return -EINVAL;
 	case N_TERNARY:
-		err = check(s, n->a);
+		err = check_cond(s, n->a);
 		if (!err)
 			err = check(s, n->b);
 		if (!err)
@@ -421,6 +594,14 @@ int check(struct sema *s, struct node *n)
 			return -EINVAL;
 		}
 		n->type = n->b->type;
+		n->enum_id = n->b->enum_id == n->c->enum_id ? n->b->enum_id : 0;
+		n->ptr_size = n->b->ptr_size == n->c->ptr_size ? n->b->ptr_size : 0;
+		if (n->type == VT_TUPLE && strcmp(n->b->tsig, n->c->tsig)) {
+			lang_errf(s->err, n, "the two sides of ?: are tuples of other types");
+			return -EINVAL;
+		}
+		if (n->type == VT_TUPLE)
+			return keep_tsig(n, n->b->tsig);
 		return 0;
 	default:
 		lang_errf(s->err, n, "internal: unexpected node");
@@ -470,6 +651,136 @@ static void unreachable_warn(const struct node *st)
 			st->next->line, st->next->col);
 }
 
+/* A map key part's or value's element in a tuple signature (tuple.h). */
+static void sig_part(FILE *f, enum agg_ktype kt, uint32_t enum_id)
+{
+	if (kt == AGG_K_STR)
+		fputc('s', f);
+	else if (enum_id)
+		fprintf(f, "e%u;", enum_id);
+	else
+		fputc('i', f);
+}
+
+/* for ($kv : @m): $kv is (key, value), or ((k1, k2, ...), value), as bpftrace. */
+static int check_map_loop(struct sema *s, struct node *st)
+{
+	struct node *mn = st->args[0];
+	struct mapdef *m = map_find(s->in, mn->sval);
+	char *sig = NULL;
+	size_t len = 0;
+	FILE *f;
+	int err;
+
+	if (!m || !m->keys_known || !m->has_kind) {
+		lang_errf(s->err, mn, "for over %s before the program stores into it: ftr types a "
+			  "map at its first store", mn->sval);
+		return -EINVAL;
+	}
+	if (!m->nkeys) {
+		lang_errf(s->err, mn, "%s has no keys to iterate over", m->name);
+		return -EINVAL;
+	}
+	for (int i = 0; i < m->nkeys; i++)
+		if (m->kt[i] == AGG_K_STACK) {
+			lang_errf(s->err, mn, "for over %s: a stack key in a tuple is not in ftr yet",
+				  m->name);
+			return -EINVAL;
+		}
+	if (m->kind == AGG_HIST || m->kind == AGG_LHIST || m->kind == AGG_STATS ||
+	    m->vt == VT_STACK || (m->vt == VT_TUPLE && !m->vtsig)) {
+		lang_errf(s->err, mn, "for over %s: its values (%s) in a tuple are not in ftr yet",
+			  m->name, m->vt == VT_STACK ? "stacks" : m->vt == VT_TUPLE ? "tuples stored "
+			  "after the loop" : "histograms, stats");
+		return -EINVAL;
+	}
+	f = open_memstream(&sig, &len);
+	if (!f)
+		return -ENOMEM;
+	fputc('(', f);
+	if (m->nkeys > 1)
+		fputc('(', f);
+	for (int i = 0; i < m->nkeys; i++)
+		sig_part(f, m->kt[i], m->key_enum[i]);
+	if (m->nkeys > 1)
+		fputc(')', f);
+	if (m->vt == VT_TUPLE)
+		fputs(m->vtsig, f);
+	else if (m->val_ptr)
+		fprintf(f, "p%u;", m->val_ptr);
+	else
+		sig_part(f, m->vt == VT_STR ? AGG_K_STR : AGG_K_INT, m->val_enum);
+	fputc(')', f);
+	fclose(f);
+	if (!sig)
+		return -ENOMEM;
+	mn->slot = (int)(m - s->in->maps);
+	m->refs++;
+	if (s->has_record)
+		m->read_at_event = true;	/* the entries before this event */
+	st->a->slot = var_slot(s, st->a->sval, true);
+	if (st->a->slot < 0) {
+		free(sig);
+		lang_errf(s->err, st->a, "too many variables");
+		return -EINVAL;
+	}
+	s->in->vars[st->a->slot].t = st->a->type = VT_TUPLE;
+	s->in->varenum[st->a->slot] = 0;
+	free(s->in->vartsig[st->a->slot]);
+	s->in->vartsig[st->a->slot] = sig;
+	err = keep_tsig(st->a, sig);
+	s->loops++;
+	if (!err)
+		err = check_stmts(s, st->b);
+	s->loops--;
+	return err;
+}
+
+/* for ($i : A..B), while (c), unroll (N): numbers; $i is one in the body. */
+static int check_loop(struct sema *s, struct node *st)
+{
+	int err = 0;
+
+	if (st->k == S_FOR && st->nargs == 1)
+		return check_map_loop(s, st);
+	for (int i = 0; i < st->nargs && !err; i++)
+		if (!(err = check(s, st->args[i])) && st->args[i]->type != VT_INT) {
+			lang_errf(s->err, st->args[i], "a range's bounds are numbers");
+			return -EINVAL;
+		}
+	if (!err && st->k == S_WHILE)
+		err = check_cond(s, st->a);
+	if (!err && st->k == S_FOR) {
+		st->a->slot = var_slot(s, st->a->sval, true);
+		if (st->a->slot < 0) {
+			lang_errf(s->err, st->a, "too many variables");
+			return -EINVAL;
+		}
+		s->in->vars[st->a->slot].t = st->a->type = VT_INT;
+		s->in->varwidth[st->a->slot] = 8;
+	}
+	s->loops++;
+	if (!err)
+		err = check_stmts(s, st->b);
+	s->loops--;
+	return err;
+}
+
+/* x += n, x -= n, x++ of a pointer x (of pointee size ptr): n is scaled. */
+static int ptr_step(struct sema *s, struct node *st, uint32_t ptr)
+{
+	st->ptr_size = 0;
+	if (!ptr || st->op == T_ASSIGN)
+		return 0;
+	if ((st->op != T_PLUSEQ && st->op != T_MINUSEQ) || st->b->ptr_size) {
+		lang_errf(s->err, st, "%s of a pointer: a pointer moves by += and -= of a number",
+			  lang_tok_str(st->op));
+		return -EINVAL;
+	}
+	st->ptr_size = ptr;
+	return 0;
+}
+
 int check_stmts(struct sema *s, struct node *st)
 {
 	int err;
@@ -486,23 +797,58 @@ int check_stmts(struct sema *s, struct node *st)
 				err = check(s, st->a);
 			break;
 		case S_IF:
-			err = check(s, st->a);
+			err = check_cond(s, st->a);
 			if (!err)
 				err = check_stmts(s, st->b);
 			if (!err && st->c)
 				err = check_stmts(s, st->c);
+			break;
+		case S_FOR: case S_WHILE: case S_UNROLL:
+			err = check_loop(s, st);
+			break;
+		case S_BREAK: case S_CONTINUE:
+			if (!s->loops) {
+				lang_errf(s->err, st, "%s outside a loop",
+					  st->k == S_BREAK ? "break" : "continue");
+				return -EINVAL;
+			}
+			err = 0;
+			break;
+		case S_RETURN:
+			err = st->a ? check(s, st->a) : 0;
 			break;
 		case S_ASSIGN:
 			if (st->a->k == N_VAR) {
 				err = check(s, st->b);
 				if (err)
 					break;
+				if (st->op != T_ASSIGN && var_slot(s, st->a->sval, false) < 0) {
+					/* $x += 1 of no $x: bpftrace's error too */
+					lang_errf(s->err, st->a, "%s is used before it is assigned",
+						  st->a->sval);
+					return -EINVAL;
+				}
 				st->a->slot = var_slot(s, st->a->sval, true);
 				if (st->a->slot < 0) {
 					lang_errf(s->err, st->a, "too many variables");
 					return -EINVAL;
 				}
 				s->in->vars[st->a->slot].t = st->b->type;
+				s->in->varenum[st->a->slot] = st->op == T_ASSIGN ? st->b->enum_id : 0;
+				st->a->enum_id = s->in->varenum[st->a->slot];
+				/* a pointer: '=' makes one, += and -= move it by its pointee */
+				if (st->op == T_ASSIGN)
+					s->in->varptr[st->a->slot] = st->b->ptr_size;
+				err = ptr_step(s, st, s->in->varptr[st->a->slot]);
+				if (err)
+					return err;
+				st->a->ptr_size = s->in->varptr[st->a->slot];
+				if (st->b->type == VT_TUPLE) {
+					free(s->in->vartsig[st->a->slot]);
+					s->in->vartsig[st->a->slot] = strdup(st->b->tsig);
+					if (!s->in->vartsig[st->a->slot] || keep_tsig(st->a, st->b->tsig))
+						return -ENOMEM;
+				}
 				/* '=' sets the width bswap() swaps; += keeps it */
 				if (st->op == T_ASSIGN)
 					s->in->varwidth[st->a->slot] = (unsigned char)int_width(s, st->b);
@@ -527,6 +873,30 @@ int check_stmts(struct sema *s, struct node *st)
 				struct mapdef *m = &s->in->maps[st->a->slot];
 
 				err = check(s, st->b);
+				if (!err && st->b->type == VT_TUPLE && m->vt == VT_INT && !m->val_typed &&
+				    st->op == T_ASSIGN) {
+					/* @m = $t: the variable's type is known only now */
+					m->vt = VT_TUPLE;
+					if (!s->in->vals && !(s->in->vals = intern_new(INTERN_MAX,
+										       INTERN_MAX_BYTES)))
+						return -ENOMEM;
+				}
+				if (!err && !m->val_typed) {
+					m->val_typed = true;
+					m->val_enum = st->op == T_ASSIGN ? st->b->enum_id : 0;
+					m->val_ptr = st->op == T_ASSIGN ? st->b->ptr_size : 0;
+					if (st->b->type == VT_TUPLE && !(m->vtsig = strdup(st->b->tsig)))
+						return -ENOMEM;
+				}
+				if (!err)
+					err = ptr_step(s, st, m->val_ptr);
+				if (!err && st->b->type == VT_TUPLE && m->vtsig &&
+				    strcmp(m->vtsig, st->b->tsig)) {
+					lang_errf(s->err, st->b, "%s holds tuples of other types (first "
+						  "stored at %d:%d)", m->name, m->first->line,
+						  m->first->col);
+					return -EINVAL;
+				}
 				if (!err && st->b->type != (m->vt ? m->vt : VT_INT)) {
 					if (m->vt == VT_INT || !m->vt || st->op != T_ASSIGN)
 						lang_errf(s->err, st->b, "%s holds numbers: a %s "

@@ -488,6 +488,30 @@ static int materialize(struct tctx *x, struct node *n, struct tv *v)
 
 static int walk(struct tctx *x, struct node *n, struct tv *v);
 
+/* A constant integer expression's value (numbers, unary -, + - *). */
+static bool const_of(const struct node *n, int64_t *v)
+{
+	int64_t a, b;
+
+	if (n->k == N_INT) {
+		*v = n->ival;
+		return true;
+	}
+	if (n->k == N_UNOP && n->op == T_MINUS && const_of(n->a, &a)) {
+		*v = (int64_t)(0 - (uint64_t)a);
+		return true;
+	}
+	if (n->k != N_BINOP || !const_of(n->a, &a) || !const_of(n->b, &b))
+		return false;
+	switch (n->op) {
+	case T_PLUS: *v = (int64_t)((uint64_t)a + (uint64_t)b); return true;
+	case T_MINUS: *v = (int64_t)((uint64_t)a - (uint64_t)b); return true;
+	case T_STAR: *v = (int64_t)((uint64_t)a * (uint64_t)b); return true;
+	default: return false;
+	}
+}
+static int stmts(struct tctx *x, struct node *st);
+
 /* Walk n where a plain value is wanted. */
 static int plain(struct tctx *x, struct node *n)
 {
@@ -662,11 +686,30 @@ static int cast(struct tctx *x, struct node *n, struct tv *v)
 				    n->sval);
 		n->ival = sz;
 		n->idx = k == BTF_INT && (t.extra[0] >> 24 & BTF_INT_SIGNED);
+		if (k == BTF_ENUM || k == BTF_ENUM64)
+			n->enum_id = v->id;	/* (enum Foo)1 prints as its enumerator */
+		if (!strcmp(n->sval, "bool") || !strcmp(n->sval, "_Bool"))
+			n->enum_id = LANG_BOOL_ID;	/* prints true or false */
 		return 0;
 	}
 	/* The operand first: what it lacks (curtask's $current) is the reason. */
 	r = walk(x, n->a, &a);
-	if (r < 0 || need_mem(x, n, "a cast to a pointer"))
+	if (r < 0)
+		return -1;
+	if (r == 0 && !x->mem && n->a->k != N_FIELD && n->a->k != N_CALL &&
+	    !(n->a->k == N_BUILTIN && (n->a->ival == B_ARG || n->a->ival == B_RETVAL))) {
+		/* Where no memory is read (BEGIN, END, interval), a pointer made
+		 * of a number is a value: C's arithmetic on it, printed in hex;
+		 * reading through it is refused (deref_value). */
+		struct tv p = *v;
+
+		p.nptr--;
+		n->ptr_size = (uint32_t)(p.nptr ? 8 : size_of(x, &p) > 0 ? size_of(x, &p) : 1);
+		n->ival = 8;
+		n->idx = 0;
+		return plain(x, n->a) < 0 ? -1 : 0;
+	}
+	if (need_mem(x, n, "a cast to a pointer"))
 		return -1;
 	if (r == 1) {
 		if (value(x, n, &a))
@@ -929,13 +972,23 @@ static int buf_call(struct tctx *x, struct node *n)
 
 static int walk(struct tctx *x, struct node *n, struct tv *v)
 {
+	int64_t idx;
 	int r;
 
 	switch (n->k) {
 	case N_CAST:
 		return cast(x, n, v);
+	case N_BLOCK:
+		/* a block expression's statements, as a clause's, then its value */
+		if (n->a && stmts(x, n->a))
+			return -1;
+		return n->b && plain(x, n->b) < 0 ? -1 : 0;
 	case N_MEMBER:
+		if (n->op == T_DOT && n->sval[0] >= '0' && n->sval[0] <= '9')
+			return plain(x, n->a) < 0 ? -1 : 0;	/* a tuple's element */
 		r = walk(x, n->a, v);
+		if (r == 0 && n->a->ptr_size)
+			return need_mem(x, n->a, "a read through a pointer");
 		if (r == 0 && n->a->k == N_FIELD && x->tracepoint && !x->btf_func)
 			r = tp_field(x, n->a, v, true);
 		if (r == 0)
@@ -945,6 +998,23 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 		return r < 0 ? r : member(x, n, v);
 	case N_INDEX:
 		r = walk(x, n->a, v);
+		if (r == 0 && n->a->ptr_size)
+			return need_mem(x, n->a, "a read through a pointer");
+		if (r == 0 && const_of(n->b, &idx) && idx >= 0) {
+			/* $t[1 + 1]: a tuple's element by a constant, $t.2 */
+			char num[24];
+
+			snprintf(num, sizeof(num), "%lld", (long long)idx);
+			if (plain(x, n->a) < 0)
+				return -1;
+			free(n->sval);
+			n->sval = strdup(num);
+			lang_node_free(n->b);
+			n->b = NULL;
+			n->k = N_MEMBER;
+			n->op = T_DOT;
+			return n->sval ? 0 : fail(x, n, "out of memory");
+		}
 		if (r == 0)
 			return fail(x, n, "[] needs a typed pointer or array (maps are @name[key])");
 		if (r < 0 || plain(x, n->b) < 0)
@@ -973,6 +1043,8 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 		if (n->op != T_STAR && n->op != T_AND)
 			break;
 		r = walk(x, n->a, v);
+		if (r == 0 && n->a->ptr_size)
+			return need_mem(x, n->a, "a read through a pointer");
 		/* An untyped *: a read of kernel memory by address, which the
 		 * interpreter does from /proc/kcore where it can (*kaddr("sym")
 		 * in BEGIN, END, interval) and refuses at events. */
@@ -1017,8 +1089,15 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 			r = walk(x, n->a, v);
 			if (r < 0)
 				return r;
-			if (r == 1)
-				sz = v->lv || v->nptr || kind(x, v, NULL) != BTF_UNKN ? size_of(x, v) : 8;
+			/* A value without a C type: bpftrace sizes it by its own types
+			 * (a literal 1 is a uint8, 1 == 1 a bool, a tuple a packed
+			 * struct of those), which ftr does not keep. */
+			if (r == 0)
+				return fail(x, n, "sizeof of a value without a C type (a number, a "
+					    "string, a tuple, a variable holding one): bpftrace "
+					    "sizes it by its literals' own types, which ftr has not; "
+					    "sizeof(TYPE) and sizeof of a typed read are");
+			sz = v->lv || v->nptr || kind(x, v, NULL) != BTF_UNKN ? size_of(x, v) : 8;
 		}
 		if (sz < 0)
 			return fail(x, n, "sizeof: the type has no size");
@@ -1037,10 +1116,11 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 	case N_BUILTIN:
 		if (n->ival == B_CONST) {
 			int64_t val;
+			uint32_t eid;
 
 			if (open_env(x))
 				return -1;
-			if (ctypes_constant(*x->env, n->sval, &val))
+			if (ctypes_constant(*x->env, n->sval, &val, &eid))
 				return fail(x, n, "unknown name '%s': no enumerator of the program's "
 					    "or the BTF's enums, no #define of the program",
 					    n->sval);
@@ -1048,6 +1128,7 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 			n->sval = NULL;
 			n->k = N_INT;
 			n->ival = val;
+			n->enum_id = eid;	/* printed by its name, as bpftrace */
 			return 0;
 		}
 		if (n->ival == B_CURTASK)
@@ -1169,7 +1250,7 @@ static int assigns(const struct node *st, const char *name)
 	int n = 0;
 
 	for (; st; st = st->next) {
-		if (st->k == S_IF)
+		if (lang_is_block_stmt(st->k))
 			n += assigns(st->b, name) + assigns(st->c, name);
 		else if (st->k == S_ASSIGN && st->a->k == N_VAR && !strcmp(st->a->sval, name))
 			n++;
@@ -1180,9 +1261,13 @@ static int assigns(const struct node *st, const char *name)
 static int stmts(struct tctx *x, struct node *st)
 {
 	for (; st; st = st->next) {
-		if (st->k == S_IF) {
-			if (plain(x, st->a) < 0)
+		if (lang_is_block_stmt(st->k)) {
+			/* an if's condition, a while's; a for's bounds */
+			if ((st->k == S_IF || st->k == S_WHILE) && plain(x, st->a) < 0)
 				return -1;
+			for (int i = 0; i < st->nargs; i++)
+				if (plain(x, st->args[i]) < 0)
+					return -1;
 			x->ifdepth++;
 			if (stmts(x, st->b) || (st->c && stmts(x, st->c)))
 				return -1;
@@ -1229,7 +1314,7 @@ static int stmts(struct tctx *x, struct node *st)
 		} else if (st->k == S_ASSIGN) {
 			if (walk_children(x, st->a) || plain(x, st->b) < 0)
 				return -1;
-		} else if (plain(x, st->a) < 0) {
+		} else if (st->a && plain(x, st->a) < 0) {	/* (break, continue, return: none) */
 			return -1;
 		}
 	}

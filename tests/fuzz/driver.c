@@ -71,6 +71,11 @@ static const char *const dict[] = {
 	"sum(", "hist(", "lhist(", "avg(", "min(", "max(", "stats(", "str(", "printf(",
 	"print(", "clear(", "delete(", "exit()", "0", "1", "0x", "0xffffffffffffffff",
 	"18446744073709551616", "-9223372036854775808", "077", "08", "1e3",
+	/* today's bpftrace: declarations, loops, tuples, the preamble */
+	"begin", "end", "let ", "let $x: uint8 = ", "let @m = hash(", "lruhash(2);", "..",
+	"for ($i : ", "for ($kv : @m)", "while (", "unroll (", "break", "continue", "return",
+	"config = {", "print_maps_on_exit", "true", "false", "(bool)", "(1, ", ",)", ".0",
+	"enum E { A, B }", "(enum E)",
 };
 
 static uint64_t rnd(void)

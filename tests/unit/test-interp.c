@@ -168,6 +168,36 @@ static const struct {
 	{ "BEGIN { @x[1] = count(); @x[\"a\"] = count(); }",
 	  "1:29: key 1 of @x is a string here but a number at 1:9" },
 	{ "BEGIN { $y = $x + 1; }", "1:14: $x is used before it is assigned" },
+	{ "BEGIN { $p = (int32 *)8; } END { $n += 1; }", "1:34: $n is used before it is assigned" },
+	{ "BEGIN { if (1) { continue } }", "1:18: continue outside a loop" },
+	{ "BEGIN { $t = (1, 2); print($t.2); }", "1:30: the tuple has 2 elements: no .2" },
+	{ "BEGIN { $t = 1; print($t.0); }", "1:25: .0 reads a tuple's element, and this is not a tuple" },
+	{ "BEGIN { print((1, 2) == (1, \"a\")); }", "1:22: '==' of tuples: == and != of tuples of one "
+	  "type" },
+	{ "BEGIN { $p = (int8 *)1; $p *= 2; }", "1:25: '*=' of a pointer: a pointer moves by += and "
+	  "-= of a number" },
+	{ "BEGIN { $p = (int8 *)1; print($p - $p); }", "1:34: '-' of two pointers, or of a number "
+	  "less a pointer, is not in ftr" },
+	{ "BEGIN { print(*(int32 *)8); }", "1:16: a read through a pointer reads memory, which ftr "
+	  "does at kprobe, kretprobe, kfunc, kretfunc, uprobe and uretprobe events, and at "
+	  "tracepoints through eprobes, only" },
+	{ "BEGIN { $t = (1, 2); if ($t) { } }", "1:26: a tuple is not a condition" },
+	{ "BEGIN { $t = 1 ? (1, \"a\") : (2, 3); }", "1:16: the two sides of ?: are tuples of "
+	  "other types" },
+	{ "BEGIN { $x = 1; print(sizeof($x)); }", "1:23: sizeof of a value without a C type (a "
+	  "number, a string, a tuple, a variable holding one): bpftrace sizes it by its literals' "
+	  "own types, which ftr has not; sizeof(TYPE) and sizeof of a typed read are" },
+	{ "BEGIN { for ($kv : @m) { } @m[1] = 1; }", "1:20: for over @m before the program stores "
+	  "into it: ftr types a map at its first store" },
+	{ "BEGIN { @m = 1; for ($kv : @m) { } }", "1:28: @m has no keys to iterate over" },
+	{ "BEGIN { @m[1] = hist(1); for ($kv : @m) { } }", "1:37: for over @m: its values "
+	  "(histograms, stats) in a tuple are not in ftr yet" },
+	{ "BEGIN { @m = (1, 2); @m = (\"a\", 2); }", "1:27: @m holds tuples of other types (first "
+	  "stored at 1:9)" },
+	{ "BEGIN { print(@m.1); @m = (1, 2); }", "1:17: .1 of a map read before the program stores "
+	  "a tuple in it: ftr types a map's tuples at their first store" },
+	{ "BEGIN { @[(1, 2), 3] = 1; }", "1:11: a map key must be a number, a string or a stack" },
+	{ "BEGIN { for ($i : \"a\"..2) { } }", "1:19: a range's bounds are numbers" },
 	{ "BEGIN { printf(\"%d\\n\", @never[1]); }", "1:24: @never is read but never assigned" },
 	{ "tracepoint:syscalls:sys_enter_write { @ = count() ; @m = lhist(args.count, 10, 0, 1); }",
 	  "1:58: lhist(value, min, max, step) needs numbers with min < max and step > 0" },
@@ -502,6 +532,144 @@ static const struct icase stmts[] = {
 	  "bash wrote 7\nbash wrote 5\n@who[" T1 "]: bash\n@by[bash]: 12\n" },
 };
 
+/* Declarations: let $x starts again at each run; let @m = hash(N) bounds @m. */
+static const struct icase decls[] = {
+	{ "let starts the variable again",
+	  "tracepoint:syscalls:sys_enter_write { let $n; if (args.fd == 2) { $n = args.count; } "
+	  "let $m: uint8 = args.count; printf(\"%d %d\\n\", $n, $m); }", WRITES,
+	  "0 10\n20 20\n0 33\n0 0\n0 0\n0 7\n" },
+	{ "a full hash map drops the new key",
+	  "let @a = hash(2); tracepoint:syscalls:sys_enter_write { @a[args.count] = args.fd; }",
+	  WRITES, "@a[10]: 1\n@a[20]: 2\n" },
+	{ "a full hash map still updates its keys",
+	  "let @a = percpuhash(1); tracepoint:syscalls:sys_enter_write { @a[tid] = count(); }",
+	  WRITES, "@a[" T1 "]: 3\n" },
+	{ "a full LRU map drops the key updated least recently",
+	  "let @a = lruhash(2); tracepoint:syscalls:sys_enter_write { @a[comm] = sum(args.count); }",
+	  WRITES, "@a[python3]: 7\n@a[bash]: 4139\n" },
+	{ "config print_maps_on_exit",
+	  "config = { print_maps_on_exit = 0 } tracepoint:syscalls:sys_enter_write { @ = count(); } "
+	  "end { printf(\"end\\n\"); }", WRITES, "end\n" },
+};
+
+static void test_declarations(void **state)
+{
+	run_cases(decls, ARRAY_SIZE(decls));
+}
+
+/* Loops: a range read once, break and continue of the innermost, return. */
+static const struct icase loops[] = {
+	{ "for over a range",
+	  "tracepoint:syscalls:sys_enter_write { $s = 0; for ($i : 0..args.fd + 1) { $s += $i; } "
+	  "@[comm] = sum($s); }", WRITES, "@[bash]: 3\n@[python3]: 4\n@[sh]: 15\n" },
+	{ "break and continue",
+	  "BEGIN { for ($i : 0..3) { for ($j : 0..3) { if ($j == 1) { continue } "
+	  "if ($j == 2) { break } printf(\"%d%d \", $i, $j); } } printf(\"\\n\"); }", "",
+	  "00 10 20 \n" },
+	{ "the bounds are read once",
+	  "BEGIN { $n = 3; for ($i : 0..$n) { $n++; printf(\"%d\", $i); } printf(\" %d\\n\", $n); }",
+	  "", "012 6\n" },
+	{ "for over a map: a snapshot of (key, value) tuples",
+	  "tracepoint:syscalls:sys_enter_write { @n[comm, args.fd] = count(); @s[comm] = "
+	  "str(comm); } END { for ($kv : @n) { printf(\"%s %d %d|\", $kv.0.0, $kv.0.1, $kv.1); "
+	  "@n[\"x\", 0] = count(); } for ($kv : @s) { print($kv); } clear(@n); clear(@s); }", WRITES,
+	  "python3 1 1|python3 2 1|sh 5 1|bash 1 3|(bash, bash)\n(python3, python3)\n(sh, sh)\n" },
+	{ "while, unroll, return",
+	  "tracepoint:syscalls:sys_enter_write { $c = args.count; $b = 0; while ($c > 1) { $c /= 2; "
+	  "$b++ } if (args.fd == 5) { return } unroll (2) { @[comm] = sum($b); } }", WRITES,
+	  "@[python3]: 12\n@[bash]: 40\n" },
+};
+
+static void test_loops(void **state)
+{
+	run_cases(loops, ARRAY_SIZE(loops));
+}
+
+/* Values of an enum print by their enumerators' names, as bpftrace's. */
+static const struct icase enums[] = {
+	{ "keys, values, print, printf",
+	  "enum Foo { ONE = 1, TWO = 2, BIG = 99999 }; BEGIN { @[ONE, TWO] = BIG; @n[ONE + 1] = TWO - 1; "
+	  "$t = TWO; print($t); print((enum Foo)1); print((enum Foo)7); "
+	  "printf(\"%d %s %-5s|%s\\n\", ONE, ONE, $t, (enum Foo)100); }", "",
+	  "TWO\nONE\n7\n1 ONE TWO  |100\n@[ONE, TWO]: BIG\n\n@n[2]: 1\n" },
+	{ "the first key and the first store make the map's type",
+	  "enum { A = 1, B = 2 }; BEGIN { @[A + 1] = B + 1; @[A] = A; @s = A; @s = 5; }", "",
+	  "@[1]: 1\n@[2]: 3\n\n@s: 5\n" },
+};
+
+static void test_enums(void **state)
+{
+	run_cases(enums, ARRAY_SIZE(enums));
+}
+
+/* Tuples as values, in variables and maps, printed as bpftrace; bools. */
+static const struct icase tuples[] = {
+	{ "elements, nesting, printing",
+	  "tracepoint:syscalls:sys_enter_write /args.fd != 5/ { $t = (args.fd, comm, (args.count, "
+	  "(int8)-1)); printf(\"%d %s %d|\", $t.0, $t.1, $t.2.0); print($t); @[tid] = $t; }",
+	  WRITES, "1 bash 10|(1, bash, (10, -1))\n2 python3 20|(2, python3, (20, -1))\n"
+	  "1 bash 33|(1, bash, (33, -1))\n1 bash 4096|(1, bash, (4096, -1))\n"
+	  "1 python3 7|(1, python3, (7, -1))\n"
+	  "@[" T1 "]: (1, bash, (4096, -1))\n@[" T2 "]: (1, python3, (7, -1))\n" },
+	{ "a variable keeps its own copy; equality",
+	  "BEGIN { $a = (0, \"x\"); for ($i : 1..3) { $b = $a; $a = ($i, \"y\"); print(($b, $a)); } "
+	  "print($a == (2, \"y\")); print($a != (2, \"y\")); @m = (1, \"z\"); print(@m.1); }", "",
+	  "((0, x), (1, y))\n((1, y), (2, y))\ntrue\nfalse\nz\n@m: (1, z)\n" },
+	{ "an element by a constant index", "BEGIN { $a = (1, \"b\", 3); print($a[1 + 1]); "
+	  "print($a[-1 + 2]); }", "", "3\nb\n" },
+	{ "bools", "BEGIN { @[true] = (false, (bool)256, 7 > 1); print(true); printf(\"%d %s\\n\", true, "
+	  "false); }", "", "true\n1 false\n@[true]: (false, true, true)\n" },
+};
+
+static void test_tuples(void **state)
+{
+	static const struct run_opts btjson = { .where = WHERE_AUTO, .mode = OUT_BTJSON };
+	const char *got;
+
+	run_cases(tuples, ARRAY_SIZE(tuples));
+	/* bpftrace's -f json: arrays without spaces, bools as JSON's */
+	got = run_opts("BEGIN { print((1, \"a\\\"b\", (true, 2))); print(1 > 2); @ = (3, (false,)); }",
+		       "", &btjson);
+	assert_non_null(strstr(got, "{\"type\": \"value\", \"data\": [1,\"a\\\"b\",[true,2]]}\n"
+			       "{\"type\": \"value\", \"data\": false}\n"));
+	assert_non_null(strstr(got, "{\"type\": \"map\", \"data\": {\"@\": [3,[false]]}}\n"));
+}
+
+/* Macros, expanded by the parser, and block expressions. */
+static const struct icase macros[] = {
+	{ "parameters: an expression, a variable, a map; hygiene",
+	  "macro add(x) { $y = x + 1; $y } macro inc($v) { $v += 1; $v } macro set(@m, k) { @m[k] = 2; } "
+	  "macro one() { 1 } "
+	  "BEGIN { $y = 10; $z = add($y * 2); inc($y); set(@a, one); print(($y, $z, add(add(one)))); }",
+	  "", "(11, 21, 3)\n@a[1]: 2\n" },
+	{ "a macro per event, a block expression as a condition",
+	  "macro big(c) { c > 20 } tracepoint:syscalls:sys_enter_write "
+	  "{ if ({ let $b = big(args.count); $b }) { @[comm] = count(); } }", WRITES,
+	  "@[bash]: 2\n" },
+	{ "a block expression's value and its statements",
+	  "BEGIN { print({ $x = 1; printf(\"bob\\n\"); $x > 1 }); $s = { \"a\" }; print($s); }", "",
+	  "bob\nfalse\na\n" },
+};
+
+static void test_macros(void **state)
+{
+	run_cases(macros, ARRAY_SIZE(macros));
+}
+
+/* Pointers as values where no memory is read: C's arithmetic, hex. */
+static const struct icase pointers[] = {
+	{ "arithmetic by the pointee's size",
+	  "struct A { int a; char c[28] } BEGIN { @p = (int32 *)0x32; @p += 2; @q = (int64 *)0x32; @q++; "
+	  "$s = (struct A *)1024; $t = $s - 5; $s++; printf(\"%lu %lu %d\\n\", $t, $s, $s > 1024); "
+	  "print($s + 1); print(2 + (int16 *)0); $t = ((int32 *)8, ()); print($t); print($t.0 + 1); }",
+	  "", "864 1056 1\n0x440\n0x4\n(0x8, ())\n0xc\n@p: 0x3a\n\n@q: 0x3a\n" },
+};
+
+static void test_pointers(void **state)
+{
+	run_cases(pointers, ARRAY_SIZE(pointers));
+}
+
 static void test_statements(void **state)
 {
 	run_cases(stmts, ARRAY_SIZE(stmts));
@@ -741,7 +909,7 @@ static const struct icase bt_funcs[] = {
 	{ "print(value)",
 	  "BEGIN { $x = 5; print(1); print(\"str\"); print($x); print(-3); print((uint8)255); "
 	  "print((uint64)-1); print((int8)-1); print((uint32)-1); print(1 < 2); exit(); }", "",
-	  "1\nstr\n5\n-3\n255\n18446744073709551615\n-1\n4294967295\n1\n" },
+	  "1\nstr\n5\n-3\n255\n18446744073709551615\n-1\n4294967295\ntrue\n" },
 	{ "print(value) at an event",
 	  "tracepoint:syscalls:sys_enter_write /args.count > 100/ { print(args.count); print(comm); }",
 	  WRITES, "4096\nbash\n" },
@@ -806,6 +974,12 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_aggregations),
 		cmocka_unit_test(test_statements),
+		cmocka_unit_test(test_declarations),
+		cmocka_unit_test(test_loops),
+		cmocka_unit_test(test_enums),
+		cmocka_unit_test(test_tuples),
+		cmocka_unit_test(test_macros),
+		cmocka_unit_test(test_pointers),
 		cmocka_unit_test(test_time),
 		cmocka_unit_test(test_integers),
 		cmocka_unit_test(test_too_many_maps),

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "ftr.h"
+#include "lang/ctypes.h"
 #include "lang/lang.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
@@ -123,6 +124,14 @@ static void sexp(struct sx *s, const struct node *n)
 		sexp(s, n->b);
 		sxf(s, ")");
 		break;
+	case N_TUPLE:
+		sxf(s, "(tuple");
+		for (int i = 0; i < n->nargs; i++) {
+			sxf(s, " ");
+			sexp(s, n->args[i]);
+		}
+		sxf(s, ")");
+		break;
 	case N_SIZEOF:
 		sxf(s, "sizeof(");
 		if (n->sval)
@@ -142,6 +151,33 @@ static void sexp(struct sx *s, const struct node *n)
 		break;
 	case S_EXPR:
 		sexp(s, n->a);
+		break;
+	case S_FOR:
+		sxf(s, "(for %s ", n->a->sval);
+		sexp(s, n->args[0]);
+		if (n->nargs > 1) {
+			sxf(s, "..");
+			sexp(s, n->args[1]);
+		}
+		sxf(s, " {");
+		sexp_list(s, n->b);
+		sxf(s, "})");
+		break;
+	case S_WHILE:
+	case S_UNROLL:
+		sxf(s, "(%s ", n->k == S_WHILE ? "while" : "unroll");
+		if (n->k == S_WHILE)
+			sexp(s, n->a);
+		else
+			sxf(s, "%lld", (long long)n->ival);
+		sxf(s, " {");
+		sexp_list(s, n->b);
+		sxf(s, "})");
+		break;
+	case S_BREAK:
+	case S_CONTINUE:
+	case S_RETURN:
+		sxf(s, "%s", n->k == S_BREAK ? "break" : n->k == S_CONTINUE ? "continue" : "return");
 		break;
 	case S_IF:
 		sxf(s, "(if ");
@@ -203,7 +239,7 @@ static const char *pred(int ci)
 static const char *const BUILTINS_HINT = " (builtins: pid tid comm cpu nsecs elapsed uid "
 	"retval func probe kstack ustack argN cpid; fields are args.NAME)";
 static const char *const PROBES_HINT = " (tracepoint:, kprobe:, kretprobe:, kfunc:, kretfunc:, "
-	"uprobe:, uretprobe:, usdt:, interval:, profile:, software:, hardware:, BEGIN, END)";
+	"uprobe:, uretprobe:, usdt:, interval:, profile:, software:, hardware:, begin, end)";
 
 static const struct {
 	const char *text;
@@ -247,7 +283,64 @@ static const struct {
 	{ "BEGIN { comm++ }", 1, 13, "only a @map or a $variable can be assigned" },
 	{ "BEGIN { args.x += 1 }", 1, 16, "only a @map or a $variable can be assigned" },
 	{ "BEGIN { $x = }", 1, 14, "expected an expression, found '}'" },
-	{ "BEGIN { if 1 {} }", 1, 12, "expected '(' after 'if', found number" },
+	{ "BEGIN { if 1 exit(); }", 1, 14, "expected '{', found name" },
+	/* loops */
+	{ "begin { for (1 : 0..2) { } }", 1, 14, "expected a $variable after 'for', found number" },
+	{ "begin { for ($i = 0..2) { } }", 1, 17, "expected ':' after the loop's variable, found '='" },
+	{ "begin { for ($i : 0.2) { } }", 1, 22, "expected '..' in a range, found ')'" },
+	/* macros */
+	{ "macro f(x) { x } begin { f(1, 2) }", 1, 26, "macro f takes 1 argument, not 2" },
+	{ "macro f($v) { $v } begin { f(1) }", 1, 30, "macro f's parameter $v takes a $variable" },
+	{ "macro f(@m) { @m } begin { f(@x[1]) }", 1, 30, "macro f's parameter @m takes a @map "
+	  "(without keys)" },
+	{ "macro f() { f() } begin { f() }", 1, 13, "macro f: macros call each other more than 32 "
+	  "deep (a macro calling itself never ends)" },
+	{ "macro f() { 1 } macro f() { 2 } begin { }", 1, 23, "macro f is defined twice (first at "
+	  "1:7)" },
+	{ "macro f(1) { } begin { }", 1, 9, "a macro's parameter is a name, a $variable or a @map, "
+	  "not number" },
+	{ "macro f() 1; begin { }", 1, 11, "expected '{' to open the macro's body, found number" },
+	{ "begin { nosuch + 1 }", 1, 9, "unknown name 'nosuch'*" },
+	/* tuples */
+	{ "begin { (1, 2 }", 1, 15, "expected ')', found '}'" },
+	{ "begin { $r = (a=1, b=2); }", 1, 15, "a record, (a=...), is not in ftr yet (tuples are)" },
+	{ "begin { (1,, 2) }", 1, 12, "expected an expression, found ','" },
+	{ "begin { $t->0 }", 1, 13, "expected a member name after '->'" },
+	{ "begin { for ($i : 0, 2) { } }", 1, 20, "expected '..' in a range, found ','" },
+	{ "begin { unroll (101) { } }", 1, 17, "unroll maximum value is 100" },
+	{ "begin { unroll (0) { } }", 1, 17, "unroll minimum value is 1" },
+	{ "begin { unroll ($x) { } }", 1, 17, "unroll (N): N is a number of times, 1 to 100" },
+	{ "begin { return 1 2; }", 1, 18, "expected ';' or '}' after a statement, found number" },
+	{ "begin { $a = f() ?: 1; }", 1, 19, "'?:' without a middle operand takes a variable, a "
+	  "map, a builtin or a field before it in ftr (it reads it twice)" },
+	/* declarations */
+	{ "begin { let 1; }", 1, 13, "expected a $variable after 'let', found number" },
+	{ "begin { let $1; }", 1, 13, "expected a $variable after 'let', found $variable" },
+	{ "begin { let @m = hash(2); }", 1, 13,
+	  "a map is declared before the probes: let @m = hash(N);" },
+	{ "begin { let $x: ; }", 1, 17, "expected a type after ':'" },
+	{ "begin { let $x: struct task_struct *; }", 1, 17, "let $x: struct task_struct *: a "
+	  "declared type other than an integer type (int8 ... uint64) is not in ftr yet" },
+	{ "let $x = hash(2); begin { }", 1, 5, "expected a @map after 'let' (a $variable is "
+	  "declared in a probe's block)" },
+	{ "let @m = array(2); begin { }", 1, 10, "expected a map type (hash, lruhash, "
+	  "percpuhash, percpulruhash) in the declaration of @m" },
+	{ "let @m = hash(0); begin { }", 1, 15, "hash(N): N is how many keys @m holds, 1 to "
+	  "4194304" },
+	{ "let @m = hash(2) begin { }", 1, 18, "expected ';' after a map declaration, found name" },
+	{ "let @m = hash(2);\nlet @m = lruhash(3); begin { }", 2, 5,
+	  "@m is declared twice (first at 1:5)" },
+	/* config */
+	{ "config = { bad_config=raw } begin {}", 1, 12,
+	  "bad_config: not a known configuration option" },
+	{ "config = { stack_mode=perf } begin {}", 1, 12,
+	  "config stack_mode = perf is not in ftr yet" },
+	{ "config = { print_maps_on_exit=2 } begin {}", 1, 12,
+	  "print_maps_on_exit: expected true or false, found '2'" },
+	{ "config = { license=\"x\" } begin {}", 1, 12, "Invalid value for license. Found: x.*" },
+	{ "config = { 1 = 2 } begin {}", 1, 12, "expected a setting's name, found number" },
+	{ "config { } begin {}", 1, 8, "expected '=' after 'config', found '{'" },
+	{ "config = { log_size = 1 b = 2 } begin {}", 1, 25, "expected ';' or '}' in config, found name" },
 	{ "BEGIN { if (1) exit(); }", 1, 16, "expected '{', found name" },
 	{ "BEGIN { if (1) {} else exit(); }", 1, 24, "expected '{', found name" },
 	/* expressions */
@@ -262,7 +355,7 @@ static const struct {
 	{ ", BEGIN {}", 1, 1, "expected a probe (e.g. tracepoint:syscalls:sys_enter_openat)" },
 	{ "BEGIN, {}", 1, 8, "expected a probe (e.g. tracepoint:syscalls:sys_enter_openat)" },
 	{ "BEGIN {}\nbogus:x { }", 2, 1, "unknown probe 'bogus:x'*" },
-	{ "begin { }", 1, 1, "unknown probe 'begin'*" },
+	{ "Begin { }", 1, 1, "unknown probe 'Begin'*" },
 	{ "t:sched { }", 1, 1, "'t:sched': a tracepoint is tracepoint:SYSTEM:EVENT" },
 	{ "tracepoint: { }", 1, 1, "'tracepoint:': a tracepoint is tracepoint:SYSTEM:EVENT" },
 	{ "BEGIN {}  interval:m:5 { }", 1, 11, "unknown unit 'm' in 'interval:m:5' (s, ms, us, hz)" },
@@ -281,7 +374,10 @@ static const struct {
 	  "found '!'" },
 	/* time(fmt) is a call like the others */
 	{ "BEGIN { time(\"%H\"; }", 1, 18, "expected ')', found ';'" },
-	{ "BEGIN { time \"%H\"; }", 1, 9, "unknown name 'time'*" },
+	/* a bare name is known once the program is read (a macro's?): the
+	 * syntax first */
+	{ "BEGIN { time \"%H\"; }", 1, 14, "expected ';' or '}' after a statement, found string" },
+	{ "BEGIN { time; }", 1, 9, "unknown name 'time'*" },
 	{ "BEGIN /1 + / { }", 1, 12, "expected an expression, found '/'" },
 	{ "t:syscalls:sys_enter_write /args.count / 2 > 1/ { }", 1, 42, "expected '{', found number" },
 	/* "//" starts a comment: no empty predicate */
@@ -521,6 +617,8 @@ static void test_probes(void **state)
 		{ .text = "p:hz:1000", .pv = PV_PROFILE, .period_ns = 1000000ull, .hz = 1000 },
 		{ .text = "BEGIN", .pv = PV_BEGIN },
 		{ .text = "END", .pv = PV_END },
+		{ .text = "begin", .pv = PV_BEGIN },
+		{ .text = "end", .pv = PV_END },
 	};
 	char text[256];
 
@@ -664,6 +762,24 @@ static void test_statements(void **state)
 		/* an if needs no ';' after its block */
 		{ "if (1) {} exit()", "(if 1 {0}); exit()" },
 		{ "if (1) { if (2) { exit() } }", "(if 1 {(if 2 {exit()})})" },
+		/* bpftrace's if without parentheses */
+		{ "if pid > 1 { exit() } else if 2 { }", "(if (> pid 1) {exit()} {(if 2 {0})})" },
+		/* tuples, and a tuple's elements */
+		{ "$t = (1, \"a\", (2, 3)); $u = (1,); $e = (); print($t.2.1)",
+		  "(= $t (tuple 1 \"a\" (tuple 2 3))); (= $u (tuple 1)); (= $e (tuple)); "
+		  "print((. (. $t 2) 1))" },
+		{ "@m[(1, 2)] = (3, 4); @n[((1, 2))] = 1", "(= @m[1,2] (tuple 3 4)); (= @n[1,2] 1)" },
+		{ "@m[((1, 2), 3)] = true", "(= @m[(tuple 1 2),3] 1)" },
+		/* a ?: b is a ? a : b; return VALUE */
+		{ "$a = $x ?: 10; return $a", "(= $a (? $x $x 10)); return" },
+		/* loops */
+		{ "for ($i : 0..5) { print($i); break } exit()", "(for $i 0..5 {print($i); break}); exit()" },
+		{ "for $i : (1+1)..$n*2 { continue; }", "(for $i (+ 1 1)..(* $n 2) {continue})" },
+		{ "for ($kv : @m) { return }", "(for $kv @m {return})" },
+		{ "while ($i < 3) { $i++ } unroll (3) { @x++ }",
+		  "(while (< $i 3) {(+= $i 1)}); (unroll 3 {(+= @x 1)})" },
+		{ "let $x; let $y = 2; let $z: uint8; let $w: int16 = -1",
+		  "(= $x 0); (= $y 2); (= $z ((uint8) 0)); (= $w ((int16) (- 1)))" },
 		{ "@m[1] = @m[1] + 1", "(= @m[1] (+ @m[1] 1))" },
 		{ "1 + 2", "(+ 1 2)" },
 	};
@@ -676,6 +792,45 @@ static void test_statements(void **state)
 			fail_msg("'%s': %s, not %s", t[i].block, body(0), t[i].want);
 		done();
 	}
+}
+
+/* The preamble: definitions without ';', config, map declarations. */
+static void test_preamble(void **state)
+{
+	const struct node *s;
+
+	ok("struct Foo { int x; struct Bar { int y; } b; } let @a = lruhash(2);\n"
+	   "config = { on_stack_limit = 0; print_maps_on_exit = false; BPFTRACE_LOG_SIZE = 10 }\n"
+	   "let @b = percpuhash(7); begin { let $v: uint16 = 1; }");
+	assert_int_equal(prog.ndecls, 1);
+	assert_string_equal(prog.decls[0].text, "struct Foo { int x; struct Bar { int y; } b; };");
+	assert_int_equal(prog.nmdecls, 2);
+	assert_string_equal(prog.mdecls[0].name, "@a");
+	assert_int_equal(prog.mdecls[0].type, LM_LRUHASH);
+	assert_int_equal(prog.mdecls[0].max, 2);
+	assert_int_equal(prog.mdecls[0].line, 1);
+	assert_int_equal(prog.mdecls[0].col, 52);
+	assert_int_equal(prog.mdecls[1].type, LM_PERCPUHASH);
+	assert_int_equal(prog.mdecls[1].max, 7);
+	assert_int_equal(prog.mdecls[1].line, 3);
+	assert_ptr_equal(lang_mapdecl_of(&prog, "@b"), &prog.mdecls[1]);
+	assert_null(lang_mapdecl_of(&prog, "@c"));
+	assert_true(prog.no_print_maps);
+	assert_int_equal(prog.ncl, 1);
+	assert_int_equal(prog.cl[0].line, 3);
+	assert_int_equal(prog.cl[0].col, 25);
+	s = prog.cl[0].body;
+	assert_int_equal(s->k, S_ASSIGN);
+	assert_true(s->decl);
+	assert_int_equal(s->col, 33);
+	assert_int_equal(s->b->k, N_CAST);
+	assert_int_equal(s->b->col, 41);
+	done();
+	/* a typedef keeps needing its ';' */
+	ok("typedef struct { int x; } foo_t; begin { }");
+	assert_string_equal(prog.decls[0].text, "typedef struct { int x; } foo_t;");
+	assert_false(prog.no_print_maps);
+	done();
 }
 
 /* Positions of statements and nodes, and the kinds of the nodes. */
@@ -1129,6 +1284,7 @@ int main(void)
 		cmocka_unit_test(test_clauses),
 		cmocka_unit_test(test_predicates),
 		cmocka_unit_test(test_statements),
+		cmocka_unit_test(test_preamble),
 		cmocka_unit_test(test_nodes),
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_builtins),

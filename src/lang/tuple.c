@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Tuples' signatures, bytes and printing: see tuple.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lang/lang.h"
+#include "lang/tuple.h"
+#include "report/output.h"
+
+/* The length of the element signature at s, or 0 when there is none. */
+static size_t elem_len(const char *s)
+{
+	size_t n;
+	int depth;
+
+	switch (*s) {
+	case 'i':
+	case 's':
+		return 1;
+	case 'e':
+	case 'p':
+		n = strcspn(s, ";");
+		return s[n] == ';' ? n + 1 : 0;
+	case '(':
+		for (n = 0, depth = 0; s[n]; n++) {
+			depth += (s[n] == '(') - (s[n] == ')');
+			if (!depth)
+				return n + 1;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+bool tuple_sig_elem(const char *sig, int i, const char **elem, size_t *len)
+{
+	const char *p;
+
+	if (!sig || sig[0] != '(' || i < 0)
+		return false;
+	for (p = sig + 1; *p && *p != ')'; ) {
+		size_t n = elem_len(p);
+
+		if (!n)
+			return false;
+		if (!i--) {
+			*elem = p;
+			*len = n;
+			return true;
+		}
+		p += n;
+	}
+	return false;
+}
+
+int tuple_sig_count(const char *sig)
+{
+	const char *e;
+	size_t n;
+	int i = 0;
+
+	if (!sig || sig[0] != '(')
+		return -1;
+	while (tuple_sig_elem(sig, i, &e, &n))
+		i++;
+	return i;
+}
+
+void tbuf_reset(struct tbuf *b)
+{
+	b->len = 0;
+}
+
+void tbuf_free(struct tbuf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+static int put(struct tbuf *b, const void *p, size_t n)
+{
+	if (!n)
+		return 0;
+	if (b->len + n > b->cap) {
+		size_t cap = b->cap ? b->cap : 64;
+		char *np;
+
+		while (cap < b->len + n)
+			cap *= 2;
+		np = realloc(b->p, cap);
+		if (!np)
+			return -ENOMEM;
+		b->p = np;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, p, n);
+	b->len += n;
+	return 0;
+}
+
+int tbuf_set(struct tbuf *b, const char *p, size_t len)
+{
+	b->len = 0;
+	return put(b, p, len);
+}
+
+int tuple_put_int(struct tbuf *b, int64_t v, bool is_unsigned, uint32_t enum_id)
+{
+	unsigned char u = is_unsigned;
+
+	if (put(b, "i", 1) || put(b, &v, sizeof(v)) || put(b, &u, 1) ||
+	    put(b, &enum_id, sizeof(enum_id)))
+		return -ENOMEM;
+	return 0;
+}
+
+static int put_bytes(struct tbuf *b, char tag, const char *s, size_t len)
+{
+	uint32_t n = (uint32_t)len;
+
+	if (len > UINT32_MAX)
+		return -E2BIG;
+	if (put(b, &tag, 1) || put(b, &n, sizeof(n)) || put(b, s, len))
+		return -ENOMEM;
+	return 0;
+}
+
+int tuple_put_str(struct tbuf *b, const char *s, size_t len)
+{
+	return put_bytes(b, 's', s, len);
+}
+
+int tuple_put_tuple(struct tbuf *b, const char *t, size_t len)
+{
+	return put_bytes(b, 't', t, len);
+}
+
+/* The element at *off of t[0..len), and *off past it. */
+static int next_elem(const char *t, size_t len, size_t *off, struct telem *e)
+{
+	size_t o = *off;
+	uint32_t n;
+
+	if (o >= len)
+		return -ENOENT;
+	memset(e, 0, sizeof(*e));
+	e->tag = t[o++];
+	if (e->tag == 'i') {
+		if (len - o < 13)
+			return -EINVAL;
+		memcpy(&e->i, t + o, 8);
+		e->u = t[o + 8];
+		memcpy(&e->enum_id, t + o + 9, 4);
+		*off = o + 13;
+		return 0;
+	}
+	if ((e->tag != 's' && e->tag != 't') || len - o < 4)
+		return -EINVAL;
+	memcpy(&n, t + o, 4);
+	o += 4;
+	if (len - o < n)
+		return -EINVAL;
+	e->s = t + o;
+	e->len = n;
+	*off = o + n;
+	return 0;
+}
+
+int tuple_elem(const char *t, size_t len, int i, struct telem *out)
+{
+	size_t off = 0;
+	int err;
+
+	do {
+		err = next_elem(t, len, &off, out);
+		if (err)
+			return err;
+	} while (i-- > 0);
+	return 0;
+}
+
+void tuple_text(struct outbuf *ob, const char *t, size_t len, tuple_enum_fn en, void *arg)
+{
+	struct telem e;
+	size_t off = 0;
+
+	ob_putc(ob, '(');
+	for (int i = 0; !next_elem(t, len, &off, &e); i++) {
+		const char *name = e.tag == 'i' && e.enum_id && en ? en(e.enum_id, e.i, arg) : NULL;
+
+		if (i)
+			ob_write(ob, ", ", 2);
+		if (name)
+			ob_puts(ob, name);
+		else if (e.tag == 'i' && e.enum_id == TUPLE_HEX)
+			ob_hex(ob, (uint64_t)e.i);
+		else if (e.tag == 'i' && e.u)
+			ob_u64(ob, (uint64_t)e.i);
+		else if (e.tag == 'i')
+			ob_s64(ob, e.i);
+		else if (e.tag == 's')
+			ob_text_str(ob, e.s, strnlen(e.s, e.len));
+		else
+			tuple_text(ob, e.s, e.len, en, arg);
+	}
+	ob_putc(ob, ')');
+}
+
+void tuple_json(struct outbuf *ob, const char *t, size_t len)
+{
+	struct telem e;
+	size_t off = 0;
+
+	/* bpftrace's: [1,2,"a",[3,true]], no spaces */
+	ob_putc(ob, '[');
+	for (int i = 0; !next_elem(t, len, &off, &e); i++) {
+		if (i)
+			ob_putc(ob, ',');
+		if (e.tag == 'i' && e.enum_id == LANG_BOOL_ID)
+			ob_puts(ob, e.i ? "true" : "false");
+		else if (e.tag == 'i' && e.u)
+			ob_u64(ob, (uint64_t)e.i);
+		else if (e.tag == 'i')
+			ob_s64(ob, e.i);
+		else if (e.tag == 's')
+			ob_json_str(ob, e.s, e.len);
+		else
+			tuple_json(ob, e.s, e.len);
+	}
+	ob_putc(ob, ']');
+}

@@ -30,10 +30,12 @@ ROUNDS=${FTR_SURVIVE_ROUNDS:-3}
 # The kernel log so far: only what this file's runs add is judged.
 kmsg0=$(dmesg 2>/dev/null | wc -l)
 
-# The workload, until $TMP/stop: fork/exec/exit and writes in two loops,
-# and tasks that sleep (in nanosleep, and in wait4 for them).
+# The workload, until $TMP/stop (or $TMP is gone: lib.sh removes it when
+# this file ends early): fork/exec/exit and writes in two loops, and tasks
+# that sleep (in nanosleep, and in wait4 for them).
+going() { [ -d "$TMP" ] && [ ! -e "$TMP/stop" ]; }
 churn() {
-	while [ ! -e "$TMP/stop" ]; do
+	while going; do
 		sh -c true
 		ls / > /dev/null
 		cat /proc/self/stat > /dev/null
@@ -41,7 +43,7 @@ churn() {
 		sync
 	done
 }
-sleeper() { while [ ! -e "$TMP/stop" ]; do sleep 1; done; }
+sleeper() { while going; do sleep 1; done; }
 churn 1 & c1=$!
 churn 2 & c2=$!
 sleeper & s1=$!

@@ -60,8 +60,8 @@ run() {
 	# where the time goes (the matrix's budget), not a verdict
 	echo "# survive-$n: ftr ran $(($(date +%s) - t0))s for ${SECS}s of tracing"
 	if [ $rc = 1 ] && [ -n "${4:-}" ] && grep -q "cannot create .* at '$4'" "$TMP/e.$n"; then
-		# The kernel refuses a probe on this function (6.12 refuses a
-		# return probe on mutex_lock): ftr said so, nothing ran.
+		# The kernel refuses a probe on this function: ftr said so and
+		# why, nothing ran (the program is refused, the kernel unhurt).
 		skip "survive-$n" "this kernel refuses the probe on $4: $(tr '\n' ' ' < "$TMP/e.$n")"
 	elif [ $rc -ne 0 ]; then
 		fail "survive-$n" "ftr exited $rc: $(head -n 3 "$TMP/e.$n" | tr '\n' ' ')"

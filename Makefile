@@ -5,7 +5,7 @@
 #   make check      unit tests, live tests on this kernel, the qemu kernel matrix
 #   make check-sanitize  unit and live tests of an ASan+UBSan build (build/san)
 #   make fuzz       libFuzzer on every parser of outside data (check-fuzz: bounded)
-#   make soak       memory under load for minutes (bench/soak.sh)
+#   make soak       memory under load, and the kernel-survival test, for minutes
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make deps       install the Debian packages the build and the tests need
 #   V=1             show the commands
@@ -444,9 +444,16 @@ check-sanitize: helpers
 	@$(SAN_ENV) FTR=$(CURDIR)/build/san/ftr PATH="$(CURDIR)/$(B)/tests-bin:$$PATH" \
 		FTR_FILTERS=$(CURDIR)/filters FTR_EVENTS=$(CURDIR)/events tests/live/run.sh $(SAN_LIVE)
 
-# Memory under load for minutes (bench/soak.sh): not part of check.
-soak: $(B)/ftr helpers
+# Memory under load for minutes (bench/soak.sh), and the kernel-survival
+# test at length in the guests (tests/matrix/survive.sh: a minute per
+# pattern in the 5.10, 6.1, 6.12 and arm64 rows, then bpftrace's tools):
+# not part of check.
+soak: $(B)/ftr helpers $(B)/ftr-static $(HELPERS_STATIC)
+	@$(MAKE) --no-print-directory ARCH=arm64 static helpers-static
 	@FTR=$(CURDIR)/$(B)/ftr PATH="$(CURDIR)/$(B)/tests-bin:$$PATH" bench/soak.sh
+	@FTR_STATIC=$(CURDIR)/$(B)/ftr-static FTR_TESTS_BIN=$(CURDIR)/$(B)/tests-static \
+	 FTR_STATIC_ARM64=$(CURDIR)/build/arm64/ftr-static \
+	 FTR_TESTS_BIN_ARM64=$(CURDIR)/build/arm64/tests-static tests/matrix/survive.sh
 
 check-live: $(B)/ftr helpers
 	@FTR=$(CURDIR)/$(B)/ftr PATH="$(CURDIR)/$(B)/tests-bin:$$PATH" tests/live/run.sh

@@ -603,6 +603,24 @@ int probe_fetchargs(const struct probe_spec *p, const char *arch, unsigned probe
 	return 0;
 }
 
+bool probe_fetchargs_drop_retval(const struct probe_spec *p, char *fetchargs)
+{
+	const char *tail = sizeof(long) == 8 ? "retval=$retval:s64" : "retval=$retval:s32";
+	size_t n = strlen(fetchargs), t = strlen(tail);
+
+	if (!probe_kind_is_return(p->kind))
+		return false;
+	for (int i = 0; i < p->nargs; i++)
+		if (p->args[i].fetch == PF_RETVAL ||
+		    (p->args[i].fetch == PF_RAW && !strcmp(p->args[i].raw, "$retval")))
+			return false;	/* the program's own: never dropped */
+	if (n < t || strcmp(fetchargs + n - t, tail) || (n > t && fetchargs[n - t - 1] != ' '))
+		return false;
+	n -= t;
+	fetchargs[n ? n - 1 : 0] = '\0';
+	return true;
+}
+
 /* ---- event names ------------------------------------------------------------------ */
 
 static bool name_taken(const char *name, const char *const *taken, size_t ntaken)
@@ -1379,7 +1397,7 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 	struct tracefs_dynevent *dyn = NULL;
 	struct probe_error perr;
 	char why[1024], where[PATH_MAX + PROBE_SYM_MAX + 64];
-	bool missing = false, quiet;
+	bool missing = false, quiet, retry;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -1475,12 +1493,36 @@ int probe_create(struct session *s, const struct features *f, const struct probe
 			  kallsyms_find(p->symbol, &a) == -ENOENT;
 	}
 	quiet = session_quiet(s);
-	if (missing)
+	/* A return probe with the retval ftr adds on its own is tried quietly
+	 * first: 6.12 refuses $retval on a function returning void ("This
+	 * function returns 'void' type", ENOENT: kretprobe:mutex_lock), and
+	 * then the probe is made without it, which a program that reads no
+	 * retval never misses; a second refusal says why. */
+	retry = p->kind == PROBE_KRETPROBE && !p->ref_ctr;
+	if (missing || retry)
 		session_set_quiet(s, true);
 	/* libtracefs cannot spell a reference counter: the place is written
 	 * as it is. */
 	ret = p->ref_ctr ? session_dynevent_create_at(s, dyn, out->place) :
 			   session_dynevent_create(s, dyn);
+	if (ret && retry && probe_fetchargs_drop_retval(p, out->fetchargs)) {
+		tracefs_dynevent_free(dyn);
+		dyn = tracefs_kretprobe_alloc(out->system, out->event, out->place,
+					      out->fetchargs[0] ? out->fetchargs : NULL, 0);
+		if (!dyn) {
+			session_set_quiet(s, quiet);
+			ret = -(errno ? errno : ENOMEM);
+			ftr_err("cannot prepare %s '%s': %s", probe_kind_name(p->kind),
+				out->place, strerror(-ret));
+			return ret;
+		}
+		session_set_quiet(s, quiet || missing);
+		ret = session_dynevent_create(s, dyn);
+	} else if (ret && retry && !missing && !quiet) {
+		/* refused for another reason: said as the kernel says it */
+		session_set_quiet(s, false);
+		ret = session_dynevent_create(s, dyn);
+	}
 	session_set_quiet(s, quiet);
 	if (ret && missing && !quiet)
 		refuse_missing(p);

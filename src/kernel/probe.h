@@ -119,6 +119,15 @@ int probe_fetchargs(const struct probe_spec *p, const char *arch, unsigned probe
 		    char *out, size_t len, struct probe_error *err);
 
 /*
+ * Drop the retval field probe_fetchargs() adds to a return probe whose
+ * fields fetch no retval (the last one, "retval=$retval:s64"), in place.
+ * true if it was there.  A kernel that knows the function's type (BTF, 6.12)
+ * refuses $retval where the function returns void: ftr then makes the probe
+ * without it.
+ */
+bool probe_fetchargs_drop_retval(const struct probe_spec *p, char *fetchargs);
+
+/*
  * A valid, unique event name for p: the symbol (or the file's name and the
  * address) sanitised to [A-Za-z0-9_], "__return" appended for return probes,
  * "_2", "_3"... appended when the name is in taken[0..ntaken), truncated to

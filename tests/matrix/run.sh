@@ -67,6 +67,12 @@ TIMEOUT_ARM64=${FTR_MATRIX_TIMEOUT_ARM64:-}
 JOBS=2
 KEEP=0
 SELECT=
+# The console watch: what a kernel says when it is hurt.  Any of it on a
+# guest's console, or in its kernel log at the end (the guest's /init sends
+# those lines as "kmsg ..."), fails the row (matrix-kernel): a tracing run
+# must never take a kernel down, nor make it warn.  No '\', '/' or '&' (sed
+# puts it into /init); "panic=" (the command line) is not a panic.
+KMSG_BAD='BUG:|Oops|WARNING:|[Pp]anic[^=]|general protection fault'
 
 # ---------------------------------------------------------------------------
 # The matrix.  A row is: NAME | ARCH | KERNEL | APPEND-EXTRA | TESTS | SYSROOT
@@ -407,6 +413,7 @@ esac
 stty -F /dev/$out raw -echo 2>/dev/null ||
 	echo "init: result port /dev/$out is unusable; see /proc/tty/driver" >/dev/console
 
+KMSG_BAD='@KMSG_BAD@'
 {
 	echo "==FTR-BEGIN=="
 	echo "# kernel $(uname -r), boot-to-init ${up}s, cmdline: $(cat /proc/cmdline)"
@@ -420,6 +427,10 @@ stty -F /dev/$out raw -echo 2>/dev/null ||
 	# shellcheck disable=SC2086  # one word per test
 	FTR=/bin/ftr sh /tests/live/run.sh $tests </dev/null
 	rc=$?
+	# What the kernel said of itself while the tests ran: the host fails
+	# the row on any of it (its console watch).  `quiet` keeps WARNINGs
+	# (KERN_WARNING) off the console, so the log is read here.
+	dmesg 2>/dev/null | grep -E "$KMSG_BAD" | head -n 20 | sed 's/^/kmsg /'
 	echo "# guest uptime at end $(cut -d' ' -f1 /proc/uptime)s"
 	echo "==FTR-END rc=$rc=="
 } >/dev/$out 2>&1
@@ -463,6 +474,7 @@ build_initramfs() { # KEY (ARCH or ARCH-sysroot) -> prints path
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$root/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 	write_init "$root/init"
+	sed -i "s/@KMSG_BAD@/$KMSG_BAD/" "$root/init"
 	# The kernel opens /dev/console before /init runs; its built-in
 	# initramfs has the node, but ship one too (mknod needs root).
 	mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
@@ -555,11 +567,30 @@ report_row() { # ROW-SPEC ROWDIR
 		"not ok "*)   f=$((f + 1)); FAILS+=("[$name] $line") ;;
 		"skip "*)     s=$((s + 1)) ;;
 		"file "*)     continue ;;
+		"kmsg "*)     KMSG+=("${line#kmsg }") ;;
 		esac
 		printf '[%s] %s\n' "$name" "$line"
 	done <<<"$body"
 	# Files the guest sent out (t-record.sh): read here, by the dynamic
 	# ftr and trace-cmd, with the counts the guest expects.
+	# The console watch (KMSG_BAD): the guest's kernel log as it sent it,
+	# then its console, which also holds what a dying kernel printed.
+	local bad
+	bad=$( { printf '%s\n' "${KMSG[@]}"
+	         tr -d '\r' <"$dir/console.log" 2>/dev/null |
+	         sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g'; } |
+	       grep -E -- "$KMSG_BAD" | head -n 8) || true
+	KMSG=()
+	if [ -n "$bad" ]; then
+		f=$((f + 1))
+		line="not ok matrix-kernel: the kernel complained: $(head -n 1 <<<"$bad")"
+		FAILS+=("[$name] $line")
+		printf '[%s] %s\n' "$name" "$line"
+		awk -v p="[$name] #   " '{ print p $0 }' <<<"$bad"
+	else
+		p=$((p + 1))
+		printf '[%s] ok matrix-kernel: no BUG, Oops, WARNING or panic from the kernel\n' "$name"
+	fi
 	local chk k=0
 	for chk in "$dir"/files/*.expect; do
 		[ -e "$chk" ] || continue
@@ -634,7 +665,7 @@ done
 wait || true
 
 # Report in matrix order.
-TP=0 TF=0 TS=0 bad=0 i=0 FAILS=()
+TP=0 TF=0 TS=0 bad=0 i=0 FAILS=() KMSG=()
 for r in "${SEL[@]}"; do
 	report_row "$r" "$WORK/row$i" || bad=1
 	i=$((i + 1))

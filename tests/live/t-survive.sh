@@ -1,0 +1,150 @@
+# The kernel survives ftr (issue #27): probe patterns chosen to stress the
+# kernel's probe machinery, and every recipe of events/, run while
+# processes fork, exec, exit, sleep and write; each run must give its
+# answer, tracefs must be left as it was, and the kernel must say nothing of
+# itself (no BUG, Oops, WARNING or panic in its log).  In the matrix the
+# host also watches each guest's console (tests/matrix/run.sh,
+# matrix-kernel), which sees what a dying kernel prints.
+#
+# The patterns:
+#   mutexlat   the program of issue #27, unchanged: entry and return probes
+#              on mutex_lock, a kstack(5) key taken in the return probe
+#   retlock    return probes on hot locking functions
+#   retmem     return probes on hot memory functions, kstack keys
+#   kstackall  a kstack key on every kind of probe: tracepoint, kprobe,
+#              kretprobe, profile
+#   sleepers   return probes on functions tasks sleep in (nanosleep,
+#              wait4), created and removed again and again while those
+#              tasks sleep, so that the probes go away under them
+#   many       many probes at once (a wildcard over vfs_*)
+#   recipes    every recipe of events/, all at once (FTR_SURVIVE_FULL)
+# In make check the patterns share two runs of FTR_SURVIVE_SECS (default 1)
+# each: a probe's set-up and tear-down take seconds in an emulated guest.
+# FTR_SURVIVE_FULL=1 (make soak, tests/matrix/survive.sh) runs each pattern
+# alone, `sleepers` FTR_SURVIVE_ROUNDS times (default 3), and `many`.
+. "$LIVE_DIR/lib.sh"
+require_tracing survive
+snapshot > "$TMP/before"
+SECS=${FTR_SURVIVE_SECS:-1}
+ROUNDS=${FTR_SURVIVE_ROUNDS:-3}
+# The kernel log so far: only what this file's runs add is judged.
+kmsg0=$(dmesg 2>/dev/null | wc -l)
+
+# The workload, until $TMP/stop (or $TMP is gone: lib.sh removes it when
+# this file ends early): fork/exec/exit and writes in two loops, and tasks
+# that sleep (in nanosleep, and in wait4 for them).
+going() { [ -d "$TMP" ] && [ ! -e "$TMP/stop" ]; }
+churn() {
+	while going; do
+		sh -c true
+		ls / > /dev/null
+		cat /proc/self/stat > /dev/null
+		dd if=/dev/zero of="$TMP/churn.$1" bs=4k count=16 2> /dev/null
+		sync
+	done
+}
+sleeper() { while going; do sleep 1; done; }
+churn 1 & c1=$!
+churn 2 & c2=$!
+sleeper & s1=$!
+sleeper & s2=$!
+stop_churn() { touch "$TMP/stop"; wait $c1 $c2 $s1 $s2 2> /dev/null; }
+
+# run NAME WANT PROGRAM [FUNC]: one run of SECS under the workload; ok when
+# ftr exits 0 and its output holds WANT (a grep -E pattern); skipped, saying
+# why, where the kernel refuses to create the probe on FUNC.
+run() {
+	n=$1 want=$2 prog=$3 t0=$(date +%s)
+	"$FTR" -e "$prog" -d "${SECS}s" > "$TMP/o.$n" 2> "$TMP/e.$n"
+	rc=$?
+	# where the time goes (the matrix's budget), not a verdict
+	echo "# survive-$n: ftr ran $(($(date +%s) - t0))s for ${SECS}s of tracing"
+	if [ $rc = 1 ] && [ -n "${4:-}" ] && grep -q "cannot create .* at '$4'" "$TMP/e.$n"; then
+		# The kernel refuses a probe on this function: ftr said so and
+		# why, nothing ran (the program is refused, the kernel unhurt).
+		skip "survive-$n" "this kernel refuses the probe on $4: $(tr '\n' ' ' < "$TMP/e.$n")"
+	elif [ $rc -ne 0 ]; then
+		fail "survive-$n" "ftr exited $rc: $(head -n 3 "$TMP/e.$n" | tr '\n' ' ')"
+	elif ! grep -Eq -- "$want" "$TMP/o.$n"; then
+		fail "survive-$n" "no '$want' in the output: $(head -n 3 "$TMP/o.$n" | tr '\n' ' ')"
+	else
+		ok "survive-$n"
+	fi
+}
+
+MUTEXLAT='kprobe:mutex_lock, kprobe:mutex_lock_interruptible { @start[tid]=nsecs; @addr[tid]=arg0 }
+kretprobe:mutex_lock, kretprobe:mutex_lock_interruptible { @lat[ksym(@addr[tid]), kstack(5), comm] = hist(nsecs - @start[tid]); delete(@start[tid]); delete(@addr[tid]) }'
+RETLOCK='kretprobe:mutex_unlock, kretprobe:down_read, kretprobe:up_read,
+kretprobe:down_write, kretprobe:up_write { @l[func] = count(); }'
+RETMEM='kretprobe:kfree, kretprobe:kmem_cache_free { @m[kstack(3)] = count(); }
+kprobe:kfree { @n = count(); }'
+KSTACKALL='tracepoint:sched:sched_process_exec { @e[kstack(4)] = count(); }
+kprobe:do_exit { @x[kstack(4)] = count(); }
+kretprobe:kernel_clone { @c[kstack(4)] = count(); }
+profile:hz:49 { @p[kstack(4)] = count(); }'
+SLEEPERS='kprobe:hrtimer_nanosleep, kprobe:kernel_wait4 { @t[tid] = nsecs; }
+kretprobe:hrtimer_nanosleep, kretprobe:kernel_wait4 /@t[tid]/ { @s[comm, kstack(2)] = hist(nsecs - @t[tid]); delete(@t[tid]); }'
+if ! has_kprobes; then
+	skip survive-probes "no kprobe events on this kernel (the recipes and a tracepoint run)"
+	run kstack-tracepoint '^@e\[' 'tracepoint:sched:sched_process_exec { @e[kstack(4)] = count(); }'
+elif [ -z "${FTR_SURVIVE_FULL:-}" ]; then
+	# make check: a set-up costs seconds in an emulated guest, so the
+	# patterns share two runs.
+	run mutexlat '^@lat\[' "$MUTEXLAT" mutex_lock
+	run patterns '^@s\[' "$RETLOCK
+$RETMEM
+$KSTACKALL
+$SLEEPERS"
+	for m in l m n e x c; do
+		grep -Eq "^@$m(\[|:)" "$TMP/o.patterns" ||
+			fail survive-patterns-$m "no @$m in the output: its probe never fired"
+	done
+else
+	run mutexlat '^@lat\[' "$MUTEXLAT" mutex_lock
+	run retlock '^@l\[' "$RETLOCK"
+	run retmem '^@m\[' "$RETMEM"
+	run kstackall '^@x\[' "$KSTACKALL"
+	i=0
+	while [ $i -lt "$ROUNDS" ]; do
+		i=$((i + 1))
+		run sleepers-$i '^@s\[' "$SLEEPERS"
+	done
+	run many '^@\[' 'kprobe:vfs_* { @[func] = count(); }'
+fi
+
+# Every recipe at once (soak only: sixteen set-ups at once take minutes in
+# an emulated guest, and t-recipes runs each recipe in every row of make
+# check, under the matrix's console watch): they all set up and tear down
+# together.
+# A recipe this kernel cannot run refuses at once (exit 1, naming what it
+# lacks: t-recipes checks which); here only a crash, a hang or a signal
+# counts, and what the kernel says.
+recipes=$("$FTR" run --list 2> /dev/null | awk '{ print $1 }')
+if [ -z "${FTR_SURVIVE_FULL:-}" ] && has_kprobes; then
+	:	# (without kprobes, as on the host, they are what there is to run)
+elif [ -z "$recipes" ]; then
+	fail survive-recipes "ftr run --list names no recipe"
+else
+	bad='' n=0 pids=''
+	for r in $recipes; do
+		"$FTR" run "$r" -d "${SECS}s" > "$TMP/r.$r" 2>&1 &
+		pids="$pids $!:$r" n=$((n + 1))
+		if [ $((n % 8)) = 0 ]; then
+			for p in $pids; do wait "${p%%:*}"; rc=$?; [ $rc -le 1 ] || bad="$bad ${p#*:}($rc)"; done
+			pids=
+		fi
+	done
+	for p in $pids; do wait "${p%%:*}"; rc=$?; [ $rc -le 1 ] || bad="$bad ${p#*:}($rc)"; done
+	if [ -n "$bad" ]; then fail survive-recipes "ended by a signal or an error:$bad"
+	else ok "survive-recipes ($n recipes)"; fi
+fi
+stop_churn
+
+same_as_before survive-tracefs-clean "$TMP/before"
+dmesg 2>/dev/null | tail -n +$((kmsg0 + 1)) | grep -E 'BUG:|Oops|WARNING:|[Pp]anic[^=]' \
+	> "$TMP/kmsg"
+if [ -s "$TMP/kmsg" ]; then
+	fail survive-kernel-quiet "the kernel complained: $(head -n 1 "$TMP/kmsg")"
+else
+	ok survive-kernel-quiet
+fi

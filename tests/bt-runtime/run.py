@@ -439,6 +439,199 @@ def execute(env, case):
                 pass
 
 
+GUEST_FEATURES_ABSENT = {"dwarf"}   # the static ftr has no libdw; the rows' kernels have BTF
+PKILL_SHIM = """#!/bin/sh
+# pkill [-SIG|-s SIG] NAME, for the cases' AFTER lines: busybox has killall.
+sig=TERM
+case $1 in -s) sig=$2; shift 2 ;; -*) sig=${1#-}; shift ;; esac
+exec killall -"${sig#SIG}" "$@"
+"""
+
+
+def guest_cases(env, cases, static):
+    """Splits CASES into ([(case, host result)], [case to run in a guest]):
+    what the host can decide (n/a, ARCH, features, test programs not built
+    static) is decided here; REQUIRES and the kernel version in the guest."""
+    decided, run = [], []
+    for c in cases:
+        res = {"case": c.ident, "suite": c.suite, "name": c.name, "secs": 0}
+        na = not_applicable(c)
+        why = None
+        if not na:
+            if not c.arch_ok("x86_64"):
+                why = "ARCH %s" % "|".join(c.arch)
+            elif c.skip_if_env_has and os.environ.get(c.skip_if_env_has[0]) == \
+                    c.skip_if_env_has[1]:
+                why = "SKIP_IF_ENV_HAS %s=%s" % c.skip_if_env_has
+            else:
+                for f in c.features:
+                    if (f[1:] not in GUEST_FEATURES_ABSENT) if f.startswith("!") else \
+                            (f in GUEST_FEATURES_ABSENT):
+                        why = "REQUIRES_FEATURE %s (static ftr)" % f
+                miss = [m for m in missing_testprogs_in(static, c)]
+                if not why and miss:
+                    why = "not built static: " + ", ".join(miss)
+            if not why and c.new_pidns and not c.befores:
+                why = "NEW_PIDNS without BEFORE"
+        if na:
+            res.update(cls="n/a", detail=na)
+        elif why:
+            res.update(cls="skipped", detail=why)
+        else:
+            run.append(c)
+            continue
+        decided.append((c, res))
+    return decided, run
+
+
+def missing_testprogs_in(root, case):
+    text = " ".join([case.prog, case.run, case.after, case.setup] + case.befores + case.requires)
+    return sorted({"%s/%s" % (k, n.rstrip(".")) for k, n in TESTPROG_RE.findall(text)
+                   if not os.path.exists(os.path.join(root, k, n.rstrip(".")))})
+
+
+def guest_live_dir(env, cases, static, live, per_part):
+    """The live directory a matrix guest runs: tests/live's runner, guest.sh,
+    the work directory (runtime/scripts, the static test programs the cases
+    name, bpftrace -> /bin/ftr) and t-bt-runtime-K.sh of PER_PART cases each."""
+    import shutil
+    rt = os.path.join(live, "rt")
+    work = os.path.join(rt, "work")
+    os.makedirs(os.path.join(work, "runtime"))
+    os.makedirs(os.path.join(rt, "bin"))
+    for f in ("run.sh", "lib.sh"):
+        shutil.copy(os.path.join(REPO, "tests", "live", f), live)
+    shutil.copy(os.path.join(HERE, "guest.sh"), rt)
+    shutil.copytree(os.path.join(env.runtime, "scripts"), os.path.join(work, "runtime", "scripts"))
+    os.symlink("/bin/ftr", os.path.join(rt, "bin", "bpftrace"))
+    with open(os.path.join(rt, "bin", "pkill"), "w") as f:
+        f.write(PKILL_SHIM)
+    os.chmod(os.path.join(rt, "bin", "pkill"), 0o755)
+    need = set()
+    for c in cases:
+        text = " ".join([c.prog, c.run, c.after, c.setup] + c.befores + c.requires)
+        need |= {"%s/%s" % (k, n.rstrip(".")) for k, n in TESTPROG_RE.findall(text)}
+    for n in sorted(need):
+        src = os.path.join(static, n)
+        dst = os.path.join(work, n)
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        if os.path.isdir(src):
+            shutil.copytree(src, dst)
+        else:
+            shutil.copy2(src, dst)
+    # the uprobe_test programs' separate debug files and a wait10 every
+    # BEFORE may name
+    ids = {}
+    q = shlex.quote
+    for k in range(0, len(cases), per_part):
+        part = k // per_part + 1
+        lines = ['. "$LIVE_DIR/rt/guest.sh"']
+        for i, c in enumerate(cases[k:k + per_part], k):
+            ids[str(i)] = c
+            if c.run:
+                cmd = c.run.replace("{{BPFTRACE}}", "bpftrace")
+            else:
+                jf = "-q -f json " if c.expects and c.expects[0][0] == "json" else ""
+                cmd = "bpftrace %s-e %s" % (jf, q(c.prog))
+            envs = " ".join("%s=%s" % (a, b) for a, b in c.env.items())
+            lines.append(" ".join(q(str(x)) for x in [
+                "rt_case", i, c.timeout, c.kernel_min, c.kernel_max, c.setup, c.cleanup,
+                c.after, 1 if c.new_pidns else 0, envs, cmd, "\n".join(c.requires)] + c.befores))
+        lines.append("rt_end %d" % part)
+        with open(os.path.join(live, "t-bt-runtime-%d.sh" % part), "w") as f:
+            f.write("\n".join(lines) + "\n")
+    return ids
+
+
+def guest_results(env, files, ids):
+    """Results from a row's files/ (rt-ID.res, .out, .err), judged here."""
+    import base64
+    import gzip
+    out = []
+
+    def read(name, gz):
+        path = os.path.join(files, name + (".gz.b64" if gz else ".b64"))
+        if not os.path.exists(path):
+            return None
+        with open(path) as f:
+            data = base64.b64decode("".join(f.read().split()))
+        return decode(gzip.decompress(data) if gz else data)
+
+    for i, c in ids.items():
+        res = {"case": c.ident, "suite": c.suite, "name": c.name, "secs": 0}
+        r = read("rt-%s.res" % i, False)
+        if r is None:
+            res.update(cls="timeout", detail="the guest did not report it (killed first?)")
+        elif r.startswith("skip "):
+            res.update(cls="skipped", detail=r[5:].strip())
+        else:
+            w = r.split()
+            o, e = read("rt-%s.out" % i, True) or "", read("rt-%s.err" % i, True) or ""
+            run = {"rc": int(w[1]) if w[1].lstrip("-").isdigit() else None,
+                   "timed_out": w[2] == "1", "output": o + e, "stdout": o, "stderr": e}
+            if len(w) > 4 and w[1] == "-":
+                run["note"] = " ".join(w[3:])
+            if len(w) > 3 and w[3].isdigit():
+                res["secs"] = int(w[3])
+            res.update(run)
+            res.update(verdict.classify(c, run, env.work))
+        out.append(res)
+    return out
+
+
+def run_guest(env, args, cases):
+    """Runs CASES in the matrix rows ROWS (one guest after the other, under
+    the guest lock): [(row, results)]."""
+    import shutil
+    import tempfile
+    static = os.path.join(env.build, "static")
+    ftr_static = os.path.join(REPO, "build", "ftr-static")
+    if not os.path.exists(ftr_static):
+        sys.exit("bt-runtime: no %s (make static)" % ftr_static)
+    if not args.no_build:
+        subprocess.run([os.path.join(HERE, "build.sh"), env.tests, static, "--static"],
+                       check=False)
+    out = []
+    for row in args.guest.split(","):
+        decided, torun = guest_cases(env, cases, static)
+        tmp = tempfile.mkdtemp(prefix="bt-runtime-")
+        try:
+            live = os.path.join(tmp, "live")
+            os.makedirs(live)
+            ids = guest_live_dir(env, torun, static, live, args.per_part)
+            timeout = args.guest_timeout or max(900, 6 * len(torun) + 120)
+            cmd = ["flock", os.environ.get("BT_RUNTIME_QEMU_LOCK", "/run/ftr-qemu.lock"),
+                   os.path.join(REPO, "tests", "matrix", "run.sh"), "--rows", row,
+                   "--timeout", str(timeout), "-k"]
+            genv = dict(os.environ, FTR_LIVE_DIR=live, TMPDIR=tmp)
+            print("bt-runtime: %s: %d cases in the guest (%d decided here), timeout %d s" % (
+                row, len(torun), len(decided), timeout), flush=True)
+            t0 = time.time()
+            log = subprocess.run(cmd, env=genv, capture_output=True, text=True,
+                                 errors="backslashreplace")
+            with open(os.path.join(env.build, "guest-%s.log" % row), "w") as f:
+                f.write(log.stdout + log.stderr)
+            rows = [d for d in os.listdir(tmp) if d.startswith("ftr-matrix.")]
+            files = None
+            for d in rows:
+                for r in sorted(os.listdir(os.path.join(tmp, d))):
+                    if r.startswith("row") and os.path.isdir(os.path.join(tmp, d, r, "files")):
+                        files = os.path.join(tmp, d, r, "files")
+            if files is None:
+                print("bt-runtime: %s: no results; see build/bt-runtime/guest-%s.log" % (
+                    row, row))
+                files = os.path.join(tmp, "none")
+            results = [r for _, r in decided] + guest_results(env, files, ids)
+            print("bt-runtime: %s: %.0f s" % (row, time.time() - t0))
+            out.append((row, results))
+        finally:
+            if not args.keep:
+                shutil.rmtree(tmp, ignore_errors=True)
+            else:
+                print("bt-runtime: kept %s" % tmp)
+    return out
+
+
 def select_cases(env, args):
     suites = bsuite.read_all(env.runtime)
     names = set(args.suite or [])
@@ -450,6 +643,8 @@ def select_cases(env, args):
             if args.filter and not re.search(args.filter, c.ident):
                 continue
             if args.prog_only and not c.prog_only():
+                continue
+            if args.free_only and needs_lock(c):
                 continue
             out.append(c)
     return out
@@ -497,6 +692,9 @@ def main():
     ap.add_argument("--prog-only", action="store_true",
                     help="the issue's PROG-only subset (PROG; no BEFORE/AFTER/SETUP/REQUIRES/"
                          "REQUIRES_FEATURE/ENV; EXPECT or EXPECT_REGEX only)")
+    ap.add_argument("--free-only", action="store_true",
+                    help="only the cases that need no live lock (probes begin/end/interval "
+                         "alone): a run while others hold the lock")
     ap.add_argument("--ftr", default=os.path.join(REPO, "build", "ftr"))
     ap.add_argument("-j", "--jobs", type=int, default=2,
                     help="cases at once (those under the live lock still one at a time)")
@@ -510,6 +708,14 @@ def main():
     ap.add_argument("--verbose", "-v", action="store_true", help="one line per case as it ends")
     ap.add_argument("--json", help="write every result (output included) to this file")
     ap.add_argument("--list", action="store_true", help="list the selected cases, run nothing")
+    ap.add_argument("--guest", metavar="ROWS",
+                    help="run in these matrix rows (e.g. 6.12,6.1) with build/ftr-static, "
+                         "one guest after the other under the guest lock; judged here")
+    ap.add_argument("--per-part", type=int, default=40,
+                    help="cases per live file in a guest (a guest killed by its timeout "
+                         "still reports the files it finished)")
+    ap.add_argument("--guest-timeout", type=int, help="seconds a guest may run")
+    ap.add_argument("--keep", action="store_true", help="keep the guest's work directory")
     ap.add_argument("--no-build", action="store_true",
                     help="do not (re)build testprogs/ and testlibs/ first (build.sh)")
     ap.add_argument("--min-pass", type=int, help="fail below this many passes")
@@ -529,6 +735,12 @@ def main():
         for c in cases:
             print(c.ident)
         return 0
+    if args.guest:
+        env.prepare()
+        rc = 0
+        for row, results in run_guest(env, args, cases):
+            rc |= report(results, args, row, 0)
+        return rc
     if not os.access(env.ftr, os.X_OK):
         sys.exit("bt-runtime: no ftr at %s (make, or --ftr)" % env.ftr)
     env.prepare()
@@ -552,20 +764,26 @@ def main():
         # behind other users of it.
         order = sorted(range(len(cases)), key=lambda i: needs_lock(cases[i]))
         list(pool.map(one, order))
-    wall = time.time() - t0
+    return report(results, args, "host", time.time() - t0)
+
+
+def report(results, args, where, wall):
+    """The tables, --show, the closing line and the ratchet: exit status."""
     if args.json:
-        with open(args.json, "w") as f:
+        name = args.json if where == "host" else "%s.%s" % (args.json, where)
+        with open(name, "w") as f:
             json.dump(results, f, indent=1)
     for cls in args.show:
         show(results, cls, args.limit)
     lines, total = table(results)
-    print()
+    print("\n[%s]" % where)
     print("\n".join(lines))
     bad = total["wrong"] + total["crash"] + total["timeout"] + total["refused"]
-    print("bt-runtime: %d passed, %d failed (%d refused, %d wrong, %d crash, %d timeout), "
-          "%d skipped, %d n/a; %d cases in %.0f s" % (
-              total["pass"], bad, total["refused"], total["wrong"], total["crash"],
-              total["timeout"], total["skipped"], total["n/a"], len(results), wall))
+    print("bt-runtime %s: %d passed, %d failed (%d refused, %d wrong, %d crash, %d timeout), "
+          "%d skipped, %d n/a; %d cases%s" % (
+              where, total["pass"], bad, total["refused"], total["wrong"], total["crash"],
+              total["timeout"], total["skipped"], total["n/a"], len(results),
+              " in %.0f s" % wall if wall else ""))
     rc = 0
     for opt, cls, below in (("min_pass", "pass", True), ("max_wrong", "wrong", False),
                             ("max_crash", "crash", False), ("max_timeout", "timeout", False)):
@@ -573,8 +791,8 @@ def main():
         if lim is None:
             continue
         if (total[cls] < lim) if below else (total[cls] > lim):
-            print("bt-runtime: %d %s, the ratchet wants %s %d" % (
-                total[cls], cls, ">=" if below else "<=", lim))
+            print("bt-runtime %s: %d %s, the ratchet wants %s %d" % (
+                where, total[cls], cls, ">=" if below else "<=", lim))
             rc = 1
     return rc
 

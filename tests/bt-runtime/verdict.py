@@ -173,5 +173,7 @@ def message_key(msg):
     m = re.sub(r"^ftr: (error: )?", "", msg)
     m = re.sub(r"^(stdin|[^ :]+\.bt)?:?\d+(:\d+)?(-\d+)?: ", "", m)
     m = re.sub(r"^(error|warning): ", "", m)
-    m = re.split(r"['\"`(;]", m)[0].strip()
-    return m[:70] or msg[:70]
+    m = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "'X'", m)
+    m = re.sub(r"\b\d+\b", "N", m)
+    m = re.split(r"[(;:]", m)[0].strip()
+    return m[:80] or msg[:80]

@@ -125,11 +125,17 @@ for d in dwo dwp; do
 		"$SRC/testprogs/uprobe_test.c" -o uprobe_test-split) 2> "$OUT/log" ||
 		fail "testprogs/external_debug/$d/uprobe_test-split" "$OUT/log"
 done
-if [ -f "$P/external_debug/dwp/uprobe_test-split" ] && command -v llvm-dwp > /dev/null &&
+# The .dwo files packed in a .dwp: llvm-dwp or binutils' dwp.
+DWP=$(command -v llvm-dwp || command -v dwp)
+if [ -f "$P/external_debug/dwp/uprobe_test-split" ] &&
    newer "$P/external_debug/dwp/uprobe_test-split.dwp" "$P/external_debug/dwp/uprobe_test-split"; then
-	llvm-dwp -e "$P/external_debug/dwp/uprobe_test-split" \
-		-o "$P/external_debug/dwp/uprobe_test-split.dwp" &&
+	if [ -n "$DWP" ] && (cd "$P/external_debug/dwp" &&
+		"$DWP" -e uprobe_test-split -o uprobe_test-split.dwp) 2> "$OUT/log"; then
 		rm -f "$P"/external_debug/dwp/*.dwo
+	else
+		echo "testprogs/external_debug/dwp/uprobe_test-split.dwp: no llvm-dwp or dwp" \
+			>> "$OUT/NOT-BUILT.new"
+	fi
 fi
 rm -f "$OUT/log"
 # What failed this time and did not build before (an up-to-date target is not retried).

@@ -292,6 +292,8 @@ def run_case(env, case, lock_all=False):
     if lock_all or needs_lock(case):
         lockf = open(env.lock, "a")
         fcntl.flock(lockf, fcntl.LOCK_EX)
+        res["lock_wait"] = round(time.time() - t0, 2)
+        t0 = time.time()
     try:
         out = execute(env, case)
     finally:

@@ -718,6 +718,8 @@ def main():
                          "still reports the files it finished)")
     ap.add_argument("--guest-timeout", type=int, help="seconds a guest may run")
     ap.add_argument("--keep", action="store_true", help="keep the guest's work directory")
+    ap.add_argument("--rejudge", metavar="JSON",
+                    help="run nothing: classify again the runs a --json file kept")
     ap.add_argument("--no-build", action="store_true",
                     help="do not (re)build testprogs/ and testlibs/ first (build.sh)")
     ap.add_argument("--min-pass", type=int, help="fail below this many passes")
@@ -737,6 +739,8 @@ def main():
         for c in cases:
             print(c.ident)
         return 0
+    if args.rejudge:
+        return rejudge(env, args)
     if args.guest:
         env.prepare()
         rc = 0
@@ -767,6 +771,28 @@ def main():
         order = sorted(range(len(cases)), key=lambda i: needs_lock(cases[i]))
         list(pool.map(one, order))
     return report(results, args, "host", time.time() - t0)
+
+
+def rejudge(env, args):
+    """Classifies again the runs a --json file kept (after a change to
+    verdict.py, or to look at them again) and reports them."""
+    with open(args.rejudge) as f:
+        results = json.load(f)
+    args.json = None
+    byid = collections.defaultdict(list)
+    for _, cases in bsuite.read_all(env.runtime):
+        for c in cases:
+            byid[c.ident].append(c)
+    seen = collections.Counter()
+    for r in results:
+        cands = byid.get(r["case"], [])
+        c = cands[min(seen[r["case"]], len(cands) - 1)] if cands else None
+        seen[r["case"]] += 1
+        if c is not None and "output" in r:
+            r.update(verdict.classify(c, r, env.work))
+    if args.filter:
+        results = [r for r in results if re.search(args.filter, r["case"])]
+    return report(results, args, os.path.basename(args.rejudge), 0)
 
 
 def report(results, args, where, wall):

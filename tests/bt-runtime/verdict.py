@@ -18,7 +18,9 @@ Classes (pass is the engine's OK; everything else is one of):
            "LeakSanitizer") on stderr
   timeout  still running at TIMEOUT and the output does not match
   refused  ftr exited 1 or 2 with its own error message on stderr (a line
-           starting "ftr: "), and nothing on stdout contradicts the case:
+           starting "ftr: " or "ftr COMMAND: "; on stdout too where a RUN
+           sends stderr there, and then what follows it is the message's),
+           and nothing on stdout contradicts the case:
            every stdout line is one the case expects (an EXPECT line, a match
            of an EXPECT_REGEX, a line of EXPECT_FILE) and no *_NONE matches
            stdout.  The message is the detail.
@@ -33,7 +35,8 @@ import time
 
 SANITIZER = re.compile(r"ERROR: AddressSanitizer|ERROR: LeakSanitizer|runtime error:|"
                        r"ThreadSanitizer|MemorySanitizer")
-FTR_MSG = re.compile(r"^ftr: .*", re.M)
+# ftr's own messages: "ftr: ..." or "ftr COMMAND: ...".
+FTR_MSG = re.compile(r"^ftr(?: [a-z]+)?: .*", re.M)
 
 
 def _text_re(x):
@@ -162,8 +165,14 @@ def classify(case, res, workdir):
     rc_ok = (rc != 0) if case.will_fail else (rc == case.return_code)
     if rc_ok and matched:
         return {"cls": "pass"}
-    msgs = FTR_MSG.findall(res.get("stderr", ""))
-    if rc in (1, 2) and msgs and consistent_stdout(case, res.get("stdout", ""), workdir):
+    # A RUN with 2>&1 has ftr's message, and the source line and caret after
+    # it, on stdout: what precedes the message is what must agree.
+    stdout = res.get("stdout", "")
+    m = FTR_MSG.search(stdout)
+    if m:
+        stdout = stdout[:m.start()]
+    msgs = FTR_MSG.findall(res.get("stderr", "")) + ([m.group(0)] if m else [])
+    if rc in (1, 2) and msgs and consistent_stdout(case, stdout, workdir):
         return {"cls": "refused", "detail": msgs[0][:300]}
     return {"cls": "wrong", "detail": first_difference(case, res, workdir)}
 

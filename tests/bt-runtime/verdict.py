@@ -17,7 +17,8 @@ Classes (pass is the engine's OK; everything else is one of):
            sanitizer report ("ERROR: AddressSanitizer", "runtime error:",
            "LeakSanitizer") on stderr
   timeout  still running at TIMEOUT and the output does not match
-  refused  ftr exited 1 or 2 with its own error message on stderr (a line
+  refused  ftr exited 1 or 2 (any code in a RUN pipeline, whose status is
+           the last command's) with its own error message on stderr (a line
            starting "ftr: " or "ftr COMMAND: "; on stdout too where a RUN
            sends stderr there, and then what follows it is the message's),
            and nothing on stdout contradicts the case:
@@ -172,14 +173,16 @@ def classify(case, res, workdir):
     if m:
         stdout = stdout[:m.start()]
     msgs = FTR_MSG.findall(res.get("stderr", "")) + ([m.group(0)] if m else [])
-    if rc in (1, 2) and msgs and consistent_stdout(case, stdout, workdir):
+    # In a RUN pipeline ftr's exit code is lost (sh has no pipefail).
+    piped = case.run and re.search(r"\{\{BPFTRACE\}\}[^|]*\|(?!\|)", case.run)
+    if (rc in (1, 2) or piped) and msgs and consistent_stdout(case, stdout, workdir):
         return {"cls": "refused", "detail": msgs[0][:300]}
     return {"cls": "wrong", "detail": first_difference(case, res, workdir)}
 
 
 def message_key(msg):
     """A refusal's message without its subject: for grouping (--show)."""
-    m = re.sub(r"^ftr: (error: )?", "", msg)
+    m = re.sub(r"^ftr(?: [a-z]+)?: (error: )?", "", msg)
     m = re.sub(r"^(stdin|[^ :]+\.bt)?:?\d+(:\d+)?(-\d+)?: ", "", m)
     m = re.sub(r"^(error|warning): ", "", m)
     m = re.sub(r"'[^']*'|\"[^\"]*\"|`[^`]*`", "'X'", m)

@@ -7,16 +7,20 @@ See tests/bt-runtime/README.md for the classes, the n/a list, the figures.
 """
 
 import argparse
+import base64
 import collections
 import fcntl
+import gzip
 import json
 import os
 import re
 import select
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -496,7 +500,6 @@ def guest_live_dir(env, cases, static, live, per_part):
     """The live directory a matrix guest runs: tests/live's runner, guest.sh,
     the work directory (runtime/scripts, the static test programs the cases
     name, bpftrace -> /bin/ftr) and t-bt-runtime-K.sh of PER_PART cases each."""
-    import shutil
     rt = os.path.join(live, "rt")
     work = os.path.join(rt, "work")
     os.makedirs(os.path.join(work, "runtime"))
@@ -523,13 +526,12 @@ def guest_live_dir(env, cases, static, live, per_part):
             shutil.copy2(src, dst)
     # the uprobe_test programs' separate debug files and a wait10 every
     # BEFORE may name
-    ids = {}
+    ids = guest_ids(cases)
     q = shlex.quote
     for k in range(0, len(cases), per_part):
         part = k // per_part + 1
         lines = ['. "$LIVE_DIR/rt/guest.sh"']
         for i, c in enumerate(cases[k:k + per_part], k):
-            ids[str(i)] = c
             if c.run:
                 cmd = c.run.replace("{{BPFTRACE}}", "bpftrace")
             else:
@@ -545,18 +547,28 @@ def guest_live_dir(env, cases, static, live, per_part):
     return ids
 
 
+def result_log_files(path):
+    """The "file NAME data|gzdata B64" lines of a guest's result log, as
+    the matrix would save them: {NAME(.gz): base64 text}."""
+    files = collections.defaultdict(list)
+    with open(path, errors="replace") as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 4 and w[0] == "file" and w[2] in ("data", "gzdata"):
+                files[w[1] + (".gz" if w[2] == "gzdata" else "")].append(w[3])
+    return {k: "".join(v) for k, v in files.items()}
+
+
 def guest_results(env, files, ids):
-    """Results from a row's files/ (rt-ID.res, .out, .err), judged here."""
-    import base64
-    import gzip
+    """Results from a guest's files (rt-ID.res, .out, .err; from
+    result_log_files), judged here."""
     out = []
 
     def read(name, gz):
-        path = os.path.join(files, name + (".gz.b64" if gz else ".b64"))
-        if not os.path.exists(path):
+        b64 = files.get(name + (".gz" if gz else ""))
+        if b64 is None:
             return None
-        with open(path) as f:
-            data = base64.b64decode("".join(f.read().split()))
+        data = base64.b64decode(b64)
         return decode(gzip.decompress(data) if gz else data)
 
     for i, c in ids.items():
@@ -581,11 +593,14 @@ def guest_results(env, files, ids):
     return out
 
 
+def guest_ids(cases):
+    """Case ids in a guest: their index in the order sent."""
+    return {str(i): c for i, c in enumerate(cases)}
+
+
 def run_guest(env, args, cases):
     """Runs CASES in the matrix rows ROWS (one guest after the other, under
-    the guest lock): [(row, results)]."""
-    import shutil
-    import tempfile
+    the guest lock) and reports each row as it ends: the exit status."""
     static = os.path.join(env.build, "static")
     ftr_static = os.path.join(REPO, "build", "ftr-static")
     if not os.path.exists(ftr_static):
@@ -593,7 +608,7 @@ def run_guest(env, args, cases):
     if not args.no_build:
         subprocess.run([os.path.join(HERE, "build.sh"), env.tests, static, "--static"],
                        check=False)
-    out = []
+    out = 0
     for row in args.guest.split(","):
         decided, torun = guest_cases(env, cases, static)
         tmp = tempfile.mkdtemp(prefix="bt-runtime-")
@@ -613,19 +628,24 @@ def run_guest(env, args, cases):
                                  errors="backslashreplace")
             with open(os.path.join(env.build, "guest-%s.log" % row), "w") as f:
                 f.write(log.stdout + log.stderr)
-            rows = [d for d in os.listdir(tmp) if d.startswith("ftr-matrix.")]
-            files = None
-            for d in rows:
+            saved = os.path.join(env.build, "guest-%s-result.log" % row)
+            found = False
+            for d in os.listdir(tmp):
+                if not d.startswith("ftr-matrix."):
+                    continue
                 for r in sorted(os.listdir(os.path.join(tmp, d))):
-                    if r.startswith("row") and os.path.isdir(os.path.join(tmp, d, r, "files")):
-                        files = os.path.join(tmp, d, r, "files")
-            if files is None:
+                    log_path = os.path.join(tmp, d, r, "result.log")
+                    if r.startswith("row") and os.path.exists(log_path):
+                        shutil.copy(log_path, saved)
+                        found = True
+            if not found:
                 print("bt-runtime: %s: no results; see build/bt-runtime/guest-%s.log" % (
                     row, row))
-                files = os.path.join(tmp, "none")
-            results = [r for _, r in decided] + guest_results(env, files, ids)
-            print("bt-runtime: %s: %.0f s" % (row, time.time() - t0))
-            out.append((row, results))
+                open(saved, "w").close()
+            results = [r for _, r in decided] + guest_results(env, result_log_files(saved), ids)
+            print("bt-runtime: %s: %.0f s (the guest's output: %s; --guest-log judges it "
+                  "again)" % (row, time.time() - t0, saved))
+            out |= report(results, args, row, 0)
         finally:
             if not args.keep:
                 shutil.rmtree(tmp, ignore_errors=True)
@@ -713,6 +733,9 @@ def main():
     ap.add_argument("--guest", metavar="ROWS",
                     help="run in these matrix rows (e.g. 6.12,6.1) with build/ftr-static, "
                          "one guest after the other under the guest lock; judged here")
+    ap.add_argument("--guest-log", nargs=2, metavar=("ROW", "RESULT_LOG"),
+                    help="run nothing: judge a guest's saved result log "
+                         "(build/bt-runtime/guest-ROW-result.log) for the same selection")
     ap.add_argument("--per-part", type=int, default=40,
                     help="cases per live file in a guest (a guest killed by its timeout "
                          "still reports the files it finished)")
@@ -741,12 +764,17 @@ def main():
         return 0
     if args.rejudge:
         return rejudge(env, args)
+    if args.guest_log:
+        # the cases in the guest are those --guest would send, in its order
+        env.prepare()
+        row, path = args.guest_log
+        decided, torun = guest_cases(env, cases, os.path.join(env.build, "static"))
+        results = [r for _, r in decided] + guest_results(
+            env, result_log_files(path), guest_ids(torun))
+        return report(results, args, row, 0)
     if args.guest:
         env.prepare()
-        rc = 0
-        for row, results in run_guest(env, args, cases):
-            rc |= report(results, args, row, 0)
-        return rc
+        return run_guest(env, args, cases)
     if not os.access(env.ftr, os.X_OK):
         sys.exit("bt-runtime: no ftr at %s (make, or --ftr)" % env.ftr)
     env.prepare()

@@ -23,10 +23,10 @@ BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libelf-dev zlib1g-de
 # libdebuginfod1 when --debuginfod asks for it).
 # bpftrace: t-bpfjson compares ftr -f json with bpftrace -f json on the host.
 # xfsprogs: mkfs.xfs makes the small XFS image of the bt-tools guests (xfsdist).
-# python3, g++, zip: tests/bt-runtime (bpftrace's runtime suite: its runner,
-# its C++ test program, its archive.zip); util-linux and procps for its cases
+# python3, g++, zip, bc: tests/bt-runtime (bpftrace's runtime suite: its runner,
+# its C++ test program, its archive.zip, two cases' `| bc`); util-linux and procps for its cases
 # (unshare, nsenter; ps, pkill, pidof).
-TEST="python3 g++ zip util-linux procps libcmocka-dev trace-cmd qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates golang-go
+TEST="python3 g++ zip bc util-linux procps libcmocka-dev trace-cmd qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates golang-go
       debuginfod libdebuginfod1 prometheus curl dwarves systemtap-sdt-dev bpftrace xfsprogs"
 DOCS="libtracefs-doc libtraceevent-doc man-db"
 BENCH="${FTR_BENCH_DEPS:-}"	# bench/ sets this to "bpftrace linux-perf trace-cmd"

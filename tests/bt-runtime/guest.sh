@@ -136,8 +136,17 @@ EOF
 		if [ $t -ge $(( (RT_GRACE + to) * 10 )) ]; then
 			tout=1
 			rt_kill TERM "$pid"
-			sleep 1
-			rt_kill KILL "$pid"
+			# Up to 5 s for ftr to undo its tracefs work (emulated:
+			# slow); killed, `ftr reset` removes what it left.
+			k=0
+			while kill -0 "$pid" 2> /dev/null && [ $k -lt 50 ]; do
+				sleep 0.1; k=$((k + 1))
+			done
+			if kill -0 "$pid" 2> /dev/null; then
+				rt_kill KILL "$pid"
+				wait "$pid" 2> /dev/null
+				ftr reset > /dev/null 2>&1
+			fi
 			break
 		fi
 		sleep 0.1

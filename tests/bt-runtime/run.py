@@ -37,6 +37,7 @@ CLASSES = ["pass", "refused", "wrong", "crash", "timeout", "skipped", "n/a"]
 # it counts TIMEOUT (runner.py's ATTACH_TIMEOUT).
 ATTACH_TIMEOUT = 10
 NOTIFY = "__BPFTRACE_NOTIFY_PROBES_ATTACHED"
+TERM_GRACE = 5
 
 # Cases that check only bpftrace's own identity: its name, version, --info,
 # its BPF machinery.  Not applicable to ftr; never run.
@@ -419,12 +420,19 @@ def execute(env, case):
                         if exact:
                             # the engine matches EXPECT_FILE/JSON on what follows
                             merged = [partial.split((NOTIFY + "\n").encode(), 1)[1]]
+        killed = False
         if timed_out:
             if p.poll() is None:
                 kill_group(p, signal.SIGTERM)
-            end = time.time() + 1
-            while fds and time.time() < end:
-                pump(fds, merged, 0.1)
+            # The engine gives bpftrace 1 s; ftr gets up to TERM_GRACE to
+            # remove what it made in tracefs (a slow guest needs more).
+            end = time.time() + TERM_GRACE
+            while (fds or p.poll() is None) and time.time() < end:
+                if fds:
+                    pump(fds, merged, 0.1)
+                else:
+                    time.sleep(0.05)
+            killed = p.poll() is None
             kill_group(p)
         try:
             rc = p.wait(timeout=5)
@@ -433,6 +441,10 @@ def execute(env, case):
             rc = p.wait()
         p.stdout.close()
         p.stderr.close()
+        if killed and needs_lock(case):
+            # What a SIGKILLed ftr left in tracefs (under the live lock still).
+            subprocess.run([env.ftr, "reset"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
         return {"cmd": cmd, "rc": rc, "timed_out": timed_out, "output": decode(b"".join(merged)),
                 "stdout": decode(b"".join(outb)), "stderr": decode(b"".join(errb))}
     finally:
@@ -477,6 +489,9 @@ def guest_cases(env, cases, static):
                 miss = [m for m in missing_testprogs_in(static, c)]
                 if not why and miss:
                     why = "not built static: " + ", ".join(miss)
+                text = " ".join([c.prog, c.run, c.after, c.setup] + c.befores)
+                if not why and re.search(r"\bbash\b", text):
+                    why = "bash: the guest has busybox sh only"
             if not why and c.new_pidns and not c.befores:
                 why = "NEW_PIDNS without BEFORE"
         if na:
@@ -593,6 +608,24 @@ def guest_results(env, files, ids):
     return out
 
 
+def save_guest_ids(path, decided, ids):
+    """Beside a guest's result log: which case each id is, and what the host
+    decided, for --guest-log."""
+    with open(path + ".cases.json", "w") as f:
+        json.dump({"decided": [r for _, r in decided],
+                   "ids": {i: [c.ident, c.line] for i, c in ids.items()}}, f)
+
+
+def load_guest_ids(env, path):
+    with open(path + ".cases.json") as f:
+        saved = json.load(f)
+    byline = {}
+    for _, cases in bsuite.read_all(env.runtime):
+        for c in cases:
+            byline[(c.ident, c.line)] = c
+    return saved["decided"], {i: byline[tuple(v)] for i, v in saved["ids"].items()}
+
+
 def guest_ids(cases):
     """Case ids in a guest: their index in the order sent."""
     return {str(i): c for i, c in enumerate(cases)}
@@ -616,6 +649,7 @@ def run_guest(env, args, cases):
             live = os.path.join(tmp, "live")
             os.makedirs(live)
             ids = guest_live_dir(env, torun, static, live, args.per_part)
+            save_guest_ids(os.path.join(env.build, "guest-%s-result.log" % row), decided, ids)
             timeout = args.guest_timeout or max(900, 6 * len(torun) + 120)
             cmd = ["flock", os.environ.get("BT_RUNTIME_QEMU_LOCK", "/run/ftr-qemu.lock"),
                    os.path.join(REPO, "tests", "matrix", "run.sh"), "--rows", row,
@@ -765,12 +799,11 @@ def main():
     if args.rejudge:
         return rejudge(env, args)
     if args.guest_log:
-        # the cases in the guest are those --guest would send, in its order
+        # The cases the guest ran: the ids saved beside its log.
         env.prepare()
         row, path = args.guest_log
-        decided, torun = guest_cases(env, cases, os.path.join(env.build, "static"))
-        results = [r for _, r in decided] + guest_results(
-            env, result_log_files(path), guest_ids(torun))
+        decided, ids = load_guest_ids(env, path)
+        results = decided + guest_results(env, result_log_files(path), ids)
         return report(results, args, row, 0)
     if args.guest:
         env.prepare()

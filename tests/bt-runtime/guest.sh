@@ -92,8 +92,9 @@ EOF
 	bpids= bpid= ns=
 	for b in "$@"; do
 		if [ "$pidns" = 1 ] && [ -z "$ns" ]; then
-			# shellcheck disable=SC2086  # the command's words
-			(cd "$RT_WORK" && exec unshare --fork --pid --mount-proc -r --kill-child -- $b) \
+			# busybox's unshare: -f, no --kill-child (the tree is killed
+			# at the end).  shellcheck disable=SC2086  # the command's words
+			(cd "$RT_WORK" && exec unshare -f -p --mount-proc -r -- $b) \
 				> /dev/null 2>&1 < /dev/null &
 			bpids="$bpids $!"
 			dl=$(( $(date +%s) + wait_to ))

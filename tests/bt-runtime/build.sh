@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # build.sh — the test programs and libraries of bpftrace's runtime tests
 # (tests/testprogs, tests/testlibs), built from ../shared, unchanged, with
 # Debian's compilers, as bpftrace's CMake files build them:
@@ -40,6 +40,7 @@ newer() { # TARGET SOURCE...: true when TARGET must be (re)built
 for s in "$SRC"/testlibs/*.c; do
 	n=$(basename "$s" .c)
 	newer "$L/lib$n.so" "$s" || continue
+	# shellcheck disable=SC2086  # two -I words
 	if $CC -g -O0 -fPIC -shared $INC -o "$L/lib$n.so" "$s" 2> "$OUT/log"; then
 		chmod -x "$L/lib$n.so"
 	else
@@ -62,7 +63,7 @@ for s in "$SRC"/testprogs/*.c "$SRC"/testprogs/*.cpp; do
 		fi
 		extra="-fPIC -L$L -lusdt_tp -Wl,-rpath,$L" ;;
 	esac
-	case $n in *thread*|watchpoint_threaded) extra="$extra -pthread" ;; esac
+	case $n in *thread*) extra="$extra -pthread" ;; esac
 	for v in "" -pie; do
 		if [ -z "$v" ]; then pie="-no-pie"; else pie="-fpie -pie"; fi
 		[ -n "$SL" ] && { [ -z "$v" ] && pie="-static" || pie="-fpie -static-pie"; }

@@ -89,11 +89,12 @@ EOF
 		rt_res "$id" "skip $why"; rt_skipped=$((rt_skipped + 1)); return
 	fi
 	wait_to=$to; [ "$wait_to" -lt 10 ] && wait_to=10
-	bpids= bpid= ns=
+	bpids='' bpid='' ns=''
 	for b in "$@"; do
 		if [ "$pidns" = 1 ] && [ -z "$ns" ]; then
 			# busybox's unshare: -f, no --kill-child (the tree is killed
-			# at the end).  shellcheck disable=SC2086  # the command's words
+			# at the end).
+			# shellcheck disable=SC2086  # the command's words
 			(cd "$RT_WORK" && exec unshare -f -p --mount-proc -r -- $b) \
 				> /dev/null 2>&1 < /dev/null &
 			bpids="$bpids $!"
@@ -128,7 +129,7 @@ EOF
 	start=$(date +%s)
 	# Ticks of 0.1 s: AFTER once ftr has run RT_GRACE s (it prints no
 	# attach line), TIMEOUT counted from then.
-	t=0 apid= tout=0
+	t=0 apid='' tout=0
 	while kill -0 "$pid" 2> /dev/null; do
 		if [ -n "$after" ] && [ -z "$apid" ] && [ $t -ge $((RT_GRACE * 10)) ]; then
 			(cd "$RT_WORK" && exec sh -c "$after") > /dev/null 2>&1 < /dev/null &

@@ -11,6 +11,7 @@ import base64
 import collections
 import fcntl
 import gzip
+import hashlib
 import json
 import os
 import re
@@ -96,7 +97,10 @@ class Env:
         self.build = os.path.join(REPO, "build", "bt-runtime")
         self.ftr = os.path.abspath(args.ftr)
         self.work = os.path.join(self.build, "work")
-        self.bin = os.path.join(self.build, "bin")
+        # One bin/ per ftr binary: runs of several ftrs (other worktrees'
+        # with --ftr) at once must not re-point each other's bpftrace.
+        tag = hashlib.sha1(os.path.realpath(self.ftr).encode()).hexdigest()[:12]
+        self.bin = os.path.join(self.build, "bin", tag)
         self.lock = os.environ.get("BT_RUNTIME_LOCK", "/run/ftr-live.lock")
         self.grace = args.attach_grace
         self.release = os.uname().release
@@ -121,7 +125,9 @@ class Env:
                 continue
             if os.path.lexists(link):
                 os.unlink(link)
-            os.symlink(target, link)
+            tmp = "%s.%d" % (link, os.getpid())
+            os.symlink(target, tmp)
+            os.replace(tmp, link)
         self.bpftrace = os.path.join(self.bin, "bpftrace")
 
 

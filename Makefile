@@ -123,7 +123,7 @@ OBJS := $(SRCS:src/%.c=$(B)/%.o)
 LIBOBJS := $(filter-out $(B)/main.o,$(OBJS))
 MANS := $(wildcard man/*.[0-9])
 
-.PHONY: all static check check-build check-layers check-static-size check-unit check-fuzz check-live check-matrix check-bt-tools check-sanitize soak fuzz fuzz-libfuzzer fuzz-driver install man clean deps helpers helpers-static sysroot
+.PHONY: all static check check-build check-layers check-static-size check-unit check-fuzz check-live check-matrix check-bt-tools check-bt-runtime check-sanitize soak fuzz fuzz-libfuzzer fuzz-driver install man clean deps helpers helpers-static sysroot
 
 all: $(B)/ftr
 
@@ -317,8 +317,8 @@ $(B)/sysroot/TRIPLET: $(SYSROOT_PROGS) tests/matrix/sysroot.sh
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check:
 	@$(MAKE) --no-print-directory -j$(NPROC) check-build
-	@$(MAKE) --no-print-directory check-layers check-static-size check-deb check-unit check-fuzz check-live check-matrix \
-		check-bt-tools
+	@$(MAKE) --no-print-directory check-layers check-static-size check-deb check-unit check-fuzz check-live \
+		check-bt-runtime check-matrix check-bt-tools
 
 # Cross builds cannot run here: the arm64 binaries are tested by the
 # matrix's arm64 row, which `make check-matrix` (native) builds for itself.
@@ -484,6 +484,18 @@ check-matrix: $(B)/ftr-static $(B)/ftr $(HELPERS_STATIC) $(B)/sysroot/TRIPLET
 # tool: about 100 s.  Both rows: tests/bt-tools/run.sh --rows 6.1,6.12.
 check-bt-tools: $(B)/ftr-static $(B)/ftr $(HELPERS_STATIC)
 	@tests/bt-tools/run.sh --rows 6.12 --secs 1
+
+# bpftrace's own runtime test suite (../shared/bpftrace-tests, issue #23) on
+# this kernel: its PROG-only cases (tests/bt-runtime/README.md), with a
+# ratchet: at least BT_RUNTIME_MIN_PASS pass, at most BT_RUNTIME_MAX_WRONG
+# print a wrong answer, no crash.  Raise the first, lower the second as the
+# language grows.  About 20 s (the cases free of tracefs run two at a time),
+# and 21 s once to build the test programs (tests/bt-runtime/build.sh).
+BT_RUNTIME_MIN_PASS ?= 44
+BT_RUNTIME_MAX_WRONG ?= 6
+check-bt-runtime: $(B)/ftr
+	@tests/bt-runtime/run.py --ftr $(B)/ftr --prog-only --min-pass $(BT_RUNTIME_MIN_PASS) \
+		--max-wrong $(BT_RUNTIME_MAX_WRONG) --max-crash 0
 
 # What make check runs, built at once (after every variable above: a
 # prerequisite list is expanded where it is read).

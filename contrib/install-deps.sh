@@ -28,8 +28,10 @@ BUILD="gcc make pkg-config libtracefs-dev libtraceevent-dev libelf-dev zlib1g-de
 # libdebuginfod1 when --debuginfod asks for it).
 # bpftrace: t-bpfjson compares ftr -f json with bpftrace -f json on the host.
 # xfsprogs: mkfs.xfs makes the small XFS image of the bt-tools guests (xfsdist).
-# lintian: checks the packages of `make deb` (tests/deb.sh).
-TEST="libcmocka-dev trace-cmd qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates golang-go
+# python3, g++, zip, bc: tests/bt-runtime (bpftrace's runtime suite: its runner,
+# its C++ test program, its archive.zip, two cases' `| bc`); util-linux and procps for its cases
+# (unshare, nsenter; ps, pkill, pidof).  lintian: checks the packages of `make deb` (tests/deb.sh).
+TEST="python3 g++ zip bc util-linux procps libcmocka-dev trace-cmd qemu-system-x86 busybox-static cpio gzip xz-utils ca-certificates golang-go
       debuginfod libdebuginfod1 prometheus curl dwarves systemtap-sdt-dev bpftrace xfsprogs lintian"
 DOCS="libtracefs-doc libtraceevent-doc man-db"
 BENCH="${FTR_BENCH_DEPS:-}"	# bench/ sets this to "bpftrace linux-perf trace-cmd"

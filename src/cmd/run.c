@@ -323,7 +323,7 @@ int cmd_run(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct run_opts o = { .mode = OUT_TEXT };
+	struct run_opts o = { .mode = OUT_TEXT, .exit_lines = true };
 	struct agg_sort sort;
 	char serr[160];
 	struct program prog;

@@ -43,6 +43,8 @@ struct run_opts {
 	bool unsafe;		/* system() allowed (bpftrace's --unsafe) */
 	bool dry_run;		/* --dry-run: set up and attach, run nothing (bpftrace's) */
 	bool quiet;		/* -q: no 'Attaching N probes...' line, no attached_probes in -f json */
+	bool exit_lines;	/* a program's run (not count/hist): bpftrace's two empty
+				 * lines after END, before the maps, in text too */
 };
 
 #define PROM_FILE_INTERVAL 10000000000ull	/* 10 s */

@@ -1999,6 +1999,26 @@ next:
 static bool expand(struct lexer *l, struct node **np, int depth);
 
 /* The call n of macro m, as an N_BLOCK: *np replaced. */
+/* errorf()/warnf() in a macro's body: bpftrace's diagnostic then names the
+ * place the macro was expanded from, with its source line; ftr's carries
+ * the body's place only, so such a call is refused rather than printed
+ * short of what bpftrace prints (call.errorf_macro_expansion). */
+static const struct node *diag_call(const struct node *n)
+{
+	const struct node *f = NULL;
+
+	for (; n && !f; n = n->next) {
+		if (n->k == N_CALL && n->sval &&
+		    (!strcmp(n->sval, "errorf") || !strcmp(n->sval, "warnf")))
+			return n;
+		if (!(f = diag_call(n->a)) && !(f = diag_call(n->b)))
+			f = diag_call(n->c);
+		for (int i = 0; !f && n->args && i < n->nargs; i++)
+			f = diag_call(n->args[i]);
+	}
+	return f;
+}
+
 static bool expand_call(struct lexer *l, struct node **np, const struct macro *m, int depth)
 {
 	struct node *n = *np, *b;
@@ -2025,6 +2045,16 @@ static bool expand_call(struct lexer *l, struct node **np, const struct macro *m
 		lerr(l, n->line, n->col, "macro %s: macros call each other more than 32 deep "
 		     "(a macro calling itself never ends)", m->name);
 		return false;
+	}
+	{
+		const struct node *d = diag_call(m->body);
+
+		if (d) {
+			lerr(l, d->line, d->col, "%s() in macro %s: ftr cannot yet say where the "
+			     "macro was expanded from, as bpftrace's message does; call it outside "
+			     "the macro", d->sval, m->name);
+			return false;
+		}
 	}
 	b = node_copy(l, m->body, false);
 	if (!b)

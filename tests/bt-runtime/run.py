@@ -319,6 +319,9 @@ def run_case(env, case, lock_all=False):
     return res
 
 
+STDERR_LINE = re.compile(r"^(?:Attached \d+ probes?|Attaching \d+ probes?\.\.\.)$")
+
+
 def pump(fds, merged, wait):
     """Reads what is ready on FDS (fd -> its list of chunks) within WAIT
     seconds, in arrival order into MERGED too; drops a closed fd.  Returns
@@ -395,13 +398,17 @@ def execute(env, case):
         penv.update(case.env)
         p = subprocess.Popen(cmd, shell=True, cwd=env.work, env=penv, start_new_session=True,
                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE)
+                             stderr=subprocess.STDOUT)
         start = time.time()
         attached_at = None
         deadline = start + ATTACH_TIMEOUT
         merged, outb, errb = [], [], []
         partial = b""
-        fds = {p.stdout.fileno(): outb, p.stderr.fileno(): errb}
+        # One pipe for both, as the engine's stderr=STDOUT: two pipes read
+        # as they become ready do not keep the order ftr wrote them in (a
+        # line on stderr was seen after stdout's next, which then failed a
+        # whole-line EXPECT: 13 to 16 "wrong" from one run to the next).
+        fds = {p.stdout.fileno(): outb}
         timed_out = False
         exact = any(m in ("file", "json") for m, _ in case.expects)
         while fds:
@@ -447,13 +454,17 @@ def execute(env, case):
             kill_group(p)
             rc = p.wait()
         p.stdout.close()
-        p.stderr.close()
         if killed and needs_lock(case):
             # What a SIGKILLed ftr left in tracefs (under the live lock still).
             subprocess.run([env.ftr, "reset"], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
+        # The attach line is ftr's, not the program's: the classes need the
+        # program's own lines (verdict.consistent_stdout; ftr's messages,
+        # and their source line and caret after them, end those there).
+        both = decode(b"".join(outb))
+        own = "".join(l for l in both.splitlines(True) if not STDERR_LINE.match(l))
         return {"cmd": cmd, "rc": rc, "timed_out": timed_out, "output": decode(b"".join(merged)),
-                "stdout": decode(b"".join(outb)), "stderr": decode(b"".join(errb))}
+                "stdout": own, "stderr": both}
     finally:
         for b in befores + ([after] if after else []):
             if b.poll() is None:

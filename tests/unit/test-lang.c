@@ -299,6 +299,9 @@ static const struct {
 	  "1:7)" },
 	{ "macro f(1) { } begin { }", 1, 9, "a macro's parameter is a name, a $variable or a @map, "
 	  "not number" },
+	{ "macro bad() { errorf(\"x\"); } begin { bad(); }", 1, 15, "errorf() in macro bad: ftr "
+	  "cannot yet say where the macro was expanded from, as bpftrace's message does; call it "
+	  "outside the macro" },
 	{ "macro f() 1; begin { }", 1, 11, "expected '{' to open the macro's body, found number" },
 	{ "begin { nosuch + 1 }", 1, 9, "unknown name 'nosuch'*" },
 	/* tuples */

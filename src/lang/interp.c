@@ -97,6 +97,7 @@ struct kmap {
  * ring buffer, where the kernel has no hist triggers. */
 struct pcount {
 	bool by_cpu;
+	const char *fixed;		/* the comm a filter fixes the only key to, or NULL */
 	struct eng_event *ev[64];
 	char filter[64][2048];
 	int nev;
@@ -3539,6 +3540,12 @@ static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, cha
 	return NULL;
 }
 
+/* The trigger key of comm (by pid, merged by comm in hist_read) and tid. */
+static const char *pid_key(enum kkey kk)
+{
+	return kk == KK_COMM ? "common_pid.execname" : "common_pid";
+}
+
 /*
  * A clause on every syscalls:sys_enter_* (or sys_exit_*) event: one trigger
  * on raw_syscalls:sys_enter (sys_exit) keyed by the syscall's number instead
@@ -3603,10 +3610,8 @@ static int sys_fold(struct interp *in, int ci, struct kmap *km, const char *pred
 			probe_key = true;
 			break;
 		case KK_COMM:
-			spec.keys[spec.nkeys++] = "common_pid.execname";
-			break;
 		case KK_TID:
-			spec.keys[spec.nkeys++] = "common_pid";
+			spec.keys[spec.nkeys++] = pid_key(km->kk[i]);
 			break;
 		case KK_FIELD:
 			if (kn->k != N_FIELD || strcmp(kn->sval, "ret") || px == prefixes[0])
@@ -3737,10 +3742,8 @@ static int hist_plan_clause(struct interp *in, int ci, char *why, size_t wlen)
 				kn = kn->args[0];	/* hex(), ksym(), ksymoff() of a field */
 			switch (km->kk[i]) {
 			case KK_COMM:
-				spec.keys[spec.nkeys++] = "common_pid.execname";
-				break;
 			case KK_TID:
-				spec.keys[spec.nkeys++] = "common_pid";
+				spec.keys[spec.nkeys++] = pid_key(km->kk[i]);
 				break;
 			case KK_PROBE:
 			case KK_FUNC:
@@ -3994,6 +3997,34 @@ static int hist_op_all(struct interp *in, enum khist_op op)
 
 /* ---- counts in perf tracepoint counters -------------------------------------- */
 
+/*
+ * A key the predicate fixes: comm where the predicate is `comm == "NAME"`,
+ * or that and more (&&).  The count is then one entry, NAME, counted by the
+ * kernel's filter on the task's comm at the event: the comm a hist trigger's
+ * filter and the user path's pushed filter test too.  A NAME with glob
+ * characters is no fixed key (the kernel's == globs).
+ */
+static const char *fixed_comm(const struct node *pred, const struct node *key)
+{
+	const struct node *a, *b;
+
+	if (!pred || key->k != N_BUILTIN || key->ival != B_COMM || pred->k != N_BINOP)
+		return NULL;
+	if (pred->op == T_ANDAND) {
+		const char *l = fixed_comm(pred->a, key);
+
+		return l ? l : fixed_comm(pred->b, key);
+	}
+	if (pred->op != T_EQ)
+		return NULL;
+	a = pred->a->k == N_STR ? pred->b : pred->a;
+	b = pred->a->k == N_STR ? pred->a : pred->b;
+	if (a->k != N_BUILTIN || a->ival != B_COMM || b->k != N_STR || !b->sval ||
+	    !*b->sval || strpbrk(b->sval, "*?[]\\") || strlen(b->sval) > 15)
+		return NULL;
+	return b->sval;
+}
+
 static int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 {
 	const struct clause *c = &in->p->cl[ci];
@@ -4001,18 +4032,20 @@ static int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 	struct mapdef *m = &in->maps[st->a->slot];
 	struct pcount *pc;
 	char pred[2048] = "";
+	const char *fixed = st->a->nargs == 1 ? fixed_comm(c->pred, st->a->args[0]) : NULL;
+	bool by_cpu = st->a->nargs == 1 && !fixed;
 
 	if (!in->e.feat.f[F_PERF].yes) {
 		snprintf(why, wlen, "no perf_event_open");
 		return -EINVAL;
 	}
 	if (st->next || m->kind != AGG_COUNT || m->refs != 1 || st->a->nargs > 1 ||
-	    (st->a->nargs == 1 && !(st->a->args[0]->k == N_BUILTIN &&
-				   st->a->args[0]->ival == B_CPU))) {
-		snprintf(why, wlen, "only a keyless or per-CPU count() fits perf counters");
+	    (by_cpu && !(st->a->args[0]->k == N_BUILTIN && st->a->args[0]->ival == B_CPU))) {
+		snprintf(why, wlen, "only a keyless or per-CPU count(), or one keyed by the comm "
+			 "its predicate fixes, fits perf counters");
 		return -EINVAL;
 	}
-	if (st->a->nargs && (in->o->eng.pid || in->o->eng.cmdv)) {
+	if (by_cpu && (in->o->eng.pid || in->o->eng.cmdv)) {
 		snprintf(why, wlen, "per-CPU counts of one process are not kept by perf counters");
 		return -EINVAL;
 	}
@@ -4034,7 +4067,8 @@ static int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 	pc = calloc(1, sizeof(*pc));
 	if (!pc)
 		return -ENOMEM;
-	pc->by_cpu = st->a->nargs == 1;
+	pc->by_cpu = by_cpu;
+	pc->fixed = fixed;
 	for (int k = 0; k < in->e.nev; k++) {
 		struct eng_event *v = &in->e.ev[k];
 
@@ -4081,6 +4115,9 @@ static int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 		      pc->ev[i]->sys, pc->ev[i]->name, pc->filter[i][0] ? " with filter '" : "",
 		      pc->filter[i], pc->filter[i][0] ? "'" : "");
 	}
+	if (pc->fixed)
+		planf(in, "%s: its only key, comm, is '%s' by the filter: one count\n", m->name,
+		      pc->fixed);
 	return 0;
 }
 
@@ -4210,10 +4247,14 @@ static int pc_read(struct interp *in, struct mapdef *m)
 		struct agg_kpart k[1] = { { .i = pc->fd_cpu[i] } };
 		uint64_t v = pc->raw[i] - pc->base[i];
 
+		if (pc->fixed) {
+			k[0].str.p = pc->fixed;
+			k[0].str.len = strlen(pc->fixed);
+		}
 		/* A CPU that counted nothing since the clear has no entry,
 		 * as in user space. */
 		if (v)
-			agg_add(m->m, pc->by_cpu ? k : NULL, v, 0);
+			agg_add(m->m, pc->by_cpu || pc->fixed ? k : NULL, v, 0);
 	}
 	return 0;
 }
@@ -4550,7 +4591,9 @@ static int emit_sh(struct interp *in)
 		}
 		if (m->pc && !m->pc->by_cpu) {
 			/* The events of a count, by name, in the buffer. */
-			fprintf(b, "echo 0 > $I/tracing_on\necho \"%s: $(awk '", m->name);
+			fprintf(b, "echo 0 > $I/tracing_on\necho \"%s%s%s%s: $(awk '", m->name,
+				m->pc->fixed ? "[" : "", m->pc->fixed ? m->pc->fixed : "",
+				m->pc->fixed ? "]" : "");
 			for (int j = 0; j < m->pc->nev; j++)
 				fprintf(b, "%s/ %s: /", j ? " || " : "", m->pc->ev[j]->name);
 			fprintf(b, " { n++ } END { print n + 0 }' $I/trace)\"\n");

@@ -49,7 +49,7 @@ for r in $(seq $RUNS); do
 				p=$!
 				t0=$(now)
 				i=0
-				while ! grep -qs running /run/ftr/ftr_$p.lock && [ $i -lt 4000 ]; do
+				while ! grep -qs running /run/ftr/ftr_$p.lock && [ $i -lt 1200 ]; do
 					i=$((i + 1))
 					sleep 0.05
 					kill -0 $p 2> /dev/null || break

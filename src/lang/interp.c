@@ -4333,12 +4333,52 @@ static const char *kernel_map_refused(struct interp *in, const struct mapdef *m)
 	return NULL;
 }
 
+/*
+ * What a map's hist triggers cost to set up and take down on this kernel:
+ * the kernel's waits for the events in flight (features.h), each taken as
+ * two grace periods (tracepoint_synchronize_unregister waits for SRCU and
+ * RCU), a grace period measured once per run.  0 where nothing can be
+ * measured (offline, no membarrier).
+ */
+#define HIST_BUDGET_NS 2000000000ull	/* more, and auto plans user space */
+
+static uint64_t hist_grace_ns(struct interp *in)
+{
+	static uint64_t grace;
+	static bool done;
+
+	if (!in->e.s)
+		return 0;
+	if (!done)
+		grace = features_grace_ns();
+	done = true;
+	return grace;
+}
+
+static uint64_t hist_cost_ns(struct interp *in, const struct kmap *km, int *waits)
+{
+	*waits = 0;
+	for (int j = 0; j < km->nt; j++)
+		*waits += KCOST_TRIGGER_WAITS +
+			  (strstr(km->t[j].cmd.add, " if ") ? KCOST_TRIGGER_FILTER_WAITS : 0);
+	return (uint64_t)*waits * 2 * hist_grace_ns(in);
+}
+
+static void kmap_free(struct kmap *km)
+{
+	if (km)
+		free(km->t);
+	free(km);
+}
+
 static void plan_hists(struct interp *in)
 {
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		const struct node *st = in->p->cl[ci].body;
 		char why[256] = "";
 		struct mapdef *m;
+		uint64_t cost;
+		int waits;
 
 		if (!st || st->k != S_ASSIGN || st->a->k != N_MAP)
 			continue;
@@ -4373,6 +4413,17 @@ static void plan_hists(struct interp *in)
 			      m->kind == AGG_COUNT && why2[0] ? "; not perf counters: " : "", why2);
 			continue;
 		}
+		cost = hist_cost_ns(in, m->k, &waits);
+		if (in->o->where == WHERE_AUTO && cost > HIST_BUDGET_NS) {
+			planf(in, "%s: in user space: its %d hist trigger%s would take about %.1f s "
+			      "to set up and take down here (%d waits of the kernel's for the events "
+			      "in flight; a grace period measured at %.1f ms)\n", m->name, m->k->nt,
+			      m->k->nt == 1 ? "" : "s", cost / 1e9, waits,
+			      hist_grace_ns(in) / 1e6);
+			kmap_free(m->k);
+			m->k = NULL;
+			continue;
+		}
 		for (int j = 0; j < m->k->nt && m->k->t[0].fold; j++) {
 			int n = 0;
 
@@ -4395,6 +4446,10 @@ static void plan_hists(struct interp *in)
 		if (m->k->kk[0] == KK_COMM && m->k->nkeys)
 			planf(in, "%s: the kernel keys by pid (common_pid.execname); ftr adds "
 			      "the pids of each comm\n", m->name);
+		if (cost)
+			planf(in, "%s: set up and taken down in about %.2f s here (%d waits of the "
+			      "kernel's for the events in flight; a grace period measured at "
+			      "%.1f ms)\n", m->name, cost / 1e9, waits, hist_grace_ns(in) / 1e6);
 		for (int i = 0; i < m->k->nkeys; i++)
 			if (m->k->kk[i] == KK_SYM) {
 				planf(in, "%s: the kernel keys .sym by address; ftr adds the "

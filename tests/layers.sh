@@ -42,5 +42,18 @@ for f in *.c *.h */*.c */*.h; do
 		pass=$((pass + 1))
 	fi
 done
+# A folder's private header (NAME-int.h: lang/interp-int.h, the rooms of the
+# interpreter) is included only inside its folder.
+for f in */*-int.h; do
+	[ -e "$f" ] || continue
+	dir=$(dirname "$f")
+	users=$(echo $(grep -l "^#include \"$f\"" *.c *.h */*.c */*.h 2>/dev/null | grep -v "^$dir/"))
+	if [ -n "$users" ]; then
+		echo "not ok layers: $f is private to $dir/ and included by $users"
+		fail=$((fail + 1))
+	else
+		pass=$((pass + 1))
+	fi
+done
 echo "layers: $pass passed, $fail failed"
 [ $fail -eq 0 ]

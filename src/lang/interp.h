@@ -41,7 +41,7 @@ struct run_opts {
 	uint64_t prom_interval_ns;	/* ... every this (0: PROM_FILE_INTERVAL) */
 	enum run_buffering buffering;
 	bool unsafe;		/* system() allowed (bpftrace's --unsafe) */
-	bool quiet;		/* -q: no attached_probes line in -f json */
+	bool quiet;		/* -q: no 'Attaching N probes...' line, no attached_probes in -f json */
 };
 
 #define PROM_FILE_INTERVAL 10000000000ull	/* 10 s */

@@ -57,6 +57,8 @@ enum builtin {
 /* VT_BUF: buf()'s bytes, printed by printf's %r only */
 enum vtype { VT_NONE, VT_INT, VT_STR, VT_STACK, VT_BUF };
 
+struct builtin_fn;
+
 struct node {
 	enum nk k;
 	enum tok op;		/* BINOP/UNOP/ASSIGN (T_ASSIGN, T_PLUSEQ, ...) */
@@ -75,6 +77,7 @@ struct node {
 	enum vtype type;
 	int slot;		/* VAR: scratch slot; MAP: map index */
 	void *bind;		/* FIELD: per-event field table; CALL: private */
+	const struct builtin_fn *fn;	/* CALL: its row of the builtins (lang/builtins.c) */
 	bool int_in_long;	/* FIELD: an int in a syscall's 8 unsigned bytes (below) */
 };
 
@@ -176,7 +179,13 @@ int lang_perf_event(bool hardware, const char *name, uint32_t *type, uint64_t *c
 		uint64_t *period);
 
 const char *lang_tok_str(enum tok t);
-/* The builtin named name, or -1. */
+/* The builtin variable named name (enum builtin; argN: B_ARG with N in
+ * *argn), or -1: the table is lang/builtins.c's. */
 int lang_builtin(const char *name, int *argn);
+/* Why bpftrace's builtin variable name is not ftr's (needs BPF, or not
+ * yet), or NULL. */
+const char *lang_builtin_refused(const char *name);
+/* Their names, space-separated (argN for the arguments). */
+const char *lang_builtin_names(void);
 
 #endif

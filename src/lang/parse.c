@@ -60,26 +60,6 @@ const char *lang_tok_str(enum tok t)
 	return t < ARRAY_SIZE(tok_names) && tok_names[t] ? tok_names[t] : "?";
 }
 
-static const char *const builtins[] = {
-	[B_PID] = "pid", [B_TID] = "tid", [B_COMM] = "comm", [B_CPU] = "cpu",
-	[B_NSECS] = "nsecs", [B_ELAPSED] = "elapsed", [B_UID] = "uid", [B_RETVAL] = "retval",
-	[B_FUNC] = "func", [B_PROBE] = "probe", [B_KSTACK] = "kstack", [B_USTACK] = "ustack",
-	[B_CPID] = "cpid",
-};
-
-int lang_builtin(const char *name, int *argn)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(builtins); i++)
-		if (builtins[i] && !strcmp(name, builtins[i]))
-			return (int)i;
-	if (!strncmp(name, "arg", 3) && name[3] >= '0' && name[3] <= '9' &&
-	    strspn(name + 3, "0123456789") == strlen(name + 3) && strlen(name + 3) <= 2) {
-		*argn = atoi(name + 3);
-		return B_ARG;
-	}
-	return -1;
-}
-
 bool lang_int_type(const char *name, int *bits, bool *is_signed)
 {
 	static const struct {
@@ -472,34 +452,6 @@ static bool arg_list(struct lexer *l, struct node *n, enum tok close)
 	return ok && expect(l, close, NULL) && height(l, n, d);
 }
 
-/* bpftrace's builtins that ftr has not: why, for the error. */
-static const char *no_builtin(const char *name)
-{
-	static const struct {
-		const char *name, *why;
-	} t[] = {
-		{ "cgroup", "is the task's cgroup id, which only a BPF program gets "
-		  "(bpf_get_current_cgroup_id)" },
-		{ "jiffies", "is read by a BPF helper at the event (bpf_jiffies64); nsecs is "
-		  "the event's time" },
-		{ "ctx", "is a BPF program's context pointer" },
-		{ "sarg0", "reads the stack at the event (a BPF read); ftr's kprobes read "
-		  "argN and retval" },
-		{ "gid", "is not in ftr yet (uid is)" },
-		{ "username", "is not in ftr yet (uid is)" },
-		{ "rand", "is not in ftr yet" },
-		{ "numaid", "is not in ftr yet (cpu is)" },
-		{ "kfunc", "is a BPF (BTF) probe: use kprobe:" },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
-		if (!strcmp(name, t[i].name) ||
-		    (!strcmp(t[i].name, "sarg0") && !strncmp(name, "sarg", 4) &&
-		     name[4] >= '0' && name[4] <= '9'))
-			return t[i].why;
-	return NULL;
-}
-
 /*
  * $N, a positional parameter, is a literal: a number where its text is one
  * (bpftrace's rule), else a string; a missing one is 0 ("" in str($N)).
@@ -753,7 +705,7 @@ static struct node *primary(struct lexer *l)
 		}
 		if (b < 0 && !strcmp(name, "curtask"))
 			b = B_CURTASK;	/* $current, or refused with why (typed.c) */
-		if (b < 0 && (why = no_builtin(name))) {
+		if (b < 0 && (why = lang_builtin_refused(name))) {
 			lerr(l, line, col, "'%s' %s", name, why);
 			free(name);
 			return NULL;
@@ -762,9 +714,8 @@ static struct node *primary(struct lexer *l)
 		    strpbrk(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
 			b = B_CONST;	/* resolved with the types (typed.c) */
 		if (b < 0) {
-			lerr(l, line, col, "unknown name '%s' (builtins: pid tid comm cpu nsecs "
-			     "elapsed uid retval func probe kstack ustack argN; fields are args.NAME)",
-			     name);
+			lerr(l, line, col, "unknown name '%s' (builtins: %s; fields are args.NAME)",
+			     name, lang_builtin_names());
 			free(name);
 			return NULL;
 		}

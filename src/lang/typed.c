@@ -1322,7 +1322,7 @@ static int per_cpu(struct tctx *x)
 	struct typed_out *o = x->out;
 	const struct kallsyms_current *l = &x->cur->loc;
 	/* A kprobe takes PROBE_MAX_ARGS fields with the clause's others. */
-	/* A profile clause's eprobe adds its filter's field (interp.c). */
+	/* A profile clause's eprobe adds its filter's field (compile.c, hrprof_clause). */
 	int limit = x->tracepoint || x->prof ? TYPED_MAX_FIELDS - x->prof : PROBE_MAX_ARGS - 2;
 	int nper = 0, n = o->n;
 	struct typed_field *old = malloc(sizeof(o->f));

@@ -179,4 +179,20 @@ if has_kprobes; then
 else
 	skip lang-func-key "no kprobe events"
 fi
+# The start-up line: on a terminal (script(1) gives ftr one) 'Attaching N
+# probes...' on stderr before BEGIN's output, as bpftrace, N the clauses'
+# probes (BEGIN and END are 2); nothing with -q, nor when stderr is no
+# terminal.
+if script -qec true /dev/null > /dev/null 2>&1; then
+	script -qec "'$FTR' -e 'BEGIN { printf(\"hi\\n\"); exit(); } END { }'" /dev/null \
+		< /dev/null > "$TMP/a" 2>&1
+	script -qec "'$FTR' -q -e 'BEGIN { printf(\"hi\\n\"); exit(); }'" /dev/null \
+		< /dev/null > "$TMP/aq" 2>&1
+	"$FTR" -e 'BEGIN { printf("hi\n"); exit(); }' > /dev/null 2> "$TMP/ae"
+	tr -d '\r' < "$TMP/a" | head -2 | tr '\n' '|' | grep -qx 'Attaching 2 probes\.\.\.|hi|' &&
+		[ "$(tr -d '\r' < "$TMP/aq")" = hi ] && [ ! -s "$TMP/ae" ] && ok lang-attaching ||
+		fail lang-attaching "$(cat -v "$TMP/a" "$TMP/aq" "$TMP/ae" | head -5)"
+else
+	skip lang-attaching "no script(1) that runs a command on a terminal (util-linux's)"
+fi
 same_as_before lang-leaves-tracefs "$TMP/before"

@@ -89,7 +89,7 @@ fi
 # (keys=stacktrace): the kernel path and the user path print the same stacks,
 # for a tracepoint in the scheduler and a system-call one.
 if traceable && has_hist && [ "$(uname -m)" = aarch64 ]; then
-	# arm64's stacktrace key drops a frame (interp.c): stacks stay in
+	# arm64's stacktrace key drops a frame (interp-int.h, KSTACK_HIST_SHORT): stacks stay in
 	# user space, and the plan says why.
 	"$FTR" -E -e 'tracepoint:sched:sched_switch { @[kstack] = count(); }' > "$TMP/p" 2>&1
 	grep -q "^@: in user space: .*arm64" "$TMP/p" && ok langprof-kstack-arm64-user-path ||

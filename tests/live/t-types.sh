@@ -305,7 +305,7 @@ fi
 
 # Kernel memory in a profile clause (runqlen.bt): an eprobe on
 # timer:hrtimer_expire_entry, filtered to perf's cpu-clock timer, takes the
-# clause (interp.c, hrprof_clause).  A kernel variable's member of known
+# clause (compile.c, hrprof_clause).  A kernel variable's member of known
 # value (init_uts_ns's "Linux"), read in each of hotpath's samples: one
 # key, comm the sampled task's, about 999 samples for its 1 s of CPU (the
 # bound of langprof-sample-count).

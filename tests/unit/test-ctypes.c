@@ -939,7 +939,7 @@ static void test_curtask_per_cpu(void **state)
 	typed(text, "x86_64", PS_ARGN, NULL, "2 reads through it on 20 possible CPUs, with 0 "
 	      "others, is 40 fetch arguments, above the 22 of one clause");
 	/* runqlen.bt at profile:hz: through the eprobe on the sampler's timer
-	 * interrupt (interp.c hrprof_clause), which this kernel may lack. */
+	 * interrupt (compile.c hrprof_clause), which this kernel may lack. */
 	snprintf(text, sizeof(text), "%sprofile:hz:99 { $t = (struct task_struct *)curtask; "
 		 "@[$t->pid] = count(); }", defs);
 	typed(text, "x86_64", PS_ARGN, NULL, "curtask reads memory, which ftr does in a profile "

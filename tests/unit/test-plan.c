@@ -305,7 +305,7 @@ static const struct {
 	 * Rendered, then refused by the filter parser: a negative number
 	 * against an unsigned field (the syscall tracepoints' arguments are
 	 * all u64).  The engine makes that a hard "bad filter" error today;
-	 * the interpreter can evaluate it, so interp.c should keep such a
+	 * the interpreter can evaluate it, so fplan.c should keep such a
 	 * predicate in user space (see plan_filters).
 	 */
 	{ "syscalls", "sys_enter_write", "args.fd == -1", "bad: the kernel refuses negative values" },
@@ -361,7 +361,7 @@ static const char *comm_of(int pid, void *arg)
 	return pid == 42 ? "python3" : "sh";
 }
 
-/* The language's semantics (interp.c's eval), on numbers and comm. */
+/* The language's semantics (eval.c's eval), on numbers and comm. */
 struct val {
 	bool str;
 	int64_t i;

@@ -1,0 +1,353 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Inside the interpreter: what its rooms share and nothing outside
+ * src/lang/ includes.  struct interp is one run of a program; its maps
+ * (mapdef) say where each is kept (user space, a hist trigger, perf
+ * counters); sema is the semantic pass's state, xctx one evaluation.  The
+ * rooms: sema.c (semantic pass), eval.c (values), exec.c (statements),
+ * compile.c (the events a program needs), interp.c (the run loop),
+ * khplan.c, pcplan.c, fplan.c (the kernel pushdowns: hist triggers, perf
+ * counters, event filters), replay.c (recordings), metrics.c (--serve).
+ */
+#ifndef FTR_INTERP_INT_H
+#define FTR_INTERP_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <event-parse.h>
+
+#include "kernel/engine.h"
+#include "kernel/khist.h"
+#include "lang/agg.h"
+#include "lang/interp.h"
+#include "lang/lang.h"
+#include "lang/lprof.h"
+#include "lang/prom.h"
+#include "report/output.h"
+
+#define MAX_VARS 64
+#define PRINTF_GUARD_RATE 5000		/* printf/s in a program's first quarter second */
+/* The frames of an event's kstack: as many as a hist trigger's stacktrace
+ * key holds (HIST_STACKTRACE_DEPTH), so that both paths give one answer. */
+#define EVENT_KSTACK_MAX 16
+/* Strings and stacks kept as map values: bounded, as maps are. */
+#define INTERN_MAX (1u << 20)
+#define INTERN_MAX_BYTES ((size_t)64 << 20)
+/* Measured on arm64 6.1: a hist trigger's stacktrace key at sched_switch
+ * starts at schedule (or do_task_dead), one frame above __schedule, where
+ * x86 starts at __schedule: the kernel skips a fixed number of frames,
+ * counted for x86's unwinder.  The user path keeps that frame, so on arm64
+ * stack keys stay there, and both paths still give one answer. */
+#if defined(__aarch64__)
+#define KSTACK_HIST_SHORT 1
+#else
+#define KSTACK_HIST_SHORT 0
+#endif
+
+/* A map aggregated by hist triggers, one per event of its clause. */
+enum kkey { KK_COMM, KK_TID, KK_FIELD, KK_PROBE, KK_FUNC, KK_STACK, KK_SYM, KK_SYMOFF };
+
+struct ktrig {
+	struct eng_event *ev;
+	const char *sys, *name;		/* the event the trigger is on: ev's, or
+					 * raw_syscalls' for a fold (sys_fold) */
+	int fold;			/* a fold: the clause's index + 1, else 0 */
+	const char *fold_prefix;	/* a fold's "sys_enter_" or "sys_exit_" */
+	struct khist_cmd cmd;
+	struct tep_format_field *kf[AGG_MAX_KEYS];	/* KK_FIELD and KK_SYM* keys */
+	struct tep_format_field *vf;			/* the value field, or NULL */
+};
+
+struct kmap {
+	int nkeys;
+	enum kkey kk[AGG_MAX_KEYS];
+	bool value_is_key;		/* hist/lhist: the raw value is the last key */
+	struct ktrig *t;
+	int nt;
+};
+
+/* A keyless (or per-CPU) count kept by perf tracepoint counters: exact, no
+ * ring buffer, where the kernel has no hist triggers. */
+struct pcount {
+	bool by_cpu;
+	const char *fixed;		/* the comm a filter fixes the only key to, or NULL */
+	struct eng_event *ev[64];
+	char filter[64][2048];
+	int nev;
+	int fds[4096];
+	int fd_cpu[4096];
+	int nfds;
+	/* clear(): a counter cannot be reset without losing the events that
+	 * come between its read and the reset, so the map is each counter's
+	 * value less its value at the last clear (base).  raw holds the values
+	 * read once per clause run (snap_run): print(@); clear(@) then print
+	 * and clear at one instant, and no event falls between the two. */
+	uint64_t raw[4096];
+	uint64_t base[4096];
+	uint64_t snap_run;
+};
+
+struct mapdef {
+	char *name;
+	struct kmap *k;			/* in the kernel, or NULL */
+	struct pcount *pc;		/* in perf counters, or NULL */
+	int refs;			/* how many places name it */
+	bool planned;			/* the plan says where it runs */
+	enum agg_kind kind;
+	int nkeys;
+	enum agg_ktype kt[AGG_MAX_KEYS];
+	int64_t lmin, lmax, lstep;
+	bool has_kind, keys_known;
+	bool cleared;			/* clear() or zero() names it somewhere */
+	bool zeroed;			/* zero() names it: its keys stay, at 0 */
+	bool read_at_event;		/* print() or clear() of it at an event */
+	bool str_at_store;		/* str(@m[k]) of a pointer: the string, fetched
+					 * where the pointer is stored (str_stores) */
+	enum vtype vt;			/* what a plain store keeps: VT_INT, or a
+					 * string or stack interned (VT_STR/STACK) */
+	const struct node *first;
+	struct agg *m;
+	int stack_mode;			/* a stack key's kstack(perf|raw) mode */
+};
+
+/* What one engine event needs to run its clauses. */
+struct evbind {
+	int *clauses;			/* as many as the program has */
+	int ncl, cap;
+	char probe[256];		/* the `probe` builtin */
+	char func[128];			/* the `func` builtin */
+	struct tep_format_field *pid;
+	struct tep_format_field *comm;	/* ftr_comm: the kprobe/uprobe's $comm */
+	bool pred_pushed;		/* its clause's predicate is the event filter */
+	bool hrprof;			/* a profile clause's eprobe (hrprof_clause) */
+};
+
+struct val {
+	enum vtype t;
+	int64_t i;
+	bool u;			/* an unsigned 64-bit number (a u64 field, or computed from one) */
+	const char *s;
+	size_t len;			/* VT_STR: bytes; VT_STACK: frames */
+	const uint64_t *ips;		/* VT_STACK */
+};
+
+struct interp {
+	struct program *p;
+	const struct run_opts *o;
+	struct engine e;
+	struct mapdef maps[64];
+	int nmaps;
+	struct evbind *eb;
+	/* The events read for the names tasks take (name_events_add): task_rename
+	 * at exec or prctl, sched_process_fork for a new task; each one's
+	 * event index (-1: not read), name and pid fields. */
+	bool read_names;
+	struct name_src {
+		int idx;
+		struct tep_format_field *name, *pid;
+	} names[2];
+	int nvars[256];			/* scratch variables per clause */
+	char *varnames[256][MAX_VARS];
+	struct val vars[MAX_VARS];
+	unsigned char varwidth[MAX_VARS];	/* bytes of what a variable holds (bswap) */
+	struct outbuf ob;
+	struct lang_err err;
+	bool exit_req;
+	uint64_t start_ns;
+	uint64_t *next_fire;		/* per clause, for interval clauses */
+	uint64_t printfs;
+	bool guard_checked;
+	bool guard_tripped;
+	char plan[4096];
+	size_t planlen;
+	/* profile:hz:N */
+	unsigned prof_hz;
+	const struct lang_probe *prof_pr;	/* the sampler's probe (profile:, software:...) */
+	bool prof_k, prof_u;		/* kstack / ustack read somewhere */
+	struct lprof *prof;
+	uint64_t ustk[1 + LPROF_MAX_FRAMES];	/* a ustack key: its tag, then frames */
+	struct intern *vals;		/* strings and stacks kept as map values */
+	char *fetch_why[256];		/* per clause: why str() cannot fetch (strfetch.h) */
+	struct tenv *types;		/* C types (ctypes.h), opened on first need */
+	struct typed_out *typed;	/* per clause: the fetchargs of its typed reads */
+	/* per clause: a profile:hz clause that reads kernel memory, run on an
+	 * eprobe on the sampler's timer interrupt (strfetch_hrprof) */
+	bool *hrprof;
+	uint64_t hrfn;			/* perf_swevent_hrtimer, the eprobe's filter */
+	uint64_t runs;			/* clause runs so far: a perf counter's snapshot */
+	bool exit_at_event;		/* an event clause calls exit() */
+	struct ksyms *ks;		/* for ksym(), loaded when a program uses it */
+	int ks_err;
+	bool ks_warned;
+	/* --serve, --prom-file: the maps as metrics */
+	struct prom *prom;
+	struct prom_map pmaps[64];
+	char *phelp[64];
+	char plabels[64][AGG_MAX_KEYS][64];
+	struct serve *srv;
+	struct outbuf *pob;
+	uint64_t prom_next;
+	bool prom_warned;
+	struct kcore *kc;		/* *kaddr("sym") in BEGIN/END/interval */
+	bool kc_warned;
+	struct outbuf *fmt;		/* system() and cat(): their formatted text */
+};
+
+struct sema {
+	struct interp *in;
+	int clause;
+	const struct clause *c;
+	struct eng_event **evs;		/* the clause's events */
+	int nev;
+	bool is_ret, is_kprobe, is_uprobe, has_record, is_profile;
+	bool buf_ok;			/* checking an argument of printf */
+	struct lang_err *err;
+};
+
+struct xctx {
+	struct interp *in;
+	struct eng_event *ev;
+	struct evbind *eb;
+	struct tep_record *rec;
+	const struct lprof_sample *smp;	/* profile:hz: the sample */
+	uint64_t now;
+	char scratch[128];
+};
+
+#define KSYM_TEXT 256
+
+#define HRPROF_MAX 8
+
+/* sema.c */
+struct tep_format_field **field_table(struct sema *s, struct node *n, size_t per);
+bool addr_field(const struct sema *s, const struct node *n);
+int int_width(const struct sema *s, const struct node *n);
+int check_field(struct sema *s, struct node *n);
+int check_map_keys(struct sema *s, struct node *n);
+struct mapdef *map_get(struct interp *in, const char *name);
+bool is_hex_call(const struct node *n);
+int check(struct sema *s, struct node *n);
+int check_stmts(struct sema *s, struct node *st);
+
+/* eval.c */
+struct val vstr(const char *s, size_t len);
+int tid_of(struct xctx *x);
+struct val vint(int64_t i);
+bool truthy(struct val v);
+const struct ksyms *kernel_syms(struct interp *in);
+int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k);
+int64_t arith(enum tok op, int64_t a, int64_t b);
+int strcmp_v(struct val a, struct val b);
+struct val eval(struct xctx *x, const struct node *n);
+
+/* exec.c */
+void print_stack(struct interp *in, struct outbuf *ob, struct val v);
+void bt_line(struct interp *in, const char *type, const char *s, size_t n);
+struct outbuf *bt_out(struct interp *in);
+void bt_done(struct interp *in, struct outbuf *f, const char *type);
+void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div);
+void run_clause(struct xctx *x, int ci, bool skip_pred);
+
+/* interp.c */
+void planf(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int on_event(struct engine *e, struct eng_event *v, struct tep_record *rec, void *arg);
+int prof_open(struct interp *in);
+
+/* compile.c */
+bool prof_reads_memory(const struct clause *c);
+int name_events_add(struct interp *in);
+void name_events_plan(struct interp *in);
+int compile(struct interp *in, struct lang_err *err);
+
+/* khplan.c */
+int hist_read(struct interp *in, struct mapdef *m);
+int hist_op_all(struct interp *in, enum khist_op op);
+int hist_stop(struct engine *e, void *arg);
+void plan_hists(struct interp *in);
+int hist_install(struct interp *in);
+
+/* pcplan.c */
+int pc_plan(struct interp *in, int ci, char *why, size_t wlen);
+int pc_start(struct interp *in, struct pcount *pc);
+void pc_stop(struct pcount *pc);
+int pc_read(struct interp *in, struct mapdef *m);
+int pc_clear(struct interp *in, struct mapdef *m);
+void pc_close(struct pcount *pc);
+
+/* fplan.c */
+void plan_filters(struct interp *in);
+int emit_sh(struct interp *in);
+
+/* replay.c */
+int lang_run_input(struct program *p, const struct run_opts *o);
+
+/* metrics.c */
+int metrics_open(struct interp *in);
+int metrics_write_file(struct interp *in);
+void metrics_tick(struct interp *in, uint64_t now);
+void metrics_close(struct interp *in);
+
+/* builtins.c: one row per builtin function (the table's format is
+ * explained at the top of builtins.c). */
+enum {					/* where: the clauses where it exists */
+	BW_TRACEPOINT = 1 << 0,		/* tracepoints (and what replaces them) */
+	BW_KPROBE = 1 << 1,		/* kprobe, kretprobe */
+	BW_UPROBE = 1 << 2,		/* uprobe, uretprobe, usdt */
+	BW_SAMPLE = 1 << 3,		/* profile, software, hardware: a perf sample */
+	BW_SPECIAL = 1 << 4,		/* BEGIN, END, interval: no event */
+	BW_EVENT = BW_TRACEPOINT | BW_KPROBE | BW_UPROBE,
+	BW_ALL = BW_EVENT | BW_SAMPLE | BW_SPECIAL,
+};
+enum {					/* flags */
+	BF_AGG = 1 << 0,		/* an aggregation (of kind agg): @m[k] = f(...) only */
+	BF_OWN_ARGS = 1 << 1,		/* its checker checks its arguments itself */
+	BF_BUF_ARGS = 1 << 2,		/* buf() may be an argument after the first */
+};
+enum {					/* push: what a kernel pushdown computes of it */
+	BP_HIST_MAP = 1 << 0,		/* the aggregation, in a hist trigger (khplan.c) */
+	BP_PERF_COUNT = 1 << 1,		/* the aggregation, in perf counters (pcplan.c) */
+	BP_HIST_KEY = 1 << 2,		/* f(field) as a hist key: the field */
+	BP_HIST_KEY_SYM = 1 << 3,	/* ... the field.sym */
+	BP_HIST_KEY_SYMOFF = 1 << 4,	/* ... the field.sym-offset */
+	BP_HIST_KEY_ANY = BP_HIST_KEY | BP_HIST_KEY_SYM | BP_HIST_KEY_SYMOFF,
+};
+
+struct builtin_fn {
+	const char *name;
+	int min, max;			/* arguments */
+	const char *args;		/* as ftr-language(7)'s table writes them */
+	enum vtype ret;			/* VT_NONE: a statement or an aggregation */
+	unsigned where, flags, push;
+	enum agg_kind agg;		/* BF_AGG */
+	int (*check)(struct sema *s, struct node *n);
+	struct val (*eval)(struct xctx *x, const struct node *n);	/* a value */
+	void (*exec)(struct xctx *x, const struct node *n);		/* a statement */
+};
+
+/* A builtin variable (enum builtin, lang.h): lang_builtin() finds it by
+ * name for the parser. */
+struct builtin_var {
+	const char *name;
+	enum vtype ret;
+	unsigned where;
+	int (*check)(struct sema *s, struct node *n);
+	struct val (*eval)(struct xctx *x, const struct node *n);
+};
+
+/* The row of enum builtin b, or NULL (B_CONST, B_CURTASK: typed.c's). */
+const struct builtin_var *builtin_var(int b);
+int check_var(struct sema *s, struct node *n);
+struct val eval_var(struct xctx *x, const struct node *n);
+/* The row of a name (int(x), uint8_t(x)...: the cast of that width), or
+ * NULL. */
+const struct builtin_fn *builtin_find(const char *name);
+/* The i-th row, NULL past the last (for tests and listings). */
+const struct builtin_fn *builtin_at(size_t i);
+/* A checked call's row; NULL for any other node. */
+const struct builtin_fn *builtin_of(const struct node *n);
+/* The agg_kind of an aggregation's name, or -1. */
+int agg_of(const char *call);
+int check_call(struct sema *s, struct node *n, bool as_map_value);
+
+#endif

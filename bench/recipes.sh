@@ -7,7 +7,8 @@
 #         event, trigger and counter in place)
 #   stop  SIGINT to exit (the maps read, printed, and the kernel undone)
 # Times from /proc/uptime (10 ms).  Medians.  Several binaries side by side
-# in one boot: FTR_BENCH_BINS="old=/path/ftr-static new=build/ftr-static".
+# in one boot: FTR_BENCH_BINS="old=/path/ftr-static:1 new=build/ftr-static"
+# (":N": that binary runs N times only, for a slow one).
 #
 #   bench/recipes.sh [RUNS] [ROWS] [RECIPES]   (defaults 3, "6.1", "syscount errors")
 set -u
@@ -23,8 +24,12 @@ gdir=$work/guest
 mkdir -p "$gdir/bins"
 names=""
 for b in $BINS; do
-	cp "${b#*=}" "$gdir/bins/${b%%=*}"
+	path=${b#*=}
+	runs=$RUNS
+	case $path in *:*) runs=${path##*:} path=${path%:*} ;; esac
+	cp "$path" "$gdir/bins/${b%%=*}"
 	names="$names ${b%%=*}"
+	echo "${b%%=*} $runs" >> "$gdir/bins/runs"
 done
 cat > "$gdir/run.sh" <<GEOF
 #!/bin/sh
@@ -40,6 +45,7 @@ med() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 for r in $(seq $RUNS); do
 	for rc in $RECIPES; do
 		for n in $NAMES; do
+			[ "$r" -le "$(awk -v n=$n '$1 == n { print $2 }' $D/runs)" ] || continue
 			for w in kernel user; do
 				t0=$(now)
 				$D/$n run $rc --where $w -d 1 > /tmp/o.$n.$w 2> /tmp/e.$n.$w
@@ -72,6 +78,7 @@ for rc in $RECIPES; do
 				$(med < /tmp/stop.$rc.$n.$w) $(wc -l < /tmp/o.$n.$w)
 		done
 		grep -h 'error\|warn' /tmp/e.$n.* | head -3 | sed 's/^/guest: stderr: /'
+		$D/$n run $rc -E 2>&1 | grep 'set up and\|take down' | sed "s/^/guest: $n plan: /"
 	done
 done
 echo "ok bench"

@@ -154,7 +154,7 @@ static int sys_fold(struct interp *in, int ci, struct kmap *km, const char *pred
 	struct mapdef *m = &in->maps[st->a->slot];
 	struct khist_spec spec = { .size = agg_size(m->m) };
 	struct ktrig *t = &km->t[0];
-	static char ktext[4096];
+	char ktext[KHIST_CMD_MAX];
 	struct tep_event *raw;
 	const char *px = NULL, *names[16];
 	bool probe_key = false;
@@ -467,8 +467,8 @@ int hist_read(struct interp *in, struct mapdef *m)
 		free(text);
 		tab = table_of(&f, t->cmd.add);
 		if (!tab && f.ntables) {
-			ftr_err("cannot find the table of '%s' in the hist of '%s:%s'", t->cmd.add,
-				t->sys, t->name);
+			ftr_err("cannot read the hist of '%s:%s': %s", t->sys, t->name,
+				strerror(ENOENT));
 			khist_file_free(&f);
 			return -EIO;
 		}
@@ -664,6 +664,13 @@ static uint64_t hist_cost_ns(struct interp *in, const struct kmap *km, int *wait
 	return (uint64_t)*waits * 2 * hist_grace_ns(in);
 }
 
+static void plan_cost(struct interp *in, const struct mapdef *m, const char *where,
+		      uint64_t cost, int waits)
+{
+	planf(in, "%s: %s%d hist triggers, setup+teardown ~%.2f s (%d waits, %.1f ms each)\n",
+	      m->name, where, m->k->nt, cost / 1e9, waits, 2 * hist_grace_ns(in) / 1e6);
+}
+
 static void kmap_free(struct kmap *km)
 {
 	if (km)
@@ -717,11 +724,7 @@ void plan_hists(struct interp *in)
 		}
 		cost = hist_cost_ns(in, m->k, &waits);
 		if (in->o->where == WHERE_AUTO && cost > HIST_BUDGET_NS) {
-			planf(in, "%s: in user space: its %d hist trigger%s would take about %.1f s "
-			      "to set up and take down here (%d waits of the kernel's for the events "
-			      "in flight; a grace period measured at %.1f ms)\n", m->name, m->k->nt,
-			      m->k->nt == 1 ? "" : "s", cost / 1e9, waits,
-			      hist_grace_ns(in) / 1e6);
+			plan_cost(in, m, "in user space: ", cost, waits);
 			kmap_free(m->k);
 			m->k = NULL;
 			continue;
@@ -734,11 +737,8 @@ void plan_hists(struct interp *in)
 					in->e.ev[k].trigger_only = true;
 					n++;
 				}
-			planf(in, "%s: in the kernel, one hist trigger on %s:%s for the %d "
-			      "syscalls:%s* events, keyed by the syscall's number, which the kernel "
-			      "names (32-bit tasks' syscalls, which those events leave out, count "
-			      "under the native names): %s\n", m->name, m->k->t[j].sys,
-			      m->k->t[j].name, n, m->k->t[j].fold_prefix, m->k->t[j].cmd.add);
+			planf(in, "%s: in the kernel, one hist trigger on %s:%s for %d events: %s\n",
+			      m->name, m->k->t[j].sys, m->k->t[j].name, n, m->k->t[j].cmd.add);
 		}
 		for (int j = 0; j < m->k->nt && !m->k->t[0].fold; j++) {
 			m->k->t[j].ev->trigger_only = true;
@@ -749,9 +749,7 @@ void plan_hists(struct interp *in)
 			planf(in, "%s: the kernel keys by pid (common_pid.execname); ftr adds "
 			      "the pids of each comm\n", m->name);
 		if (cost)
-			planf(in, "%s: set up and taken down in about %.2f s here (%d waits of the "
-			      "kernel's for the events in flight; a grace period measured at "
-			      "%.1f ms)\n", m->name, cost / 1e9, waits, hist_grace_ns(in) / 1e6);
+			plan_cost(in, m, "", cost, waits);
 		for (int i = 0; i < m->k->nkeys; i++)
 			if (m->k->kk[i] == KK_SYM) {
 				planf(in, "%s: the kernel keys .sym by address; ftr adds the "

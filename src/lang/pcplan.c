@@ -63,8 +63,7 @@ int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 	}
 	if (st->next || m->kind != AGG_COUNT || m->refs != 1 || st->a->nargs > 1 ||
 	    (by_cpu && !(st->a->args[0]->k == N_BUILTIN && st->a->args[0]->ival == B_CPU))) {
-		snprintf(why, wlen, "only a keyless or per-CPU count(), or one keyed by the comm "
-			 "its predicate fixes, fits perf counters");
+		snprintf(why, wlen, "only a keyless or per-CPU count() fits perf counters");
 		return -EINVAL;
 	}
 	if (by_cpu && (in->o->eng.pid || in->o->eng.cmdv)) {
@@ -138,8 +137,7 @@ int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 		      pc->filter[i], pc->filter[i][0] ? "'" : "");
 	}
 	if (pc->fixed)
-		planf(in, "%s: its only key, comm, is '%s' by the filter: one count\n", m->name,
-		      pc->fixed);
+		planf(in, "%s: comm is '%s' by the filter\n", m->name, pc->fixed);
 	return 0;
 }
 

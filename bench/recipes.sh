@@ -78,7 +78,7 @@ for rc in $RECIPES; do
 				$(med < /tmp/stop.$rc.$n.$w) $(wc -l < /tmp/o.$n.$w)
 		done
 		grep -h 'error\|warn' /tmp/e.$n.* | head -3 | sed 's/^/guest: stderr: /'
-		$D/$n run $rc -E 2>&1 | grep 'set up and\|take down' | sed "s/^/guest: $n plan: /"
+		$D/$n run $rc -E 2>&1 | grep 'setup+teardown' | sed "s/^/guest: $n plan: /"
 	done
 done
 echo "ok bench"

@@ -369,6 +369,29 @@ static const char *file_comm(int pid, void *tep)
 	return tep_is_pid_registered(tep, pid) ? tep_data_comm_from_pid(tep, pid) : NULL;
 }
 
+struct tep_event *engine_format(struct engine *e, const char *sys, const char *name)
+{
+	if (!e->tep || e->o.file_tep)
+		return e->tep ? tep_find_event_by_name(e->tep, sys, name) : NULL;
+	return formats_add(e->tep, tdir_of(e), sys, name);
+}
+
+int engine_system_count(struct engine *e, const char *sys, const char *prefix)
+{
+	char **evs;
+	int n = 0;
+
+	if (e->o.file_tep)
+		return -ENOENT;
+	evs = tracefs_system_events(tdir_of(e), sys);
+	if (!evs)
+		return -ENOENT;
+	for (int i = 0; evs[i]; i++)
+		n += str_has_prefix(evs[i], prefix);
+	tracefs_list_free(evs);
+	return n;
+}
+
 int engine_load_formats(struct engine *e)
 {
 	if (e->by_id || (e->tep && !e->o.file_tep))

@@ -159,6 +159,13 @@ int engine_add_eprobe(struct engine *e, const char *sys, const char *ev, const c
 /* Parse the formats of the events added so far (engine_prepare does it when
  * not done: call it first to look at fields before choosing filters). */
 int engine_load_formats(struct engine *e);
+/* The format of an event the engine does not enable (a hist trigger's on
+ * an event of its own choosing): parsed into the engine's handle, after
+ * engine_load_formats.  NULL when it has none (not printed). */
+struct tep_event *engine_format(struct engine *e, const char *sys, const char *name);
+/* How many events of system sys have names starting with prefix, in tracefs
+ * (or the offline directory): whether a glob covers all of them.  -errno. */
+int engine_system_count(struct engine *e, const char *sys, const char *prefix);
 /* Formats, filters, instance settings, enabling, buffers; under explain
  * prints the writes instead.  0 / -errno. */
 int engine_prepare(struct engine *e);

@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/membarrier.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -505,4 +508,25 @@ int features_probe(struct features *f, struct session *s)
 	tracefs_list_free(tracers);
 	set(f, F_ERROR_LOG, tfile("error_log"), NULL);
 	return 0;
+}
+
+uint64_t features_grace_ns(void)
+{
+	uint64_t t[3];
+
+	for (int i = 0; i < 3; i++) {
+		struct timespec a, b;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0) < 0)
+			return 0;
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		t[i] = (uint64_t)(b.tv_sec - a.tv_sec) * 1000000000u + b.tv_nsec - a.tv_nsec;
+	}
+	/* the median of three */
+	if (t[0] > t[1])
+		t[0] ^= t[1], t[1] ^= t[0], t[0] ^= t[1];
+	if (t[1] > t[2])
+		t[1] = t[2];
+	return t[0] > t[1] ? t[0] : t[1];
 }

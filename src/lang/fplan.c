@@ -125,13 +125,14 @@ void plan_filters(struct interp *in)
 }
 
 /* echo 'VAL' > $I/events/SYS/EV/FILE, VAL quoted for sh. */
-static void emit_echo(FILE *b, const char *val, const struct eng_event *v, const char *file)
+static void emit_echo(FILE *b, const char *val, const char *sys, const char *name,
+		      const char *file)
 {
 	fputs("echo ", b);
 	sh_quote(b, val);
 	/* Append to a trigger file: truncating it removes every trigger. */
-	fprintf(b, " %s $I/events/%s/%s/%s\n", strcmp(file, "trigger") ? ">" : ">>", v->sys,
-		v->name, file);
+	fprintf(b, " %s $I/events/%s/%s/%s\n", strcmp(file, "trigger") ? ">" : ">>", sys, name,
+		file);
 }
 
 /* --emit-sh: the in-kernel part as a script: set up, count, read, undo. */
@@ -150,16 +151,6 @@ int emit_sh(struct interp *in)
 		fprintf(b, "# %.*s\n", (int)n, p);
 		p += n + (p[n] == '\n');
 	}
-	for (int i = 0; i < in->nmaps; i++) {
-		struct kmap *km = in->maps[i].k;
-
-		for (int j = 0; km && j < km->nt; j++) {
-			char cmd[KHIST_CMD_MAX + 16];
-
-			if (khist_cmd(km->t[j].cmd.add, KHIST_CONT, cmd, sizeof(cmd)) == 0)
-				emit_echo(b, cmd, km->t[j].ev, "trigger");
-		}
-	}
 	/* A keyless count runs on perf counters in ftr: in sh, the events
 	 * themselves go to the buffer (filtered alike) and are counted there. */
 	for (int i = 0; i < in->nmaps; i++) {
@@ -167,8 +158,8 @@ int emit_sh(struct interp *in)
 
 		for (int j = 0; pc && j < pc->nev; j++) {
 			if (pc->filter[j][0])
-				emit_echo(b, pc->filter[j], pc->ev[j], "filter");
-			emit_echo(b, "1", pc->ev[j], "enable");
+				emit_echo(b, pc->filter[j], pc->ev[j]->sys, pc->ev[j]->name, "filter");
+			emit_echo(b, "1", pc->ev[j]->sys, pc->ev[j]->name, "enable");
 		}
 	}
 	if (in->o->eng.duration_ns)
@@ -187,14 +178,16 @@ int emit_sh(struct interp *in)
 			char cmd[KHIST_CMD_MAX + 16];
 
 			if (khist_cmd(m->k->t[j].cmd.add, KHIST_PAUSE, cmd, sizeof(cmd)) == 0)
-				emit_echo(b, cmd, m->k->t[j].ev, "trigger");
+				emit_echo(b, cmd, m->k->t[j].sys, m->k->t[j].name, "trigger");
 			fprintf(b, "echo '%s (raw values; ftr would bucket and merge them):'\n"
-				   "cat $I/events/%s/%s/hist\n", m->name, m->k->t[j].ev->sys,
-				m->k->t[j].ev->name);
+				   "cat $I/events/%s/%s/hist\n", m->name, m->k->t[j].sys,
+				m->k->t[j].name);
 		}
 		if (m->pc && !m->pc->by_cpu) {
 			/* The events of a count, by name, in the buffer. */
-			fprintf(b, "echo 0 > $I/tracing_on\necho \"%s: $(awk '", m->name);
+			fprintf(b, "echo 0 > $I/tracing_on\necho \"%s%s%s%s: $(awk '", m->name,
+				m->pc->fixed ? "[" : "", m->pc->fixed ? m->pc->fixed : "",
+				m->pc->fixed ? "]" : "");
 			for (int j = 0; j < m->pc->nev; j++)
 				fprintf(b, "%s/ %s: /", j ? " || " : "", m->pc->ev[j]->name);
 			fprintf(b, " { n++ } END { print n + 0 }' $I/trace)\"\n");

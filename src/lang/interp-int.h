@@ -51,6 +51,10 @@ enum kkey { KK_COMM, KK_TID, KK_FIELD, KK_PROBE, KK_FUNC, KK_STACK, KK_SYM, KK_S
 
 struct ktrig {
 	struct eng_event *ev;
+	const char *sys, *name;		/* the event the trigger is on: ev's, or
+					 * raw_syscalls' for a fold (sys_fold) */
+	int fold;			/* a fold: the clause's index + 1, else 0 */
+	const char *fold_prefix;	/* a fold's "sys_enter_" or "sys_exit_" */
 	struct khist_cmd cmd;
 	struct tep_format_field *kf[AGG_MAX_KEYS];	/* KK_FIELD and KK_SYM* keys */
 	struct tep_format_field *vf;			/* the value field, or NULL */
@@ -68,6 +72,7 @@ struct kmap {
  * ring buffer, where the kernel has no hist triggers. */
 struct pcount {
 	bool by_cpu;
+	const char *fixed;		/* the comm a filter fixes the only key to, or NULL */
 	struct eng_event *ev[64];
 	char filter[64][2048];
 	int nev;

@@ -19,6 +19,34 @@
 #include "perf/perf.h"
 /* ---- counts in perf tracepoint counters -------------------------------------- */
 
+/*
+ * A key the predicate fixes: comm where the predicate is `comm == "NAME"`,
+ * or that and more (&&).  The count is then one entry, NAME, counted by the
+ * kernel's filter on the task's comm at the event: the comm a hist trigger's
+ * filter and the user path's pushed filter test too.  A NAME with glob
+ * characters is no fixed key (the kernel's == globs).
+ */
+static const char *fixed_comm(const struct node *pred, const struct node *key)
+{
+	const struct node *a, *b;
+
+	if (!pred || key->k != N_BUILTIN || key->ival != B_COMM || pred->k != N_BINOP)
+		return NULL;
+	if (pred->op == T_ANDAND) {
+		const char *l = fixed_comm(pred->a, key);
+
+		return l ? l : fixed_comm(pred->b, key);
+	}
+	if (pred->op != T_EQ)
+		return NULL;
+	a = pred->a->k == N_STR ? pred->b : pred->a;
+	b = pred->a->k == N_STR ? pred->a : pred->b;
+	if (a->k != N_BUILTIN || a->ival != B_COMM || b->k != N_STR || !b->sval ||
+	    !*b->sval || strpbrk(b->sval, "*?[]\\") || strlen(b->sval) > 15)
+		return NULL;
+	return b->sval;
+}
+
 int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 {
 	const struct clause *c = &in->p->cl[ci];
@@ -26,18 +54,19 @@ int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 	struct mapdef *m = &in->maps[st->a->slot];
 	struct pcount *pc;
 	char pred[2048] = "";
+	const char *fixed = st->a->nargs == 1 ? fixed_comm(c->pred, st->a->args[0]) : NULL;
+	bool by_cpu = st->a->nargs == 1 && !fixed;
 
 	if (!in->e.feat.f[F_PERF].yes) {
 		snprintf(why, wlen, "no perf_event_open");
 		return -EINVAL;
 	}
 	if (st->next || m->kind != AGG_COUNT || m->refs != 1 || st->a->nargs > 1 ||
-	    (st->a->nargs == 1 && !(st->a->args[0]->k == N_BUILTIN &&
-				   st->a->args[0]->ival == B_CPU))) {
+	    (by_cpu && !(st->a->args[0]->k == N_BUILTIN && st->a->args[0]->ival == B_CPU))) {
 		snprintf(why, wlen, "only a keyless or per-CPU count() fits perf counters");
 		return -EINVAL;
 	}
-	if (st->a->nargs && (in->o->eng.pid || in->o->eng.cmdv)) {
+	if (by_cpu && (in->o->eng.pid || in->o->eng.cmdv)) {
 		snprintf(why, wlen, "per-CPU counts of one process are not kept by perf counters");
 		return -EINVAL;
 	}
@@ -59,7 +88,8 @@ int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 	pc = calloc(1, sizeof(*pc));
 	if (!pc)
 		return -ENOMEM;
-	pc->by_cpu = st->a->nargs == 1;
+	pc->by_cpu = by_cpu;
+	pc->fixed = fixed;
 	for (int k = 0; k < in->e.nev; k++) {
 		struct eng_event *v = &in->e.ev[k];
 
@@ -106,6 +136,8 @@ int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 		      pc->ev[i]->sys, pc->ev[i]->name, pc->filter[i][0] ? " with filter '" : "",
 		      pc->filter[i], pc->filter[i][0] ? "'" : "");
 	}
+	if (pc->fixed)
+		planf(in, "%s: comm is '%s' by the filter\n", m->name, pc->fixed);
 	return 0;
 }
 
@@ -235,10 +267,14 @@ int pc_read(struct interp *in, struct mapdef *m)
 		struct agg_kpart k[1] = { { .i = pc->fd_cpu[i] } };
 		uint64_t v = pc->raw[i] - pc->base[i];
 
+		if (pc->fixed) {
+			k[0].str.p = pc->fixed;
+			k[0].str.len = strlen(pc->fixed);
+		}
 		/* A CPU that counted nothing since the clear has no entry,
 		 * as in user space. */
 		if (v)
-			agg_add(m->m, pc->by_cpu ? k : NULL, v, 0);
+			agg_add(m->m, pc->by_cpu || pc->fixed ? k : NULL, v, 0);
 	}
 	return 0;
 }

@@ -147,6 +147,9 @@ zero-end exact tracepoint:sched:sched_process_fork { @ = count(); } tracepoint:s
 clear-at-event exact tracepoint:sched:sched_process_fork { @ = count(); } tracepoint:syscalls:sys_enter_sched_yield { print(@); clear(@); }
 map-read-elsewhere exact tracepoint:syscalls:sys_enter_write { @w[comm] = count(); } tracepoint:syscalls:sys_enter_openat /@w["writer"] > 0/ { @o[comm] = count(); }
 str-map exact tracepoint:syscalls:sys_enter_openat /comm == "opener"/ { @f[tid] = args.filename; } tracepoint:syscalls:sys_exit_openat /@f[tid]/ { @[str(@f[tid]), args.ret >= 0] = count(); delete(@f[tid]); } END { clear(@f); }
+syscalls-fold exact tracepoint:syscalls:sys_enter_* /comm == "writer" || comm == "opener"/ { @[probe, comm] = count(); }
+syscalls-fold-exit exact tracepoint:syscalls:sys_exit_* /args.ret < 0 && comm == "opener"/ { @[probe, args.ret] = count(); }
+syscalls-fold-sum exact tracepoint:syscalls:sys_exit_* /comm == "writer" && (args.ret == 7 || args.ret == 3000)/ { @[probe] = sum(args.ret); }
 kprobe-hist exact kprobe:vfs_write /comm == "writer"/ { @bytes = hist(arg2); }
 kretprobe-lhist exact kretprobe:vfs_write /comm == "writer"/ { @r = lhist(retval, 0, 4000, 500); }
 EOF

@@ -130,5 +130,42 @@ else
 	skip plans-at-event "no sys_enter_sched_yield tracepoint"
 fi
 
+# A count whose only key the predicate fixes (comm == "writer"): one perf
+# counter per CPU with the filter, where the kernel has no hist triggers.
+run_plans fixed-comm 'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @[comm] = count(); }' \
+	writer 100 3
+same fixed-comm '@[writer]: 100
+'
+run_plans fixed-comm-and 'tracepoint:syscalls:sys_enter_write /args.count == 7 && comm == "writer"/ {
+	@[comm] = count(); }' sh -c 'writer 30 7; writer 20 3'
+same fixed-comm-and '@[writer]: 30
+'
+
+# Every syscalls:sys_enter_* (sys_exit_*) event keyed by probe: where the
+# kernel has hist triggers, one trigger on raw_syscalls keyed by the
+# syscall's number (the planner's sys_fold), not one per event.  The
+# workload's count on each plan, and every plan prints what the user path
+# prints for the rest of what the helper did.
+fold_same() {
+	for p in auto kernel user; do
+		[ -f "$TMP/$1.$p" ] || continue
+		if ! grep -qxF "$2" "$TMP/$1.$p" || ! cmp -s "$TMP/$1.$p" "$TMP/$1.user"; then
+			fail "plans-$1" "$p: $(tr '\n' ' ' < "$TMP/$1.$p" | head -c 300) $(head -2 "$TMP/$1.$p-e")"
+			return
+		fi
+	done
+	ok "plans-$1"
+}
+if [ -d "$T/events/raw_syscalls/sys_enter" ]; then
+	run_plans fold 'tracepoint:syscalls:sys_enter_* /comm == "writer"/ { @[probe] = count(); }' \
+		writer 100 3
+	fold_same fold '@[tracepoint:syscalls:sys_enter_write]: 100'
+	run_plans fold-exit 'tracepoint:syscalls:sys_exit_* /comm == "opener" && args.ret < 0/ {
+		@[probe, args.ret] = count(); }' opener 1 /nonexistent-ftr-plans
+	fold_same fold-exit '@[tracepoint:syscalls:sys_exit_openat, -2]: 1'
+else
+	skip plans-fold "no raw_syscalls tracepoints"
+fi
+
 same_as_before plans-leaves-tracefs-clean "$TMP/before"
 exit $FAILED

@@ -17,6 +17,7 @@
 
 #include "filter/expr.h"
 #include "ftr.h"
+#include "kernel/kallsyms.h"
 #include "lang/interp-int.h"
 #include "lang/plan.h"
 #include "report/sym.h"
@@ -142,9 +143,32 @@ static const char *pid_key(enum kkey kk)
  * what both events have alike: probe, comm, tid, the common fields, and ret
  * at the exit; the arguments differ from event to event.  Not the same:
  * a 32-bit (compat) task's syscalls, which the syscalls: events leave out
- * and raw_syscalls counts under its numbers, named by the native table.
+ * and raw_syscalls counts under its numbers, named by the native table:
+ * so the fold is made only where the kernel has no 32-bit syscall entry
+ * (compat_syscalls_absent), never where a 32-bit task could change it.
  * 1: folded into km->t[0]; 0: not (then one trigger per event).
  */
+/*
+ * True only when kallsyms shows that this kernel runs no 32-bit (compat)
+ * syscalls: none of the compat entry points is listed (x86-64 since 4.17
+ * names them __ia32_sys_* and __*_compat_sys_*, before that and elsewhere
+ * compat_sys_*; arm64 __arm64_compat_sys_*).  Unreadable kallsyms: not known,
+ * so false.  Debian's x86-64 and arm64 kernels have compat syscalls.
+ */
+static bool compat_syscalls_absent(void)
+{
+	static const char *const entries[] = {
+		"__ia32_sys_*", "__ia32_compat_sys_*", "__x64_compat_sys_*",
+		"__arm64_compat_sys_*", "compat_sys_*",
+	};
+	uint64_t addr;
+
+	for (size_t i = 0; i < ARRAY_SIZE(entries); i++)
+		if (kallsyms_find(entries[i], &addr) != -ENOENT)
+			return false;
+	return true;
+}
+
 static int sys_fold(struct interp *in, int ci, struct kmap *km, const char *pred, char *why,
 		    size_t wlen)
 {
@@ -179,6 +203,12 @@ static int sys_fold(struct interp *in, int ci, struct kmap *km, const char *pred
 	}
 	if (n < 2 || engine_system_count(&in->e, "syscalls", px) != n)
 		return 0;
+	if (!compat_syscalls_absent()) {
+		planf(in, "  %s: not one raw_syscalls trigger: this kernel runs 32-bit tasks' "
+		      "syscalls, which raw_syscalls counts and the syscalls: events do not\n",
+		      m->name);
+		return 0;
+	}
 	raw = engine_format(&in->e, "raw_syscalls", px == prefixes[0] ? "sys_enter" : "sys_exit");
 	if (!raw)
 		return 0;

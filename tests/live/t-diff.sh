@@ -124,8 +124,22 @@ done
 
 # The language tests' programs whose output is a function of the workload
 # (t-lang, t-agg, t-plans, t-strfetch), one a line: NAME MODE PROGRAM.
+# The syscall fold (one raw_syscalls trigger for every syscalls: event) is
+# planned only where no 32-bit task's syscalls can make raw_syscalls count
+# what the syscalls: events do not; elsewhere (Debian's x86-64 and arm64
+# kernels) those programs would compare ~350 triggers of the per-event plan,
+# which the syscount and errors recipes above already do.
+fold=$("$FTR" -E -e 'tracepoint:syscalls:sys_enter_* { @[probe] = count(); }' 2>&1 |
+	grep -c 'hist:keys=id.syscall')
 while read -r name mode prog; do
 	[ -n "$name" ] || continue
+	case $name in
+	syscalls-fold*)
+		if [ "$fold" = 0 ]; then
+			skip "diff-$name" "no syscall fold planned on this kernel (no hist triggers, or 32-bit syscalls: ftr -E)"
+			continue
+		fi ;;
+	esac
 	diff_one "$name" "$mode" -e "$prog"
 done <<'EOF'
 hist-by-fd exact tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @[args.fd] = hist(args.count); }

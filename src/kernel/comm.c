@@ -13,7 +13,7 @@
 
 struct centry {
 	int pid;		/* 0: empty slot (pid 0 is handled apart) */
-	int tgid, uid;		/* -2: not looked up yet; -1: unknown */
+	int tgid, uid, gid;	/* -2: not looked up yet; -1: unknown */
 	bool unknown;		/* comm is "<...>": a later saved_cmdlines may tell */
 	char comm[16];
 };
@@ -101,14 +101,14 @@ void comm_set(struct comm_cache *cc, int pid, const char *comm)
 	e = slot(cc, pid);
 	if (!e->pid) {
 		e->pid = pid;
-		e->tgid = e->uid = -2;
+		e->tgid = e->uid = e->gid = -2;
 		cc->used++;
 	}
 	e->unknown = false;
 	snprintf(e->comm, sizeof(e->comm), "%s", comm);
 }
 
-/* Tgid and Uid of a thread from /proc, once. */
+/* Tgid, Uid and Gid (the real ones) of a thread from /proc, once. */
 static struct centry *status_of(struct comm_cache *cc, int tid)
 {
 	struct centry *e;
@@ -120,7 +120,7 @@ static struct centry *status_of(struct comm_cache *cc, int tid)
 		return NULL;
 	if (e->tgid != -2)
 		return e;
-	e->tgid = e->uid = -1;
+	e->tgid = e->uid = e->gid = -1;
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	text = cc->resolve ? NULL : read_file(path, NULL);
 	if (text) {
@@ -130,6 +130,9 @@ static struct centry *status_of(struct comm_cache *cc, int tid)
 		p = strstr(text, "\nUid:");
 		if (p)
 			e->uid = atoi(p + 5);
+		p = strstr(text, "\nGid:");
+		if (p)
+			e->gid = atoi(p + 5);
 		free(text);
 	}
 	return e;
@@ -151,6 +154,13 @@ int comm_uid(struct comm_cache *cc, int tid)
 	struct centry *e = tid > 0 ? status_of(cc, tid) : NULL;
 
 	return e ? e->uid : (tid == 0 ? 0 : -1);
+}
+
+int comm_gid(struct comm_cache *cc, int tid)
+{
+	struct centry *e = tid > 0 ? status_of(cc, tid) : NULL;
+
+	return e ? e->gid : (tid == 0 ? 0 : -1);
 }
 
 /* Read the kernel's saved_cmdlines ("pid comm" lines) into the cache, at

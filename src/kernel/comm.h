@@ -18,10 +18,12 @@ void comm_cache_free(struct comm_cache *cc);
 void comm_cache_offline(struct comm_cache *cc, const char *(*fn)(int pid, void *arg), void *arg);
 /* Never NULL; "<...>" when nobody knows.  Valid until the next call. */
 const char *comm_lookup(struct comm_cache *cc, int pid);
-/* The process (thread group) and user of a thread, from /proc/TID/status
- * once; a thread that is gone gives its own tid, and uid -1. */
+/* The process (thread group), user and group of a thread, from
+ * /proc/TID/status once; a thread that is gone gives its own tid, and uid
+ * and gid -1. */
 int comm_tgid(struct comm_cache *cc, int tid);
 int comm_uid(struct comm_cache *cc, int tid);
+int comm_gid(struct comm_cache *cc, int tid);
 /* Record a comm the trace itself revealed (exec, rename). */
 void comm_set(struct comm_cache *cc, int pid, const char *comm);
 

@@ -1,4 +1,26 @@
-/* ---- builtin variables ---------------------------------------------------------- */
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Builtin variables: the table builtin_vars[] (near the end of this file),
+ * one row each by enum builtin (lang.h): name, value type, clauses,
+ * checker, evaluator, with the checkers and evaluators above it.  The
+ * parser finds them by name (lang_builtin()); the semantic pass and
+ * eval() reach them by check_var() and eval_var().  Adding one: its B_
+ * name in lang.h, its row and eval here, its row in ftr-language(7)'s
+ * variable table (test-builtins checks it); bpftrace's names ftr refuses
+ * are in lang_builtin_refused().  The builtin functions are builtins.c's.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+
+#include "ftr.h"
+#include "kernel/arch.h"
+#include "kernel/comm.h"
+#include "lang/interp-int.h"
 
 static int check_kstack_var(struct sema *s, struct node *n)
 {
@@ -125,7 +147,7 @@ static struct val eval_cpu(struct xctx *x, const struct node *n)
 	return vint(x->rec ? x->rec->cpu : sched_getcpu());
 }
 
-static struct val eval_nsecs(struct xctx *x, const struct node *n)
+struct val eval_nsecs(struct xctx *x, const struct node *n)
 {
 	return vint((int64_t)x->now);
 }

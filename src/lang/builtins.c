@@ -31,27 +31,19 @@
  * the two tables agree), and a unit test in test-interp.c.  A name that
  * bpftrace has and ftr cannot or not yet has is in no_bpf[] or not_yet[].
  *
- * The builtin variables (pid, comm, nsecs...) are the table builtin_vars[]
- * at the end, by their enum builtin (lang.h): name, value type, clauses,
- * checker, evaluator; the parser finds them by name (lang_builtin()).
- * Adding one: its B_ name in lang.h, its row and eval here, its row in
- * ftr-language(7)'s variable table; bpftrace's names ftr refuses are in
- * lang_builtin_refused().
+ * The builtin variables (pid, comm, nsecs...) are builtin-vars.c's.
  */
 #include <errno.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <arpa/inet.h>
 #include <signal.h>
 
 #include "ftr.h"
-#include "kernel/arch.h"
 #include "kernel/comm.h"
 #include "lang/interp-int.h"
 #include "lang/plan.h"
@@ -1560,8 +1552,6 @@ static int64_t clock_ns(clockid_t c)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static struct val eval_nsecs(struct xctx *x, const struct node *n);
-
 static struct val eval_nsecs_call(struct xctx *x, const struct node *n)
 {
 	struct val v = eval_nsecs(x, n);
@@ -1708,7 +1698,7 @@ int agg_of(const char *call)
 }
 
 /* The kind of clause the semantic pass is in, as a BW_* bit. */
-static unsigned clause_kind(const struct sema *s)
+unsigned clause_kind(const struct sema *s)
 {
 	if (s->is_profile)
 		return BW_SAMPLE;
@@ -1719,7 +1709,7 @@ static unsigned clause_kind(const struct sema *s)
 	return s->has_record ? BW_TRACEPOINT : BW_SPECIAL;
 }
 
-static const char *where_text(unsigned where)
+const char *where_text(unsigned where)
 {
 	static char buf[96];
 	static const char *const kinds[] = { "tracepoint", "kprobe", "uprobe", "profile",

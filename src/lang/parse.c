@@ -1,5 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The language's lexer and recursive-descent parser: see lang.h. */
+/*
+ * The language's lexer and recursive-descent parser (see lang.h): tokens,
+ * expressions, statements, probes and clauses, and lang_parse(), which
+ * reads a program's top level: its clauses here, the other items
+ * (definitions, config, map declarations, macros) in preamble.c.
+ */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +17,7 @@
 #include "lang/agg.h"
 #include "lang/ctypes.h"
 #include "lang/lang.h"
+#include "lang/parse-int.h"
 
 /*
  * Bounds on nesting: the parser, node_free, the planner and the interpreter
@@ -86,10 +92,7 @@ int64_t lang_int_cast(int64_t v, int bits, bool is_signed)
 	return (int64_t)u;
 }
 
-static void lerr(struct lexer *l, int line, int col, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void lerr(struct lexer *l, int line, int col, const char *fmt, ...)
+void lerr(struct lexer *l, int line, int col, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -171,7 +174,7 @@ static void skip_space(struct lexer *l)
 	}
 }
 
-static bool ident_char(char c)
+bool ident_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 	       c == '_';
@@ -219,7 +222,7 @@ int lang_number(const char *s, const char **end, int64_t *out)
 	return 0;
 }
 
-static void next(struct lexer *l)
+void next(struct lexer *l)
 {
 	static const struct {
 		const char *s;
@@ -337,9 +340,7 @@ static void next(struct lexer *l)
 
 /* ---- nodes ---------------------------------------------------------------- */
 
-static void node_free(struct node *n);
-
-static struct node *mk(struct lexer *l, enum nk k, int line, int col)
+struct node *mk(struct lexer *l, enum nk k, int line, int col)
 {
 	struct node *n = calloc(1, sizeof(*n));
 
@@ -372,20 +373,7 @@ void lang_node_free(struct node *n)
 	}
 }
 
-static void node_free(struct node *n)
-{
-	lang_node_free(n);
-}
-
-static bool accept(struct lexer *l, enum tok t)
-{
-	if (l->t != t)
-		return false;
-	next(l);
-	return true;
-}
-
-static bool expect(struct lexer *l, enum tok t, const char *what)
+bool expect(struct lexer *l, enum tok t, const char *what)
 {
 	if (l->t == t) {
 		next(l);
@@ -397,9 +385,8 @@ static bool expect(struct lexer *l, enum tok t, const char *what)
 }
 
 static struct node *expr(struct lexer *l);
-static struct node *block_ex(struct lexer *l, struct node **value);
 
-static bool push_arg(struct lexer *l, struct node *n, struct node *a)
+bool push_arg(struct lexer *l, struct node *n, struct node *a)
 {
 	struct node **v;
 
@@ -945,7 +932,6 @@ static struct node *binary(struct lexer *l, int lvl)
 	return left;
 }
 
-static struct node *node_copy(struct lexer *l, const struct node *n, bool list);
 
 static struct node *ternary(struct lexer *l)
 {
@@ -1278,7 +1264,7 @@ static struct node *block(struct lexer *l)
 
 /* A block; with value, an expression last and without ';' after it is
  * taken out of the statements into *value (a block expression's value). */
-static struct node *block_ex(struct lexer *l, struct node **value)
+struct node *block_ex(struct lexer *l, struct node **value)
 {
 	struct node *head = NULL, **tail = &head, **last = NULL;
 	int line = l->tline, col = l->tcol;
@@ -1596,7 +1582,7 @@ static bool clause(struct lexer *l, struct clause *c)
 }
 
 /* Top-level token parsing leaves the lexer one token past: put it back. */
-static void unread(struct lexer *l)
+void unread(struct lexer *l)
 {
 	if (l->t != T_EOF) {
 		l->p = l->line_start + l->tcol - 1;
@@ -1606,7 +1592,7 @@ static void unread(struct lexer *l)
 	l->sval = NULL;
 }
 
-static bool word_at(const char *p, const char *w)
+bool word_at(const char *p, const char *w)
 {
 	return str_has_prefix(p, w) && !ident_char(p[strlen(w)]);
 }

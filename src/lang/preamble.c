@@ -1,3 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A program's top level besides its clauses, which lang_parse() (parse.c)
+ * reads in any order: C definitions kept as text for ctypes.c, bpftrace's
+ * config = { ... } block, map declarations (let @m = hash(N)) and macros,
+ * with their expansion into the clauses once all are read (parameters
+ * replaced, the macro's own variables renamed per expansion).  The lexer
+ * and the parser's steps it uses are parse.c's (parse-int.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ftr.h"
+#include "lang/agg.h"
+#include "lang/ctypes.h"
+#include "lang/lang.h"
+#include "lang/parse-int.h"
+
 /* macro NAME(x, $v, @m) { ... }: kept until the clauses are read. */
 struct macro {
 	char *name;
@@ -9,7 +28,7 @@ struct macro {
 
 /* A C definition at the top level: struct/union/enum NAME {...}; or a
  * typedef, kept as text for ctypes.c, up to its ';' outside braces. */
-static bool definition(struct lexer *l, struct program *out)
+bool definition(struct lexer *l, struct program *out)
 {
 	static const char *const kw[] = { "struct", "union", "enum", "typedef" };
 	const char *s = l->p, *e = s;
@@ -124,7 +143,7 @@ static void config_item(struct lexer *l, struct program *out, const char *key, c
 	lerr(l, line, col, "%s: not a known configuration option", key);
 }
 
-static bool config_block(struct lexer *l, struct program *out)
+bool config_block(struct lexer *l, struct program *out)
 {
 	if (!word_at(l->p, "config"))
 		return false;
@@ -167,7 +186,7 @@ static bool config_block(struct lexer *l, struct program *out)
 }
 
 /* macro NAME(x, $v, @m) { ... } before, between or after the clauses. */
-static bool macro_def(struct lexer *l)
+bool macro_def(struct lexer *l)
 {
 	struct macro m = { 0 }, *v;
 
@@ -241,7 +260,7 @@ fail:
 	return true;
 }
 
-static void macros_free(struct lexer *l)
+void macros_free(struct lexer *l)
 {
 	for (int i = 0; i < l->nmacros; i++) {
 		free(l->macros[i].name);
@@ -254,7 +273,7 @@ static void macros_free(struct lexer *l)
 }
 
 /* A deep copy of n (and of the statements after it when list). */
-static struct node *node_copy(struct lexer *l, const struct node *n, bool list)
+struct node *node_copy(struct lexer *l, const struct node *n, bool list)
 {
 	struct node *c, *head = NULL, **tail = &head;
 
@@ -358,8 +377,6 @@ next:
 	return !l->failed;
 }
 
-static bool expand(struct lexer *l, struct node **np, int depth);
-
 /* The call n of macro m, as an N_BLOCK: *np replaced. */
 /* errorf()/warnf() in a macro's body: bpftrace's diagnostic then names the
  * place the macro was expanded from, with its source line; ftr's carries
@@ -447,7 +464,7 @@ static bool expand_call(struct lexer *l, struct node **np, const struct macro *m
 
 /* Every macro call in n and what follows it expanded; a bare name that
  * is no macro is an unknown name. */
-static bool expand(struct lexer *l, struct node **np, int depth)
+bool expand(struct lexer *l, struct node **np, int depth)
 {
 	for (; *np && !l->failed; np = &(*np)->next) {
 		struct node *n = *np;
@@ -477,7 +494,7 @@ static bool expand(struct lexer *l, struct node **np, int depth)
 }
 
 /* let @m = hash(N); (lruhash, percpuhash, percpulruhash) before the probes. */
-static bool map_decl(struct lexer *l, struct program *out)
+bool map_decl(struct lexer *l, struct program *out)
 {
 	static const char *const types[] = {
 		[LM_HASH] = "hash", [LM_LRUHASH] = "lruhash", [LM_PERCPUHASH] = "percpuhash",

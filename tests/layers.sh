@@ -1,7 +1,7 @@
 #!/bin/sh
 # The layers of src/ (docs/design.md): each folder may include only the
 # folders below it.  A wrong edge fails `make check`, so that the layering
-# in the design document stays true.
+# in the design document stays true; so does a file over its size (below).
 #
 #   tests/layers.sh [SRC]        prints `layers: N passed, N failed`
 cd "${1:-$(dirname "$0")/../src}" || exit 2
@@ -51,6 +51,19 @@ for f in */*-int.h; do
 	users=$(echo $(grep -l "^#include \"$f\"" *.c *.h */*.c */*.h 2>/dev/null | grep -v "^$dir/"))
 	if [ -n "$users" ]; then
 		echo "not ok layers: $f is private to $dir/ and included by $users"
+		fail=$((fail + 1))
+	else
+		pass=$((pass + 1))
+	fi
+done
+# Sizes (issue 25): no source file over 2,000 lines, no command over 700;
+# past that a file is split along a seam (src/lang/README.md).
+for f in *.c */*.c; do
+	[ -e "$f" ] || continue
+	case $f in cmd/*) max=700 ;; *) max=2000 ;; esac
+	n=$(wc -l <"$f")
+	if [ "$n" -gt "$max" ]; then
+		echo "not ok layers: $f has $n lines, over $max: split it along a seam"
 		fail=$((fail + 1))
 	else
 		pass=$((pass + 1))

@@ -39,7 +39,7 @@ bool ctypes_have_btf(void);
 /* The preprocessor over text: a new string (malloc'd), or NULL with err. */
 char *lang_cpp(const char *text, struct lang_err *err);
 
-/* A top-level C definition of a program, as written (parse.c keeps them). */
+/* A top-level C definition of a program, as written (preamble.c keeps them). */
 struct cdecl {
 	char *text;
 	int line, col;

@@ -363,6 +363,12 @@ struct builtin_var {
 const struct builtin_var *builtin_var(int b);
 int check_var(struct sema *s, struct node *n);
 struct val eval_var(struct xctx *x, const struct node *n);
+/* nsecs, the variable's value (builtin-vars.c), which nsecs(clock) adjusts. */
+struct val eval_nsecs(struct xctx *x, const struct node *n);
+/* The kind of clause the semantic pass is in, as a BW_* bit, and a BW_*
+ * set as text, for the messages of builtins.c and builtin-vars.c. */
+unsigned clause_kind(const struct sema *s);
+const char *where_text(unsigned where);
 /* The row of a name (int(x), uint8_t(x)...: the cast of that width), or
  * NULL. */
 const struct builtin_fn *builtin_find(const char *name);

@@ -245,7 +245,7 @@ const char *lang_perf_event_name(size_t i, bool *hardware);
 
 const char *lang_tok_str(enum tok t);
 /* The builtin variable named name (enum builtin; argN: B_ARG with N in
- * *argn), or -1: the table is lang/builtins.c's. */
+ * *argn), or -1: the table is lang/builtin-vars.c's. */
 int lang_builtin(const char *name, int *argn);
 /* Why bpftrace's builtin variable name is not ftr's (needs BPF, or not
  * yet), or NULL. */

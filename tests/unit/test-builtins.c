@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for the builtins' tables (lang/builtins.c): the names they
+ * Unit tests for the builtins' tables (lang/builtins.c, lang/builtin-vars.c): the names they
  * resolve, and ftr-language(7)'s function and variable tables against
  * them, both ways (every row of the man page is a builtin with those
  * arguments, value and clauses, and every builtin has its row), so that

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Builtin variables: the table builtin_vars[] (near the end of this file),
+ * one row each by enum builtin (lang.h): name, value type, clauses,
+ * checker, evaluator, with the checkers and evaluators above it.  The
+ * parser finds them by name (lang_builtin()); the semantic pass and
+ * eval() reach them by check_var() and eval_var().  Adding one: its B_
+ * name in lang.h, its row and eval here, its row in ftr-language(7)'s
+ * variable table (test-builtins checks it); bpftrace's names ftr refuses
+ * are in lang_builtin_refused().  The builtin functions are builtins.c's.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+
+#include "ftr.h"
+#include "kernel/arch.h"
+#include "kernel/comm.h"
+#include "lang/interp-int.h"
+
+static int check_kstack_var(struct sema *s, struct node *n)
+{
+	if (!s->is_profile && (!s->has_record || s->is_uprobe)) {
+		lang_errf(s->err, n, "kstack exists in profile, tracepoint and "
+			  "kprobe clauses");
+		return -EINVAL;
+	}
+	/* At an event: the instance's stacktrace option, which
+	 * setup() turns on for the events still read after the
+	 * plan (a hist trigger takes its own stacks). */
+	for (int i = 0; i < s->nev; i++)
+		s->evs[i]->want_kstack = true;
+	s->in->prof_k = true;
+	return 0;
+}
+
+static int check_ustack_var(struct sema *s, struct node *n)
+{
+	if (!s->is_profile && !s->has_record) {
+		lang_errf(s->err, n, "ustack exists in profile, tracepoint, kprobe and "
+			  "uprobe clauses");
+		return -EINVAL;
+	}
+	/* At an event: the instance's userstacktrace option (8
+	 * frames, by frame pointers), or the uprobe's own
+	 * fetches of the frame records where the kernel writes
+	 * no user stacks (arch.h); its frames are named as
+	 * profile's are. */
+	for (int i = 0; i < s->nev; i++) {
+		if (!s->is_profile && !s->evs[i]->ufetch &&
+		    s->in->e.s && !arch_kernel_user_stacks()) {
+			lang_errf(s->err, n, "ustack at tracepoints and kprobes needs "
+				  "the kernel's user stack traces, which this kernel "
+				  "(%s) does not write (no "
+				  "CONFIG_USER_STACKTRACE_SUPPORT); at uprobes ftr reads "
+				  "the frame-pointer chain itself", arch_name());
+			return -EINVAL;
+		}
+		s->evs[i]->want_ustack = true;
+	}
+	if (s->is_profile)
+		s->in->prof_u = true;
+	else
+		s->in->prof_k = true;
+	return 0;
+}
+
+static int check_retval_var(struct sema *s, struct node *n)
+{
+	if (!s->is_ret) {
+		lang_errf(s->err, n, "retval exists only in kretprobe and uretprobe "
+			  "clauses (syscall returns are args.ret of sys_exit_*)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_arg_var(struct sema *s, struct node *n)
+{
+	if (!s->is_kprobe && !s->is_uprobe) {
+		lang_errf(s->err, n, "%s exists only in kprobe and uprobe clauses "
+			  "(a tracepoint's arguments are args.NAME)", n->sval);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int check_cpid_var(struct sema *s, struct node *n)
+{
+	if (!s->in->o->eng.cmdv) {
+		lang_errf(s->err, n, "cpid is the pid of the command of -c, and "
+			  "there is none");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* pid, tid, cpu, uid and comm in BEGIN, END and interval clauses: ftr's own
+ * process and CPU. */
+static struct val eval_pid(struct xctx *x, const struct node *n)
+{
+	if (x->smp)
+		return vint(x->smp->pid);
+	return vint(x->rec ? comm_tgid(x->in->e.comms, tid_of(x)) : getpid());
+}
+
+static struct val eval_tid(struct xctx *x, const struct node *n)
+{
+	return vint(tid_of(x));
+}
+
+static struct val eval_comm(struct xctx *x, const struct node *n)
+{
+	bool task = x->rec || x->smp;	/* else BEGIN, END, interval: ftr's */
+	const char *s;
+
+	/* The name at the event where the probe fetched it: a
+	 * process that has since exec'd has another now (capable's
+	 * asuser is "true" by the time its events are read). */
+	if (x->rec && x->eb && x->eb->comm) {
+		size_t len;
+
+		s = field_string(x->eb->comm, x->rec->data, x->rec->size, &len);
+		if (s && len)
+			return vstr(s, strnlen(s, len < 16 ? len : 16));
+	}
+	if (!task) {
+		/* the process's own name (bpftrace's comm there is its own:
+		 * ftr run as "bpftrace" by a test suite says so too) */
+		memset(x->scratch, 0, 17);
+		if (prctl(PR_GET_NAME, x->scratch) < 0)
+			snprintf(x->scratch, 17, "ftr");
+		return vstr(x->scratch, strnlen(x->scratch, 16));
+	}
+	s = engine_comm(&x->in->e, tid_of(x));
+	return vstr(s, strnlen(s, 16));
+}
+
+static struct val eval_cpu(struct xctx *x, const struct node *n)
+{
+	if (x->smp)
+		return vint(x->smp->cpu);
+	return vint(x->rec ? x->rec->cpu : sched_getcpu());
+}
+
+struct val eval_nsecs(struct xctx *x, const struct node *n)
+{
+	return vint((int64_t)x->now);
+}
+
+static struct val eval_cpid(struct xctx *x, const struct node *n)
+{
+	return vint(x->in->e.child.pid);
+}
+
+static struct val eval_elapsed(struct xctx *x, const struct node *n)
+{
+	return vint((int64_t)(x->now - x->in->start_ns));
+}
+
+static struct val eval_uid(struct xctx *x, const struct node *n)
+{
+	bool task = x->rec || x->smp;
+
+	return vint(task ? comm_uid(x->in->e.comms, tid_of(x)) : (int64_t)getuid());
+}
+
+static struct val eval_func(struct xctx *x, const struct node *n)
+{
+	return vstr(x->eb ? x->eb->func : "", x->eb ? strlen(x->eb->func) : 0);
+}
+
+static struct val eval_probe(struct xctx *x, const struct node *n)
+{
+	const char *s = x->eb ? x->eb->probe : x->scratch;
+
+	return vstr(s, strlen(s));
+}
+
+static struct val eval_kstack(struct xctx *x, const struct node *n)
+{
+	struct interp *in = x->in;
+	int n_ips;
+	const uint64_t *ips;
+
+	if (x->smp)
+		return (struct val){ .t = VT_STACK, .ips = x->smp->k,
+				     .len = (size_t)(n->idx && x->smp->nk > n->idx ? n->idx :
+						     x->smp->nk) };
+	ips = engine_kstack(&in->e, &n_ips);
+	/* From the event's own frame, as the kernel's hist key starts;
+	 * a profile clause's, from the interrupted one, as a sample's. */
+	if (in->prof && n_ips) {
+		int skip = x->eb && x->eb->hrprof ? lprof_skip_irq(in->prof, ips, n_ips) :
+			   lprof_skip_tracing(in->prof, ips, n_ips);
+
+		ips += skip;
+		n_ips -= skip;
+	}
+	if (n_ips > EVENT_KSTACK_MAX)
+		n_ips = EVENT_KSTACK_MAX;
+	if (n->idx && n_ips > n->idx)
+		n_ips = n->idx;
+	return (struct val){ .t = VT_STACK, .ips = ips, .len = (size_t)n_ips };
+}
+
+static struct val eval_ustack(struct xctx *x, const struct node *n)
+{
+	struct interp *in = x->in;
+
+	if (!x->smp) {
+		int tgid, nu;
+		const uint64_t *u = engine_ustack(&in->e, &nu, &tgid);
+
+		if (n->idx && nu > n->idx)
+			nu = n->idx;
+		in->ustk[0] = LPROF_UTAG | (uint32_t)tgid;
+		memcpy(in->ustk + 1, u, (size_t)nu * sizeof(uint64_t));
+		lprof_note_pid(in->prof, tgid);
+		return (struct val){ .t = VT_STACK, .ips = in->ustk, .len = (size_t)nu + 1 };
+	}
+	/* The process goes with the frames: it names them (lprof.h). */
+	in->ustk[0] = LPROF_UTAG | x->smp->pid;
+	memcpy(in->ustk + 1, x->smp->u, (size_t)x->smp->nu * sizeof(uint64_t));
+	return (struct val){ .t = VT_STACK, .ips = in->ustk,
+			     .len = (size_t)(n->idx && x->smp->nu > n->idx ? n->idx :
+					     x->smp->nu) + 1 };
+}
+
+/* retval, argN: the probe's field of that name. */
+static struct val eval_probe_arg(struct xctx *x, const struct node *n)
+{
+	char name[16];
+	struct tep_format_field *f;
+
+	if (n->ival == B_RETVAL)
+		snprintf(name, sizeof(name), "retval");
+	else
+		snprintf(name, sizeof(name), "arg%d", n->idx);
+	f = x->rec ? tep_find_field(x->ev->ev, name) : NULL;
+	return vint(f ? field_int(f, x->rec) : 0);
+}
+
+/*
+ * The builtin variables, one row each by enum builtin (lang.h): the name
+ * (argN: "arg" and the parser's N), the value's type, the clauses where it
+ * exists (checked after check, whose message says more), check (NULL: none
+ * needed) and eval.  Adding one: its B_ name in lang.h, its row here, a row
+ * in ftr-language(7)'s variable table.  B_CONST and B_CURTASK are no names of their own:
+ * typed.c makes them of constants and $current.
+ */
+static const struct builtin_var builtin_vars[] = {
+	[B_PID] = { "pid", VT_INT, BW_ALL, NULL, eval_pid },
+	[B_TID] = { "tid", VT_INT, BW_ALL, NULL, eval_tid },
+	[B_COMM] = { "comm", VT_STR, BW_ALL, NULL, eval_comm },
+	[B_CPU] = { "cpu", VT_INT, BW_ALL, NULL, eval_cpu },
+	[B_NSECS] = { "nsecs", VT_INT, BW_ALL, NULL, eval_nsecs },
+	[B_ELAPSED] = { "elapsed", VT_INT, BW_ALL, NULL, eval_elapsed },
+	[B_UID] = { "uid", VT_INT, BW_ALL, NULL, eval_uid },
+	[B_RETVAL] = { "retval", VT_INT, BW_KPROBE | BW_UPROBE, check_retval_var,
+		       eval_probe_arg },
+	[B_FUNC] = { "func", VT_STR, BW_ALL, NULL, eval_func },
+	[B_PROBE] = { "probe", VT_STR, BW_ALL, NULL, eval_probe },
+	[B_KSTACK] = { "kstack", VT_STACK, BW_TRACEPOINT | BW_KPROBE | BW_SAMPLE,
+		       check_kstack_var, eval_kstack },
+	[B_USTACK] = { "ustack", VT_STACK, BW_EVENT | BW_SAMPLE, check_ustack_var,
+		       eval_ustack },
+	[B_ARG] = { "arg", VT_INT, BW_KPROBE | BW_UPROBE, check_arg_var, eval_probe_arg },
+	[B_CPID] = { "cpid", VT_INT, BW_ALL, check_cpid_var, eval_cpid },
+};
+
+/* bpftrace's builtins that ftr has not: why, for the error. */
+const char *lang_builtin_refused(const char *name)
+{
+	static const struct {
+		const char *name, *why;
+	} t[] = {
+		{ "cgroup", "is the task's cgroup id, which only a BPF program gets "
+		  "(bpf_get_current_cgroup_id)" },
+		{ "jiffies", "is read by a BPF helper at the event (bpf_jiffies64); nsecs is "
+		  "the event's time" },
+		{ "ctx", "is a BPF program's context pointer" },
+		{ "sarg0", "reads the stack at the event (a BPF read); ftr's kprobes read "
+		  "argN and retval" },
+		{ "gid", "is not in ftr yet (uid is)" },
+		{ "username", "is not in ftr yet (uid is)" },
+		{ "rand", "is not in ftr yet" },
+		{ "numaid", "is not in ftr yet (cpu is)" },
+		{ "kfunc", "is a BPF (BTF) probe: use kprobe:" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		if (!strcmp(name, t[i].name) ||
+		    (!strcmp(t[i].name, "sarg0") && !strncmp(name, "sarg", 4) &&
+		     name[4] >= '0' && name[4] <= '9'))
+			return t[i].why;
+	return NULL;
+}
+
+/* The name's variable (enum builtin), argN's N in *argn; -1 if none. */
+int lang_builtin(const char *name, int *argn)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(builtin_vars); i++)
+		if (builtin_vars[i].name && i != B_ARG && !strcmp(name, builtin_vars[i].name))
+			return (int)i;
+	if (!strncmp(name, "arg", 3) && name[3] >= '0' && name[3] <= '9' &&
+	    strspn(name + 3, "0123456789") == strlen(name + 3) && strlen(name + 3) <= 2) {
+		*argn = atoi(name + 3);
+		return B_ARG;
+	}
+	return -1;
+}
+
+const char *lang_builtin_names(void)
+{
+	static char names[256];
+	size_t len = 0;
+
+	if (!names[0])
+		for (size_t i = 0; i < ARRAY_SIZE(builtin_vars); i++)
+			if (builtin_vars[i].name)
+				len += snprintf(names + len, sizeof(names) - len, "%s%s%s",
+						len ? " " : "", builtin_vars[i].name,
+						i == B_ARG ? "N" : "");
+	return names;
+}
+
+const struct builtin_var *builtin_var(int b)
+{
+	return b >= 0 && (size_t)b < ARRAY_SIZE(builtin_vars) && builtin_vars[b].name ?
+	       &builtin_vars[b] : NULL;
+}
+
+/* The semantic pass's part common to every builtin variable. */
+int check_var(struct sema *s, struct node *n)
+{
+	const struct builtin_var *v = builtin_var((int)n->ival);
+	int err;
+
+	if (!v) {
+		n->type = VT_INT;	/* B_CONST, B_CURTASK: typed.c's */
+		return 0;
+	}
+	err = v->check ? v->check(s, n) : 0;
+	if (err)
+		return err;
+	if (!(v->where & clause_kind(s))) {
+		lang_errf(s->err, n, "%s exists in %s clauses only", n->ival == B_ARG ? n->sval :
+			  v->name, where_text(v->where));
+		return -EINVAL;
+	}
+	n->type = v->ret;
+	return 0;
+}
+
+struct val eval_var(struct xctx *x, const struct node *n)
+{
+	const struct builtin_var *v = builtin_var((int)n->ival);
+
+	return v ? v->eval(x, n) : vint(0);
+}

@@ -14,12 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/prctl.h>
 
 #include "ftr.h"
 #include "kernel/arch.h"
 #include "kernel/comm.h"
+#include "kernel/kallsyms.h"
 #include "lang/interp-int.h"
 
 static int check_kstack_var(struct sema *s, struct node *n)
@@ -169,6 +171,49 @@ static struct val eval_uid(struct xctx *x, const struct node *n)
 	return vint(task ? comm_uid(x->in->e.comms, tid_of(x)) : (int64_t)getuid());
 }
 
+static struct val eval_gid(struct xctx *x, const struct node *n)
+{
+	bool task = x->rec || x->smp;
+
+	return vint(task ? comm_gid(x->in->e.comms, tid_of(x)) : (int64_t)getgid());
+}
+
+/* The CPUs the kernel could ever run (sysfs's possible list, as bpftrace's
+ * libbpf_num_possible_cpus), read once. */
+static struct val eval_ncpus(struct xctx *x, const struct node *n)
+{
+	static int ncpus;
+
+	if (!ncpus) {
+		char *text = read_file("/sys/devices/system/cpu/possible", NULL);
+		int cpus[4096];
+
+		ncpus = text ? kallsyms_cpu_list(text, cpus, (int)ARRAY_SIZE(cpus)) : -1;
+		free(text);
+		if (ncpus <= 0)
+			ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	}
+	return vint(ncpus);
+}
+
+/* A pseudo-random 32-bit number each time, as bpf_get_prandom_u32: made in
+ * user space when the event is handled (xorshift32, seeded once). */
+static struct val eval_rand(struct xctx *x, const struct node *n)
+{
+	static uint32_t state;
+
+	if (!state) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		state = (uint32_t)(ts.tv_nsec ^ ((uint64_t)ts.tv_sec << 20) ^ getpid()) | 1;
+	}
+	state ^= state << 13;
+	state ^= state >> 17;
+	state ^= state << 5;
+	return vint(state);
+}
+
 static struct val eval_func(struct xctx *x, const struct node *n)
 {
 	return vstr(x->eb ? x->eb->func : "", x->eb ? strlen(x->eb->func) : 0);
@@ -261,6 +306,9 @@ static const struct builtin_var builtin_vars[] = {
 	[B_NSECS] = { "nsecs", VT_INT, BW_ALL, NULL, eval_nsecs },
 	[B_ELAPSED] = { "elapsed", VT_INT, BW_ALL, NULL, eval_elapsed },
 	[B_UID] = { "uid", VT_INT, BW_ALL, NULL, eval_uid },
+	[B_GID] = { "gid", VT_INT, BW_ALL, NULL, eval_gid },
+	[B_NCPUS] = { "ncpus", VT_INT, BW_ALL, NULL, eval_ncpus },
+	[B_RAND] = { "rand", VT_INT, BW_ALL, NULL, eval_rand },
 	[B_RETVAL] = { "retval", VT_INT, BW_KPROBE | BW_UPROBE, check_retval_var,
 		       eval_probe_arg },
 	[B_FUNC] = { "func", VT_STR, BW_ALL, NULL, eval_func },
@@ -286,9 +334,7 @@ const char *lang_builtin_refused(const char *name)
 		{ "ctx", "is a BPF program's context pointer" },
 		{ "sarg0", "reads the stack at the event (a BPF read); ftr's kprobes read "
 		  "argN and retval" },
-		{ "gid", "is not in ftr yet (uid is)" },
 		{ "username", "is not in ftr yet (uid is)" },
-		{ "rand", "is not in ftr yet" },
 		{ "numaid", "is not in ftr yet (cpu is)" },
 		{ "kfunc", "is a BPF (BTF) probe: use kprobe:" },
 	};

@@ -625,6 +625,10 @@ static int check_str(struct sema *s, struct node *n)
 static int check_exit(struct sema *s, struct node *n)
 {
 	s->in->exit_at_event |= s->has_record;
+	if (n->nargs && n->args[0]->type != VT_INT) {
+		lang_errf(s->err, n->args[0], "exit(code): the code is a number");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -1208,8 +1212,14 @@ static void exec_printf(struct xctx *x, const struct node *n)
 		ob_flush(&in->ob);
 }
 
+/* exit(code): ftr's exit status, as bpftrace's (what a shell sees of it:
+ * code & 255), unless the run fails otherwise. */
 static void exec_exit(struct xctx *x, const struct node *n)
 {
+	if (n->nargs) {
+		x->in->exit_code = (int)(eval(x, n->args[0]).i & 255);
+		x->in->exit_coded = true;
+	}
 	x->in->exit_req = true;
 }
 
@@ -1598,7 +1608,7 @@ static const struct builtin_fn builtins[] = {
 	  .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_zero },
 	{ .name = "delete", .min = 1, .max = 1 + AGG_MAX_KEYS, .args = "@map[key]", .ret = VT_NONE,
 	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_delete },
-	{ .name = "exit", .min = 0, .max = 0, .args = "", .ret = VT_NONE, .where = BW_ALL,
+	{ .name = "exit", .min = 0, .max = 1, .args = "[code]", .ret = VT_NONE, .where = BW_ALL,
 	  .check = check_exit, .exec = exec_exit },
 	{ .name = "time", .min = 0, .max = 1, .args = "[fmt]", .ret = VT_NONE, .where = BW_ALL,
 	  .check = check_time, .exec = exec_time },

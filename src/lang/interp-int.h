@@ -168,6 +168,8 @@ struct interp {
 	struct outbuf ob;
 	struct lang_err err;
 	bool exit_req;
+	bool exit_coded;	/* exit(code) ran: exit_code is the run's status */
+	int exit_code;
 	uint64_t start_ns;
 	uint64_t *next_fire;		/* per clause, for interval clauses */
 	uint64_t printfs;

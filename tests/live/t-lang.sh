@@ -179,6 +179,18 @@ if has_kprobes; then
 else
 	skip lang-func-key "no kprobe events"
 fi
+# gid, ncpus, rand in BEGIN: ftr's own group, the kernel's possible CPUs
+# (sysfs's list, as bpftrace's), two draws that differ.
+"$FTR" -e 'BEGIN { printf("%d %d %u %u\n", gid, ncpus, rand, rand); }' > "$TMP/g" 2>&1
+possible=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { split($i, r, "-");
+	n += (r[2] == "" ? 1 : r[2] - r[1] + 1) } print n }' /sys/devices/system/cpu/possible)
+read -r g n r1 r2 < "$TMP/g"
+[ "$g" = "$(id -g)" ] && [ "$n" = "$possible" ] && [ -n "$r2" ] && [ "$r1" != "$r2" ] &&
+	ok lang-gid-ncpus-rand || fail lang-gid-ncpus-rand "$(head -3 "$TMP/g") (id -g $(id -g), possible $possible)"
+# exit(code) is the run's exit status, as in bpftrace; exit() leaves it 0.
+"$FTR" -e 'BEGIN { exit(69); }' > /dev/null 2>&1; c1=$?
+"$FTR" -e 'BEGIN { exit(); }' > /dev/null 2>&1; c2=$?
+[ $c1 -eq 69 ] && [ $c2 -eq 0 ] && ok lang-exit-code || fail lang-exit-code "exit(69): $c1, exit(): $c2"
 # The start-up line: on a terminal (script(1) gives ftr one) 'Attaching N
 # probes...' on stderr before BEGIN's output, as bpftrace, N the clauses'
 # probes (BEGIN and END are 2); nothing with -q, nor when stderr is no

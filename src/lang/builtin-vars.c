@@ -350,6 +350,10 @@ const char *lang_builtin_refused(const char *name)
 /* The name's variable (enum builtin), argN's N in *argn; -1 if none. */
 int lang_builtin(const char *name, int *argn)
 {
+	/* __builtin_comm: today's bpftrace's own name of comm, which its
+	 * standard macros wrap */
+	if (!strncmp(name, "__builtin_", 10) && name[10])
+		name += 10;
 	for (size_t i = 0; i < ARRAY_SIZE(builtin_vars); i++)
 		if (builtin_vars[i].name && i != B_ARG && !strcmp(name, builtin_vars[i].name))
 			return (int)i;

@@ -1738,6 +1738,17 @@ const char *where_text(unsigned where)
  * or unknown. */
 static int check_unknown(struct sema *s, struct node *n)
 {
+	int b, argn = 0;
+
+	/* comm(), cpu(), ncpus()...: today's bpftrace calls its builtin
+	 * variables as functions too (after the macros: a macro of that name
+	 * was expanded before) */
+	if (!n->nargs && (b = lang_builtin(n->sval, &argn)) >= 0 && b != B_ARG) {
+		n->k = N_BUILTIN;
+		n->ival = b;
+		n->idx = argn;
+		return check(s, n);
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(no_bpf); i++)
 		if (!strcmp(n->sval, no_bpf[i].name)) {
 			lang_errf(s->err, n, "%s() %s; this kernel has no BPF for it, and "

@@ -187,6 +187,10 @@ possible=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { split($i, r, "-");
 read -r g n r1 r2 < "$TMP/g"
 [ "$g" = "$(id -g)" ] && [ "$n" = "$possible" ] && [ -n "$r2" ] && [ "$r1" != "$r2" ] &&
 	ok lang-gid-ncpus-rand || fail lang-gid-ncpus-rand "$(head -3 "$TMP/g") (id -g $(id -g), possible $possible)"
+# Today's bpftrace's spellings of a builtin variable: __builtin_NAME, and
+# NAME() as a call.
+"$FTR" -e 'BEGIN { printf("%d %d %d\n", __builtin_ncpus == ncpus, ncpus() == ncpus, __builtin_pid() == pid); }' > "$TMP/bw" 2>&1
+[ "$(cat "$TMP/bw")" = "1 1 1" ] && ok lang-builtin-spellings || fail lang-builtin-spellings "$(head -3 "$TMP/bw")"
 # exit(code) is the run's exit status, as in bpftrace; exit() leaves it 0.
 "$FTR" -e 'BEGIN { exit(69); }' > /dev/null 2>&1; c1=$?
 "$FTR" -e 'BEGIN { exit(); }' > /dev/null 2>&1; c2=$?

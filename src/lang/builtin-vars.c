@@ -9,6 +9,7 @@
  * variable table (test-builtins checks it); bpftrace's names ftr refuses
  * are in lang_builtin_refused().  The builtin functions are builtins.c's.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -214,6 +215,79 @@ static struct val eval_rand(struct xctx *x, const struct node *n)
 	return vint(state);
 }
 
+/* 1 where the clause runs on behalf of user code: ftr's own BEGIN, END and
+ * interval, a uprobe (the task's user registers); 0 at a kprobe (kernel
+ * code).  Tracepoints and samples are refused by the row's clauses (a
+ * tracepoint's record holds no registers, a sample's mode is not kept),
+ * a clause on kprobes and uprobes both here: the value is the clause's. */
+static int check_usermode(struct sema *s, struct node *n)
+{
+	if (s->is_kprobe && s->is_uprobe) {
+		lang_errf(s->err, n, "usermode in a clause on kprobes and uprobes both: ftr "
+			  "knows it from the clause's kind; split the clause");
+		return -EINVAL;
+	}
+	n->idx = clause_kind(s) != BW_KPROBE;
+	return 0;
+}
+
+static struct val eval_usermode(struct xctx *x, const struct node *n)
+{
+	return vint(n->idx);
+}
+
+/* The NUMA node of the event's CPU (of ftr's, in BEGIN, END and interval):
+ * sysfs's cpuN/nodeM link, read once per CPU; 0 where sysfs has none (a
+ * kernel without NUMA). */
+static struct val eval_numaid(struct xctx *x, const struct node *n)
+{
+	static int node[1024];
+	static bool known[1024];
+	int cpu = (int)eval_cpu(x, n).i;
+
+	if (cpu < 0 || cpu >= (int)ARRAY_SIZE(node))
+		return vint(0);
+	if (!known[cpu]) {
+		char path[64];
+		DIR *d;
+		struct dirent *e;
+
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+		d = opendir(path);
+		while (d && (e = readdir(d)))
+			if (!strncmp(e->d_name, "node", 4) && e->d_name[4] >= '0' &&
+			    e->d_name[4] <= '9') {
+				node[cpu] = atoi(e->d_name + 4);
+				break;
+			}
+		if (d)
+			closedir(d);
+		known[cpu] = true;
+	}
+	return vint(node[cpu]);
+}
+
+/* The name of the thread's user (uid): /etc/passwd's, read each time it
+ * is asked (no NSS in the static binary); the number where it has none. */
+static struct val eval_username(struct xctx *x, const struct node *n)
+{
+	int uid = (int)eval_uid(x, n).i;
+	char *text = read_file("/etc/passwd", NULL), *line, *save = NULL;
+
+	snprintf(x->scratch, sizeof(x->scratch), "%d", uid);
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+		if (c2 && atoi(c2 + 1) == uid && c2[1] >= '0' && c2[1] <= '9') {
+			snprintf(x->scratch, sizeof(x->scratch), "%.*s", (int)(c1 - line), line);
+			break;
+		}
+	}
+	free(text);
+	return vstr(x->scratch, strlen(x->scratch));
+}
+
 static struct val eval_func(struct xctx *x, const struct node *n)
 {
 	return vstr(x->eb ? x->eb->func : "", x->eb ? strlen(x->eb->func) : 0);
@@ -309,6 +383,10 @@ static const struct builtin_var builtin_vars[] = {
 	[B_GID] = { "gid", VT_INT, BW_ALL, NULL, eval_gid },
 	[B_NCPUS] = { "ncpus", VT_INT, BW_ALL, NULL, eval_ncpus },
 	[B_RAND] = { "rand", VT_INT, BW_ALL, NULL, eval_rand },
+	[B_USERMODE] = { "usermode", VT_INT, BW_SPECIAL | BW_KPROBE | BW_UPROBE,
+			 check_usermode, eval_usermode },
+	[B_NUMAID] = { "numaid", VT_INT, BW_ALL, NULL, eval_numaid },
+	[B_USERNAME] = { "username", VT_STR, BW_ALL, NULL, eval_username },
 	[B_RETVAL] = { "retval", VT_INT, BW_KPROBE | BW_UPROBE, check_retval_var,
 		       eval_probe_arg },
 	[B_FUNC] = { "func", VT_STR, BW_ALL, NULL, eval_func },
@@ -334,8 +412,6 @@ const char *lang_builtin_refused(const char *name)
 		{ "ctx", "is a BPF program's context pointer" },
 		{ "sarg0", "reads the stack at the event (a BPF read); ftr's kprobes read "
 		  "argN and retval" },
-		{ "username", "is not in ftr yet (uid is)" },
-		{ "numaid", "is not in ftr yet (cpu is)" },
 		{ "kfunc", "is a BPF (BTF) probe: use kprobe:" },
 	};
 

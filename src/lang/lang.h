@@ -71,7 +71,7 @@ enum builtin {
 	B_PID, B_TID, B_COMM, B_CPU, B_NSECS, B_ELAPSED, B_UID, B_RETVAL, B_FUNC, B_PROBE,
 	B_KSTACK, B_USTACK, B_ARG,
 	B_CPID,		/* the pid of the command of -c */
-	B_GID, B_NCPUS, B_RAND,
+	B_GID, B_NCPUS, B_RAND, B_USERMODE, B_NUMAID, B_USERNAME,
 	B_CONST,	/* an UPPER_CASE name: an enumerator or a header's constant (typed.c) */
 	B_CURTASK,	/* the task_struct: $current where probes have it (typed.c) */
 };

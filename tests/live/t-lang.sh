@@ -191,6 +191,22 @@ read -r g n r1 r2 < "$TMP/g"
 # NAME() as a call.
 "$FTR" -e 'BEGIN { printf("%d %d %d\n", __builtin_ncpus == ncpus, ncpus() == ncpus, __builtin_pid() == pid); }' > "$TMP/bw" 2>&1
 [ "$(cat "$TMP/bw")" = "1 1 1" ] && ok lang-builtin-spellings || fail lang-builtin-spellings "$(head -3 "$TMP/bw")"
+# usermode, numaid, username in BEGIN: ftr's own (user code; its CPU's
+# node; its user's name); usermode at a uprobe is 1.
+"$FTR" -e 'BEGIN { printf("%d %d %s\n", usermode, numaid >= 0, username); }' > "$TMP/um" 2>&1
+who=$(awk -F: -v u="$(id -u)" '$3 == u { print $1; exit }' /etc/passwd 2>/dev/null)
+[ -n "$who" ] || who=$(id -u)	# (a guest without /etc/passwd: the number)
+[ "$(cat "$TMP/um")" = "1 1 $who" ] && ok lang-usermode-username ||
+	fail lang-usermode-username "$(head -3 "$TMP/um") (/etc/passwd: $who)"
+if has_uprobes && command -v uprobe-target > /dev/null 2>&1; then
+	tgt=$(command -v uprobe-target)
+	"$FTR" -e "uprobe:$tgt:ftr_target { @[usermode] = count(); }" -- uprobe-target 5 1000 \
+		> "$TMP/um" 2>&1
+	grep -qx '@\[1\]: 5' "$TMP/um" && ok lang-usermode-uprobe ||
+		fail lang-usermode-uprobe "$(head -3 "$TMP/um")"
+else
+	skip lang-usermode-uprobe "no uprobe events or no uprobe-target helper"
+fi
 # exit(code) is the run's exit status, as in bpftrace; exit() leaves it 0.
 "$FTR" -e 'BEGIN { exit(69); }' > /dev/null 2>&1; c1=$?
 "$FTR" -e 'BEGIN { exit(); }' > /dev/null 2>&1; c2=$?

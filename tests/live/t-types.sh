@@ -102,10 +102,11 @@ else
 	[ $rc -eq 0 ] && grep -q '^6865:6c6c:6f2d:6674:7200:[0-9a-f:]* 104\.101\.108\.108$' "$TMP/o" &&
 		ok types-ntop-array || fail types-ntop-array "rc=$rc $(head -2 "$TMP/e") $(head -2 "$TMP/o")"
 	# bswap() swaps the bytes of its argument's type (tcpconnect's u16
-	# skc_dport, also through a variable): "he" is 0x6568, swapped 0x6865.
+	# skc_dport, also through a variable): "he" is 0x6568, swapped 0x6865.  %lx: %x prints
+# 32 bits, as C and bpftrace.
 	FTR_VMLINUX_BTF=/nonexistent "$FTR" run -e 'struct P { unsigned short port; };
 	uprobe:uprobe-target:ftr_target_str { $p = (struct P *)arg0; $d = $p->port; $d = bswap($d);
-		printf("%d %d %d %d %x\n", $p->port, bswap($p->port), $d, bswap((uint16)arg1),
+		printf("%d %d %d %d %lx\n", $p->port, bswap($p->port), $d, bswap((uint16)arg1),
 		       bswap(0x0102030405060708)); }' -- uprobe-target > "$TMP/o" 2> "$TMP/e"
 	rc=$?
 	[ $rc -eq 0 ] && grep -qx '25960 26725 26725 2560 807060504030201' "$TMP/o" &&

@@ -367,10 +367,10 @@ interval:s:1 { exit(); }' > "$TMP/o" 2> "$TMP/e"
 	got=$(grep '^@' "$TMP/o" | sed 's/: [0-9]*$//' | sort | tr '\n' ' ')
 	if grep -q "curtask" "$TMP/e" && [ $rc -ne 0 ]; then
 		skip types-prof-curtask "$(grep -o 'curtask.*' "$TMP/e" | head -1)"
-	elif [ $rc -eq 0 ] && [ "$got" = "@[$hp] @same[1] " ]; then
+	elif [ $rc -eq 0 ] && [ "$got" = "@[$hp] @same[true] " ]; then
 		ok types-prof-curtask
 	else
-		fail types-prof-curtask "rc=$rc got '$got' want '@[$hp] @same[1]' $(head -3 "$TMP/e")"
+		fail types-prof-curtask "rc=$rc got '$got' want '@[$hp] @same[true]' $(head -3 "$TMP/e")"
 	fi
 fi
 

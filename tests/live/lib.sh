@@ -61,6 +61,12 @@ same_as_before() {
 	fi
 }
 
+# The two empty lines bpftrace prints at exit, before the maps: a program's
+# run (ftr -e, run, scripts) prints them too; count and hist do not.
+EXIT_LINES='
+
+'
+
 # A pid that does not run (a child that has exited and been reaped).
 dead_pid() { sh -c 'exit 0' & p=$!; wait $p; echo $p; }
 

@@ -139,12 +139,12 @@ if [ -d "$T/events/timer/hrtimer_start" ]; then
 	grep -qx '{"@": {"hrtimer_wakeup": 20, "it_real_fn": 30, "timerfd_tmrproc": 10}}' "$TMP/o" &&
 		ok count-sort-json || fail count-sort-json "$(cat "$TMP/o" "$TMP/e" | head -3)"
 
-	# The language's ksym(), and ftr -e's --sort.
+	# The language's ksym(), and ftr -e's --sort.  (The two spaces: bpftrace's empty lines at exit.)
 	# (args.function == 0xffffffff...: the predicate stays in user space,
 	# which the planner says, as the literal reads as a negative number.)
 	"$FTR" -e "tracepoint:timer:hrtimer_start /$(echo "$TF" | sed -e 's/mode /args.mode /' -e 's/function /args.function /g')/ {
 		@[ksym(args.function)] = count(); }" --sort key.desc -- timers 20 30 10 > "$TMP/o" 2> "$TMP/e"
-	[ "$(tr '\n' ' ' < "$TMP/o")" = '@[timerfd_tmrproc]: 10 @[it_real_fn]: 30 @[hrtimer_wakeup]: 20 ' ] &&
+	[ "$(tr '\n' ' ' < "$TMP/o")" = '  @[timerfd_tmrproc]: 10 @[it_real_fn]: 30 @[hrtimer_wakeup]: 20 ' ] &&
 		ok lang-ksym-sort || fail lang-ksym-sort "$(cat "$TMP/o" "$TMP/e" | head -4)"
 
 	if has_hist; then

@@ -49,9 +49,10 @@ max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo 999)
 [ "$n" -ge $((max / 4)) ] && [ "$n" -le $((max * 3 / 2)) ] && ok langprof-sample-count ||
 	fail langprof-sample-count "$n samples for 1 s of CPU at $max Hz"
 
-# comm and pid are the sampled task's, and only the command is sampled.
+# comm and pid are the sampled task's, and only the command is sampled (pid > 0 is a
+# bool: true, as today's bpftrace prints it).
 "$FTR" -e 'profile:hz:499 { @[comm, pid > 0] = count(); }' -- hotpath 300 > "$TMP/o" 2> "$TMP/e"; rc=$?
-[ $rc -eq 0 ] && grep -q '^@\[hotpath, 1\]: [0-9][0-9]*$' "$TMP/o" && [ "$(grep -c '^@' "$TMP/o")" = 1 ] &&
+[ $rc -eq 0 ] && grep -q '^@\[hotpath, true\]: [0-9][0-9]*$' "$TMP/o" && [ "$(grep -c '^@' "$TMP/o")" = 1 ] &&
 	ok langprof-comm || fail langprof-comm "rc=$rc $(head -3 "$TMP/o" "$TMP/e")"
 
 # Kernel stacks: copying /dev/zero is the kernel's work, under vfs_read.

@@ -23,7 +23,9 @@ run_plans() {
 		mv "$TMP/$n.k" "$TMP/$n.kernel"
 }
 
-# same NAME EXPECTED: every plan's output is the file EXPECTED's text.
+# same NAME EXPECTED: every plan's output is the text EXPECTED, bpftrace's
+# two empty lines at exit included (before the maps, after what the
+# program printed).
 same() {
 	for p in auto kernel user; do
 		[ -f "$TMP/$1.$p" ] || continue
@@ -40,19 +42,25 @@ same() {
 # nothing.
 run_plans two-counts 'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @x = count(); }
 	tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @y = count(); }' writer 100
-same two-counts '@x: 100
+same two-counts '
+
+@x: 100
 
 @y: 100
 '
 run_plans count-and-sum 'tracepoint:syscalls:sys_enter_write { @x = count(); }
 	tracepoint:syscalls:sys_enter_write { @y = sum(args.count); }' writer 100 3
-same count-and-sum '@x: 100
+same count-and-sum '
+
+@x: 100
 
 @y: 300
 '
 run_plans second-pred 'tracepoint:syscalls:sys_enter_write { @x = count(); }
 	tracepoint:syscalls:sys_enter_write /args.count == 3/ { @y = count(); }' writer 100 3
-same second-pred '@x: 100
+same second-pred '
+
+@x: 100
 
 @y: 100
 '
@@ -60,9 +68,13 @@ same second-pred '@x: 100
 # END { clear(@); }: nothing prints at exit (the perf-counter plan printed
 # the count: its clear did not reach the counters).
 run_plans end-clear 'tracepoint:sched:sched_process_fork { @ = count(); } END { clear(@); }' forker 50
-same end-clear ''
+same end-clear '
+
+'
 run_plans end-clear-keyed 'tracepoint:sched:sched_process_fork { @[comm] = count(); } END { clear(@); }' forker 50
-same end-clear-keyed ''
+same end-clear-keyed '
+
+'
 
 # pidpersec's pattern: per-interval counts.  Each fork counts in exactly one
 # interval, so whatever the timing, the prints add up to the forks (the
@@ -125,6 +137,8 @@ if [ -d "$T/events/syscalls/sys_enter_sched_yield" ]; then
 		tracepoint:syscalls:sys_enter_sched_yield { print(@); clear(@); }' forker 60
 	same at-event '@: 30
 @: 30
+
+
 '
 else
 	skip plans-at-event "no sys_enter_sched_yield tracepoint"
@@ -134,11 +148,15 @@ fi
 # counter per CPU with the filter, where the kernel has no hist triggers.
 run_plans fixed-comm 'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @[comm] = count(); }' \
 	writer 100 3
-same fixed-comm '@[writer]: 100
+same fixed-comm '
+
+@[writer]: 100
 '
 run_plans fixed-comm-and 'tracepoint:syscalls:sys_enter_write /args.count == 7 && comm == "writer"/ {
 	@[comm] = count(); }' sh -c 'writer 30 7; writer 20 3'
-same fixed-comm-and '@[writer]: 30
+same fixed-comm-and '
+
+@[writer]: 30
 '
 
 # Every syscalls:sys_enter_* (sys_exit_*) event keyed by probe: where the

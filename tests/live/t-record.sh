@@ -113,7 +113,7 @@ check_all record-report-filter-none '[ $rc -eq 0 ] && [ ! -s "$TMP/r" ]'
 
 # The language over the recording: the same answer as live.
 "$FTR" run -i "$F" 'tracepoint:syscalls:sys_enter_write { @[comm] = count(); }' > "$TMP/r" 2>&1
-check record-run-input [ "$(cat "$TMP/r")" = "@[writer]: 1000" ]
+check record-run-input [ "$(cat "$TMP/r")" = "${EXIT_LINES}@[writer]: 1000" ]
 "$FTR" count --input "$F" -k comm syscalls:sys_enter_write > "$TMP/r" 2>&1
 check record-count-input grep -q '^@\[writer\]: 1000$' "$TMP/r"
 # ksym() from the file's kallsyms.
@@ -122,7 +122,7 @@ a=$(awk '$3 == "vfs_write" && $1 !~ /^0*$/ { print $1; exit }' /proc/kallsyms)
 if [ -n "$a" ]; then
 	"$FTR" run -i "$F" "tracepoint:syscalls:sys_enter_write { @[ksym(0x$a)] = count(); }" \
 		> "$TMP/r" 2>&1
-	check record-ksym-from-file [ "$(cat "$TMP/r")" = "@[$s]: 1000" ]
+	check record-ksym-from-file [ "$(cat "$TMP/r")" = "${EXIT_LINES}@[$s]: 1000" ]
 	# ... and from a trace-cmd version 7 file (trace-cmd convert of this
 	# one, a name changed in its kallsyms first): the file's symbols, not
 	# the running kernel's.
@@ -133,7 +133,7 @@ if [ -n "$a" ]; then
 			> "$TMP/r" 2>&1
 		v=$(od -An -c -N 11 "$TMP/x7.dat" | tr -d ' ')
 		check_all record-ksym-v7-file '[ "$v" = "027\\bDtracing7" ] &&
-			[ "$(cat "$TMP/r")" = "@[vfs_wrXte+0x4]: 1000" ]'
+			[ "$(cat "$TMP/r")" = "${EXIT_LINES}@[vfs_wrXte+0x4]: 1000" ]'
 	fi
 fi
 
@@ -156,7 +156,7 @@ if has_uprobes; then
 	rc=$?
 	"$FTR" run -i "$TMP/p.dat" "$P" > "$TMP/r1" 2>&1
 	"$FTR" run -e "$P" -- writer 300 7 > "$TMP/r2" 2>&1
-	printf '@[writer]: 300\n\n@m[3]: 1\n\n@n: 1\n' > "$TMP/want"
+	printf '\n\n@[writer]: 300\n\n@m[3]: 1\n\n@n: 1\n' > "$TMP/want"
 	[ $rc -eq 0 ] && cmp -s "$TMP/r1" "$TMP/want" && cmp -s "$TMP/r2" "$TMP/want" &&
 		ok record-program-as-live ||
 		fail record-program-as-live "rc=$rc $(head -1 "$TMP/e") file: $(tr '\n' ' ' < "$TMP/r1") live: $(tr '\n' ' ' < "$TMP/r2")"
@@ -196,13 +196,13 @@ if command -v trace-cmd > /dev/null 2>&1; then
 	check record-reads-trace-cmd-file [ "$(count_lines 'writer-[0-9]* .*sys_enter_write: count=3$' "$TMP/r")" -eq 50 ]
 	"$FTR" run -i "$TMP/tc.dat" 'tracepoint:syscalls:sys_enter_write { @[comm] = count(); }' \
 		> "$TMP/r" 2>&1
-	check record-run-trace-cmd-file [ "$(cat "$TMP/r")" = "@[writer]: 50" ]
+	check record-run-trace-cmd-file [ "$(cat "$TMP/r")" = "${EXIT_LINES}@[writer]: 50" ]
 	# ksym() from the kallsyms trace-cmd stored (version 7: libtracecmd
 	# reads them; without them the address prints as a number).
 	if [ -n "$a" ]; then
 		"$FTR" run -i "$TMP/tc.dat" "tracepoint:syscalls:sys_enter_write { @[ksym(0x$a + 4)] = count(); }" \
 			> "$TMP/r" 2>&1
-		check record-ksym-trace-cmd-file [ "$(cat "$TMP/r")" = "@[$s]: 50" ]
+		check record-ksym-trace-cmd-file [ "$(cat "$TMP/r")" = "${EXIT_LINES}@[$s]: 50" ]
 	fi
 fi
 

@@ -32,7 +32,7 @@ grep -qx 'x 12000' "$TMP/o" && ok script-e-args ||
 	ok script-system-refused || fail script-system-refused "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -3)"
 "$FTR" --unsafe -e 'BEGIN { printf("a\n"); system("echo %s-%d", "unsafe", 5); cat("/proc/sys/kernel/ostype"); exit(); }' \
 	> "$TMP/o" 2> "$TMP/e"
-[ "$(cat "$TMP/o" | tr '\n' ' ')" = "a unsafe-5 Linux " ] && ok script-system-cat ||
+[ "$(cat "$TMP/o" | tr '\n' ' ')" = "a unsafe-5 Linux   " ] && ok script-system-cat ||
 	fail script-system-cat "$(cat "$TMP/o" "$TMP/e" | head -4)"
 
 # Kernel globals outside events: *kaddr() reads /proc/kcore.  linux_banner
@@ -87,12 +87,13 @@ BPFTRACE_STACK_MODE=raw "$FTR" -e 'tracepoint:syscalls:sys_enter_openat { printf
 	tracepoint:syscalls:sys_enter_openat { @n = count(); } END { printf("end\n"); }' > "$TMP/o" 2> "$TMP/e"; rc=$?
 [ $rc -eq 0 ] && [ ! -s "$TMP/o" ] && [ ! -s "$TMP/e" ] && ok script-dry-run ||
 	fail script-dry-run "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -3)"
-# cat() prints 10240 bytes of a file at most, or BPFTRACE_MAX_CAT_BYTES, as bpftrace.
+# cat() prints 10240 bytes of a file at most, or BPFTRACE_MAX_CAT_BYTES, as bpftrace
+# (then the two empty lines at exit).
 head -c 20000 /dev/zero | tr '\0' a > "$TMP/big"
 "$FTR" -e 'BEGIN { cat("'"$TMP/big"'"); exit(); }' > "$TMP/o" 2> "$TMP/e"
 a=$(wc -c < "$TMP/o")
 BPFTRACE_MAX_CAT_BYTES=5 "$FTR" -e 'BEGIN { cat("'"$TMP/big"'"); exit(); }' > "$TMP/o" 2> "$TMP/e"
-[ "$a" = 10240 ] && [ "$(cat "$TMP/o")" = aaaaa ] && ok script-cat-max ||
+[ "$a" = 10242 ] && [ "$(cat "$TMP/o")" = aaaaa ] && ok script-cat-max ||
 	fail script-cat-max "$a bytes, then: $(head -c 100 "$TMP/o") $(head -3 "$TMP/e")"
 
 # Reading kernel memory at an event is refused with its position.

@@ -74,7 +74,7 @@ d=$(dirname "$u")
 check usdt-list-as-written [ "$(cat "$TMP/o")" = "usdt:./usdt:ftr:tick" ]
 (cd "$d" && __BPFTRACE_NOTIFY_PROBES_ATTACHED=1 "$FTR" -e 'usdt:./usdt:ftr:* { @[probe] = count(); }' \
 	-- ./usdt 4) > "$TMP/o" 2> "$TMP/e"
-printf '__BPFTRACE_NOTIFY_PROBES_ATTACHED\ngated=4\n@[usdt:./usdt:ftr:gated]: 4\n@[usdt:./usdt:ftr:mem]: 4\n@[usdt:./usdt:ftr:tick]: 4\n' > "$TMP/want"
+printf '__BPFTRACE_NOTIFY_PROBES_ATTACHED\ngated=4\n\n\n@[usdt:./usdt:ftr:gated]: 4\n@[usdt:./usdt:ftr:mem]: 4\n@[usdt:./usdt:ftr:tick]: 4\n' > "$TMP/want"
 cmp -s "$TMP/o" "$TMP/want" && grep -qx 'Attached 3 probes' "$TMP/e" && ok usdt-as-written ||
 	fail usdt-as-written "$(cat "$TMP/o" "$TMP/e" | head -8 | tr "\n" " ")"
 # Two clauses on one probe run in the program's order, as bpftrace runs

@@ -45,6 +45,75 @@ struct tep_handle *formats_new(const char *tdir)
 	return tep;
 }
 
+/* digits, then *p past them; false if none */
+static bool skip_digits(const char **p, const char *end)
+{
+	const char *s = *p;
+
+	while (*p < end && **p >= '0' && **p <= '9')
+		(*p)++;
+	return *p > s;
+}
+
+/*
+ * Each field line as the kernel writes it: "\tfield:DECL;\toffset:N;\tsize:N;"
+ * and (since 2.6.32) "\tsigned:N;", DECL printable text with balanced
+ * brackets.  libtraceevent 1.7.1 reads a damaged line past its tokens (a
+ * NULL strcmp in its field reader: the fuzzer's format of a field with a
+ * lone '[' and no offset), and formats also come from data files (ftr run
+ * -i, report), so a line of another shape is refused before it.
+ */
+static bool field_line_ok(const char *p, const char *end)
+{
+	const char *decl = p, *semi;
+	int depth = 0;
+
+	semi = memchr(p, ';', end - p);
+	if (!semi || semi == decl)
+		return false;
+	for (const char *c = decl; c < semi; c++) {
+		if ((unsigned char)*c < ' ' || *c == 0x7f)
+			return false;
+		if (*c == '[')
+			depth++;
+		else if (*c == ']' && --depth < 0)
+			return false;
+	}
+	if (depth)
+		return false;
+	p = semi + 1;
+	if (end - p < 8 || memcmp(p, "\toffset:", 8))
+		return false;
+	p += 8;
+	if (!skip_digits(&p, end) || end - p < 7 || memcmp(p, ";\tsize:", 7))
+		return false;
+	p += 7;
+	if (!skip_digits(&p, end) || p >= end || *p++ != ';')
+		return false;
+	if (end - p >= 8 && !memcmp(p, "\tsigned:", 8)) {
+		p += 8;
+		if (!skip_digits(&p, end) || p >= end || *p++ != ';')
+			return false;
+	}
+	return p == end;
+}
+
+static bool fields_ok(const char *buf, size_t len)
+{
+	const char *end = buf + len;
+
+	for (const char *p = buf; p < end;) {
+		const char *nl = memchr(p, '\n', end - p), *e = nl ? nl : end;
+
+		if (e - p >= 7 && !memcmp(p, "\tfield:", 7) && !field_line_ok(p + 7, e))
+			return false;
+		if (e - p >= 15 && !memcmp(p, "\tfield special:", 15) && !field_line_ok(p + 15, e))
+			return false;
+		p = nl ? nl + 1 : end;
+	}
+	return true;
+}
+
 int formats_parse(struct tep_handle *tep, const char *buf, size_t len, const char *sys)
 {
 	static const char empty[] = "\nprint fmt: \"\"\n";
@@ -62,6 +131,10 @@ int formats_parse(struct tep_handle *tep, const char *buf, size_t len, const cha
 		}
 	}
 	keep = pf ? (size_t)(pf - buf) : len;
+	if (!fields_ok(buf, keep)) {
+		errno = EINVAL;
+		return -1;
+	}
 	copy = malloc(keep + sizeof(empty));
 	if (!copy)
 		return -1;

@@ -57,9 +57,41 @@ static void test_odd_formats(void **state)
 	}
 }
 
+/* Field lines of another shape than the kernel's are refused before
+ * libtraceevent reads them (1.7.1 dereferenced NULL on the first: the
+ * fuzzer's); the kernel's own shapes, __data_loc and arrays included, pass. */
+static void test_damaged_fields(void **state)
+{
+	static const char *const bad[] = {
+		"name: a\nID: 1\nformat:\n\tfield:unsigsize\t\tx\t[\tM--\t:4;\tsigned:1;\n",
+		"name: a\nID: 1\nformat:\n\tfield:int x;\toffset:0;\tsize;4;\tsigned:1;\n",
+		"name: a\nID: 1\nformat:\n\tfield:char c[16;\toffset:0;\tsize:16;\tsigned:0;\n",
+		"name: a\nID: 1\nformat:\n\tfield:int x;\toffset:0;\tsize:4;\tsigned:1; \n",
+	};
+	static const char good[] =
+		"name: a\nID: 1\nformat:\n"
+		"\tfield:__data_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:char comm[16];\toffset:12;\tsize:16;\tsigned:0;\n"
+		"\tfield:int old;\toffset:28;\tsize:4;\n"
+		"print fmt: \"%d\", REC->old\n";
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct tep_handle *tep = tep_alloc();
+
+		assert_int_equal(formats_parse(tep, bad[i], strlen(bad[i]), "s"), -1);
+		tep_free(tep);
+	}
+	struct tep_handle *tep = tep_alloc();
+
+	assert_int_equal(formats_parse(tep, good, sizeof(good) - 1, "s"), 0);
+	assert_non_null(tep_find_any_field(tep_find_event_by_name(tep, "s", "a"), "comm"));
+	tep_free(tep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_damaged_fields),
 		cmocka_unit_test(test_print_fmt_left_out),
 		cmocka_unit_test(test_odd_formats),
 	};

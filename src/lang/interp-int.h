@@ -169,6 +169,7 @@ struct interp {
 	struct lang_err err;
 	bool exit_req;
 	bool exit_coded;	/* exit(code) ran: exit_code is the run's status */
+	bool hists_added;	/* the hist triggers are in (hist_add_all) */
 	int exit_code;
 	uint64_t start_ns;
 	uint64_t *next_fire;		/* per clause, for interval clauses */

@@ -479,6 +479,11 @@ int hist_read(struct interp *in, struct mapdef *m)
 	struct tracefs_instance *inst = session_instance(in->e.s);
 
 	agg_clear(m->m);
+	/* Before tracing starts (--prom-file's first write) the triggers are
+	 * not there yet (hist_start adds them): nothing counted, an empty map;
+	 * the kernel's hist file of an event without one reads empty. */
+	if (!in->hists_added)
+		return 0;
 	for (int i = 0; i < km->nt; i++) {
 		struct ktrig *t = &km->t[i];
 		struct evbind *eb = &in->eb[t->ev->idx];
@@ -616,6 +621,7 @@ static int hist_add_all(struct interp *in)
 						km->t[j].cmd.add) < 0)
 				return -EIO;
 	}
+	in->hists_added = true;
 	return 0;
 }
 

@@ -298,7 +298,7 @@ tracepoint:syscalls:sys_enter_clock_nanosleep /comm == "timers"/ {
 			-- sh -c "$NC -l -p 7777 > /dev/null 2>&1 & sleep 0.3; kill \$!" \
 			> "$TMP/o" 2> "$TMP/e"
 		rc=$?
-		[ $rc -eq 0 ] && [ "$(grep '^@' "$TMP/o")" = '@[7777, 7, 1]: 1' ] &&
+		[ $rc -eq 0 ] && [ "$(grep '^@' "$TMP/o")" = '@[7777, 7, true]: 1' ] &&
 			ok types-tp-kernel ||
 			fail types-tp-kernel "rc=$rc $(head -3 "$TMP/o" "$TMP/e")"
 	fi

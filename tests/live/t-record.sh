@@ -91,7 +91,14 @@ if grep -q 'not in this build' "$TMP/e"; then
 		P='tracepoint:syscalls:sys_enter_write /comm == "writer" && str(args.buf) == ""/ { @[comm] = count(); }'
 		"$FTR" record -o "$TMP/strp.dat" -e "$P" -- writer 200 7 > /dev/null 2> "$TMP/e"
 		rc=$?
-		if [ $rc -eq 0 ]; then
+		if [ $rc -eq 0 ] && [ "$(uname -m)" = armv7l ]; then
+			# 32-bit ARM has no pt_regs syscall wrappers: the fetch is
+			# a kprobe on sys_write itself, which 'ftr run -i' does not
+			# yet map back to the tracepoint ("no event ... in the
+			# recording", a refusal): the host's check is not asked.
+			ok record-program-str
+			skip record-program-str-file "on 32-bit ARM the file holds sys_write's kprobe, which ftr run -i does not read as sys_enter_write yet"
+		elif [ $rc -eq 0 ]; then
 			ok record-program-str
 			send "$TMP/strp.dat" strp.dat
 			echo "file strp.dat expect run 200 $P"

@@ -19,6 +19,7 @@
 #include <tracefs.h>
 
 #include "ftr.h"
+#include "kernel/expedite.h"
 #include "kernel/session.h"
 
 /* ---- locating tracefs ------------------------------------------------------ */
@@ -378,6 +379,7 @@ struct session {
 	bool inst_tried;
 	struct undo_log undo;
 	int sigfd;
+	bool expedited;		/* holds rcu_expedited (session_expedite) */
 	int lock_fd;		/* the flock that says this run is live, or -1 */
 	sigset_t oldmask;
 	FILE *explain;
@@ -556,6 +558,44 @@ int session_open(struct session **sp, unsigned flags)
 	return 0;
 }
 
+/*
+ * From this many triggers on, a teardown expedites RCU grace periods
+ * (expedite.c): each trigger's removal waits for them.  Below it the wait
+ * is short and the system's setting is better left alone.
+ */
+#define EXPEDITE_TRIGGERS 16
+
+static size_t triggers_made(const struct session *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->undo.n; i++) {
+		const char *p = s->undo.v[i].path;
+		size_t l = p ? strlen(p) : 0;
+
+		if ((s->undo.v[i].kind == UNDO_WRITE || s->undo.v[i].kind == UNDO_APPEND) &&
+		    l >= 8 && !strcmp(p + l - 8, "/trigger"))
+			n++;
+	}
+	return n;
+}
+
+void session_expedite(struct session *s, size_t ntriggers)
+{
+	if (!ntriggers) {
+		if (s->expedited)
+			expedite_end(s->name);
+		s->expedited = false;
+		return;
+	}
+	if (s->expedited || ntriggers < EXPEDITE_TRIGGERS || (s->flags & SESSION_DRY_RUN))
+		return;
+	s->expedited = expedite_begin(s->name) > 0;
+	if (s->explain && s->expedited)
+		fprintf(s->explain, "# %zu triggers: %s is 1 while they come and go, then as it was\n",
+			ntriggers, expedite_knob_path);
+}
+
 void session_close(struct session *s)
 {
 	if (!s || s->closed)
@@ -569,7 +609,9 @@ void session_close(struct session *s)
 	}
 	if (s->explain && s->undo.n)
 		fprintf(s->explain, "# at exit, in reverse order:\n");
+	session_expedite(s, triggers_made(s));
 	undo_replay(&s->undo, run_undo, s);
+	session_expedite(s, 0);
 	if (s->lock_fd >= 0) {
 		char path[PATH_MAX];
 
@@ -1323,6 +1365,7 @@ int session_reset(const struct ftr_tracefs *t, bool dry_run, FILE *report)
 	}
 	tracefs_dynevent_list_free(dyns);
 	reset_raw_dynevents(t, dry_run, report, &removed, &failed);
+	removed += expedite_reset(dry_run, report);
 	if (!failed)
 		reset_locks(dry_run);
 	return failed ? -EIO : removed;

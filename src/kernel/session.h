@@ -148,6 +148,12 @@ int session_try_write(struct session *s, const char *file, const char *val);
 int session_event_write(struct session *s, const char *sys, const char *ev,
 			const char *file, const char *val, const char *restore);
 /* Append a trigger; its removal ("!spec") is recorded. */
+/*
+ * Expedited RCU grace periods (src/kernel/expedite.c) while the run adds,
+ * pauses or removes ntriggers triggers, when they are many; 0: done (the
+ * close ends it too).
+ */
+void session_expedite(struct session *s, size_t ntriggers);
 int session_trigger_add(struct session *s, const char *sys, const char *ev, const char *spec);
 /* Create a dynamic event (group must be session_name()); destroyed at close. */
 int session_dynevent_create(struct session *s, struct tracefs_dynevent *dyn);

@@ -611,8 +611,20 @@ int hist_op_all(struct interp *in, enum khist_op op)
 }
 
 
+static size_t triggers_planned(const struct interp *in)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < in->nmaps; i++)
+		n += in->maps[i].k ? in->maps[i].k->nt : 0;
+	return n;
+}
+
+/* Each trigger added or paused waits for the kernel's grace periods: the
+ * session expedites them while there are many (until the close). */
 static int hist_add_all(struct interp *in)
 {
+	session_expedite(in->e.s, triggers_planned(in));
 	for (int i = 0; i < in->nmaps; i++) {
 		struct kmap *km = in->maps[i].k;
 
@@ -621,6 +633,7 @@ static int hist_add_all(struct interp *in)
 						km->t[j].cmd.add) < 0)
 				return -EIO;
 	}
+	session_expedite(in->e.s, 0);
 	in->hists_added = true;
 	return 0;
 }
@@ -646,6 +659,7 @@ int hist_stop(struct engine *e, void *arg)
 			pc_stop(in->maps[i].pc);
 	if (in->prof)
 		lprof_stop(in->prof);
+	session_expedite(in->e.s, triggers_planned(in));
 	return hist_op_all(arg, KHIST_PAUSE);
 }
 

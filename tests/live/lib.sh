@@ -49,6 +49,8 @@ snapshot() {
 	echo "tracer: $(cat "$T/current_tracer")"
 	echo "tracing_on: $(cat "$T/tracing_on")"
 	echo "set_event_pid: $(cat "$T/set_event_pid" 2>/dev/null)"
+	# ftr expedites RCU while it removes many triggers (src/kernel/expedite.c)
+	echo "rcu_expedited: $(cat /sys/kernel/rcu_expedited 2>/dev/null)"
 }
 
 # same_as_before NAME SNAPSHOTFILE: ok when tracefs is as it was.

@@ -327,6 +327,24 @@ static struct val eval_kstack(struct xctx *x, const struct node *n)
 	return (struct val){ .t = VT_STACK, .ips = ips, .len = (size_t)n_ips };
 }
 
+/* A uprobe's own file, placed by the event's address (lprof.h): a process
+ * gone before its stack is named keeps the frames in the probed file. */
+static void note_probed_file(struct xctx *x, int tgid)
+{
+	struct tep_format_field *f;
+	uint64_t ip;
+
+	if (!x->ev || !x->ev->upath || !x->rec)
+		return;
+	f = tep_find_field(x->ev->ev, "__probe_func");	/* a uretprobe's function */
+	if (!f)
+		f = tep_find_field(x->ev->ev, "__probe_ip");
+	if (!f || f->offset + f->size > x->rec->size)
+		return;
+	ip = (uint64_t)field_int(f, x->rec);
+	lprof_note_file(x->in->prof, tgid, x->ev->upath, x->ev->uoff, ip);
+}
+
 static struct val eval_ustack(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
@@ -339,7 +357,12 @@ static struct val eval_ustack(struct xctx *x, const struct node *n)
 			nu = n->idx;
 		in->ustk[0] = LPROF_UTAG | (uint32_t)tgid;
 		memcpy(in->ustk + 1, u, (size_t)nu * sizeof(uint64_t));
-		lprof_note_pid(in->prof, tgid);
+		/* The maps now, while the process may still run; in a PID
+		 * namespace of its own ftr's /proc does not know the
+		 * kernel's pid (or knows another process by it). */
+		if (in->proc_kernel_pids)
+			lprof_note_pid(in->prof, tgid);
+		note_probed_file(x, tgid);
 		return (struct val){ .t = VT_STACK, .ips = in->ustk, .len = (size_t)nu + 1 };
 	}
 	/* The process goes with the frames: it names them (lprof.h). */

@@ -182,6 +182,7 @@ struct interp {
 	unsigned prof_hz;
 	const struct lang_probe *prof_pr;	/* the sampler's probe (profile:, software:...) */
 	bool prof_k, prof_u;		/* kstack / ustack read somewhere */
+	bool proc_kernel_pids;		/* /proc/PID is the event's pid's (session.h) */
 	struct lprof *prof;
 	uint64_t ustk[1 + LPROF_MAX_FRAMES];	/* a ustack key: its tag, then frames */
 	struct intern *vals;		/* strings and stacks kept as map values */

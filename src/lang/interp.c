@@ -136,6 +136,7 @@ int prof_open(struct interp *in)
 	};
 	const char *note;
 
+	in->proc_kernel_pids = session_proc_kernel_pids();
 	if (!in->prof_hz && !in->prof_k)
 		return 0;
 	if (!in->prof_hz) {

@@ -290,6 +290,14 @@ void lprof_note_pid(struct lprof *p, int pid)
 		sym_proc_read_maps(p->sc, sp);
 }
 
+void lprof_note_file(struct lprof *p, int pid, const char *path, uint64_t off, uint64_t ip)
+{
+	struct sym_proc *sp = p && pid > 0 && ip ? sym_proc_find(p->sc, pid, true) : NULL;
+
+	if (sp)
+		sym_proc_map_file(p->sc, sp, path, off, ip);
+}
+
 /* Does the kernel name this address?  (32-bit kernels: see below.) */
 static bool kernel_named(struct lprof *p, uint64_t addr)
 {

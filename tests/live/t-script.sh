@@ -138,7 +138,8 @@ fi
 # writes user stacks (kallsyms names stack_trace_save_user; arm64 kernels
 # do not).  hotpath is built with frame pointers: main -> run -> (work_b)
 # -> leaf_b, whose entry the uprobe sees before leaf_b's own frame: the
-# kernel's walk skips work_b; on arm64 the uprobe fetches the frame records
+# kernel's walk skips work_b, whose return address ftr's uprobe fetches at
+# the stack pointer (x86); on arm64 the uprobe fetches the frame records
 # itself, and the link register names work_b.
 if [ ! -e "$T/options/userstacktrace" ]; then
 	skip script-ustack "no userstacktrace option in this kernel's tracefs"
@@ -160,10 +161,10 @@ else
 	if has_uprobes; then
 		hp=$(command -v hotpath)
 		"$FTR" -e "uprobe:$hp:leaf_b { @[ustack] = count(); exit(); }" -- hotpath 300 > "$TMP/o" 2> "$TMP/e"
-		wb=0
-		[ "$(uname -m)" != aarch64 ] || grep -q '^        work_b+[0-9]*$' "$TMP/o" || wb=1
-		grep -q '^        leaf_b+0$' "$TMP/o" && grep -q '^        run+[0-9]*$' "$TMP/o" &&
-			grep -q '^        main+[0-9]*$' "$TMP/o" && grep -qx ']: 1' "$TMP/o" && [ $wb = 0 ] &&
+		fold=$(awk '/^        / { f = $1; sub(/\+[0-9]+$/, "", f); s = s f ";" }
+			END { print s }' "$TMP/o")
+		case "$fold" in leaf_b\;work_b\;run\;main\;*) wb=0 ;; *) wb=1 ;; esac
+		grep -q '^        leaf_b+0$' "$TMP/o" && grep -qx ']: 1' "$TMP/o" && [ $wb = 0 ] &&
 			ok script-ustack-uprobe || fail script-ustack-uprobe "$(cat "$TMP/o" "$TMP/e" | head -12 | tr '\n' '|')"
 	fi
 fi

@@ -25,13 +25,34 @@
 #include "kernel/kallsyms.h"
 #include "lang/interp-int.h"
 
+/* A bare kstack or ustack prints in the program's mode (stack_mode). */
+static int stack_var_mode(struct sema *s, struct node *n)
+{
+	int mode;
+
+	if (n->k != N_BUILTIN || n->op)
+		return 0;	/* kstack(perf): its own */
+	mode = stack_default_mode(s, n, n->ival == B_KSTACK);
+	if (mode < 0)
+		return mode;
+	n->op = (enum tok)mode;
+	return 0;
+}
+
 static int check_kstack_var(struct sema *s, struct node *n)
 {
+	/* BEGIN and END: bpftrace runs them in its own process, in a uprobe,
+	 * whose registers are user space's: the kernel gives no kernel
+	 * frames there, and ftr none either. */
+	if (s->is_begin_end)
+		return stack_var_mode(s, n);
 	if (!s->is_profile && (!s->has_record || s->is_uprobe)) {
-		lang_errf(s->err, n, "kstack exists in profile, tracepoint and "
-			  "kprobe clauses");
+		lang_errf(s->err, n, "kstack exists in profile, tracepoint, kprobe, BEGIN and END "
+			  "clauses");
 		return -EINVAL;
 	}
+	if (stack_var_mode(s, n))
+		return -EINVAL;
 	/* At an event: the instance's stacktrace option, which
 	 * setup() turns on for the events still read after the
 	 * plan (a hist trigger takes its own stacks). */
@@ -43,11 +64,17 @@ static int check_kstack_var(struct sema *s, struct node *n)
 
 static int check_ustack_var(struct sema *s, struct node *n)
 {
+	/* BEGIN and END: bpftrace's user stack there is its own process's, an
+	 * artefact of how it runs them; ftr's is empty (no traced task). */
+	if (s->is_begin_end)
+		return stack_var_mode(s, n);
 	if (!s->is_profile && !s->has_record) {
-		lang_errf(s->err, n, "ustack exists in profile, tracepoint, kprobe and "
-			  "uprobe clauses");
+		lang_errf(s->err, n, "ustack exists in profile, tracepoint, kprobe, uprobe, BEGIN "
+			  "and END clauses");
 		return -EINVAL;
 	}
+	if (stack_var_mode(s, n))
+		return -EINVAL;
 	/* At an event: the instance's userstacktrace option (8
 	 * frames, by frame pointers), or the uprobe's own
 	 * fetches of the frame records where the kernel writes
@@ -349,6 +376,8 @@ static struct val eval_ustack(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
 
+	if (!x->smp && !x->rec)
+		return (struct val){ .t = VT_STACK, .ips = in->ustk };	/* BEGIN, END */
 	if (!x->smp) {
 		int tgid, nu;
 		const uint64_t *u = engine_ustack(&in->e, &nu, &tgid);
@@ -414,9 +443,9 @@ static const struct builtin_var builtin_vars[] = {
 		       eval_probe_arg },
 	[B_FUNC] = { "func", VT_STR, BW_ALL, NULL, eval_func },
 	[B_PROBE] = { "probe", VT_STR, BW_ALL, NULL, eval_probe },
-	[B_KSTACK] = { "kstack", VT_STACK, BW_TRACEPOINT | BW_KPROBE | BW_SAMPLE,
+	[B_KSTACK] = { "kstack", VT_STACK, BW_TRACEPOINT | BW_KPROBE | BW_SAMPLE | BW_SPECIAL,
 		       check_kstack_var, eval_kstack },
-	[B_USTACK] = { "ustack", VT_STACK, BW_EVENT | BW_SAMPLE, check_ustack_var,
+	[B_USTACK] = { "ustack", VT_STACK, BW_ALL, check_ustack_var,
 		       eval_ustack },
 	[B_ARG] = { "arg", VT_INT, BW_KPROBE | BW_UPROBE, check_arg_var, eval_probe_arg },
 	[B_CPID] = { "cpid", VT_INT, BW_ALL, check_cpid_var, eval_cpid },

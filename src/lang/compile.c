@@ -831,6 +831,9 @@ int compile(struct interp *in, struct lang_err *err)
 			in->names[i].pid = tep_find_common_field(ev, "common_pid");
 	}
 
+	in->stack_dflt = stack_mode_env(in->p);
+	if (in->stack_dflt < 0)
+		in->stack_dflt = LANG_STACK_BPFTRACE;	/* refused where a stack is */
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		struct clause *c = &in->p->cl[ci];
 		struct sema s = { .in = in, .clause = ci, .c = c, .err = err };
@@ -858,6 +861,7 @@ int compile(struct interp *in, struct lang_err *err)
 		}
 		s.has_record = pv <= PV_URETPROBE;
 		s.is_profile = pv == PV_PROFILE;
+		s.is_begin_end = pv == PV_BEGIN || pv == PV_END;
 		s.is_ret = pv == PV_KRETPROBE || pv == PV_URETPROBE;
 		s.is_kprobe = pv == PV_KPROBE || pv == PV_KRETPROBE;
 		s.is_uprobe = pv == PV_UPROBE || pv == PV_URETPROBE;

@@ -23,25 +23,11 @@
  * and precision with ftr's own length modifier (every number is 64-bit), so
  * the format passed to snprintf is ours, not the user's text.
  */
-/* printf("%s", kstack): the stack as bpftrace prints it, a newline, then a
- * frame a line, indented 8 (as map keys print, agg.h). */
-void print_stack(struct interp *in, struct outbuf *ob, struct val v)
+/* printf("%s", kstack): the stack as bpftrace prints it in its mode, as
+ * map keys print (agg.h). */
+void print_stack(struct interp *in, struct outbuf *ob, struct val v, int mode)
 {
-	char sym[512];
-
-	ob_putc(ob, '\n');
-	for (size_t i = 0; i < v.len; i++) {
-		int r = in->prof ? lprof_frame(v.ips[i], (uint32_t)i, sym, sizeof(sym), in->prof) :
-			-1;
-
-		if (r > 0)
-			continue;
-		if (r < 0)
-			snprintf(sym, sizeof(sym), "0x%llx", (unsigned long long)v.ips[i]);
-		ob_write(ob, "        ", 8);
-		ob_puts(ob, sym);
-		ob_putc(ob, '\n');
-	}
+	agg_print_stack(ob, v.ips, (uint32_t)v.len, mode, in->prof ? lprof_frame : NULL, in->prof);
 }
 
 #pragma GCC diagnostic push

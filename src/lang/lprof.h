@@ -73,7 +73,7 @@ unsigned lprof_hz(const struct lprof *p);
 /* An agg_sym_fn: a frame's name as bpftrace prints it ("vfs_write+5"),
  * "[unknown] (in /path)" for a user address in a file without its
  * symbol; 1 for a ustack tag (print nothing), 0 otherwise. */
-int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *p);
+int lprof_frame(uint64_t addr, uint32_t idx, unsigned how, char *buf, size_t len, void *p);
 /* Process pid's user frames will be named: its /proc/PID/maps is read now,
  * once (an event's user stack, without the sampler's side band). */
 void lprof_note_pid(struct lprof *p, int pid);

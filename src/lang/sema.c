@@ -230,8 +230,8 @@ int check_map_keys(struct sema *s, struct node *n)
 		for (int i = 0; i < n->nargs; i++) {
 			m->kt[i] = ktype_of(n->args[i]);
 			m->key_enum[i] = n->args[i]->enum_id;
-			if (n->args[i]->k == N_BUILTIN && n->args[i]->type == VT_STACK)
-				m->stack_mode = (int)n->args[i]->op;
+			if (n->args[i]->type == VT_STACK)
+				m->stack_mode = stack_mode_of(s->in, n->args[i]);
 		}
 		m->keys_known = true;
 		m->first = n;
@@ -430,6 +430,15 @@ int check_cond(struct sema *s, struct node *n)
 		return -EINVAL;
 	}
 	return err;
+}
+
+int stack_mode_of(const struct interp *in, const struct node *n)
+{
+	if (n->k == N_BUILTIN && n->type == VT_STACK)
+		return (int)n->op;
+	if (n->k == N_VAR && n->slot >= 0 && n->type == VT_STACK)
+		return in->varmode[n->slot];
+	return in->stack_dflt;
 }
 
 int check(struct sema *s, struct node *n)
@@ -834,6 +843,10 @@ int check_stmts(struct sema *s, struct node *st)
 					return -EINVAL;
 				}
 				s->in->vars[st->a->slot].t = st->b->type;
+				/* a stack keeps its print mode */
+				if (st->b->type == VT_STACK)
+					s->in->varmode[st->a->slot] =
+						(unsigned char)stack_mode_of(s->in, st->b);
 				s->in->varenum[st->a->slot] = st->op == T_ASSIGN ? st->b->enum_id : 0;
 				st->a->enum_id = s->in->varenum[st->a->slot];
 				/* a pointer: '=' makes one, += and -= move it by its pointee */
@@ -890,6 +903,15 @@ int check_stmts(struct sema *s, struct node *st)
 				}
 				if (!err)
 					err = ptr_step(s, st, m->val_ptr);
+				if (!err && st->b->type == VT_STACK &&
+				    stack_mode_of(s->in, st->b) != s->in->stack_dflt) {
+					lang_errf(s->err, st->b, "a stack in another mode than the "
+						  "program's kept as a map's value: ftr prints "
+						  "a map's stacks in the program's mode (config "
+						  "stack_mode); print it where it is taken, or "
+						  "key the map by it");
+					return -EINVAL;
+				}
 				if (!err && st->b->type == VT_TUPLE && m->vtsig &&
 				    strcmp(m->vtsig, st->b->tsig)) {
 					lang_errf(s->err, st->b, "%s holds tuples of other types (first "

@@ -1183,7 +1183,7 @@ static void print_value(struct xctx *x, struct val v, int mode)
 			tuple_json(&in->ob, v.s, v.len);
 			ob_puts(&in->ob, "}\n");
 		} else {
-			tuple_text(&in->ob, v.s, v.len, tuple_enum_name, in);
+			tuple_text(&in->ob, v.s, v.len, tuple_enum_name, tuple_stack, in);
 			ob_putc(&in->ob, '\n');
 		}
 		if (in->o->buffering != RUN_BUF_FULL)

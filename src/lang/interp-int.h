@@ -280,6 +280,8 @@ struct val eval(struct xctx *x, const struct node *n);
 
 /* exec.c */
 void print_stack(struct interp *in, struct outbuf *ob, struct val v, int mode);
+/* A tuple's stack element printed (tuple.h's tuple_stack_fn; arg: the interp). */
+void tuple_stack(struct outbuf *ob, const uint64_t *ips, uint32_t n, int mode, void *arg);
 void bt_line(struct interp *in, const char *type, const char *s, size_t n);
 struct outbuf *bt_out(struct interp *in);
 void bt_done(struct interp *in, struct outbuf *f, const char *type);

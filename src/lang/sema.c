@@ -348,10 +348,15 @@ static int check_tuple(struct sema *s, struct node *n)
 		struct node *a = n->args[i];
 		int err = check(s, a);
 
-		if (!err && a->type != VT_INT && a->type != VT_STR && a->type != VT_TUPLE) {
-			lang_errf(s->err, a, "a tuple holds numbers, strings and tuples, which ftr "
-				  "keeps (not a %s)", a->type == VT_STACK ? "stack" :
-				  a->type == VT_BUF ? "buffer" : "value of no type");
+		if (!err && a->type != VT_INT && a->type != VT_STR && a->type != VT_TUPLE &&
+		    a->type != VT_STACK) {
+			lang_errf(s->err, a, "a tuple holds numbers, strings, stacks and tuples, "
+				  "which ftr keeps (not a %s)", a->type == VT_BUF ? "buffer" :
+				  "value of no type");
+			err = -EINVAL;
+		}
+		if (!err && a->type == VT_STACK && s->in->o && s->in->o->mode == OUT_BTJSON) {
+			lang_errf(s->err, a, "a stack in a tuple in -f json is not in ftr yet");
 			err = -EINVAL;
 		}
 		if (err) {
@@ -361,6 +366,8 @@ static int check_tuple(struct sema *s, struct node *n)
 		}
 		if (a->type == VT_TUPLE)
 			fputs(a->tsig, f);
+		else if (a->type == VT_STACK)
+			fprintf(f, "k%d", stack_mode_of(s->in, a));
 		else if (a->enum_id)
 			fprintf(f, "e%u;", a->enum_id);
 		else if (a->ptr_size)
@@ -407,6 +414,11 @@ static int check_tuple_elem(struct sema *s, struct node *n)
 	if (!tuple_sig_elem(n->a->tsig, n->idx, &e, &len)) {
 		lang_errf(s->err, n, "the tuple has %d element%s: no .%s", tuple_sig_count(n->a->tsig),
 			  tuple_sig_count(n->a->tsig) == 1 ? "" : "s", n->sval);
+		return -EINVAL;
+	}
+	if (e[0] == 'k') {
+		lang_errf(s->err, n, ".%s is a stack: a tuple's stack read out of it is not in ftr "
+			  "yet (print the tuple, or take the stack where it is made)", n->sval);
 		return -EINVAL;
 	}
 	return type_of_sig(n, e, len);
@@ -661,9 +673,11 @@ static void unreachable_warn(const struct node *st)
 }
 
 /* A map key part's or value's element in a tuple signature (tuple.h). */
-static void sig_part(FILE *f, enum agg_ktype kt, uint32_t enum_id)
+static void sig_part(FILE *f, enum agg_ktype kt, uint32_t enum_id, int stack_mode)
 {
-	if (kt == AGG_K_STR)
+	if (kt == AGG_K_STACK)
+		fprintf(f, "k%d", stack_mode);
+	else if (kt == AGG_K_STR)
 		fputc('s', f);
 	else if (enum_id)
 		fprintf(f, "e%u;", enum_id);
@@ -691,9 +705,9 @@ static int check_map_loop(struct sema *s, struct node *st)
 		return -EINVAL;
 	}
 	for (int i = 0; i < m->nkeys; i++)
-		if (m->kt[i] == AGG_K_STACK) {
-			lang_errf(s->err, mn, "for over %s: a stack key in a tuple is not in ftr yet",
-				  m->name);
+		if (m->kt[i] == AGG_K_STACK && s->in->o && s->in->o->mode == OUT_BTJSON) {
+			lang_errf(s->err, mn, "for over %s: a stack key in a tuple in -f json is "
+				  "not in ftr yet", m->name);
 			return -EINVAL;
 		}
 	if (m->kind == AGG_HIST || m->kind == AGG_LHIST || m->kind == AGG_STATS ||
@@ -710,7 +724,7 @@ static int check_map_loop(struct sema *s, struct node *st)
 	if (m->nkeys > 1)
 		fputc('(', f);
 	for (int i = 0; i < m->nkeys; i++)
-		sig_part(f, m->kt[i], m->key_enum[i]);
+		sig_part(f, m->kt[i], m->key_enum[i], m->stack_mode);
 	if (m->nkeys > 1)
 		fputc(')', f);
 	if (m->vt == VT_TUPLE)
@@ -718,7 +732,7 @@ static int check_map_loop(struct sema *s, struct node *st)
 	else if (m->val_ptr)
 		fprintf(f, "p%u;", m->val_ptr);
 	else
-		sig_part(f, m->vt == VT_STR ? AGG_K_STR : AGG_K_INT, m->val_enum);
+		sig_part(f, m->vt == VT_STR ? AGG_K_STR : AGG_K_INT, m->val_enum, 0);
 	fputc(')', f);
 	fclose(f);
 	if (!sig)

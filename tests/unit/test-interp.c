@@ -604,6 +604,10 @@ static void test_enums(void **state)
 
 /* Tuples as values, in variables and maps, printed as bpftrace; bools. */
 static const struct icase tuples[] = {
+	{ "stacks in tuples and as a loop's keys: BEGIN's are empty, printed in their modes",
+	  "BEGIN { print((kstack, \"a\")); $t = (1, ustack(build_id, 3), kstack(raw)); print($t); "
+	  "@m[kstack(raw)] = count(); for ($kv : @m) { print($kv.1); print($kv); } clear(@m); }",
+	  "", "(\n, a)\n(1, \n, \n)\n1\n(\n, 1)\n" },
 	{ "elements, nesting, printing",
 	  "tracepoint:syscalls:sys_enter_write /args.fd != 5/ { $t = (args.fd, comm, (args.count, "
 	  "(int8)-1)); printf(\"%d %s %d|\", $t.0, $t.1, $t.2.0); print($t); @[tid] = $t; }",

@@ -41,14 +41,14 @@ static int stack_var_mode(struct sema *s, struct node *n)
 
 static int check_kstack_var(struct sema *s, struct node *n)
 {
-	/* BEGIN and END: bpftrace runs them in its own process, in a uprobe,
-	 * whose registers are user space's: the kernel gives no kernel
-	 * frames there, and ftr none either. */
-	if (s->is_begin_end)
+	/* Uprobes, and BEGIN and END (bpftrace runs them in its own process,
+	 * in a uprobe): the registers are user space's, and the kernel gives
+	 * bpftrace no kernel frames there; ftr none either. */
+	if (s->is_begin_end || (s->is_uprobe && !s->is_profile))
 		return stack_var_mode(s, n);
-	if (!s->is_profile && (!s->has_record || s->is_uprobe)) {
-		lang_errf(s->err, n, "kstack exists in profile, tracepoint, kprobe, BEGIN and END "
-			  "clauses");
+	if (!s->is_profile && !s->has_record) {
+		lang_errf(s->err, n, "kstack exists in profile, tracepoint, kprobe, uprobe, BEGIN "
+			  "and END clauses");
 		return -EINVAL;
 	}
 	if (stack_var_mode(s, n))
@@ -443,7 +443,7 @@ static const struct builtin_var builtin_vars[] = {
 		       eval_probe_arg },
 	[B_FUNC] = { "func", VT_STR, BW_ALL, NULL, eval_func },
 	[B_PROBE] = { "probe", VT_STR, BW_ALL, NULL, eval_probe },
-	[B_KSTACK] = { "kstack", VT_STACK, BW_TRACEPOINT | BW_KPROBE | BW_SAMPLE | BW_SPECIAL,
+	[B_KSTACK] = { "kstack", VT_STACK, BW_ALL,
 		       check_kstack_var, eval_kstack },
 	[B_USTACK] = { "ustack", VT_STACK, BW_ALL, check_ustack_var,
 		       eval_ustack },

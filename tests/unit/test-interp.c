@@ -225,7 +225,7 @@ static const struct {
 	  "map's stacks in the program's mode (config stack_mode); print it where it is taken, "
 	  "or key the map by it" },
 	{ "interval:s:1 { print(kstack); }",
-	  "1:22: kstack exists in profile, tracepoint, kprobe, BEGIN and END clauses" },
+	  "1:22: kstack exists in profile, tracepoint, kprobe, uprobe, BEGIN and END clauses" },
 	{ "BEGIN { join(1); }", "" },
 	{ "BEGIN { @x = nosuch(1); }", "1:14: unknown function 'nosuch'" },
 	{ "BEGIN { @x = pton(\"::1\"); }", "1:14: pton() is read by ntop(af, pton(...)) and "

@@ -227,6 +227,7 @@ int check_map_keys(struct sema *s, struct node *n)
 			return -EINVAL;
 		}
 		m->nkeys = n->nargs;
+		m->stack_mode = s->in->stack_dflt;	/* its stored stacks' too */
 		for (int i = 0; i < n->nargs; i++) {
 			m->kt[i] = ktype_of(n->args[i]);
 			m->key_enum[i] = n->args[i]->enum_id;
@@ -918,12 +919,12 @@ int check_stmts(struct sema *s, struct node *st)
 				if (!err)
 					err = ptr_step(s, st, m->val_ptr);
 				if (!err && st->b->type == VT_STACK &&
-				    stack_mode_of(s->in, st->b) != s->in->stack_dflt) {
-					lang_errf(s->err, st->b, "a stack in another mode than the "
-						  "program's kept as a map's value: ftr prints "
-						  "a map's stacks in the program's mode (config "
-						  "stack_mode); print it where it is taken, or "
-						  "key the map by it");
+				    stack_mode_of(s->in, st->b) != m->stack_mode) {
+					lang_errf(s->err, st->b, "a stack kept as a map's value in "
+						  "another mode than the map's: ftr prints a map's "
+						  "stacks in one mode (its stack key's, else the "
+						  "program's: config stack_mode); print it where "
+						  "it is taken, or key the map by it");
 					return -EINVAL;
 				}
 				if (!err && st->b->type == VT_TUPLE && m->vtsig &&

@@ -221,9 +221,9 @@ static const struct {
 	  "e.g. kstack(perf, 5)" },
 	{ "BEGIN { $x = perf; }", "1:14: 'perf' is a stack's print mode: kstack(perf), ustack(perf)" },
 	{ "tracepoint:syscalls:sys_enter_write { @m = kstack(perf); }",
-	  "1:44: a stack in another mode than the program's kept as a map's value: ftr prints a "
-	  "map's stacks in the program's mode (config stack_mode); print it where it is taken, "
-	  "or key the map by it" },
+	  "1:44: a stack kept as a map's value in another mode than the map's: ftr prints a "
+	  "map's stacks in one mode (its stack key's, else the program's: config stack_mode); "
+	  "print it where it is taken, or key the map by it" },
 	{ "interval:s:1 { print(kstack); }",
 	  "1:22: kstack exists in profile, tracepoint, kprobe, uprobe, BEGIN and END clauses" },
 	{ "BEGIN { join(1); }", "" },

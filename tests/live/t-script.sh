@@ -78,13 +78,15 @@ OFLAGS=$(opener --flags)
 [ $rc -eq 2 ] && [ ! -s "$TMP/o" ] && grep -q "lists no process's uprobes" "$TMP/e" &&
 	ok script-list-pid-refused || fail script-list-pid-refused "rc=$rc $(head -3 "$TMP/e")"
 # BPFTRACE_STACK_MODE is a stack's default mode: raw, printed by printf, is
-# bpftrace's "\nADDR\nADDR\n" (hex, nothing else); a config block's
+# bpftrace's "\nADDR\nADDR\n" (hex, nothing else: the "|" after it on a
+# line of its own); a config block's
 # stack_mode gives way to it, as in bpftrace.
 BPFTRACE_STACK_MODE=raw "$FTR" -e 'config = { stack_mode = perf }
 	tracepoint:syscalls:sys_enter_openat { printf("%s|\n", kstack(2)); exit(); }' -- cat /dev/null \
 	> "$TMP/o" 2> "$TMP/e"; rc=$?
-[ $rc -eq 0 ] && [ "$(sed -n 1p "$TMP/o")" = "" ] && sed -n 2p "$TMP/o" | grep -qx '[0-9a-f]*' &&
-	sed -n 3p "$TMP/o" | grep -qx '[0-9a-f]*|' && [ "$(wc -l < "$TMP/o")" = 3 ] &&
+[ $rc -eq 0 ] && [ "$(sed -n 1p "$TMP/o")" = "" ] && sed -n 2p "$TMP/o" | grep -qx '[0-9a-f][0-9a-f]*' &&
+	sed -n 3p "$TMP/o" | grep -qx '[0-9a-f][0-9a-f]*' && [ "$(sed -n 4p "$TMP/o")" = "|" ] &&
+	[ "$(grep -c . "$TMP/o")" = 3 ] &&
 	ok script-stack-mode-env || fail script-stack-mode-env "rc=$rc $(head -3 "$TMP/o" "$TMP/e")"
 # --dry-run: set up and attached, then stopped: neither BEGIN nor END runs, no map printed.
 "$FTR" --dry-run -e 'BEGIN { printf("hello\n"); @ = 0; }

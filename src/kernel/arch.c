@@ -231,6 +231,28 @@ int arch_ustack_walk(const char *arch, uint64_t ip, bool entry, const uint64_t *
 	return n;
 }
 
+int arch_uentry_ret_fetch(const char *arch, char *fetch, size_t flen, char *type, size_t tlen)
+{
+	/* $stack0: the word at the user stack pointer (a uprobe's own
+	 * fetcharg since uprobe events came, 3.5). */
+	if (!arch || (strcmp(arch, "x86_64") && strcmp(arch, "x86")))
+		return -ENOTSUP;
+	snprintf(fetch, flen, "$stack0");
+	snprintf(type, tlen, "%s", strcmp(arch, "x86") ? "u64" : "u32");
+	return 0;
+}
+
+int arch_ustack_splice_entry(uint64_t *ips, int n, int max, uint64_t ret)
+{
+	if (n < 1 || !ret || (n > 1 && ips[1] == ret))
+		return n;
+	if (n == max)
+		n--;		/* the outermost frame goes */
+	memmove(ips + 2, ips + 1, (size_t)(n - 1) * sizeof(*ips));
+	ips[1] = ret;
+	return n + 1;
+}
+
 bool arch_kernel_user_stacks(void)
 {
 	static int known = -1;	/* asked at events too: after kallsyms_drop() */

@@ -81,6 +81,24 @@ int arch_ustack_fetch(const char *arch, int i, char *name, size_t nlen, char *fe
  * when entry (lr holds anything elsewhere).  Pure; returns the count. */
 int arch_ustack_walk(const char *arch, uint64_t ip, bool entry, const uint64_t *vals, int nvals,
 		     uint64_t *ips, int max);
+/*
+ * At a uprobe on a function's first instruction the return address into
+ * the caller is still where the call left it: at the stack pointer on x86
+ * (in the link register on arm64: arch_ustack_fetch).  The kernel's
+ * frame-pointer walk for the userstacktrace option starts from the frame
+ * pointer, which is still the caller's and names the caller's caller: the
+ * caller would be missing.  (Linux 6.11 reads [sp] there for perf's user
+ * call chains, "perf,x86: avoid missing caller address in stack traces
+ * captured in uprobe"; ftrace's user stacks never did.)  So such a uprobe
+ * fetches that word too (the field ARCH_UENTRY_RA):
+ * arch_uentry_ret_fetch gives its fetcharg and type (0; -ENOTSUP where the
+ * word is no return address), and arch_ustack_splice_entry puts ret after
+ * ips[0] of the kernel's n frames (ips holds max), unless the kernel
+ * already named it there or ret is 0; it returns the new count.  Pure.
+ */
+#define ARCH_UENTRY_RA "ftr_ra"
+int arch_uentry_ret_fetch(const char *arch, char *fetch, size_t flen, char *type, size_t tlen);
+int arch_ustack_splice_entry(uint64_t *ips, int n, int max, uint64_t ret);
 /* Does this kernel write user stacks for the userstacktrace option?
  * /proc/kallsyms names stack_trace_save_user where it does; unreadable, the
  * architecture decides (not arm64). */

@@ -228,6 +228,13 @@ static int add_made(struct engine *e, const struct probe *made, const char *filt
 		return -ENOMEM;
 	free(v->fetchargs);
 	v->fetchargs = strdup(made->fetchargs);
+	if (probe_kind_is_user(made->kind) && !v->upath) {
+		const char *c = strrchr(made->place, ':');
+
+		/* "/path:0xOFF", "/path:0xOFF(0xREF)" */
+		v->upath = c ? strndup(made->place, (size_t)(c - made->place)) : NULL;
+		v->uoff = c ? strtoull(c + 1, NULL, 16) : 0;
+	}
 	if (out)
 		*out = v;
 	return v->fetchargs ? 0 : -ENOMEM;
@@ -945,7 +952,7 @@ static int ustack_record(struct run_ctx *rc, struct tep_record *rec)
 {
 	struct engine *e = rc->e;
 	struct eng_pending *p = pending_of(e, rec->cpu);
-	struct tep_format_field *ft, *fc;
+	struct tep_format_field *ft, *fc, *fr;
 	uint64_t ips[64];
 	int n = 0;
 
@@ -964,6 +971,11 @@ static int ustack_record(struct run_ctx *rc, struct tep_record *rec)
 			break;
 		ips[n++] = ip;
 	}
+	/* At a function's entry, the caller the kernel's walk skips (arch.h). */
+	if (p->v->uentry && (fr = tep_find_field(p->v->ev, ARCH_UENTRY_RA)) &&
+	    fr->offset + fr->size <= p->rec.size)
+		n = arch_ustack_splice_entry(ips, n, (int)ARRAY_SIZE(ips),
+					     (uint64_t)field_int(fr, &p->rec));
 	e->cur_ustack = ips;
 	e->cur_nustack = n;
 	e->cur_utgid = (int)field_int(ft, rec);
@@ -1206,6 +1218,7 @@ void engine_close(struct engine *e)
 		free(e->ev[i].sys);
 		free(e->ev[i].name);
 		free(e->ev[i].fetchargs);
+		free(e->ev[i].upath);
 		free(e->ev[i].replaces);
 		expr_free(e->ev[i].filter);
 	}

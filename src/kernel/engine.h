@@ -48,6 +48,11 @@ struct eng_event {
 	 * arch_ustack_fetch: arm64, whose kernel writes no user_stack
 	 * record); uentry: at a function's first instruction. */
 	bool ufetch, uentry;
+	/* A uprobe's file and the file offset it is at: with the event's
+	 * address they place the file in a process that is gone by the time
+	 * its user stack is named. */
+	char *upath;
+	uint64_t uoff;
 	void *priv;			/* the caller's */
 };
 

@@ -1138,6 +1138,19 @@ bool session_in_pidns(void)
 	return strcmp(link, "pid:[" PID_INIT_INO "]") != 0;
 }
 
+bool session_proc_kernel_pids(void)
+{
+	char link[64];
+	ssize_t n = readlink("/proc/1/ns/pid", link, sizeof(link) - 1);
+
+	/* /proc's pid 1 is its namespace's init: the initial namespace's
+	 * only where /proc shows the kernel's pids. */
+	if (n <= 0)
+		return !session_in_pidns();
+	link[n] = '\0';
+	return strcmp(link, "pid:[" PID_INIT_INO "]") == 0;
+}
+
 int marker_pid_parse(const char *text, const char *tag)
 {
 	static const char mark[] = "tracing_mark_write: ";

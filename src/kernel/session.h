@@ -209,6 +209,9 @@ void session_child_signals(const struct session *s);
  * -errno (-ESRCH: the tag never came).
  */
 bool session_in_pidns(void);
+/* Does /proc show the kernel's pids (the initial namespace's), so that
+ * /proc/PID of an event's pid is that task? */
+bool session_proc_kernel_pids(void);
 int session_marker_open(struct session *s);
 int session_marker_pid(struct session *s, int fd, const char *tag);
 /* The pid of the line of the trace file's TEXT that carries TAG as its

@@ -1219,11 +1219,53 @@ static int frame_name(const struct agg_print_opts *o, const struct agg_kpart *k,
 		      char *buf, size_t len)
 {
 	uint64_t ip = key_ip(k, fr);
-	int r = o->sym ? o->sym(ip, fr, buf, len, o->sym_arg) : -1;
+	int r = o->sym ? o->sym(ip, fr, 0, buf, len, o->sym_arg) : -1;
 
 	if (r < 0)
 		snprintf(buf, len, "0x%llx", (unsigned long long)ip);
 	return r > 0;
+}
+
+/* An address as bpftrace's perf mode prints it: hex digits, no 0x. */
+static void ob_hex_bare(struct outbuf *ob, uint64_t v)
+{
+	char b[20];
+
+	snprintf(b, sizeof(b), "%llx", (unsigned long long)v);
+	ob_puts(ob, b);
+}
+
+void agg_print_stack(struct outbuf *ob, const uint64_t *ips, uint32_t n, int mode, agg_sym_fn sym,
+		     void *arg)
+{
+	/* bpftrace's: each frame indented 8; perf's: a tab, the address in
+	 * hex, the frame (a user frame with its file); raw: the address
+	 * alone; build ids: a user frame's file's build id and file offset,
+	 * else the address */
+	static const unsigned how[] = { 0, AGG_SYM_PERF, AGG_SYM_MARK, AGG_SYM_BUILD_ID };
+	char name[512];
+
+	ob_putc(ob, '\n');
+	for (uint32_t f = 0; f < n; f++) {
+		unsigned h = mode >= 0 && mode < (int)ARRAY_SIZE(how) ? how[mode] : 0;
+		int r = sym ? sym(ips[f], f, h, name, sizeof(name), arg) : -1;
+
+		if (r > 0)
+			continue;
+		if (r < 0 && (h & (AGG_SYM_MARK | AGG_SYM_BUILD_ID)))
+			snprintf(name, sizeof(name), "%llx", (unsigned long long)ips[f]);
+		else if (r < 0)
+			snprintf(name, sizeof(name), "0x%llx", (unsigned long long)ips[f]);
+		if (h & AGG_SYM_PERF) {
+			ob_putc(ob, '\t');
+			ob_hex_bare(ob, ips[f]);
+			ob_putc(ob, ' ');
+		} else if (!h) {
+			ob_write(ob, "        ", 8);
+		}
+		ob_puts(ob, name);
+		ob_putc(ob, '\n');
+	}
 }
 
 /* A stack key as one string: its frames joined by ';', innermost first
@@ -1267,15 +1309,6 @@ char *agg_key_text(enum agg_ktype t, const struct agg_kpart *k, const struct agg
 }
 
 /* One key part as bpftrace prints it inside @name[...]. */
-/* An address as bpftrace's perf mode prints it: hex digits, no 0x. */
-static void ob_hex_bare(struct outbuf *ob, uint64_t v)
-{
-	char b[20];
-
-	snprintf(b, sizeof(b), "%llx", (unsigned long long)v);
-	ob_puts(ob, b);
-}
-
 static void text_part(struct outbuf *ob, enum agg_ktype t, const struct agg_kpart *k,
 		      const struct agg_print_opts *o)
 {
@@ -1296,28 +1329,7 @@ static void text_part(struct outbuf *ob, enum agg_ktype t, const struct agg_kpar
 		ob_text_str(ob, k->str.p, k->str.len);
 		break;
 	case AGG_K_STACK:
-		/* bpftrace's kstack: a newline, then each frame indented 8;
-		 * kstack(perf): a tab, the address in hex, the frame;
-		 * kstack(raw): the address alone */
-		ob_putc(ob, '\n');
-		for (uint32_t f = 0; f < k->stack.n; f++) {
-			char sym[512];
-
-			if (frame_name(o, k, f, sym, sizeof(sym)))
-				continue;
-			if (o->stack_mode) {
-				ob_putc(ob, '\t');
-				ob_hex_bare(ob, key_ip(k, f));
-				if (o->stack_mode == 1) {
-					ob_putc(ob, ' ');
-					ob_puts(ob, sym);
-				}
-			} else {
-				ob_write(ob, "        ", 8);
-				ob_puts(ob, sym);
-			}
-			ob_putc(ob, '\n');
-		}
+		agg_print_stack(ob, k->stack.ips, k->stack.n, o->stack_mode, o->sym, o->sym_arg);
 		break;
 	}
 }

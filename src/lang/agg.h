@@ -214,8 +214,20 @@ int agg_foreach(const struct agg *m, int (*fn)(const struct agg_row *, void *), 
 
 /* Names frame idx (0: the innermost) of a stack into buf: returns 0, < 0
  * to print the address, or > 0 to print nothing for this frame (a marker
- * the callback keeps for the frames after it). */
-typedef int (*agg_sym_fn)(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg);
+ * the callback keeps for the frames after it).  how: AGG_SYM_* */
+enum {
+	AGG_SYM_PERF = 1,	/* a user frame's file after it: "main+4 (/bin/x)" */
+	AGG_SYM_MARK = 2,	/* only say whether it is a marker (> 0; else < 0) */
+	AGG_SYM_BUILD_ID = 4,	/* "BUILDID 0xFILEOFFSET" of a user frame, else < 0 */
+};
+typedef int (*agg_sym_fn)(uint64_t addr, uint32_t idx, unsigned how, char *buf, size_t len,
+			  void *arg);
+/* Prints stack ips[0..n) as bpftrace prints one in mode (LANG_STACK_*: 0
+ * bpftrace's, 1 perf's, 2 raw, 3 build ids): a newline, then a frame a
+ * line.  sym may be NULL (addresses). */
+struct outbuf;
+void agg_print_stack(struct outbuf *ob, const uint64_t *ips, uint32_t n, int mode, agg_sym_fn sym,
+		     void *arg);
 
 /*
  * A print order other than bpftrace's (--sort): up to AGG_MAX_SORT criteria,
@@ -252,8 +264,7 @@ struct agg_print_opts {
 					 * order), in the order of sort; 0: all */
 	uint64_t div;			/* print(@m, top, div): values divided by div
 					 * (not histograms or stats); 0: as they are */
-	int stack_mode;			/* stacks as bpftrace (0), perf (1): "\tADDR
-					 * frame" lines, or raw (2): addresses */
+	int stack_mode;			/* stacks' mode (agg_print_stack) */
 	const struct agg_sort *sort;	/* NULL or n == 0: bpftrace's order */
 	agg_sym_fn sym;			/* NULL: stacks print as 0x addresses */
 	void *sym_arg;

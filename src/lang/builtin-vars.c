@@ -25,13 +25,34 @@
 #include "kernel/kallsyms.h"
 #include "lang/interp-int.h"
 
+/* A bare kstack or ustack prints in the program's mode (stack_mode). */
+static int stack_var_mode(struct sema *s, struct node *n)
+{
+	int mode;
+
+	if (n->k != N_BUILTIN || n->op)
+		return 0;	/* kstack(perf): its own */
+	mode = stack_default_mode(s, n, n->ival == B_KSTACK);
+	if (mode < 0)
+		return mode;
+	n->op = (enum tok)mode;
+	return 0;
+}
+
 static int check_kstack_var(struct sema *s, struct node *n)
 {
-	if (!s->is_profile && (!s->has_record || s->is_uprobe)) {
-		lang_errf(s->err, n, "kstack exists in profile, tracepoint and "
-			  "kprobe clauses");
+	/* Uprobes, and BEGIN and END (bpftrace runs them in its own process,
+	 * in a uprobe): the registers are user space's, and the kernel gives
+	 * bpftrace no kernel frames there; ftr none either. */
+	if (s->is_begin_end || (s->is_uprobe && !s->is_profile))
+		return stack_var_mode(s, n);
+	if (!s->is_profile && !s->has_record) {
+		lang_errf(s->err, n, "kstack exists in profile, tracepoint, kprobe, uprobe, BEGIN "
+			  "and END clauses");
 		return -EINVAL;
 	}
+	if (stack_var_mode(s, n))
+		return -EINVAL;
 	/* At an event: the instance's stacktrace option, which
 	 * setup() turns on for the events still read after the
 	 * plan (a hist trigger takes its own stacks). */
@@ -43,11 +64,17 @@ static int check_kstack_var(struct sema *s, struct node *n)
 
 static int check_ustack_var(struct sema *s, struct node *n)
 {
+	/* BEGIN and END: bpftrace's user stack there is its own process's, an
+	 * artefact of how it runs them; ftr's is empty (no traced task). */
+	if (s->is_begin_end)
+		return stack_var_mode(s, n);
 	if (!s->is_profile && !s->has_record) {
-		lang_errf(s->err, n, "ustack exists in profile, tracepoint, kprobe and "
-			  "uprobe clauses");
+		lang_errf(s->err, n, "ustack exists in profile, tracepoint, kprobe, uprobe, BEGIN "
+			  "and END clauses");
 		return -EINVAL;
 	}
+	if (stack_var_mode(s, n))
+		return -EINVAL;
 	/* At an event: the instance's userstacktrace option (8
 	 * frames, by frame pointers), or the uprobe's own
 	 * fetches of the frame records where the kernel writes
@@ -327,10 +354,30 @@ static struct val eval_kstack(struct xctx *x, const struct node *n)
 	return (struct val){ .t = VT_STACK, .ips = ips, .len = (size_t)n_ips };
 }
 
+/* A uprobe's own file, placed by the event's address (lprof.h): a process
+ * gone before its stack is named keeps the frames in the probed file. */
+static void note_probed_file(struct xctx *x, int tgid)
+{
+	struct tep_format_field *f;
+	uint64_t ip;
+
+	if (!x->ev || !x->ev->upath || !x->rec)
+		return;
+	f = tep_find_field(x->ev->ev, "__probe_func");	/* a uretprobe's function */
+	if (!f)
+		f = tep_find_field(x->ev->ev, "__probe_ip");
+	if (!f || f->offset + f->size > x->rec->size)
+		return;
+	ip = (uint64_t)field_int(f, x->rec);
+	lprof_note_file(x->in->prof, tgid, x->ev->upath, x->ev->uoff, ip);
+}
+
 static struct val eval_ustack(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
 
+	if (!x->smp && !x->rec)
+		return (struct val){ .t = VT_STACK, .ips = in->ustk };	/* BEGIN, END */
 	if (!x->smp) {
 		int tgid, nu;
 		const uint64_t *u = engine_ustack(&in->e, &nu, &tgid);
@@ -339,7 +386,12 @@ static struct val eval_ustack(struct xctx *x, const struct node *n)
 			nu = n->idx;
 		in->ustk[0] = LPROF_UTAG | (uint32_t)tgid;
 		memcpy(in->ustk + 1, u, (size_t)nu * sizeof(uint64_t));
-		lprof_note_pid(in->prof, tgid);
+		/* The maps now, while the process may still run; in a PID
+		 * namespace of its own ftr's /proc does not know the
+		 * kernel's pid (or knows another process by it). */
+		if (in->proc_kernel_pids)
+			lprof_note_pid(in->prof, tgid);
+		note_probed_file(x, tgid);
 		return (struct val){ .t = VT_STACK, .ips = in->ustk, .len = (size_t)nu + 1 };
 	}
 	/* The process goes with the frames: it names them (lprof.h). */
@@ -391,9 +443,9 @@ static const struct builtin_var builtin_vars[] = {
 		       eval_probe_arg },
 	[B_FUNC] = { "func", VT_STR, BW_ALL, NULL, eval_func },
 	[B_PROBE] = { "probe", VT_STR, BW_ALL, NULL, eval_probe },
-	[B_KSTACK] = { "kstack", VT_STACK, BW_TRACEPOINT | BW_KPROBE | BW_SAMPLE,
+	[B_KSTACK] = { "kstack", VT_STACK, BW_ALL,
 		       check_kstack_var, eval_kstack },
-	[B_USTACK] = { "ustack", VT_STACK, BW_EVENT | BW_SAMPLE, check_ustack_var,
+	[B_USTACK] = { "ustack", VT_STACK, BW_ALL, check_ustack_var,
 		       eval_ustack },
 	[B_ARG] = { "arg", VT_INT, BW_KPROBE | BW_UPROBE, check_arg_var, eval_probe_arg },
 	[B_CPID] = { "cpid", VT_INT, BW_ALL, check_cpid_var, eval_cpid },

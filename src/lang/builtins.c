@@ -103,55 +103,74 @@ static const struct {
 /* ... and the ones ftr has not yet. */
 static const char *const not_yet[] = { "socket_cookie" };
 
+/* kstack(build_id): bpftrace warns and prints it raw. */
+static int kstack_mode(int mode)
+{
+	static bool warned;
+
+	if (mode != LANG_STACK_BUILD_ID)
+		return mode;
+	if (!warned)
+		ftr_warn("'build_id' stack mode can only be used for ustack. Falling back "
+			 "to 'raw' mode.");
+	warned = true;
+	return LANG_STACK_RAW;
+}
+
+/* A stack's mode where the program names none: BPFTRACE_STACK_MODE, which
+ * wins over the config block's stack_mode (as in bpftrace), else that,
+ * else bpftrace's own.  kstack has no build ids: raw, with bpftrace's
+ * warning.  The mode, or -EINVAL. */
+int stack_mode_env(const struct program *p)
+{
+	const char *env = getenv("BPFTRACE_STACK_MODE");
+
+	if (env && *env)
+		return lang_stack_mode(env);
+	return p->stack_mode ? p->stack_mode - 1 : LANG_STACK_BPFTRACE;
+}
+
+int stack_default_mode(struct sema *s, struct node *n, bool kernel)
+{
+	int mode = stack_mode_env(s->in->p);
+
+	if (mode < 0) {
+		lang_errf(s->err, n, "BPFTRACE_STACK_MODE='%s': the modes are bpftrace, perf, "
+			  "raw and build_id", getenv("BPFTRACE_STACK_MODE"));
+		return -EINVAL;
+	}
+	return kernel ? kstack_mode(mode) : mode;
+}
+
 /* kstack(N), kstack(perf), ustack(bpftrace, N): the builtin, N frames at
  * most, printed in that mode. */
 static int check_stack_call(struct sema *s, struct node *n)
 {
-	const char *env = getenv("BPFTRACE_STACK_MODE");
-	int mode = 0, limit = 0;
+	bool kernel = !strcmp(n->sval, "kstack");
+	int mode = stack_default_mode(s, n, kernel), limit = 0;
 
-	/* bpftrace's default mode, when the call names none. */
-	if (env && *env) {
-		mode = !strcmp(env, "perf") ? 1 : !strcmp(env, "raw") ? 2 :
-		       !strcmp(env, "bpftrace") ? 0 : -1;
-		if (mode < 0) {
-			lang_errf(s->err, n, "BPFTRACE_STACK_MODE='%s': the modes are bpftrace, "
-				  "perf and raw", env);
-			return -EINVAL;
-		}
-	}
-
+	if (mode < 0)
+		return mode;
 	for (int i = 0; i < n->nargs; i++) {
 		const struct node *a = n->args[i];
 
-		if (i == 0 && a->k == N_STR && a->idx == -1) {
-			mode = !strcmp(a->sval, "perf") ? 1 : !strcmp(a->sval, "raw") ? 2 : 0;
+		if (i == 0 && a->k == N_STR && a->idx == -1 && lang_stack_mode(a->sval) >= 0) {
+			mode = lang_stack_mode(a->sval);
+			if (kernel)
+				mode = kstack_mode(mode);
 		} else if (a->k == N_INT && a->ival > 0 && i == n->nargs - 1) {
 			limit = a->ival > AGG_STACK_MAX ? AGG_STACK_MAX : (int)a->ival;
 		} else {
-			lang_errf(s->err, a, "%s(): takes a mode (bpftrace, perf, raw) and a number "
-				  "of frames, e.g. %s(perf, 5)", n->sval, n->sval);
+			lang_errf(s->err, a, "%s(): takes a mode (bpftrace, perf, raw, build_id) and "
+				  "a number of frames, e.g. %s(perf, 5)", n->sval, n->sval);
 			return -EINVAL;
 		}
 	}
 	n->k = N_BUILTIN;
-	n->ival = strcmp(n->sval, "kstack") ? B_USTACK : B_KSTACK;
+	n->ival = kernel ? B_KSTACK : B_USTACK;
 	n->idx = limit;
 	n->op = (enum tok)mode;
 	return check(s, n);
-}
-
-/* A stack printed by printf or print() is printed in bpftrace's mode: its
- * perf mode (a frame's module) and raw mode (bare addresses) there are
- * refused rather than printed in another format; a map key has them. */
-static int stack_mode_printed(struct sema *s, const struct node *a, const char *fn)
-{
-	if (a->k != N_BUILTIN || a->type != VT_STACK || !a->op)
-		return 0;
-	lang_errf(s->err, a, "%s of %s(%s): ftr prints a stack in perf or raw mode as a map's "
-		  "key only (@[%s(%s)] = count()); here in bpftrace's mode: %s()", fn, a->sval,
-		  a->op == 1 ? "perf" : "raw", a->sval, a->op == 1 ? "perf" : "raw", a->sval);
-	return -EINVAL;
 }
 
 /* printf, system, cat: a literal format, its conversions against the
@@ -185,8 +204,6 @@ static int check_printf(struct sema *s, struct node *n)
 			enum vtype t = n->args[conv]->enum_id && want_str ? VT_STR :
 				       n->args[conv]->type;
 
-			if (want_str && stack_mode_printed(s, n->args[conv], "printf"))
-				return -EINVAL;
 			if ((want_str && t != VT_STR && t != VT_STACK) || (want_buf && t != VT_BUF) ||
 			    (!want_str && !want_buf && t != VT_INT)) {
 				lang_errf(s->err, n->args[conv], "printf: %%%c needs a %s%s",
@@ -475,7 +492,7 @@ static int check_print(struct sema *s, struct node *n)
 			lang_errf(s->err, n->args[0], "print() takes a map or a value");
 			return -EINVAL;
 		}
-		return stack_mode_printed(s, n->args[0], "print()");
+		return 0;
 	}
 	for (int i = 1; i < n->nargs; i++) {
 		err = check(s, n->args[i]);
@@ -808,8 +825,8 @@ static struct val eval_usym(struct xctx *x, const struct node *n)
 	buf[0] = '\0';
 	lprof_note_pid(x->in->prof, pid);
 	if (x->in->prof && pid > 0) {
-		lprof_frame(LPROF_UTAG | (uint32_t)pid, 0, buf, KSYM_TEXT, x->in->prof);
-		if (lprof_frame(addr, 1, buf, KSYM_TEXT, x->in->prof) == 0)
+		lprof_frame(LPROF_UTAG | (uint32_t)pid, 0, 0, buf, KSYM_TEXT, x->in->prof);
+		if (lprof_frame(addr, 1, 0, buf, KSYM_TEXT, x->in->prof) == 0)
 			buf[strcspn(buf, "+")] = '\0';
 		else
 			buf[0] = '\0';
@@ -941,7 +958,7 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 		if (*q == 's' && v.t == VT_INT)
 			v = enum_text(x, n->args[arg - 1], v, true);
 		if (*q == 's' && v.t == VT_STACK) {
-			print_stack(x->in, ob, v);
+			print_stack(x->in, ob, v, stack_mode_of(x->in, n->args[arg - 1]));
 			p = q + 1;
 			continue;
 		}
@@ -1153,7 +1170,7 @@ static void exec_join(struct xctx *x, const struct node *n)
 
 /* print(VALUE): as printf's %d (%u of an unsigned 64-bit number) or %s,
  * and a newline; in bpftrace's -f json, a "value" line. */
-static void print_value(struct xctx *x, struct val v)
+static void print_value(struct xctx *x, struct val v, int mode)
 {
 	struct interp *in = x->in;
 	struct outbuf *ob = in->o->mode == OUT_BTJSON ? bt_out(in) : &in->ob;
@@ -1166,7 +1183,7 @@ static void print_value(struct xctx *x, struct val v)
 			tuple_json(&in->ob, v.s, v.len);
 			ob_puts(&in->ob, "}\n");
 		} else {
-			tuple_text(&in->ob, v.s, v.len, tuple_enum_name, in);
+			tuple_text(&in->ob, v.s, v.len, tuple_enum_name, tuple_stack, in);
 			ob_putc(&in->ob, '\n');
 		}
 		if (in->o->buffering != RUN_BUF_FULL)
@@ -1174,7 +1191,7 @@ static void print_value(struct xctx *x, struct val v)
 		return;
 	}
 	if (v.t == VT_STACK) {
-		print_stack(in, ob, v);
+		print_stack(in, ob, v, mode);
 	} else if (v.t == VT_STR) {
 		if (ob == &in->ob)
 			ob_lang_str(ob, v.s, v.len);
@@ -1244,7 +1261,7 @@ static void exec_print(struct xctx *x, const struct node *n)
 		}
 		if (in->o->mode != OUT_BTJSON)
 			v = enum_text(x, n->args[0], v, false);
-		print_value(x, v);
+		print_value(x, v, stack_mode_of(in, n->args[0]));
 		return;
 	}
 	top = n->nargs > 1 ? eval(x, n->args[1]).i : -1;
@@ -1635,10 +1652,9 @@ static const struct builtin_fn builtins[] = {
 	{ .name = "usym", .min = 1, .max = 1, .args = "addr", .ret = VT_STR, .where = BW_ALL,
 	  .check = check_usym, .eval = eval_usym },
 	{ .name = "kstack", .min = 0, .max = 2, .args = "[mode][, frames]", .ret = VT_STACK,
-	  .where = BW_TRACEPOINT | BW_KPROBE | BW_SAMPLE, .flags = BF_OWN_ARGS,
-	  .check = check_stack_call },
+	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_stack_call },
 	{ .name = "ustack", .min = 0, .max = 2, .args = "[mode][, frames]", .ret = VT_STACK,
-	  .where = BW_EVENT | BW_SAMPLE, .flags = BF_OWN_ARGS, .check = check_stack_call },
+	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_stack_call },
 	{ .name = "strncmp", .min = 3, .max = 3, .args = "a, b, n", .ret = VT_INT,
 	  .where = BW_ALL, .check = check_strncmp, .eval = eval_strncmp },
 	{ .name = "strftime", .min = 2, .max = 2, .args = "fmt, ns", .ret = VT_STR,

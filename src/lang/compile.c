@@ -244,6 +244,7 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 			char fields[1024];
 			size_t off = 0;
 			int nextra, nuf;
+			bool ura;
 
 			probe_fields(c->pred, args, sargs, ARRAY_SIZE(args));
 			probe_fields(c->body, args, sargs, ARRAY_SIZE(args));
@@ -304,6 +305,20 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 				return -EINVAL;
 			}
 			nextra += nuf;
+			/* ... and where it does, at a function's entry, the
+			 * return address its frame-pointer walk misses. */
+			ura = !nuf && user && in->e.s && uses_ustack(c) && uprobe_at_entry(pr) &&
+			      nextra < PROBE_MAX_ARGS &&
+			      !arch_uentry_ret_fetch(arch_name(), extra[nextra].raw,
+						     sizeof(extra[nextra].raw), extra[nextra].type,
+						     sizeof(extra[nextra].type));
+			if (ura) {
+				snprintf(extra[nextra].name, sizeof(extra[nextra].name), "%s",
+					 ARCH_UENTRY_RA);
+				extra[nextra].fetch = PF_RAW;
+				extra[nextra].pos = 0;
+				nextra++;
+			}
 			/* The same reads by ftr's fetches, where the kernel
 			 * refuses its argument names (typed.h). */
 			memcpy(fb, extra, (size_t)nextra * sizeof(*fb));
@@ -314,9 +329,9 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 						  names ? fb : NULL, nextra, pn, err);
 			if (ret < 0)
 				return err->msg[0] ? -EINVAL : ret;
-			for (int k = before; nuf && k < in->e.nev; k++) {
-				in->e.ev[k].ufetch = true;
-				in->e.ev[k].uentry = uprobe_at_entry(pr);
+			for (int k = before; (nuf || ura) && k < in->e.nev; k++) {
+				in->e.ev[k].ufetch = nuf > 0;
+				in->e.ev[k].uentry = ura || uprobe_at_entry(pr);
 			}
 		} else if (pr->pv == PV_PROFILE) {
 			ret = prof_arm(in, pr, err);
@@ -816,6 +831,9 @@ int compile(struct interp *in, struct lang_err *err)
 			in->names[i].pid = tep_find_common_field(ev, "common_pid");
 	}
 
+	in->stack_dflt = stack_mode_env(in->p);
+	if (in->stack_dflt < 0)
+		in->stack_dflt = LANG_STACK_BPFTRACE;	/* refused where a stack is */
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		struct clause *c = &in->p->cl[ci];
 		struct sema s = { .in = in, .clause = ci, .c = c, .err = err };
@@ -843,6 +861,7 @@ int compile(struct interp *in, struct lang_err *err)
 		}
 		s.has_record = pv <= PV_URETPROBE;
 		s.is_profile = pv == PV_PROFILE;
+		s.is_begin_end = pv == PV_BEGIN || pv == PV_END;
 		s.is_ret = pv == PV_KRETPROBE || pv == PV_URETPROBE;
 		s.is_kprobe = pv == PV_KPROBE || pv == PV_KRETPROBE;
 		s.is_uprobe = pv == PV_UPROBE || pv == PV_URETPROBE;

@@ -70,6 +70,8 @@ static struct val eval_tuple(struct xctx *x, const struct node *n)
 					    n->args[i]->enum_id);
 		else if (e.t == VT_STR)
 			err = tuple_put_str(b, e.s, strnlen(e.s, e.len));
+		else if (e.t == VT_STACK)
+			err = tuple_put_stack(b, e.ips, e.len, stack_mode_of(x->in, n->args[i]));
 		else
 			err = tuple_put_tuple(b, e.s, e.len);
 	}

@@ -23,25 +23,11 @@
  * and precision with ftr's own length modifier (every number is 64-bit), so
  * the format passed to snprintf is ours, not the user's text.
  */
-/* printf("%s", kstack): the stack as bpftrace prints it, a newline, then a
- * frame a line, indented 8 (as map keys print, agg.h). */
-void print_stack(struct interp *in, struct outbuf *ob, struct val v)
+/* printf("%s", kstack): the stack as bpftrace prints it in its mode, as
+ * map keys print (agg.h). */
+void print_stack(struct interp *in, struct outbuf *ob, struct val v, int mode)
 {
-	char sym[512];
-
-	ob_putc(ob, '\n');
-	for (size_t i = 0; i < v.len; i++) {
-		int r = in->prof ? lprof_frame(v.ips[i], (uint32_t)i, sym, sizeof(sym), in->prof) :
-			-1;
-
-		if (r > 0)
-			continue;
-		if (r < 0)
-			snprintf(sym, sizeof(sym), "0x%llx", (unsigned long long)v.ips[i]);
-		ob_write(ob, "        ", 8);
-		ob_puts(ob, sym);
-		ob_putc(ob, '\n');
-	}
+	agg_print_stack(ob, v.ips, (uint32_t)v.len, mode, in->prof ? lprof_frame : NULL, in->prof);
 }
 
 #pragma GCC diagnostic push
@@ -113,6 +99,13 @@ const char *tuple_enum_name(uint32_t id, int64_t v, void *arg)
 	return enum_name(arg, id, v);
 }
 
+void tuple_stack(struct outbuf *ob, const uint64_t *ips, uint32_t n, int mode, void *arg)
+{
+	struct interp *in = arg;
+
+	agg_print_stack(ob, ips, n, mode, in->prof ? lprof_frame : NULL, in->prof);
+}
+
 /* agg's value callback for a map of strings or stacks: the interned value
  * behind the number. */
 struct vals_ctx {
@@ -135,7 +128,8 @@ static int interned_value(int64_t v, struct agg_kpart *k, void *arg)
 		if (c->in->o->mode == OUT_BTJSON)
 			tuple_json(&tob, p ? p : "", p ? len : 0);
 		else
-			tuple_text(&tob, p ? p : "", p ? len : 0, tuple_enum_name, c->in);
+			tuple_text(&tob, p ? p : "", p ? len : 0, tuple_enum_name, tuple_stack,
+				   c->in);
 		k->str.p = tob.buf;
 		k->str.len = tob.len;
 		return c->in->o->mode == OUT_BTJSON ? AGG_K_JSON : AGG_K_STR;
@@ -253,8 +247,11 @@ struct map_snap {
 	int err;
 };
 
-static int put_part(struct tbuf *b, enum agg_ktype kt, const struct agg_kpart *k, uint32_t eid)
+static int put_part(struct tbuf *b, enum agg_ktype kt, const struct agg_kpart *k, uint32_t eid,
+		    int stack_mode)
 {
+	if (kt == AGG_K_STACK)
+		return tuple_put_stack(b, k->stack.ips, k->stack.n, stack_mode);
 	if (kt == AGG_K_STR)
 		return tuple_put_str(b, k->str.p, strnlen(k->str.p, k->str.len));
 	return tuple_put_int(b, k->i, kt != AGG_K_INT, eid);
@@ -270,7 +267,7 @@ static int snap_row(const struct agg_row *r, void *arg)
 	tbuf_reset(&c->one);
 	tbuf_reset(&c->keys);
 	for (int i = 0; i < m->nkeys && !err; i++)
-		err = put_part(kb, m->kt[i], &r->keys[i], m->key_enum[i]);
+		err = put_part(kb, m->kt[i], &r->keys[i], m->key_enum[i], m->stack_mode);
 	if (!err && m->nkeys > 1)
 		err = tuple_put_tuple(&c->one, c->keys.p, c->keys.len);
 	if (!err && (m->vt == VT_STR || m->vt == VT_TUPLE)) {

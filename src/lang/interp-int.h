@@ -159,6 +159,8 @@ struct interp {
 	char *varnames[256][MAX_VARS];
 	struct val vars[MAX_VARS];
 	unsigned char varwidth[MAX_VARS];	/* bytes of what a variable holds (bswap) */
+	unsigned char varmode[MAX_VARS];	/* a stack's print mode (LANG_STACK_*) */
+	int stack_dflt;				/* a stack's mode where none is named */
 	uint32_t varenum[MAX_VARS];	/* the enum a variable holds a value of (node.enum_id) */
 	uint32_t varptr[MAX_VARS];	/* a pointer's pointee size (node.ptr_size) */
 	char *vartsig[MAX_VARS];	/* the tuples a variable holds (tuple.h) */
@@ -182,6 +184,7 @@ struct interp {
 	unsigned prof_hz;
 	const struct lang_probe *prof_pr;	/* the sampler's probe (profile:, software:...) */
 	bool prof_k, prof_u;		/* kstack / ustack read somewhere */
+	bool proc_kernel_pids;		/* /proc/PID is the event's pid's (session.h) */
 	struct lprof *prof;
 	uint64_t ustk[1 + LPROF_MAX_FRAMES];	/* a ustack key: its tag, then frames */
 	struct intern *vals;		/* strings and stacks kept as map values */
@@ -219,6 +222,7 @@ struct sema {
 	struct eng_event **evs;		/* the clause's events */
 	int nev;
 	bool is_ret, is_kprobe, is_uprobe, has_record, is_profile;
+	bool is_begin_end;		/* BEGIN, END: bpftrace's run in its own process */
 	bool buf_ok;			/* checking an argument of printf */
 	int loops;			/* loops around the statement checked */
 	struct lang_err *err;
@@ -251,6 +255,13 @@ int agg_of(const char *call);
 bool is_sym_call(const struct node *n);
 bool is_hex_call(const struct node *n);
 int check(struct sema *s, struct node *n);
+/* builtins.c: the mode of a stack that names none (BPFTRACE_STACK_MODE,
+ * config stack_mode), -1 for a bad BPFTRACE_STACK_MODE; the same at node n
+ * (kstack's build_id is raw), or -EINVAL with the error. */
+int stack_mode_env(const struct program *p);
+int stack_default_mode(struct sema *s, struct node *n, bool kernel);
+/* The print mode of a stack-valued expression (LANG_STACK_*). */
+int stack_mode_of(const struct interp *in, const struct node *n);
 int check_stmts(struct sema *s, struct node *st);
 /* A condition (if, while, ?:, a predicate): a tuple is none. */
 int check_cond(struct sema *s, struct node *n);
@@ -268,7 +279,9 @@ int strcmp_v(struct val a, struct val b);
 struct val eval(struct xctx *x, const struct node *n);
 
 /* exec.c */
-void print_stack(struct interp *in, struct outbuf *ob, struct val v);
+void print_stack(struct interp *in, struct outbuf *ob, struct val v, int mode);
+/* A tuple's stack element printed (tuple.h's tuple_stack_fn; arg: the interp). */
+void tuple_stack(struct outbuf *ob, const uint64_t *ips, uint32_t n, int mode, void *arg);
 void bt_line(struct interp *in, const char *type, const char *s, size_t n);
 struct outbuf *bt_out(struct interp *in);
 void bt_done(struct interp *in, struct outbuf *f, const char *type);

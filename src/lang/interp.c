@@ -136,6 +136,7 @@ int prof_open(struct interp *in)
 	};
 	const char *note;
 
+	in->proc_kernel_pids = session_proc_kernel_pids();
 	if (!in->prof_hz && !in->prof_k)
 		return 0;
 	if (!in->prof_hz) {
@@ -199,7 +200,7 @@ static int on_tick(struct engine *e, uint64_t now, void *arg)
 static int setup(struct interp *in)
 {
 	int err = compile(in, &in->err);
-	bool ufetch = false;
+	bool ufetch = false, ura = false;
 
 	if (err)
 		return err;
@@ -212,10 +213,15 @@ static int setup(struct interp *in)
 		in->e.ustacks |= in->e.ev[i].want_ustack && !in->e.ev[i].trigger_only &&
 				 !in->e.ev[i].ufetch;
 		ufetch |= in->e.ev[i].want_ustack && in->e.ev[i].ufetch;
+		ura |= in->e.ev[i].want_ustack && !in->e.ev[i].ufetch && in->e.ev[i].uentry;
 	}
 	if (in->e.ustacks)
 		planf(in, "ustack at events: the instance's userstacktrace option records a user "
 		      "stack (8 frames at most, by frame pointers) after every event\n");
+	if (ura)
+		planf(in, "ustack at a function's entry: the uprobe also fetches the return "
+		      "address at the stack pointer (%s), the caller the kernel's walk misses\n",
+		      ARCH_UENTRY_RA);
 	if (ufetch)
 		planf(in, "ustack at uprobes: this kernel writes no user stacks; each uprobe "
 		      "fetches the link, stack and frame pointers and %d frame records (%d "

@@ -176,8 +176,16 @@ struct program {
 	int nmdecls;
 	/* config = { ... }: what ftr does with it (the others are refused) */
 	bool no_print_maps;	/* print_maps_on_exit = 0 */
+	int stack_mode;		/* stack_mode = X: 1 + LANG_STACK_* (0: not set) */
 	char *src;		/* a copy of the text, for error lines */
 };
+
+/* A stack's print mode (kstack(raw), config stack_mode, BPFTRACE_STACK_MODE):
+ * bpftrace's, perf's "\tADDR frame (file)", bare addresses, and a user
+ * frame's file as its build id and file offset. */
+enum { LANG_STACK_BPFTRACE, LANG_STACK_PERF, LANG_STACK_RAW, LANG_STACK_BUILD_ID };
+/* The mode of that name, or -1. */
+int lang_stack_mode(const char *name);
 
 /* Parse text into *out.  0, or -EINVAL with err (position and message). */
 int lang_parse(const char *text, struct program *out, struct lang_err *err);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "ftr.h"
+#include "lang/agg.h"
 #include "lang/lprof.h"
 #include "perf/perf.h"
 #include "perf/unwind.h"
@@ -290,6 +291,14 @@ void lprof_note_pid(struct lprof *p, int pid)
 		sym_proc_read_maps(p->sc, sp);
 }
 
+void lprof_note_file(struct lprof *p, int pid, const char *path, uint64_t off, uint64_t ip)
+{
+	struct sym_proc *sp = p && pid > 0 && ip ? sym_proc_find(p->sc, pid, true) : NULL;
+
+	if (sp)
+		sym_proc_map_file(p->sc, sp, path, off, ip);
+}
+
 /* Does the kernel name this address?  (32-bit kernels: see below.) */
 static bool kernel_named(struct lprof *p, uint64_t addr)
 {
@@ -299,10 +308,31 @@ static bool kernel_named(struct lprof *p, uint64_t addr)
 	return r.name != NULL;
 }
 
-int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg)
+/* ustack(build_id): a frame in a file as the file's build id (20 bytes in
+ * hex, a shorter one padded with zeros, as the kernel's struct
+ * bpf_stack_build_id holds it) and the address's file offset, as bpftrace
+ * prints BPF's build-id stacks; < 0 where there is no such file. */
+static int build_id_frame(struct lprof *p, uint64_t addr, char *buf, size_t len)
+{
+	struct sym_mapping m;
+	const char *id;
+	size_t n;
+
+	if (!p->cur || sym_proc_mapping(p->cur, addr, &m) < 0 || !m.dso ||
+	    !(id = sym_dso_build_id(p->sc, m.dso)))
+		return -1;
+	n = strlen(id);
+	snprintf(buf, len, "%s%.*s 0x%02llx", id, n < 40 ? (int)(40 - n) : 0,
+		 "0000000000000000000000000000000000000000",
+		 (unsigned long long)(addr - m.start + m.pgoff));
+	return 0;
+}
+
+int lprof_frame(uint64_t addr, uint32_t idx, unsigned how, char *buf, size_t len, void *arg)
 {
 	struct lprof *p = arg;
 	struct sym_res r;
+	bool user;
 	int ret;
 
 	if (idx == 0)
@@ -312,6 +342,8 @@ int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg)
 		p->leaf = idx + 1;
 		return 1;
 	}
+	if (how & AGG_SYM_MARK)
+		return -1;
 	/* Above the leaf an address is a return address: the call is the
 	 * instruction before it, and a call that ends a function returns to
 	 * the start of the next one.  Name the call; print the offset of the
@@ -322,22 +354,34 @@ int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg)
 	 * with the usual 3G/1G split, ARM's modules just below it), close
 	 * above user stacks (0xbe...): there a frame is the kernel's when the
 	 * kernel's symbols name it (none lies below the first of them). */
-	if (sizeof(void *) == 8 ? addr >> 63 : kernel_named(p, addr - ret)) {
+	user = !(sizeof(void *) == 8 ? addr >> 63 : kernel_named(p, addr - ret));
+	if (how & AGG_SYM_BUILD_ID)
+		return user ? build_id_frame(p, addr, buf, len) : -1;
+	if (!user) {
 		sym_resolve_kernel(p->sc, addr - ret, &r);
 		if (!r.name)
 			return -1;
 	} else {
 		if (!p->cur)
-			return -1;
+			goto unknown;
 		sym_resolve_user(p->sc, p->cur, addr - ret, &r);
-		if (!r.name) {
-			if (!r.dso)
-				return -1;
+		if (!r.name && r.dso && !(how & AGG_SYM_PERF)) {
 			snprintf(buf, len, "[unknown] (in %s)", r.dso->path);
 			return 0;
 		}
+		if (!r.name)
+			goto unknown;
 	}
 	snprintf(buf, len, "%s+%llu", r.name, (unsigned long long)(r.off + ret));
+	/* perf's: the file, as bpftrace prints it (the kernel's frames
+	 * without one, as bpftrace 0.17 prints them) */
+	if (user && (how & AGG_SYM_PERF))
+		snprintf(buf + strlen(buf), len - strlen(buf), " (%s)", r.dso->path);
+	return 0;
+unknown:
+	if (!(how & AGG_SYM_PERF))
+		return -1;
+	snprintf(buf, len, "0x%llx ([unknown])", (unsigned long long)addr);
 	return 0;
 }
 

@@ -73,10 +73,14 @@ unsigned lprof_hz(const struct lprof *p);
 /* An agg_sym_fn: a frame's name as bpftrace prints it ("vfs_write+5"),
  * "[unknown] (in /path)" for a user address in a file without its
  * symbol; 1 for a ustack tag (print nothing), 0 otherwise. */
-int lprof_frame(uint64_t addr, uint32_t idx, char *buf, size_t len, void *p);
+int lprof_frame(uint64_t addr, uint32_t idx, unsigned how, char *buf, size_t len, void *p);
 /* Process pid's user frames will be named: its /proc/PID/maps is read now,
  * once (an event's user stack, without the sampler's side band). */
 void lprof_note_pid(struct lprof *p, int pid);
+/* ... and process pid had the file path mapped with file offset off at
+ * address ip (a uprobe's hit): its frames in that file are named from it
+ * where its maps cannot be read (it has exited; another PID namespace). */
+void lprof_note_file(struct lprof *p, int pid, const char *path, uint64_t off, uint64_t ip);
 /* How many of the innermost frames of an event's kernel stack are the
  * tracing code that took it (trace_event_raw_event_*, __traceiter_*...). */
 int lprof_skip_tracing(struct lprof *p, const uint64_t *ips, int n);

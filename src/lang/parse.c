@@ -741,8 +741,7 @@ static struct node *primary(struct lexer *l)
 			return n;
 		}
 		b = lang_builtin(name, &argn);
-		if (b < 0 && (!strcmp(name, "perf") || !strcmp(name, "bpftrace") ||
-			      !strcmp(name, "raw") || !strcmp(name, "monotonic") ||
+		if (b < 0 && (lang_stack_mode(name) >= 0 || !strcmp(name, "monotonic") ||
 			      !strcmp(name, "boot") || !strcmp(name, "tai") ||
 			      !strcmp(name, "sw_tai"))) {
 			/* kstack(perf), ustack(bpftrace, 5): a stack's print

@@ -84,6 +84,19 @@ bool definition(struct lexer *l, struct program *out)
 	return true;
 }
 
+int lang_stack_mode(const char *name)
+{
+	static const char *const modes[] = {
+		[LANG_STACK_BPFTRACE] = "bpftrace", [LANG_STACK_PERF] = "perf",
+		[LANG_STACK_RAW] = "raw", [LANG_STACK_BUILD_ID] = "build_id",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+		if (!strcmp(name, modes[i]))
+			return (int)i;
+	return -1;
+}
+
 /* config = { NAME = VALUE; ... }: bpftrace's settings.  The ones that shape
  * only a BPF program (its stack, its license, its buffers) change nothing
  * in ftr; the ones that would change what ftr prints are done or refused. */
@@ -133,7 +146,17 @@ static void config_item(struct lexer *l, struct program *out, const char *key, c
 			     val);
 		return;
 	}
-	if (!strcmp(k, "stack_mode") || !strcmp(k, "max_strlen") || !strcmp(k, "missing_probes") ||
+	if (!strcmp(k, "stack_mode")) {
+		int mode = lang_stack_mode(val);
+
+		if (mode < 0)
+			lerr(l, line, col, "stack_mode: expected bpftrace, perf, raw or build_id, "
+			     "found '%s'", val);
+		else
+			out->stack_mode = 1 + mode;
+		return;
+	}
+	if (!strcmp(k, "max_strlen") || !strcmp(k, "missing_probes") ||
 	    !strcmp(k, "max_map_keys") || !strcmp(k, "cpp_demangle") ||
 	    !strcmp(k, "show_debug_info") || !strcmp(k, "str_trunc_trailer") ||
 	    !strcmp(k, "max_cat_bytes") || !strcmp(k, "max_ast_nodes")) {

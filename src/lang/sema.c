@@ -227,11 +227,12 @@ int check_map_keys(struct sema *s, struct node *n)
 			return -EINVAL;
 		}
 		m->nkeys = n->nargs;
+		m->stack_mode = s->in->stack_dflt;	/* its stored stacks' too */
 		for (int i = 0; i < n->nargs; i++) {
 			m->kt[i] = ktype_of(n->args[i]);
 			m->key_enum[i] = n->args[i]->enum_id;
-			if (n->args[i]->k == N_BUILTIN && n->args[i]->type == VT_STACK)
-				m->stack_mode = (int)n->args[i]->op;
+			if (n->args[i]->type == VT_STACK)
+				m->stack_mode = stack_mode_of(s->in, n->args[i]);
 		}
 		m->keys_known = true;
 		m->first = n;
@@ -348,10 +349,15 @@ static int check_tuple(struct sema *s, struct node *n)
 		struct node *a = n->args[i];
 		int err = check(s, a);
 
-		if (!err && a->type != VT_INT && a->type != VT_STR && a->type != VT_TUPLE) {
-			lang_errf(s->err, a, "a tuple holds numbers, strings and tuples, which ftr "
-				  "keeps (not a %s)", a->type == VT_STACK ? "stack" :
-				  a->type == VT_BUF ? "buffer" : "value of no type");
+		if (!err && a->type != VT_INT && a->type != VT_STR && a->type != VT_TUPLE &&
+		    a->type != VT_STACK) {
+			lang_errf(s->err, a, "a tuple holds numbers, strings, stacks and tuples, "
+				  "which ftr keeps (not a %s)", a->type == VT_BUF ? "buffer" :
+				  "value of no type");
+			err = -EINVAL;
+		}
+		if (!err && a->type == VT_STACK && s->in->o && s->in->o->mode == OUT_BTJSON) {
+			lang_errf(s->err, a, "a stack in a tuple in -f json is not in ftr yet");
 			err = -EINVAL;
 		}
 		if (err) {
@@ -361,6 +367,8 @@ static int check_tuple(struct sema *s, struct node *n)
 		}
 		if (a->type == VT_TUPLE)
 			fputs(a->tsig, f);
+		else if (a->type == VT_STACK)
+			fprintf(f, "k%d", stack_mode_of(s->in, a));
 		else if (a->enum_id)
 			fprintf(f, "e%u;", a->enum_id);
 		else if (a->ptr_size)
@@ -409,6 +417,11 @@ static int check_tuple_elem(struct sema *s, struct node *n)
 			  tuple_sig_count(n->a->tsig) == 1 ? "" : "s", n->sval);
 		return -EINVAL;
 	}
+	if (e[0] == 'k') {
+		lang_errf(s->err, n, ".%s is a stack: a tuple's stack read out of it is not in ftr "
+			  "yet (print the tuple, or take the stack where it is made)", n->sval);
+		return -EINVAL;
+	}
 	return type_of_sig(n, e, len);
 }
 
@@ -430,6 +443,15 @@ int check_cond(struct sema *s, struct node *n)
 		return -EINVAL;
 	}
 	return err;
+}
+
+int stack_mode_of(const struct interp *in, const struct node *n)
+{
+	if (n->k == N_BUILTIN && n->type == VT_STACK)
+		return (int)n->op;
+	if (n->k == N_VAR && n->slot >= 0 && n->type == VT_STACK)
+		return in->varmode[n->slot];
+	return in->stack_dflt;
 }
 
 int check(struct sema *s, struct node *n)
@@ -652,9 +674,11 @@ static void unreachable_warn(const struct node *st)
 }
 
 /* A map key part's or value's element in a tuple signature (tuple.h). */
-static void sig_part(FILE *f, enum agg_ktype kt, uint32_t enum_id)
+static void sig_part(FILE *f, enum agg_ktype kt, uint32_t enum_id, int stack_mode)
 {
-	if (kt == AGG_K_STR)
+	if (kt == AGG_K_STACK)
+		fprintf(f, "k%d", stack_mode);
+	else if (kt == AGG_K_STR)
 		fputc('s', f);
 	else if (enum_id)
 		fprintf(f, "e%u;", enum_id);
@@ -682,9 +706,9 @@ static int check_map_loop(struct sema *s, struct node *st)
 		return -EINVAL;
 	}
 	for (int i = 0; i < m->nkeys; i++)
-		if (m->kt[i] == AGG_K_STACK) {
-			lang_errf(s->err, mn, "for over %s: a stack key in a tuple is not in ftr yet",
-				  m->name);
+		if (m->kt[i] == AGG_K_STACK && s->in->o && s->in->o->mode == OUT_BTJSON) {
+			lang_errf(s->err, mn, "for over %s: a stack key in a tuple in -f json is "
+				  "not in ftr yet", m->name);
 			return -EINVAL;
 		}
 	if (m->kind == AGG_HIST || m->kind == AGG_LHIST || m->kind == AGG_STATS ||
@@ -701,7 +725,7 @@ static int check_map_loop(struct sema *s, struct node *st)
 	if (m->nkeys > 1)
 		fputc('(', f);
 	for (int i = 0; i < m->nkeys; i++)
-		sig_part(f, m->kt[i], m->key_enum[i]);
+		sig_part(f, m->kt[i], m->key_enum[i], m->stack_mode);
 	if (m->nkeys > 1)
 		fputc(')', f);
 	if (m->vt == VT_TUPLE)
@@ -709,7 +733,7 @@ static int check_map_loop(struct sema *s, struct node *st)
 	else if (m->val_ptr)
 		fprintf(f, "p%u;", m->val_ptr);
 	else
-		sig_part(f, m->vt == VT_STR ? AGG_K_STR : AGG_K_INT, m->val_enum);
+		sig_part(f, m->vt == VT_STR ? AGG_K_STR : AGG_K_INT, m->val_enum, 0);
 	fputc(')', f);
 	fclose(f);
 	if (!sig)
@@ -834,6 +858,10 @@ int check_stmts(struct sema *s, struct node *st)
 					return -EINVAL;
 				}
 				s->in->vars[st->a->slot].t = st->b->type;
+				/* a stack keeps its print mode */
+				if (st->b->type == VT_STACK)
+					s->in->varmode[st->a->slot] =
+						(unsigned char)stack_mode_of(s->in, st->b);
 				s->in->varenum[st->a->slot] = st->op == T_ASSIGN ? st->b->enum_id : 0;
 				st->a->enum_id = s->in->varenum[st->a->slot];
 				/* a pointer: '=' makes one, += and -= move it by its pointee */
@@ -890,6 +918,15 @@ int check_stmts(struct sema *s, struct node *st)
 				}
 				if (!err)
 					err = ptr_step(s, st, m->val_ptr);
+				if (!err && st->b->type == VT_STACK &&
+				    stack_mode_of(s->in, st->b) != m->stack_mode) {
+					lang_errf(s->err, st->b, "a stack kept as a map's value in "
+						  "another mode than the map's: ftr prints a map's "
+						  "stacks in one mode (its stack key's, else the "
+						  "program's: config stack_mode); print it where "
+						  "it is taken, or key the map by it");
+					return -EINVAL;
+				}
 				if (!err && st->b->type == VT_TUPLE && m->vtsig &&
 				    strcmp(m->vtsig, st->b->tsig)) {
 					lang_errf(s->err, st->b, "%s holds tuples of other types (first "

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ftr.h"
 #include "lang/lang.h"
 #include "lang/tuple.h"
 #include "report/output.h"
@@ -18,6 +19,8 @@ static size_t elem_len(const char *s)
 	case 'i':
 	case 's':
 		return 1;
+	case 'k':
+		return s[1] >= '0' && s[1] <= '9' ? 2 : 0;
 	case 'e':
 	case 'p':
 		n = strcspn(s, ";");
@@ -137,6 +140,20 @@ int tuple_put_tuple(struct tbuf *b, const char *t, size_t len)
 	return put_bytes(b, 't', t, len);
 }
 
+int tuple_put_stack(struct tbuf *b, const uint64_t *ips, size_t n, int mode)
+{
+	unsigned char m = (unsigned char)mode;
+	uint32_t len;
+
+	if (n > (UINT32_MAX - 1) / 8)
+		return -E2BIG;
+	len = (uint32_t)(1 + 8 * n);
+	if (put(b, "k", 1) || put(b, &len, sizeof(len)) || put(b, &m, 1) ||
+	    put(b, ips, 8 * n))
+		return -ENOMEM;
+	return 0;
+}
+
 /* The element at *off of t[0..len), and *off past it. */
 static int next_elem(const char *t, size_t len, size_t *off, struct telem *e)
 {
@@ -156,7 +173,7 @@ static int next_elem(const char *t, size_t len, size_t *off, struct telem *e)
 		*off = o + 13;
 		return 0;
 	}
-	if ((e->tag != 's' && e->tag != 't') || len - o < 4)
+	if ((e->tag != 's' && e->tag != 't' && e->tag != 'k') || len - o < 4)
 		return -EINVAL;
 	memcpy(&n, t + o, 4);
 	o += 4;
@@ -181,7 +198,29 @@ int tuple_elem(const char *t, size_t len, int i, struct telem *out)
 	return 0;
 }
 
-void tuple_text(struct outbuf *ob, const char *t, size_t len, tuple_enum_fn en, void *arg)
+/* A stack element's frames, copied out of the bytes (unaligned there). */
+static void stack_text(struct outbuf *ob, const struct telem *e, tuple_stack_fn sf, void *arg)
+{
+	uint64_t ips[256];
+	uint32_t n = 0;
+
+	if (!e->len)
+		return;
+	for (; n < ARRAY_SIZE(ips) && 1 + 8 * (n + 1) <= e->len; n++)
+		memcpy(&ips[n], e->s + 1 + 8 * n, 8);
+	if (sf) {
+		sf(ob, ips, n, (unsigned char)e->s[0], arg);
+		return;
+	}
+	ob_putc(ob, '\n');
+	for (uint32_t i = 0; i < n; i++) {
+		ob_hex(ob, ips[i]);
+		ob_putc(ob, '\n');
+	}
+}
+
+void tuple_text(struct outbuf *ob, const char *t, size_t len, tuple_enum_fn en, tuple_stack_fn sf,
+		void *arg)
 {
 	struct telem e;
 	size_t off = 0;
@@ -202,8 +241,10 @@ void tuple_text(struct outbuf *ob, const char *t, size_t len, tuple_enum_fn en, 
 			ob_s64(ob, e.i);
 		else if (e.tag == 's')
 			ob_text_str(ob, e.s, strnlen(e.s, e.len));
+		else if (e.tag == 'k')
+			stack_text(ob, &e, sf, arg);
 		else
-			tuple_text(ob, e.s, e.len, en, arg);
+			tuple_text(ob, e.s, e.len, en, sf, arg);
 	}
 	ob_putc(ob, ')');
 }
@@ -226,8 +267,10 @@ void tuple_json(struct outbuf *ob, const char *t, size_t len)
 			ob_s64(ob, e.i);
 		else if (e.tag == 's')
 			ob_json_str(ob, e.s, e.len);
-		else
+		else if (e.tag == 't')
 			tuple_json(ob, e.s, e.len);
+		else
+			ob_puts(ob, "null");	/* a stack: the semantic pass refuses it */
 	}
 	ob_putc(ob, ']');
 }

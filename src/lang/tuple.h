@@ -10,6 +10,7 @@
  *	eID;		a number of the enum of type id ID (printed by name)
  *	pSIZE;		a pointer to SIZE bytes (printed in hex)
  *	s		a string
+ *	kM		a stack printed in mode M (a digit, LANG_STACK_*)
  *	( ... )		a tuple
  *
  * so that (1, "a", (2, 3)) is "(is(ii))".  Its value is bytes, each element
@@ -18,6 +19,7 @@
  *	'i' int64 value, 1 byte unsigned, uint32 enum id	(14 bytes)
  *	's' uint32 length, the bytes
  *	't' uint32 length, a tuple's bytes
+ *	'k' uint32 length, the mode (1 byte), the frames (8 bytes each)
  *
  * (host byte order: values live in this process only).
  */
@@ -54,9 +56,10 @@ void tbuf_free(struct tbuf *b);
 int tuple_put_int(struct tbuf *b, int64_t v, bool is_unsigned, uint32_t enum_id);
 int tuple_put_str(struct tbuf *b, const char *s, size_t len);
 int tuple_put_tuple(struct tbuf *b, const char *t, size_t len);
+int tuple_put_stack(struct tbuf *b, const uint64_t *ips, size_t n, int mode);
 
 struct telem {
-	char tag;			/* 'i', 's', 't' */
+	char tag;			/* 'i', 's', 't', 'k' */
 	int64_t i;
 	bool u;
 	uint32_t enum_id;
@@ -74,9 +77,15 @@ int tuple_elem(const char *t, size_t len, int i, struct telem *out);
 /* The enumerator's name of value v of enum id, or NULL (then the number). */
 typedef const char *(*tuple_enum_fn)(uint32_t id, int64_t v, void *arg);
 
+/* A stack element printed (agg_print_stack's mode); NULL: its addresses. */
+typedef void (*tuple_stack_fn)(struct outbuf *ob, const uint64_t *ips, uint32_t n, int mode,
+			       void *arg);
+
 /* As bpftrace prints a tuple: (1, abc, (2, 3)); strings shown as the
- * language shows them (control characters escaped). */
-void tuple_text(struct outbuf *ob, const char *t, size_t len, tuple_enum_fn en, void *arg);
+ * language shows them (control characters escaped); a stack as bpftrace
+ * prints one (a newline, a frame a line). */
+void tuple_text(struct outbuf *ob, const char *t, size_t len, tuple_enum_fn en, tuple_stack_fn sf,
+		void *arg);
 /* As its -f json writes one: [1, "abc", [2, 3]]. */
 void tuple_json(struct outbuf *ob, const char *t, size_t len);
 

@@ -565,6 +565,20 @@ int elfsym_offset_to_vaddr(const struct elfsym *e, uint64_t off, uint64_t *vaddr
 	return -ERANGE;
 }
 
+int elfsym_exec_segment(const struct elfsym *e, uint64_t off, uint64_t *start, uint64_t *len)
+{
+	for (size_t i = 0; i < e->nsegs; i++) {
+		const struct seg *g = &e->segs[i];
+
+		if (g->exec && off >= g->offset && off - g->offset < g->filesz) {
+			*start = g->offset;
+			*len = g->filesz;
+			return 0;
+		}
+	}
+	return -ERANGE;
+}
+
 static bool stored(const char **out, size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)

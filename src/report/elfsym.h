@@ -68,6 +68,9 @@ int elfsym_vaddr_to_offset(const struct elfsym *e, uint64_t vaddr, uint64_t *off
 /* The reverse, for any PT_LOAD segment holding file offset off.  0/-ERANGE. */
 int elfsym_offset_to_vaddr(const struct elfsym *e, uint64_t off, uint64_t *vaddr);
 
+/* The executable PT_LOAD segment holding file offset off: its file range
+ * [*start, *start + *len).  0, or -ERANGE. */
+int elfsym_exec_segment(const struct elfsym *e, uint64_t off, uint64_t *start, uint64_t *len);
 /* The contents of section name (".gnu_debuglink", ".gnu_debugdata") of the
  * file at path, malloc'd into *data, *len bytes.  0, -ENOENT (no such
  * section), or -errno. */

@@ -997,6 +997,40 @@ static const struct sym_map *proc_map_at(const struct sym_proc *p, uint64_t ip)
 	return &p->maps[lo - 1];
 }
 
+static void dso_load(struct sym_ctx *c, struct dso_priv *dp);
+
+int sym_proc_map_file(struct sym_ctx *c, struct sym_proc *p, const char *path, uint64_t off,
+		      uint64_t ip)
+{
+	struct map_line m = { .path = path, .prot = MAP_R | MAP_X };
+	uint64_t so, sl;
+	struct sym_dso *d;
+	struct stat st;
+
+	if (proc_map_at(p, ip))
+		return 0;
+	if (stat(path, &st) < 0)
+		return -errno;
+	m.ino = st.st_ino;
+	m.maj = major(st.st_dev);
+	m.min = minor(st.st_dev);
+	/* No process to read it through: the path, checked by its inode. */
+	d = dso_get(c, &m, 0);
+	if (!d)
+		return -ENOMEM;
+	dso_load(c, (struct dso_priv *)d);
+	if (!d->elf)
+		return -ENOENT;
+	/* The loader maps each segment whole, at one bias: the segment's
+	 * file range lies around ip as it lies around off. */
+	if (elfsym_exec_segment(d->elf, off, &so, &sl) < 0 || ip < off - so)
+		return -ERANGE;
+	m.start = ip - (off - so);
+	m.end = m.start + sl;
+	m.pgoff = so;
+	return sym_proc_map(c, p, &m);
+}
+
 /* ---- reading a file's symbols --------------------------------------------------- */
 
 static bool same_inode(const char *path, const struct sym_dso *d)

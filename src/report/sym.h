@@ -133,6 +133,14 @@ struct sym_proc *sym_proc_exec(struct sym_ctx *c, int pid);
 struct sym_proc *sym_proc_fork(struct sym_ctx *c, int pid, int ppid);
 /* Record an executable mapping (later ones win where they overlap). */
 int sym_proc_map(struct sym_ctx *c, struct sym_proc *p, const struct map_line *m);
+/* p mapped the file at path so that ip is at file offset off (a uprobe's
+ * own hit: the event's address and the probe's offset): where p's maps
+ * cannot be read (p has exited, or lives in another PID namespace), its
+ * frames in that file's executable segment are named from this.  A mapping
+ * p already has at ip wins.  0, or -errno (the file cannot be read, off is
+ * in no executable segment). */
+int sym_proc_map_file(struct sym_ctx *c, struct sym_proc *p, const char *path, uint64_t off,
+		      uint64_t ip);
 /* Fill an address space from /proc/PID/maps if it still needs it (a
  * process that ran before the profile started).  0 or -errno. */
 int sym_proc_read_maps(struct sym_ctx *c, struct sym_proc *p);

@@ -122,9 +122,10 @@ fi
 # What cannot run says why, where.
 if traceable; then
 	# (ustack at events: t-script.sh)
-	"$FTR" -d 1 -e 'BEGIN { @[ustack] = count(); }' > /dev/null 2> "$TMP/e"; rc=$?
-	[ $rc -ne 0 ] && grep -q '1:11: .*ustack exists in profile, tracepoint, kprobe and uprobe clauses' "$TMP/e" &&
-		ok langprof-ustack-in-begin || fail langprof-ustack-in-begin "rc=$rc $(cat "$TMP/e")"
+	# (BEGIN's is empty: ftr-language(7))
+	"$FTR" -d 1 -e 'interval:s:1 { @[ustack] = count(); }' > /dev/null 2> "$TMP/e"; rc=$?
+	[ $rc -ne 0 ] && grep -q '1:18: .*ustack exists in profile, tracepoint, kprobe, uprobe, BEGIN and END clauses' "$TMP/e" &&
+		ok langprof-ustack-in-interval || fail langprof-ustack-in-interval "rc=$rc $(cat "$TMP/e")"
 fi
 "$FTR" -e 'profile:hz:99 { @ = count(); } profile:hz:49 { @ = count(); }' > /dev/null 2> "$TMP/e"; rc=$?
 [ $rc -ne 0 ] && grep -q '1:32: .*one rate (99 Hz here)' "$TMP/e" && ok langprof-one-rate ||

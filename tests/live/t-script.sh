@@ -77,11 +77,17 @@ OFLAGS=$(opener --flags)
 "$FTR" -l -p $$ > "$TMP/o" 2> "$TMP/e"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$TMP/o" ] && grep -q "lists no process's uprobes" "$TMP/e" &&
 	ok script-list-pid-refused || fail script-list-pid-refused "rc=$rc $(head -3 "$TMP/e")"
-# BPFTRACE_STACK_MODE is a stack's default mode: raw, printed by printf, is refused.
-BPFTRACE_STACK_MODE=raw "$FTR" -e 'tracepoint:syscalls:sys_enter_openat { printf("%s", kstack(2)); }' \
+# BPFTRACE_STACK_MODE is a stack's default mode: raw, printed by printf, is
+# bpftrace's "\nADDR\nADDR\n" (hex, nothing else: the "|" after it on a
+# line of its own); a config block's
+# stack_mode gives way to it, as in bpftrace.
+BPFTRACE_STACK_MODE=raw "$FTR" -e 'config = { stack_mode = perf }
+	tracepoint:syscalls:sys_enter_openat { printf("%s|\n", kstack(2)); exit(); }' -- cat /dev/null \
 	> "$TMP/o" 2> "$TMP/e"; rc=$?
-[ $rc -eq 1 ] && grep -q '1:53: printf of kstack(raw): ftr prints a stack in perf or raw mode' "$TMP/e" &&
-	ok script-stack-mode-env || fail script-stack-mode-env "rc=$rc $(head -3 "$TMP/e")"
+[ $rc -eq 0 ] && [ "$(sed -n 1p "$TMP/o")" = "" ] && sed -n 2p "$TMP/o" | grep -qx '[0-9a-f][0-9a-f]*' &&
+	sed -n 3p "$TMP/o" | grep -qx '[0-9a-f][0-9a-f]*' && [ "$(sed -n 4p "$TMP/o")" = "|" ] &&
+	[ "$(grep -c . "$TMP/o")" = 3 ] &&
+	ok script-stack-mode-env || fail script-stack-mode-env "rc=$rc $(head -3 "$TMP/o" "$TMP/e")"
 # --dry-run: set up and attached, then stopped: neither BEGIN nor END runs, no map printed.
 "$FTR" --dry-run -e 'BEGIN { printf("hello\n"); @ = 0; }
 	tracepoint:syscalls:sys_enter_openat { @n = count(); } END { printf("end\n"); }' > "$TMP/o" 2> "$TMP/e"; rc=$?
@@ -138,7 +144,8 @@ fi
 # writes user stacks (kallsyms names stack_trace_save_user; arm64 kernels
 # do not).  hotpath is built with frame pointers: main -> run -> (work_b)
 # -> leaf_b, whose entry the uprobe sees before leaf_b's own frame: the
-# kernel's walk skips work_b; on arm64 the uprobe fetches the frame records
+# kernel's walk skips work_b, whose return address ftr's uprobe fetches at
+# the stack pointer (x86); on arm64 the uprobe fetches the frame records
 # itself, and the link register names work_b.
 if [ ! -e "$T/options/userstacktrace" ]; then
 	skip script-ustack "no userstacktrace option in this kernel's tracefs"
@@ -160,11 +167,19 @@ else
 	if has_uprobes; then
 		hp=$(command -v hotpath)
 		"$FTR" -e "uprobe:$hp:leaf_b { @[ustack] = count(); exit(); }" -- hotpath 300 > "$TMP/o" 2> "$TMP/e"
-		wb=0
-		[ "$(uname -m)" != aarch64 ] || grep -q '^        work_b+[0-9]*$' "$TMP/o" || wb=1
-		grep -q '^        leaf_b+0$' "$TMP/o" && grep -q '^        run+[0-9]*$' "$TMP/o" &&
-			grep -q '^        main+[0-9]*$' "$TMP/o" && grep -qx ']: 1' "$TMP/o" && [ $wb = 0 ] &&
+		fold=$(awk '/^        / { f = $1; sub(/\+[0-9]+$/, "", f); s = s f ";" }
+			END { print s }' "$TMP/o")
+		case "$fold" in leaf_b\;work_b\;run\;main\;*) wb=0 ;; *) wb=1 ;; esac
+		grep -q '^        leaf_b+0$' "$TMP/o" && grep -qx ']: 1' "$TMP/o" && [ $wb = 0 ] &&
 			ok script-ustack-uprobe || fail script-ustack-uprobe "$(cat "$TMP/o" "$TMP/e" | head -12 | tr '\n' '|')"
+		# perf's mode names the file; build ids the file's id and offset
+		"$FTR" -e "uprobe:$hp:leaf_b { printf(\"%s%s\", ustack(perf, 1), ustack(build_id, 1));
+			exit(); }" -- hotpath 300 > "$TMP/o" 2> "$TMP/e"
+		printf '\t' > "$TMP/tab"
+		grep -q "^$(cat "$TMP/tab")[0-9a-f]* leaf_b+0 ($hp)\$" "$TMP/o" &&
+			grep -q '^[0-9a-f]\{40\} 0x[0-9a-f][0-9a-f]*$' "$TMP/o" &&
+			[ "$(grep -c . "$TMP/o")" = 2 ] &&
+			ok script-ustack-modes || fail script-ustack-modes "$(cat "$TMP/o" "$TMP/e" | head -6 | tr '\n' '|')"
 	fi
 fi
 same_as_before script-clean "$TMP/before"

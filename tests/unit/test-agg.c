@@ -591,7 +591,7 @@ static void test_string_keys(void **state)
 	agg_free(m);
 }
 
-static int fake_sym(uint64_t addr, uint32_t idx, char *buf, size_t len, void *arg)
+static int fake_sym(uint64_t addr, uint32_t idx, unsigned how, char *buf, size_t len, void *arg)
 {
 	if (addr == 0xdead)
 		return -1;
@@ -632,6 +632,55 @@ static void test_stack_keys(void **state)
 		      "{\"@\": [{\"key\": [[\"f_10+4\", \"0xdead\"], \"sh\"], \"value\": 1}, "
 		      "{\"key\": [[\"f_10+4\", \"f_20+4\", \"f_30+4\"], \"dd\"], \"value\": 2}]}\n");
 	agg_free(m);
+}
+
+/* A stack printed in each of bpftrace's modes: 0xfeed... a marker (a
+ * ustack's process), 0x10 a user frame in a file with a build id, 0x20 one
+ * in no file, 0xffff...0 a kernel frame. */
+static int mode_sym(uint64_t addr, uint32_t idx, unsigned how, char *buf, size_t len, void *arg)
+{
+	bool user = !(addr >> 63);
+
+	if (addr >> 48 == 0xfeed)
+		return 1;
+	if (how & AGG_SYM_MARK)
+		return -1;
+	if (how & AGG_SYM_BUILD_ID) {
+		if (addr != 0x10)
+			return -1;
+		snprintf(buf, len, "%s 0x%02llx", "0123456789abcdef0123456789abcdef01234567",
+			 (unsigned long long)addr + 0x1000);
+		return 0;
+	}
+	if (addr == 0x20 && !(how & AGG_SYM_PERF))
+		return -1;
+	if (addr == 0x20) {
+		snprintf(buf, len, "0x20 ([unknown])");
+		return 0;
+	}
+	snprintf(buf, len, "f_%llx+4%s", (unsigned long long)(addr & 0xff),
+		 user && how & AGG_SYM_PERF ? " (/bin/f)" : "");
+	return 0;
+}
+
+static void test_stack_modes(void **state)
+{
+	static const char *const want[] = {
+		"\n        f_10+4\n        0x20\n        f_0+4\n",
+		"\n\t10 f_10+4 (/bin/f)\n\t20 0x20 ([unknown])\n\tffffffff81000000 f_0+4\n",
+		"\n10\n20\nffffffff81000000\n",
+		"\n0123456789abcdef0123456789abcdef01234567 0x1010\n20\nffffffff81000000\n",
+	};
+	uint64_t ips[] = { 0xfeed000000000042ull, 0x10, 0x20, 0xffffffff81000000ull };
+
+	for (int mode = 0; mode < 4; mode++) {
+		static struct outbuf ob;	/* 64 KiB */
+
+		ob_init(&ob, -1);
+		agg_print_stack(&ob, ips, 4, mode, mode_sym, NULL);
+		if (ob.len != strlen(want[mode]) || memcmp(ob.buf, want[mode], ob.len))
+			fail_msg("mode %d: got '%.*s'", mode, (int)ob.len, ob.buf);
+	}
 }
 
 /* ---- values ----------------------------------------------------------------------- */
@@ -954,6 +1003,7 @@ int main(void)
 		cmocka_unit_test(test_sort_print),
 		cmocka_unit_test(test_string_keys),
 		cmocka_unit_test(test_stack_keys),
+		cmocka_unit_test(test_stack_modes),
 		cmocka_unit_test(test_value_kinds),
 		cmocka_unit_test(test_merge_hits),
 		cmocka_unit_test(test_bounded),

@@ -217,15 +217,15 @@ static const struct {
 	{ "BEGIN { printf(\"%d\\n\", int8(comm)); }", "1:29: int8() takes a number" },
 	{ "BEGIN { print(@x, \"a\"); @x = 1; }", "1:19: print(@map, top, div) takes numbers" },
 	{ "BEGIN { @x = kstack(5, 6); }",
-	  "1:21: kstack(): takes a mode (bpftrace, perf, raw) and a number of frames, e.g. "
-	  "kstack(perf, 5)" },
+	  "1:21: kstack(): takes a mode (bpftrace, perf, raw, build_id) and a number of frames, "
+	  "e.g. kstack(perf, 5)" },
 	{ "BEGIN { $x = perf; }", "1:14: 'perf' is a stack's print mode: kstack(perf), ustack(perf)" },
-	{ "tracepoint:syscalls:sys_enter_write { printf(\"%s\", ustack(raw, 1)); }",
-	  "1:52: printf of ustack(raw): ftr prints a stack in perf or raw mode as a map's key "
-	  "only (@[ustack(raw)] = count()); here in bpftrace's mode: ustack()" },
-	{ "tracepoint:syscalls:sys_enter_write { print(kstack(perf)); }",
-	  "1:45: print() of kstack(perf): ftr prints a stack in perf or raw mode as a map's key "
-	  "only (@[kstack(perf)] = count()); here in bpftrace's mode: kstack()" },
+	{ "tracepoint:syscalls:sys_enter_write { @m = kstack(perf); }",
+	  "1:44: a stack kept as a map's value in another mode than the map's: ftr prints a "
+	  "map's stacks in one mode (its stack key's, else the program's: config stack_mode); "
+	  "print it where it is taken, or key the map by it" },
+	{ "interval:s:1 { print(kstack); }",
+	  "1:22: kstack exists in profile, tracepoint, kprobe, uprobe, BEGIN and END clauses" },
 	{ "BEGIN { join(1); }", "" },
 	{ "BEGIN { @x = nosuch(1); }", "1:14: unknown function 'nosuch'" },
 	{ "BEGIN { @x = pton(\"::1\"); }", "1:14: pton() is read by ntop(af, pton(...)) and "
@@ -604,6 +604,10 @@ static void test_enums(void **state)
 
 /* Tuples as values, in variables and maps, printed as bpftrace; bools. */
 static const struct icase tuples[] = {
+	{ "stacks in tuples and as a loop's keys: BEGIN's are empty, printed in their modes",
+	  "BEGIN { print((kstack, \"a\")); $t = (1, ustack(build_id, 3), kstack(raw)); print($t); "
+	  "@m[kstack(raw)] = count(); for ($kv : @m) { print($kv.1); print($kv); } clear(@m); }",
+	  "", "(\n, a)\n(1, \n, \n)\n1\n(\n, 1)\n" },
 	{ "elements, nesting, printing",
 	  "tracepoint:syscalls:sys_enter_write /args.fd != 5/ { $t = (args.fd, comm, (args.count, "
 	  "(int8)-1)); printf(\"%d %s %d|\", $t.0, $t.1, $t.2.0); print($t); @[tid] = $t; }",

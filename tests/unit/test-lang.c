@@ -336,8 +336,8 @@ static const struct {
 	/* config */
 	{ "config = { bad_config=raw } begin {}", 1, 12,
 	  "bad_config: not a known configuration option" },
-	{ "config = { stack_mode=perf } begin {}", 1, 12,
-	  "config stack_mode = perf is not in ftr yet" },
+	{ "config = { stack_mode=perfect } begin {}", 1, 12,
+	  "stack_mode: expected bpftrace, perf, raw or build_id, found 'perfect'" },
 	{ "config = { print_maps_on_exit=2 } begin {}", 1, 12,
 	  "print_maps_on_exit: expected true or false, found '2'" },
 	{ "config = { license=\"x\" } begin {}", 1, 12, "Invalid value for license. Found: x.*" },

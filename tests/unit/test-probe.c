@@ -327,6 +327,41 @@ static void test_arch_ustack(void **state)
 			 1);
 }
 
+/* x86's kernel walk at a function's entry, and the caller put back. */
+static void test_uentry_ret(void **state)
+{
+	char fetch[32], type[16];
+	uint64_t ips[4] = { 0x401126, 0x401185, 0x7f0000001000 };
+
+	assert_int_equal(arch_uentry_ret_fetch("arm64", fetch, sizeof(fetch), type, sizeof(type)),
+			 -ENOTSUP);
+	assert_int_equal(arch_uentry_ret_fetch("x86_64", fetch, sizeof(fetch), type, sizeof(type)),
+			 0);
+	assert_string_equal(fetch, "$stack0");
+	assert_string_equal(type, "u64");
+	assert_int_equal(arch_uentry_ret_fetch("x86", fetch, sizeof(fetch), type, sizeof(type)), 0);
+	assert_string_equal(type, "u32");
+	/* uprobeFunction1+0, main: spin goes between. */
+	assert_int_equal(arch_ustack_splice_entry(ips, 3, 4, 0x401160), 4);
+	assert_int_equal(ips[0], 0x401126);
+	assert_int_equal(ips[1], 0x401160);
+	assert_int_equal(ips[2], 0x401185);
+	assert_int_equal(ips[3], 0x7f0000001000);
+	/* A kernel that names it already, or no word: unchanged. */
+	assert_int_equal(arch_ustack_splice_entry(ips, 4, 4, 0x401160), 4);
+	assert_int_equal(arch_ustack_splice_entry(ips, 4, 4, 0), 4);
+	assert_int_equal(ips[1], 0x401160);
+	/* Full: the outermost frame makes room. */
+	assert_int_equal(arch_ustack_splice_entry(ips, 4, 4, 0x500000), 4);
+	assert_int_equal(ips[1], 0x500000);
+	assert_int_equal(ips[2], 0x401160);
+	assert_int_equal(ips[3], 0x401185);
+	/* The probe's frame alone. */
+	assert_int_equal(arch_ustack_splice_entry(ips, 1, 4, 0x401160), 2);
+	assert_int_equal(ips[1], 0x401160);
+	assert_int_equal(arch_ustack_splice_entry(ips, 0, 4, 0x401160), 0);
+}
+
 /* ---- argument translation ----------------------------------------------------------- */
 
 static void fa(const char *spec, const char *arch, unsigned ps, const char *want)
@@ -1113,6 +1148,7 @@ int main(void)
 		cmocka_unit_test(test_parse_uprobe),
 		cmocka_unit_test(test_arch),
 		cmocka_unit_test(test_arch_ustack),
+		cmocka_unit_test(test_uentry_ret),
 		cmocka_unit_test(test_fetchargs),
 		cmocka_unit_test(test_event_names),
 		cmocka_unit_test(test_name_next),

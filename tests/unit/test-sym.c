@@ -445,6 +445,47 @@ static void test_resolve_self_by_path(void **state)
 	resolve_self(false);
 }
 
+/* A process gone before its maps were read: the file a uprobe hit names its
+ * frames, placed by the hit's address and file offset. */
+static void test_map_file(void **state)
+{
+	char exe[PATH_MAX], *keep;
+	struct map_line m[8];
+	struct sym_ctx *c = sym_ctx_new();
+	struct sym_proc *p = sym_proc_find(c, 0, true);
+	struct sym_res r;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	uint64_t ip = (uintptr_t)sym_test_marker, off = 0;
+	int nm;
+
+	assert_true(n > 0);
+	exe[n] = '\0';
+	nm = own_xmaps(exe, m, 8, &keep);
+	free(keep);
+	for (int i = 0; i < nm; i++)
+		if (ip >= m[i].start && ip < m[i].end)
+			off = ip - m[i].start + m[i].pgoff;
+	assert_true(off > 0);
+	assert_int_equal(sym_proc_map_file(c, p, "/nonexistent/ftr-test", off, ip), -ENOENT);
+	sym_resolve_user(c, p, ip, &r);
+	assert_null(r.name);
+	assert_int_equal(sym_proc_map_file(c, p, exe, off, ip), 0);
+	sym_resolve_user(c, p, ip + 3, &r);
+	assert_non_null(r.name);
+	assert_string_equal(r.name, "sym_test_marker");
+	assert_int_equal(r.off, 3);
+	/* Another function of the file, by the same placing. */
+	sym_resolve_user(c, p, (uintptr_t)test_map_file, &r);
+	assert_non_null(r.name);
+	assert_string_equal(r.name, "test_map_file");
+	/* A mapping already there wins: a wrong offset changes nothing. */
+	assert_int_equal(sym_proc_map_file(c, p, exe, off + 64, ip), 0);
+	sym_resolve_user(c, p, ip, &r);
+	assert_string_equal(r.name, "sym_test_marker");
+	assert_int_equal(r.off, 0);
+	sym_ctx_free(c);
+}
+
 static void test_resolve_deleted(void **state)
 {
 	char exe[PATH_MAX], copy[] = "/tmp/ftr-test-sym-XXXXXX", *keep, buf[65536];
@@ -608,6 +649,7 @@ int main(void)
 		cmocka_unit_test(test_proc_overlaps),
 		cmocka_unit_test(test_resolve_self_alive),
 		cmocka_unit_test(test_resolve_self_by_path),
+		cmocka_unit_test(test_map_file),
 		cmocka_unit_test(test_resolve_deleted),
 		cmocka_unit_test(test_jit_map),
 		cmocka_unit_test(test_dpkg_owner),

@@ -62,6 +62,10 @@ static const char run_usage[] =
 	"      --btf FILE      C types from this BTF file instead of the kernel's\n"
 	"                      (pahole --btf_encode_detached; see ftr-language(7))\n"
 	"      --force         no runaway guard for printf on hot probes\n"
+	"      --hist-summary  ftr's line under each histogram (count, sum, mean,\n"
+	"                      percentiles): by default only when stdout is a\n"
+	"                      terminal, and always for a recipe NAME\n"
+	"      --no-hist-summary  never that line\n"
 	"      --serve ADDR:PORT  answer GET /metrics with the maps, Prometheus's\n"
 	"                      format (:PORT is 127.0.0.1:PORT); runs until stopped\n"
 	"      --prom-file FILE  write the maps there in that format, atomically,\n"
@@ -93,6 +97,12 @@ static char *find_recipe(const char *name, char *path, size_t len)
 		free(cand);
 	}
 	return NULL;
+}
+
+/* A FILE operand that names a recipe of the library, not a file. */
+static bool is_recipe(const char *file)
+{
+	return !strchr(file, '/') && access(file, R_OK) != 0;
 }
 
 /* The first comment line of a recipe: what it answers. */
@@ -236,8 +246,7 @@ int cmd_program_load(const char *file, const char *text, char **params, int npar
 
 	*owned = NULL;
 	if (file) {
-		const char *p = strchr(file, '/') || access(file, R_OK) == 0 ? file :
-				find_recipe(file, path, sizeof(path));
+		const char *p = !is_recipe(file) ? file : find_recipe(file, path, sizeof(path));
 		size_t len;
 		const char *nul;
 
@@ -294,7 +303,8 @@ int cmd_program_load(const char *file, const char *text, char **params, int npar
 int cmd_run(int argc, char **argv)
 {
 	enum { OPT_FORCE = 1000, OPT_EMIT_SH, OPT_SERVE, OPT_PROM_FILE, OPT_INTERVAL, OPT_UNSAFE,
-	       OPT_USDT_FILE, OPT_DRY_RUN, OPT_BTF, OPT_CALL_GRAPH };
+	       OPT_USDT_FILE, OPT_DRY_RUN, OPT_BTF, OPT_CALL_GRAPH, OPT_HIST_SUMMARY,
+	       OPT_NO_HIST_SUMMARY };
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "cmd", required_argument, NULL, 'c' },
@@ -320,6 +330,8 @@ int cmd_run(int argc, char **argv)
 		{ "prom-file", required_argument, NULL, OPT_PROM_FILE },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+		{ "hist-summary", no_argument, NULL, OPT_HIST_SUMMARY },
+		{ "no-hist-summary", no_argument, NULL, OPT_NO_HIST_SUMMARY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -331,7 +343,7 @@ int cmd_run(int argc, char **argv)
 	char *owned = NULL, **params, **cmdv = NULL;
 	int nparams = 0;
 	bool list = false, probes = false;
-	int c, ret;
+	int c, ret, hist_summary = -1;	/* -1: on a terminal, and for a recipe */
 
 	params = calloc(argc + 1, sizeof(*params));
 	if (!params)
@@ -438,6 +450,10 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_FORCE:
 			o.force = true;
+			break;
+		case OPT_HIST_SUMMARY:
+		case OPT_NO_HIST_SUMMARY:
+			hist_summary = c == OPT_HIST_SUMMARY;
 			break;
 		case OPT_EMIT_SH:
 			o.eng.emit_sh = true;
@@ -555,6 +571,11 @@ int cmd_run(int argc, char **argv)
 		}
 		close(fd);
 	}
+	/* ftr's line under a histogram: a program's output is bpftrace's,
+	 * which tools read, unless a person reads it; a recipe is ftr's own. */
+	if (hist_summary < 0)
+		hist_summary = (file && is_recipe(file)) || isatty(STDOUT_FILENO);
+	o.no_hist_summary = !hist_summary;
 	/* A recording its recorder left unfinished: finished first. */
 	if (o.input && trace_complete_if_unfinished(o.input) < 0)
 		ret = FTR_EXIT_FAIL;

@@ -116,7 +116,7 @@ grep -q '^\[0, 200) *30 ' "$TMP/o" && grep -q '^\[600, 800) *20 ' "$TMP/o" && ok
 	fail lang-lhist "$(cat "$TMP/o" "$TMP/e" | head -6)"
 
 # A start map, delete(), arithmetic on nsecs: one latency sample per write.
-"$FTR" -e 'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @start[tid] = nsecs; }
+"$FTR" --hist-summary -e 'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @start[tid] = nsecs; }
 	tracepoint:syscalls:sys_exit_write /@start[tid]/ { @ns[comm] = hist(nsecs - @start[tid]); delete(@start[tid]); }' \
 	-- writer 500 1 > "$TMP/o" 2> "$TMP/e"
 grep -q '^count 500, ' "$TMP/o" && grep -q '^@ns\[writer\]:' "$TMP/o" && ok lang-start-map-latency ||

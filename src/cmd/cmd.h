@@ -33,6 +33,14 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 /* -p PID: an existing process into *pid.  -1 to go on, else the exit code
  * of the error it reported (a bad pid: usage; no such process: failure). */
 int cmd_pid_opt(const char *cmd, const char *arg, int *pid);
+/* bpftrace's -p: its checks and messages ("ERROR: Failed to parse pid:
+ * invalid integer: a1"), then cmd_pid_opt's.  -1 to go on, else the exit
+ * code. */
+int cmd_bt_pid_opt(const char *arg, int *pid);
+/* bpftrace's options of ftr -e / ftr FILE (src/cmd/run-bt.c): 'k', 'I' and
+ * these.  -1 to go on, else the exit code of the error it reported. */
+enum { CMD_BT_NO_WARNINGS = 2000, CMD_BT_INCLUDE, CMD_BT_MODE, CMD_BT_TRACEABLE };
+int cmd_bt_option(int c, const char *arg);
 /* The command after the options (and a "--"), or NULL if none is given. */
 char **cmd_command_args(int argc, char **argv);
 

@@ -28,6 +28,7 @@
 static const char run_usage[] =
 	"usage: ftr -e 'PROGRAM' [options] [ARG...] [-- CMD [ARGS]]\n"
 	"       ftr [run] FILE [options] [ARG...] [-- CMD [ARGS]]\n"
+	"       ftr - [options] < FILE   (the program on standard input)\n"
 	"       ftr run NAME [options]\n"
 	"       ftr run --list\n"
 	"       ftr -l [PATTERN]\n\n"
@@ -66,6 +67,11 @@ static const char run_usage[] =
 	"                      percentiles): by default only when stdout is a\n"
 	"                      terminal, and always for a recipe NAME\n"
 	"      --no-hist-summary  never that line\n"
+	"      --no-warnings   print no warning (bpftrace's), warnf() included\n"
+	"      --include FILE  accepted, as bpftrace's (a header that is nowhere is an\n"
+	"                      error; ftr reads none: types are BTF and the program's)\n"
+	"  -I DIR              where #include and --include look for headers\n"
+	"  -k, --mode M, --traceable-functions FILE  bpftrace's: refused, saying why\n"
 	"      --serve ADDR:PORT  answer GET /metrics with the maps, Prometheus's\n"
 	"                      format (:PORT is 127.0.0.1:PORT); runs until stopped\n"
 	"      --prom-file FILE  write the maps there in that format, atomically,\n"
@@ -102,7 +108,7 @@ static char *find_recipe(const char *name, char *path, size_t len)
 /* A FILE operand that names a recipe of the library, not a file. */
 static bool is_recipe(const char *file)
 {
-	return !strchr(file, '/') && access(file, R_OK) != 0;
+	return !strchr(file, '/') && strcmp(file, "-") && access(file, R_OK) != 0;
 }
 
 /* The first comment line of a recipe: what it answers. */
@@ -246,17 +252,30 @@ int cmd_program_load(const char *file, const char *text, char **params, int npar
 
 	*owned = NULL;
 	if (file) {
-		const char *p = !is_recipe(file) ? file : find_recipe(file, path, sizeof(path));
+		/* "-": the program from standard input (bpftrace's form) */
+		const char *p = !strcmp(file, "-") ? "/dev/stdin" : !is_recipe(file) ? file :
+				find_recipe(file, path, sizeof(path));
 		size_t len;
 		const char *nul;
 
+		/* A script's name (foo.bt) that is nowhere: bpftrace's words,
+		 * which its users' scripts and tests read. */
+		if (!p && strchr(file, '.')) {
+			fprintf(stderr, "ERROR: failed to open file '%s': %s\n", file,
+				strerror(ENOENT));
+			return -1;
+		}
 		if (!p) {
 			ftr_err("no file or recipe '%s' (see 'ftr run --list')", file);
 			return -1;
 		}
 		*owned = read_file(p, &len);
 		if (!*owned) {
-			ftr_err("cannot read '%s': %s", p, strerror(errno));
+			if (p == file)
+				fprintf(stderr, "ERROR: failed to open file '%s': %s\n", file,
+					strerror(errno));
+			else
+				ftr_err("cannot read '%s': %s", p, strerror(errno));
 			return -1;
 		}
 		/* The parser takes a C string: a NUL would end the program
@@ -331,6 +350,10 @@ int cmd_run(int argc, char **argv)
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 		{ "hist-summary", no_argument, NULL, OPT_HIST_SUMMARY },
+		{ "no-warnings", no_argument, NULL, CMD_BT_NO_WARNINGS },
+		{ "include", required_argument, NULL, CMD_BT_INCLUDE },
+		{ "mode", required_argument, NULL, CMD_BT_MODE },
+		{ "traceable-functions", required_argument, NULL, CMD_BT_TRACEABLE },
 		{ "no-hist-summary", no_argument, NULL, OPT_NO_HIST_SUMMARY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -351,7 +374,7 @@ int cmd_run(int argc, char **argv)
 	/* '-': operands come back in order as option 1: the FILE or NAME,
 	 * then the program's positional parameters; "--" ends them and a
 	 * command to trace follows. */
-	while ((c = cmd_getopt("run", argc, argv, "-e:p:c:d:i:o:f:B:qjElhvw:s:", longopts)) != -1) {
+	while ((c = cmd_getopt("run", argc, argv, "-e:p:c:d:i:o:f:B:qjElhvw:s:kI:", longopts)) != -1) {
 		switch (c) {
 		case 1:
 			if (!file && !text)
@@ -425,8 +448,19 @@ int cmd_run(int argc, char **argv)
 			 * reference counter) in every process that maps the
 			 * file, running or to come: bpftrace's file activation. */
 			break;
+		case 'k':
+		case 'I':
+		case CMD_BT_NO_WARNINGS:
+		case CMD_BT_INCLUDE:
+		case CMD_BT_MODE:
+		case CMD_BT_TRACEABLE:
+			if ((ret = cmd_bt_option(c, optarg)) >= 0) {
+				free(params);
+				return ret;
+			}
+			break;
 		case 'p':
-			if ((ret = cmd_pid_opt("run", optarg, &o.eng.pid)) >= 0) {
+			if ((ret = cmd_bt_pid_opt(optarg, &o.eng.pid)) >= 0) {
 				free(params);
 				return ret;
 			}

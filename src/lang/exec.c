@@ -424,8 +424,9 @@ void exec(struct xctx *x, const struct node *st)
 			if (agg_update(m->m, k, v) == -ENOSPC && !m->full_warned) {
 				/* bpftrace's words; the count of drops comes at the end */
 				m->full_warned = true;
-				ftr_err("%d:%d: WARNING: Map full; can't update element", st->line,
-					st->col);
+				if (!ftr_no_warnings)
+					ftr_err("%d:%d: WARNING: Map full; can't update element",
+						st->line, st->col);
 			}
 			break;
 		}

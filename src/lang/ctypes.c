@@ -118,6 +118,8 @@ struct xpos {
 	int depth;
 	bool *inc;		/* the line starts inside a block comment; left
 				 * saying whether the next one does */
+	bool *instr;		/* the same for a string literal (it may hold a
+				 * newline, as bpftrace's); NULL: not tracked */
 };
 
 static int expand(char **o, size_t *ol, size_t *cap, const char *s, size_t n,
@@ -225,7 +227,17 @@ static int expand(char **o, size_t *ol, size_t *cap, const char *s, size_t n,
 	while (!ret && i < n) {
 		size_t j = i;
 
-		if (*x->inc) {
+		if ((x->instr && *x->instr) || (s[i] == '"' && !*x->inc)) {
+			/* to the closing quote, or on to the next line */
+			if (!*x->instr)
+				j++;
+			while (j < n && s[j] != '"')
+				j += s[j] == '\\' && j + 1 < n ? 2 : 1;
+			if (x->instr)
+				*x->instr = j >= n;
+			if (j < n)
+				j++;
+		} else if (*x->inc) {
 			while (j < n && !(s[j] == '*' && j + 1 < n && s[j + 1] == '/'))
 				j++;
 			if (j < n) {
@@ -235,8 +247,6 @@ static int expand(char **o, size_t *ol, size_t *cap, const char *s, size_t n,
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
 			*x->inc = true;
 			j += 2;
-		} else if (s[i] == '"') {
-			j = skip_string(s, n, i);
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
 			j = n;
 		} else if (o && id_start(s[i]) && (i == 0 || (!id_char(s[i - 1]) &&
@@ -413,6 +423,7 @@ char *lang_cpp(const char *text, struct lang_err *err)
 	bool active[MAX_IF + 1] = { true }, taken[MAX_IF + 1] = { true };
 	int nd = 0, depth = 0, line = 1, if_line[MAX_IF + 1] = { 0 };
 	bool inc = false;	/* inside a block comment */
+	bool instr = false;	/* inside a string literal */
 	size_t ol = 0, cap = strlen(text) + 64;
 	char *o = malloc(cap);
 	const char *s = text;
@@ -427,7 +438,7 @@ char *lang_cpp(const char *text, struct lang_err *err)
 
 		/* A '#' inside a block comment is text, as cpp strips
 		 * comments first (gethostlatency.bt has " # need" in one). */
-		if (*p == '#' && !inc) {
+		if (*p == '#' && !inc && !instr) {
 			const char *w = p + 1 + strspn(p + 1, " \t"), *a;
 			size_t wl = strspn(w, "abcdefghijklmnopqrstuvwxyz");
 
@@ -532,14 +543,14 @@ char *lang_cpp(const char *text, struct lang_err *err)
 			for (size_t i = 0; ok && i < n; i++)
 				ok = out(&o, &ol, &cap, " ", 1);
 		} else if (on) {
-			struct xpos x = { .err = err, .line = line, .inc = &inc };
+			struct xpos x = { .err = err, .line = line, .inc = &inc, .instr = &instr };
 			int r = expand(&o, &ol, &cap, s, n, d, nd, &x);
 
 			if (r == -EINVAL)
 				goto fail;
 			ok = !r;
 		} else {
-			struct xpos x = { .err = err, .line = line, .inc = &inc };
+			struct xpos x = { .err = err, .line = line, .inc = &inc, .instr = &instr };
 
 			for (size_t i = 0; ok && i < n; i++)
 				ok = out(&o, &ol, &cap, " ", 1);

@@ -77,7 +77,8 @@ static bool is_run(int argc, char **argv)
 						"--format", "--buffering", "--where", "--sort",
 						"--call-graph", "--include", "--mode",
 						"--traceable-functions", "--input", "--btf",
-						"--serve", "--prom-file", "--interval" };
+						"--serve", "--prom-file", "--interval",
+						"--probe-filter" };
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		const char *a = argv[i];

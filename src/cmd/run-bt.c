@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "cmd/cmd.h"
 #include "ftr.h"
 #include "lang/ctypes.h"
+#include "lang/lang.h"
 
 /* The kernel's pid_max, or its largest (PID_MAX_LIMIT, 4M) unreadable. */
 static long pid_max(void)
@@ -86,4 +88,30 @@ int cmd_bt_option(int c, const char *arg)
 		return FTR_EXIT_FAIL;
 	}
 	return -1;
+}
+
+static int probe_matches(const char *text, void *arg)
+{
+	return regexec(arg, text, 0, NULL, 0) == 0;
+}
+
+int cmd_bt_probe_filter(struct program *prog, const char *regex)
+{
+	regex_t re;
+	char why[200];
+	int r = regcomp(&re, regex, REG_EXTENDED | REG_NOSUB), n;
+
+	if (r) {
+		regerror(r, &re, why, sizeof(why));
+		ftr_err("Invalid --probe-filter regex '%s': %s", regex, why);
+		return -1;
+	}
+	n = lang_probe_filter(prog, probe_matches, &re);
+	regfree(&re);
+	if (!n) {
+		ftr_err("--probe-filter '%s': no probe of the program matches it (begin and end "
+			"always stay): No probes to attach", regex);
+		return -1;
+	}
+	return 0;
 }

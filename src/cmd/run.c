@@ -71,6 +71,8 @@ static const char run_usage[] =
 	"      --include FILE  accepted, as bpftrace's (a header that is nowhere is an\n"
 	"                      error; ftr reads none: types are BTF and the program's)\n"
 	"  -I DIR              where #include and --include look for headers\n"
+	"      --probe-filter REGEX  only the probes (as written) REGEX matches, and\n"
+	"                      begin and end\n"
 	"  -k, --mode M, --traceable-functions FILE  bpftrace's: refused, saying why\n"
 	"      --serve ADDR:PORT  answer GET /metrics with the maps, Prometheus's\n"
 	"                      format (:PORT is 127.0.0.1:PORT); runs until stopped\n"
@@ -354,6 +356,7 @@ int cmd_run(int argc, char **argv)
 		{ "include", required_argument, NULL, CMD_BT_INCLUDE },
 		{ "mode", required_argument, NULL, CMD_BT_MODE },
 		{ "traceable-functions", required_argument, NULL, CMD_BT_TRACEABLE },
+		{ "probe-filter", required_argument, NULL, CMD_BT_PROBE_FILTER },
 		{ "no-hist-summary", no_argument, NULL, OPT_NO_HIST_SUMMARY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -362,7 +365,7 @@ int cmd_run(int argc, char **argv)
 	struct agg_sort sort;
 	char serr[160];
 	struct program prog;
-	const char *text = NULL, *file = NULL, *outfile = NULL, *cmdline = NULL;
+	const char *text = NULL, *file = NULL, *outfile = NULL, *cmdline = NULL, *pfilter = NULL;
 	char *owned = NULL, **params, **cmdv = NULL;
 	int nparams = 0;
 	bool list = false, probes = false;
@@ -485,6 +488,9 @@ int cmd_run(int argc, char **argv)
 		case OPT_FORCE:
 			o.force = true;
 			break;
+		case CMD_BT_PROBE_FILTER:
+			pfilter = optarg;
+			break;
 		case OPT_HIST_SUMMARY:
 		case OPT_NO_HIST_SUMMARY:
 			hist_summary = c == OPT_HIST_SUMMARY;
@@ -591,6 +597,10 @@ int cmd_run(int argc, char **argv)
 	ret = FTR_EXIT_FAIL;
 	if (cmd_program_load(file, text, params, nparams, &prog, &owned) < 0)
 		goto out;
+	if (pfilter && cmd_bt_probe_filter(&prog, pfilter) < 0) {
+		lang_free(&prog);
+		goto out;
+	}
 	o.src = owned;
 	if (outfile) {
 		/* After the program parsed: a mistake leaves no empty file. */

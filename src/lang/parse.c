@@ -1702,6 +1702,39 @@ const struct lang_mapdecl *lang_mapdecl_of(const struct program *p, const char *
 	return NULL;
 }
 
+int lang_probe_filter(struct program *p, int (*keep)(const char *text, void *arg), void *arg)
+{
+	int kept = 0, n = 0;
+
+	for (int i = 0; i < p->ncl; i++) {
+		struct clause *c = &p->cl[i];
+		int m = 0;
+
+		for (int j = 0; j < c->nprobes; j++) {
+			struct lang_probe *pr = &c->probes[j];
+			bool always = pr->pv == PV_BEGIN || pr->pv == PV_END;
+
+			if (always || keep(pr->text, arg)) {
+				kept += !always;
+				c->probes[m++] = *pr;
+				continue;
+			}
+			free(pr->text);
+			free(pr->target);
+		}
+		c->nprobes = m;
+		if (m) {
+			p->cl[n++] = *c;
+			continue;
+		}
+		free(c->probes);
+		node_free(c->pred);
+		node_free(c->body);
+	}
+	p->ncl = n;
+	return kept;
+}
+
 void lang_free(struct program *p)
 {
 	for (int i = 0; i < p->ncl; i++) {

@@ -827,6 +827,28 @@ static void test_period_and_newline(void **state)
 	done();
 }
 
+static int keep_200(const char *text, void *arg)
+{
+	return strstr(text, ":200") != NULL;
+}
+
+/* --probe-filter: probes the test refuses go, a clause left with none goes,
+ * begin and end stay. */
+static void test_probe_filter(void **state)
+{
+	ok("interval:ms:100 { @a = 1; } BEGIN { @b = 1; } interval:ms:300, interval:ms:200 "
+	   "{ @c = 1; } end { @d = 1; }");
+	assert_int_equal(lang_probe_filter(&prog, keep_200, NULL), 1);
+	assert_int_equal(prog.ncl, 3);
+	assert_int_equal(prog.cl[0].probes[0].pv, PV_BEGIN);
+	assert_int_equal(prog.cl[1].nprobes, 1);
+	assert_string_equal(prog.cl[1].probes[0].text, "interval:ms:200");
+	assert_string_equal(body(1), "(= @c 1)");
+	assert_int_equal(prog.cl[2].probes[0].pv, PV_END);
+	assert_int_equal(lang_probe_filter(&prog, keep_200, NULL), 1);
+	done();
+}
+
 static void test_preamble(void **state)
 {
 	const struct node *s;
@@ -1314,6 +1336,7 @@ int main(void)
 		cmocka_unit_test(test_perror_semantic),
 		cmocka_unit_test(test_probes),
 		cmocka_unit_test(test_period_and_newline),
+		cmocka_unit_test(test_probe_filter),
 		cmocka_unit_test(test_clauses),
 		cmocka_unit_test(test_predicates),
 		cmocka_unit_test(test_statements),

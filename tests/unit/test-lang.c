@@ -338,6 +338,8 @@ static const struct {
 	  "bad_config: not a known configuration option" },
 	{ "config = { stack_mode=perf } begin {}", 1, 12,
 	  "config stack_mode = perf is not in ftr yet" },
+	{ "config = { missing_probes = warn } begin {}", 1, 12,
+	  "config missing_probes = warn is not in ftr yet" },
 	{ "config = { print_maps_on_exit=2 } begin {}", 1, 12,
 	  "print_maps_on_exit: expected true or false, found '2'" },
 	{ "config = { license=\"x\" } begin {}", 1, 12, "Invalid value for license. Found: x.*" },
@@ -815,7 +817,7 @@ static void test_statements(void **state)
  * string literal may hold a newline (bpftrace reads it so). */
 static void test_period_and_newline(void **state)
 {
-	ok("software:cpu-clock:1e6 { exit(); }");
+	ok("config = { missing_probes = error } software:cpu-clock:1e6 { exit(); }");
 	assert_int_equal(prog.cl[0].probes[0].period, 1000000);
 	done();
 	ok("software:cpu-clock:250 { exit(); }");

@@ -46,6 +46,8 @@ typedef uint64_t uwide_t;
 /* util.c */
 extern const char *ftr_progname;
 extern int ftr_verbose;
+/* --no-warnings (bpftrace's): no warning is printed, ftr's or the program's */
+extern bool ftr_no_warnings;
 void ftr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ftr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Free n malloc'd strings and their array (v may be NULL). */

@@ -75,7 +75,10 @@ static bool is_run(int argc, char **argv)
 	/* ftr run's options that take an argument, so that it is skipped */
 	static const char *const long_arg[] = { "--pid", "--cmd", "--duration", "--output",
 						"--format", "--buffering", "--where", "--sort",
-						"--call-graph" };
+						"--call-graph", "--include", "--mode",
+						"--traceable-functions", "--input", "--btf",
+						"--serve", "--prom-file", "--interval",
+						"--probe-filter" };
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		const char *a = argv[i];
@@ -83,15 +86,19 @@ static bool is_run(int argc, char **argv)
 		if (str_has_prefix(a, "-e") || !strcmp(a, "-l") || !strcmp(a, "--list"))
 			return true;
 		if (a[0] == '-') {
-			if (a[1] && a[1] != '-' && !a[2] && strchr("pcdofBws", a[1]))
+			if (!a[1])
+				return true;	/* "-": a program on stdin */
+			if (a[1] && a[1] != '-' && !a[2] && strchr("pcdofBwsiI", a[1]))
 				i++;
 			for (size_t j = 0; j < ARRAY_SIZE(long_arg); j++)
 				if (!strcmp(a, long_arg[j]))
 					i++;
 			continue;
 		}
-		/* the first operand: a command's name, or a program file */
-		return !is_command(a) && (access(a, R_OK) == 0 || strchr(a, '/'));
+		/* the first operand: a command's name, or a program file (a
+		 * script's name, foo.bt, though it is not there: run says so) */
+		return !is_command(a) && (access(a, R_OK) == 0 || strchr(a, '/') ||
+					  strchr(a, '.'));
 	}
 	return false;
 }

@@ -15,6 +15,7 @@
 #include "ftr.h"
 
 const char *ftr_progname = "ftr";
+bool ftr_no_warnings;
 int ftr_verbose;
 
 static void vmsg(const char *kind, const char *fmt, va_list ap)
@@ -38,6 +39,8 @@ void ftr_warn(const char *fmt, ...)
 {
 	va_list ap;
 
+	if (ftr_no_warnings)
+		return;
 	va_start(ap, fmt);
 	vmsg("warning: ", fmt, ap);
 	va_end(ap);

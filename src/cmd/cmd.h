@@ -33,6 +33,19 @@ int cmd_getopt(const char *cmd, int argc, char **argv, const char *shortopts,
 /* -p PID: an existing process into *pid.  -1 to go on, else the exit code
  * of the error it reported (a bad pid: usage; no such process: failure). */
 int cmd_pid_opt(const char *cmd, const char *arg, int *pid);
+struct program;
+/* bpftrace's -p: its checks and messages ("ERROR: Failed to parse pid:
+ * invalid integer: a1"), then cmd_pid_opt's.  -1 to go on, else the exit
+ * code. */
+int cmd_bt_pid_opt(const char *arg, int *pid);
+/* bpftrace's options of ftr -e / ftr FILE (src/cmd/run-bt.c): 'k', 'I' and
+ * these.  -1 to go on, else the exit code of the error it reported. */
+enum { CMD_BT_NO_WARNINGS = 2000, CMD_BT_INCLUDE, CMD_BT_MODE, CMD_BT_TRACEABLE,
+       CMD_BT_PROBE_FILTER };
+int cmd_bt_option(int c, const char *arg);
+/* --probe-filter REGEX on a parsed program: 0, or -1 (printed) for a bad
+ * regex or when no probe is left but begin/end. */
+int cmd_bt_probe_filter(struct program *prog, const char *regex);
 /* The command after the options (and a "--"), or NULL if none is given. */
 char **cmd_command_args(int argc, char **argv);
 

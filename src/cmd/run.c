@@ -28,6 +28,7 @@
 static const char run_usage[] =
 	"usage: ftr -e 'PROGRAM' [options] [ARG...] [-- CMD [ARGS]]\n"
 	"       ftr [run] FILE [options] [ARG...] [-- CMD [ARGS]]\n"
+	"       ftr - [options] < FILE   (the program on standard input)\n"
 	"       ftr run NAME [options]\n"
 	"       ftr run --list\n"
 	"       ftr -l [PATTERN]\n\n"
@@ -62,6 +63,17 @@ static const char run_usage[] =
 	"      --btf FILE      C types from this BTF file instead of the kernel's\n"
 	"                      (pahole --btf_encode_detached; see ftr-language(7))\n"
 	"      --force         no runaway guard for printf on hot probes\n"
+	"      --hist-summary  ftr's line under each histogram (count, sum, mean,\n"
+	"                      percentiles): by default only when stdout is a\n"
+	"                      terminal, and always for a recipe NAME\n"
+	"      --no-hist-summary  never that line\n"
+	"      --no-warnings   print no warning (bpftrace's), warnf() included\n"
+	"      --include FILE  accepted, as bpftrace's (a header that is nowhere is an\n"
+	"                      error; ftr reads none: types are BTF and the program's)\n"
+	"  -I DIR              where #include and --include look for headers\n"
+	"      --probe-filter REGEX  only the probes (as written) REGEX matches, and\n"
+	"                      begin and end\n"
+	"  -k, --mode M, --traceable-functions FILE  bpftrace's: refused, saying why\n"
 	"      --serve ADDR:PORT  answer GET /metrics with the maps, Prometheus's\n"
 	"                      format (:PORT is 127.0.0.1:PORT); runs until stopped\n"
 	"      --prom-file FILE  write the maps there in that format, atomically,\n"
@@ -93,6 +105,12 @@ static char *find_recipe(const char *name, char *path, size_t len)
 		free(cand);
 	}
 	return NULL;
+}
+
+/* A FILE operand that names a recipe of the library, not a file. */
+static bool is_recipe(const char *file)
+{
+	return !strchr(file, '/') && strcmp(file, "-") && access(file, R_OK) != 0;
 }
 
 /* The first comment line of a recipe: what it answers. */
@@ -236,18 +254,30 @@ int cmd_program_load(const char *file, const char *text, char **params, int npar
 
 	*owned = NULL;
 	if (file) {
-		const char *p = strchr(file, '/') || access(file, R_OK) == 0 ? file :
+		/* "-": the program from standard input (bpftrace's form) */
+		const char *p = !strcmp(file, "-") ? "/dev/stdin" : !is_recipe(file) ? file :
 				find_recipe(file, path, sizeof(path));
 		size_t len;
 		const char *nul;
 
+		/* A script's name (foo.bt) that is nowhere: bpftrace's words,
+		 * which its users' scripts and tests read. */
+		if (!p && strchr(file, '.')) {
+			fprintf(stderr, "ERROR: failed to open file '%s': %s\n", file,
+				strerror(ENOENT));
+			return -1;
+		}
 		if (!p) {
 			ftr_err("no file or recipe '%s' (see 'ftr run --list')", file);
 			return -1;
 		}
 		*owned = read_file(p, &len);
 		if (!*owned) {
-			ftr_err("cannot read '%s': %s", p, strerror(errno));
+			if (p == file)
+				fprintf(stderr, "ERROR: failed to open file '%s': %s\n", file,
+					strerror(errno));
+			else
+				ftr_err("cannot read '%s': %s", p, strerror(errno));
 			return -1;
 		}
 		/* The parser takes a C string: a NUL would end the program
@@ -294,7 +324,8 @@ int cmd_program_load(const char *file, const char *text, char **params, int npar
 int cmd_run(int argc, char **argv)
 {
 	enum { OPT_FORCE = 1000, OPT_EMIT_SH, OPT_SERVE, OPT_PROM_FILE, OPT_INTERVAL, OPT_UNSAFE,
-	       OPT_USDT_FILE, OPT_DRY_RUN, OPT_BTF, OPT_CALL_GRAPH };
+	       OPT_USDT_FILE, OPT_DRY_RUN, OPT_BTF, OPT_CALL_GRAPH, OPT_HIST_SUMMARY,
+	       OPT_NO_HIST_SUMMARY };
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "cmd", required_argument, NULL, 'c' },
@@ -320,6 +351,13 @@ int cmd_run(int argc, char **argv)
 		{ "prom-file", required_argument, NULL, OPT_PROM_FILE },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+		{ "hist-summary", no_argument, NULL, OPT_HIST_SUMMARY },
+		{ "no-warnings", no_argument, NULL, CMD_BT_NO_WARNINGS },
+		{ "include", required_argument, NULL, CMD_BT_INCLUDE },
+		{ "mode", required_argument, NULL, CMD_BT_MODE },
+		{ "traceable-functions", required_argument, NULL, CMD_BT_TRACEABLE },
+		{ "probe-filter", required_argument, NULL, CMD_BT_PROBE_FILTER },
+		{ "no-hist-summary", no_argument, NULL, OPT_NO_HIST_SUMMARY },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -327,11 +365,11 @@ int cmd_run(int argc, char **argv)
 	struct agg_sort sort;
 	char serr[160];
 	struct program prog;
-	const char *text = NULL, *file = NULL, *outfile = NULL, *cmdline = NULL;
+	const char *text = NULL, *file = NULL, *outfile = NULL, *cmdline = NULL, *pfilter = NULL;
 	char *owned = NULL, **params, **cmdv = NULL;
 	int nparams = 0;
 	bool list = false, probes = false;
-	int c, ret;
+	int c, ret, hist_summary = -1;	/* -1: on a terminal, and for a recipe */
 
 	params = calloc(argc + 1, sizeof(*params));
 	if (!params)
@@ -339,7 +377,7 @@ int cmd_run(int argc, char **argv)
 	/* '-': operands come back in order as option 1: the FILE or NAME,
 	 * then the program's positional parameters; "--" ends them and a
 	 * command to trace follows. */
-	while ((c = cmd_getopt("run", argc, argv, "-e:p:c:d:i:o:f:B:qjElhvw:s:", longopts)) != -1) {
+	while ((c = cmd_getopt("run", argc, argv, "-e:p:c:d:i:o:f:B:qjElhvw:s:kI:", longopts)) != -1) {
 		switch (c) {
 		case 1:
 			if (!file && !text)
@@ -413,8 +451,19 @@ int cmd_run(int argc, char **argv)
 			 * reference counter) in every process that maps the
 			 * file, running or to come: bpftrace's file activation. */
 			break;
+		case 'k':
+		case 'I':
+		case CMD_BT_NO_WARNINGS:
+		case CMD_BT_INCLUDE:
+		case CMD_BT_MODE:
+		case CMD_BT_TRACEABLE:
+			if ((ret = cmd_bt_option(c, optarg)) >= 0) {
+				free(params);
+				return ret;
+			}
+			break;
 		case 'p':
-			if ((ret = cmd_pid_opt("run", optarg, &o.eng.pid)) >= 0) {
+			if ((ret = cmd_bt_pid_opt(optarg, &o.eng.pid)) >= 0) {
 				free(params);
 				return ret;
 			}
@@ -438,6 +487,13 @@ int cmd_run(int argc, char **argv)
 			break;
 		case OPT_FORCE:
 			o.force = true;
+			break;
+		case CMD_BT_PROBE_FILTER:
+			pfilter = optarg;
+			break;
+		case OPT_HIST_SUMMARY:
+		case OPT_NO_HIST_SUMMARY:
+			hist_summary = c == OPT_HIST_SUMMARY;
 			break;
 		case OPT_EMIT_SH:
 			o.eng.emit_sh = true;
@@ -541,6 +597,10 @@ int cmd_run(int argc, char **argv)
 	ret = FTR_EXIT_FAIL;
 	if (cmd_program_load(file, text, params, nparams, &prog, &owned) < 0)
 		goto out;
+	if (pfilter && cmd_bt_probe_filter(&prog, pfilter) < 0) {
+		lang_free(&prog);
+		goto out;
+	}
 	o.src = owned;
 	if (outfile) {
 		/* After the program parsed: a mistake leaves no empty file. */
@@ -555,6 +615,11 @@ int cmd_run(int argc, char **argv)
 		}
 		close(fd);
 	}
+	/* ftr's line under a histogram: a program's output is bpftrace's,
+	 * which tools read, unless a person reads it; a recipe is ftr's own. */
+	if (hist_summary < 0)
+		hist_summary = (file && is_recipe(file)) || isatty(STDOUT_FILENO);
+	o.no_hist_summary = !hist_summary;
 	/* A recording its recorder left unfinished: finished first. */
 	if (o.input && trace_complete_if_unfinished(o.input) < 0)
 		ret = FTR_EXIT_FAIL;

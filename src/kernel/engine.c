@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -774,6 +775,12 @@ struct run_ctx {
 	engine_event_fn on_event;
 	engine_lost_fn on_lost;
 	void *arg;
+	/* The look at the signals inside a drain (signal_check). */
+	unsigned nrec;
+	uint64_t checked_ns;
+	bool final;		/* the drain after the stop */
+	bool signalled;		/* a signal ended the drain, not the callback */
+	int abandon_signal;	/* the signal that ended it */
 };
 
 static void lost_cb(int cpu, long long n, unsigned long long ts, void *arg)
@@ -1023,28 +1030,81 @@ static int feed(struct run_ctx *rc, struct tep_record *rec)
 
 int engine_feed(struct engine *e, struct tep_record *rec, engine_event_fn on_event, void *arg)
 {
-	struct run_ctx rc = { e, on_event, NULL, arg };
+	struct run_ctx rc = { .e = e, .on_event = on_event, .arg = arg };
 
 	return feed(&rc, rec);
 }
 
 void engine_feed_end(struct engine *e, engine_event_fn on_event, void *arg)
 {
-	struct run_ctx rc = { e, on_event, NULL, arg };
+	struct run_ctx rc = { .e = e, .on_event = on_event, .arg = arg };
 
 	flush_all_pending(&rc);
 }
 
+/* A stop signal, or 0: SIGCHLD only wakes the loop (the command's end is
+ * reaped there, every turn). */
+static int take_signal(struct engine *e)
+{
+	int sig;
+
+	do
+		sig = e->s ? session_pending_signal(e->s) : sigwatch_take(&e->sw);
+	while (sig == SIGCHLD);
+	return sig;
+}
+
+/*
+ * A drain may last long: a program whose action makes more events than it
+ * handles (system() on sched_switch: each command switches tasks several
+ * times) never catches up, and the loop would never reach its poll of the
+ * signals.  So the drain looks at them itself, every 20 ms (the clock every
+ * 16 records, the signalfd only then: a read per record would cost more
+ * than the record).  The first stop signal switches tracing off at once and
+ * ends this drain; the last one (engine_run) then reads what was written
+ * before the stop.  A signal during that last drain gives it up.
+ */
+static int signal_check(struct run_ctx *rc)
+{
+	struct engine *e = rc->e;
+	uint64_t now;
+	int sig;
+
+	if (++rc->nrec & 15)
+		return 0;
+	now = engine_now_ns();
+	if (now - rc->checked_ns < 20000000)
+		return 0;
+	rc->checked_ns = now;
+	if (!(sig = take_signal(e)))
+		return 0;
+	if (!rc->final) {
+		e->stop_signal = sig;
+		e->stop = true;
+		if (e->s)
+			session_stop(e->s);
+	}
+	rc->signalled = true;
+	rc->abandon_signal = sig;
+	return 1;
+}
+
 static int on_record(struct tep_record *rec, void *arg)
 {
-	return feed(arg, rec);
+	struct run_ctx *rc = arg;
+	int r = feed(rc, rec);
+
+	return r ? r : signal_check(rc);
 }
 
 static int on_page(int cpu, const void *page, size_t len, int nrec, void *arg)
 {
 	struct run_ctx *rc = arg;
+	int r = rc->e->page_hook(rc->e, cpu, page, len, nrec, rc->e->page_arg);
 
-	return rc->e->page_hook(rc->e, cpu, page, len, nrec, rc->e->page_arg);
+	/* A page is some hundred records: the clock at each. */
+	rc->nrec |= 15;
+	return r ? r : signal_check(rc);
 }
 
 /* Records, or pages as they are (ftr record). */
@@ -1068,10 +1128,23 @@ static int wait_signal(int fd, int timeout)
 	return r > 0 && (p.revents & POLLIN);
 }
 
+/* A signal during the last drain: what is still in the buffers is given
+ * up, counted, and said. */
+static void abandon(struct engine *e, int sig)
+{
+	uint64_t n = stream_discard(e->st);
+
+	e->abandoned += n;
+	ftr_err("%s during the drain after the stop: %llu event%s still in the buffers "
+		"not processed", sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
+		sig == SIGHUP ? "SIGHUP" : "a signal", (unsigned long long)n, n == 1 ? "" : "s");
+}
+
 int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_lost,
 	       engine_tick_fn on_tick, uint64_t tick_ns, void *arg)
 {
-	struct run_ctx rc = { e, on_event, on_lost, arg };
+	struct run_ctx rc = { .e = e, .on_event = on_event, .on_lost = on_lost, .arg = arg,
+			       .checked_ns = engine_now_ns() };
 	uint64_t deadline = 0, next_tick = 0;
 	bool cb_stop = false;	/* a callback said stop: it wants no more */
 	int err, ret = 0;
@@ -1120,7 +1193,8 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 		/* SIGCHLD only wakes the loop: the command's end is reaped below. */
 		if (e->stop_signal == SIGCHLD)
 			e->stop = false, e->stop_signal = 0;
-		if (e->st && drain(&rc, false))
+		rc.signalled = false;
+		if (e->st && drain(&rc, false) && !rc.signalled)
 			e->stop = cb_stop = true;
 		if (!cb_stop && e->drain_hook && e->drain_hook(e, e->hook_arg))
 			e->stop = cb_stop = true;
@@ -1142,8 +1216,10 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 	if (e->stop_hook)
 		e->stop_hook(e, e->hook_arg);
 	if (!cb_stop) {
-		if (e->st)
-			drain(&rc, true);
+		rc.final = true;
+		rc.signalled = false;
+		if (e->st && drain(&rc, true) && rc.signalled)
+			abandon(e, rc.abandon_signal);
 		flush_all_pending(&rc);
 		if (e->drain_hook)
 			e->drain_hook(e, e->hook_arg);

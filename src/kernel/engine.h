@@ -95,6 +95,7 @@ struct engine {
 	uint64_t filtered_out;
 	bool stop;
 	int stop_signal;		/* the signal that ended the run, or 0 */
+	uint64_t abandoned;		/* records given up by a signal in the last drain */
 	/* Called right after tracing is switched on (before the command is
 	 * let go) and right after it is switched off: hist triggers are
 	 * continued and paused there, so they count exactly what the ring

@@ -409,6 +409,27 @@ int stream_drain(struct stream *st, bool all, stream_record_fn fn, stream_lost_f
 	}
 }
 
+uint64_t stream_discard(struct stream *st)
+{
+	uint64_t n = 0;
+
+	st->all = true;
+	for (int i = 0; i < st->n; i++) {
+		struct scpu *c = &st->c[i];
+
+		c->eof = false;
+		if (!c->data)
+			load_page(st, c, NULL, NULL);
+		while (c->data) {
+			n++;
+			c->data = kbuffer_next_event(c->kb, &c->ts);
+			if (!c->data)
+				load_page(st, c, NULL, NULL);
+		}
+	}
+	return n;
+}
+
 /*
  * The records of a loaded page, counted from their headers alone, and the
  * page's time stamp (for a loss report): kbuffer_next_event() also decodes

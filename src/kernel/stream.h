@@ -54,6 +54,9 @@ int stream_wait(struct stream *st, int extra_fd, int timeout_ms);
  * else 0 or -errno. */
 int stream_drain(struct stream *st, bool all, stream_record_fn fn, stream_lost_fn lost,
 		 void *arg);
+/* Read every record left in the buffers (tracing off) without delivering
+ * it: how many there were. */
+uint64_t stream_discard(struct stream *st);
 /* Called per sub-buffer read, with the page as the kernel wrote it (len:
  * what the read returned) and how many records it holds; non-zero stops
  * the drain. */

@@ -1475,6 +1475,8 @@ static void exec_errorf(struct xctx *x, const struct node *n)
 	struct outbuf *f = in->fmt;
 	size_t len;
 
+	if (ftr_no_warnings && strcmp(n->sval, "errorf"))
+		return;
 	f->len = 0;
 	f->err = 0;
 	do_printf(x, n, f);

@@ -886,7 +886,7 @@ int compile(struct interp *in, struct lang_err *err)
 			return ret;
 	}
 	for (int i = 0; i < in->p->nmdecls; i++)
-		if (!map_find(in, in->p->mdecls[i].name))
+		if (!map_find(in, in->p->mdecls[i].name) && !ftr_no_warnings)
 			ftr_err("%d:%d: WARNING: Unused map: %s", in->p->mdecls[i].line,
 				in->p->mdecls[i].col, in->p->mdecls[i].name);
 	for (int i = 0; i < in->nmaps; i++) {

@@ -3,6 +3,8 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <glob.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,6 +118,8 @@ struct xpos {
 	int depth;
 	bool *inc;		/* the line starts inside a block comment; left
 				 * saying whether the next one does */
+	bool *instr;		/* the same for a string literal (it may hold a
+				 * newline, as bpftrace's); NULL: not tracked */
 };
 
 static int expand(char **o, size_t *ol, size_t *cap, const char *s, size_t n,
@@ -223,7 +227,17 @@ static int expand(char **o, size_t *ol, size_t *cap, const char *s, size_t n,
 	while (!ret && i < n) {
 		size_t j = i;
 
-		if (*x->inc) {
+		if ((x->instr && *x->instr) || (s[i] == '"' && !*x->inc)) {
+			/* to the closing quote, or on to the next line */
+			if (!*x->instr)
+				j++;
+			while (j < n && s[j] != '"')
+				j += s[j] == '\\' && j + 1 < n ? 2 : 1;
+			if (x->instr)
+				*x->instr = j >= n;
+			if (j < n)
+				j++;
+		} else if (*x->inc) {
 			while (j < n && !(s[j] == '*' && j + 1 < n && s[j + 1] == '/'))
 				j++;
 			if (j < n) {
@@ -233,8 +247,6 @@ static int expand(char **o, size_t *ol, size_t *cap, const char *s, size_t n,
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '*') {
 			*x->inc = true;
 			j += 2;
-		} else if (s[i] == '"') {
-			j = skip_string(s, n, i);
 		} else if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
 			j = n;
 		} else if (o && id_start(s[i]) && (i == 0 || (!id_char(s[i - 1]) &&
@@ -346,12 +358,72 @@ static int define_params(struct define *m, const char **b, const char *end)
 	return -EINVAL;
 }
 
+/* -I DIR: where headers are looked for, before the system's. */
+static const char *inc_dirs[16];
+static int ninc_dirs;
+
+int lang_include_dir_add(const char *dir)
+{
+	if (ninc_dirs == (int)ARRAY_SIZE(inc_dirs))
+		return -E2BIG;
+	inc_dirs[ninc_dirs++] = dir;
+	return 0;
+}
+
+/*
+ * A header is never read: a kernel header's types are the kernel's BTF, a
+ * program's types its own declarations.  But bpftrace hands the include to
+ * clang, which fails on a header that is nowhere; ftr says so too, for a
+ * header that is neither in -I's directories nor the system's, and is not
+ * one of the kernel's (linux/..., net/..., asm/...: those are BTF to ftr,
+ * whether or not their files are installed).  Where the system has no
+ * /usr/include at all (a busybox guest), nothing can be checked: accepted.
+ */
+int lang_header_check(const char *name, size_t len, char *why, size_t wlen)
+{
+	static const char *const sys[] = { "/usr/local/include", "/usr/include",
+					   "/usr/include/*-linux-*" };	/* Debian's multiarch */
+	static const char *const kernel[] = { "linux", "net", "asm", "asm-generic", "uapi",
+					      "trace", "scsi", "sound", "video", "crypto",
+					      "keys", "kvm", "media", "rdma", "xen", "drm",
+					      "misc", "soc", "target", "vdso", "acpi",
+					      "dt-bindings", "clocksource", "ras", "pcmcia" };
+	char path[PATH_MAX];
+	size_t top = strcspn(name, "/");
+
+	if (!len || len >= 256)
+		return 0;
+	if (top < len)
+		for (size_t i = 0; i < ARRAY_SIZE(kernel); i++)
+			if (strlen(kernel[i]) == top && !strncmp(name, kernel[i], top))
+				return 0;
+	if (access("/usr/include", X_OK) != 0)
+		return 0;
+	for (int i = 0; i < ninc_dirs + (int)ARRAY_SIZE(sys); i++) {
+		const char *d = i < ninc_dirs ? inc_dirs[i] : sys[i - ninc_dirs];
+
+		glob_t g;
+		bool found;
+
+		snprintf(path, sizeof(path), "%s/%.*s", d, (int)len, name);
+		found = glob(path, GLOB_NOSORT | GLOB_NOESCAPE, NULL, &g) == 0;
+		if (found || g.gl_pathc)
+			globfree(&g);
+		if (found)
+			return 0;
+	}
+	snprintf(why, wlen, "'%.*s' file not found (in -I's directories and the system's; "
+		 "a kernel header's types need none: they are BTF)", (int)len, name);
+	return -ENOENT;
+}
+
 char *lang_cpp(const char *text, struct lang_err *err)
 {
 	struct define d[MAX_DEFINES];
 	bool active[MAX_IF + 1] = { true }, taken[MAX_IF + 1] = { true };
 	int nd = 0, depth = 0, line = 1, if_line[MAX_IF + 1] = { 0 };
 	bool inc = false;	/* inside a block comment */
+	bool instr = false;	/* inside a string literal */
 	size_t ol = 0, cap = strlen(text) + 64;
 	char *o = malloc(cap);
 	const char *s = text;
@@ -366,7 +438,7 @@ char *lang_cpp(const char *text, struct lang_err *err)
 
 		/* A '#' inside a block comment is text, as cpp strips
 		 * comments first (gethostlatency.bt has " # need" in one). */
-		if (*p == '#' && !inc) {
+		if (*p == '#' && !inc && !instr) {
 			const char *w = p + 1 + strspn(p + 1, " \t"), *a;
 			size_t wl = strspn(w, "abcdefghijklmnopqrstuvwxyz");
 
@@ -412,7 +484,16 @@ char *lang_cpp(const char *text, struct lang_err *err)
 			} else if (line == 1 && w[0] == '!' && w == p + 1) {
 				/* #!/usr/bin/env bpftrace */
 			} else if (wl == 7 && !strncmp(w, "include", 7)) {
-				/* Types come from BTF or the program: no header is read. */
+				/* Types come from BTF or the program: no header is read,
+				 * but one that is nowhere is an error, as in bpftrace. */
+				char why[200];
+
+				if (on && (*a == '<' || *a == '"') &&
+				    lang_header_check(a + 1, strcspn(a + 1, ">\"\n"), why,
+						      sizeof(why)) < 0) {
+					cpp_err(err, line, (int)(a - s) + 1, "%s", why);
+					goto fail;
+				}
 			} else if (wl == 6 && !strncmp(w, "define", 6) && on) {
 				size_t al = 0, bl;
 				const char *b;
@@ -462,14 +543,14 @@ char *lang_cpp(const char *text, struct lang_err *err)
 			for (size_t i = 0; ok && i < n; i++)
 				ok = out(&o, &ol, &cap, " ", 1);
 		} else if (on) {
-			struct xpos x = { .err = err, .line = line, .inc = &inc };
+			struct xpos x = { .err = err, .line = line, .inc = &inc, .instr = &instr };
 			int r = expand(&o, &ol, &cap, s, n, d, nd, &x);
 
 			if (r == -EINVAL)
 				goto fail;
 			ok = !r;
 		} else {
-			struct xpos x = { .err = err, .line = line, .inc = &inc };
+			struct xpos x = { .err = err, .line = line, .inc = &inc, .instr = &instr };
 
 			for (size_t i = 0; ok && i < n; i++)
 				ok = out(&o, &ol, &cap, " ", 1);

@@ -38,6 +38,13 @@ bool ctypes_have_btf(void);
 
 /* The preprocessor over text: a new string (malloc'd), or NULL with err. */
 char *lang_cpp(const char *text, struct lang_err *err);
+/* -I DIR (bpftrace's): a directory where #include's headers are looked
+ * for.  The string is kept.  0, or -E2BIG past 16. */
+int lang_include_dir_add(const char *dir);
+/* 0 when the header NAME (len bytes, as between #include's <>) may be
+ * included: found, a kernel header (BTF to ftr), or nothing to look in;
+ * else -ENOENT with why. */
+int lang_header_check(const char *name, size_t len, char *why, size_t wlen);
 
 /* A top-level C definition of a program, as written (preamble.c keeps them). */
 struct cdecl {

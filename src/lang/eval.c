@@ -134,7 +134,7 @@ int tid_of(struct xctx *x)
  */
 void div_zero_warn(struct interp *in, const struct node *n, enum tok op, int64_t b)
 {
-	if (b || in->div_zero_warned || (op != T_SLASH && op != T_PERCENT && op != T_SLASHEQ))
+	if (b || in->div_zero_warned || ftr_no_warnings || (op != T_SLASH && op != T_PERCENT && op != T_SLASHEQ))
 		return;
 	in->div_zero_warned = true;
 	/* one write, after what the program printed before (ftr_err writes in

@@ -198,7 +198,8 @@ void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div, bo
 					      text && m->val_ptr && m->kind == AGG_VALUE ? ptr_value : NULL,
 				     .value_arg = m->vt > VT_INT ? (void *)&vc : &ec,
 				     .key_name = text ? enum_key_name : NULL, .key_name_arg = &ec,
-				     .empty_scalar = explicit };
+				     .empty_scalar = explicit,
+				     .no_summary = text && in->o->no_hist_summary };
 
 	if (in->o->mode == OUT_BTJSON)
 		agg_print_bt_json(m->m, &in->ob, &po);
@@ -420,8 +421,9 @@ void exec(struct xctx *x, const struct node *st)
 			if (agg_update(m->m, k, v) == -ENOSPC && !m->full_warned) {
 				/* bpftrace's words; the count of drops comes at the end */
 				m->full_warned = true;
-				ftr_err("%d:%d: WARNING: Map full; can't update element", st->line,
-					st->col);
+				if (!ftr_no_warnings)
+					ftr_err("%d:%d: WARNING: Map full; can't update element",
+						st->line, st->col);
 			}
 			break;
 		}

@@ -45,6 +45,7 @@ struct run_opts {
 	bool quiet;		/* -q: no 'Attaching N probes...' line, no attached_probes in -f json */
 	bool exit_lines;	/* a program's run (not count/hist): bpftrace's two empty
 				 * lines after END, before the maps, in text too */
+	bool no_hist_summary;	/* text: no ftr line under a histogram (bpftrace's output) */
 };
 
 #define PROM_FILE_INTERVAL 10000000000ull	/* 10 s */

@@ -206,6 +206,10 @@ int lang_number(const char *s, const char **end, int64_t *out);
  */
 bool lang_int_type(const char *name, int *bits, bool *is_signed);
 int64_t lang_int_cast(int64_t v, int bits, bool is_signed);
+/* --probe-filter (bpftrace's): only the probes whose text keep() says yes
+ * to, and begin/end; a clause left with no probe goes.  How many probes
+ * other than begin/end stay. */
+int lang_probe_filter(struct program *p, int (*keep)(const char *text, void *arg), void *arg);
 void lang_free(struct program *p);
 /* The declaration of map name (let @m = hash(N)), or NULL. */
 const struct lang_mapdecl *lang_mapdecl_of(const struct program *p, const char *name);

@@ -5,6 +5,7 @@
  * reads a program's top level: its clauses here, the other items
  * (definitions, config, map declarations, macros) in preamble.c.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -279,7 +280,14 @@ void next(struct lexer *l)
 			l->t = T_EOF;
 			return;
 		}
-		for (s++; *s && *s != '"' && *s != '\n'; s++) {
+		/* A newline in the literal is a character of it, as bpftrace
+		 * reads "a
+		 * b" (a shell's echo turns the \n of printf("%d\n") into one). */
+		for (s++; *s && *s != '"'; s++) {
+			if (*s == '\n') {
+				l->line++;
+				l->line_start = s + 1;
+			}
 			if (*s != '\\') {
 				*w++ = *s;
 				continue;
@@ -1407,6 +1415,27 @@ int lang_perf_event(bool hardware, const char *name, uint32_t *type, uint64_t *c
 }
 
 
+/* A software/hardware event's period: 1000000, or 1e6 as bpftrace takes it. */
+static int parse_period(const char *t, unsigned long long *v)
+{
+	size_t d = strspn(t, "0123456789");
+	unsigned long long e = 0;
+
+	if (!d || sscanf(t, "%llu", v) != 1)
+		return -1;
+	if (!t[d])
+		return 0;
+	if (t[d] != 'e' || !t[d + 1] || strspn(t + d + 1, "0123456789") != strlen(t + d + 1) ||
+	    sscanf(t + d + 1, "%llu", &e) != 1 || e > 18)
+		return -1;
+	while (e--) {
+		if (*v > UINT64_MAX / 10)
+			return -1;
+		*v *= 10;
+	}
+	return 0;
+}
+
 static bool parse_probe(struct lexer *l, struct lang_probe *p)
 {
 	const char *s = l->p, *e, *colon;
@@ -1495,8 +1524,7 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 			     hw ? "hardware:cache-misses:1000000" : "software:page-faults:100");
 			return false;
 		}
-		if (c2 && (sscanf(c2 + 1, "%llu", &v) != 1 || !v ||
-			   strspn(c2 + 1, "0123456789") != strlen(c2 + 1))) {
+		if (c2 && (parse_period(c2 + 1, &v) < 0 || !v)) {
 			lerr(l, p->line, p->col, "bad period in '%s': a count of events, e.g. %s:%s:100",
 			     t, hw ? "hardware" : "software", name);
 			return false;
@@ -1509,8 +1537,12 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 		char unit[8];
 		unsigned long long v;
 		bool prof = t[0] == 'p';
+		int end = 0;
 
-		if (sscanf(colon + 1, "%7[a-z]:%llu", unit, &v) != 2 || v == 0) {
+		/* interval:ms:100, or today's bpftrace's interval:100ms (i:5s) */
+		if ((sscanf(colon + 1, "%7[a-z]:%llu", unit, &v) != 2 &&
+		     (sscanf(colon + 1, "%llu%7[a-z]%n", &v, unit, &end) != 2 ||
+		      colon[1 + end] || !isdigit((unsigned char)colon[1]))) || v == 0) {
 			lerr(l, p->line, p->col, "bad %s probe '%s' (e.g. %s)",
 			     prof ? "profile" : "interval", t, prof ? "profile:hz:99" : "interval:s:5");
 			return false;
@@ -1667,6 +1699,39 @@ const struct lang_mapdecl *lang_mapdecl_of(const struct program *p, const char *
 		if (!strcmp(p->mdecls[i].name, name))
 			return &p->mdecls[i];
 	return NULL;
+}
+
+int lang_probe_filter(struct program *p, int (*keep)(const char *text, void *arg), void *arg)
+{
+	int kept = 0, n = 0;
+
+	for (int i = 0; i < p->ncl; i++) {
+		struct clause *c = &p->cl[i];
+		int m = 0;
+
+		for (int j = 0; j < c->nprobes; j++) {
+			struct lang_probe *pr = &c->probes[j];
+			bool always = pr->pv == PV_BEGIN || pr->pv == PV_END;
+
+			if (always || keep(pr->text, arg)) {
+				kept += !always;
+				c->probes[m++] = *pr;
+				continue;
+			}
+			free(pr->text);
+			free(pr->target);
+		}
+		c->nprobes = m;
+		if (m) {
+			p->cl[n++] = *c;
+			continue;
+		}
+		free(c->probes);
+		node_free(c->pred);
+		node_free(c->body);
+	}
+	p->ncl = n;
+	return kept;
 }
 
 void lang_free(struct program *p)

@@ -134,6 +134,10 @@ static void config_item(struct lexer *l, struct program *out, const char *key, c
 		     "Dual BSD/GPL, Dual MPL/GPL, GPL and additional rights, GPL v2, GPL", val);
 		return;
 	}
+	/* bpftrace's default: a probe that matches nothing is an error (ftr's
+	 * only way; warn and ignore, which skip it, are not in ftr yet) */
+	if (!strcmp(k, "missing_probes") && !strcmp(val, "error"))
+		return;
 	if (!strcmp(k, "show_debug_info") && (!strcmp(val, "0") || !strcmp(val, "false")))
 		return;	/* ftr prints no source lines in stacks */
 	if (!strcmp(k, "print_maps_on_exit")) {

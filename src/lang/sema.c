@@ -668,7 +668,8 @@ static int ternary_stmt(struct sema *s, struct node *st)
  * words (the suite checks them). */
 static void unreachable_warn(const struct node *st)
 {
-	if (st->k == S_EXPR && st->a->k == N_CALL && !strcmp(st->a->sval, "exit") && st->next)
+	if (st->k == S_EXPR && st->a->k == N_CALL && !strcmp(st->a->sval, "exit") && st->next &&
+	    !ftr_no_warnings)
 		fprintf(stderr, "%s: %d:%d: WARNING: Unreachable statement\n", ftr_progname,
 			st->next->line, st->next->col);
 }

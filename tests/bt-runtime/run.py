@@ -240,6 +240,17 @@ def kill_group(p, sig=signal.SIGKILL):
         pass
 
 
+def wait_group_gone(p, deadline):
+    """Waits until no process of P's group is left (P itself reaped), or
+    DEADLINE."""
+    while time.time() < deadline:
+        try:
+            os.killpg(p.pid, 0)
+        except (ProcessLookupError, PermissionError):
+            return
+        time.sleep(0.05)
+
+
 def comm_of(pid):
     try:
         with open("/proc/%d/comm" % pid) as f:
@@ -434,10 +445,8 @@ def execute(env, case):
                         if exact:
                             # the engine matches EXPECT_FILE/JSON on what follows
                             merged = [partial.split((NOTIFY + "\n").encode(), 1)[1]]
-        killed = False
         if timed_out:
-            if p.poll() is None:
-                kill_group(p, signal.SIGTERM)
+            kill_group(p, signal.SIGTERM)
             # The engine gives bpftrace 1 s; ftr gets up to TERM_GRACE to
             # remove what it made in tracefs (a slow guest needs more).
             end = time.time() + TERM_GRACE
@@ -446,7 +455,6 @@ def execute(env, case):
                     pump(fds, merged, 0.1)
                 else:
                     time.sleep(0.05)
-            killed = p.poll() is None
             kill_group(p)
         try:
             rc = p.wait(timeout=5)
@@ -454,8 +462,13 @@ def execute(env, case):
             kill_group(p)
             rc = p.wait()
         p.stdout.close()
-        if killed and needs_lock(case):
-            # What a SIGKILLed ftr left in tracefs (under the live lock still).
+        if timed_out and needs_lock(case):
+            # What a SIGKILLed ftr left in tracefs (under the live lock
+            # still).  The direct child is the sh wrapper, which SIGTERM
+            # ends at once: whether ftr, its child, outlived it is not
+            # known here, so reset whenever the case timed out, once its
+            # process group is gone (ftr's run lock is free then).
+            wait_group_gone(p, time.time() + 5)
             subprocess.run([env.ftr, "reset"], stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
         # The attach line is ftr's, not the program's: the classes need the

@@ -46,7 +46,7 @@ grep -qx '@\[opener\]: 23' "$TMP/o" && grep -qx 'exit at an interval' "$TMP/o" &
 	fail lang-interval-exit "$(cat "$TMP/o" "$TMP/e" | head -5)"
 
 # S4 in its sys_enter_write form: the seed's write-size histogram.
-"$FTR" -e 'tracepoint:syscalls:sys_enter_write /comm == "dd"/ { @bytes = hist(args.count); }' \
+"$FTR" --hist-summary -e 'tracepoint:syscalls:sys_enter_write /comm == "dd"/ { @bytes = hist(args.count); }' \
 	-- sh -c 'dd if=/dev/zero of=/tmp/ftr-z1 bs=4k count=2000 2>/dev/null; dd if=/dev/zero of=/tmp/ftr-z2 bs=1M count=60 2>/dev/null' \
 	> "$TMP/h" 2> "$TMP/e"
 rm -f /tmp/ftr-z1 /tmp/ftr-z2
@@ -56,6 +56,27 @@ b1=$(sed -n 's/^\[1M, 2M) *\([0-9]*\) .*/\1/p' "$TMP/h")
 	fail lang-write-size-hist "[4K,8K) ${b4:-none} [1M,2M) ${b1:-none} $(head -3 "$TMP/e")"
 grep -q '2 modes: a mean over them describes neither' "$TMP/h" && ok lang-hist-two-modes ||
 	fail lang-hist-two-modes "$(tail -2 "$TMP/h")"
+
+# ftr's line under a histogram: a program's output to a pipe or a file is
+# bpftrace's; --hist-summary adds the line, a terminal does too, and
+# --no-hist-summary takes it away there.
+prog='BEGIN { @h = hist(5); exit(); }'
+sum='count 1, sum 5, mean 5, p50 ~4, p90 ~4, p99 ~4'
+"$FTR" -e "$prog" > "$TMP/o" 2>&1
+"$FTR" --hist-summary -e "$prog" > "$TMP/o2" 2>&1
+[ "$(count_lines "^$sum\$" "$TMP/o")" = 0 ] && [ "$(count_lines '^\[4, 8) ' "$TMP/o")" = 1 ] &&
+	[ "$(count_lines "^$sum\$" "$TMP/o2")" = 1 ] && ok lang-hist-summary-option ||
+	fail lang-hist-summary-option "$(cat "$TMP/o" "$TMP/o2")"
+if command -v script > /dev/null 2>&1 && script -qc true /dev/null > /dev/null 2>&1; then
+	script -qc "'$FTR' -e '$prog'" /dev/null > "$TMP/o" 2>&1
+	script -qc "'$FTR' --no-hist-summary -e '$prog'" /dev/null > "$TMP/o2" 2>&1
+	[ "$(tr -d '\r' < "$TMP/o" | grep -c "^$sum\$")" = 1 ] &&
+		[ "$(tr -d '\r' < "$TMP/o2" | grep -c "^$sum\$")" = 0 ] &&
+		[ "$(tr -d '\r' < "$TMP/o2" | grep -c '^\[4, 8) ')" = 1 ] &&
+		ok lang-hist-summary-terminal || fail lang-hist-summary-terminal "$(cat "$TMP/o" "$TMP/o2")"
+else
+	skip lang-hist-summary-terminal "no script(1) to give ftr a terminal"
+fi
 
 # The kernel path and the user path print the same table.
 prog='tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @[args.fd] = hist(args.count); }'
@@ -95,7 +116,7 @@ grep -q '^\[0, 200) *30 ' "$TMP/o" && grep -q '^\[600, 800) *20 ' "$TMP/o" && ok
 	fail lang-lhist "$(cat "$TMP/o" "$TMP/e" | head -6)"
 
 # A start map, delete(), arithmetic on nsecs: one latency sample per write.
-"$FTR" -e 'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @start[tid] = nsecs; }
+"$FTR" --hist-summary -e 'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @start[tid] = nsecs; }
 	tracepoint:syscalls:sys_exit_write /@start[tid]/ { @ns[comm] = hist(nsecs - @start[tid]); delete(@start[tid]); }' \
 	-- writer 500 1 > "$TMP/o" 2> "$TMP/e"
 grep -q '^count 500, ' "$TMP/o" && grep -q '^@ns\[writer\]:' "$TMP/o" && ok lang-start-map-latency ||

@@ -49,3 +49,69 @@ fi
 # A run ended by a closed pipe (ftr trace | head) cleans up too.
 "$FTR" trace sched:sched_switch 2>/dev/null | head -1 > /dev/null
 same_as_before sigpipe-leaves-nothing "$TMP/before"
+
+# A program whose action makes more events than it handles (each system()
+# switches tasks several times): the backlog grows without end, and the
+# run must still hear SIGINT (tracing off at once, what was written before
+# drained), run END and leave nothing; a second signal gives up what is
+# left, saying how much.  (The 30 s and 10 s are a bound on a hang, not a
+# measure: a fixed ftr ends in a few seconds.)
+# feedback NAME SIGNALS: run, send each signal of SIGNALS in turn.
+feedback() {
+	"$FTR" run --unsafe -e 'tracepoint:sched:sched_switch { system("echo foo"); }
+		END { printf("end ran\n"); }' > "$TMP/fb" 2>&1 &
+	p=$!
+	if ! wait_tracing $p; then
+		kill -KILL $p 2>/dev/null
+		fail "$1" "ftr never started tracing"
+		"$FTR" reset > /dev/null 2>&1
+		return 1
+	fi
+	# the backlog of bpftrace's case (other.sigint under heavy load)
+	sleep 2
+	for sig in $2; do
+		kill -$sig $p
+	done
+	i=0
+	while kill -0 $p 2>/dev/null && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if kill -0 $p 2>/dev/null; then
+		kill -TERM $p
+		sleep 10
+		kill -KILL $p 2>/dev/null
+		wait $p
+		"$FTR" reset > /dev/null 2>&1
+		fail "$1" "still running 30 s after SIG$(echo $2 | tr ' ' ,)"
+		return 1
+	fi
+	wait $p
+	rc=$?
+	snapshot > "$TMP/after"
+	if ! cmp -s "$TMP/before" "$TMP/after"; then
+		fail "$1" "tracefs changed: $(diff -u "$TMP/before" "$TMP/after" | grep '^[-+][^-+]' | head -3 | tr '\n' ' ')"
+		"$FTR" reset > /dev/null 2>&1
+		return 1
+	fi
+	if [ $rc -ne 0 ] || [ "$(count_lines '^end ran$' "$TMP/fb")" != 1 ] ||
+	   [ "$(count_lines '^foo$' "$TMP/fb")" = 0 ]; then
+		fail "$1" "rc=$rc, END's line $(count_lines '^end ran$' "$TMP/fb") times, $(grep -v '^foo$' "$TMP/fb" | head -2 | tr '\n' ' ')"
+		return 1
+	fi
+	return 0
+}
+if feedback signal-INT-under-feedback-load INT; then
+	if grep -q 'not processed' "$TMP/fb"; then
+		fail signal-INT-under-feedback-load "a single SIGINT gave up events: $(grep 'not processed' "$TMP/fb")"
+	else
+		ok signal-INT-under-feedback-load
+	fi
+fi
+if feedback second-signal-abandons-backlog "INT TERM"; then
+	if grep -Eq '^ftr: SIGTERM during the drain after the stop: [0-9]+ events? still in the buffers not processed$' "$TMP/fb"; then
+		ok second-signal-abandons-backlog
+	else
+		fail second-signal-abandons-backlog "no count of what was given up: $(grep -v '^foo$' "$TMP/fb" | head -2 | tr '\n' ' ')"
+	fi
+fi

@@ -56,3 +56,23 @@ else
 		fail usage-readme-first "rc=$rc, '$prog': $(cat "$TMP/o" "$TMP/e" | head -3)"
 	same_as_before usage-readme-first-leaves-tracefs "$TMP/before"
 fi
+
+# bpftrace's invocation forms (its runtime suite's basic cases): the program
+# on stdin, a script that is not there and -p's checks in bpftrace's words,
+# --no-warnings, --probe-filter.
+printf 'BEGIN { printf("from stdin\\n"); exit(); }\n' | "$FTR" - > "$TMP/o" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(count_lines '^from stdin$' "$TMP/o")" = 1 ] && ok usage-bt-stdin ||
+	fail usage-bt-stdin "rc=$rc $(head -2 "$TMP/o")"
+"$FTR" no_such_script.bt > "$TMP/o" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -qx "ERROR: failed to open file 'no_such_script.bt': No such file or directory" "$TMP/o" &&
+	ok usage-bt-no-file || fail usage-bt-no-file "rc=$rc $(head -2 "$TMP/o")"
+"$FTR" -p 12x -e 'BEGIN { exit(); }' > "$TMP/o" 2>&1; rc=$?
+[ $rc -eq 1 ] && grep -qx "ERROR: Failed to parse pid: invalid trailing bytes: 12x" "$TMP/o" &&
+	ok usage-bt-pid || fail usage-bt-pid "rc=$rc $(head -2 "$TMP/o")"
+"$FTR" -e 'BEGIN { warnf("w1"); @x = 1 / 0; exit(); }' --no-warnings > "$TMP/o" 2>&1; rc=$?
+[ $rc -eq 0 ] && ! grep -q 'w1\|WARNING' "$TMP/o" && grep -qx '@x: 1' "$TMP/o" &&
+	ok usage-bt-no-warnings || fail usage-bt-no-warnings "rc=$rc $(head -3 "$TMP/o")"
+"$FTR" --probe-filter ':200' -e 'i:ms:100 { printf("bad\n"); exit(); }
+	i:ms:200 { printf("hit\n"); exit(); } END { printf("end\n"); }' > "$TMP/o" 2>&1; rc=$?
+[ $rc -eq 0 ] && [ "$(grep -c -e '^hit$' -e '^end$' "$TMP/o")" = 2 ] && ! grep -q bad "$TMP/o" &&
+	ok usage-bt-probe-filter || fail usage-bt-probe-filter "rc=$rc $(head -3 "$TMP/o")"

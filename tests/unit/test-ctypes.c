@@ -298,6 +298,12 @@ static void test_cpp(void **state)
 	assert_string_equal(o2, "           \n     \n  \n      \n  \n      \n7 // /*\n7\n");
 	free(o);
 	free(o2);
+	/* A string literal holding a newline (bpftrace's cases make one with
+	 * the shell's echo): no define in it, one after it. */
+	o = lang_cpp("#define N 7\nprintf(\"N\n#if N\", N); \"\\\"\nN\" N\n", &err);
+	assert_non_null(o);
+	assert_string_equal(o, "           \nprintf(\"N\n#if N\", 7); \"\\\"\nN\" 7\n");
+	free(o);
 }
 
 /* The kernel BTF typed() compiles against, and a tracepoint clause's fields. */

@@ -972,6 +972,28 @@ static void test_top_and_json(void **state)
 	assert_string_equal(got, "{\"@\": {\"sh\": 1, \"python3\": 2, \"bash\": 3}}\n");
 }
 
+/* --no-hist-summary (a program's output to a pipe): the histogram as
+ * bpftrace prints it, without ftr's line; ftr's JSON keeps its figures. */
+static void test_no_hist_summary(void **state)
+{
+	static const char prog[] = "tracepoint:syscalls:sys_enter_write /comm != \"bash\"/ "
+				   "{ @[comm] = hist(args.count); }";
+	const struct run_opts bare = { .where = WHERE_AUTO, .no_hist_summary = true };
+	const struct run_opts json = { .where = WHERE_AUTO, .mode = OUT_JSON,
+				       .no_hist_summary = true };
+
+	assert_string_equal(run_opts(prog, WRITES, &bare),
+		"@[sh]:\n"
+		"[0]                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"\n"
+		"@[python3]:\n"
+		"[4, 8)                 1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"[8, 16)                0 |                                                    |\n"
+		"[16, 32)               1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+		"\n");
+	assert_non_null(strstr(run_opts(prog, WRITES, &json), "\"p50\": 4"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -990,6 +1012,7 @@ int main(void)
 		cmocka_unit_test(test_many_clauses),
 		cmocka_unit_test(test_filter_agrees),
 		cmocka_unit_test(test_top_and_json),
+		cmocka_unit_test(test_no_hist_summary),
 		cmocka_unit_test(test_bpftrace_functions),
 		cmocka_unit_test(test_strftime_usecs),
 	};

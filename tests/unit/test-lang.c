@@ -251,7 +251,7 @@ static const struct {
 	{ "  // a comment\n  /* and another */\n", 1, 1, "empty program" },
 	/* lexical */
 	{ "BEGIN { \"abc", 1, 9, "unterminated string" },
-	{ "BEGIN { printf(\"abc\n\"); }", 1, 16, "unterminated string" },
+	{ "BEGIN { printf(\"abc\n); }", 1, 16, "unterminated string" },
 	{ "BEGIN { /* x", 1, 9, "unterminated comment" },
 	{ "BEGIN {\n  exit(); /* a\n  b */ @x = 1; /* c", 3, 16, "unterminated comment" },
 	{ "BEGIN { # }", 1, 9, "unexpected character '#'" },
@@ -338,6 +338,8 @@ static const struct {
 	  "bad_config: not a known configuration option" },
 	{ "config = { stack_mode=perfect } begin {}", 1, 12,
 	  "stack_mode: expected bpftrace, perf, raw or build_id, found 'perfect'" },
+	{ "config = { missing_probes = warn } begin {}", 1, 12,
+	  "config missing_probes = warn is not in ftr yet" },
 	{ "config = { print_maps_on_exit=2 } begin {}", 1, 12,
 	  "print_maps_on_exit: expected true or false, found '2'" },
 	{ "config = { license=\"x\" } begin {}", 1, 12, "Invalid value for license. Found: x.*" },
@@ -365,6 +367,16 @@ static const struct {
 	{ "interval:s:0 { }", 1, 1, "bad interval probe 'interval:s:0' (e.g. interval:s:5)" },
 	{ "interval:s { }", 1, 1, "bad interval probe 'interval:s' (e.g. interval:s:5)" },
 	{ "interval:s:x { }", 1, 1, "bad interval probe 'interval:s:x' (e.g. interval:s:5)" },
+	{ "i:5ms5 { }", 1, 1, "bad interval probe 'i:5ms5' (e.g. interval:s:5)" },
+	{ "i:ms { }", 1, 1, "bad interval probe 'i:ms' (e.g. interval:s:5)" },
+	{ "i:0ms { }", 1, 1, "bad interval probe 'i:0ms' (e.g. interval:s:5)" },
+	{ "software:cpu:1e { }", 1, 1, "bad period in 'software:cpu:1e': a count of events, "
+	  "e.g. software:cpu:100" },
+	{ "software:cpu:1e99 { }", 1, 1, "bad period in 'software:cpu:1e99': a count of events, "
+	  "e.g. software:cpu:100" },
+	{ "#include <ftr-no-such/header.h>\nBEGIN { }", 1, 10, "'ftr-no-such/header.h' file not "
+	  "found (in -I's directories and the system's; a kernel header's types need none: they "
+	  "are BTF)" },
 	{ "profile:hz { }", 1, 1, "bad profile probe 'profile:hz' (e.g. profile:hz:99)" },
 	{ "profile:ns:10 { }", 1, 1, "unknown unit 'ns' in 'profile:ns:10' (s, ms, us, hz)" },
 	/* predicates: '/' ends them, so division needs parentheses */
@@ -615,6 +627,9 @@ static void test_probes(void **state)
 		{ .text = "interval:ms:250", .pv = PV_INTERVAL, .period_ns = 250000000ull },
 		{ .text = "interval:us:100", .pv = PV_INTERVAL, .period_ns = 100000ull },
 		{ .text = "i:s:1", .pv = PV_INTERVAL, .period_ns = 1000000000ull },
+		{ .text = "interval:100ms", .pv = PV_INTERVAL, .period_ns = 100000000ull },
+		{ .text = "i:5s", .pv = PV_INTERVAL, .period_ns = 5000000000ull },
+		{ .text = "i:250us", .pv = PV_INTERVAL, .period_ns = 250000ull },
 		{ .text = "profile:hz:99", .pv = PV_PROFILE, .period_ns = 1000000000ull / 99, .hz = 99 },
 		{ .text = "profile:ms:10", .pv = PV_PROFILE, .period_ns = 10000000ull, .hz = 100 },
 		{ .text = "p:hz:1000", .pv = PV_PROFILE, .period_ns = 1000000ull, .hz = 1000 },
@@ -798,6 +813,44 @@ static void test_statements(void **state)
 }
 
 /* The preamble: definitions without ';', config, map declarations. */
+/* software:EVENT:PERIOD, the period as bpftrace writes it too (1e6); a
+ * string literal may hold a newline (bpftrace reads it so). */
+static void test_period_and_newline(void **state)
+{
+	ok("config = { missing_probes = error } software:cpu-clock:1e6 { exit(); }");
+	assert_int_equal(prog.cl[0].probes[0].period, 1000000);
+	done();
+	ok("software:cpu-clock:250 { exit(); }");
+	assert_int_equal(prog.cl[0].probes[0].period, 250);
+	done();
+	ok("BEGIN { printf(\"a\n\"); @x = 1; }");
+	assert_string_equal(prog.cl[0].body->a->args[0]->sval, "a\n");
+	assert_int_equal(prog.cl[0].body->next->line, 2);
+	done();
+}
+
+static int keep_200(const char *text, void *arg)
+{
+	return strstr(text, ":200") != NULL;
+}
+
+/* --probe-filter: probes the test refuses go, a clause left with none goes,
+ * begin and end stay. */
+static void test_probe_filter(void **state)
+{
+	ok("interval:ms:100 { @a = 1; } BEGIN { @b = 1; } interval:ms:300, interval:ms:200 "
+	   "{ @c = 1; } end { @d = 1; }");
+	assert_int_equal(lang_probe_filter(&prog, keep_200, NULL), 1);
+	assert_int_equal(prog.ncl, 3);
+	assert_int_equal(prog.cl[0].probes[0].pv, PV_BEGIN);
+	assert_int_equal(prog.cl[1].nprobes, 1);
+	assert_string_equal(prog.cl[1].probes[0].text, "interval:ms:200");
+	assert_string_equal(body(1), "(= @c 1)");
+	assert_int_equal(prog.cl[2].probes[0].pv, PV_END);
+	assert_int_equal(lang_probe_filter(&prog, keep_200, NULL), 1);
+	done();
+}
+
 static void test_preamble(void **state)
 {
 	const struct node *s;
@@ -1284,6 +1337,8 @@ int main(void)
 		cmocka_unit_test(test_perror),
 		cmocka_unit_test(test_perror_semantic),
 		cmocka_unit_test(test_probes),
+		cmocka_unit_test(test_period_and_newline),
+		cmocka_unit_test(test_probe_filter),
 		cmocka_unit_test(test_clauses),
 		cmocka_unit_test(test_predicates),
 		cmocka_unit_test(test_statements),

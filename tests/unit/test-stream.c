@@ -15,6 +15,7 @@
  * - lost events as the kernel marks pages (RB_MISSED_EVENTS, with the count
  *   stored after the data under RB_MISSED_STORED): reported, counted per
  *   CPU and in the total, by both drains;
+ * - a drain stopped by its callback, and the rest discarded and counted;
  * - the "now ts:" parser.
  */
 #include <errno.h>
@@ -256,6 +257,36 @@ static void test_caught_up(void **state)
 	rig_close(&r, 1);
 }
 
+static int stop_at_3(struct tep_record *rec, void *arg)
+{
+	struct got *g = arg;
+
+	collect(rec, arg);
+	return g->n == 3;
+}
+
+/* A drain its callback stops (a signal in ftr's run) leaves the rest of the
+ * loaded page and the pages behind it; stream_discard reads them all, on
+ * every CPU, delivers none and counts each once. */
+static void test_discard(void **state)
+{
+	struct rig r;
+	struct got g = { 0 };
+
+	rig_open(&r, 2, true);
+	set_now(r.stats, "100.000000");
+	write_events(r.wr[0], 1000, 0, 10);
+	write_events(r.wr[0], 50000, 10, 4);
+	write_events(r.wr[1], 1050, 100, 7);
+	assert_int_equal(stream_drain(r.st, false, stop_at_3, NULL, &g), 1);
+	assert_int_equal(g.n, 3);
+	assert_int_equal(stream_discard(r.st), 10 + 4 + 7 - 3);
+	assert_int_equal(stream_discard(r.st), 0);
+	assert_int_equal(stream_drain(r.st, true, collect, NULL, &g), 0);
+	assert_int_equal(g.n, 3);
+	rig_close(&r, 2);
+}
+
 /* The kernel's flags in a sub-buffer's commit word (ring_buffer.c): events
  * were lost before this page; and their count is stored after the data. */
 #define RB_MISSED_EVENTS (1ull << 31)
@@ -439,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_parse_now),
 		cmocka_unit_test(test_missed_events),
 		cmocka_unit_test(test_page_count),
+		cmocka_unit_test(test_discard),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -46,6 +46,10 @@ int cmd_bt_option(int c, const char *arg);
 /* --probe-filter REGEX on a parsed program: 0, or -1 (printed) for a bad
  * regex or when no probe is left but begin/end. */
 int cmd_bt_probe_filter(struct program *prog, const char *regex);
+/* getopt()'s named parameters after "--" (run-bt.c): the program parsed again
+ * with them, *cmdv emptied; 0, or <0 with the error said (prog freed). */
+int cmd_bt_named_params(const char *file, const char *text, char **params, int *nparams,
+			char ***cmdv, struct program *prog, char **owned);
 /* The command after the options (and a "--"), or NULL if none is given. */
 char **cmd_command_args(int argc, char **argv);
 

@@ -115,3 +115,51 @@ int cmd_bt_probe_filter(struct program *prog, const char *regex)
 	}
 	return 0;
 }
+
+/*
+ * bpftrace's named parameters: `PROGRAM [ARGS] -- --name=VALUE ... [ARGS]`.
+ * A program that calls getopt() takes the words after "--" as its own
+ * (--name[=VALUE] named, the others more positional parameters $N); one
+ * that does not keeps ftr's meaning, a command to trace.  The program is
+ * parsed again with them, since both getopt() and $N are literals.
+ */
+int cmd_bt_named_params(const char *file, const char *text, char **params, int *nparams,
+			char ***cmdv, struct program *prog, char **owned)
+{
+	char **named;
+	int nnamed = 0, ret;
+	char *src;
+
+	if (!lang_getopt_used())
+		return 0;
+	if (!*cmdv)
+		return lang_getopt_check();
+	for (int n = 0; (*cmdv)[n]; n++)
+		;
+	named = calloc(64 + 1, sizeof(*named));
+	if (!named)
+		return -ENOMEM;
+	for (char **w = *cmdv; *w; w++) {
+		if (!strncmp(*w, "--", 2) && (*w)[2] && nnamed < 64)
+			named[nnamed++] = *w;
+		else
+			params[(*nparams)++] = *w;
+	}
+	*cmdv = NULL;
+	/* the text once read: "-" (standard input) cannot be read twice */
+	src = *owned ? *owned : NULL;
+	lang_free(prog);
+	lang_getopt_set(named, nnamed);
+	if (src) {
+		*owned = NULL;
+		ret = cmd_program_load(NULL, src, params, *nparams, prog, owned);
+		*owned = src;
+	} else {
+		ret = cmd_program_load(file, text, params, *nparams, prog, owned);
+	}
+	if (ret == 0 && (ret = lang_getopt_check()) < 0)
+		lang_free(prog);
+	/* the words stay in use as the program's strings were copied */
+	free(named);
+	return ret;
+}

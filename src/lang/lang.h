@@ -187,6 +187,14 @@ enum { LANG_STACK_BPFTRACE, LANG_STACK_PERF, LANG_STACK_RAW, LANG_STACK_BUILD_ID
 /* The mode of that name, or -1. */
 int lang_stack_mode(const char *name);
 
+/* Named parameters, getopt("name", default) (getopt.c): the words --name
+ * and --name=VALUE set before a parse; after it, whether the program has a
+ * getopt(), and 0 or -EINVAL (a word no getopt() names, a value of the
+ * wrong type, --help: bpftrace's ERROR/HINT lines said on stderr). */
+void lang_getopt_set(char *const *words, int n);
+bool lang_getopt_used(void);
+int lang_getopt_check(void);
+
 /* Parse text into *out.  0, or -EINVAL with err (position and message). */
 int lang_parse(const char *text, struct program *out, struct lang_err *err);
 /* The same with positional parameters: $1..$N are params[0..nparams),

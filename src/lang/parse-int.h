@@ -40,6 +40,9 @@ struct lexer {
 	int expansions;		/* a macro's variables are renamed per expansion */
 };
 
+/* getopt.c: a getopt(...) call made its literal value; false after an error */
+bool lang_getopt_call(struct lexer *l, struct node *n);
+
 /* parse.c: the lexer */
 void lerr(struct lexer *l, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -715,6 +715,10 @@ static struct node *primary(struct lexer *l)
 				return NULL;
 			}
 			str_positional(l, n);
+			if (!lang_getopt_call(l, n)) {
+				node_free(n);
+				return NULL;
+			}
 			return n;
 		}
 		if (!strcmp(name, "args")) {

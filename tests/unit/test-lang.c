@@ -1140,6 +1140,56 @@ static void test_bad_numbers(void **state)
 }
 
 /* $1..$N, $#, str($N), a #! line. */
+/* getopt("name", default): a literal of the default's type, the value of
+ * --name[=VALUE]; words no getopt() names, or of the wrong type, fail. */
+static void test_getopt(void **state)
+{
+	static char *const words[] = { "--dd", "--aa=0xffffffffffffffff", "--bb=-10",
+				       "--cc=False", "--ee=bye" };
+	static char *const wrong[] = { "--aa=x" }, *const extra[] = { "--zz" };
+	struct lang_err err;
+	const struct node *b;
+
+	(void)state;
+	lang_getopt_set(words, 5);
+	assert_int_equal(lang_parse("BEGIN { $a = getopt(\"aa\", 20); $b = getopt(\"bb\", -1); "
+				    "$c = getopt(\"cc\", true); $d = getopt(\"dd\"); "
+				    "$e = getopt(\"ee\", \"hi\"); $f = getopt(\"ff\", -3); }",
+				    &prog, &err), 0);
+	assert_true(lang_getopt_used());
+	b = prog.cl[0].body;
+	assert_int_equal(b->b->k, N_INT);
+	assert_int_equal((uint64_t)b->b->ival, UINT64_MAX);	/* unsigned, as written */
+	b = b->next;
+	assert_int_equal(b->b->k, N_UNOP);			/* -10, as written */
+	assert_int_equal(b->b->a->ival, 10);
+	b = b->next;
+	assert_int_equal(b->b->ival, 0);
+	assert_int_equal(b->b->enum_id, LANG_BOOL_ID);
+	b = b->next;
+	assert_int_equal(b->b->ival, 1);			/* given without a value */
+	b = b->next;
+	assert_string_equal(b->b->sval, "bye");
+	b = b->next;
+	assert_int_equal(b->b->k, N_UNOP);			/* the default */
+	assert_int_equal(b->b->a->ival, 3);
+	assert_int_equal(lang_getopt_check(), 0);
+	done();
+	lang_getopt_set(wrong, 1);
+	ok("BEGIN { $a = getopt(\"aa\", 1); }");
+	assert_int_equal(lang_getopt_check(), -EINVAL);
+	done();
+	lang_getopt_set(extra, 1);
+	ok("BEGIN { $a = getopt(\"aa\", 1); }");
+	assert_int_equal(lang_getopt_check(), -EINVAL);
+	done();
+	lang_getopt_set(NULL, 0);
+	ok("BEGIN { $a = 1; }");
+	assert_false(lang_getopt_used());
+	done();
+	assert_int_equal(lang_parse("BEGIN { $a = getopt(1); }", &prog, &err), -EINVAL);
+}
+
 static void test_positional(void **state)
 {
 	static char *const params[] = { "42", "hello", "-7", "0x10" };
@@ -1330,6 +1380,7 @@ int main(void)
 		cmocka_unit_test(test_conditionals),
 		cmocka_unit_test(test_bad_numbers),
 		cmocka_unit_test(test_positional),
+		cmocka_unit_test(test_getopt),
 		cmocka_unit_test(test_int_cast),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_error_hints),

@@ -390,6 +390,23 @@ static int check_agg(struct sema *s, struct node *n)
 	return check_numbers(s, n, 0);
 }
 
+/* tseries(value, interval, n[, "avg"|"max"|"min"|"sum"]): set_kind (sema.c)
+ * reads the constants. */
+static int check_tseries(struct sema *s, struct node *n)
+{
+	if (n->nargs == 4 && n->args[3]->k != N_STR) {
+		lang_errf(s->err, n->args[3], "tseries(): the aggregation is a literal: \"avg\", "
+			  "\"max\", \"min\" or \"sum\"");
+		return -EINVAL;
+	}
+	for (int i = 0; i < 3; i++)
+		if (n->args[i]->type != VT_INT) {
+			lang_errf(s->err, n->args[i], "tseries() takes a number");
+			return -EINVAL;
+		}
+	return 0;
+}
+
 /* print(@m[, top[, div]]), clear(@m), zero(@m), delete(@m[k]): the map. */
 /* f(@m, k1, k2) of today's bpftrace: the keys move to the map node,
  * f(@m[k1, k2]). */
@@ -1615,6 +1632,8 @@ static const struct builtin_fn builtins[] = {
 	AGG("stats", 1, 1, "x", AGG_STATS, BP_HIST_MAP),
 	AGG("hist", 1, 1, "x", AGG_HIST, BP_HIST_MAP),
 	AGG("lhist", 4, 4, "x, min, max, step", AGG_LHIST, BP_HIST_MAP),
+	{ .name = "tseries", .min = 3, .max = 4, .args = "x, interval, n[, agg]", .ret = VT_NONE,
+	  .where = BW_ALL, .flags = BF_AGG, .agg = AGG_TSERIES, .check = check_tseries },
 	/* statements */
 	{ .name = "printf", .min = 1, .max = 16, .args = "fmt, ...", .ret = VT_NONE,
 	  .where = BW_ALL, .flags = BF_BUF_ARGS, .check = check_printf, .exec = exec_printf },

@@ -217,6 +217,24 @@ int lang_number(const char *s, const char **end, int64_t *out)
 			v *= 10;
 		}
 	}
+	if (*stop && !errno && (buf[0] != '0' || stop == buf + 1)) {
+		/* a duration, as bpftrace writes one: 100ms is 100000000 (ns) */
+		static const struct { const char *u; uint64_t ns; } units[] = {
+			{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+			{ "m", 60000000000ull }, { "h", 3600000000000ull },
+			{ "d", 86400000000000ull },
+		};
+		size_t i = 0;
+
+		while (i < sizeof(units) / sizeof(units[0]) && strcmp(stop, units[i].u))
+			i++;
+		if (i == sizeof(units) / sizeof(units[0]))
+			return -EINVAL;
+		if (v > UINT64_MAX / units[i].ns)
+			return -ERANGE;
+		v *= units[i].ns;
+		stop += strlen(stop);
+	}
 	if (errno || *stop)
 		return errno ? -ERANGE : -EINVAL;
 	*out = (int64_t)v;

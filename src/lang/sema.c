@@ -286,8 +286,23 @@ static int set_kind(struct sema *s, struct node *map, struct node *rhs)
 			return -EINVAL;
 		}
 	}
+	if (kind == AGG_TSERIES) {
+		/* lmin, lmax, lstep: its interval (ns), intervals kept, agg_ts_fn */
+		static const char *const fns[] = { "", "avg", "max", "min", "sum" };
+		const char *fn = rhs->nargs == 4 ? rhs->args[3]->sval : "";
+
+		while (lstep < 5 && strcmp(fn, fns[lstep]))
+			lstep++;
+		if (!is_const(rhs->args[1], &lmin) || !is_const(rhs->args[2], &lmax) ||
+		    lmin <= 0 || lmax < 1 || lmax > AGG_TS_NUM_MAX || lstep == 5) {
+			lang_errf(s->err, rhs, "tseries(value, interval, n[, agg]) needs a constant "
+				  "interval above 0 (as 100ms), n from 1 to %d, and agg \"avg\", "
+				  "\"max\", \"min\" or \"sum\"", AGG_TS_NUM_MAX);
+			return -EINVAL;
+		}
+	}
 	if (m->has_kind && (m->kind != (enum agg_kind)kind ||
-			    (kind == AGG_LHIST && (m->lmin != lmin || m->lmax != lmax ||
+			    ((kind == AGG_LHIST || kind == AGG_TSERIES) && (m->lmin != lmin || m->lmax != lmax ||
 						   m->lstep != lstep)))) {
 		lang_errf(s->err, rhs, "%s is used two ways (first at %d:%d)", m->name,
 			  m->first->line, m->first->col);

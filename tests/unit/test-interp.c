@@ -691,6 +691,57 @@ static void test_time(void **state)
 	regfree(&re);
 }
 
+/* tseries(): on the clock of a map, as bpftrace's tests step it (epoch 0
+ * reads back as 0; a window of n intervals; "-" where none was stored; the
+ * scale one either side of a flat series; '.' marks 0 between them). */
+static const struct icase tseries[] = {
+	{ "tseries with durations",
+	  "BEGIN { @ts = 1s; @s = tseries(-2, 1s, 3); @ts = 3s; @s = tseries(4, 1s, 3); @ts = 0; "
+	  "@z = tseries(7, 100ms, 2, \"avg\"); @ts = 100ms; @z = tseries(7, 100ms, 2, \"avg\"); "
+	  "@z = tseries(8, 100ms, 2, \"avg\"); @ts = 1001ms; @m[\"k\"] = tseries(3, 1ms, 2, \"max\"); "
+	  "@m[\"k\"] = tseries(1, 1ms, 2, \"max\"); clear(@ts); print(1ms + 2us); }", "",
+	  "1002000\n"
+	  "@s:\n"
+	  "         -2                                                  4\n"
+	  "hh:mm:ss |___________________________________________________|\n"
+	  "00:00:01 *                .                                  | -2\n"
+	  "00:00:02 |                .                                  | -\n"
+	  "00:00:03 |                .                                  * 4\n"
+	  "         v___________________________________________________v\n"
+	  "         -2                                                  4\n\n\n"
+	  "@z:\n"
+	  "             0                                                   7\n"
+	  "hh:mm:ss.ms  |___________________________________________________|\n"
+	  "00:00:00.000 *                                                   | 0\n"
+	  "00:00:00.100 |                                                   * 7\n"
+	  "             v___________________________________________________v\n"
+	  "             0                                                   7\n\n\n"
+	  /* one interval: no step between times, whole seconds */
+	  "@m[k]:\n"
+	  "         2                                                   4\n"
+	  "hh:mm:ss |___________________________________________________|\n"
+	  "00:00:01 |                         *                         | 3\n"
+	  "         v___________________________________________________v\n"
+	  "         2                                                   4\n\n" },
+};
+
+static void test_tseries(void **state)
+{
+	char *tz = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
+
+	setenv("BPFTRACE_DUMMY_TS_MAP", "@ts", 1);
+	setenv("TZ", "UTC", 1);
+	tzset();
+	run_cases(tseries, ARRAY_SIZE(tseries));
+	unsetenv("BPFTRACE_DUMMY_TS_MAP");
+	if (tz)
+		setenv("TZ", tz, 1);
+	else
+		unsetenv("TZ");
+	free(tz);
+	tzset();
+}
+
 /* ---- integers ------------------------------------------------------------------- */
 
 #define HUGE_WRITES \
@@ -1007,6 +1058,7 @@ int main(void)
 		cmocka_unit_test(test_macros),
 		cmocka_unit_test(test_pointers),
 		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_tseries),
 		cmocka_unit_test(test_integers),
 		cmocka_unit_test(test_too_many_maps),
 		cmocka_unit_test(test_many_clauses),

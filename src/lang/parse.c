@@ -821,6 +821,59 @@ static struct node *primary(struct lexer *l)
 }
 
 /* primary ("." NAME | "->" NAME | "[" expr "]")* */
+/* $x++, $x--, ++$x, --$x (and of @m[k]) in an expression: the block
+ * { $x += 1; $x - 1 } (post) or { $x += 1; $x } (pre), marked op T_INCR, of
+ * which stmt() keeps the assignment alone where it is a whole statement. */
+static struct node *incdec(struct lexer *l, struct node *t, enum tok op, bool post, int line,
+			   int col)
+{
+	struct node *n, *s, *v = NULL, *b;
+
+	if (t->k != N_MAP && t->k != N_VAR) {
+		lerr(l, line, col, "only a @map or a $variable can be assigned");
+		node_free(t);
+		return NULL;
+	}
+	n = mk(l, N_BLOCK, line, col);
+	s = n ? mk(l, S_ASSIGN, line, col) : NULL;
+	if (!s) {
+		node_free(n);
+		node_free(t);
+		return NULL;
+	}
+	n->op = T_INCR;
+	n->a = s;
+	s->op = op == T_INCR ? T_PLUSEQ : T_MINUSEQ;
+	s->a = t;
+	s->b = mk(l, N_INT, line, col);
+	if (s->b) {
+		s->b->ival = 1;
+		v = node_copy(l, t, false);
+	}
+	if (v && post) {
+		b = mk(l, N_BINOP, line, col);
+		if (b) {
+			b->op = op == T_INCR ? T_MINUS : T_PLUS;
+			b->a = v;
+			b->b = mk(l, N_INT, line, col);
+		}
+		if (!b || !b->b) {
+			node_free(b ? b : v);
+			v = NULL;
+		} else {
+			b->b->ival = 1;
+			v = b;
+		}
+	}
+	n->b = v;
+	if (!v) {
+		node_free(n);
+		return NULL;
+	}
+	l->depth = 1;
+	return n;
+}
+
 static struct node *postfix(struct lexer *l)
 {
 	struct node *n = primary(l), *m;
@@ -869,6 +922,13 @@ static struct node *postfix(struct lexer *l)
 			return NULL;
 		}
 	}
+	if (n && (n->k == N_VAR || n->k == N_MAP) && (l->t == T_INCR || l->t == T_DECR)) {
+		enum tok op = l->t;
+		int line = l->tline, col = l->tcol;
+
+		next(l);
+		return incdec(l, n, op, true, line, col);
+	}
 	return n;
 }
 
@@ -908,6 +968,11 @@ static struct node *unary(struct lexer *l)
 		}
 		l->nest--;
 		return n;
+	}
+	if (op == T_INCR || op == T_DECR) {
+		next(l);
+		n = postfix(l);
+		return n ? incdec(l, n, op, false, line, col) : NULL;
 	}
 	return postfix(l);
 }
@@ -1235,6 +1300,13 @@ static struct node *stmt(struct lexer *l)
 	e = expr(l);
 	if (!e)
 		return NULL;
+	if (e->k == N_BLOCK && e->op == T_INCR && l->t != T_ASSIGN) {
+		/* @x++; as a statement is @x += 1 */
+		n = e->a;
+		e->a = NULL;
+		node_free(e);
+		return n;
+	}
 	if (l->t == T_ASSIGN || l->t == T_PLUSEQ || l->t == T_MINUSEQ || l->t == T_STAREQ ||
 	    l->t == T_SLASHEQ || l->t == T_INCR || l->t == T_DECR) {
 		if (e->k != N_MAP && e->k != N_VAR) {

@@ -431,6 +431,11 @@ static void test_aggregations(void **state)
 	"syscalls:sys_enter_openat tid=" T2 " dfd=-100 filename=0x7ffd4000 flags=0x241\n"
 
 static const struct icase stmts[] = {
+	{ "++ and -- inside expressions: post, pre, of maps, of pointers",
+	  "BEGIN { $i = 0; while ($i++ < 3) { printf(\"%d \", $i); } $j = 5; "
+	  "printf(\"%d %d %d %d\\n\", --$j, $j--, ++$j, $j); @m[1]++; print(@m[1]++); "
+	  "$p = (int32 *)0x40; $p--; printf(\"%p \", $p--); print($p); @a = avg($i--); }", "",
+	  "1 2 3 4 4 4 4\n1\n0x3c 0x38\n@m[1]: 2\n\n@a: 4\n" },
 	{ "numeric predicate",
 	  "tracepoint:syscalls:sys_enter_write /args.fd == 1/ { @[comm] = count(); }", WRITES,
 	  "@[python3]: 1\n@[bash]: 3\n" },

@@ -1744,6 +1744,11 @@ int agg_of(const char *call)
 	return b && (b->flags & BF_AGG) ? (int)b->agg : -1;
 }
 
+bool lang_is_agg(const char *call)
+{
+	return agg_of(call) >= 0;
+}
+
 /* The kind of clause the semantic pass is in, as a BW_* bit. */
 unsigned clause_kind(const struct sema *s)
 {

@@ -578,6 +578,8 @@ static struct node *tuple(struct lexer *l, struct node *first, int line, int col
 	return t;
 }
 
+static struct node *if_expr(struct lexer *l, int line, int col);
+
 static struct node *primary(struct lexer *l)
 {
 	int line = l->tline, col = l->tcol;
@@ -701,6 +703,10 @@ static struct node *primary(struct lexer *l)
 
 		l->sval = NULL;
 		next(l);
+		if (!strcmp(name, "if")) {
+			free(name);
+			return if_expr(l, line, col);
+		}
 		if (!strcmp(name, "sizeof") && l->t == T_LPAREN) {
 			size_t len;
 
@@ -867,6 +873,112 @@ static struct node *incdec(struct lexer *l, struct node *t, enum tok op, bool po
 	}
 	n->b = v;
 	if (!v) {
+		node_free(n);
+		return NULL;
+	}
+	l->depth = 1;
+	return n;
+}
+
+/* Whether the statements from s end in a value: an expression, or an
+ * if/else whose branches both do. */
+static bool ends_in_value(const struct node *s)
+{
+	while (s && s->next)
+		s = s->next;
+	return s && (s->k == S_EXPR || (s->k == S_IF && s->c && ends_in_value(s->b) &&
+					ends_in_value(s->c)));
+}
+
+static struct node *list_value(struct lexer *l, struct node *head);
+
+/* The if/else statement s (ends_in_value) as c ? a : b; s is used up. */
+static struct node *if_value(struct lexer *l, struct node *s)
+{
+	struct node *t = mk(l, N_TERNARY, s->line, s->col);
+
+	if (t) {
+		t->a = s->a;
+		t->b = list_value(l, s->b);
+		t->c = list_value(l, s->c);
+		s->a = s->b = s->c = NULL;
+	}
+	node_free(s);
+	return t;
+}
+
+/* The statements from head (ends_in_value) as a block with that value. */
+static struct node *list_value(struct lexer *l, struct node *head)
+{
+	struct node *n = mk(l, N_BLOCK, head->line, head->col), **last = &head, *s;
+
+	while ((*last)->next)
+		last = &(*last)->next;
+	s = *last;
+	*last = NULL;
+	if (n) {
+		n->a = head;
+		if (s->k == S_EXPR) {
+			n->b = s->a;
+			s->a = NULL;
+			node_free(s);
+		} else {
+			n->b = if_value(l, s);
+		}
+	} else {
+		node_free(head);
+		node_free(s);
+	}
+	return n;
+}
+
+/* A { block } whose last expression is its value (or an if/else whose
+ * branches end in values: if (a) { if (b) { 1 } else { 2 } } else { 3 }). */
+static struct node *value_block(struct lexer *l)
+{
+	struct node *n = mk(l, N_BLOCK, l->tline, l->tcol);
+
+	if (n)
+		n->a = block_ex(l, &n->b);
+	if (n && !l->failed && !n->b && ends_in_value(n->a)) {
+		struct node *v = list_value(l, n->a);
+
+		n->a = NULL;
+		node_free(n);
+		n = v;
+	}
+	if (n && (l->failed || !n->b)) {
+		if (!l->failed)
+			lerr(l, n->line, n->col, "this block has no value: end it with one");
+		node_free(n);
+		return NULL;
+	}
+	return n;
+}
+
+/* if (c) { ...; a } else { ...; b } as an expression (after 'if'): c ? a : b,
+ * its else a block or another if. */
+static struct node *if_expr(struct lexer *l, int line, int col)
+{
+	struct node *n = enter(l) ? mk(l, N_TERNARY, line, col) : NULL;
+
+	if (n && (n->a = expr(l)) && (n->b = value_block(l))) {
+		if (l->t != T_IDENT || strcmp(l->sval, "else")) {
+			lerr(l, l->tline, l->tcol, "an if with a value needs an else");
+		} else {
+			next(l);
+			if (l->t == T_IDENT && !strcmp(l->sval, "if")) {
+				int il = l->tline, ic = l->tcol;
+
+				next(l);
+				n->c = if_expr(l, il, ic);
+			} else {
+				n->c = value_block(l);
+			}
+		}
+	}
+	l->nest--;
+	if (n && !n->c) {
 		node_free(n);
 		return NULL;
 	}
@@ -1253,6 +1365,25 @@ fail:
 	return NULL;
 }
 
+/* @m = { ...; avg(x) }: the block's statements, then @m = avg(x) in it (an
+ * aggregation is a map's value only), the block a statement. */
+static struct node *agg_in_block(struct lexer *l, struct node *as)
+{
+	struct node *blk = as->b, **tail = &blk->a, *n = mk(l, S_EXPR, as->line, as->col);
+
+	if (!n) {
+		node_free(as);
+		return NULL;
+	}
+	while (*tail)
+		tail = &(*tail)->next;
+	as->b = blk->b;
+	blk->b = NULL;
+	*tail = as;
+	n->a = blk;
+	return n;
+}
+
 static struct node *stmt(struct lexer *l)
 {
 	int line = l->tline, col = l->tcol;
@@ -1309,6 +1440,18 @@ static struct node *stmt(struct lexer *l)
 	}
 	if (l->t == T_ASSIGN || l->t == T_PLUSEQ || l->t == T_MINUSEQ || l->t == T_STAREQ ||
 	    l->t == T_SLASHEQ || l->t == T_INCR || l->t == T_DECR) {
+		if (l->t == T_ASSIGN && e->k != N_MAP && e->k != N_VAR && e->sval &&
+		    !strcmp(e->sval, "_")) {
+			/* _ = expr: the value is discarded, on purpose */
+			node_free(e);
+			next(l);
+			n = mk(l, S_EXPR, line, col);
+			if (n && !(n->a = expr(l))) {
+				node_free(n);
+				n = NULL;
+			}
+			return n;
+		}
 		if (e->k != N_MAP && e->k != N_VAR) {
 			lerr(l, l->tline, l->tcol, "only a @map or a $variable can be assigned");
 			node_free(e);
@@ -1335,6 +1478,9 @@ static struct node *stmt(struct lexer *l)
 			node_free(n);
 			return NULL;
 		}
+		if (n->op == T_ASSIGN && n->b->k == N_BLOCK && n->b->b && n->b->b->k == N_CALL &&
+		    lang_is_agg(n->b->b->sval))
+			return agg_in_block(l, n);
 		return n;
 	}
 	n = mk(l, S_EXPR, line, col);

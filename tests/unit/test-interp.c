@@ -431,6 +431,10 @@ static void test_aggregations(void **state)
 	"syscalls:sys_enter_openat tid=" T2 " dfd=-100 filename=0x7ffd4000 flags=0x241\n"
 
 static const struct icase stmts[] = {
+	{ "if/else as an expression, nested; _ = discards; an aggregation ending a block",
+	  "BEGIN { $y = 0; print(if (1) { printf(\"a\"); if ($y) { 5 } else if ($y + 1) { 6 } "
+	  "else { 7 } } else { 3 }); $z = if ($y) { 1 } else { 2 }; _ = { print($z); 1 }; "
+	  "@ = { let $a = 100; avg($a) }; }", "", "a6\n2\n@: 100\n" },
 	{ "++ and -- inside expressions: post, pre, of maps, of pointers",
 	  "BEGIN { $i = 0; while ($i++ < 3) { printf(\"%d \", $i); } $j = 5; "
 	  "printf(\"%d %d %d %d\\n\", --$j, $j--, ++$j, $j); @m[1]++; print(@m[1]++); "

@@ -1307,14 +1307,20 @@ static void exec_zero(struct xctx *x, const struct node *n)
 	agg_zero(in->maps[n->args[0]->slot].m);
 }
 
-static void exec_delete(struct xctx *x, const struct node *n)
+/* delete(): whether the entry was there (bpftrace's bool) */
+static struct val eval_delete(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
 	struct agg_kpart k[AGG_MAX_KEYS];
 
 	keys_of(x, n->args[0], k);
 	prom_deleting(in->prom, n->args[0]->slot, k);
-	agg_delete(in->maps[n->args[0]->slot].m, k);
+	return vint(agg_delete(in->maps[n->args[0]->slot].m, k) == 0);
+}
+
+static void exec_delete(struct xctx *x, const struct node *n)
+{
+	eval_delete(x, n);
 }
 #pragma GCC diagnostic pop
 
@@ -1332,6 +1338,14 @@ static void mark_bool(struct node *n)
 #else
 	(void)n;
 #endif
+}
+
+static int check_delete(struct sema *s, struct node *n)
+{
+	int err = check_map_arg(s, n);
+
+	mark_bool(n);
+	return err;
 }
 
 static int check_strcontains(struct sema *s, struct node *n)
@@ -1644,8 +1658,9 @@ static const struct builtin_fn builtins[] = {
 	  .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_clear },
 	{ .name = "zero", .min = 1, .max = 1, .args = "@map", .ret = VT_NONE, .where = BW_ALL,
 	  .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_zero },
-	{ .name = "delete", .min = 1, .max = 1 + AGG_MAX_KEYS, .args = "@map[key]", .ret = VT_NONE,
-	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_delete },
+	{ .name = "delete", .min = 1, .max = 1 + AGG_MAX_KEYS, .args = "@map[key]", .ret = VT_INT,
+	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_delete, .eval = eval_delete,
+	  .exec = exec_delete },
 	{ .name = "exit", .min = 0, .max = 1, .args = "[code]", .ret = VT_NONE, .where = BW_ALL,
 	  .check = check_exit, .exec = exec_exit },
 	{ .name = "time", .min = 0, .max = 1, .args = "[fmt]", .ret = VT_NONE, .where = BW_ALL,

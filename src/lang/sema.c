@@ -199,9 +199,82 @@ static const char *ktype_name(enum agg_ktype kt)
 	return kt == AGG_K_STR ? "string" : kt == AGG_K_STACK ? "stack" : "number";
 }
 
+/* A copy of $v or $v.N.M... (no side effects to run twice); NULL when n is
+ * not one, or out of memory. */
+static struct node *copy_var_chain(const struct node *n)
+{
+	struct node *c;
+
+	if (n->k != N_VAR && (n->k != N_MEMBER || n->op != T_DOT))
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->k = n->k;
+	c->op = n->op;
+	c->line = n->line;
+	c->col = n->col;
+	c->sval = strdup(n->sval);
+	if (!c->sval || (n->k == N_MEMBER && !(c->a = copy_var_chain(n->a)))) {
+		free(c->sval);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* @m[(1, 2)] and @m[$t] of a tuple of numbers and strings are @m[1, 2], as
+ * bpftrace keys a map by a tuple: the key's elements become the keys (a
+ * literal's own, or $t.0, $t.1...).  0, or -ENOMEM; other keys stay. */
+static int spread_tuple_key(struct sema *s, struct node *n)
+{
+	struct node *t = n->args[0], **el;
+	int cnt;
+
+	if (t->k == N_TUPLE) {
+		if (t->nargs < 1 || t->nargs > AGG_MAX_KEYS)
+			return 0;
+		free(n->args);
+		n->args = t->args;
+		n->nargs = t->nargs;
+		t->args = NULL;
+		t->nargs = 0;
+		lang_node_free(t);
+		return 0;
+	}
+	cnt = t->tsig ? tuple_sig_count(t->tsig) : -1;
+	if (cnt < 1 || cnt > AGG_MAX_KEYS || strchr(t->tsig + 1, '(') || !copy_var_chain(t))
+		return 0;
+	el = calloc((size_t)cnt, sizeof(*el));
+	for (int i = 0; el && i < cnt; i++) {
+		char num[16];
+
+		snprintf(num, sizeof(num), "%d", i);
+		el[i] = calloc(1, sizeof(*el[i]));
+		if (!el[i] || !(el[i]->sval = strdup(num)) || !(el[i]->a = copy_var_chain(t))) {
+			while (i >= 0)
+				lang_node_free(el[i--]);
+			free(el);
+			return -ENOMEM;
+		}
+		el[i]->k = N_MEMBER;
+		el[i]->op = T_DOT;
+		el[i]->line = t->line;
+		el[i]->col = t->col;
+	}
+	if (!el)
+		return -ENOMEM;
+	lang_node_free(t);
+	free(n->args);
+	n->args = el;
+	n->nargs = cnt;
+	return 0;
+}
+
 int check_map_keys(struct sema *s, struct node *n)
 {
 	struct mapdef *m = map_get(s->in, n->sval);
+	bool checked = false;
 
 	if (!m) {
 		lang_errf(s->err, n, "too many maps (ftr keeps %d)", (int)ARRAY_SIZE(s->in->maps));
@@ -209,8 +282,24 @@ int check_map_keys(struct sema *s, struct node *n)
 	}
 	n->slot = (int)(m - s->in->maps);
 	m->refs++;
+	if (n->nargs == 1 && n->args[0]->k == N_TUPLE) {
+		if (spread_tuple_key(s, n))
+			return -ENOMEM;
+	} else if (n->nargs == 1 && (n->args[0]->k == N_VAR || (n->args[0]->k == N_MEMBER &&
+							       n->args[0]->op == T_DOT))) {
+		int err = check(s, n->args[0]);
+
+		if (err)
+			return err;
+		checked = true;
+		if (n->args[0]->type == VT_TUPLE) {
+			if (spread_tuple_key(s, n))
+				return -ENOMEM;
+			checked = n->args[0]->type == VT_TUPLE;
+		}
+	}
 	for (int i = 0; i < n->nargs; i++) {
-		int err = check(s, n->args[i]);
+		int err = i == 0 && checked ? 0 : check(s, n->args[i]);
 
 		if (err)
 			return err;

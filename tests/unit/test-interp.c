@@ -431,6 +431,10 @@ static void test_aggregations(void **state)
 	"syscalls:sys_enter_openat tid=" T2 " dfd=-100 filename=0x7ffd4000 flags=0x241\n"
 
 static const struct icase stmts[] = {
+	{ "delete()'s value; a tuple as a map's keys",
+	  "BEGIN { @b[1, \"a\"] = 2; @[0, 1] = 1; $t = (1, \"a\"); @c[(3, 4)] = 1; "
+	  "printf(\"%d %d %d\\n\", delete(@b, (1, \"a\")), delete(@b, $t), has_key(@c, 3, 4)); "
+	  "for ($kv : @) { delete(@, $kv.0); } }", "", "1 0 1\n@c[3, 4]: 1\n" },
 	{ "if/else as an expression, nested; _ = discards; an aggregation ending a block",
 	  "BEGIN { $y = 0; print(if (1) { printf(\"a\"); if ($y) { 5 } else if ($y + 1) { 6 } "
 	  "else { 7 } } else { 3 }); $z = if ($y) { 1 } else { 2 }; _ = { print($z); 1 }; "

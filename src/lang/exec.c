@@ -204,6 +204,20 @@ void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div, bo
 				     .empty_scalar = explicit,
 				     .no_summary = text && in->o->no_hist_summary };
 
+	if (explicit && text && !m->nkeys && !agg_entries(m->m) && m->vt == VT_TUPLE &&
+	    m->vtsig) {
+		/* a keyless map of tuples not stored in yet: its zero, as bpftrace */
+		struct tbuf z = { 0 };
+
+		if (tuple_zero(&z, m->vtsig) == 0) {
+			ob_puts(&in->ob, m->name);
+			ob_puts(&in->ob, ": ");
+			tuple_text(&in->ob, z.p ? z.p : "", z.len, NULL, NULL, NULL);
+			ob_putc(&in->ob, '\n');
+		}
+		tbuf_free(&z);
+		return;
+	}
 	if (in->o->mode == OUT_BTJSON)
 		agg_print_bt_json(m->m, &in->ob, &po);
 	else if (in->o->mode == OUT_JSON)

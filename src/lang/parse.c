@@ -580,6 +580,65 @@ static struct node *tuple(struct lexer *l, struct node *first, int line, int col
 
 static struct node *if_expr(struct lexer *l, int line, int col);
 
+/* (a = x, b = y): a tuple whose sval names its fields, "a,b" (tuple.h);
+ * first is the bare name a, before its '='. */
+static struct node *record(struct lexer *l, struct node *first, int line, int col)
+{
+	struct node *n = mk(l, N_TUPLE, line, col), *name = first;
+	char *names = NULL;
+	size_t len = 0;
+	FILE *f = n ? open_memstream(&names, &len) : NULL;
+	bool ok = f != NULL;
+
+	while (ok) {
+		char key[80];
+
+		snprintf(key, sizeof(key), ",%s,", name->sval);
+		fflush(f);
+		if (len) {
+			char *all = malloc(len + 3);
+
+			if (all)
+				snprintf(all, len + 3, ",%s,", names);
+			ok = all && !strstr(all, key);
+			free(all);
+		}
+		if (!ok) {
+			lerr(l, name->line, name->col, "the record has two fields named %s", name->sval);
+			break;
+		}
+		fprintf(f, "%s%s", len ? "," : "", name->sval);
+		node_free(name);
+		name = NULL;
+		if (!expect(l, T_ASSIGN, NULL) || !push_arg(l, n, expr(l))) {
+			ok = false;
+			break;
+		}
+		if (!accept(l, T_COMMA) || l->t == T_RPAREN)
+			break;
+		name = l->t == T_IDENT ? mk(l, N_CALL, l->tline, l->tcol) : NULL;
+		if (!name) {
+			lerr(l, l->tline, l->tcol, "expected a field name, found %s",
+			     lang_tok_str(l->t));
+			ok = false;
+			break;
+		}
+		name->sval = l->sval;
+		l->sval = NULL;
+		next(l);
+	}
+	node_free(name);
+	if (f)
+		fclose(f);
+	if (!ok || !names) {
+		free(names);
+		node_free(n);
+		return NULL;
+	}
+	n->sval = names;
+	return n;
+}
+
 static struct node *primary(struct lexer *l)
 {
 	int line = l->tline, col = l->tcol;
@@ -645,11 +704,13 @@ static struct node *primary(struct lexer *l)
 		}
 		n = expr(l);
 		if (n && l->t == T_ASSIGN && n->k == N_CALL && n->idx == BARE_NAME) {
-			lerr(l, n->line, n->col, "a record, (%s=...), is not in ftr yet (tuples are)",
-			     n->sval);
-			node_free(n);
+			n = record(l, n, line, col);
 			l->parens--;
-			return NULL;
+			if (!n || !expect(l, T_RPAREN, NULL)) {
+				node_free(n);
+				return NULL;
+			}
+			return n;
 		}
 		if (n && l->t == T_COMMA)
 			n = tuple(l, n, line, col);

@@ -449,6 +449,8 @@ static int check_tuple(struct sema *s, struct node *n)
 	if (!f)
 		return -ENOMEM;
 	fputc('(', f);
+	if (n->sval)	/* a record: its fields' names first */
+		fprintf(f, "n%s;", n->sval);
 	for (int i = 0; i < n->nargs; i++) {
 		struct node *a = n->args[i];
 		int err = check(s, a);
@@ -515,7 +517,20 @@ static int check_tuple_elem(struct sema *s, struct node *n)
 			  "types a map's tuples at their first store", n->sval);
 		return -EINVAL;
 	}
-	n->idx = atoi(n->sval);
+	if (tuple_sig_field(n->a->tsig, "") == -1 && tuple_sig_elem(n->a->tsig, 0, &e, &len) &&
+	    e[0] == 'n') {
+		/* a record: by name only */
+		n->idx = tuple_sig_field(n->a->tsig, n->sval);
+		if (n->idx < 0) {
+			lang_errf(s->err, n, "the record has no field %s", n->sval);
+			return -EINVAL;
+		}
+	} else if (strspn(n->sval, "0123456789") != strlen(n->sval)) {
+		lang_errf(s->err, n, ".%s: a tuple's elements are .0, .1...", n->sval);
+		return -EINVAL;
+	} else {
+		n->idx = atoi(n->sval);
+	}
 	if (!tuple_sig_elem(n->a->tsig, n->idx, &e, &len)) {
 		lang_errf(s->err, n, "the tuple has %d element%s: no .%s", tuple_sig_count(n->a->tsig),
 			  tuple_sig_count(n->a->tsig) == 1 ? "" : "s", n->sval);
@@ -700,7 +715,7 @@ int check(struct sema *s, struct node *n)
 		n->enum_id = n->b ? n->b->enum_id : 0;
 		return keep_tsig(n, n->b ? n->b->tsig : NULL);
 	case N_MEMBER:
-		if (n->op == T_DOT && n->sval[0] >= '0' && n->sval[0] <= '9')
+		if (n->op == T_DOT)
 			return check_tuple_elem(s, n);
 		/* fall through */
 	case N_INDEX: case N_SIZEOF:
@@ -976,6 +991,16 @@ int check_stmts(struct sema *s, struct node *st)
 				if (err)
 					return err;
 				st->a->ptr_size = s->in->varptr[st->a->slot];
+				if (st->b->type == VT_TUPLE && s->in->vartsig[st->a->slot] &&
+				    strcmp(s->in->vartsig[st->a->slot], st->b->tsig) &&
+				    (s->in->vartsig[st->a->slot][1] == 'n' || st->b->tsig[1] == 'n')) {
+					/* bpftrace keeps the first record's order of fields;
+					 * ftr would print the new one's */
+					lang_errf(s->err, st->b, "%s held a record of other fields or "
+						  "another order: give the fields in the order of the "
+						  "first", st->a->sval);
+					return -EINVAL;
+				}
 				if (st->b->type == VT_TUPLE) {
 					free(s->in->vartsig[st->a->slot]);
 					s->in->vartsig[st->a->slot] = strdup(st->b->tsig);

@@ -431,6 +431,14 @@ static void test_aggregations(void **state)
 	"syscalls:sys_enter_openat tid=" T2 " dfd=-100 filename=0x7ffd4000 flags=0x241\n"
 
 static const struct icase stmts[] = {
+	{ "records: fields by name, printed and stored as bpftrace's",
+	  "BEGIN { $v = (x=1, y=\"s\"); $t = (a=0, d=(5, 6), e=$v); printf(\"%d %s %d\\n\", $t.a, "
+	  "$t.e.y, $t.d.1); print($t); @m[1] = (r=$v, n=2); print(@m[1].r.x); }", "",
+	  "0 s 6\n{ .a = 0, .d = (5, 6), .e = { .x = 1, .y = s } }\n1\n"
+	  "@m[1]: { .r = { .x = 1, .y = s }, .n = 2 }\n" },
+	{ "print() of a keyless map of records before its first store: its zero",
+	  "BEGIN { print(@e); @e = (a=1, b=(\"x\", 2)); clear(@e); }", "",
+	  "@e: { .a = 0, .b = (, 0) }\n" },
 	{ "delete()'s value; a tuple as a map's keys",
 	  "BEGIN { @b[1, \"a\"] = 2; @[0, 1] = 1; $t = (1, \"a\"); @c[(3, 4)] = 1; "
 	  "printf(\"%d %d %d\\n\", delete(@b, (1, \"a\")), delete(@b, $t), has_key(@c, 3, 4)); "

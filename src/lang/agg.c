@@ -1731,6 +1731,15 @@ static void json_value(struct outbuf *ob, const struct agg *m, const struct agg_
 	}
 }
 
+/* ftr's JSON of a row's value; a time series as bpftrace's array */
+static void json_row_value(const struct print_ctx *c, const struct agg_row *r)
+{
+	if (c->m->kind == AGG_TSERIES)
+		agg_ts_json(c->ob, r->buckets, &c->m->ts, c->ts_last);
+	else
+		json_value(c->ob, c->m, r, c->o);
+}
+
 static int json_row(const struct agg_row *r, void *arg)
 {
 	struct print_ctx *c = arg;
@@ -1743,7 +1752,7 @@ static int json_row(const struct agg_row *r, void *arg)
 	if (m->nkeys == 1) {
 		json_part(ob, m->ktypes[0], &r->keys[0], c->o, true);
 		ob_puts(ob, ": ");
-		json_value(ob, m, r, c->o);
+		json_row_value(c, r);
 	} else if (m->nkeys > 1) {
 		ob_puts(ob, "{\"key\": [");
 		for (int i = 0; i < m->nkeys; i++) {
@@ -1752,10 +1761,10 @@ static int json_row(const struct agg_row *r, void *arg)
 			json_part(ob, m->ktypes[i], &r->keys[i], c->o, false);
 		}
 		ob_puts(ob, "], \"value\": ");
-		json_value(ob, m, r, c->o);
+		json_row_value(c, r);
 		ob_putc(ob, '}');
 	} else {
-		json_value(ob, m, r, c->o);
+		json_row_value(c, r);
 	}
 	return 0;
 }

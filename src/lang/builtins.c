@@ -394,6 +394,11 @@ static int check_agg(struct sema *s, struct node *n)
  * reads the constants. */
 static int check_tseries(struct sema *s, struct node *n)
 {
+	if (s->in->o->eng.file_tep) {
+		lang_errf(s->err, n, "tseries() over a recording: its intervals are wall-clock "
+			  "times of the machine that recorded, which the file does not keep");
+		return -EINVAL;
+	}
 	if (n->nargs == 4 && n->args[3]->k != N_STR) {
 		lang_errf(s->err, n->args[3], "tseries(): the aggregation is a literal: \"avg\", "
 			  "\"max\", \"min\" or \"sum\"");

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Number literals of the language, and durations (100ms): see lang.h. */
+/* Numbers of the language: literals, durations (100ms), its integer types
+ * and casts to them: see lang.h. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ftr.h"
 #include "lang/lang.h"
 #include "lang/parse-int.h"
 
@@ -68,4 +70,48 @@ int lang_number(const char *s, const char **end, int64_t *out)
 		return errno ? -ERANGE : -EINVAL;
 	*out = (int64_t)v;
 	return 0;
+}
+
+bool lang_int_type(const char *name, int *bits, bool *is_signed)
+{
+	static const struct {
+		const char *n;
+		unsigned char bits;
+		bool sign;
+	} t[] = {
+		{ "int8", 8, true }, { "int16", 16, true }, { "int32", 32, true },
+		{ "int64", 64, true }, { "uint8", 8, false }, { "uint16", 16, false },
+		{ "uint32", 32, false }, { "uint64", 64, false }, { "s8", 8, true },
+		{ "s16", 16, true }, { "s32", 32, true }, { "s64", 64, true }, { "u8", 8, false },
+		{ "u16", 16, false }, { "u32", 32, false }, { "u64", 64, false },
+		{ "int8_t", 8, true }, { "int16_t", 16, true }, { "int32_t", 32, true },
+		{ "int64_t", 64, true }, { "uint8_t", 8, false }, { "uint16_t", 16, false },
+		{ "uint32_t", 32, false }, { "uint64_t", 64, false }, { "char", 8, true },
+		{ "short", 16, true }, { "int", 32, true }, { "long", 64, true },
+		{ "unsigned char", 8, false }, { "unsigned short", 16, false },
+		{ "unsigned int", 32, false }, { "unsigned", 32, false },
+		{ "unsigned long", 64, false }, { "bool", 1, false },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
+		if (!strcmp(name, t[i].n)) {
+			*bits = t[i].bits;
+			*is_signed = t[i].sign;
+			return true;
+		}
+	return false;
+}
+
+int64_t lang_int_cast(int64_t v, int bits, bool is_signed)
+{
+	uint64_t u = (uint64_t)v;
+
+	if (bits == 1)
+		return u != 0;	/* (bool)x, as C */
+	if (bits <= 0 || bits >= 64)
+		return v;
+	u &= (1ull << bits) - 1;
+	if (is_signed && (u >> (bits - 1)))
+		u |= ~0ull << bits;
+	return (int64_t)u;
 }

@@ -582,6 +582,8 @@ static size_t triggers_made(const struct session *s)
 
 void session_expedite(struct session *s, size_t ntriggers)
 {
+	if (!s)		/* a program of interval clauses only opens none */
+		return;
 	if (!ntriggers) {
 		if (s->expedited)
 			expedite_end(s->name);

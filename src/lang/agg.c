@@ -45,7 +45,8 @@ struct agg {
 	enum agg_ktype ktypes[AGG_MAX_KEYS];
 	bool is_unsigned;
 	int64_t lmin, lmax, lstep;
-	int nbuckets;			/* HIST/LHIST, else 0 */
+	struct agg_ts ts;		/* TSERIES */
+	int nbuckets;			/* HIST/LHIST, TSERIES's words, else 0 */
 
 	uint32_t size;			/* max entries */
 	uint32_t mask;			/* index slots - 1 */
@@ -201,7 +202,8 @@ struct agg *agg_alloc(const struct agg_spec *spec)
 	uint32_t slots = 1;
 
 	if (!spec || spec->nkeys < 0 || spec->nkeys > AGG_MAX_KEYS || spec->size > AGG_MAX_SIZE ||
-	    (unsigned)spec->kind > AGG_VALUE) {
+	    (unsigned)spec->kind > AGG_TSERIES || (spec->kind == AGG_TSERIES &&
+	    (!spec->ts.interval || !spec->ts.num || spec->ts.num > AGG_TS_NUM_MAX))) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -234,6 +236,10 @@ struct agg *agg_alloc(const struct agg_spec *spec)
 		m->nbuckets = AGG_HIST_BUCKETS;
 	else if (m->kind == AGG_LHIST)
 		m->nbuckets = (int)((m->lmax - m->lmin) / m->lstep) + 2;
+	else if (m->kind == AGG_TSERIES)
+		m->nbuckets = (int)spec->ts.num * AGG_TS_WORDS;
+	m->ts = spec->ts;
+	m->ts.is_unsigned = spec->is_unsigned;
 	m->size = spec->size ? spec->size : AGG_DEFAULT_SIZE;
 	m->lru = spec->lru;
 	while (slots < 2 * m->size)
@@ -293,7 +299,9 @@ void agg_zero(struct agg *m)
 		e->count = 0;
 		e->sum = 0;
 		e->min = e->max = e->value = 0;
-		if (m->nbuckets)
+		if (m->kind == AGG_TSERIES)
+			agg_ts_zero(&m->bk[(size_t)id * m->nbuckets], &m->ts);
+		else if (m->nbuckets)
 			memset(&m->bk[(size_t)id * m->nbuckets], 0, m->nbuckets * sizeof(*m->bk));
 	}
 }
@@ -428,10 +436,12 @@ static void apply(struct agg *m, struct ent *e, uint32_t id, int64_t v, uint64_t
 	case AGG_VALUE:
 		e->value = v;
 		break;
+	case AGG_TSERIES:
+		break;
 	}
 }
 
-int agg_update(struct agg *m, const struct agg_kpart *keys, int64_t v)
+int agg_update_at(struct agg *m, const struct agg_kpart *keys, int64_t v, uint64_t ts)
 {
 	struct ent *e;
 	uint32_t id;
@@ -444,7 +454,19 @@ int agg_update(struct agg *m, const struct agg_kpart *keys, int64_t v)
 		return -ENOSPC;
 	}
 	apply(m, e, id, v, 1);
+	if (m->kind == AGG_TSERIES)
+		agg_ts_apply(&m->bk[(size_t)id * m->nbuckets], &m->ts, v, ts);
 	return 0;
+}
+
+void agg_ts_unsigned(struct agg *m, bool u)
+{
+	m->is_unsigned = m->ts.is_unsigned = u;
+}
+
+int agg_update(struct agg *m, const struct agg_kpart *keys, int64_t v)
+{
+	return agg_update_at(m, keys, v, 0);
 }
 
 int agg_add_hits(struct agg *m, const struct agg_kpart *keys, int64_t v, uint64_t n)
@@ -512,7 +534,7 @@ int agg_merge_row(struct agg *m, const struct agg_row *r)
 	uint32_t id;
 	bool first;
 
-	if (!m || !r)
+	if (!m || !r || m->kind == AGG_TSERIES)	/* intervals do not add up */
 		return -EINVAL;
 	if (!r->count && m->kind != AGG_VALUE)
 		return 0;
@@ -573,6 +595,8 @@ static int64_t ent_value(const struct agg *m, const struct ent *e)
 		return e->max;
 	case AGG_VALUE:
 		return e->value;
+	case AGG_TSERIES:	/* printed by key */
+		break;
 	}
 	return 0;
 }
@@ -1421,6 +1445,7 @@ struct print_ctx {
 	struct outbuf *ob;
 	const struct agg_print_opts *o;
 	bool json_first;
+	uint64_t ts_last;		/* TSERIES: the latest epoch of any entry */
 };
 
 static void json_part(struct outbuf *ob, enum agg_ktype t, const struct agg_kpart *k,
@@ -1469,6 +1494,11 @@ static int text_row(const struct agg_row *r, void *arg)
 
 	text_key(ob, m, r, c->o);
 	switch (m->kind) {
+	case AGG_TSERIES:
+		ob_puts(ob, ":\n");
+		agg_ts_text(ob, r->buckets, &m->ts, c->ts_last);
+		ob_putc(ob, '\n');
+		return 0;
 	case AGG_HIST:
 	case AGG_LHIST:
 		ob_puts(ob, ":\n");
@@ -1500,8 +1530,17 @@ static int print_rows(const struct agg *m, struct outbuf *ob, const struct agg_p
 		      int (*row)(const struct agg_row *r, void *arg))
 {
 	static const struct agg_print_opts none;
-	struct print_ctx c = { m, ob, opts ? opts : &none, true };
-	int err = foreach_ordered(m, c.o, row, &c);
+	struct print_ctx c = { m, ob, opts ? opts : &none, true, 0 };
+	int err;
+
+	for (uint32_t s = 0; m->kind == AGG_TSERIES && s <= m->mask; s++) {
+		uint64_t e;
+
+		if (m->index[s] && agg_ts_latest(&m->bk[(size_t)(m->index[s] - 1) * m->nbuckets],
+						 &m->ts, &e) && e > c.ts_last)
+			c.ts_last = e;
+	}
+	err = foreach_ordered(m, c.o, row, &c);
 
 	return err ? err : ob->err;
 }
@@ -1692,6 +1731,15 @@ static void json_value(struct outbuf *ob, const struct agg *m, const struct agg_
 	}
 }
 
+/* ftr's JSON of a row's value; a time series as bpftrace's array */
+static void json_row_value(const struct print_ctx *c, const struct agg_row *r)
+{
+	if (c->m->kind == AGG_TSERIES)
+		agg_ts_json(c->ob, r->buckets, &c->m->ts, c->ts_last);
+	else
+		json_value(c->ob, c->m, r, c->o);
+}
+
 static int json_row(const struct agg_row *r, void *arg)
 {
 	struct print_ctx *c = arg;
@@ -1704,7 +1752,7 @@ static int json_row(const struct agg_row *r, void *arg)
 	if (m->nkeys == 1) {
 		json_part(ob, m->ktypes[0], &r->keys[0], c->o, true);
 		ob_puts(ob, ": ");
-		json_value(ob, m, r, c->o);
+		json_row_value(c, r);
 	} else if (m->nkeys > 1) {
 		ob_puts(ob, "{\"key\": [");
 		for (int i = 0; i < m->nkeys; i++) {
@@ -1713,10 +1761,10 @@ static int json_row(const struct agg_row *r, void *arg)
 			json_part(ob, m->ktypes[i], &r->keys[i], c->o, false);
 		}
 		ob_puts(ob, "], \"value\": ");
-		json_value(ob, m, r, c->o);
+		json_row_value(c, r);
 		ob_putc(ob, '}');
 	} else {
-		json_value(ob, m, r, c->o);
+		json_row_value(c, r);
 	}
 	return 0;
 }
@@ -1806,6 +1854,9 @@ static int bt_row(const struct agg_row *r, void *arg)
 		ob_puts(ob, ": ");
 	}
 	switch (m->kind) {
+	case AGG_TSERIES:
+		agg_ts_json(ob, r->buckets, &m->ts, c->ts_last);
+		break;
 	case AGG_HIST:
 	case AGG_LHIST:
 		json_buckets(ob, m, r);
@@ -1834,7 +1885,8 @@ int agg_print_bt_json(const struct agg *m, struct outbuf *ob, const struct agg_p
 		return -EINVAL;
 	if (!m->n)
 		return 0;
-	ob_puts(ob, m->kind == AGG_HIST || m->kind == AGG_LHIST ? "{\"type\": \"hist\"" :
+	ob_puts(ob, m->kind == AGG_TSERIES ? "{\"type\": \"tseries\"" :
+		    m->kind == AGG_HIST || m->kind == AGG_LHIST ? "{\"type\": \"hist\"" :
 		    m->kind == AGG_STATS || m->kind == AGG_AVG ? "{\"type\": \"stats\"" :
 		    "{\"type\": \"map\"");
 	ob_puts(ob, ", \"data\": {");

@@ -98,6 +98,20 @@ enum agg_kind {
 	AGG_HIST,			/* hist(v): power-of-2 buckets */
 	AGG_LHIST,			/* lhist(v, min, max, step) */
 	AGG_VALUE,			/* @m[k] = v: a plain store */
+	AGG_TSERIES,			/* tseries(v, interval, n[, agg]): tseries.c */
+};
+
+/* A time series (tseries.c): how it combines the values of one interval,
+ * its intervals' length (ns, > 0) and how many it keeps (1..AGG_TS_NUM_MAX). */
+enum agg_ts_fn { AGG_TS_LAST, AGG_TS_AVG, AGG_TS_MAX, AGG_TS_MIN, AGG_TS_SUM };
+#define AGG_TS_NUM_MAX 1000
+#define AGG_TS_WORDS 4			/* per interval: epoch, value, count, used */
+
+struct agg_ts {
+	uint64_t interval;
+	uint32_t num;
+	enum agg_ts_fn fn;
+	bool is_unsigned;		/* set by agg_alloc from the spec */
 };
 
 enum agg_ktype {
@@ -141,6 +155,7 @@ struct agg_spec {
 	uint32_t size;			/* max entries; 0: AGG_DEFAULT_SIZE */
 	bool lru;			/* when full, a new key replaces the least
 					 * recently updated one (none is dropped) */
+	struct agg_ts ts;		/* AGG_TSERIES */
 };
 
 struct agg;
@@ -154,6 +169,9 @@ void agg_free(struct agg *m);
  * new entry was needed and the table is full (counted as dropped); -EINVAL
  * for a NULL map or missing keys.  Never allocates. */
 int agg_update(struct agg *m, const struct agg_kpart *keys, int64_t v);
+/* The same for an AGG_TSERIES map, of the value v at the time ts (ns of
+ * CLOCK_TAI, the clock bpftrace's time series read); other maps ignore ts. */
+int agg_update_at(struct agg *m, const struct agg_kpart *keys, int64_t v, uint64_t ts);
 
 /* Merges from a kernel hist trigger.  agg_add: count and sum of one entry
  * (count, sum, avg and stats maps; sum ignored by count maps).  agg_add_hits:
@@ -307,6 +325,21 @@ int agg_print_json(const struct agg *m, struct outbuf *ob, const struct agg_prin
  *	{"type": "stats", "data": {"@avg": 5}}
  * A stack, as a key or a value, is its text in a string. */
 int agg_print_bt_json(const struct agg *m, struct outbuf *ob, const struct agg_print_opts *opts);
+
+/* ---- time series (tseries.c) ------------------------------------------------ */
+
+/* An entry's words (AGG_TS_WORDS * t->num of them): the value v at ts (ns
+ * of CLOCK_TAI); zero() of them; the latest epoch (ts / interval) they
+ * hold (false for none); bpftrace's text (from the "@m[k]:" line on, the
+ * graph of the window that ends at epoch last) and its JSON array. */
+/* An AGG_TSERIES map's values are unsigned (u) or not: set before its
+ * first store, from the value's type. */
+void agg_ts_unsigned(struct agg *m, bool u);
+void agg_ts_apply(uint64_t *b, const struct agg_ts *t, int64_t v, uint64_t ts);
+void agg_ts_zero(uint64_t *b, const struct agg_ts *t);
+bool agg_ts_latest(const uint64_t *b, const struct agg_ts *t, uint64_t *latest);
+void agg_ts_text(struct outbuf *ob, const uint64_t *b, const struct agg_ts *t, uint64_t last);
+void agg_ts_json(struct outbuf *ob, const uint64_t *b, const struct agg_ts *t, uint64_t last);
 
 /* ---- pure helpers (exposed for tests and the planner) --------------------- */
 

@@ -390,6 +390,28 @@ static int check_agg(struct sema *s, struct node *n)
 	return check_numbers(s, n, 0);
 }
 
+/* tseries(value, interval, n[, "avg"|"max"|"min"|"sum"]): set_kind (sema.c)
+ * reads the constants. */
+static int check_tseries(struct sema *s, struct node *n)
+{
+	if (s->in->o->eng.file_tep) {
+		lang_errf(s->err, n, "tseries() over a recording: its intervals are wall-clock "
+			  "times of the machine that recorded, which the file does not keep");
+		return -EINVAL;
+	}
+	if (n->nargs == 4 && n->args[3]->k != N_STR) {
+		lang_errf(s->err, n->args[3], "tseries(): the aggregation is a literal: \"avg\", "
+			  "\"max\", \"min\" or \"sum\"");
+		return -EINVAL;
+	}
+	for (int i = 0; i < 3; i++)
+		if (n->args[i]->type != VT_INT) {
+			lang_errf(s->err, n->args[i], "tseries() takes a number");
+			return -EINVAL;
+		}
+	return 0;
+}
+
 /* print(@m[, top[, div]]), clear(@m), zero(@m), delete(@m[k]): the map. */
 /* f(@m, k1, k2) of today's bpftrace: the keys move to the map node,
  * f(@m[k1, k2]). */
@@ -1290,14 +1312,20 @@ static void exec_zero(struct xctx *x, const struct node *n)
 	agg_zero(in->maps[n->args[0]->slot].m);
 }
 
-static void exec_delete(struct xctx *x, const struct node *n)
+/* delete(): whether the entry was there (bpftrace's bool) */
+static struct val eval_delete(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
 	struct agg_kpart k[AGG_MAX_KEYS];
 
 	keys_of(x, n->args[0], k);
 	prom_deleting(in->prom, n->args[0]->slot, k);
-	agg_delete(in->maps[n->args[0]->slot].m, k);
+	return vint(agg_delete(in->maps[n->args[0]->slot].m, k) == 0);
+}
+
+static void exec_delete(struct xctx *x, const struct node *n)
+{
+	eval_delete(x, n);
 }
 #pragma GCC diagnostic pop
 
@@ -1315,6 +1343,14 @@ static void mark_bool(struct node *n)
 #else
 	(void)n;
 #endif
+}
+
+static int check_delete(struct sema *s, struct node *n)
+{
+	int err = check_map_arg(s, n);
+
+	mark_bool(n);
+	return err;
 }
 
 static int check_strcontains(struct sema *s, struct node *n)
@@ -1615,6 +1651,8 @@ static const struct builtin_fn builtins[] = {
 	AGG("stats", 1, 1, "x", AGG_STATS, BP_HIST_MAP),
 	AGG("hist", 1, 1, "x", AGG_HIST, BP_HIST_MAP),
 	AGG("lhist", 4, 4, "x, min, max, step", AGG_LHIST, BP_HIST_MAP),
+	{ .name = "tseries", .min = 3, .max = 4, .args = "x, interval, n[, agg]", .ret = VT_NONE,
+	  .where = BW_ALL, .flags = BF_AGG, .agg = AGG_TSERIES, .check = check_tseries },
 	/* statements */
 	{ .name = "printf", .min = 1, .max = 16, .args = "fmt, ...", .ret = VT_NONE,
 	  .where = BW_ALL, .flags = BF_BUF_ARGS, .check = check_printf, .exec = exec_printf },
@@ -1625,8 +1663,9 @@ static const struct builtin_fn builtins[] = {
 	  .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_clear },
 	{ .name = "zero", .min = 1, .max = 1, .args = "@map", .ret = VT_NONE, .where = BW_ALL,
 	  .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_zero },
-	{ .name = "delete", .min = 1, .max = 1 + AGG_MAX_KEYS, .args = "@map[key]", .ret = VT_NONE,
-	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_map_arg, .exec = exec_delete },
+	{ .name = "delete", .min = 1, .max = 1 + AGG_MAX_KEYS, .args = "@map[key]", .ret = VT_INT,
+	  .where = BW_ALL, .flags = BF_OWN_ARGS, .check = check_delete, .eval = eval_delete,
+	  .exec = exec_delete },
 	{ .name = "exit", .min = 0, .max = 1, .args = "[code]", .ret = VT_NONE, .where = BW_ALL,
 	  .check = check_exit, .exec = exec_exit },
 	{ .name = "time", .min = 0, .max = 1, .args = "[fmt]", .ret = VT_NONE, .where = BW_ALL,
@@ -1723,6 +1762,11 @@ int agg_of(const char *call)
 	const struct builtin_fn *b = builtin_find(call);
 
 	return b && (b->flags & BF_AGG) ? (int)b->agg : -1;
+}
+
+bool lang_is_agg(const char *call)
+{
+	return agg_of(call) >= 0;
 }
 
 /* The kind of clause the semantic pass is in, as a BW_* bit. */

@@ -896,7 +896,9 @@ int compile(struct interp *in, struct lang_err *err)
 					 .lmin = m->lmin, .lmax = m->lmax, .lstep = m->lstep,
 					 .size = d ? d->max : in->o->map_size,
 					 .lru = d && (d->type == LM_LRUHASH ||
-						      d->type == LM_PERCPULRUHASH) };
+						      d->type == LM_PERCPULRUHASH),
+					 .ts = { (uint64_t)m->lmin, (uint32_t)m->lmax,
+						 (enum agg_ts_fn)m->lstep, false } };
 
 		if (!m->has_kind) {
 			lang_errf(err, m->first, "%s is read but never assigned", m->name);

@@ -60,6 +60,8 @@ static struct val eval_tuple(struct xctx *x, const struct node *n)
 	int err = 0;
 
 	tbuf_reset(b);
+	if (n->sval)	/* a record's names */
+		err = tuple_put_names(b, n->sval);
 	for (int i = 0; i < n->nargs && !err; i++) {
 		struct val e = eval(x, n->args[i]);
 

@@ -10,11 +10,14 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "ftr.h"
 #include "lang/ctypes.h"
 #include "lang/intern.h"
 #include "lang/interp-int.h"
+
+static uint64_t tseries_time(struct xctx *x);
 /* ---- statements -------------------------------------------------------------- */
 
 /*
@@ -201,6 +204,20 @@ void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div, bo
 				     .empty_scalar = explicit,
 				     .no_summary = text && in->o->no_hist_summary };
 
+	if (explicit && text && !m->nkeys && !agg_entries(m->m) && m->vt == VT_TUPLE &&
+	    m->vtsig) {
+		/* a keyless map of tuples not stored in yet: its zero, as bpftrace */
+		struct tbuf z = { 0 };
+
+		if (tuple_zero(&z, m->vtsig) == 0) {
+			ob_puts(&in->ob, m->name);
+			ob_puts(&in->ob, ": ");
+			tuple_text(&in->ob, z.p ? z.p : "", z.len, NULL, NULL, NULL);
+			ob_putc(&in->ob, '\n');
+		}
+		tbuf_free(&z);
+		return;
+	}
 	if (in->o->mode == OUT_BTJSON)
 		agg_print_bt_json(m->m, &in->ob, &po);
 	else if (in->o->mode == OUT_JSON)
@@ -398,8 +415,14 @@ void exec(struct xctx *x, const struct node *st)
 			m = &in->maps[st->a->slot];
 			keys_of(x, st->a, k);
 			if (st->b->k == N_CALL && agg_of(st->b->sval) >= 0) {
-				if (st->b->nargs)
-					v = eval(x, st->b->args[0]).i;
+				if (st->b->nargs) {
+					struct val a = eval(x, st->b->args[0]);
+
+					v = a.i;
+					/* bpftrace types a series by its value's type */
+					if (m->kind == AGG_TSERIES && !agg_entries(m->m))
+						agg_ts_unsigned(m->m, a.u);
+				}
 			} else if (m->vt == VT_STR || m->vt == VT_STACK || m->vt == VT_TUPLE) {
 				struct val nv = eval(x, st->b);
 
@@ -418,7 +441,8 @@ void exec(struct xctx *x, const struct node *st)
 						  st->op == T_STAREQ ? T_STAR : T_SLASH, old, v);
 				}
 			}
-			if (agg_update(m->m, k, v) == -ENOSPC && !m->full_warned) {
+			if (agg_update_at(m->m, k, v, m->kind == AGG_TSERIES ? tseries_time(x) : 0) ==
+			    -ENOSPC && !m->full_warned) {
 				/* bpftrace's words; the count of drops comes at the end */
 				m->full_warned = true;
 				if (!ftr_no_warnings)
@@ -431,6 +455,33 @@ void exec(struct xctx *x, const struct node *st)
 			break;
 		}
 	}
+}
+
+/* The time of a tseries() store, in ns of CLOCK_TAI (bpftrace's): the
+ * event's; or, where bpftrace's tests set BPFTRACE_DUMMY_TS_MAP=@name, the
+ * value of that keyless map (0 while it holds none), which they step. */
+static uint64_t tseries_time(struct xctx *x)
+{
+	struct interp *in = x->in;
+	struct timespec mono, tai;
+	int64_t v = 0;
+
+	if (!in->ts_looked) {
+		const char *name = getenv("BPFTRACE_DUMMY_TS_MAP");
+
+		in->ts_map = name ? map_find(in, name) : NULL;
+		if (in->ts_map && in->ts_map->nkeys)
+			in->ts_map = NULL;
+		in->ts_looked = true;
+	}
+	if (in->ts_map) {
+		agg_lookup(in->ts_map->m, NULL, &v);
+		return (uint64_t)v;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_TAI, &tai);
+	return x->now + (uint64_t)((tai.tv_sec - mono.tv_sec) * 1000000000 +
+				   (tai.tv_nsec - mono.tv_nsec));
 }
 
 void run_clause(struct xctx *x, int ci, bool skip_pred)

@@ -98,7 +98,7 @@ struct mapdef {
 	enum agg_kind kind;
 	int nkeys;
 	enum agg_ktype kt[AGG_MAX_KEYS];
-	int64_t lmin, lmax, lstep;
+	int64_t lmin, lmax, lstep;	/* lhist; tseries: interval, n, agg_ts_fn */
 	bool has_kind, keys_known;
 	bool cleared;			/* clear() or zero() names it somewhere */
 	bool zeroed;			/* zero() names it: its keys stay, at 0 */
@@ -146,6 +146,10 @@ struct interp {
 	struct engine e;
 	struct mapdef maps[64];
 	int nmaps;
+	/* tseries()'s clock: BPFTRACE_DUMMY_TS_MAP's map (bpftrace's tests), or
+	 * NULL for the events' time; looked up at the first store */
+	struct mapdef *ts_map;
+	bool ts_looked;
 	struct evbind *eb;
 	/* The events read for the names tasks take (name_events_add): task_rename
 	 * at exec or prctl, sched_process_fork for a new task; each one's

@@ -205,6 +205,8 @@ int lang_parse_args(const char *text, char *const *params, int nparams, struct p
 /* An integer literal (1e6, 1_000, 0x1f, 017) at s: 0 with *out, *end past
  * it; -EINVAL / -ERANGE (*end still past it). */
 int lang_number(const char *s, const char **end, int64_t *out);
+/* Whether call names an aggregation (count, hist, tseries...). */
+bool lang_is_agg(const char *call);
 /*
  * int8() ... uint64(), and C's (uint8)x: the name's width and signedness
  * (also "u8".."s64", "char", "short", "int", "long" and unsigned forms);

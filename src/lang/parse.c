@@ -49,50 +49,6 @@ const char *lang_tok_str(enum tok t)
 	return t < ARRAY_SIZE(tok_names) && tok_names[t] ? tok_names[t] : "?";
 }
 
-bool lang_int_type(const char *name, int *bits, bool *is_signed)
-{
-	static const struct {
-		const char *n;
-		unsigned char bits;
-		bool sign;
-	} t[] = {
-		{ "int8", 8, true }, { "int16", 16, true }, { "int32", 32, true },
-		{ "int64", 64, true }, { "uint8", 8, false }, { "uint16", 16, false },
-		{ "uint32", 32, false }, { "uint64", 64, false }, { "s8", 8, true },
-		{ "s16", 16, true }, { "s32", 32, true }, { "s64", 64, true }, { "u8", 8, false },
-		{ "u16", 16, false }, { "u32", 32, false }, { "u64", 64, false },
-		{ "int8_t", 8, true }, { "int16_t", 16, true }, { "int32_t", 32, true },
-		{ "int64_t", 64, true }, { "uint8_t", 8, false }, { "uint16_t", 16, false },
-		{ "uint32_t", 32, false }, { "uint64_t", 64, false }, { "char", 8, true },
-		{ "short", 16, true }, { "int", 32, true }, { "long", 64, true },
-		{ "unsigned char", 8, false }, { "unsigned short", 16, false },
-		{ "unsigned int", 32, false }, { "unsigned", 32, false },
-		{ "unsigned long", 64, false }, { "bool", 1, false },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(t); i++)
-		if (!strcmp(name, t[i].n)) {
-			*bits = t[i].bits;
-			*is_signed = t[i].sign;
-			return true;
-		}
-	return false;
-}
-
-int64_t lang_int_cast(int64_t v, int bits, bool is_signed)
-{
-	uint64_t u = (uint64_t)v;
-
-	if (bits == 1)
-		return u != 0;	/* (bool)x, as C */
-	if (bits <= 0 || bits >= 64)
-		return v;
-	u &= (1ull << bits) - 1;
-	if (is_signed && (u >> (bits - 1)))
-		u |= ~0ull << bits;
-	return (int64_t)u;
-}
-
 void lerr(struct lexer *l, int line, int col, const char *fmt, ...)
 {
 	va_list ap;
@@ -179,48 +135,6 @@ bool ident_char(char c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
 	       c == '_';
-}
-
-/*
- * An integer literal as bpftrace writes them: decimal, 0x hex or 0 octal;
- * '_' between digits (1_000_000); an exponent (1e6 is 1000000: an integer,
- * bpftrace has no floating point).  *end is past the literal's characters.
- * 0, or -ERANGE/-EINVAL.
- */
-int lang_number(const char *s, const char **end, int64_t *out)
-{
-	char buf[72];
-	size_t n = 0;
-	const char *p = s;
-	unsigned long long v, e = 0;
-	char *stop;
-
-	while (ident_char(*p)) {
-		if (*p != '_' && n < sizeof(buf) - 1)
-			buf[n++] = *p;
-		p++;
-	}
-	*end = p;
-	buf[n] = '\0';
-	if (p[-1] == '_')
-		return -EINVAL;
-	for (const char *q = s; q < p; q++)
-		if (q[0] == '_' && q[1] == '_')
-			return -EINVAL;
-	errno = 0;
-	v = strtoull(buf, &stop, 0);
-	if (*stop == 'e' && buf[0] != '0' && stop[1] >= '0' && stop[1] <= '9') {
-		e = strtoull(stop + 1, &stop, 10);
-		for (; e && !errno; e--) {
-			if (v > UINT64_MAX / 10)
-				errno = ERANGE;
-			v *= 10;
-		}
-	}
-	if (errno || *stop)
-		return errno ? -ERANGE : -EINVAL;
-	*out = (int64_t)v;
-	return 0;
 }
 
 void next(struct lexer *l)
@@ -560,6 +474,67 @@ static struct node *tuple(struct lexer *l, struct node *first, int line, int col
 	return t;
 }
 
+static struct node *if_expr(struct lexer *l, int line, int col);
+
+/* (a = x, b = y): a tuple whose sval names its fields, "a,b" (tuple.h);
+ * first is the bare name a, before its '='. */
+static struct node *record(struct lexer *l, struct node *first, int line, int col)
+{
+	struct node *n = mk(l, N_TUPLE, line, col), *name = first;
+	char *names = NULL;
+	size_t len = 0;
+	FILE *f = n ? open_memstream(&names, &len) : NULL;
+	bool ok = f != NULL;
+
+	while (ok) {
+		char key[80];
+
+		snprintf(key, sizeof(key), ",%s,", name->sval);
+		fflush(f);
+		if (len) {
+			char *all = malloc(len + 3);
+
+			if (all)
+				snprintf(all, len + 3, ",%s,", names);
+			ok = all && !strstr(all, key);
+			free(all);
+		}
+		if (!ok) {
+			lerr(l, name->line, name->col, "the record has two fields named %s", name->sval);
+			break;
+		}
+		fprintf(f, "%s%s", len ? "," : "", name->sval);
+		node_free(name);
+		name = NULL;
+		if (!expect(l, T_ASSIGN, NULL) || !push_arg(l, n, expr(l))) {
+			ok = false;
+			break;
+		}
+		if (!accept(l, T_COMMA) || l->t == T_RPAREN)
+			break;
+		name = l->t == T_IDENT ? mk(l, N_CALL, l->tline, l->tcol) : NULL;
+		if (!name) {
+			lerr(l, l->tline, l->tcol, "expected a field name, found %s",
+			     lang_tok_str(l->t));
+			ok = false;
+			break;
+		}
+		name->sval = l->sval;
+		l->sval = NULL;
+		next(l);
+	}
+	node_free(name);
+	if (f)
+		fclose(f);
+	if (!ok || !names) {
+		free(names);
+		node_free(n);
+		return NULL;
+	}
+	n->sval = names;
+	return n;
+}
+
 static struct node *primary(struct lexer *l)
 {
 	int line = l->tline, col = l->tcol;
@@ -625,11 +600,13 @@ static struct node *primary(struct lexer *l)
 		}
 		n = expr(l);
 		if (n && l->t == T_ASSIGN && n->k == N_CALL && n->idx == BARE_NAME) {
-			lerr(l, n->line, n->col, "a record, (%s=...), is not in ftr yet (tuples are)",
-			     n->sval);
-			node_free(n);
+			n = record(l, n, line, col);
 			l->parens--;
-			return NULL;
+			if (!n || !expect(l, T_RPAREN, NULL)) {
+				node_free(n);
+				return NULL;
+			}
+			return n;
 		}
 		if (n && l->t == T_COMMA)
 			n = tuple(l, n, line, col);
@@ -683,6 +660,10 @@ static struct node *primary(struct lexer *l)
 
 		l->sval = NULL;
 		next(l);
+		if (!strcmp(name, "if")) {
+			free(name);
+			return if_expr(l, line, col);
+		}
 		if (!strcmp(name, "sizeof") && l->t == T_LPAREN) {
 			size_t len;
 
@@ -807,6 +788,165 @@ static struct node *primary(struct lexer *l)
 }
 
 /* primary ("." NAME | "->" NAME | "[" expr "]")* */
+/* $x++, $x--, ++$x, --$x (and of @m[k]) in an expression: the block
+ * { $x += 1; $x - 1 } (post) or { $x += 1; $x } (pre), marked op T_INCR, of
+ * which stmt() keeps the assignment alone where it is a whole statement. */
+static struct node *incdec(struct lexer *l, struct node *t, enum tok op, bool post, int line,
+			   int col)
+{
+	struct node *n, *s, *v = NULL, *b;
+
+	if (t->k != N_MAP && t->k != N_VAR) {
+		lerr(l, line, col, "only a @map or a $variable can be assigned");
+		node_free(t);
+		return NULL;
+	}
+	n = mk(l, N_BLOCK, line, col);
+	s = n ? mk(l, S_ASSIGN, line, col) : NULL;
+	if (!s) {
+		node_free(n);
+		node_free(t);
+		return NULL;
+	}
+	n->op = T_INCR;
+	n->a = s;
+	s->op = op == T_INCR ? T_PLUSEQ : T_MINUSEQ;
+	s->a = t;
+	s->b = mk(l, N_INT, line, col);
+	if (s->b) {
+		s->b->ival = 1;
+		v = node_copy(l, t, false);
+	}
+	if (v && post) {
+		b = mk(l, N_BINOP, line, col);
+		if (b) {
+			b->op = op == T_INCR ? T_MINUS : T_PLUS;
+			b->a = v;
+			b->b = mk(l, N_INT, line, col);
+		}
+		if (!b || !b->b) {
+			node_free(b ? b : v);
+			v = NULL;
+		} else {
+			b->b->ival = 1;
+			v = b;
+		}
+	}
+	n->b = v;
+	if (!v) {
+		node_free(n);
+		return NULL;
+	}
+	l->depth = 1;
+	return n;
+}
+
+/* Whether the statements from s end in a value: an expression, or an
+ * if/else whose branches both do. */
+static bool ends_in_value(const struct node *s)
+{
+	while (s && s->next)
+		s = s->next;
+	return s && (s->k == S_EXPR || (s->k == S_IF && s->c && ends_in_value(s->b) &&
+					ends_in_value(s->c)));
+}
+
+static struct node *list_value(struct lexer *l, struct node *head);
+
+/* The if/else statement s (ends_in_value) as c ? a : b; s is used up. */
+static struct node *if_value(struct lexer *l, struct node *s)
+{
+	struct node *t = mk(l, N_TERNARY, s->line, s->col);
+
+	if (t) {
+		t->a = s->a;
+		t->b = list_value(l, s->b);
+		t->c = list_value(l, s->c);
+		s->a = s->b = s->c = NULL;
+	}
+	node_free(s);
+	return t;
+}
+
+/* The statements from head (ends_in_value) as a block with that value. */
+static struct node *list_value(struct lexer *l, struct node *head)
+{
+	struct node *n = mk(l, N_BLOCK, head->line, head->col), **last = &head, *s;
+
+	while ((*last)->next)
+		last = &(*last)->next;
+	s = *last;
+	*last = NULL;
+	if (n) {
+		n->a = head;
+		if (s->k == S_EXPR) {
+			n->b = s->a;
+			s->a = NULL;
+			node_free(s);
+		} else {
+			n->b = if_value(l, s);
+		}
+	} else {
+		node_free(head);
+		node_free(s);
+	}
+	return n;
+}
+
+/* A { block } whose last expression is its value (or an if/else whose
+ * branches end in values: if (a) { if (b) { 1 } else { 2 } } else { 3 }). */
+static struct node *value_block(struct lexer *l)
+{
+	struct node *n = mk(l, N_BLOCK, l->tline, l->tcol);
+
+	if (n)
+		n->a = block_ex(l, &n->b);
+	if (n && !l->failed && !n->b && ends_in_value(n->a)) {
+		struct node *v = list_value(l, n->a);
+
+		n->a = NULL;
+		node_free(n);
+		n = v;
+	}
+	if (n && (l->failed || !n->b)) {
+		if (!l->failed)
+			lerr(l, n->line, n->col, "this block has no value: end it with one");
+		node_free(n);
+		return NULL;
+	}
+	return n;
+}
+
+/* if (c) { ...; a } else { ...; b } as an expression (after 'if'): c ? a : b,
+ * its else a block or another if. */
+static struct node *if_expr(struct lexer *l, int line, int col)
+{
+	struct node *n = enter(l) ? mk(l, N_TERNARY, line, col) : NULL;
+
+	if (n && (n->a = expr(l)) && (n->b = value_block(l))) {
+		if (l->t != T_IDENT || strcmp(l->sval, "else")) {
+			lerr(l, l->tline, l->tcol, "an if with a value needs an else");
+		} else {
+			next(l);
+			if (l->t == T_IDENT && !strcmp(l->sval, "if")) {
+				int il = l->tline, ic = l->tcol;
+
+				next(l);
+				n->c = if_expr(l, il, ic);
+			} else {
+				n->c = value_block(l);
+			}
+		}
+	}
+	l->nest--;
+	if (n && !n->c) {
+		node_free(n);
+		return NULL;
+	}
+	l->depth = 1;
+	return n;
+}
+
 static struct node *postfix(struct lexer *l)
 {
 	struct node *n = primary(l), *m;
@@ -855,6 +995,13 @@ static struct node *postfix(struct lexer *l)
 			return NULL;
 		}
 	}
+	if (n && (n->k == N_VAR || n->k == N_MAP) && (l->t == T_INCR || l->t == T_DECR)) {
+		enum tok op = l->t;
+		int line = l->tline, col = l->tcol;
+
+		next(l);
+		return incdec(l, n, op, true, line, col);
+	}
 	return n;
 }
 
@@ -894,6 +1041,11 @@ static struct node *unary(struct lexer *l)
 		}
 		l->nest--;
 		return n;
+	}
+	if (op == T_INCR || op == T_DECR) {
+		next(l);
+		n = postfix(l);
+		return n ? incdec(l, n, op, false, line, col) : NULL;
 	}
 	return postfix(l);
 }
@@ -1174,6 +1326,25 @@ fail:
 	return NULL;
 }
 
+/* @m = { ...; avg(x) }: the block's statements, then @m = avg(x) in it (an
+ * aggregation is a map's value only), the block a statement. */
+static struct node *agg_in_block(struct lexer *l, struct node *as)
+{
+	struct node *blk = as->b, **tail = &blk->a, *n = mk(l, S_EXPR, as->line, as->col);
+
+	if (!n) {
+		node_free(as);
+		return NULL;
+	}
+	while (*tail)
+		tail = &(*tail)->next;
+	as->b = blk->b;
+	blk->b = NULL;
+	*tail = as;
+	n->a = blk;
+	return n;
+}
+
 static struct node *stmt(struct lexer *l)
 {
 	int line = l->tline, col = l->tcol;
@@ -1221,8 +1392,27 @@ static struct node *stmt(struct lexer *l)
 	e = expr(l);
 	if (!e)
 		return NULL;
+	if (e->k == N_BLOCK && e->op == T_INCR && l->t != T_ASSIGN) {
+		/* @x++; as a statement is @x += 1 */
+		n = e->a;
+		e->a = NULL;
+		node_free(e);
+		return n;
+	}
 	if (l->t == T_ASSIGN || l->t == T_PLUSEQ || l->t == T_MINUSEQ || l->t == T_STAREQ ||
 	    l->t == T_SLASHEQ || l->t == T_INCR || l->t == T_DECR) {
+		if (l->t == T_ASSIGN && e->k != N_MAP && e->k != N_VAR && e->sval &&
+		    !strcmp(e->sval, "_")) {
+			/* _ = expr: the value is discarded, on purpose */
+			node_free(e);
+			next(l);
+			n = mk(l, S_EXPR, line, col);
+			if (n && !(n->a = expr(l))) {
+				node_free(n);
+				n = NULL;
+			}
+			return n;
+		}
 		if (e->k != N_MAP && e->k != N_VAR) {
 			lerr(l, l->tline, l->tcol, "only a @map or a $variable can be assigned");
 			node_free(e);
@@ -1249,6 +1439,9 @@ static struct node *stmt(struct lexer *l)
 			node_free(n);
 			return NULL;
 		}
+		if (n->op == T_ASSIGN && n->b->k == N_BLOCK && n->b->b && n->b->b->k == N_CALL &&
+		    lang_is_agg(n->b->b->sval))
+			return agg_in_block(l, n);
 		return n;
 	}
 	n = mk(l, S_EXPR, line, col);

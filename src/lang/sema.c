@@ -199,9 +199,82 @@ static const char *ktype_name(enum agg_ktype kt)
 	return kt == AGG_K_STR ? "string" : kt == AGG_K_STACK ? "stack" : "number";
 }
 
+/* A copy of $v or $v.N.M... (no side effects to run twice); NULL when n is
+ * not one, or out of memory. */
+static struct node *copy_var_chain(const struct node *n)
+{
+	struct node *c;
+
+	if (n->k != N_VAR && (n->k != N_MEMBER || n->op != T_DOT))
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->k = n->k;
+	c->op = n->op;
+	c->line = n->line;
+	c->col = n->col;
+	c->sval = strdup(n->sval);
+	if (!c->sval || (n->k == N_MEMBER && !(c->a = copy_var_chain(n->a)))) {
+		free(c->sval);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* @m[(1, 2)] and @m[$t] of a tuple of numbers and strings are @m[1, 2], as
+ * bpftrace keys a map by a tuple: the key's elements become the keys (a
+ * literal's own, or $t.0, $t.1...).  0, or -ENOMEM; other keys stay. */
+static int spread_tuple_key(struct sema *s, struct node *n)
+{
+	struct node *t = n->args[0], **el;
+	int cnt;
+
+	if (t->k == N_TUPLE) {
+		if (t->nargs < 1 || t->nargs > AGG_MAX_KEYS)
+			return 0;
+		free(n->args);
+		n->args = t->args;
+		n->nargs = t->nargs;
+		t->args = NULL;
+		t->nargs = 0;
+		lang_node_free(t);
+		return 0;
+	}
+	cnt = t->tsig ? tuple_sig_count(t->tsig) : -1;
+	if (cnt < 1 || cnt > AGG_MAX_KEYS || strchr(t->tsig + 1, '(') || !copy_var_chain(t))
+		return 0;
+	el = calloc((size_t)cnt, sizeof(*el));
+	for (int i = 0; el && i < cnt; i++) {
+		char num[16];
+
+		snprintf(num, sizeof(num), "%d", i);
+		el[i] = calloc(1, sizeof(*el[i]));
+		if (!el[i] || !(el[i]->sval = strdup(num)) || !(el[i]->a = copy_var_chain(t))) {
+			while (i >= 0)
+				lang_node_free(el[i--]);
+			free(el);
+			return -ENOMEM;
+		}
+		el[i]->k = N_MEMBER;
+		el[i]->op = T_DOT;
+		el[i]->line = t->line;
+		el[i]->col = t->col;
+	}
+	if (!el)
+		return -ENOMEM;
+	lang_node_free(t);
+	free(n->args);
+	n->args = el;
+	n->nargs = cnt;
+	return 0;
+}
+
 int check_map_keys(struct sema *s, struct node *n)
 {
 	struct mapdef *m = map_get(s->in, n->sval);
+	bool checked = false;
 
 	if (!m) {
 		lang_errf(s->err, n, "too many maps (ftr keeps %d)", (int)ARRAY_SIZE(s->in->maps));
@@ -209,8 +282,24 @@ int check_map_keys(struct sema *s, struct node *n)
 	}
 	n->slot = (int)(m - s->in->maps);
 	m->refs++;
+	if (n->nargs == 1 && n->args[0]->k == N_TUPLE) {
+		if (spread_tuple_key(s, n))
+			return -ENOMEM;
+	} else if (n->nargs == 1 && (n->args[0]->k == N_VAR || (n->args[0]->k == N_MEMBER &&
+							       n->args[0]->op == T_DOT))) {
+		int err = check(s, n->args[0]);
+
+		if (err)
+			return err;
+		checked = true;
+		if (n->args[0]->type == VT_TUPLE) {
+			if (spread_tuple_key(s, n))
+				return -ENOMEM;
+			checked = n->args[0]->type == VT_TUPLE;
+		}
+	}
 	for (int i = 0; i < n->nargs; i++) {
-		int err = check(s, n->args[i]);
+		int err = i == 0 && checked ? 0 : check(s, n->args[i]);
 
 		if (err)
 			return err;
@@ -286,8 +375,23 @@ static int set_kind(struct sema *s, struct node *map, struct node *rhs)
 			return -EINVAL;
 		}
 	}
+	if (kind == AGG_TSERIES) {
+		/* lmin, lmax, lstep: its interval (ns), intervals kept, agg_ts_fn */
+		static const char *const fns[] = { "", "avg", "max", "min", "sum" };
+		const char *fn = rhs->nargs == 4 ? rhs->args[3]->sval : "";
+
+		while (lstep < 5 && strcmp(fn, fns[lstep]))
+			lstep++;
+		if (!is_const(rhs->args[1], &lmin) || !is_const(rhs->args[2], &lmax) ||
+		    lmin <= 0 || lmax < 1 || lmax > AGG_TS_NUM_MAX || lstep == 5) {
+			lang_errf(s->err, rhs, "tseries(value, interval, n[, agg]) needs a constant "
+				  "interval above 0 (as 100ms), n from 1 to %d, and agg \"avg\", "
+				  "\"max\", \"min\" or \"sum\"", AGG_TS_NUM_MAX);
+			return -EINVAL;
+		}
+	}
 	if (m->has_kind && (m->kind != (enum agg_kind)kind ||
-			    (kind == AGG_LHIST && (m->lmin != lmin || m->lmax != lmax ||
+			    ((kind == AGG_LHIST || kind == AGG_TSERIES) && (m->lmin != lmin || m->lmax != lmax ||
 						   m->lstep != lstep)))) {
 		lang_errf(s->err, rhs, "%s is used two ways (first at %d:%d)", m->name,
 			  m->first->line, m->first->col);
@@ -345,6 +449,8 @@ static int check_tuple(struct sema *s, struct node *n)
 	if (!f)
 		return -ENOMEM;
 	fputc('(', f);
+	if (n->sval)	/* a record: its fields' names first */
+		fprintf(f, "n%s;", n->sval);
 	for (int i = 0; i < n->nargs; i++) {
 		struct node *a = n->args[i];
 		int err = check(s, a);
@@ -411,7 +517,20 @@ static int check_tuple_elem(struct sema *s, struct node *n)
 			  "types a map's tuples at their first store", n->sval);
 		return -EINVAL;
 	}
-	n->idx = atoi(n->sval);
+	if (tuple_sig_field(n->a->tsig, "") == -1 && tuple_sig_elem(n->a->tsig, 0, &e, &len) &&
+	    e[0] == 'n') {
+		/* a record: by name only */
+		n->idx = tuple_sig_field(n->a->tsig, n->sval);
+		if (n->idx < 0) {
+			lang_errf(s->err, n, "the record has no field %s", n->sval);
+			return -EINVAL;
+		}
+	} else if (strspn(n->sval, "0123456789") != strlen(n->sval)) {
+		lang_errf(s->err, n, ".%s: a tuple's elements are .0, .1...", n->sval);
+		return -EINVAL;
+	} else {
+		n->idx = atoi(n->sval);
+	}
 	if (!tuple_sig_elem(n->a->tsig, n->idx, &e, &len)) {
 		lang_errf(s->err, n, "the tuple has %d element%s: no .%s", tuple_sig_count(n->a->tsig),
 			  tuple_sig_count(n->a->tsig) == 1 ? "" : "s", n->sval);
@@ -596,7 +715,7 @@ int check(struct sema *s, struct node *n)
 		n->enum_id = n->b ? n->b->enum_id : 0;
 		return keep_tsig(n, n->b ? n->b->tsig : NULL);
 	case N_MEMBER:
-		if (n->op == T_DOT && n->sval[0] >= '0' && n->sval[0] <= '9')
+		if (n->op == T_DOT)
 			return check_tuple_elem(s, n);
 		/* fall through */
 	case N_INDEX: case N_SIZEOF:
@@ -872,6 +991,16 @@ int check_stmts(struct sema *s, struct node *st)
 				if (err)
 					return err;
 				st->a->ptr_size = s->in->varptr[st->a->slot];
+				if (st->b->type == VT_TUPLE && s->in->vartsig[st->a->slot] &&
+				    strcmp(s->in->vartsig[st->a->slot], st->b->tsig) &&
+				    (s->in->vartsig[st->a->slot][1] == 'n' || st->b->tsig[1] == 'n')) {
+					/* bpftrace keeps the first record's order of fields;
+					 * ftr would print the new one's */
+					lang_errf(s->err, st->b, "%s held a record of other fields or "
+						  "another order: give the fields in the order of the "
+						  "first", st->a->sval);
+					return -EINVAL;
+				}
 				if (st->b->type == VT_TUPLE) {
 					free(s->in->vartsig[st->a->slot]);
 					s->in->vartsig[st->a->slot] = strdup(st->b->tsig);

@@ -23,6 +23,7 @@ static size_t elem_len(const char *s)
 		return s[1] >= '0' && s[1] <= '9' ? 2 : 0;
 	case 'e':
 	case 'p':
+	case 'n':
 		n = strcspn(s, ";");
 		return s[n] == ';' ? n + 1 : 0;
 	case '(':
@@ -154,6 +155,62 @@ int tuple_put_stack(struct tbuf *b, const uint64_t *ips, size_t n, int mode)
 	return 0;
 }
 
+int tuple_put_names(struct tbuf *b, const char *names)
+{
+	return put_bytes(b, 'n', names, strlen(names));
+}
+
+int tuple_zero(struct tbuf *b, const char *sig)
+{
+	const char *e;
+	size_t len;
+	int err = 0;
+
+	for (int i = 0; !err && tuple_sig_elem(sig, i, &e, &len); i++) {
+		if (e[0] == 'n') {
+			char *names = strndup(e + 1, len - 2);
+
+			err = names ? tuple_put_names(b, names) : -ENOMEM;
+			free(names);
+		} else if (e[0] == 's') {
+			err = tuple_put_str(b, "", 0);
+		} else if (e[0] == 'k') {
+			err = tuple_put_stack(b, NULL, 0, e[1] - '0');
+		} else if (e[0] == '(') {
+			struct tbuf in = { 0 };
+			char *sub = strndup(e, len);
+
+			err = sub ? tuple_zero(&in, sub) : -ENOMEM;
+			if (!err)
+				err = tuple_put_tuple(b, in.p ? in.p : "", in.len);
+			free(sub);
+			tbuf_free(&in);
+		} else {
+			err = tuple_put_int(b, 0, false, e[0] == 'e' ? (uint32_t)strtoul(e + 1, NULL, 10) :
+					    e[0] == 'p' ? TUPLE_HEX : 0);
+		}
+	}
+	return err;
+}
+
+int tuple_sig_field(const char *sig, const char *name)
+{
+	const char *e, *p;
+	size_t len, nl = strlen(name);
+	int i = 1;
+
+	if (!tuple_sig_elem(sig, 0, &e, &len) || e[0] != 'n')
+		return -1;
+	for (p = e + 1; p < e + len - 1; i++) {
+		size_t fl = strcspn(p, ",;");
+
+		if (fl == nl && !strncmp(p, name, nl))
+			return i;
+		p += fl + 1;
+	}
+	return -1;
+}
+
 /* The element at *off of t[0..len), and *off past it. */
 static int next_elem(const char *t, size_t len, size_t *off, struct telem *e)
 {
@@ -173,7 +230,7 @@ static int next_elem(const char *t, size_t len, size_t *off, struct telem *e)
 		*off = o + 13;
 		return 0;
 	}
-	if ((e->tag != 's' && e->tag != 't' && e->tag != 'k') || len - o < 4)
+	if ((e->tag != 's' && e->tag != 't' && e->tag != 'k' && e->tag != 'n') || len - o < 4)
 		return -EINVAL;
 	memcpy(&n, t + o, 4);
 	o += 4;
@@ -219,18 +276,52 @@ static void stack_text(struct outbuf *ob, const struct telem *e, tuple_stack_fn 
 	}
 }
 
+/* A record's names element, if t is a record's bytes: its names ("a,b")
+ * and where its fields start. */
+static bool record_names(const char *t, size_t len, struct telem *names, size_t *off)
+{
+	*off = 0;
+	if (next_elem(t, len, off, names) || names->tag != 'n') {
+		*off = 0;
+		return false;
+	}
+	return true;
+}
+
+/* The next field's name of a record's names (at *p, moved on). */
+static void put_field(struct outbuf *ob, const struct telem *names, size_t *p, bool json)
+{
+	size_t fl = 0;
+
+	while (*p + fl < names->len && names->s[*p + fl] != ',')
+		fl++;
+	if (json) {
+		ob_json_str(ob, names->s + *p, fl);
+		ob_write(ob, ": ", 2);
+	} else {
+		ob_putc(ob, '.');
+		ob_write(ob, names->s + *p, fl);
+		ob_write(ob, " = ", 3);
+	}
+	*p += fl + 1;
+}
+
 void tuple_text(struct outbuf *ob, const char *t, size_t len, tuple_enum_fn en, tuple_stack_fn sf,
 		void *arg)
 {
-	struct telem e;
-	size_t off = 0;
+	struct telem e, names;
+	size_t off, np = 0;
+	bool rec = record_names(t, len, &names, &off);
 
-	ob_putc(ob, '(');
+	/* a record as bpftrace prints one: { .a = 1, .b = (2, x) } */
+	ob_puts(ob, rec ? (names.len ? "{ " : "{") : "(");
 	for (int i = 0; !next_elem(t, len, &off, &e); i++) {
 		const char *name = e.tag == 'i' && e.enum_id && en ? en(e.enum_id, e.i, arg) : NULL;
 
 		if (i)
 			ob_write(ob, ", ", 2);
+		if (rec)
+			put_field(ob, &names, &np, false);
 		if (name)
 			ob_puts(ob, name);
 		else if (e.tag == 'i' && e.enum_id == TUPLE_HEX)
@@ -246,19 +337,22 @@ void tuple_text(struct outbuf *ob, const char *t, size_t len, tuple_enum_fn en, 
 		else
 			tuple_text(ob, e.s, e.len, en, sf, arg);
 	}
-	ob_putc(ob, ')');
+	ob_puts(ob, rec ? (names.len ? " }" : "}") : ")");
 }
 
 void tuple_json(struct outbuf *ob, const char *t, size_t len)
 {
-	struct telem e;
-	size_t off = 0;
+	struct telem e, names;
+	size_t off, np = 0;
+	bool rec = record_names(t, len, &names, &off);
 
-	/* bpftrace's: [1,2,"a",[3,true]], no spaces */
-	ob_putc(ob, '[');
+	/* bpftrace's: [1,2,"a",[3,true]], no spaces; a record {"a": 1, "b": 2} */
+	ob_putc(ob, rec ? '{' : '[');
 	for (int i = 0; !next_elem(t, len, &off, &e); i++) {
 		if (i)
-			ob_putc(ob, ',');
+			ob_puts(ob, rec ? ", " : ",");
+		if (rec)
+			put_field(ob, &names, &np, true);
 		if (e.tag == 'i' && e.enum_id == LANG_BOOL_ID)
 			ob_puts(ob, e.i ? "true" : "false");
 		else if (e.tag == 'i' && e.u)
@@ -272,5 +366,5 @@ void tuple_json(struct outbuf *ob, const char *t, size_t len)
 		else
 			ob_puts(ob, "null");	/* a stack: the semantic pass refuses it */
 	}
-	ob_putc(ob, ']');
+	ob_putc(ob, rec ? '}' : ']');
 }

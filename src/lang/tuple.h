@@ -57,6 +57,16 @@ int tuple_put_int(struct tbuf *b, int64_t v, bool is_unsigned, uint32_t enum_id)
 int tuple_put_str(struct tbuf *b, const char *s, size_t len);
 int tuple_put_tuple(struct tbuf *b, const char *t, size_t len);
 int tuple_put_stack(struct tbuf *b, const uint64_t *ips, size_t n, int mode);
+/* A record, (a = 1, b = 2): a tuple whose first element names its fields,
+ * "a,b" (signature "na,b;", bytes tag 'n' as 's'), printed by name:
+ * { .a = 1, .b = 2 }, in JSON {"a": 1, "b": 2}.  tuple_put_names puts
+ * that element; tuple_sig_field is the element of field name (from 1), or
+ * -1 when sig is not a record or has no such field. */
+int tuple_put_names(struct tbuf *b, const char *names);
+int tuple_sig_field(const char *sig, const char *name);
+/* The zero value of signature sig (numbers 0, strings ""), appended to b,
+ * as bpftrace prints a scalar map it has not stored in: 0 or -ENOMEM. */
+int tuple_zero(struct tbuf *b, const char *sig);
 
 struct telem {
 	char tag;			/* 'i', 's', 't', 'k' */

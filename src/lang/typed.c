@@ -991,6 +991,9 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 			return need_mem(x, n->a, "a read through a pointer");
 		if (r == 0 && n->a->k == N_FIELD && x->tracepoint && !x->btf_func)
 			r = tp_field(x, n->a, v, true);
+		if (r == 0 && n->op == T_DOT && (n->a->k == N_VAR || n->a->k == N_MEMBER ||
+						 n->a->k == N_TUPLE || n->a->k == N_MAP))
+			return 0;	/* a record's field, $r.name: the semantic pass's */
 		if (r == 0)
 			return fail(x, n, "'%s%s' needs a struct or a pointer to one: cast it, as "
 				    "((struct NAME *)arg0)%s%s", n->op == T_ARROW ? "->" : ".", n->sval,

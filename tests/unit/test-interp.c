@@ -431,6 +431,27 @@ static void test_aggregations(void **state)
 	"syscalls:sys_enter_openat tid=" T2 " dfd=-100 filename=0x7ffd4000 flags=0x241\n"
 
 static const struct icase stmts[] = {
+	{ "records: fields by name, printed and stored as bpftrace's",
+	  "BEGIN { $v = (x=1, y=\"s\"); $t = (a=0, d=(5, 6), e=$v); printf(\"%d %s %d\\n\", $t.a, "
+	  "$t.e.y, $t.d.1); print($t); @m[1] = (r=$v, n=2); print(@m[1].r.x); }", "",
+	  "0 s 6\n{ .a = 0, .d = (5, 6), .e = { .x = 1, .y = s } }\n1\n"
+	  "@m[1]: { .r = { .x = 1, .y = s }, .n = 2 }\n" },
+	{ "print() of a keyless map of records before its first store: its zero",
+	  "BEGIN { print(@e); @e = (a=1, b=(\"x\", 2)); clear(@e); }", "",
+	  "@e: { .a = 0, .b = (, 0) }\n" },
+	{ "delete()'s value; a tuple as a map's keys",
+	  "BEGIN { @b[1, \"a\"] = 2; @[0, 1] = 1; $t = (1, \"a\"); @c[(3, 4)] = 1; "
+	  "printf(\"%d %d %d\\n\", delete(@b, (1, \"a\")), delete(@b, $t), has_key(@c, 3, 4)); "
+	  "for ($kv : @) { delete(@, $kv.0); } }", "", "1 0 1\n@c[3, 4]: 1\n" },
+	{ "if/else as an expression, nested; _ = discards; an aggregation ending a block",
+	  "BEGIN { $y = 0; print(if (1) { printf(\"a\"); if ($y) { 5 } else if ($y + 1) { 6 } "
+	  "else { 7 } } else { 3 }); $z = if ($y) { 1 } else { 2 }; _ = { print($z); 1 }; "
+	  "@ = { let $a = 100; avg($a) }; }", "", "a6\n2\n@: 100\n" },
+	{ "++ and -- inside expressions: post, pre, of maps, of pointers",
+	  "BEGIN { $i = 0; while ($i++ < 3) { printf(\"%d \", $i); } $j = 5; "
+	  "printf(\"%d %d %d %d\\n\", --$j, $j--, ++$j, $j); @m[1]++; print(@m[1]++); "
+	  "$p = (int32 *)0x40; $p--; printf(\"%p \", $p--); print($p); @a = avg($i--); }", "",
+	  "1 2 3 4 4 4 4\n1\n0x3c 0x38\n@m[1]: 2\n\n@a: 4\n" },
 	{ "numeric predicate",
 	  "tracepoint:syscalls:sys_enter_write /args.fd == 1/ { @[comm] = count(); }", WRITES,
 	  "@[python3]: 1\n@[bash]: 3\n" },
@@ -689,6 +710,57 @@ static void test_time(void **state)
 	if (regexec(&re, got, 0, NULL, 0))
 		fail_msg("time(): '%s'", got);
 	regfree(&re);
+}
+
+/* tseries(): on the clock of a map, as bpftrace's tests step it (epoch 0
+ * reads back as 0; a window of n intervals; "-" where none was stored; the
+ * scale one either side of a flat series; '.' marks 0 between them). */
+static const struct icase tseries[] = {
+	{ "tseries with durations",
+	  "BEGIN { @ts = 1s; @s = tseries(-2, 1s, 3); @ts = 3s; @s = tseries(4, 1s, 3); @ts = 0; "
+	  "@z = tseries(7, 100ms, 2, \"avg\"); @ts = 100ms; @z = tseries(7, 100ms, 2, \"avg\"); "
+	  "@z = tseries(8, 100ms, 2, \"avg\"); @ts = 1001ms; @m[\"k\"] = tseries(3, 1ms, 2, \"max\"); "
+	  "@m[\"k\"] = tseries(1, 1ms, 2, \"max\"); clear(@ts); print(1ms + 2us); }", "",
+	  "1002000\n"
+	  "@s:\n"
+	  "         -2                                                  4\n"
+	  "hh:mm:ss |___________________________________________________|\n"
+	  "00:00:01 *                .                                  | -2\n"
+	  "00:00:02 |                .                                  | -\n"
+	  "00:00:03 |                .                                  * 4\n"
+	  "         v___________________________________________________v\n"
+	  "         -2                                                  4\n\n\n"
+	  "@z:\n"
+	  "             0                                                   7\n"
+	  "hh:mm:ss.ms  |___________________________________________________|\n"
+	  "00:00:00.000 *                                                   | 0\n"
+	  "00:00:00.100 |                                                   * 7\n"
+	  "             v___________________________________________________v\n"
+	  "             0                                                   7\n\n\n"
+	  /* one interval: no step between times, whole seconds */
+	  "@m[k]:\n"
+	  "         2                                                   4\n"
+	  "hh:mm:ss |___________________________________________________|\n"
+	  "00:00:01 |                         *                         | 3\n"
+	  "         v___________________________________________________v\n"
+	  "         2                                                   4\n\n" },
+};
+
+static void test_tseries(void **state)
+{
+	char *tz = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
+
+	setenv("BPFTRACE_DUMMY_TS_MAP", "@ts", 1);
+	setenv("TZ", "UTC", 1);
+	tzset();
+	run_cases(tseries, ARRAY_SIZE(tseries));
+	unsetenv("BPFTRACE_DUMMY_TS_MAP");
+	if (tz)
+		setenv("TZ", tz, 1);
+	else
+		unsetenv("TZ");
+	free(tz);
+	tzset();
 }
 
 /* ---- integers ------------------------------------------------------------------- */
@@ -1007,6 +1079,7 @@ int main(void)
 		cmocka_unit_test(test_macros),
 		cmocka_unit_test(test_pointers),
 		cmocka_unit_test(test_time),
+		cmocka_unit_test(test_tseries),
 		cmocka_unit_test(test_integers),
 		cmocka_unit_test(test_too_many_maps),
 		cmocka_unit_test(test_many_clauses),

@@ -306,7 +306,7 @@ static const struct {
 	{ "begin { nosuch + 1 }", 1, 9, "unknown name 'nosuch'*" },
 	/* tuples */
 	{ "begin { (1, 2 }", 1, 15, "expected ')', found '}'" },
-	{ "begin { $r = (a=1, b=2); }", 1, 15, "a record, (a=...), is not in ftr yet (tuples are)" },
+	{ "begin { $r = (a=1, b=2, a=3); }", 1, 25, "the record has two fields named a" },
 	{ "begin { (1,, 2) }", 1, 12, "expected an expression, found ','" },
 	{ "begin { $t->0 }", 1, 13, "expected a member name after '->'" },
 	{ "begin { for ($i : 0, 2) { } }", 1, 20, "expected '..' in a range, found ','" },

@@ -83,7 +83,9 @@ static bool is_run(int argc, char **argv)
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
 		const char *a = argv[i];
 
-		if (str_has_prefix(a, "-e") || !strcmp(a, "-l") || !strcmp(a, "--list"))
+		/* -l, and -l among other short options: -lv, -vl */
+		if (str_has_prefix(a, "-e") || !strcmp(a, "--list") ||
+		    (a[0] == '-' && a[1] != '-' && strchr(a, 'l') && strspn(a + 1, "lvq") == strlen(a + 1)))
 			return true;
 		if (a[0] == '-') {
 			if (!a[1])
@@ -131,6 +133,11 @@ int main(int argc, char **argv)
 	 * script's #! line runs that), ftr -l [PATTERN]. */
 	if (is_run(argc, argv)) {
 		argv[0] = (char *)"run";
+		/* ftr --list is bpftrace's spelling of -l (ftr run --list
+		 * lists the recipes). */
+		for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+			if (!strcmp(argv[i], "--list"))
+				argv[i] = (char *)"-l";
 		ret = cmd_run(argc, argv);
 		if (stdout_check() && ret == FTR_EXIT_OK)
 			ret = FTR_EXIT_FAIL;

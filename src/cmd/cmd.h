@@ -3,6 +3,8 @@
 #ifndef FTR_CMD_H
 #define FTR_CMD_H
 
+#include <stdbool.h>
+
 struct option;
 
 struct ftr_cmd {
@@ -13,6 +15,17 @@ struct ftr_cmd {
 
 int cmd_doctor(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+/* bpftrace's listing (btlist.c): the probes pattern matches (NULL: all;
+ * an existing file: its program's), as ftr -l [-v] [-p PID] prints them.
+ * An exit status. */
+int bt_list(const char *pattern, bool verbose, int pid);
+/* The probes of program file or text (ftr -l -e PROG). */
+int bt_list_program(const char *file, const char *text, bool verbose, int pid);
+/* list.c's, shared with btlist.c: sort a NULL-ended list of names; print
+ * the fields of event sys:ev as bpftrace -lv does. */
+struct tep_handle;
+void list_sort(char **v);
+void list_print_fields(struct tep_handle *tep, const char *sys, const char *ev);
 int cmd_reset(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -135,7 +135,7 @@ static struct dyn_desc *load_fprobes(const char *tdir, struct dyn_desc *v, int *
 	return v;
 }
 
-static void print_fields(struct tep_handle *tep, const char *sys, const char *ev)
+void list_print_fields(struct tep_handle *tep, const char *sys, const char *ev)
 {
 	struct tep_event *event;
 	char *fmt;
@@ -170,7 +170,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void sort_list(char **v)
+void list_sort(char **v)
 {
 	size_t n = 0;
 
@@ -193,7 +193,7 @@ static int list_events(const char *glob, bool verbose, const char *tdir)
 		tep_free(tep);
 		return FTR_EXIT_FAIL;
 	}
-	sort_list(systems);
+	list_sort(systems);
 	dyn = load_dynevents(&ndyn);
 	dyn = load_fprobes(tdir, dyn, &ndyn);
 	for (int i = 0; systems[i]; i++) {
@@ -204,7 +204,7 @@ static int list_events(const char *glob, bool verbose, const char *tdir)
 		if (!strcmp(systems[i], "ftrace"))
 			continue;
 		evs = tracefs_system_events(tdir, systems[i]);
-		sort_list(evs);
+		list_sort(evs);
 		for (int j = 0; evs && evs[j]; j++) {
 			const char *desc = NULL;
 
@@ -220,7 +220,7 @@ static int list_events(const char *glob, bool verbose, const char *tdir)
 			else
 				printf("tracepoint:%s:%s\n", systems[i], evs[j]);
 			if (verbose)
-				print_fields(tep, systems[i], evs[j]);
+				list_print_fields(tep, systems[i], evs[j]);
 		}
 		tracefs_list_free(evs);
 	}
@@ -234,58 +234,6 @@ static int list_events(const char *glob, bool verbose, const char *tdir)
 	tep_free(tep);
 	if (!found && glob) {
 		ftr_err("no event matches '%s' (try 'ftr list' for all of them)", glob);
-		return FTR_EXIT_FAIL;
-	}
-	return FTR_EXIT_OK;
-}
-
-/* usdt:PATH[:PROVIDER:NAME] (globs): the file's .note.stapsdt probes. */
-static int list_usdt(const char *spec, bool verbose)
-{
-	char *t = strdup(spec + strlen("usdt:")), *name = NULL, *prov = NULL, path[PATH_MAX];
-	char why[1024];
-	struct usdt_probe *u = NULL;
-	size_t n = 0, found = 0;
-	int ret;
-
-	if (!t)
-		return FTR_EXIT_FAIL;
-	prov = strchr(t, ':');
-	if (prov) {
-		*prov++ = '\0';
-		name = strchr(prov, ':');
-		if (name)
-			*name++ = '\0';
-	}
-	ret = probe_resolve_path(t, arch_name(), path, sizeof(path), why, sizeof(why));
-	if (!ret)
-		ret = usdt_read(path, &u, &n, why, sizeof(why));
-	if (ret) {
-		ftr_err("%s", why);
-		free(t);
-		return FTR_EXIT_FAIL;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if ((prov && fnmatch(prov, u[i].provider, 0)) || (name && fnmatch(name, u[i].name, 0)))
-			continue;
-		/* One line per probe, not per site (a probe inlined twice). */
-		bool dup = false;
-
-		for (size_t j = 0; j < i && !dup; j++)
-			dup = !strcmp(u[j].provider, u[i].provider) && !strcmp(u[j].name, u[i].name);
-		if (dup)
-			continue;
-		found++;
-		/* A path as written, as bpftrace lists it (./prog stays ./prog). */
-		printf("usdt:%s:%s:%s", strchr(t, '/') ? t : path, u[i].provider, u[i].name);
-		if (verbose)
-			printf("    %s", u[i].args);
-		putchar('\n');
-	}
-	free(u);
-	free(t);
-	if (!found) {
-		ftr_err("no USDT probe in '%s' matches '%s'", path, spec);
 		return FTR_EXIT_FAIL;
 	}
 	return FTR_EXIT_OK;
@@ -375,7 +323,7 @@ int cmd_list(int argc, char **argv)
 		return cmd_usage_error("list", "unexpected argument '%s'", argv[optind]);
 
 	if (glob && str_has_prefix(glob, "usdt:"))
-		return list_usdt(glob, verbose);	/* an ELF file: no tracefs needed */
+		return bt_list(glob, verbose, 0);	/* an ELF file: no tracefs needed */
 	if (tracefs_locate(&t, true) < 0) {
 		ftr_err("%s", t.why);
 		return FTR_EXIT_FAIL;

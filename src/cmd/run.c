@@ -31,7 +31,8 @@ static const char run_usage[] =
 	"       ftr - [options] < FILE   (the program on standard input)\n"
 	"       ftr run NAME [options]\n"
 	"       ftr run --list\n"
-	"       ftr -l [PATTERN]\n\n"
+	"       ftr -l[v] [PATTERN[,PATTERN...]|FILE] [-p PID]\n"
+	"       ftr -l[v] -e PROGRAM\n\n"
 	"Run a program in ftr's language (a bpftrace subset), e.g.\n"
 	"  ftr -e 'tracepoint:syscalls:sys_enter_openat { @[comm] = count(); }'\n"
 	"NAME is a recipe of ftr's library (see --list).  A FILE may start with a\n"
@@ -81,9 +82,11 @@ static const char run_usage[] =
 	"      --interval TIME with --prom-file: how often it is rewritten\n"
 	"  -E, --explain       print the plan and the tracefs writes, and exit\n"
 	"      --emit-sh       print a sh script doing the in-kernel part (echo, cat)\n"
-	"  -l [PATTERN]        list the probes (matching PATTERN), as bpftrace -l and\n"
-	"                      ftr list do: -l 'tracepoint:syscalls:*', -l 'kprobe:vfs_*'\n"
-	"      --list          list the recipes\n"
+	"  -l [PATTERN]        list the probes (matching PATTERN, of FILE's or -e's\n"
+	"                      program, of the files process -p maps) as bpftrace -l\n"
+	"                      does: -l 'kprobe:vfs_*', -l '*sleep*', -lv 'struct file'\n"
+	"                      (-v: fields, arguments, a type's definition)\n"
+	"      --list          list the recipes (ftr --list: as -l)\n"
 	"  -v, --verbose       say more\n"
 	"  -h, --help          this help\n\n"
 	"Maps print when the program ends: exit(), -d, the command ending, or\n"
@@ -215,37 +218,6 @@ static char **split_cmd(const char *cmd)
 /* bpftrace -l PATTERN: ftr list's answer; without one, as bpftrace, every
  * provider's probes that ftr has: tracepoints, kernel functions, the
  * software and hardware events. */
-static int list_probes(const char *pattern)
-{
-	char *argv[4] = { (char *)"list", NULL, NULL, NULL };
-	int argc = 1;
-
-	if (!pattern) {
-		const char *name;
-		bool hw;
-		int ret;
-
-		optind = 0;
-		ret = cmd_list(1, argv);
-
-		argv[argc++] = (char *)"--functions";
-		optind = 0;
-		if (!ret)
-			ret = cmd_list(argc, argv);
-		for (size_t i = 0; !ret && (name = lang_perf_event_name(i, &hw)); i++)
-			printf("%s:%s:\n", hw ? "hardware" : "software", name);
-		return ret;
-	}
-
-	if (pattern && (str_has_prefix(pattern, "kprobe:") || str_has_prefix(pattern, "k:") ||
-			str_has_prefix(pattern, "kretprobe:") || str_has_prefix(pattern, "kr:")))
-		argv[argc++] = (char *)"--functions";
-	if (pattern)
-		argv[argc++] = (char *)pattern;
-	optind = 0;
-	return cmd_list(argc, argv);
-}
-
 int cmd_program_load(const char *file, const char *text, char **params, int nparams,
 		     struct program *prog, char **owned)
 {
@@ -542,11 +514,10 @@ int cmd_run(int argc, char **argv)
 	if (list) {
 		free(params);
 		if (text)
-			return cmd_usage_error("run", "-l and -e exclude each other");
-		if (o.eng.pid)
-			return cmd_usage_error("run", "-l -p: ftr lists no process's uprobes and "
-					       "USDT probes; a file's USDT probes: -l 'usdt:PATH'");
-		return file || probes ? list_probes(file) : list_recipes();
+			return bt_list_program(NULL, text, ftr_verbose > 0, o.eng.pid);
+		if (!probes && !file && !o.eng.pid)
+			return list_recipes();
+		return bt_list(file, ftr_verbose > 0, o.eng.pid);
 	}
 	if (optind < argc)
 		o.eng.cmdv = argv + optind;

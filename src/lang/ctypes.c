@@ -50,6 +50,11 @@ bool ctypes_have_btf(void)
 	return btf_file || access(vmlinux(), R_OK) == 0;
 }
 
+const char *ctypes_btf_path(void)
+{
+	return btf_file ? btf_file : access(vmlinux(), R_OK) == 0 ? vmlinux() : NULL;
+}
+
 /* ---- preprocessor ------------------------------------------------------------- */
 
 static void cpp_err(struct lang_err *err, int line, int col, const char *fmt, ...)

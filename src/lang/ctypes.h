@@ -35,6 +35,8 @@ struct program;
 void ctypes_set_btf_file(const char *path);
 /* Is BTF in use (the --btf file, else /sys/kernel/btf/vmlinux readable)? */
 bool ctypes_have_btf(void);
+/* That BTF's file (--btf's, else the kernel's if readable), or NULL. */
+const char *ctypes_btf_path(void);
 
 /* The preprocessor over text: a new string (malloc'd), or NULL with err. */
 char *lang_cpp(const char *text, struct lang_err *err);

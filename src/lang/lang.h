@@ -264,7 +264,7 @@ int lang_conditionals(char *text, int (*cond)(const char *expr, void *ctx), void
 int lang_perf_event(bool hardware, const char *name, uint32_t *type, uint64_t *config,
 		uint64_t *period);
 /* The i-th of those events' name (NULL past the last), for a listing. */
-const char *lang_perf_event_name(size_t i, bool *hardware);
+const char *lang_perf_event_name(size_t i, bool *hardware, const char **alias);
 
 const char *lang_tok_str(enum tok t);
 /* The builtin variable named name (enum builtin; argN: B_ARG with N in

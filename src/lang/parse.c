@@ -1589,11 +1589,12 @@ static const struct {
 	{ "ref-cycles", NULL, true, PERF_COUNT_HW_REF_CPU_CYCLES, 1000000 },
 };
 
-const char *lang_perf_event_name(size_t i, bool *hardware)
+const char *lang_perf_event_name(size_t i, bool *hardware, const char **alias)
 {
 	if (i >= ARRAY_SIZE(perf_ev))
 		return NULL;
 	*hardware = perf_ev[i].hw;
+	*alias = perf_ev[i].alias;
 	return perf_ev[i].name;
 }
 

@@ -40,4 +40,58 @@ if grep -q 'f\[:\[<group>/\]\[<event>\]\]' "$T/README" 2> /dev/null &&
 else
 	skip list-fprobe "no fprobe events on this kernel"
 fi
+# bpftrace's listing, ftr -l: its providers' lines, the probes of a program,
+# a type of the BTF, and a pattern that matches nothing refused saying why.
+"$FTR" -l 'interval:*' > "$TMP/o" 2> "$TMP/e"
+[ "$(tr '\n' ' ' < "$TMP/o")" = "interval:hz: interval:s: interval:ms: interval:us: " ] &&
+	ok list-bt-interval || fail list-bt-interval "$(cat "$TMP/o" "$TMP/e" | head -5)"
+# the 9 software events and 3 aliases (cpu, faults, cs), the 8 hardware ones and 2
+"$FTR" -l '*ware:*' > "$TMP/o" 2> "$TMP/e"
+[ "$(grep -c '^software:' "$TMP/o")" = 12 ] && [ "$(grep -c '^hardware:' "$TMP/o")" = 10 ] &&
+	grep -qx 'software:cpu:' "$TMP/o" && [ "$(wc -l < "$TMP/o")" = 22 ] && ok list-bt-perf ||
+	fail list-bt-perf "$(wc -l < "$TMP/o") lines $(head -3 "$TMP/e")"
+"$FTR" -l '*sched_switch*' > "$TMP/o" 2> "$TMP/e"
+grep -qx 'tracepoint:sched:sched_switch' "$TMP/o" && ok list-bt-whole-name ||
+	fail list-bt-whole-name "$(head -3 "$TMP/e")"
+"$FTR" -l 'rawtracepoint:*' > "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 1 ] && [ ! -s "$TMP/o" ] && grep -q 'they are BPF programs' "$TMP/e" &&
+	ok list-bt-bpf-only || fail list-bt-bpf-only "rc=$rc $(head -3 "$TMP/e")"
+"$FTR" -l 'software:*,nosuch_xyz*' > "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 1 ] && [ ! -s "$TMP/o" ] && grep -q "no probe matches 'nosuch_xyz\*'" "$TMP/e" &&
+	ok list-bt-nothing || fail list-bt-nothing "rc=$rc $(head -3 "$TMP/e")"
+if has_kprobes; then
+	"$FTR" -l 'kprobe:vfs_read' > "$TMP/o" 2> "$TMP/e"
+	[ "$(cat "$TMP/o")" = "kprobe:vfs_read" ] && ok list-bt-kprobe ||
+		fail list-bt-kprobe "$(cat "$TMP/o" "$TMP/e" | head -3)"
+else
+	"$FTR" -l 'kprobe:vfs_read' > "$TMP/o" 2> "$TMP/e"; rc=$?
+	[ $rc -eq 1 ] && [ ! -s "$TMP/o" ] && grep -q 'no kprobe events' "$TMP/e" &&
+		ok list-bt-kprobe-none || fail list-bt-kprobe-none "rc=$rc $(head -3 "$TMP/e")"
+fi
+prog='tracepoint:sched:sched_switch { } hardware:cache-misses:10, interval:s:1 { } end { }'
+want="tracepoint:sched:sched_switch hardware:cache-misses: interval:s: end "
+"$FTR" -l -e "$prog" > "$TMP/o" 2> "$TMP/e"
+[ "$(tr '\n' ' ' < "$TMP/o")" = "$want" ] && ok list-bt-program ||
+	fail list-bt-program "$(cat "$TMP/o" "$TMP/e" | head -5)"
+echo "$prog" > "$TMP/p.bt"
+"$FTR" -l "$TMP/p.bt" > "$TMP/o" 2> "$TMP/e"
+[ "$(tr '\n' ' ' < "$TMP/o")" = "$want" ] && ok list-bt-file ||
+	fail list-bt-file "$(cat "$TMP/o" "$TMP/e" | head -5)"
+# A type, whole under -v (-lv), from the BTF (Debian 6.1's, trimmed)
+FTR_VMLINUX_BTF="$LIVE_DIR/../fixtures/btf/vmlinux-6.1.btf" "$FTR" -lv 'struct path' \
+	> "$TMP/o" 2> "$TMP/e"
+printf 'vmlinux: struct path {\n\tstruct vfsmount * mnt;\n\tstruct dentry * dentry;\n};\n' \
+	> "$TMP/want"
+cmp -s "$TMP/o" "$TMP/want" && ok list-bt-struct || fail list-bt-struct "$(head -3 "$TMP/o" "$TMP/e")"
+# uprobe: a file's functions (the helper's four ftr_target*)
+tgt=$(command -v uprobe-target)
+if [ -n "$tgt" ]; then
+	"$FTR" -l "uretprobe:$tgt:ftr_target*" > "$TMP/o" 2> "$TMP/e"
+	printf 'uretprobe:%s:%s\n' "$tgt" ftr_target "$tgt" ftr_target_buf "$tgt" ftr_target_many \
+		"$tgt" ftr_target_str > "$TMP/want"
+	cmp -s "$TMP/o" "$TMP/want" && ok list-bt-uprobe ||
+		fail list-bt-uprobe "$(cat "$TMP/o" "$TMP/e" | head -5)"
+else
+	skip list-bt-uprobe "no uprobe-target helper"
+fi
 same_as_before list-leaves-tracefs "$TMP/before"

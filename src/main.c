@@ -35,7 +35,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: ftr [-v] [--version] [--help] <command> [<args>]\n"
 		   "       ftr [run options] -e 'PROGRAM' [ARG...] [-- CMD]\n"
 		   "       ftr [run options] FILE [ARG...] [-- CMD]   (a #! script: bpftrace's way)\n"
-		   "       ftr -l [PATTERN]                          (probes, as bpftrace -l)\n\n"
+		   "       ftr -l[v] [PATTERN|FILE|-e PROGRAM] [-p PID] (probes, as bpftrace -l)\n\n"
 		   "A tracer for kernels without BPF: tracefs, tracepoints, kprobe/uprobe\n"
 		   "events, in-kernel filters, hist triggers and perf_event_open.\n\n"
 		   "commands:\n");

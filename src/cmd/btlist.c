@@ -183,8 +183,11 @@ static void print_params(struct btl *L, uint32_t proto, bool retval)
 
 static void list_tracepoints(struct btl *L, const struct provider *pv)
 {
-	char **systems = L->tdir ? tracefs_event_systems(L->tdir) : NULL;
+	char **systems;
 
+	if (L->rest && strchr(L->rest, '/'))
+		return;	/* a path: no event's name */
+	systems = L->tdir ? tracefs_event_systems(L->tdir) : NULL;
 	if (!systems) {
 		L->why |= WHY_TRACEFS;
 		return;
@@ -218,6 +221,8 @@ static void list_kfuncs(struct btl *L, const struct provider *pv)
 	bool btf_only = pv->name[0] == 'f', ret = !strcmp(pv->name, "fexit");
 	char why[256], rest[300];
 
+	if (L->rest && strchr(L->rest, '/'))
+		return;	/* a path: no function's name */
 	if (!L->kprobes) {
 		L->why |= WHY_KPROBES;
 		return;
@@ -432,7 +437,12 @@ static void list_user(struct btl *L, const struct provider *pv)
 	free(want);
 }
 
+/* The short lists first: a listing read by a pipe starts at once. */
 static const struct provider providers[] = {
+	{ "software", "s", NULL, list_perf },
+	{ "hardware", "h", NULL, list_perf },
+	{ "interval", "i", NULL, list_timers },
+	{ "profile", "p", NULL, list_timers },
 	{ "tracepoint", "t", NULL, list_tracepoints },
 	{ "kprobe", "k", NULL, list_kfuncs },
 	{ "kretprobe", "kr", NULL, list_kfuncs },
@@ -441,10 +451,6 @@ static const struct provider providers[] = {
 	{ "uprobe", "u", NULL, list_user },
 	{ "uretprobe", "ur", NULL, list_user },
 	{ "usdt", "U", NULL, list_user },
-	{ "software", "s", NULL, list_perf },
-	{ "hardware", "h", NULL, list_perf },
-	{ "interval", "i", NULL, list_timers },
-	{ "profile", "p", NULL, list_timers },
 	{ "rawtracepoint", "rt", NULL, list_bpf_only },
 	{ "iter", "it", NULL, list_bpf_only },
 };
@@ -504,6 +510,16 @@ static int list_type(struct btl *L, const char *item)
 
 /* ---- patterns -------------------------------------------------------------- */
 
+/* Can whole-name glob pat match a name of provider pv?  Only by what it
+ * starts with, before its first wildcard ('kprobe*' is no tracepoint): the
+ * providers it cannot match are not read (the kernel's functions, its BTF). */
+static bool whole_may_match(const struct provider *pv, const char *pat)
+{
+	size_t lit = strcspn(pat, "*?[\\"), n = strlen(pv->name);
+
+	return !strncmp(pat, pv->name, lit < n ? lit : n) && (lit <= n || pat[n] == ':');
+}
+
 static bool provider_matches(const struct provider *pv, const char *glob)
 {
 	return !fnmatch(glob, pv->name, 0) || !strcmp(glob, pv->alias) ||
@@ -524,7 +540,8 @@ static int list_item(struct btl *L, char *item)
 		*colon = '\0';
 	L->named = L->all || (colon && !pglob_is_glob(item));
 	for (size_t i = 0; i < ARRAY_SIZE(providers); i++)
-		if (!colon || provider_matches(&providers[i], item))
+		if (colon ? provider_matches(&providers[i], item) :
+			    whole_may_match(&providers[i], item))
 			providers[i].list(L, &providers[i]);
 	if (colon)
 		*colon = ':';
@@ -591,7 +608,11 @@ static int list_patterns(struct btl *L, const char *pattern, bool print)
 
 	if (!copy)
 		return FTR_EXIT_FAIL;
-	for (int pass = 0; pass < 1 + print && ret == FTR_EXIT_OK; pass++) {
+	/* One item is listed as it is found (nothing printed when it
+	 * matches nothing): no counting first. */
+	bool one = !strchr(pattern, ',');
+
+	for (int pass = one && print; pass < 1 + print && ret == FTR_EXIT_OK; pass++) {
 		snprintf(copy, strlen(pattern) + 1, "%s", pattern);
 		L->dry = pass == 0;
 		for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
@@ -603,7 +624,7 @@ static int list_patterns(struct btl *L, const char *pattern, bool print)
 			L->why = 0;
 			if (list_item(L, item) < 0) {
 				ret = FTR_EXIT_FAIL;
-			} else if (L->dry && !L->found) {
+			} else if ((L->dry || one) && !L->found) {
 				ftr_err("no probe matches '%s'%s", item, L->why ? ":" : "");
 				say_why(L, "  ");
 				ret = FTR_EXIT_FAIL;
@@ -629,7 +650,8 @@ int bt_list(const char *pattern, bool verbose, int pid)
 			"pattern\n", pattern);
 	btl_init(&L, verbose, pid);
 	L.all = !pattern;
-	ret = list_patterns(&L, pattern ? pattern : "*:*", true);
+	/* -p PID alone: the process's probes (uprobe:, uretprobe:, usdt:) */
+	ret = list_patterns(&L, pattern ? pattern : pid ? "u*:*" : "*:*", true);
 	btl_free(&L);
 	return ret;
 }

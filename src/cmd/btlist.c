@@ -181,37 +181,49 @@ static void print_params(struct btl *L, uint32_t proto, bool retval)
 
 /* ---- providers ------------------------------------------------------------- */
 
+/* Every event, from available_events ("SYS:EV" lines): one read, where a
+ * directory walk of events/ costs a guest's eventfs a second. */
 static void list_tracepoints(struct btl *L, const struct provider *pv)
 {
-	char **systems;
+	char path[PATH_MAX + 32], *text, *save = NULL, **v = NULL;
+	size_t n = 0, cap = 0;
 
 	if (L->rest && strchr(L->rest, '/'))
 		return;	/* a path: no event's name */
-	systems = L->tdir ? tracefs_event_systems(L->tdir) : NULL;
-	if (!systems) {
+	snprintf(path, sizeof(path), "%s/available_events", L->tdir ? L->tdir : "");
+	text = L->tdir ? read_file(path, NULL) : NULL;
+	if (!text) {
 		L->why |= WHY_TRACEFS;
 		return;
 	}
-	list_sort(systems);
-	for (int i = 0; systems[i]; i++) {
-		char **evs, rest[512];
-
+	for (char *l = strtok_r(text, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
 		/* ftrace's own records are no events to enable */
-		if (!strcmp(systems[i], "ftrace"))
+		if (str_has_prefix(l, "ftrace:") || !strchr(l, ':'))
 			continue;
-		evs = tracefs_system_events(L->tdir, systems[i]);
-		list_sort(evs);
-		for (int j = 0; evs && evs[j]; j++) {
-			snprintf(rest, sizeof(rest), "%s:%s", systems[i], evs[j]);
-			if (emit(L, pv, rest, NULL) && L->verbose) {
-				if (!L->tep)
-					L->tep = tep_alloc();
-				list_print_fields(L->tep, systems[i], evs[j]);
-			}
+		if (n + 1 >= cap) {
+			char **nv = realloc(v, (cap = cap ? 2 * cap : 4096) * sizeof(*v));
+
+			if (!nv)
+				break;
+			v = nv;
 		}
-		tracefs_list_free(evs);
+		v[n++] = l;
+		v[n] = NULL;
 	}
-	tracefs_list_free(systems);
+	list_sort(v);
+	for (size_t i = 0; i < n; i++) {
+		if (emit(L, pv, v[i], NULL) && L->verbose) {
+			char *c = strchr(v[i], ':');
+
+			if (!L->tep)
+				L->tep = tep_alloc();
+			*c = '\0';
+			list_print_fields(L->tep, v[i], c + 1);
+			*c = ':';
+		}
+	}
+	free(v);
+	free(text);
 }
 
 /* kprobe:, kretprobe:, and fentry:/fexit: (kprobes or fprobes in ftr, with

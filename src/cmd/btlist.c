@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
-#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -339,68 +338,6 @@ static void list_file(struct btl *L, const struct provider *pv, const char *show
 	}
 }
 
-/* The files process pid maps executable, once each, as it names them. */
-static char **pid_files(int pid)
-{
-	char path[64], line[PATH_MAX + 128], **v = NULL;
-	size_t n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	f = fopen(path, "re");
-	while (f && fgets(line, sizeof(line), f)) {
-		char perm[8], *file = strchr(line, '/'), **nv;
-		bool seen = false;
-
-		if (sscanf(line, "%*s %7s", perm) != 1 || perm[2] != 'x' || !file)
-			continue;
-		file[strcspn(file, "\n")] = '\0';
-		if (str_has_suffix(file, " (deleted)"))
-			continue;
-		for (size_t i = 0; i < n && !seen; i++)
-			seen = !strcmp(v[i], file);
-		if (seen || !(nv = realloc(v, (n + 2) * sizeof(*v))))
-			continue;
-		v = nv;
-		v[n] = strdup(file);
-		v[n + 1] = NULL;
-		n += !!v[n];
-	}
-	if (f)
-		fclose(f);
-	return v;
-}
-
-/* The files a glob in the last part of a path names (./testprogs/uprobe*),
- * as written, in order.  (Not glob(3): static glibc's brings the user
- * database along, for ~, a tenth of ftr's size.) */
-static void list_dir(struct btl *L, const struct provider *pv, const char *want)
-{
-	const char *slash = strrchr(want, '/');
-	char dir[PATH_MAX], path[PATH_MAX * 2];
-	struct dirent **ents;
-	int n;
-
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - want) : 1, slash ? want : ".");
-	if (slash == want)
-		snprintf(dir, sizeof(dir), "/");
-	if (pglob_is_glob(dir))
-		return;	/* a glob over directories: not searched */
-	n = scandir(dir, &ents, NULL, alphasort);
-	for (int i = 0; i < n; i++) {
-		struct stat st;
-
-		snprintf(path, sizeof(path), "%.*s%s", slash ? (int)(slash - want + 1) : 0, want,
-			 ents[i]->d_name);
-		if (!fnmatch(slash ? slash + 1 : want, ents[i]->d_name, FNM_PERIOD) &&
-		    stat(path, &st) == 0 && S_ISREG(st.st_mode))
-			list_file(L, pv, path, path);
-		free(ents[i]);
-	}
-	if (n >= 0)
-		free(ents);
-}
-
 /* uprobe:PATH:FUNC, uretprobe:PATH:FUNC, usdt:PATH:PROVIDER:NAME: PATH a
  * glob over files (./testprogs/uprobe*), a library's name (libc), or '*'
  * with -p: the files the process maps. */
@@ -427,16 +364,19 @@ static void list_user(struct btl *L, const struct provider *pv)
 		L->rest = eff;
 	}
 	if (L->pid && (!want || !strcmp(want, "*"))) {
-		char **files = pid_files(L->pid);
+		char **files = pglob_pid_files(L->pid);
 
 		for (size_t i = 0; files && files[i]; i++) {
 			snprintf(path, sizeof(path), "/proc/%d/root%s", L->pid, files[i]);
 			list_file(L, pv, files[i], path);
-			free(files[i]);
 		}
-		free(files);
+		pglob_list_free(files);
 	} else if (want && pglob_is_glob(want)) {
-		list_dir(L, pv, want);
+		char **files = pglob_paths(want);
+
+		for (size_t i = 0; files && files[i]; i++)
+			list_file(L, pv, files[i], files[i]);
+		pglob_list_free(files);
 	} else if (want) {
 		if (probe_resolve_path(want, arch_name(), path, sizeof(path), why, sizeof(why))) {
 			L->why |= WHY_PATH;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Probe wildcards: see pglob.h. */
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ftr.h"
 #include "kernel/pglob.h"
@@ -279,4 +281,84 @@ void pglob_free(struct pglob *g)
 	free(g->names);
 	g->names = NULL;
 	g->n = 0;
+}
+
+/* A NULL-ended list's strings added to: 0 or -ENOMEM. */
+static int list_add(char ***v, size_t *n, const char *s)
+{
+	char **nv = realloc(*v, (*n + 2) * sizeof(**v));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[*n] = strdup(s);
+	nv[*n + 1] = NULL;
+	if (!nv[*n])
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+char **pglob_pid_files(int pid)
+{
+	char path[64], line[PATH_MAX + 128], **v = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		char perm[8], *file = strchr(line, '/');
+		bool seen = false;
+
+		if (sscanf(line, "%*s %7s", perm) != 1 || perm[2] != 'x' || !file)
+			continue;
+		file[strcspn(file, "\n")] = '\0';
+		if (str_has_suffix(file, " (deleted)"))
+			continue;
+		for (size_t i = 0; i < n && !seen; i++)
+			seen = !strcmp(v[i], file);
+		if (!seen)
+			list_add(&v, &n, file);
+	}
+	if (f)
+		fclose(f);
+	return v;
+}
+
+char **pglob_paths(const char *pattern)
+{
+	const char *slash = strrchr(pattern, '/');
+	char dir[PATH_MAX], path[PATH_MAX * 2], **v = NULL;
+	struct dirent **ents;
+	size_t nv = 0;
+	int n;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - pattern) : 1,
+		 slash ? pattern : ".");
+	if (slash == pattern)
+		snprintf(dir, sizeof(dir), "/");
+	if (pglob_is_glob(dir))
+		return NULL;	/* a glob over directories: not searched */
+	n = scandir(dir, &ents, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%.*s%s", slash ? (int)(slash - pattern + 1) : 0,
+			 pattern, ents[i]->d_name);
+		if (!fnmatch(slash ? slash + 1 : pattern, ents[i]->d_name, FNM_PERIOD) &&
+		    stat(path, &st) == 0 && S_ISREG(st.st_mode))
+			list_add(&v, &nv, path);
+		free(ents[i]);
+	}
+	if (n >= 0)
+		free(ents);
+	return v;
+}
+
+void pglob_list_free(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
 }

@@ -47,4 +47,13 @@ bool pglob_kernel_has(const char *tdir, const char *mod, const char *name);
 
 void pglob_free(struct pglob *g);
 
+/* The regular files a glob in the last part of a path names
+ * (./testprogs/uprobe*), as written, sorted; NULL-ended, or NULL.  (Not
+ * glob(3): static glibc's brings the user database along, for ~.) */
+char **pglob_paths(const char *pattern);
+/* The files process pid maps executable, once each, as it names them
+ * (uprobe:* -p PID); NULL-ended, or NULL. */
+char **pglob_pid_files(int pid);
+void pglob_list_free(char **v);
+
 #endif

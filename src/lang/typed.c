@@ -378,45 +378,6 @@ static int become_read(struct tctx *x, struct node *n, int idx, int64_t add)
 	return guard(x, n, x->out->f[idx].fetch);
 }
 
-/*
- * The kernel reads a bitfield (bW@O/S) unsigned: a signed one's value is
- * sign-extended here, n (the field) becoming ((n ^ M) - M), M = 1 << (W-1),
- * an expression every plan computes alike.
- */
-static int sign_extend(struct tctx *x, struct node *n, unsigned bits)
-{
-	struct node *f = calloc(1, sizeof(*f)), *xr = calloc(1, sizeof(*xr)),
-		    *m1 = calloc(1, sizeof(*m1)), *m2 = calloc(1, sizeof(*m2));
-
-	if (!f || !xr || !m1 || !m2) {
-		free(f);
-		free(xr);
-		free(m1);
-		free(m2);
-		return fail(x, n, "out of memory");
-	}
-	*f = *n;
-	f->next = NULL;
-	m1->k = m2->k = N_INT;
-	m1->ival = m2->ival = (int64_t)1 << (bits - 1);
-	m1->line = m2->line = xr->line = n->line;
-	m1->col = m2->col = xr->col = n->col;
-	xr->k = N_BINOP;
-	xr->op = T_XOR;
-	xr->a = f;
-	xr->b = m1;
-	/* n may be the NULL guard's ternary: f owns all of it now. */
-	n->k = N_BINOP;
-	n->op = T_MINUS;
-	n->sval = NULL;
-	n->args = NULL;
-	n->nargs = 0;
-	n->a = xr;
-	n->b = m2;
-	n->c = NULL;
-	return 0;
-}
-
 /* A typed value used where a number is wanted: a field of the probe. */
 static int materialize(struct tctx *x, struct node *n, struct tv *v)
 {
@@ -425,18 +386,18 @@ static int materialize(struct tctx *x, struct node *n, struct tv *v)
 	if (v->lv && v->bits) {
 		uint64_t p = (uint64_t)v->k * 8 + v->pbit;
 		unsigned cs = 8;
-		struct btf_t t;
-		bool sgn = kind(x, v, &t) == BTF_INT && (t.extra[0] >> 24 & BTF_INT_SIGNED);
 
 		while (cs < 64 && p % cs + v->bits > cs)
 			cs *= 2;
 		if (!v->f[0] && !v->kconst)
 			return fail(x, n, "%s is at a constant address", v->src);
 		snprintf(type, sizeof(type), "b%u@%u/%u", v->bits, (unsigned)(p % cs), cs);
-		if (at(x, n, v->user, fetch, sizeof(fetch), (int64_t)((p - p % cs) / 8), v->f) ||
-		    become_read(x, n, add_field(x, n, fetch, type, v->src), 0))
+		/* Unsigned, as the kernel reads bW@O/S and as bpftrace reads
+		 * every bitfield, a signed one too (its suite's bitfield_access_2:
+		 * short b:8 holding 0xd9 prints 217). */
+		if (at(x, n, v->user, fetch, sizeof(fetch), (int64_t)((p - p % cs) / 8), v->f))
 			return -1;
-		return sgn && v->bits < 64 ? sign_extend(x, n, v->bits) : 0;
+		return become_read(x, n, add_field(x, n, fetch, type, v->src), 0);
 	}
 	if (v->lv && kind(x, v, NULL) != BTF_ARRAY && kind(x, v, NULL) != BTF_STRUCT &&
 	    kind(x, v, NULL) != BTF_UNION) {

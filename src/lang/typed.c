@@ -15,6 +15,7 @@
 #include "kernel/probe.h"
 #include "lang/ctypes.h"
 #include "lang/lang.h"
+#include "lang/tuple.h"
 #include "lang/typed.h"
 
 #define MAX_TVARS 32
@@ -378,6 +379,116 @@ static int become_read(struct tctx *x, struct node *n, int idx, int64_t add)
 	return guard(x, n, x->out->f[idx].fetch);
 }
 
+static int materialize(struct tctx *x, struct node *n, struct tv *v);
+
+/* k is an array or a struct or union (a value, not a number). */
+static bool is_aggregate(enum btf_kind k)
+{
+	return k == BTF_ARRAY || k == BTF_STRUCT || k == BTF_UNION;
+}
+
+/*
+ * A C array or struct where a value is wanted (@a = $p->x, print(*$p), a
+ * map key, a tuple's element): each element or member read at the event as
+ * materialize() reads it, into a tuple marked to print as bpftrace prints
+ * the C value ([1,2], { .a = 1, .b = 2 }; tuple.h).  n becomes an N_TUPLE:
+ * an array's ival TUPLE_ARRAY, a struct a record (sval its members' names,
+ * comma-separated); idx has a bit for each pointer (printed in hex).
+ */
+static int aggregate(struct tctx *x, struct node *n, struct tv *v)
+{
+	struct btf_t t;
+	bool arr = kind(x, v, &t) == BTF_ARRAY;
+	struct tv e = *v;
+	int64_t es = 0, cnt;
+	struct node **args = NULL;
+	char *names = NULL;
+	size_t nlen = 0;
+	uint32_t hex = 0;
+	FILE *f;
+
+	if (arr) {
+		target(x, &e);
+		es = size_of(x, &e);
+		cnt = es > 0 ? size_of(x, v) / es : 0;
+	} else {
+		cnt = t.vlen;
+	}
+	if (cnt > TYPED_MAX_FIELDS)
+		return fail(x, n, "%s has %" PRId64 " %s: ftr reads at most %d values in a clause",
+			    v->src, cnt, arr ? "elements" : "members", TYPED_MAX_FIELDS);
+	f = open_memstream(&names, &nlen);
+	if (!f || (cnt && !(args = calloc((size_t)cnt, sizeof(*args))))) {
+		if (f)
+			fclose(f);
+		free(names);
+		return fail(x, n, "out of memory");
+	}
+	for (int64_t i = 0; i < cnt; i++) {
+		struct btf_member m = { .name = "" };
+		struct node *a = calloc(1, sizeof(*a));
+
+		e = *v;
+		e.lv = true;
+		if (arr) {
+			target(x, &e);
+			e.k += i * es;
+			snprintf(e.src + strlen(e.src), sizeof(e.src) - strlen(e.src),
+				 "[%" PRId64 "]", i);
+		} else {
+			btf_member(B(x), btf_skip(B(x), v->id), (unsigned)i, &m);
+			e.id = m.type;
+			e.nptr = 0;
+			if (m.bits) {
+				e.bits = m.bits;
+				e.pbit = m.bit_off;
+			} else {
+				e.k += m.bit_off / 8;
+			}
+			snprintf(e.src + strlen(e.src), sizeof(e.src) - strlen(e.src), ".%s",
+				 m.name);
+		}
+		if (a) {
+			a->line = n->line;
+			a->col = n->col;
+			args[i] = a;
+		}
+		if (!a || (!arr && !m.name[0])) {
+			fclose(f);
+			free(names);
+			for (int64_t j = 0; j <= i; j++)
+				lang_node_free(args[j]);
+			free(args);
+			return a ? fail(x, n, "%s has an anonymous member: ftr reads a struct as a "
+					"value by its members' names", v->src) :
+				   fail(x, n, "out of memory");
+		}
+		fprintf(f, "%s%s", i ? "," : "", m.name);
+		if (kind(x, &e, NULL) == BTF_PTR)
+			hex |= 1u << i;		/* printed in hex */
+		if (materialize(x, a, &e)) {
+			fclose(f);
+			free(names);
+			for (int64_t j = 0; j <= i; j++)
+				lang_node_free(args[j]);
+			free(args);
+			return -1;
+		}
+	}
+	fclose(f);
+	clear_node(n);
+	n->k = N_TUPLE;
+	n->ival = arr ? TUPLE_ARRAY : 0;
+	n->idx = (int)hex;
+	/* a struct is a record: its members by name ($s.m of a map's) */
+	n->sval = arr ? NULL : names;
+	if (arr)
+		free(names);
+	n->args = args;
+	n->nargs = (int)cnt;
+	return 0;
+}
+
 /* A typed value used where a number is wanted: a field of the probe. */
 static int materialize(struct tctx *x, struct node *n, struct tv *v)
 {
@@ -418,6 +529,11 @@ static int materialize(struct tctx *x, struct node *n, struct tv *v)
 				return -1;
 			return become_field(x, n, add_field(x, n, fetch, "string", v->src), 0);
 		}
+	}
+	if (v->lv && is_aggregate(kind(x, v, NULL))) {
+		if (!v->f[0] && !v->kconst)
+			return fail(x, n, "%s is at a constant address", v->src);
+		return aggregate(x, n, v);
 	}
 	if (value(x, n, v))
 		return -1;
@@ -992,8 +1108,17 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 
 			if (arr ? !v->lv : deref(x, n, v))
 				return arr ? fail(x, n, "%s is not in memory", v->src) : -1;
-			if (arr)
+			if (arr) {
+				int64_t all = size_of(x, v);
+
 				target(x, v);
+				sz = size_of(x, v);
+				/* bpftrace's refusal, in its words; a flexible
+				 * array (int y[0]) has no bound. */
+				if (all > 0 && sz > 0 && (n->b->ival < 0 || n->b->ival >= all / sz))
+					return fail(x, n->b, "the index %" PRId64 " is out of bounds "
+						    "for array of size %" PRId64, n->b->ival, all / sz);
+			}
 			sz = size_of(x, v);
 			if (sz <= 0)
 				return fail(x, n, "%s points to a type without size", v->src);
@@ -1248,7 +1373,10 @@ static int stmts(struct tctx *x, struct node *st)
 			if (r == 1) {
 				struct tv keep = v;
 
-				if (value(x, st->b, &keep))
+				/* An array or struct stays one: $s.m, $a[1] read
+				 * through it, print($s) prints it. */
+				if (!(v.lv && !v.bits && is_aggregate(kind(x, &v, NULL))) &&
+				    value(x, st->b, &keep))
 					return -1;
 				/* A number read is a plain number in the variable; a
 				 * pointer keeps its type, known at compile time. */
@@ -1256,13 +1384,16 @@ static int stmts(struct tctx *x, struct node *st)
 				 * assignment of the variable (tcplife's $tp = (struct
 				 * tcp_sock *)$sk): the fetch arguments read at every
 				 * event, the block uses them when it runs. */
-				if (kind(x, &keep, NULL) == BTF_PTR &&
+				bool typed = kind(x, &keep, NULL) == BTF_PTR || keep.lv;
+
+				if (typed &&
 				    ((x->ifdepth && assigns(x->c->body, st->a->sval) != 1) ||
 				     i < x->nvars || st->op != T_ASSIGN))
-					return fail(x, st, "%s holds a typed pointer: assign it once, "
+					return fail(x, st, "%s holds a typed %s: assign it once, "
 						    "with '=' (its type is known when the program is "
-						    "compiled)", st->a->sval);
-				if (kind(x, &keep, NULL) == BTF_PTR) {
+						    "compiled)", st->a->sval,
+						    keep.lv ? "array or struct" : "pointer");
+				if (typed) {
 					if (x->nvars == MAX_TVARS)
 						return fail(x, st, "too many typed variables");
 					snprintf(x->vars[x->nvars].name, sizeof(x->vars[0].name), "%s",

@@ -24,6 +24,7 @@
 #include "kernel/features.h"
 #include "lang/ctypes.h"
 #include "lang/lang.h"
+#include "lang/tuple.h"
 #include "lang/typed.h"
 
 #ifndef FIXTURES
@@ -443,8 +444,10 @@ static void test_fetchargs(void **state)
 	      "the arguments are gone");
 	typed(DEFS "kprobe:f { @ = sum(((struct r *)arg0)->nope); }", "x86_64", 0, NULL,
 	      "struct r has no member 'nope'");
-	typed(DEFS "kprobe:f { @ = sum(((struct r *)arg0)->in); }", "x86_64", 0, NULL,
-	      "is a struct, not a value");
+	/* A struct or array as a value: each member read, into a tuple. */
+	typed(DEFS "kprobe:f { @ = ((struct r *)arg0)->in; }", "x86_64", 0,
+	      (const char *const[]){ "t0=+8(%di):s16", "t1=%di:u64", "t2=+16(%di):s64", NULL },
+	      NULL);
 	typed("kprobe:f { @ = sum(((struct file *)arg0)->f_mode); }", "x86_64", 0, NULL,
 	      "this kernel has no BTF");
 	typed(DEFS "kprobe:f { if (1) { $p = (struct r *)arg0; } else { $p = (struct r *)arg1; } }",
@@ -496,6 +499,52 @@ static void test_signed_bitfield(void **state)
 		t = NULL;
 		lang_free(&prog);
 	}
+}
+
+/* A C struct or array where a value is wanted: a tuple (tuple.h) of its
+ * members' reads, marked to print as bpftrace prints it; a variable keeps
+ * the struct (its members read through it); a constant index past an
+ * array's end is refused, as bpftrace refuses it. */
+static void test_aggregate_values(void **state)
+{
+	struct tenv *t = NULL;
+	struct typed_out out;
+	struct lang_err err;
+	const struct node *v, *in;
+
+	setenv("FTR_VMLINUX_BTF", "/nonexistent", 1);
+	assert_int_equal(lang_parse(DEFS "struct m { int y[2][2]; };\nkprobe:f { $r = *(struct r *)arg0; "
+				    "@ = $r; @m = ((struct m *)arg1)->y; @c = $r.in.l; }", &prog, &err), 0);
+	if (typed_compile(&t, &prog, 0, "x86_64", 0, NULL, NULL, &out, &err))
+		fail_msg("%d:%d: %s", err.line, err.col, err.msg);
+	v = prog.cl[0].body->next->b;
+	assert_int_equal(v->k, N_TUPLE);
+	/* a record of its members; pointers print in hex; char lab[8] is a string */
+	assert_int_equal(v->ival, 0);
+	assert_string_equal(v->sval, "c,in,a,b,name,lab,next");
+	assert_int_equal(v->idx, 1 << 4 | 1 << 6);
+	assert_int_equal(v->nargs, 7);
+	in = v->args[1];
+	assert_int_equal(in->k, N_TUPLE);
+	assert_string_equal(in->sval, "s,l");
+	assert_int_equal(v->args[5]->k, N_FIELD);
+	/* int y[2][2]: an array of arrays */
+	v = prog.cl[0].body->next->next->b;
+	assert_int_equal(v->ival, TUPLE_ARRAY);
+	assert_int_equal(v->nargs, 2);
+	assert_int_equal(v->args[1]->ival, TUPLE_ARRAY);
+	assert_int_equal(v->args[1]->nargs, 2);
+	/* $r.in.l: the member read through the variable, a number */
+	v = prog.cl[0].body->next->next->next->b;
+	assert_int_equal(v->k, N_TERNARY);
+	ctypes_close(t);
+	t = NULL;
+	lang_free(&prog);
+
+	typed(DEFS "struct m { int y[4]; };\nkprobe:f { @ = ((struct m *)arg0)->y[4]; }", "x86_64",
+	      0, NULL, "the index 4 is out of bounds for array of size 4");
+	typed(DEFS "kprobe:f { $r = *(struct r *)arg0; $r = *(struct r *)arg1; }", "x86_64", 0,
+	      NULL, "$r holds a typed array or struct: assign it once");
 }
 
 /* Debian's 6.1 (amd64) kernel BTF, trimmed (tests/fixtures/btf/trim.c):
@@ -967,6 +1016,7 @@ int main(void)
 		cmocka_unit_test(test_cpp),
 		cmocka_unit_test(test_fetchargs),
 		cmocka_unit_test(test_signed_bitfield),
+		cmocka_unit_test(test_aggregate_values),
 		cmocka_unit_test(test_vmlinux_61),
 		cmocka_unit_test(test_module_kfunc),
 		cmocka_unit_test(test_tracepoint_fields),

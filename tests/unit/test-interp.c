@@ -29,6 +29,8 @@
 #include "ftr.h"
 #include "lang/interp.h"
 #include "lang/lang.h"
+#include "lang/tuple.h"
+#include "report/output.h"
 
 /* Thread ids above PID_MAX_LIMIT (2^22): /proc never has them, so pid is
  * the tid and uid is -1, whatever runs on the machine. */
@@ -660,6 +662,43 @@ static void test_tuples(void **state)
 	assert_non_null(strstr(got, "{\"type\": \"map\", \"data\": {\"@\": [3,[false]]}}\n"));
 }
 
+/* A C array read as a value (typed.c) is a tuple whose bytes open with a
+ * mark: printed as bpftrace prints the C array, indexed as a tuple; a C
+ * struct is a record. */
+static void test_tuple_marks(void **state)
+{
+	static struct outbuf ob;
+	struct tbuf in = { 0 }, arr = { 0 }, st = { 0 };
+	struct telem e;
+
+	assert_int_equal(tuple_put_mark(&arr, 'A'), 0);
+	for (int i = 5; i <= 6; i++)
+		assert_int_equal(tuple_put_int(&arr, i, false, 0), 0);
+	assert_int_equal(tuple_put_names(&in, "m"), 0);
+	assert_int_equal(tuple_put_tuple(&in, arr.p, arr.len), 0);
+	assert_int_equal(tuple_put_names(&st, "y,p,s"), 0);
+	assert_int_equal(tuple_put_tuple(&st, in.p, in.len), 0);
+	assert_int_equal(tuple_put_int(&st, 0x10, true, TUPLE_HEX), 0);
+	assert_int_equal(tuple_put_str(&st, "ab", 2), 0);
+	ob_init(&ob, -1);
+	tuple_text(&ob, st.p, st.len, NULL, NULL, NULL);
+	ob_putc(&ob, '|');
+	tuple_json(&ob, st.p, st.len);
+	assert_int_equal(ob.len, strlen("{ .y = { .m = [5,6] }, .p = 0x10, .s = ab }|"
+					 "{\"y\": {\"m\": [5,6]}, \"p\": 16, \"s\": \"ab\"}"));
+	assert_memory_equal(ob.buf, "{ .y = { .m = [5,6] }, .p = 0x10, .s = ab }|"
+			    "{\"y\": {\"m\": [5,6]}, \"p\": 16, \"s\": \"ab\"}", ob.len);
+	/* the mark is no element */
+	assert_int_equal(tuple_elem(arr.p, arr.len, 0, &e), 0);
+	assert_int_equal(e.i, 5);
+	assert_int_equal(tuple_elem(arr.p, arr.len, 1, &e), 0);
+	assert_int_equal(e.i, 6);
+	assert_int_equal(tuple_elem(arr.p, arr.len, 2, &e), -ENOENT);
+	tbuf_free(&in);
+	tbuf_free(&arr);
+	tbuf_free(&st);
+}
+
 /* Macros, expanded by the parser, and block expressions. */
 static const struct icase macros[] = {
 	{ "parameters: an expression, a variable, a map; hygiene",
@@ -1076,6 +1115,7 @@ int main(void)
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_enums),
 		cmocka_unit_test(test_tuples),
+		cmocka_unit_test(test_tuple_marks),
 		cmocka_unit_test(test_macros),
 		cmocka_unit_test(test_pointers),
 		cmocka_unit_test(test_time),

@@ -240,6 +240,39 @@ static void test_program_layout(void **state)
 	free(h);
 }
 
+/* __attribute__((packed)) and aligned(N) after a struct's '}', as bpftrace
+ * takes them (its suite's "struct with attribute"), against gcc; the C text
+ * and the program's are one. */
+#define PACKED_DEFS \
+	"struct pk { int x; char y; int z; } __attribute__((packed));\n" \
+	"struct pkb { char a : 4; int b : 8; short c; } /* why */ __attribute__ ((__packed__));\n" \
+	"struct pka { char c; struct pk p; } __attribute__((packed, aligned(2)));\n" \
+	"struct al { int x; char y; } __attribute__((aligned(16)));\n" \
+	"struct npk { char c; struct pk p; short s; };\n"
+struct pk { int x; char y; int z; } __attribute__((packed));
+struct pkb { char a : 4; int b : 8; short c; } /* why */ __attribute__ ((__packed__));
+struct pka { char c; struct pk p; } __attribute__((packed, aligned(2)));
+struct al { int x; char y; } __attribute__((aligned(16)));
+struct npk { char c; struct pk p; short s; };
+
+static void test_packed(void **state)
+{
+	const struct want pk[] = { M(struct pk, x), M(struct pk, y), M(struct pk, z) };
+	const struct want pkb[] = { BF(struct pkb, a, 4), BF(struct pkb, b, 8), M(struct pkb, c) };
+	const struct want pka[] = { M(struct pka, c), M(struct pka, p) };
+	const struct want npk[] = { M(struct npk, c), M(struct npk, p), M(struct npk, s) };
+	struct tenv *t = open_prog(PACKED_DEFS "BEGIN { exit(); }\n");
+
+	check_struct(ctypes_btf(t), "pk", BTF_STRUCT, sizeof(struct pk), pk, ARRAY_SIZE(pk));
+	check_struct(ctypes_btf(t), "pkb", BTF_STRUCT, sizeof(struct pkb), pkb, ARRAY_SIZE(pkb));
+	check_struct(ctypes_btf(t), "pka", BTF_STRUCT, sizeof(struct pka), pka, ARRAY_SIZE(pka));
+	check_struct(ctypes_btf(t), "al", BTF_STRUCT, sizeof(struct al), NULL, 0);
+	/* a packed struct inside another is aligned at 1 */
+	check_struct(ctypes_btf(t), "npk", BTF_STRUCT, sizeof(struct npk), npk, ARRAY_SIZE(npk));
+	ctypes_close(t);
+	lang_free(&prog);
+}
+
 static void test_cpp(void **state)
 {
 	struct lang_err err;
@@ -1016,6 +1049,7 @@ int main(void)
 		cmocka_unit_test(test_cpp),
 		cmocka_unit_test(test_fetchargs),
 		cmocka_unit_test(test_signed_bitfield),
+		cmocka_unit_test(test_packed),
 		cmocka_unit_test(test_aggregate_values),
 		cmocka_unit_test(test_vmlinux_61),
 		cmocka_unit_test(test_module_kfunc),

@@ -735,6 +735,97 @@ static int curtask(struct tctx *x, struct node *n, struct tv *v)
 	return 1;
 }
 
+/*
+ * (int8[8])12345, (int8[])"hello": a constant's bytes (a number's 8, a
+ * string's with its NUL) as an array of integers, as bpftrace reads them
+ * (host byte order); n becomes the array (aggregate()'s N_TUPLE).  A value
+ * read at the event is refused: its bytes are not known here.
+ */
+static int array_cast(struct tctx *x, struct node *n, const char *br)
+{
+	char base[64], why[320];
+	unsigned char bytes[256];
+	struct tv e = { 0 };
+	struct btf_t t;
+	int64_t es, cnt, len, k;
+	char *end = NULL;
+	int nptr;
+	struct node **args;
+	bool sgn;
+
+	snprintf(base, sizeof(base), "%.*s", (int)(br - n->sval), n->sval);
+	if (ctypes_parse_name(*x->env, base, &e.id, &nptr, why, sizeof(why)))
+		return fail(x, n, "(%s): %s", n->sval, why);
+	e.nptr = nptr;
+	es = size_of(x, &e);
+	if (kind(x, &e, &t) != BTF_INT || (es != 1 && es != 2 && es != 4 && es != 8))
+		return fail(x, n, "(%s): an array cast is to integers of 1, 2, 4 or 8 bytes",
+			    n->sval);
+	sgn = t.extra[0] >> 24 & BTF_INT_SIGNED;
+	cnt = br[1] == ']' ? -1 : strtoll(br + 1, &end, 10);
+	if (cnt == 0 || (cnt > 0 && strcmp(end, "]")))
+		return fail(x, n, "(%s): an array's size is a positive number", n->sval);
+	if (plain(x, n->a) < 0)
+		return -1;
+	if (const_of(n->a, &k)) {
+		memcpy(bytes, &k, 8);
+		len = 8;
+	} else if (n->a->k == N_STR && strlen(n->a->sval) < sizeof(bytes)) {
+		len = (int64_t)strlen(n->a->sval) + 1;
+		memcpy(bytes, n->a->sval, (size_t)len);
+	} else {
+		return fail(x, n, "(%s) of a value that is not a constant: ftr casts a number or "
+			    "a string literal to an array", n->sval);
+	}
+	if (cnt < 0)
+		cnt = len / es;
+	if (cnt * es != len)
+		return fail(x, n, "(%s): %" PRId64 " bytes cast to %" PRId64 " of them", n->sval,
+			    len, cnt * es);
+	args = calloc((size_t)cnt, sizeof(*args));
+	if (!args)
+		return fail(x, n, "out of memory");
+	for (int64_t i = 0; i < cnt; i++) {
+		uint64_t u = 0;
+
+		memcpy(&u, bytes + i * es, (size_t)es);	/* the low bytes (little-endian) */
+		if (!(args[i] = calloc(1, sizeof(*args[i])))) {
+			while (i--)
+				free(args[i]);
+			free(args);
+			return fail(x, n, "out of memory");
+		}
+		args[i]->k = N_INT;
+		args[i]->line = n->line;
+		args[i]->col = n->col;
+		args[i]->ival = (int64_t)u;
+		if (sgn && u >> (es * 8 - 1)) {
+			/* a negative element: -(its magnitude), a negative
+			 * N_INT being an unsigned literal above INT64_MAX */
+			struct node *m = calloc(1, sizeof(*m));
+
+			if (!m) {
+				for (int64_t j = 0; j <= i; j++)
+					free(args[j]);
+				free(args);
+				return fail(x, n, "out of memory");
+			}
+			*m = *args[i];
+			m->ival = (int64_t)((es < 8 ? 1ULL << es * 8 : 0) - u);
+			args[i]->k = N_UNOP;
+			args[i]->op = T_MINUS;
+			args[i]->ival = 0;
+			args[i]->a = m;
+		}
+	}
+	clear_node(n);
+	n->k = N_TUPLE;
+	n->ival = TUPLE_ARRAY;
+	n->args = args;
+	n->nargs = (int)cnt;
+	return 0;
+}
+
 static int cast(struct tctx *x, struct node *n, struct tv *v)
 {
 	char why[320];
@@ -746,6 +837,8 @@ static int cast(struct tctx *x, struct node *n, struct tv *v)
 	if (open_env(x))
 		return -1;
 	memset(v, 0, sizeof(*v));
+	if (strchr(n->sval, '[') && n->sval[strlen(n->sval) - 1] == ']')
+		return array_cast(x, n, strchr(n->sval, '['));
 	if (ctypes_parse_name(*x->env, n->sval, &v->id, &nptr, why, sizeof(why)))
 		return fail(x, n, "(%s): %s", n->sval, why);
 	v->nptr = nptr;

@@ -174,6 +174,9 @@ static const struct {
 	{ "BEGIN { if (1) { continue } }", "1:18: continue outside a loop" },
 	{ "BEGIN { $t = (1, 2); print($t.2); }", "1:30: the tuple has 2 elements: no .2" },
 	{ "BEGIN { $t = 1; print($t.0); }", "1:25: .0 reads a tuple's element, and this is not a tuple" },
+	{ "BEGIN { print((int8[3])1); }", "1:15: (int8[3]): 8 bytes cast to 3 of them" },
+	{ "BEGIN { $x = 1; print((int8[])$x); }", "1:23: (int8[]) of a value that is not a constant: "
+	  "ftr casts a number or a string literal to an array" },
 	{ "BEGIN { print((1, 2) == (1, \"a\")); }", "1:22: '==' of tuples: == and != of tuples of one "
 	  "type" },
 	{ "BEGIN { $p = (int8 *)1; $p *= 2; }", "1:25: '*=' of a pointer: a pointer moves by += and "
@@ -644,6 +647,10 @@ static const struct icase tuples[] = {
 	  "((0, x), (1, y))\n((1, y), (2, y))\ntrue\nfalse\nz\n@m: (1, z)\n" },
 	{ "an element by a constant index", "BEGIN { $a = (1, \"b\", 3); print($a[1 + 1]); "
 	  "print($a[-1 + 2]); }", "", "3\nb\n" },
+	{ "a constant cast to an array of integers: its bytes",
+	  "BEGIN { print((int8[])\"hi\"); printf(\"%x\\n\", ((int8[8])12345)[0]); "
+	  "print((int16[4])-2); @a[1] = (uint8[2])\"a\"; print(@a[1][0]); }", "",
+	  "[104,105,0]\n39\n[-2,-1,-1,-1]\n97\n@a[1]: [97,0]\n" },
 	{ "bools", "BEGIN { @[true] = (false, (bool)256, 7 > 1); print(true); printf(\"%d %s\\n\", true, "
 	  "false); }", "", "true\n1 false\n@[true]: (false, true, true)\n" },
 };

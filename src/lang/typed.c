@@ -821,6 +821,7 @@ static int array_cast(struct tctx *x, struct node *n, const char *br)
 	clear_node(n);
 	n->k = N_TUPLE;
 	n->ival = TUPLE_ARRAY;
+	n->idx = 0;
 	n->args = args;
 	n->nargs = (int)cnt;
 	return 0;

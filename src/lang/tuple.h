@@ -62,6 +62,7 @@ int tuple_put_tuple(struct tbuf *b, const char *t, size_t len);
 /* node.ival of an N_TUPLE that is a C array read as a value; node.idx: its
  * elements that are pointers, printed in hex (bit i: element i) */
 #define TUPLE_ARRAY 1
+#define TUPLE_STRUCT 2		/* a record (sval its names) read from a C struct */
 /* The mark of an array, first. */
 int tuple_put_mark(struct tbuf *b, char mark);
 int tuple_put_stack(struct tbuf *b, const uint64_t *ips, size_t n, int mode);

@@ -478,7 +478,7 @@ static int aggregate(struct tctx *x, struct node *n, struct tv *v)
 	fclose(f);
 	clear_node(n);
 	n->k = N_TUPLE;
-	n->ival = arr ? TUPLE_ARRAY : 0;
+	n->ival = arr ? TUPLE_ARRAY : TUPLE_STRUCT;
 	n->idx = (int)hex;
 	/* a struct is a record: its members by name ($s.m of a map's) */
 	n->sval = arr ? NULL : names;

@@ -553,7 +553,7 @@ static void test_aggregate_values(void **state)
 	v = prog.cl[0].body->next->b;
 	assert_int_equal(v->k, N_TUPLE);
 	/* a record of its members; pointers print in hex; char lab[8] is a string */
-	assert_int_equal(v->ival, 0);
+	assert_int_equal(v->ival, TUPLE_STRUCT);
 	assert_string_equal(v->sval, "c,in,a,b,name,lab,next");
 	assert_int_equal(v->idx, 1 << 4 | 1 << 6);
 	assert_int_equal(v->nargs, 7);

@@ -735,9 +735,14 @@ unsigned ctypes_align(const struct btf *b, uint32_t id)
 
 				btf_member(b, id, i, &m);
 				ma = ctypes_align(b, m.type);
+				/* A member off its alignment: a packed struct,
+				 * which BTF does not mark (pahole infers it so). */
+				if (!m.bits && m.bit_off % (ma * 8))
+					return 1;
 				a = ma > a ? ma : a;
 			}
-			return a;
+			/* packed too, where a size is not a multiple of it */
+			return t.size_type % a ? 1 : a;
 		default:
 			return 1;
 		}
@@ -764,6 +769,7 @@ struct cparse {
 	bool failed;
 	struct btf_builder bb;
 	int nest;
+	bool packed;		/* the struct being laid out is __attribute__((packed)) */
 };
 
 static void cfail(struct cparse *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1158,7 +1164,8 @@ static bool place(struct cparse *c, bool is_union, uint32_t ty, bool fnptr, bool
 		  uint64_t *at)
 {
 	int64_t sz = fnptr ? 8 : btf_size(top(c->t), ty);
-	unsigned al = fnptr ? 8 : ctypes_align(top(c->t), ty);
+	/* packed: every member at the next byte, a bitfield at the next bit */
+	unsigned al = c->packed ? 1 : fnptr ? 8 : ctypes_align(top(c->t), ty);
 
 	if (sz < 0 || (bf && !sz)) {
 		cfail(c, "member '%s' has an incomplete type", name);
@@ -1170,6 +1177,9 @@ static bool place(struct cparse *c, bool is_union, uint32_t ty, bool fnptr, bool
 		*align = al > *align ? al : *align;
 	if (is_union) {
 		*bit = 0;
+	} else if (bf && c->packed) {
+		if (!bits)
+			*bit = (*bit + 7) / 8 * 8;
 	} else if (bf) {
 		uint64_t unit = (uint64_t)sz * 8;
 
@@ -1193,19 +1203,92 @@ static bool place(struct cparse *c, bool is_union, uint32_t ty, bool fnptr, bool
 	return true;
 }
 
+/*
+ * The __attribute__((...)) after the '}' of the struct whose '{' is at p:
+ * whether one says packed.  (They follow the members, which a packed struct
+ * lays out otherwise: read before them.)
+ */
+static bool packed_at(const char *p)
+{
+	int depth = 0;
+
+	for (; *p; p++) {
+		depth += (*p == '{') - (*p == '}');
+		if (!depth)
+			break;
+	}
+	while (*p) {
+		p++;
+		p += strspn(p, " \t\r\n");
+		if (p[0] == '/' && p[1] == '*' && strstr(p + 2, "*/")) {
+			p = strstr(p + 2, "*/") + 1;
+			continue;
+		}
+		if (!str_has_prefix(p, "__attribute__") || id_char(p[13]))
+			return false;
+		for (p += 13, depth = 0; *p; p++) {
+			if (str_has_prefix(p, "packed") || str_has_prefix(p, "__packed__"))
+				if (!id_char(p[-1]) && !id_char(p[p[0] == '_' ? 10 : 6]))
+					return true;
+			depth += (*p == '(') - (*p == ')');
+			if (*p == ')' && !depth)
+				break;
+		}
+	}
+	return false;
+}
+
+/* __attribute__((packed)), ((aligned(N))), ((aligned)): the alignment it
+ * sets (0: none), past them. */
+static unsigned attributes(struct cparse *c)
+{
+	unsigned al = 0;
+
+	while (!c->failed && is_id(c, "__attribute__")) {
+		cnext(c);
+		want(c, '(');
+		want(c, '(');
+		while (!c->failed && c->k == K_ID) {
+			if (!strcmp(c->tok, "packed") || !strcmp(c->tok, "__packed__")) {
+				cnext(c);
+			} else if (!strcmp(c->tok, "aligned") || !strcmp(c->tok, "__aligned__")) {
+				cnext(c);
+				al = 16;	/* the largest alignment, as GCC's bare aligned */
+				if (eat(c, '(')) {
+					if (c->k != K_NUM || c->num < 1 || c->num > 4096 ||
+					    (c->num & (c->num - 1)))
+						cfail(c, "aligned() takes a power of 2");
+					al = (unsigned)c->num;
+					cnext(c);
+					want(c, ')');
+				}
+			} else {
+				cfail(c, "__attribute__((%s)) is not in ftr (packed and aligned are)",
+				      c->tok);
+			}
+			if (!eat(c, ','))
+				break;
+		}
+		want(c, ')');
+		want(c, ')');
+	}
+	return al;
+}
+
 static uint32_t record(struct cparse *c, bool is_union, const char *name)
 {
 	struct mem *m = NULL;
 	int n = 0, cap = 0;
 	uint64_t bit = 0, size = 0;
-	unsigned align = 1;
-	bool kflag = false;
+	unsigned align = 1, attr_al;
+	bool kflag = false, outer = c->packed;
 	uint32_t id = 0;
 
 	if (++c->nest > 16) {
 		cfail(c, "structs nested more than 16 deep");
 		return 0;
 	}
+	c->packed = is_p(c, '{') && packed_at(c->tpos);
 	want(c, '{');
 	while (!c->failed && !is_p(c, '}') && c->k != K_EOF) {
 		uint32_t base = base_type(c);
@@ -1259,6 +1342,12 @@ static uint32_t record(struct cparse *c, bool is_union, const char *name)
 			cfail(c, "expected ';' after a member");
 	}
 	want(c, '}');
+	attr_al = attributes(c);
+	if (c->packed)
+		align = 1;
+	if (attr_al > align || (attr_al && c->packed))
+		align = attr_al;
+	c->packed = outer;
 	if (!is_union)
 		size = (bit + 7) / 8;
 	size = (size + align - 1) / align * align;

@@ -60,15 +60,19 @@ static struct val eval_tuple(struct xctx *x, const struct node *n)
 	int err = 0;
 
 	tbuf_reset(b);
-	if (n->sval)	/* a record's names */
+	if (n->sval)	/* a record's names (a C struct's too) */
 		err = tuple_put_names(b, n->sval);
+	else if (n->ival == TUPLE_ARRAY)	/* a C array (typed.c) */
+		err = tuple_put_mark(b, 'A');
 	for (int i = 0; i < n->nargs && !err; i++) {
 		struct val e = eval(x, n->args[i]);
+		/* a C struct's or array's pointer (typed.c) */
+		bool hex = i < 32 && ((uint32_t)n->idx >> i & 1);
 
 		/* an element that is an earlier run of this tuple's bytes has
 		 * been copied by its variable: b is free to change */
 		if (e.t == VT_INT)
-			err = tuple_put_int(b, e.i, e.u, n->args[i]->ptr_size ? TUPLE_HEX :
+			err = tuple_put_int(b, e.i, e.u, n->args[i]->ptr_size || hex ? TUPLE_HEX :
 					    n->args[i]->enum_id);
 		else if (e.t == VT_STR)
 			err = tuple_put_str(b, e.s, strnlen(e.s, e.len));

@@ -26,6 +26,44 @@ struct macro {
 	int line, col;
 };
 
+/* Past white space and comments at p. */
+static const char *skip_blank(const char *p)
+{
+	for (;;) {
+		if (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+			p++;
+		else if (p[0] == '/' && p[1] == '*' && strstr(p + 2, "*/"))
+			p = strstr(p + 2, "*/") + 2;
+		else
+			return p;
+	}
+}
+
+/* After a struct's '}': past the __attribute__((...)) that follow it
+ * (packed, aligned: ctypes.c reads them), or p itself when none does. */
+static const char *attributes(const char *p)
+{
+	const char *t = skip_blank(p), *end = p;
+
+	while (str_has_prefix(t, "__attribute__") && !ident_char(t[13])) {
+		int depth = 0;
+
+		t = skip_blank(t + 13);
+		if (*t != '(')
+			break;
+		for (; *t; t++) {
+			depth += (*t == '(') - (*t == ')');
+			if (!depth)
+				break;
+		}
+		if (!*t)
+			break;
+		end = ++t;
+		t = skip_blank(t);
+	}
+	return end;
+}
+
 /* A C definition at the top level: struct/union/enum NAME {...}; or a
  * typedef, kept as text for ctypes.c, up to its ';' outside braces. */
 bool definition(struct lexer *l, struct program *out)
@@ -50,8 +88,14 @@ bool definition(struct lexer *l, struct program *out)
 		/* bpftrace ends a struct at its '}' without a ';' (a typedef
 		 * has its name after the brace: it needs the ';') */
 		if (*e == '}' && !depth && strncmp(s, "typedef", 7)) {
-			const char *t = e + 1;
+			const char *t = attributes(e + 1);
 
+			/* its __attribute__((...)) too */
+			for (; e + 1 < t; e++)
+				if (e[1] == '\n') {
+					l->line++;
+					l->line_start = e + 2;
+				}
 			t += strspn(t, " \t\r\n");
 			if (*t != ';') {
 				e++;
@@ -71,7 +115,7 @@ bool definition(struct lexer *l, struct program *out)
 	if (*e == ';') {
 		v->text = strndup(s, e - s + 1);
 		l->p = e + 1;
-	} else if (e > s && e[-1] == '}') {
+	} else if (e > s && (e[-1] == '}' || e[-1] == ')')) {	/* '}' or its attribute's */
 		v->text = malloc(e - s + 2);
 		if (v->text)
 			sprintf(v->text, "%.*s;", (int)(e - s), s);

@@ -282,6 +282,15 @@ int check_map_keys(struct sema *s, struct node *n)
 	}
 	n->slot = (int)(m - s->in->maps);
 	m->refs++;
+	for (int i = 0; i < n->nargs; i++)
+		if (n->args[i]->k == N_TUPLE && n->args[i]->ival) {
+			/* bpftrace keys by the whole value (@x[[1,2]], @s[{ .m = 1 }]),
+			 * which ftr's maps do not keep */
+			lang_errf(s->err, n->args[i], "a C %s as a map key is not in ftr yet (a "
+				  "value, a tuple's element and print() are)",
+				  n->args[i]->ival == TUPLE_ARRAY ? "array" : "struct");
+			return -EINVAL;
+		}
 	if (n->nargs == 1 && n->args[0]->k == N_TUPLE) {
 		if (spread_tuple_key(s, n))
 			return -ENOMEM;

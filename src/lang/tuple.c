@@ -155,6 +155,11 @@ int tuple_put_stack(struct tbuf *b, const uint64_t *ips, size_t n, int mode)
 	return 0;
 }
 
+int tuple_put_mark(struct tbuf *b, char mark)
+{
+	return put(b, &mark, 1) ? -ENOMEM : 0;
+}
+
 int tuple_put_names(struct tbuf *b, const char *names)
 {
 	return put_bytes(b, 'n', names, strlen(names));
@@ -217,6 +222,8 @@ static int next_elem(const char *t, size_t len, size_t *off, struct telem *e)
 	size_t o = *off;
 	uint32_t n;
 
+	if (!o && len && t[0] == 'A')
+		o++;	/* an array's mark: no element */
 	if (o >= len)
 		return -ENOENT;
 	memset(e, 0, sizeof(*e));
@@ -311,15 +318,16 @@ void tuple_text(struct outbuf *ob, const char *t, size_t len, tuple_enum_fn en, 
 {
 	struct telem e, names;
 	size_t off, np = 0;
-	bool rec = record_names(t, len, &names, &off);
+	bool rec = record_names(t, len, &names, &off), arr = len && t[0] == 'A';
 
-	/* a record as bpftrace prints one: { .a = 1, .b = (2, x) } */
-	ob_puts(ob, rec ? (names.len ? "{ " : "{") : "(");
+	/* a record as bpftrace prints one: { .a = 1, .b = (2, x) }; a C
+	 * array [1,2] */
+	ob_puts(ob, rec ? (names.len ? "{ " : "{") : arr ? "[" : "(");
 	for (int i = 0; !next_elem(t, len, &off, &e); i++) {
 		const char *name = e.tag == 'i' && e.enum_id && en ? en(e.enum_id, e.i, arg) : NULL;
 
 		if (i)
-			ob_write(ob, ", ", 2);
+			ob_puts(ob, arr ? "," : ", ");
 		if (rec)
 			put_field(ob, &names, &np, false);
 		if (name)
@@ -337,7 +345,7 @@ void tuple_text(struct outbuf *ob, const char *t, size_t len, tuple_enum_fn en, 
 		else
 			tuple_text(ob, e.s, e.len, en, sf, arg);
 	}
-	ob_puts(ob, rec ? (names.len ? " }" : "}") : ")");
+	ob_puts(ob, rec ? (names.len ? " }" : "}") : arr ? "]" : ")");
 }
 
 void tuple_json(struct outbuf *ob, const char *t, size_t len)

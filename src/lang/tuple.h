@@ -21,7 +21,10 @@
  *	't' uint32 length, a tuple's bytes
  *	'k' uint32 length, the mode (1 byte), the frames (8 bytes each)
  *
- * (host byte order: values live in this process only).
+ * (host byte order: values live in this process only).  A C array read as
+ * a value (typed.c) is a tuple whose bytes open with the mark 'A', which only
+ * printing sees ([1,2,3]; indexing, equality and the signature are a
+ * tuple's); a C struct is a record.
  */
 #ifndef FTR_LANG_TUPLE_H
 #define FTR_LANG_TUPLE_H
@@ -56,6 +59,12 @@ void tbuf_free(struct tbuf *b);
 int tuple_put_int(struct tbuf *b, int64_t v, bool is_unsigned, uint32_t enum_id);
 int tuple_put_str(struct tbuf *b, const char *s, size_t len);
 int tuple_put_tuple(struct tbuf *b, const char *t, size_t len);
+/* node.ival of an N_TUPLE that is a C array read as a value; node.idx: its
+ * elements that are pointers, printed in hex (bit i: element i) */
+#define TUPLE_ARRAY 1
+#define TUPLE_STRUCT 2		/* a record (sval its names) read from a C struct */
+/* The mark of an array, first. */
+int tuple_put_mark(struct tbuf *b, char mark);
 int tuple_put_stack(struct tbuf *b, const uint64_t *ips, size_t n, int mode);
 /* A record, (a = 1, b = 2): a tuple whose first element names its fields,
  * "a,b" (signature "na,b;", bytes tag 'n' as 's'), printed by name:

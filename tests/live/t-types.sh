@@ -44,8 +44,9 @@ struct rec {
 	} un;
 };
 #endif
-/* rec's first 28 bytes, its bitfields signed: flags i%8 and kind 3i%32 as
- * 3 and 5 signed bits sum to -3 and 7 (unsigned: 31 and 135). */
+/* rec's first 28 bytes, its bitfields signed: flags i%8 and kind 3i%32 in 3
+ * and 5 bits, read unsigned as bpftrace reads every bitfield: they sum to 29
+ * and 135 (a signed read would give -3 and 7), the least kind is 0. */
 struct rec_s {
 	char tag;
 	int id;
@@ -76,7 +77,7 @@ rec_ok() {
 		grep -qx '@lab\[lab-0\]: 4' "$1" && grep -qx '@lab\[lab-2\]: 3' "$1" &&
 		grep -qx '@lab2\[lab-1\]: 3' "$1" &&
 		grep -qx '@a: 45' "$1" && grep -qx '@u: 315' "$1" && grep -qx '@s: 560' "$1" &&
-		grep -qx '@fs: -3' "$1" && grep -qx '@ks: 7' "$1" && grep -qx '@kmin: -14' "$1"
+		grep -qx '@fs: 29' "$1" && grep -qx '@ks: 135' "$1" && grep -qx '@kmin: 0' "$1"
 }
 if ! has_uprobes; then
 	skip types-program-struct "no uprobe events on this kernel"

@@ -29,6 +29,8 @@
 #include "ftr.h"
 #include "lang/interp.h"
 #include "lang/lang.h"
+#include "lang/tuple.h"
+#include "report/output.h"
 
 /* Thread ids above PID_MAX_LIMIT (2^22): /proc never has them, so pid is
  * the tid and uid is -1, whatever runs on the machine. */
@@ -172,6 +174,11 @@ static const struct {
 	{ "BEGIN { if (1) { continue } }", "1:18: continue outside a loop" },
 	{ "BEGIN { $t = (1, 2); print($t.2); }", "1:30: the tuple has 2 elements: no .2" },
 	{ "BEGIN { $t = 1; print($t.0); }", "1:25: .0 reads a tuple's element, and this is not a tuple" },
+	{ "BEGIN { print((int8[3])1); }", "1:15: (int8[3]): 8 bytes cast to 3 of them" },
+	{ "BEGIN { @x[(int8[2])\"a\", 1] = 1; }", "1:12: a C array as a map key is not in ftr "
+	  "yet (a value, a tuple's element and print() are)" },
+	{ "BEGIN { $x = 1; print((int8[])$x); }", "1:23: (int8[]) of a value that is not a constant: "
+	  "ftr casts a number or a string literal to an array" },
 	{ "BEGIN { print((1, 2) == (1, \"a\")); }", "1:22: '==' of tuples: == and != of tuples of one "
 	  "type" },
 	{ "BEGIN { $p = (int8 *)1; $p *= 2; }", "1:25: '*=' of a pointer: a pointer moves by += and "
@@ -642,6 +649,10 @@ static const struct icase tuples[] = {
 	  "((0, x), (1, y))\n((1, y), (2, y))\ntrue\nfalse\nz\n@m: (1, z)\n" },
 	{ "an element by a constant index", "BEGIN { $a = (1, \"b\", 3); print($a[1 + 1]); "
 	  "print($a[-1 + 2]); }", "", "3\nb\n" },
+	{ "a constant cast to an array of integers: its bytes",
+	  "BEGIN { print((int8[])\"hi\"); printf(\"%x\\n\", ((int8[8])12345)[0]); "
+	  "print((int16[4])-2); @a[1] = (uint8[2])\"a\"; print(@a[1][0]); }", "",
+	  "[104,105,0]\n39\n[-2,-1,-1,-1]\n97\n@a[1]: [97,0]\n" },
 	{ "bools", "BEGIN { @[true] = (false, (bool)256, 7 > 1); print(true); printf(\"%d %s\\n\", true, "
 	  "false); }", "", "true\n1 false\n@[true]: (false, true, true)\n" },
 };
@@ -658,6 +669,43 @@ static void test_tuples(void **state)
 	assert_non_null(strstr(got, "{\"type\": \"value\", \"data\": [1,\"a\\\"b\",[true,2]]}\n"
 			       "{\"type\": \"value\", \"data\": false}\n"));
 	assert_non_null(strstr(got, "{\"type\": \"map\", \"data\": {\"@\": [3,[false]]}}\n"));
+}
+
+/* A C array read as a value (typed.c) is a tuple whose bytes open with a
+ * mark: printed as bpftrace prints the C array, indexed as a tuple; a C
+ * struct is a record. */
+static void test_tuple_marks(void **state)
+{
+	static struct outbuf ob;
+	struct tbuf in = { 0 }, arr = { 0 }, st = { 0 };
+	struct telem e;
+
+	assert_int_equal(tuple_put_mark(&arr, 'A'), 0);
+	for (int i = 5; i <= 6; i++)
+		assert_int_equal(tuple_put_int(&arr, i, false, 0), 0);
+	assert_int_equal(tuple_put_names(&in, "m"), 0);
+	assert_int_equal(tuple_put_tuple(&in, arr.p, arr.len), 0);
+	assert_int_equal(tuple_put_names(&st, "y,p,s"), 0);
+	assert_int_equal(tuple_put_tuple(&st, in.p, in.len), 0);
+	assert_int_equal(tuple_put_int(&st, 0x10, true, TUPLE_HEX), 0);
+	assert_int_equal(tuple_put_str(&st, "ab", 2), 0);
+	ob_init(&ob, -1);
+	tuple_text(&ob, st.p, st.len, NULL, NULL, NULL);
+	ob_putc(&ob, '|');
+	tuple_json(&ob, st.p, st.len);
+	assert_int_equal(ob.len, strlen("{ .y = { .m = [5,6] }, .p = 0x10, .s = ab }|"
+					 "{\"y\": {\"m\": [5,6]}, \"p\": 16, \"s\": \"ab\"}"));
+	assert_memory_equal(ob.buf, "{ .y = { .m = [5,6] }, .p = 0x10, .s = ab }|"
+			    "{\"y\": {\"m\": [5,6]}, \"p\": 16, \"s\": \"ab\"}", ob.len);
+	/* the mark is no element */
+	assert_int_equal(tuple_elem(arr.p, arr.len, 0, &e), 0);
+	assert_int_equal(e.i, 5);
+	assert_int_equal(tuple_elem(arr.p, arr.len, 1, &e), 0);
+	assert_int_equal(e.i, 6);
+	assert_int_equal(tuple_elem(arr.p, arr.len, 2, &e), -ENOENT);
+	tbuf_free(&in);
+	tbuf_free(&arr);
+	tbuf_free(&st);
 }
 
 /* Macros, expanded by the parser, and block expressions. */
@@ -1076,6 +1124,7 @@ int main(void)
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_enums),
 		cmocka_unit_test(test_tuples),
+		cmocka_unit_test(test_tuple_marks),
 		cmocka_unit_test(test_macros),
 		cmocka_unit_test(test_pointers),
 		cmocka_unit_test(test_time),

@@ -641,8 +641,10 @@ static struct node *primary(struct lexer *l)
 			node_free(n);
 			return NULL;
 		}
-		if (n->nargs == 1 && n->args[0]->k == N_TUPLE && n->args[0]->nargs > 1) {
-			/* @m[(a, b)] is @m[a, b], as in bpftrace */
+		if (n->nargs == 1 && n->args[0]->k == N_TUPLE && n->args[0]->nargs > 1 &&
+		    !n->args[0]->sval && !n->args[0]->ival) {
+			/* @m[(a, b)] is @m[a, b], as in bpftrace (not a record's
+			 * (a = 1, ...) nor an array's: sema says) */
 			struct node *t = n->args[0];
 
 			free(n->args);

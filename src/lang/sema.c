@@ -226,6 +226,15 @@ static struct node *copy_var_chain(const struct node *n)
 /* @m[(1, 2)] and @m[$t] of a tuple of numbers and strings are @m[1, 2], as
  * bpftrace keys a map by a tuple: the key's elements become the keys (a
  * literal's own, or $t.0, $t.1...).  0, or -ENOMEM; other keys stay. */
+/* A record's signature: its first element names the fields ('n'). */
+static bool is_record_sig(const char *sig)
+{
+	const char *e;
+	size_t len;
+
+	return tuple_sig_elem(sig, 0, &e, &len) && e[0] == 'n';
+}
+
 static int spread_tuple_key(struct sema *s, struct node *n)
 {
 	struct node *t = n->args[0], **el;
@@ -283,6 +292,14 @@ int check_map_keys(struct sema *s, struct node *n)
 	n->slot = (int)(m - s->in->maps);
 	m->refs++;
 	for (int i = 0; i < n->nargs; i++)
+		if (n->args[i]->k == N_TUPLE && !n->args[i]->ival && n->args[i]->sval) {
+			/* spread as a tuple's elements, its names would be lost: how
+			 * bpftrace prints such a key is not known here */
+			lang_errf(s->err, n->args[i], "a record as a map key is not in ftr yet "
+				  "(a value and print() are)");
+			return -EINVAL;
+		}
+	for (int i = 0; i < n->nargs; i++)
 		if (n->args[i]->k == N_TUPLE && n->args[i]->ival) {
 			/* bpftrace keys by the whole value (@x[[1,2]], @s[{ .m = 1 }]),
 			 * which ftr's maps do not keep */
@@ -301,6 +318,12 @@ int check_map_keys(struct sema *s, struct node *n)
 		if (err)
 			return err;
 		checked = true;
+		if (n->args[0]->type == VT_TUPLE && n->args[0]->tsig &&
+		    is_record_sig(n->args[0]->tsig)) {
+			lang_errf(s->err, n->args[0], "a record as a map key is not in ftr yet "
+				  "(a value and print() are)");
+			return -EINVAL;
+		}
 		if (n->args[0]->type == VT_TUPLE) {
 			if (spread_tuple_key(s, n))
 				return -ENOMEM;

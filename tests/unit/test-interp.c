@@ -177,6 +177,10 @@ static const struct {
 	{ "BEGIN { print((int8[3])1); }", "1:15: (int8[3]): 8 bytes cast to 3 of them" },
 	{ "BEGIN { @x[(int8[2])\"a\", 1] = 1; }", "1:12: a C array as a map key is not in ftr "
 	  "yet (a value, a tuple's element and print() are)" },
+	{ "BEGIN { @x[(a = 1, b = 2)] = 1; }", "1:12: a record as a map key is not in ftr yet "
+	  "(a value and print() are)" },
+	{ "BEGIN { $r = (a = 1); @x[$r] = 1; }", "1:26: a record as a map key is not in ftr yet "
+	  "(a value and print() are)" },
 	{ "BEGIN { $x = 1; print((int8[])$x); }", "1:23: (int8[]) of a value that is not a constant: "
 	  "ftr casts a number or a string literal to an array" },
 	{ "BEGIN { print((1, 2) == (1, \"a\")); }", "1:22: '==' of tuples: == and != of tuples of one "

@@ -155,6 +155,16 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 		ok types-kfunc-module-missing || fail types-kfunc-module-missing "rc=$rc $(head -2 "$TMP/e")"
 fi
 
+# A kernel built without BTF (the matrix's bpfless row): a kfunc program
+# is refused, naming the missing BTF and --btf, with no override in play.
+if [ ! -e /sys/kernel/btf/vmlinux ]; then
+	"$FTR" -e 'kfunc:vfs_write { @ = sum(args->count); }' > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'kfunc:vfs_write: this kernel has no BTF (no /sys/kernel/btf/vmlinux)' "$TMP/e" &&
+		grep -q -- '--btf FILE' "$TMP/e" && ok types-kfunc-no-btf-refused ||
+		fail types-kfunc-no-btf-refused "rc=$rc $(head -2 "$TMP/e")"
+fi
+
 # The kernel's BTF: struct file at vfs_write, kfunc arguments.
 if [ ! -r /sys/kernel/btf/vmlinux ]; then
 	skip types-kernel "no /sys/kernel/btf/vmlinux on this kernel"

@@ -108,6 +108,14 @@ KMSG_BAD='BUG:|Oops|WARNING:|[Pp]anic[^=]|general protection fault'
 # 219 s of tests, 184 passed (tests/matrix/README.md: what the other files
 # hit on armhf).
 ARMHF_TESTS=00-mount,doctor,trace,agg,lang,probe,stat,plans,prom,curtask,strfetch,record,usdt
+# The kernels built here (build-kernel.sh, from Debian's linux-source-6.1,
+# allnoconfig plus a fragment): 6.1-bpfless has no bpf() and no BTF,
+# 6.1-tiny has neither kprobes nor hist triggers either.  They run the files
+# whose outcome those absences change: doctor (it must say BPF is absent),
+# types (kernel types refused, naming --btf), probe, plans and agg (kprobes
+# and hist triggers absent: user-space plans), trace, stat and usdt
+# (tracepoints, perf events, uprobes, which both have), 00-mount.
+BUILT_TESTS=00-mount,doctor,types,trace,agg,probe,stat,plans,usdt
 ROWS=(
 	"5.10|x86_64|5.10||-diff,fuzz,kill|sysroot"
 	"6.1|x86_64|6.1||"
@@ -116,6 +124,8 @@ ROWS=(
 	"6.12-lockdown-confidentiality|x86_64|6.12|lockdown=confidentiality|00-mount,lockdown,doctor,usage,list,trace,harden,langprof,stat,profile"
 	"arm64-6.1|aarch64|6.1-arm64||-diff,fuzz,kill|sysroot"
 	"armhf-6.1|armhf|6.1-armhf||$ARMHF_TESTS"
+	"bpfless-6.1|x86_64|6.1-bpfless||$BUILT_TESTS"
+	"tiny-6.1|x86_64|6.1-tiny||$BUILT_TESTS"
 )
 
 # Arch profile arch_ARCH sets QEMU (array: the command without -kernel,
@@ -333,14 +343,22 @@ row_initrd_key() { # ROW-SPEC
 	fi
 }
 
-kernels=()
+kernels=() built=()
 for r in "${SEL[@]}"; do
 	IFS='|' read -r _ _ k _ <<<"$r"
-	[[ " ${kernels[*]} " == *" $k "* ]] || kernels+=("$k")
+	case $k in
+	*-bpfless|*-tiny) [[ " ${built[*]} " == *" $k "* ]] || built+=("$k") ;;
+	*) [[ " ${kernels[*]} " == *" $k "* ]] || kernels+=("$k") ;;
+	esac
 done
 # Fills the cache and installs missing host tools; a no-op when all is there.
-FTR_CACHE=$CACHE "$HERE/fetch-kernels.sh" "${kernels[@]}" ||
+FTR_CACHE=$CACHE "$HERE/fetch-kernels.sh" "${kernels[@]:---no-kernels}" ||
 	die "kernel cache incomplete (see above)"
+# The kernels built here: minutes on a fresh machine, then a cache hit.
+if [ ${#built[@]} -gt 0 ]; then
+	FTR_CACHE=$CACHE "$HERE/build-kernel.sh" "${built[@]}" ||
+		die "kernel build failed (see above)"
+fi
 for t in cpio gzip timeout; do
 	command -v $t >/dev/null || die "$t is missing"
 done

@@ -154,7 +154,8 @@ build_one() { # KVER
 	mv "$CACHE/vmlinuz-$kver.tmp" "$CACHE/vmlinuz-$kver"
 	echo "$rel ($SRCPKG $(src_version), $(fragments_of "$kver" | tr ' ' +).config, key $key, built in $((t1 - t0)) s with -j$JOBS)" \
 		>"$CACHE/vmlinuz-$kver.version"
-	echo "$key" >"$CACHE/vmlinuz-$kver.key"
+	echo "$key" >"$CACHE/vmlinuz-$kver.key.tmp"
+	mv "$CACHE/vmlinuz-$kver.key.tmp" "$CACHE/vmlinuz-$kver.key"
 	note "$kver: $CACHE/vmlinuz-$kver, $(stat -c %s "$CACHE/vmlinuz-$kver") bytes, built in $((t1 - t0)) s"
 	rm -rf "$obj"
 }
@@ -172,11 +173,13 @@ main() {
 	done
 	[ ${#kvers[@]} -gt 0 ] || kvers=(6.1-bpfless)
 	for k in "${kvers[@]}"; do fragments_of "$k" >/dev/null; done
+	# A hit needs no lock (the image and its key are renamed into place):
+	# a row whose kernel is cached does not wait for another one's build.
+	for k in "${kvers[@]}"; do cached "$k" || todo+=("$k"); done
+	[ ${#todo[@]} = 0 ] && return 0
 	mkdir -p "$CACHE" || die "cannot create $CACHE (set FTR_CACHE)"
 	exec 9>"$CACHE/build-kernel.lock"
 	flock 9
-	for k in "${kvers[@]}"; do cached "$k" || todo+=("$k"); done
-	[ ${#todo[@]} = 0 ] && return 0
 	ensure_pkgs "$SRCPKG" flex bison bc libelf-dev libssl-dev make gcc xz-utils
 	[ -f "$TARBALL" ] || die "$TARBALL is missing (package $SRCPKG)"
 	# The key names the source version: read again now that it is there.

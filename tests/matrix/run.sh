@@ -125,7 +125,15 @@ ROWS=(
 	"arm64-6.1|aarch64|6.1-arm64||-diff,fuzz,kill|sysroot"
 	"armhf-6.1|armhf|6.1-armhf||$ARMHF_TESTS"
 	"bpfless-6.1|x86_64|6.1-bpfless||$BUILT_TESTS"
+)
+# Rows run only when named (--rows; `make check-matrix-extra`): each needs
+# a kernel build of its own (about 4 minutes on 2 cores, 7 with debug
+# information), which CI's time does not have room for.  SYSROOT "btf": the
+# guest also gets the BTF file `pahole -J` made from the kernel's vmlinux
+# (build-kernel.sh), as /tests/kernel.btf, and FTR_KERNEL_BTF names it.
+EXTRA_ROWS=(
 	"tiny-6.1|x86_64|6.1-tiny||$BUILT_TESTS"
+	"bpfless-btf-6.1|x86_64|6.1-bpfless-btf||00-mount,doctor,types|btf"
 )
 
 # Arch profile arch_ARCH sets QEMU (array: the command without -kernel,
@@ -224,7 +232,7 @@ while [ $# -gt 0 ]; do
 	-j*)        JOBS=${1#-j}; shift ;;
 	--timeout)  TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
 	-k|--keep)  KEEP=1; shift ;;
-	--list)     for r in "${ROWS[@]}"; do IFS='|' read -r n a k x t y <<<"$r"
+	--list)     for r in "${ROWS[@]}" "${EXTRA_ROWS[@]}"; do IFS='|' read -r n a k x t y <<<"$r"
 	                printf '%-32s %-7s vmlinuz-%-10s %s%s%s\n' "$n" "$a" "$k" "$x" \
 	                       "${t:+ (tests: $t)}" "${y:+ +$y}"; done
 	            exit 0 ;;
@@ -243,10 +251,10 @@ if [ -n "$SELECT" ]; then
 	IFS=, read -r -a want <<<"$SELECT"
 	for w in "${want[@]}"; do
 		found=0
-		for r in "${ROWS[@]}"; do [ "${r%%|*}" = "$w" ] && found=1; done
+		for r in "${ROWS[@]}" "${EXTRA_ROWS[@]}"; do [ "${r%%|*}" = "$w" ] && found=1; done
 		[ $found = 1 ] || die "unknown row '$w' (see --list)"
 	done
-	for r in "${ROWS[@]}"; do
+	for r in "${ROWS[@]}" "${EXTRA_ROWS[@]}"; do
 		for w in "${want[@]}"; do [ "${r%%|*}" = "$w" ] && SEL+=("$r"); done
 	done
 else
@@ -334,9 +342,11 @@ for r in "${SEL[@]}"; do
 done
 # The initramfs a row boots: its arch's, with the sysroot or without.
 row_initrd_key() { # ROW-SPEC
-	local arch
-	IFS='|' read -r _ arch _ <<<"$1"
-	if [ "${HAVE_SYSROOT[$arch]:-0}" = 1 ] && row_sysroot "$1"; then
+	local arch kernel sr
+	IFS='|' read -r _ arch kernel _ _ sr <<<"$1"
+	if [ "$sr" = btf ]; then
+		echo "$arch-btf-$kernel"
+	elif [ "${HAVE_SYSROOT[$arch]:-0}" = 1 ] && row_sysroot "$1"; then
 		echo "$arch-sysroot"
 	else
 		echo "$arch"
@@ -347,7 +357,7 @@ kernels=() built=()
 for r in "${SEL[@]}"; do
 	IFS='|' read -r _ _ k _ <<<"$r"
 	case $k in
-	*-bpfless|*-tiny) [[ " ${built[*]} " == *" $k "* ]] || built+=("$k") ;;
+	*-bpfless|*-tiny|*-btf) [[ " ${built[*]} " == *" $k "* ]] || built+=("$k") ;;
 	*) [[ " ${kernels[*]} " == *" $k "* ]] || kernels+=("$k") ;;
 	esac
 done
@@ -438,6 +448,11 @@ KMSG_BAD='@KMSG_BAD@'
 	cd /tmp
 	[ -n "$tests" ] && echo "# this row runs: $tests"
 	# The dynamic build, for the files that use it (t-unwind).
+	# The BTF made on the host from this kernel's vmlinux (t-types).
+	if [ -f /tests/kernel.btf ]; then
+		export FTR_KERNEL_BTF=/tests/kernel.btf
+		echo "# kernel BTF in $FTR_KERNEL_BTF, made on the host with pahole -J"
+	fi
 	if [ -f /tests/sysroot/TRIPLET ]; then
 		export FTR_SYSROOT=/tests/sysroot
 		echo "# dynamic build in $FTR_SYSROOT ($(cat $FTR_SYSROOT/TRIPLET))"
@@ -461,7 +476,8 @@ EOF
 
 # Build ARCH's gzip'd newc initramfs once (rows of one arch share it).
 build_initramfs() { # KEY (ARCH or ARCH-sysroot) -> prints path
-	local arch=${1%-sysroot} root="$WORK/root-$1" img="$WORK/initramfs-$1.cpio.gz" a
+	local arch=${1%-sysroot} root="$WORK/root-$1" img="$WORK/initramfs-$1.cpio.gz" a btf=
+	case $1 in *-btf-*) arch=${1%%-btf-*}; btf=$CACHE/btf-${1#*-btf-} ;; esac
 	[ -f "$img" ] && { echo "$img"; return; }
 	"arch_$arch"
 	is_static_elf "$BUSYBOX" || die "$BUSYBOX is not a static ELF"
@@ -489,6 +505,10 @@ build_initramfs() { # KEY (ARCH or ARCH-sysroot) -> prints path
 		cp -R "$TESTS_BIN_DIR"/. "$root/tests/bin/"
 	fi
 	[ "$1" = "$arch-sysroot" ] && cp -R "$SYSROOT" "$root/tests/sysroot"
+	if [ -n "$btf" ]; then
+		[ -s "$btf" ] || die "$btf is missing (tests/matrix/build-kernel.sh ${btf#*/btf-})"
+		cp "$btf" "$root/tests/kernel.btf"
+	fi
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$root/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 	write_init "$root/init"

@@ -60,9 +60,37 @@ static void print_wrapped(const char *lead, const char *text, int indent, int wi
 	putchar('\n');
 }
 
+/* First, as it is why ftr exists: whether BPF tools could run here at all. */
+static void print_bpf(const struct features *f)
+{
+	switch (f->bpf) {
+	case BPF_ABSENT:
+		printf("bpf         none: this kernel has no bpf() system call (built without\n"
+		       "            CONFIG_BPF_SYSCALL): bpftrace and bcc cannot run here.  ftr does\n"
+		       "            without it: tracepoints, kprobe/uprobe events, filters and hist\n"
+		       "            triggers through tracefs, counters and samples through\n"
+		       "            perf_event_open, the rest in user space (list below).\n");
+		break;
+	case BPF_BLOCKED:
+		printf("bpf         blocked: bpf() says ENOSYS but the kernel has it (a seccomp\n"
+		       "            filter?): bpftrace and bcc cannot run in this context; ftr\n"
+		       "            needs no bpf() and traces through tracefs and perf_event_open.\n");
+		break;
+	default:
+		printf("bpf         yes (ftr does not use it)\n");
+		break;
+	}
+	if (f->btf)
+		printf("btf         /sys/kernel/btf/vmlinux\n");
+	else
+		printf("btf         none: kfunc probes and kernel struct types need --btf FILE\n"
+		       "            (pahole -J --btf_encode_detached=FILE on this kernel's vmlinux)\n");
+}
+
 static void print_text(const struct features *f)
 {
 	printf("kernel      %s %s\n", f->kernel, f->arch);
+	print_bpf(f);
 	if (f->tfs.how != TRACEFS_ABSENT)
 		printf("tracefs     %s (%s%s)\n", f->tfs.path, tracefs_how(f),
 		       tracefs_ro(f) ? "; read-only: ftr cannot trace until it is remounted "
@@ -97,6 +125,8 @@ static void print_json(const struct features *f)
 	json_str(stdout, f->kernel);
 	printf(",\"arch\":");
 	json_str(stdout, f->arch);
+	printf(",\"bpf\":\"%s\",\"btf\":%s", f->bpf == BPF_ABSENT ? "absent" :
+	       f->bpf == BPF_BLOCKED ? "blocked" : "present", f->btf ? "true" : "false");
 	printf(",\"tracefs\":{\"path\":");
 	json_str(stdout, f->tfs.how != TRACEFS_ABSENT ? f->tfs.path : "");
 	printf(",\"how\":\"%s\"", f->tfs.how == TRACEFS_FOUND ? "found" :

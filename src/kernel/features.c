@@ -315,6 +315,49 @@ static void probe_lockdown(struct features *f)
 	f->lockdown_inferred = true;
 }
 
+enum bpf_state features_bpf_state(int bpf_errno, bool bpf_sysctl)
+{
+	if (bpf_errno != ENOSYS)
+		return BPF_PRESENT;
+	return bpf_sysctl ? BPF_BLOCKED : BPF_ABSENT;
+}
+
+/*
+ * Two witnesses, because either alone can mislead.  bpf() itself: a kernel
+ * built without CONFIG_BPF_SYSCALL has sys_ni_syscall in its slot (ENOSYS);
+ * one with it refuses an empty BPF_PROG_LOAD (prog type 0, no instructions)
+ * with EINVAL, or EPERM for a user, and loads nothing.  But a container's
+ * seccomp filter may answer ENOSYS for a call it does not list, so the
+ * sysctl unprivileged_bpf_disabled, which exists exactly when the kernel has
+ * the bpf() syscall (kernel/bpf/syscall.c), tells "blocked" from "absent".
+ * /proc/kallsyms (bpf_prog_load) was not used: kallsyms may be configured
+ * out or restricted, and a kernel can have BPF symbols (the classic BPF
+ * filter, BPF_JIT for seccomp) without the syscall.
+ */
+static void probe_bpf(struct features *f)
+{
+#ifdef __NR_bpf
+	union {
+		uint32_t prog_type;
+		char attr[128];
+	} a;
+	long fd;
+	int err = 0;
+
+	memset(&a, 0, sizeof(a));
+	fd = syscall(__NR_bpf, 5 /* BPF_PROG_LOAD */, &a, sizeof(a));
+	if (fd < 0)
+		err = errno;
+	else
+		close((int)fd);	/* not expected: prog type 0 has no verifier */
+	f->bpf = features_bpf_state(err, access("/proc/sys/kernel/unprivileged_bpf_disabled",
+						 F_OK) == 0);
+#else
+	f->bpf = BPF_ABSENT;
+#endif
+	f->btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+}
+
 static void probe_perf(struct features *f)
 {
 	int err;
@@ -426,6 +469,7 @@ int features_probe(struct features *f, struct session *s)
 		snprintf(f->arch, sizeof(f->arch), "%s", u.machine);
 	}
 	probe_lockdown(f);
+	probe_bpf(f);
 	probe_perf(f);
 	probe_kallsyms(f);
 

@@ -67,8 +67,21 @@ struct feature {
 	char detail[192];
 };
 
+/* The kernel's BPF, for what bpftrace and bcc need (ftr needs none of it). */
+enum bpf_state {
+	BPF_PRESENT,	/* bpf() exists (it may still refuse this user) */
+	BPF_ABSENT,	/* no bpf() system call: CONFIG_BPF_SYSCALL is off */
+	BPF_BLOCKED,	/* the kernel has it, bpf() says ENOSYS: a seccomp filter */
+};
+
+/* Pure: the verdict from bpf(BPF_PROG_LOAD)'s errno (0 if it succeeded) and
+ * whether /proc/sys/kernel/unprivileged_bpf_disabled exists. */
+enum bpf_state features_bpf_state(int bpf_errno, bool bpf_sysctl);
+
 struct features {
 	struct ftr_tracefs tfs;
+	enum bpf_state bpf;
+	bool btf;		/* /sys/kernel/btf/vmlinux is readable */
 	char kernel[128];	/* uname -r */
 	char arch[65];		/* uname -m */
 	char lockdown[32];	/* none, integrity, confidentiality, unknown */

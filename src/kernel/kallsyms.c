@@ -100,7 +100,8 @@ static int more(struct kallsyms *k)
 	return 0;
 }
 
-int kallsyms_lookup(struct kallsyms *k, const char *name, uint64_t *addr)
+int kallsyms_lookup_except(struct kallsyms *k, const char *name, uint64_t except,
+			   uint64_t *addr)
 {
 	size_t l = strlen(name), i = 0, at = 0;
 	bool prefix = l && name[l - 1] == '*';
@@ -111,7 +112,8 @@ int kallsyms_lookup(struct kallsyms *k, const char *name, uint64_t *addr)
 		const char *s = k->pool + at;
 
 		at += strlen(s) + 1;
-		if (prefix ? !strncmp(s, name, l) : !strcmp(s, name)) {
+		if ((prefix ? !strncmp(s, name, l) : !strcmp(s, name)) &&
+		    (!except || k->addr[i] != except)) {
 			*addr = k->addr[i];
 			return *addr ? 0 : -EPERM;
 		}
@@ -119,14 +121,24 @@ int kallsyms_lookup(struct kallsyms *k, const char *name, uint64_t *addr)
 	return r < 0 ? r : -ENOENT;
 }
 
+int kallsyms_lookup(struct kallsyms *k, const char *name, uint64_t *addr)
+{
+	return kallsyms_lookup_except(k, name, 0, addr);
+}
+
 static struct kallsyms *running;
 static int running_err;
 
 int kallsyms_find(const char *name, uint64_t *addr)
 {
+	return kallsyms_find_except(name, 0, addr);
+}
+
+int kallsyms_find_except(const char *name, uint64_t except, uint64_t *addr)
+{
 	if (!running && !running_err)
 		running_err = kallsyms_load(NULL, &running);
-	return running ? kallsyms_lookup(running, name, addr) : running_err;
+	return running ? kallsyms_lookup_except(running, name, except, addr) : running_err;
 }
 
 void kallsyms_drop(void)

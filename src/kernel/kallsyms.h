@@ -25,9 +25,15 @@ void kallsyms_free(struct kallsyms *k);
  * kernel without CONFIG_KALLSYMS_ALL lists functions only); -EPERM
  * (present, but kptr_restrict shows its address as 0); -ENOMEM. */
 int kallsyms_lookup(struct kallsyms *k, const char *name, uint64_t *addr);
+/* The same, skipping the symbols at address except (non-zero): the weak
+ * aliases a kernel makes of a function it does not have (sys_ni.c's
+ * compat_sys_* stubs all sit at sys_ni_syscall). */
+int kallsyms_lookup_except(struct kallsyms *k, const char *name, uint64_t except,
+			   uint64_t *addr);
 /* kallsyms_lookup in the running kernel's, loaded on first use; -errno
  * when /proc/kallsyms cannot be read. */
 int kallsyms_find(const char *name, uint64_t *addr);
+int kallsyms_find_except(const char *name, uint64_t except, uint64_t *addr);
 /* Free the running kernel's (setup is over); the next question reads
  * them again. */
 void kallsyms_drop(void);

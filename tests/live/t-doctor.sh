@@ -7,6 +7,31 @@ snapshot > "$TMP/before"
 rc=$?
 check doctor-exit-0 [ $rc -eq 0 ]
 
+# BPF, in its first lines: absent on a kernel without the bpf() syscall
+# (the matrix's bpfless and tiny rows), said to be there elsewhere.  The
+# witness here is not ftr's (the syscall and a sysctl) but the kernel's
+# symbol table: __sys_bpf is the syscall's body.
+head -n 8 "$TMP/out" > "$TMP/head"
+if grep -q ' __sys_bpf$' /proc/kallsyms 2>/dev/null; then
+	grep -qx 'bpf  *yes (ftr does not use it)' "$TMP/head" &&
+		! grep -q 'cannot run here' "$TMP/out" && ok doctor-bpf-present ||
+		fail doctor-bpf-present "$(grep -A1 '^bpf' "$TMP/out" | head -2)"
+elif grep -q ' vfs_write$' /proc/kallsyms 2>/dev/null; then
+	grep -q '^bpf  *none: this kernel has no bpf() system call' "$TMP/head" &&
+		grep -q 'bpftrace and bcc cannot run here' "$TMP/head" &&
+		grep -q 'perf_event_open' "$TMP/head" && ok doctor-bpf-absent ||
+		fail doctor-bpf-absent "$(head -n 8 "$TMP/head")"
+else
+	skip doctor-bpf "no kallsyms to tell whether this kernel has bpf()"
+fi
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	grep -q '^btf  */sys/kernel/btf/vmlinux' "$TMP/head" && ok doctor-btf ||
+		fail doctor-btf "$(grep '^btf' "$TMP/out")"
+else
+	grep -q '^btf  *none: .*--btf FILE' "$TMP/head" && ok doctor-btf ||
+		fail doctor-btf "$(grep -A1 '^btf' "$TMP/out")"
+fi
+
 verdict() { grep -E "^(yes|no) +$1 " "$TMP/out" | awk '{print $1}'; }
 
 if has_kprobes; then want=yes; else want=no; fi

@@ -156,6 +156,40 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 		ok types-kfunc-module-missing || fail types-kfunc-module-missing "rc=$rc $(head -2 "$TMP/e")"
 fi
 
+# A kernel built without BTF (the matrix's bpfless row): a kfunc program
+# is refused, naming the missing BTF and --btf, with no override in play.
+if [ ! -e /sys/kernel/btf/vmlinux ]; then
+	"$FTR" -e 'kfunc:vfs_write { @ = sum(args->count); }' > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 1 ] && grep -q 'kfunc:vfs_write: this kernel has no BTF (no /sys/kernel/btf/vmlinux)' "$TMP/e" &&
+		grep -q -- '--btf FILE' "$TMP/e" && ok types-kfunc-no-btf-refused ||
+		fail types-kfunc-no-btf-refused "rc=$rc $(head -2 "$TMP/e")"
+fi
+
+# The same kernel's types from a file: FTR_KERNEL_BTF is the BTF that
+# `pahole -J` made on the build machine from this kernel's vmlinux (the
+# matrix's bpfless-btf row).  With --btf, the kfunc program and the kernel
+# struct read work.  Where the kernel has BTF, its own file is given.
+btff=${FTR_KERNEL_BTF:-}
+[ -z "$btff" ] && [ -r /sys/kernel/btf/vmlinux ] && btff=/sys/kernel/btf/vmlinux
+if [ -z "$btff" ]; then
+	skip types-kernel-btf-file "no BTF of this kernel (FTR_KERNEL_BTF, /sys/kernel/btf/vmlinux)"
+elif ! has_kprobes; then
+	skip types-kernel-btf-file "no kprobe events on this kernel"
+else
+	"$FTR" run --btf "$btff" -e 'kfunc:vfs_write /comm == "dd" && args->count == 512/ { @ = count(); }' \
+		-- dd if=/dev/zero of="$TMP/ftr-btf-kfunc" bs=512 count=37 > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 0 ] && grep -qx '@: 37' "$TMP/o" && ok types-kernel-btf-file-kfunc ||
+		fail types-kernel-btf-file-kfunc "rc=$rc $(head -3 "$TMP/e") $(head -3 "$TMP/o" | tr '\n' ' ')"
+	"$FTR" run --btf "$btff" -e "$PROG" -- dd if=/dev/zero of="$TMP/ftr-btf-file" bs=512 count=23 \
+		> "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 0 ] && grep -qx '@\[ftr-btf-file\]: 23' "$TMP/o" && ok types-kernel-btf-file-struct ||
+		fail types-kernel-btf-file-struct "rc=$rc $(head -3 "$TMP/e") $(head -3 "$TMP/o" | tr '\n' ' ')"
+	rm -f "$TMP/ftr-btf-kfunc" "$TMP/ftr-btf-file"
+fi
+
 # The kernel's BTF: struct file at vfs_write, kfunc arguments.
 if [ ! -r /sys/kernel/btf/vmlinux ]; then
 	skip types-kernel "no /sys/kernel/btf/vmlinux on this kernel"

@@ -108,6 +108,14 @@ KMSG_BAD='BUG:|Oops|WARNING:|[Pp]anic[^=]|general protection fault'
 # 219 s of tests, 184 passed (tests/matrix/README.md: what the other files
 # hit on armhf).
 ARMHF_TESTS=00-mount,doctor,trace,agg,lang,probe,stat,plans,prom,curtask,strfetch,record,usdt
+# The kernels built here (build-kernel.sh, from Debian's linux-source-6.1,
+# allnoconfig plus a fragment): 6.1-bpfless has no bpf() and no BTF,
+# 6.1-tiny has neither kprobes nor hist triggers either.  They run the files
+# whose outcome those absences change: doctor (it must say BPF is absent),
+# types (kernel types refused, naming --btf), probe, plans and agg (kprobes
+# and hist triggers absent: user-space plans), trace, stat and usdt
+# (tracepoints, perf events, uprobes, which both have), 00-mount.
+BUILT_TESTS=00-mount,doctor,types,trace,agg,probe,stat,plans,usdt
 ROWS=(
 	"5.10|x86_64|5.10||-diff,fuzz,kill|sysroot"
 	"6.1|x86_64|6.1||"
@@ -116,6 +124,16 @@ ROWS=(
 	"6.12-lockdown-confidentiality|x86_64|6.12|lockdown=confidentiality|00-mount,lockdown,doctor,usage,list,trace,harden,langprof,stat,profile"
 	"arm64-6.1|aarch64|6.1-arm64||-diff,fuzz,kill|sysroot"
 	"armhf-6.1|armhf|6.1-armhf||$ARMHF_TESTS"
+	"bpfless-6.1|x86_64|6.1-bpfless||$BUILT_TESTS"
+)
+# Rows run only when named (--rows; `make check-matrix-extra`): each needs
+# a kernel build of its own (about 4 minutes on 2 cores, 7 with debug
+# information), which CI's time does not have room for.  SYSROOT "btf": the
+# guest also gets the BTF file `pahole -J` made from the kernel's vmlinux
+# (build-kernel.sh), as /tests/kernel.btf, and FTR_KERNEL_BTF names it.
+EXTRA_ROWS=(
+	"tiny-6.1|x86_64|6.1-tiny||$BUILT_TESTS"
+	"bpfless-btf-6.1|x86_64|6.1-bpfless-btf||00-mount,doctor,types|btf"
 )
 
 # Arch profile arch_ARCH sets QEMU (array: the command without -kernel,
@@ -214,7 +232,7 @@ while [ $# -gt 0 ]; do
 	-j*)        JOBS=${1#-j}; shift ;;
 	--timeout)  TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
 	-k|--keep)  KEEP=1; shift ;;
-	--list)     for r in "${ROWS[@]}"; do IFS='|' read -r n a k x t y <<<"$r"
+	--list)     for r in "${ROWS[@]}" "${EXTRA_ROWS[@]}"; do IFS='|' read -r n a k x t y <<<"$r"
 	                printf '%-32s %-7s vmlinuz-%-10s %s%s%s\n' "$n" "$a" "$k" "$x" \
 	                       "${t:+ (tests: $t)}" "${y:+ +$y}"; done
 	            exit 0 ;;
@@ -233,10 +251,10 @@ if [ -n "$SELECT" ]; then
 	IFS=, read -r -a want <<<"$SELECT"
 	for w in "${want[@]}"; do
 		found=0
-		for r in "${ROWS[@]}"; do [ "${r%%|*}" = "$w" ] && found=1; done
+		for r in "${ROWS[@]}" "${EXTRA_ROWS[@]}"; do [ "${r%%|*}" = "$w" ] && found=1; done
 		[ $found = 1 ] || die "unknown row '$w' (see --list)"
 	done
-	for r in "${ROWS[@]}"; do
+	for r in "${ROWS[@]}" "${EXTRA_ROWS[@]}"; do
 		for w in "${want[@]}"; do [ "${r%%|*}" = "$w" ] && SEL+=("$r"); done
 	done
 else
@@ -324,23 +342,33 @@ for r in "${SEL[@]}"; do
 done
 # The initramfs a row boots: its arch's, with the sysroot or without.
 row_initrd_key() { # ROW-SPEC
-	local arch
-	IFS='|' read -r _ arch _ <<<"$1"
-	if [ "${HAVE_SYSROOT[$arch]:-0}" = 1 ] && row_sysroot "$1"; then
+	local arch kernel sr
+	IFS='|' read -r _ arch kernel _ _ sr <<<"$1"
+	if [ "$sr" = btf ]; then
+		echo "$arch-btf-$kernel"
+	elif [ "${HAVE_SYSROOT[$arch]:-0}" = 1 ] && row_sysroot "$1"; then
 		echo "$arch-sysroot"
 	else
 		echo "$arch"
 	fi
 }
 
-kernels=()
+kernels=() built=()
 for r in "${SEL[@]}"; do
 	IFS='|' read -r _ _ k _ <<<"$r"
-	[[ " ${kernels[*]} " == *" $k "* ]] || kernels+=("$k")
+	case $k in
+	*-bpfless|*-tiny|*-btf) [[ " ${built[*]} " == *" $k "* ]] || built+=("$k") ;;
+	*) [[ " ${kernels[*]} " == *" $k "* ]] || kernels+=("$k") ;;
+	esac
 done
 # Fills the cache and installs missing host tools; a no-op when all is there.
-FTR_CACHE=$CACHE "$HERE/fetch-kernels.sh" "${kernels[@]}" ||
+FTR_CACHE=$CACHE "$HERE/fetch-kernels.sh" "${kernels[@]:---no-kernels}" ||
 	die "kernel cache incomplete (see above)"
+# The kernels built here: minutes on a fresh machine, then a cache hit.
+if [ ${#built[@]} -gt 0 ]; then
+	FTR_CACHE=$CACHE "$HERE/build-kernel.sh" "${built[@]}" ||
+		die "kernel build failed (see above)"
+fi
 for t in cpio gzip timeout; do
 	command -v $t >/dev/null || die "$t is missing"
 done
@@ -420,6 +448,11 @@ KMSG_BAD='@KMSG_BAD@'
 	cd /tmp
 	[ -n "$tests" ] && echo "# this row runs: $tests"
 	# The dynamic build, for the files that use it (t-unwind).
+	# The BTF made on the host from this kernel's vmlinux (t-types).
+	if [ -f /tests/kernel.btf ]; then
+		export FTR_KERNEL_BTF=/tests/kernel.btf
+		echo "# kernel BTF in $FTR_KERNEL_BTF, made on the host with pahole -J"
+	fi
 	if [ -f /tests/sysroot/TRIPLET ]; then
 		export FTR_SYSROOT=/tests/sysroot
 		echo "# dynamic build in $FTR_SYSROOT ($(cat $FTR_SYSROOT/TRIPLET))"
@@ -443,7 +476,8 @@ EOF
 
 # Build ARCH's gzip'd newc initramfs once (rows of one arch share it).
 build_initramfs() { # KEY (ARCH or ARCH-sysroot) -> prints path
-	local arch=${1%-sysroot} root="$WORK/root-$1" img="$WORK/initramfs-$1.cpio.gz" a
+	local arch=${1%-sysroot} root="$WORK/root-$1" img="$WORK/initramfs-$1.cpio.gz" a btf=
+	case $1 in *-btf-*) arch=${1%%-btf-*}; btf=$CACHE/btf-${1#*-btf-} ;; esac
 	[ -f "$img" ] && { echo "$img"; return; }
 	"arch_$arch"
 	is_static_elf "$BUSYBOX" || die "$BUSYBOX is not a static ELF"
@@ -471,6 +505,10 @@ build_initramfs() { # KEY (ARCH or ARCH-sysroot) -> prints path
 		cp -R "$TESTS_BIN_DIR"/. "$root/tests/bin/"
 	fi
 	[ "$1" = "$arch-sysroot" ] && cp -R "$SYSROOT" "$root/tests/sysroot"
+	if [ -n "$btf" ]; then
+		[ -s "$btf" ] || die "$btf is missing (tests/matrix/build-kernel.sh ${btf#*/btf-})"
+		cp "$btf" "$root/tests/kernel.btf"
+	fi
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$root/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 	write_init "$root/init"

@@ -141,6 +141,19 @@ static void test_kallsyms(void **state)
 	assert_int_equal(lookup(path, "avenrun*", &a), 0);
 	assert_int_equal(a, 0xffffffff82001000ull);
 	assert_int_equal(lookup(path, "trace_eprobe*", &a), -ENOENT);
+	/* except an address: the first of the others */
+	{
+		struct kallsyms *k;
+
+		assert_int_equal(kallsyms_load(path, &k), 0);
+		assert_int_equal(kallsyms_lookup_except(k, "dup", 0xffffffff81001000ull, &a), 0);
+		assert_int_equal(a, 0xffffffff81000800ull);
+		assert_int_equal(kallsyms_lookup_except(k, "eprobe_*", 0xffffffff81003000ull, &a),
+				 -ENOENT);
+		assert_int_equal(kallsyms_lookup_except(k, "avenrun*", 0, &a), 0);
+		assert_int_equal(a, 0xffffffff82001000ull);
+		kallsyms_free(k);
+	}
 	/* kptr_restrict: every address reads as 0 */
 	f = fopen(path, "w");
 	fputs("0000000000000000 B avenrun\n", f);

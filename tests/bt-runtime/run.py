@@ -38,7 +38,7 @@ CLASSES = ["pass", "refused", "wrong", "crash", "timeout", "skipped", "n/a"]
 # bpftrace's engine waits this long for its "probes attached" line before
 # it counts TIMEOUT (runner.py's ATTACH_TIMEOUT).
 ATTACH_TIMEOUT = 10
-NOTIFY = "__BPFTRACE_NOTIFY_PROBES_ATTACHED"
+NOTIFY = verdict.NOTIFY
 TERM_GRACE = 5
 
 # Cases that check only bpftrace's own identity: its name, version, --info,
@@ -482,6 +482,12 @@ sig=TERM
 case $1 in -s) sig=$2; shift 2 ;; -*) sig=${1#-}; shift ;; esac
 exec killall -"${sig#SIG}" "$@"
 """
+BC_SHIM = """#!/bin/sh
+# bc, for the cases that pipe bpftrace into it: GNU bc reports a line it
+# cannot read (the attach line bpftrace prints on stdout) and goes on with
+# the next; busybox's stops there.
+grep -v '^__BPFTRACE_NOTIFY_PROBES_ATTACHED$' | busybox bc "$@"
+"""
 
 
 def guest_cases(env, cases, static):
@@ -510,6 +516,8 @@ def guest_cases(env, cases, static):
                 text = " ".join([c.prog, c.run, c.after, c.setup] + c.befores)
                 if not why and re.search(r"\bbash\b", text):
                     why = "bash: the guest has busybox sh only"
+                if not why and re.search(r"\bpython3?\b", text):
+                    why = "python3: the guest has none"
             if not why and c.new_pidns and not c.befores:
                 why = "NEW_PIDNS without BEFORE"
         if na:
@@ -542,9 +550,10 @@ def guest_live_dir(env, cases, static, live, per_part):
     shutil.copy(os.path.join(HERE, "guest.sh"), rt)
     shutil.copytree(os.path.join(env.runtime, "scripts"), os.path.join(work, "runtime", "scripts"))
     os.symlink("/bin/ftr", os.path.join(rt, "bin", "bpftrace"))
-    with open(os.path.join(rt, "bin", "pkill"), "w") as f:
-        f.write(PKILL_SHIM)
-    os.chmod(os.path.join(rt, "bin", "pkill"), 0o755)
+    for name, text in (("pkill", PKILL_SHIM), ("bc", BC_SHIM)):
+        with open(os.path.join(rt, "bin", name), "w") as f:
+            f.write(text)
+        os.chmod(os.path.join(rt, "bin", name), 0o755)
     need = set()
     for c in cases:
         text = " ".join([c.prog, c.run, c.after, c.setup] + c.befores + c.requires)
@@ -592,6 +601,21 @@ def result_log_files(path):
     return {k: "".join(v) for k, v in files.items()}
 
 
+def guest_merged(case, out, err):
+    """The output the engine would have seen, rebuilt from a guest's stdout
+    and stderr, kept apart there: ftr writes its "Attached N probes" on
+    stderr just before the attach line on stdout, so the stderr up to that
+    line comes first, then stdout, then the rest of stderr (all of it when
+    there is no such line: -q, json).  For EXPECT_FILE/JSON only what
+    follows the attach line counts, as in execute()."""
+    lines = err.splitlines(True)
+    cut = next((k + 1 for k, l in enumerate(lines) if STDERR_LINE.match(l.rstrip("\n"))), 0)
+    before, after = "".join(lines[:cut]), "".join(lines[cut:])
+    if any(m in ("file", "json") for m, _ in case.expects) and (NOTIFY + "\n") in out:
+        return out.split(NOTIFY + "\n", 1)[1] + after
+    return before + out + after
+
+
 def guest_results(env, files, ids):
     """Results from a guest's files (rt-ID.res, .out, .err; from
     result_log_files), judged here."""
@@ -615,7 +639,8 @@ def guest_results(env, files, ids):
             w = r.split()
             o, e = read("rt-%s.out" % i, True) or "", read("rt-%s.err" % i, True) or ""
             run = {"rc": int(w[1]) if w[1].lstrip("-").isdigit() else None,
-                   "timed_out": w[2] == "1", "output": o + e, "stdout": o, "stderr": e}
+                   "timed_out": w[2] == "1", "output": guest_merged(c, o, e),
+                   "stdout": o, "stderr": e}
             if len(w) > 4 and w[1] == "-":
                 run["note"] = " ".join(w[3:])
             if len(w) > 3 and w[3].isdigit():

@@ -132,13 +132,21 @@ class Env:
         self.bpftrace = os.path.join(self.bin, "bpftrace")
 
 
+# bpftrace's BPF mechanisms whose only trace in a case is bpftrace's own
+# count: kprobe_session attaches a kprobe and a kretprobe of one function
+# as one BPF link ("Attached 1 probe", regression.session_retval); ftr
+# makes two tracefs events, and counts two.
+NEVER_FEATURES = {"kprobe_session"}
+
+
 def ftr_features(ftr):
     """REQUIRES_FEATURE names (bpftrace --info's) that this ftr has.  ftr has
     no --info: a feature is taken as present (the case runs, and ftr
     computes it or refuses naming what it lacks) except where it is a fact of
     this kernel or build: btf (the kernel's /sys/kernel/btf/vmlinux) and
-    dwarf (libdw: the dynamic build, not the static one)."""
-    absent = set()
+    dwarf (libdw: the dynamic build, not the static one); and never
+    kprobe_session (NEVER_FEATURES)."""
+    absent = set(NEVER_FEATURES)
     if not os.path.exists("/sys/kernel/btf/vmlinux"):
         absent.add("btf")
     try:
@@ -475,7 +483,8 @@ def execute(env, case):
                 pass
 
 
-GUEST_FEATURES_ABSENT = {"dwarf"}   # the static ftr has no libdw; the rows' kernels have BTF
+# the static ftr has no libdw; the rows' kernels have BTF
+GUEST_FEATURES_ABSENT = {"dwarf"} | NEVER_FEATURES
 PKILL_SHIM = """#!/bin/sh
 # pkill [-SIG|-s SIG] NAME, for the cases' AFTER lines: busybox has killall.
 sig=TERM

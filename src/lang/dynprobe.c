@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The language's dynamic probes, wildcards expanded: see dynprobe.h. */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
@@ -407,6 +408,9 @@ static int refuse_absent(struct engine *e, const struct lang_probe *pr, const ch
 	char mod[128] = "", why[512], where[32];
 	uint64_t a;
 
+	/* (kprobe:0xADDR: the kernel says whether it takes one) */
+	if (isdigit((unsigned char)f[0]))
+		return 0;
 	if (fn)
 		snprintf(mod, sizeof(mod), "%.*s", (int)(fn - place), place);
 	snprintf(where, sizeof(where), "%d:%d", pr->line, pr->col);

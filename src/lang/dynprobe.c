@@ -182,7 +182,19 @@ static int add_glob(struct engine *e, const struct lang_probe *pr, bool optional
 	for (size_t i = 0; i < g.n; i++) {
 		char text[PATH_MAX + 2048], pname[PATH_MAX + 600];
 		struct probe_error perr;
+		int sig;
 
+		/* Thousands of probes take minutes where the kernel is slow to
+		 * make each (kprobe:_* under emulation): a stop signal is heard
+		 * between two, and what is made is undone. */
+		if (e->s && (sig = session_pending_signal(e->s))) {
+			e->stop_signal = sig;
+			fprintf(stderr, "ftr: '%s': stopped by signal %d after %zu of %zu probes\n",
+				pr->text, sig, i, g.n);
+			ret = -EINTR;
+			err->msg[0] = '\0';	/* printed */
+			goto out;
+		}
 		snprintf(pname, sizeof(pname), "%s:%s%s%s", kind, place, place[0] ? ":" : "",
 			 g.names[i]);
 		snprintf(text, sizeof(text), "%s%s", pname, fields);

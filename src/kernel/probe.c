@@ -1248,8 +1248,7 @@ int probe_module_of(const char *modroot, const char *func, char *mod, size_t len
 	return -ENOENT;
 }
 
-/* Is module name loaded?  /proc/modules lists the loadable ones in memory. */
-static bool mod_loaded(const char *name)
+bool probe_module_loaded(const char *name)
 {
 	char line[512];
 	size_t n = strlen(name);
@@ -1276,7 +1275,7 @@ int probe_missing_why(const char *module, const char *func, char *buf, size_t le
 		snprintf(root, sizeof(root), "/lib/modules/%s", u.release);
 		r = probe_module_of(root, func, mod, sizeof(mod));
 	}
-	if (r >= 0 && !mod_loaded(mod))
+	if (r >= 0 && !probe_module_loaded(mod))
 		return snprintf(buf, len, "not a function of the running kernel (not in "
 				"available_filter_functions or /proc/kallsyms): it is %s module "
 				"'%s', which is not loaded (modprobe %s)",

@@ -188,6 +188,9 @@ int probe_uprobe_offset(const char *abspath, const struct probe_spec *p,
  */
 int probe_module_of(const char *modroot, const char *func, char *mod, size_t len);
 
+/* Is module name loaded?  /proc/modules lists the loadable ones in memory. */
+bool probe_module_loaded(const char *name);
+
 /* Why kernel function func (of module, or NULL) cannot be probed, when it is
  * in neither available_filter_functions nor /proc/kallsyms: "not a function
  * of the running kernel (...): it is in module 'md_mod', which is not loaded

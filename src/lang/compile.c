@@ -325,6 +325,10 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 			for (int f = 0; names && f < in->typed[ci].n; f++)
 				if (typed_fallback(&in->typed[ci], f, fb[f].raw, sizeof(fb[f].raw)))
 					fb[f] = extra[f];
+			if (!in->o->unsafe && dynprobe_zero_size(&in->e, pr)) {
+				err->msg[0] = '\0';	/* printed */
+				return -EPERM;
+			}
 			ret = *npn = dynprobe_add(&in->e, pr, c->nprobes > 1, fields, extra,
 						  names ? fb : NULL, nextra, pn, err);
 			if (ret < 0)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The language's dynamic probes, wildcards expanded: see dynprobe.h. */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <limits.h>
@@ -7,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <tracefs.h>
 
@@ -18,6 +20,7 @@
 #include "kernel/probe.h"
 #include "kernel/session.h"
 #include "lang/dynprobe.h"
+#include "report/elfsym.h"
 #include "report/usdt.h"
 
 static int errp(struct lang_err *err, const struct lang_probe *pr, int ret, const char *fmt, ...)
@@ -59,8 +62,10 @@ static const char *canonical(const struct lang_probe *pr, char *buf, size_t len)
 		[PV_UPROBE] = "uprobe", [PV_URETPROBE] = "uretprobe",
 	};
 
-	/* kfunc:vmlinux:FUNC is FUNC, vmlinux's. */
-	if (pr->btf_func && rest && str_has_prefix(rest, ":vmlinux:"))
+	/* kprobe:vmlinux:FUNC, kfunc:vmlinux:FUNC are FUNC, vmlinux's (the
+	 * kernel takes "vmlinux:FUNC" for a module's, and waits for it). */
+	if ((pr->btf_func || pr->pv == PV_KPROBE || pr->pv == PV_KRETPROBE) && rest &&
+	    str_has_prefix(rest, ":vmlinux:"))
 		rest += 8;
 	snprintf(buf, len, "%s%s", kind[pr->pv], rest ? rest : ":");
 	return buf;
@@ -177,7 +182,19 @@ static int add_glob(struct engine *e, const struct lang_probe *pr, bool optional
 	for (size_t i = 0; i < g.n; i++) {
 		char text[PATH_MAX + 2048], pname[PATH_MAX + 600];
 		struct probe_error perr;
+		int sig;
 
+		/* Thousands of probes take minutes where the kernel is slow to
+		 * make each (kprobe:_* under emulation): a stop signal is heard
+		 * between two, and what is made is undone. */
+		if (e->s && (sig = session_pending_signal(e->s))) {
+			e->stop_signal = sig;
+			fprintf(stderr, "ftr: '%s': stopped by signal %d after %zu of %zu probes\n",
+				pr->text, sig, i, g.n);
+			ret = -EINTR;
+			err->msg[0] = '\0';	/* printed */
+			goto out;
+		}
 		snprintf(pname, sizeof(pname), "%s:%s%s%s", kind, place, place[0] ? ":" : "",
 			 g.names[i]);
 		snprintf(text, sizeof(text), "%s%s", pname, fields);
@@ -372,6 +389,91 @@ out:
 	return n;
 }
 
+void dynprobe_name(const char *text, char *buf, size_t len)
+{
+	static const char *const alias[][2] = {
+		{ "k", "kprobe" }, { "kr", "kretprobe" }, { "u", "uprobe" },
+		{ "ur", "uretprobe" }, { "f", "fentry" }, { "fr", "fexit" },
+	};
+	const char *colon = strchr(text, ':');
+	size_t n = colon ? (size_t)(colon - text) : 0;
+
+	for (size_t i = 0; colon && i < sizeof(alias) / sizeof(alias[0]); i++)
+		if (strlen(alias[i][0]) == n && !strncmp(text, alias[i][0], n)) {
+			snprintf(buf, len, "%s%s", alias[i][1], colon);
+			return;
+		}
+	snprintf(buf, len, "%s", text);
+}
+
+/*
+ * A named kernel function the running kernel has not, or one of a module
+ * that is not loaded: refused before the kernel is asked, which takes
+ * "MOD:FUNC" of a module not loaded and waits for the module.  Said in
+ * bpftrace's words (its runtime tests check them), then why.  1: refused
+ * (printed), 0: go on.
+ */
+static int refuse_absent(struct engine *e, const struct lang_probe *pr, const char *place)
+{
+	const char *fn = strrchr(place, ':'), *f = fn ? fn + 1 : place;
+	const char *target = strchr(pr->text, ':') + 1;
+	char mod[128] = "", why[512], where[32];
+	uint64_t a;
+
+	/* (kprobe:0xADDR: the kernel says whether it takes one) */
+	if (isdigit((unsigned char)f[0]))
+		return 0;
+	if (fn)
+		snprintf(mod, sizeof(mod), "%.*s", (int)(fn - place), place);
+	snprintf(where, sizeof(where), "%d:%d", pr->line, pr->col);
+	/* (a module built in is in /sys/module, not in /proc/modules) */
+	snprintf(why, sizeof(why), "/sys/module/%s", mod);
+	if (mod[0] && !probe_module_loaded(mod) && access(why, F_OK)) {
+		fprintf(stderr, "%s: %s: ERROR: specified module %s in probe %s is not loaded.\n",
+			ftr_progname, where, mod, pr->text);
+		return 1;
+	}
+	if (pglob_kernel_has(session_tracefs(e->s)->path, mod, f) ||
+	    kallsyms_find(f, &a) != -ENOENT)
+		return 0;
+	probe_missing_why(mod, f, why, sizeof(why));
+	fprintf(stderr, "%s: %s: WARNING: %s is not traceable (either non-existing, inlined, or "
+		"marked as \"notrace\"); attaching to it will likely fail\n"
+		"%s: %s: ERROR: No matches for %s %s.\n"
+		"%s: note: cannot probe '%s': %s\n", ftr_progname, where, f, ftr_progname, where,
+		pr->pv == PV_KPROBE ? "kprobe" : "kretprobe", target, ftr_progname, f, why);
+	return 1;
+}
+
+int dynprobe_zero_size(const struct engine *e, const struct lang_probe *pr)
+{
+	const char *arch = e->feat.arch[0] ? arch_normalise(e->feat.arch) : arch_name();
+	char spec[PATH_MAX + 600], path[PATH_MAX], why[1024];
+	const struct elfsym_sym *sym;
+	struct probe_error perr;
+	struct probe_spec p;
+	struct elfsym *el;
+	size_t nmatch;
+	int ret = 0;
+
+	if ((pr->pv != PV_UPROBE && pr->pv != PV_URETPROBE) || pr->usdt)
+		return 0;
+	canonical(pr, spec, sizeof(spec));
+	/* (a wildcard, a bad spec, a file not there: said where they are met) */
+	if (pglob_is_glob(strrchr(spec, ':')) || probe_parse(spec, &p, &perr) < 0 || p.has_addr ||
+	    p.offset || probe_resolve_path(p.path, arch, path, sizeof(path), why, sizeof(why)) ||
+	    elfsym_open(path, &el, why, sizeof(why)))
+		return 0;
+	if (elfsym_find(el, p.symbol, &sym, &nmatch) == 0 && sym->size == 0) {
+		fprintf(stderr, "ERROR: Could not determine boundary for %s (symbol has size 0).\n"
+			"Use --unsafe to force attachment. WARNING: This option could lead "
+			"to data corruption in the target process.\n", p.symbol);
+		ret = 1;
+	}
+	elfsym_close(el);
+	return ret;
+}
+
 int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, const char *fields,
 		 const struct probe_arg *extra, const struct probe_arg *fallback, int nextra,
 		 char ***names, struct lang_err *err)
@@ -422,6 +524,12 @@ int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, c
 			return 0;
 		}
 	}
+	if (!optional && e->s && (pr->pv == PV_KPROBE || pr->pv == PV_KRETPROBE) &&
+	    !pr->btf_func && e->feat.f[F_KPROBE].yes && !strchr(place, '+') &&
+	    refuse_absent(e, pr, place)) {
+		err->msg[0] = '\0';	/* printed */
+		return -ENOENT;
+	}
 	snprintf(text, sizeof(text), "%s%s", spec, fields);
 	ret = add_one(e, text, false, &perr);
 	/* Over a recording: a probe its recorder skipped (above) is not in it. */
@@ -435,6 +543,7 @@ int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, c
 	}
 	if (ret < 0)
 		return ret;
-	ret = push_name(names, &n, pr->text);
+	dynprobe_name(pr->text, text, sizeof(text));
+	ret = push_name(names, &n, text);
 	return ret ? ret : n;
 }

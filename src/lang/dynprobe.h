@@ -30,5 +30,14 @@ int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, c
 		 const struct probe_arg *extra, const struct probe_arg *fallback, int nextra,
 		 char ***names, struct lang_err *err);
 
+/* A uprobe on a function whose symbol has size 0 (_init): ftr cannot tell
+ * whether the address is an instruction's start, and the kernel would write
+ * its breakpoint there all the same.  bpftrace refuses it without --unsafe;
+ * so does ftr: 1, bpftrace's message printed; 0: not such a probe. */
+int dynprobe_zero_size(const struct engine *e, const struct lang_probe *pr);
+
+/* A probe's name, the `probe` builtin's, as bpftrace spells it from text
+ * as written: its provider's alias expanded (k:f is kprobe:f). */
+void dynprobe_name(const char *text, char *buf, size_t len);
 
 #endif

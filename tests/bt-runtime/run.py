@@ -38,7 +38,7 @@ CLASSES = ["pass", "refused", "wrong", "crash", "timeout", "skipped", "n/a"]
 # bpftrace's engine waits this long for its "probes attached" line before
 # it counts TIMEOUT (runner.py's ATTACH_TIMEOUT).
 ATTACH_TIMEOUT = 10
-NOTIFY = "__BPFTRACE_NOTIFY_PROBES_ATTACHED"
+NOTIFY = verdict.NOTIFY
 TERM_GRACE = 5
 
 # Cases that check only bpftrace's own identity: its name, version, --info,
@@ -132,13 +132,21 @@ class Env:
         self.bpftrace = os.path.join(self.bin, "bpftrace")
 
 
+# bpftrace's BPF mechanisms whose only trace in a case is bpftrace's own
+# count: kprobe_session attaches a kprobe and a kretprobe of one function
+# as one BPF link ("Attached 1 probe", regression.session_retval); ftr
+# makes two tracefs events, and counts two.
+NEVER_FEATURES = {"kprobe_session"}
+
+
 def ftr_features(ftr):
     """REQUIRES_FEATURE names (bpftrace --info's) that this ftr has.  ftr has
     no --info: a feature is taken as present (the case runs, and ftr
     computes it or refuses naming what it lacks) except where it is a fact of
     this kernel or build: btf (the kernel's /sys/kernel/btf/vmlinux) and
-    dwarf (libdw: the dynamic build, not the static one)."""
-    absent = set()
+    dwarf (libdw: the dynamic build, not the static one); and never
+    kprobe_session (NEVER_FEATURES)."""
+    absent = set(NEVER_FEATURES)
     if not os.path.exists("/sys/kernel/btf/vmlinux"):
         absent.add("btf")
     try:
@@ -488,13 +496,19 @@ def execute(env, case):
                 pass
 
 
-GUEST_FEATURES_ABSENT = {"dwarf"}   # the static ftr has no libdw; the rows' kernels have BTF
+# the static ftr has no libdw; the rows' kernels have BTF
+GUEST_FEATURES_ABSENT = {"dwarf"} | NEVER_FEATURES
 PKILL_SHIM = """#!/bin/sh
 # pkill [-SIG|-s SIG] NAME, for the cases' AFTER lines: busybox has killall.
 sig=TERM
 case $1 in -s) sig=$2; shift 2 ;; -*) sig=${1#-}; shift ;; esac
 exec killall -"${sig#SIG}" "$@"
 """
+# bc, for the cases that pipe bpftrace into it: GNU bc reports a line it
+# cannot read (the attach line bpftrace prints on stdout) and goes on with
+# the next; busybox's stops there.  A function before the command (busybox
+# sh runs its own applets before any file on PATH).
+BC_FUNC = ("bc() { grep -v '^%s$' | busybox bc \"$@\"; }; " % NOTIFY)
 
 
 def guest_cases(env, cases, static):
@@ -523,6 +537,8 @@ def guest_cases(env, cases, static):
                 text = " ".join([c.prog, c.run, c.after, c.setup] + c.befores)
                 if not why and re.search(r"\bbash\b", text):
                     why = "bash: the guest has busybox sh only"
+                if not why and re.search(r"\bpython3?\b", text):
+                    why = "python3: the guest has none"
             if not why and c.new_pidns and not c.befores:
                 why = "NEW_PIDNS without BEFORE"
         if na:
@@ -580,6 +596,8 @@ def guest_live_dir(env, cases, static, live, per_part):
         for i, c in enumerate(cases[k:k + per_part], k):
             if c.run:
                 cmd = c.run.replace("{{BPFTRACE}}", "bpftrace")
+                if re.search(r"\|\s*bc\b", cmd):
+                    cmd = BC_FUNC + cmd
             else:
                 jf = "-q -f json " if c.expects and c.expects[0][0] == "json" else ""
                 cmd = "bpftrace %s-e %s" % (jf, q(c.prog))
@@ -605,6 +623,21 @@ def result_log_files(path):
     return {k: "".join(v) for k, v in files.items()}
 
 
+def guest_merged(case, out, err):
+    """The output the engine would have seen, rebuilt from a guest's stdout
+    and stderr, kept apart there: ftr writes its "Attached N probes" on
+    stderr just before the attach line on stdout, so the stderr up to that
+    line comes first, then stdout, then the rest of stderr (all of it when
+    there is no such line: -q, json).  For EXPECT_FILE/JSON only what
+    follows the attach line counts, as in execute()."""
+    lines = err.splitlines(True)
+    cut = next((k + 1 for k, l in enumerate(lines) if STDERR_LINE.match(l.rstrip("\n"))), 0)
+    before, after = "".join(lines[:cut]), "".join(lines[cut:])
+    if any(m in ("file", "json") for m, _ in case.expects) and (NOTIFY + "\n") in out:
+        return out.split(NOTIFY + "\n", 1)[1] + after
+    return before + out + after
+
+
 def guest_results(env, files, ids):
     """Results from a guest's files (rt-ID.res, .out, .err; from
     result_log_files), judged here."""
@@ -628,7 +661,8 @@ def guest_results(env, files, ids):
             w = r.split()
             o, e = read("rt-%s.out" % i, True) or "", read("rt-%s.err" % i, True) or ""
             run = {"rc": int(w[1]) if w[1].lstrip("-").isdigit() else None,
-                   "timed_out": w[2] == "1", "output": o + e, "stdout": o, "stderr": e}
+                   "timed_out": w[2] == "1", "output": guest_merged(c, o, e),
+                   "stdout": o, "stderr": e}
             if len(w) > 4 and w[1] == "-":
                 run["note"] = " ".join(w[3:])
             if len(w) > 3 and w[3].isdigit():

@@ -27,6 +27,7 @@
 #include "kernel/features.h"
 #include "ftr.h"
 #include "kernel/probe.h"
+#include "lang/dynprobe.h"
 #include "report/ldcache.h"
 
 #ifndef FIXTURES
@@ -1140,9 +1141,57 @@ static void test_module_of(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A module that cannot be loaded is not (kprobe:nonsense:vfs_read, refused in
+ * bpftrace's words before the kernel, which would wait for it); one listed in
+ * /proc/modules is, when there is one to read. */
+static void test_module_loaded(void **state)
+{
+	char line[512];
+	FILE *f = fopen("/proc/modules", "re");
+
+	(void)state;
+	assert_false(probe_module_loaded("nonsense"));
+	assert_false(probe_module_loaded(""));
+	if (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, " ")] = '\0';
+		assert_true(probe_module_loaded(line));
+		/* a prefix of a loaded module's name is not it */
+		if (strlen(line) > 1) {
+			line[strlen(line) - 1] = '\0';
+			assert_false(probe_module_loaded(line));
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+/* The `probe` builtin's names: bpftrace's provider, never the alias. */
+static void test_probe_name(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "k:do_nanosleep", "kprobe:do_nanosleep" },
+		{ "kr:vfs_read", "kretprobe:vfs_read" },
+		{ "u:./testprogs/uprobe_test:main", "uprobe:./testprogs/uprobe_test:main" },
+		{ "ur:/bin/sh:main", "uretprobe:/bin/sh:main" },
+		{ "kprobe:vmlinux:vfs_read", "kprobe:vmlinux:vfs_read" },
+		/* a word that only starts as an alias is left as written */
+		{ "kfunc:vfs_read", "kfunc:vfs_read" },
+		{ "k", "k" },
+	};
+	char b[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		dynprobe_name(cases[i][0], b, sizeof(b));
+		assert_string_equal(b, cases[i][1]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest pure[] = {
+		cmocka_unit_test(test_module_loaded),
+		cmocka_unit_test(test_probe_name),
 		cmocka_unit_test(test_parse_bad),
 		cmocka_unit_test(test_parse_kprobe),
 		cmocka_unit_test(test_parse_uprobe),

@@ -48,6 +48,11 @@ NOT_APPLICABLE = {
     "basic.it shows usage with help flag": "bpftrace's usage text ('USAGE:')",
     "basic.it shows usage with bad flag": "bpftrace's usage text ('USAGE:')",
     "basic.info flag": "bpftrace --info: its build and BPF feature report",
+    "builtin.log size too small": "the BPF verifier's log buffer (BPFTRACE_LOG_SIZE=2) "
+                                  "overflowing as bpftrace loads its program",
+    "call.debugf": "bpf_trace_printk's own lines in the kernel's trace ('bpf_trace_printk: ')",
+    "call.debugf_with_arguments": "bpf_trace_printk's own lines in the kernel's trace",
+    "call.debugf_with_seq_printf": "bpf_trace_printk's own lines in the kernel's trace",
 }
 
 

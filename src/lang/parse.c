@@ -705,11 +705,16 @@ static struct node *primary(struct lexer *l)
 			return n;
 		}
 		if (!strcmp(name, "args")) {
-			/* args.F and the older args->F */
+			/* args.F and the older args->F; args alone, the record of
+			 * every argument, is the field "" (typed.c, kfunc_args) */
 			if (!accept(l, T_DOT) && !accept(l, T_ARROW)) {
-				lerr(l, line, col, "'args' needs a field: args.NAME");
-				free(name);
-				return NULL;
+				n = mk(l, N_FIELD, line, col);
+				name[0] = '\0';
+				if (n)
+					n->sval = name;
+				else
+					free(name);
+				return n;
 			}
 			if (l->t != T_IDENT) {
 				lerr(l, l->tline, l->tcol, "expected a field name after 'args.'");

@@ -118,6 +118,14 @@ int check_field(struct sema *s, struct node *n)
 	struct tep_format_field **tab;
 	enum vtype t = VT_NONE;
 
+	if (!n->sval[0]) {
+		/* args alone: typed.c makes it a record at a kfunc only */
+		lang_errf(s->err, n, "'args' as a value (the record of every argument) is in ftr "
+			  "at kfunc/fentry probes only%s; here it needs a field: args.NAME",
+			  s->is_uprobe ? " (a uprobe's arguments by name need DWARF, which ftr "
+			  "does not read: arg0, arg1... are there)" : "");
+		return -EINVAL;
+	}
 	if (!s->has_record) {
 		lang_errf(s->err, n, "args.%s: this probe has no event fields", n->sval);
 		return -EINVAL;

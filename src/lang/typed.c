@@ -1060,6 +1060,70 @@ static int kfunc_arg(struct tctx *x, struct node *n, struct tv *v)
 		    n->sval, list);
 }
 
+/*
+ * args alone at a kfunc: the record of every argument of its BTF prototype
+ * ({ .path = 0x..., .file = 0x... }, as bpftrace prints it), each read as
+ * args.NAME is; a pointer printed in hex.  n becomes that N_TUPLE.
+ */
+static int kfunc_args(struct tctx *x, struct node *n)
+{
+	struct btf_t t;
+	struct node **args;
+	char names[TYPED_MAX_FIELDS * 40] = "";
+	size_t off = 0;
+	uint32_t hex = 0;
+
+	btf_type(B(x), x->proto, &t);
+	if (!t.vlen)
+		return fail(x, n, "args: %s has no arguments", x->c->probes[0].target);
+	if (t.vlen > 32)
+		return fail(x, n, "args: %s has %u arguments: ftr reads at most 32 as a record",
+			    x->c->probes[0].target, t.vlen);
+	args = calloc(t.vlen, sizeof(*args));
+	if (!args)
+		return fail(x, n, "out of memory");
+	for (unsigned i = 0; i < t.vlen; i++) {
+		uint32_t type;
+		const char *name = btf_param(B(x), x->proto, i, &type);
+		struct tv v = { .id = type };
+		struct node *a = calloc(1, sizeof(*a));
+
+		if (a) {
+			a->k = N_FIELD;
+			a->line = n->line;
+			a->col = n->col;
+			a->sval = strdup(name && name[0] ? name : "?");
+		}
+		args[i] = a;
+		if (!a || !a->sval || !name || !name[0]) {
+			for (unsigned j = 0; j <= i; j++)
+				lang_node_free(args[j]);
+			free(args);
+			return a && a->sval ? fail(x, n, "args: argument %u of %s has no name in "
+						  "its BTF", i, x->c->probes[0].target) :
+					      fail(x, n, "out of memory");
+		}
+		off += (size_t)snprintf(names + off, off < sizeof(names) ? sizeof(names) - off : 0,
+					"%s%s", i ? "," : "", name);
+		if (kind(x, &v, NULL) == BTF_PTR)
+			hex |= 1u << i;		/* printed in hex */
+		if (off >= sizeof(names) || plain(x, a) < 0) {
+			for (unsigned j = 0; j <= i; j++)
+				lang_node_free(args[j]);
+			free(args);
+			return off >= sizeof(names) ? fail(x, n, "args: its names are too long") : -1;
+		}
+	}
+	clear_node(n);
+	n->k = N_TUPLE;
+	n->ival = 0;		/* a record: not a C struct's */
+	n->idx = (int)hex;
+	n->sval = strdup(names);
+	n->args = args;
+	n->nargs = (int)t.vlen;
+	return n->sval ? 0 : fail(x, n, "out of memory");
+}
+
 int typed_buf_cap(void)
 {
 	const char *e = getenv("BPFTRACE_STRLEN");
@@ -1290,11 +1354,13 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 		return 0;
 	}
 	case N_FIELD:
-		if (!x->btf_func)
-			return x->tracepoint ? tp_field(x, n, v, false) : 0;
+		if (!x->btf_func)	/* args alone: refused by the semantic pass */
+			return x->tracepoint && n->sval[0] ? tp_field(x, n, v, false) : 0;
 		if (x->ret)
-			return fail(x, n, "args->%s: the arguments are gone when the function "
-				    "returns: read them at kfunc:", n->sval);
+			return fail(x, n, "args%s%s: the arguments are gone when the function "
+				    "returns: read them at kfunc:", n->sval[0] ? "->" : "", n->sval);
+		if (!n->sval[0])
+			return kfunc_args(x, n);
 		return kfunc_arg(x, n, v);
 	case N_BUILTIN:
 		if (n->ival == B_CONST) {

@@ -620,6 +620,33 @@ static void test_vmlinux_61(void **state)
 	typed("kprobe:f { @[((struct sk_buff *)arg1)->pkt_type, ((struct sk_buff *)arg1)->ip_summed] = count(); }",
 	      "x86_64", 0, (const char *const[]){ "t0=+128(%si):b3@0/8", "t1=%si:u64",
 	      "t2=+128(%si):b2@5/8", NULL }, NULL);
+	/* args alone: the record of every argument, each fetched as args.NAME,
+	 * the pointers printed in hex (bpftrace's { .file = 0x..., .count = 5 }) */
+	typed("kfunc:vfs_write { @ = args; }", "x86_64", PS_ARGN,
+	      (const char *const[]){ "t0=$arg1:u64", "t1=$arg2:u64", "t2=$arg3:u64",
+	      "t3=$arg4:u64", NULL }, NULL);
+	{
+		struct tenv *t = NULL;
+		struct typed_out out;
+		struct lang_err err;
+		const struct node *r;
+
+		assert_int_equal(lang_parse("kfunc:vfs_write { @ = args; }", &prog, &err), 0);
+		if (typed_compile(&t, &prog, 0, "x86_64", PS_ARGN, NULL, NULL, &out, &err))
+			fail_msg("%d:%d: %s", err.line, err.col, err.msg);
+		r = prog.cl[0].body->b;
+		assert_int_equal(r->k, N_TUPLE);
+		assert_string_equal(r->sval, "file,buf,count,pos");
+		assert_int_equal(r->ival, 0);			/* a record, not a C struct */
+		assert_int_equal(r->idx, 1 | 2 | 8);		/* file, buf, pos: pointers */
+		assert_int_equal(r->nargs, 4);
+		assert_int_equal(r->args[2]->k, N_FIELD);
+		assert_string_equal(r->args[2]->sval, "t2");
+		ctypes_close(t);
+		lang_free(&prog);
+	}
+	typed("kretfunc:vfs_write { @ = args; }", "x86_64", 0, NULL,
+	      "args: the arguments are gone when the function returns");
 	typed("kfunc:vfs_write { @ = sum(args->nope); }", "x86_64", 0, NULL,
 	      "vfs_write has no argument 'nope' (its arguments: file, buf, count, pos)");
 	typed("kfunc:no_such_function { @ = count(); }", "x86_64", 0, NULL,

@@ -155,6 +155,11 @@ static const struct {
 	{ "tracepoint:syscalls:sys_enter_write { @[args.nosuch] = count(); }",
 	  "1:41: unknown field 'nosuch' in syscalls:sys_enter_write (fields: __syscall_nr, fd, "
 	  "buf, count)" },
+	{ "tracepoint:syscalls:sys_enter_write { print(args); }", "1:45: 'args' as a value (the "
+	  "record of every argument) is in ftr at kfunc/fentry probes only; here it needs a "
+	  "field: args.NAME" },
+	{ "BEGIN { @ = args; }", "1:13: 'args' as a value (the record of every argument) is in "
+	  "ftr at kfunc/fentry probes only; here it needs a field: args.NAME" },
 	{ "tracepoint:syscalls:sys_enter_write /comm ~ args.fd/ { @ = count(); }",
 	  "1:43: ~ matches a string against a \"glob*\" literal" },
 	{ "tracepoint:syscalls:sys_enter_write /args.fd !~ \"a*\"/ { @ = count(); }",

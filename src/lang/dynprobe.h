@@ -30,5 +30,12 @@ int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, c
 		 const struct probe_arg *extra, const struct probe_arg *fallback, int nextra,
 		 char ***names, struct lang_err *err);
 
+/*
+ * Does the place probe pr names exist here (config missing_probes): a
+ * tracepoint, a kernel function (in available_filter_functions, or any for
+ * a wildcard), a file's function?  1 or 0; 1 where only trying tells
+ * (offsets, addresses, usdt, a recording); -errno.
+ */
+int dynprobe_exists(struct engine *e, const struct lang_probe *pr);
 
 #endif

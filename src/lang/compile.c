@@ -906,8 +906,13 @@ int compile(struct interp *in, struct lang_err *err)
 			return ret;
 		s.nev = ret;
 		if (s.has_record && s.nev == 0 && in->p->missing_probes) {
-			/* all its probes skipped: the clause never runs */
+			/* all its probes skipped: the clause never runs, yet its
+			 * maps' types are checked as far as they can be without
+			 * an event (a map it alone stores, read elsewhere) */
+			if (!(c->pred ? check_cond(&s, c->pred) : 0))
+				check_stmts(&s, c->body);
 			free(s.evs);
+			err->msg[0] = '\0';
 			if (in->p->missing_probes == LANG_MISSING_WARN && !ftr_no_warnings)
 				ftr_err("%d:%d: WARNING: Probe has no valid attach points. It is being "
 					"removed which may cause issues with program behavior.",

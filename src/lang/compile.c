@@ -18,6 +18,7 @@
 #include "ftr.h"
 #include "kernel/arch.h"
 #include "kernel/evsel.h"
+#include "kernel/pglob.h"
 #include "kernel/probe.h"
 #include "lang/ctypes.h"
 #include "lang/dynprobe.h"
@@ -197,6 +198,33 @@ static int prof_arm(struct interp *in, const struct lang_probe *pr, struct lang_
 	return 0;
 }
 
+/* config missing_probes = warn or ignore: a probe naming nothing here is
+ * skipped, with bpftrace's warnings or silently. */
+static void missing_probe(struct interp *in, const struct lang_probe *pr)
+{
+	static const char *const kinds[] = {
+		[PV_TRACEPOINT] = "tracepoint", [PV_KPROBE] = "kprobe",
+		[PV_KRETPROBE] = "kretprobe", [PV_UPROBE] = "uprobe", [PV_URETPROBE] = "uretprobe",
+	};
+	const char *kind = pr->pv < ARRAY_SIZE(kinds) && kinds[pr->pv] ? kinds[pr->pv] : "probe";
+	const char *what = strchr(pr->text, ':') ? strchr(pr->text, ':') + 1 : pr->text;
+
+	if (in->p->missing_probes != LANG_MISSING_WARN || ftr_no_warnings)
+		return;
+	if ((pr->pv == PV_KPROBE || pr->pv == PV_KRETPROBE) && !in->e.feat.f[F_KPROBE].yes) {
+		ftr_err("%d:%d: WARNING: %s: this kernel has no kprobe events. Skipping.",
+			pr->line, pr->col, pr->text);
+		return;
+	}
+	if (pr->btf_func)
+		kind = pr->pv == PV_KPROBE ? "fentry" : "fexit";
+	else if ((pr->pv == PV_KPROBE || pr->pv == PV_KRETPROBE) && !pglob_is_glob(what))
+		ftr_err("%d:%d: WARNING: %s is not traceable (either non-existing, inlined, or "
+			"marked as \"notrace\"); attaching to it will likely fail", pr->line,
+			pr->col, what);
+	ftr_err("%d:%d: WARNING: No matches for %s %s. Skipping.", pr->line, pr->col, kind, what);
+}
+
 static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 {
 	struct clause *c = &in->p->cl[ci];
@@ -215,6 +243,13 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 		struct lang_probe *pr = &c->probes[j];
 		int before = in->e.nev, ret;
 
+		ret = in->p->missing_probes ? dynprobe_exists(&in->e, pr) : 1;
+		if (ret < 0)
+			return ret;
+		if (!ret) {
+			missing_probe(in, pr);
+			continue;
+		}
 		if (pr->pv == PV_TRACEPOINT) {
 			struct strfetch sf;
 
@@ -732,7 +767,7 @@ int compile(struct interp *in, struct lang_err *err)
 {
 	/* (a recording holds no per-CPU reads of it) */
 	struct typed_cur cur = { .locate = in->e.o.file_tep ? NULL : locate_current };
-	int ret;
+	int ret, removed;
 
 	in->typed = calloc(in->p->ncl, sizeof(*in->typed));
 	in->hrprof = calloc(in->p->ncl, sizeof(*in->hrprof));
@@ -838,6 +873,7 @@ int compile(struct interp *in, struct lang_err *err)
 	in->stack_dflt = stack_mode_env(in->p);
 	if (in->stack_dflt < 0)
 		in->stack_dflt = LANG_STACK_BPFTRACE;	/* refused where a stack is */
+	removed = 0;
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		struct clause *c = &in->p->cl[ci];
 		struct sema s = { .in = in, .clause = ci, .c = c, .err = err };
@@ -873,6 +909,21 @@ int compile(struct interp *in, struct lang_err *err)
 		if (ret < 0)
 			return ret;
 		s.nev = ret;
+		if (s.has_record && s.nev == 0 && in->p->missing_probes) {
+			/* all its probes skipped: the clause never runs, yet its
+			 * maps' types are checked as far as they can be without
+			 * an event (a map it alone stores, read elsewhere) */
+			if (!(c->pred ? check_cond(&s, c->pred) : 0))
+				check_stmts(&s, c->body);
+			free(s.evs);
+			err->msg[0] = '\0';
+			if (in->p->missing_probes == LANG_MISSING_WARN && !ftr_no_warnings)
+				ftr_err("%d:%d: WARNING: Probe has no valid attach points. It is being "
+					"removed which may cause issues with program behavior.",
+					c->line, c->col);
+			removed++;
+			continue;
+		}
 		if (s.has_record && s.nev == 0) {
 			free(s.evs);
 			err->line = c->probes[0].line;
@@ -888,6 +939,12 @@ int compile(struct interp *in, struct lang_err *err)
 		free(s.evs);
 		if (ret)
 			return ret;
+	}
+	if (removed && removed == in->p->ncl) {
+		err->line = in->p->cl[0].line;
+		err->col = in->p->cl[0].col;
+		snprintf(err->msg, sizeof(err->msg), "No probes to attach");
+		return -ENOENT;
 	}
 	for (int i = 0; i < in->p->nmdecls; i++)
 		if (!map_find(in, in->p->mdecls[i].name) && !ftr_no_warnings)

@@ -15,6 +15,7 @@
 #include "ftr.h"
 #include "kernel/arch.h"
 #include "kernel/engine.h"
+#include "kernel/evsel.h"
 #include "kernel/kallsyms.h"
 #include "kernel/pglob.h"
 #include "kernel/probe.h"
@@ -546,4 +547,52 @@ int dynprobe_add(struct engine *e, const struct lang_probe *pr, bool optional, c
 	dynprobe_name(pr->text, text, sizeof(text));
 	ret = push_name(names, &n, text);
 	return ret ? ret : n;
+}
+
+int dynprobe_exists(struct engine *e, const struct lang_probe *pr)
+{
+	char spec[PATH_MAX + 600], place[PATH_MAX + 64], why[1024], *rest, *fn;
+	const char *tdir = e->s ? session_tracefs(e->s)->path : NULL;
+	struct pglob g = { 0 };
+	int ret;
+
+	if (!tdir || pr->usdt)
+		return 1;	/* over a recording, usdt: as before */
+	if (pr->pv == PV_TRACEPOINT) {
+		struct evlist l = { 0 };
+
+		ret = evsel_resolve(tdir, pr->target, &l, why, sizeof(why));
+		evlist_free(&l);
+		return ret == -ENOENT ? 0 : ret < 0 ? ret : 1;
+	}
+	if (pr->pv != PV_KPROBE && pr->pv != PV_KRETPROBE && pr->pv != PV_UPROBE &&
+	    pr->pv != PV_URETPROBE)
+		return 1;
+	if ((pr->pv == PV_KPROBE || pr->pv == PV_KRETPROBE) && !e->feat.f[F_KPROBE].yes)
+		return 0;	/* nothing of the kernel's can be probed */
+	canonical(pr, spec, sizeof(spec));
+	rest = strchr(spec, ':') + 1;
+	fn = strrchr(rest, ':');
+	if (fn)
+		*fn++ = '\0';
+	else
+		fn = rest;
+	/* an offset or an address: the kernel's answer, as before */
+	if (strchr(fn, '+') || (*fn >= '0' && *fn <= '9'))
+		return 1;
+	if (pr->pv == PV_UPROBE || pr->pv == PV_URETPROBE) {
+		const char *arch = e->feat.arch[0] ? arch_normalise(e->feat.arch) : arch_name();
+
+		if (fn == rest || probe_resolve_path(rest, arch, place, sizeof(place), why,
+						     sizeof(why)))
+			return fn == rest ? 1 : 0;
+		ret = pglob_user(place, fn, &g, why, sizeof(why));
+	} else {
+		if (!pglob_is_glob(fn))
+			return pglob_kernel_has(tdir, fn == rest ? "" : rest, fn);
+		ret = pglob_kernel(tdir, fn == rest ? "" : rest, fn, &g, why, sizeof(why));
+	}
+	ret = ret ? 0 : g.n > 0;
+	pglob_free(&g);
+	return ret;
 }

@@ -40,4 +40,12 @@ int dynprobe_zero_size(const struct engine *e, const struct lang_probe *pr);
  * as written: its provider's alias expanded (k:f is kprobe:f). */
 void dynprobe_name(const char *text, char *buf, size_t len);
 
+/*
+ * Does the place probe pr names exist here (config missing_probes): a
+ * tracepoint, a kernel function (in available_filter_functions, or any for
+ * a wildcard), a file's function?  1 or 0; 1 where only trying tells
+ * (offsets, addresses, usdt, a recording); -errno.
+ */
+int dynprobe_exists(struct engine *e, const struct lang_probe *pr);
+
 #endif

@@ -177,6 +177,9 @@ struct program {
 	/* config = { ... }: what ftr does with it (the others are refused) */
 	bool no_print_maps;	/* print_maps_on_exit = 0 */
 	int stack_mode;		/* stack_mode = X: 1 + LANG_STACK_* (0: not set) */
+	/* missing_probes: a probe that names nothing here is an error (the
+	 * default), or is skipped with bpftrace's warning, or silently */
+	enum { LANG_MISSING_ERROR, LANG_MISSING_WARN, LANG_MISSING_IGNORE } missing_probes;
 	char *src;		/* a copy of the text, for error lines */
 };
 

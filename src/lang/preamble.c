@@ -178,10 +178,21 @@ static void config_item(struct lexer *l, struct program *out, const char *key, c
 		     "Dual BSD/GPL, Dual MPL/GPL, GPL and additional rights, GPL v2, GPL", val);
 		return;
 	}
-	/* bpftrace's default: a probe that matches nothing is an error (ftr's
-	 * only way; warn and ignore, which skip it, are not in ftr yet) */
-	if (!strcmp(k, "missing_probes") && !strcmp(val, "error"))
+	if (!strcmp(k, "missing_probes")) {
+		static const char *const modes[] = {
+			[LANG_MISSING_ERROR] = "error", [LANG_MISSING_WARN] = "warn",
+			[LANG_MISSING_IGNORE] = "ignore",
+		};
+
+		for (i = 0; i < ARRAY_SIZE(modes); i++)
+			if (!strcmp(val, modes[i])) {
+				out->missing_probes = i;
+				return;
+			}
+		lerr(l, line, col, "missing_probes: expected error, warn or ignore, found '%s'",
+		     val);
 		return;
+	}
 	if (!strcmp(k, "show_debug_info") && (!strcmp(val, "0") || !strcmp(val, "false")))
 		return;	/* ftr prints no source lines in stacks */
 	if (!strcmp(k, "print_maps_on_exit")) {
@@ -204,7 +215,7 @@ static void config_item(struct lexer *l, struct program *out, const char *key, c
 			out->stack_mode = 1 + mode;
 		return;
 	}
-	if (!strcmp(k, "max_strlen") || !strcmp(k, "missing_probes") ||
+	if (!strcmp(k, "max_strlen") ||
 	    !strcmp(k, "max_map_keys") || !strcmp(k, "cpp_demangle") ||
 	    !strcmp(k, "show_debug_info") || !strcmp(k, "str_trunc_trailer") ||
 	    !strcmp(k, "max_cat_bytes") || !strcmp(k, "max_ast_nodes")) {

@@ -1777,25 +1777,29 @@ int typed_compile(struct tenv **env, struct program *p, int ci, const char *arch
 
 		if (open_env(&x))
 			return -EINVAL;
-		x.proto = ctypes_func_proto(*env, pr->target, why, sizeof(why));
-		if (!x.proto) {
-			err->line = pr->line;
-			err->col = pr->col;
-			snprintf(err->msg, sizeof(err->msg), "%s: %s", pr->text, why);
+		/* config missing_probes = warn/ignore: a function of no
+		 * prototype here is one compile.c skips */
+		for (int j = 0; j < c->nprobes; j++) {
+			const struct lang_probe *q = &c->probes[j];
+			uint32_t o = q->btf_func ? ctypes_func_proto(*env, q->target, why,
+								     sizeof(why)) : 0;
+
+			if (o && (!x.proto || o == x.proto)) {
+				x.proto = o;
+				continue;
+			}
+			if (!o && q->btf_func && p->missing_probes)
+				continue;
+			err->line = q->line;
+			err->col = q->col;
+			if (j == 0)
+				snprintf(err->msg, sizeof(err->msg), "%s: %s", q->text, why);
+			else
+				snprintf(err->msg, sizeof(err->msg), "%s: the functions of one kfunc "
+					 "clause must have one prototype", q->text);
 			return -EINVAL;
 		}
-		for (int j = 1; j < c->nprobes; j++) {
-			uint32_t o = c->probes[j].btf_func ?
-				     ctypes_func_proto(*env, c->probes[j].target, why, sizeof(why)) : 0;
-
-			if (o != x.proto) {
-				err->line = c->probes[j].line;
-				err->col = c->probes[j].col;
-				snprintf(err->msg, sizeof(err->msg), "%s: the functions of one kfunc "
-					 "clause must have one prototype", c->probes[j].text);
-				return -EINVAL;
-			}
-		}
+		x.btf_func = x.proto != 0;
 	}
 	for (int j = 1; j < c->nprobes; j++)
 		if (c->probes[j].pv != pr->pv) {

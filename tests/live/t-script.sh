@@ -101,6 +101,22 @@ BPFTRACE_STACK_MODE=raw "$FTR" -e 'config = { stack_mode = perf }
 	sed -n 3p "$TMP/o" | grep -qx '[0-9a-f][0-9a-f]*' && [ "$(sed -n 4p "$TMP/o")" = "|" ] &&
 	[ "$(grep -c . "$TMP/o")" = 3 ] &&
 	ok script-stack-mode-env || fail script-stack-mode-env "rc=$rc $(head -3 "$TMP/o" "$TMP/e")"
+# config missing_probes: warn skips a probe that names nothing here with
+# bpftrace's warning, ignore silently; with nothing left, bpftrace's error.
+for m in warn ignore; do
+	"$FTR" -e 'config = { missing_probes = '$m' }
+		tracepoint:syscalls:sys_enter_openat,tracepoint:nonsense:nonsense {
+		printf("%s\n", probe); exit(); }' -- cat /dev/null > "$TMP/o" 2> "$TMP/e"; rc=$?
+	w="ftr: 2:40: WARNING: No matches for tracepoint nonsense:nonsense. Skipping."
+	[ $m = ignore ] && w=
+	[ $rc -eq 0 ] && [ "$(cat "$TMP/o")" = tracepoint:syscalls:sys_enter_openat ] &&
+		[ "$(cat "$TMP/e")" = "$w" ] && ok script-missing-probes-$m ||
+		fail script-missing-probes-$m "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -3)"
+done
+"$FTR" -e 'config = { missing_probes = ignore } tracepoint:nonsense:nonsense { exit(); }' \
+	> "$TMP/o" 2> "$TMP/e"; rc=$?
+[ $rc -eq 1 ] && [ ! -s "$TMP/o" ] && grep -q '^ftr: error: 1:38: No probes to attach$' "$TMP/e" &&
+	ok script-missing-probes-none || fail script-missing-probes-none "rc=$rc $(head -3 "$TMP/e")"
 # --dry-run: set up and attached, then stopped: neither BEGIN nor END runs, no map printed.
 "$FTR" --dry-run -e 'BEGIN { printf("hello\n"); @ = 0; }
 	tracepoint:syscalls:sys_enter_openat { @n = count(); } END { printf("end\n"); }' > "$TMP/o" 2> "$TMP/e"; rc=$?

@@ -337,8 +337,8 @@ static const struct {
 	  "bad_config: not a known configuration option" },
 	{ "config = { stack_mode=perfect } begin {}", 1, 12,
 	  "stack_mode: expected bpftrace, perf, raw or build_id, found 'perfect'" },
-	{ "config = { missing_probes = warn } begin {}", 1, 12,
-	  "config missing_probes = warn is not in ftr yet" },
+	{ "config = { missing_probes = sometimes } begin {}", 1, 12,
+	  "missing_probes: expected error, warn or ignore, found 'sometimes'" },
 	{ "config = { print_maps_on_exit=2 } begin {}", 1, 12,
 	  "print_maps_on_exit: expected true or false, found '2'" },
 	{ "config = { license=\"x\" } begin {}", 1, 12, "Invalid value for license. Found: x.*" },
@@ -818,6 +818,13 @@ static void test_period_and_newline(void **state)
 {
 	ok("config = { missing_probes = error } software:cpu-clock:1e6 { exit(); }");
 	assert_int_equal(prog.cl[0].probes[0].period, 1000000);
+	assert_int_equal(prog.missing_probes, LANG_MISSING_ERROR);
+	done();
+	ok("config = { missing_probes = \"warn\" } begin {}");
+	assert_int_equal(prog.missing_probes, LANG_MISSING_WARN);
+	done();
+	ok("config = { missing_probes=ignore } begin {}");
+	assert_int_equal(prog.missing_probes, LANG_MISSING_IGNORE);
 	done();
 	ok("software:cpu-clock:250 { exit(); }");
 	assert_int_equal(prog.cl[0].probes[0].period, 250);

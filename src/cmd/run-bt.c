@@ -163,3 +163,25 @@ int cmd_bt_named_params(const char *file, const char *text, char **params, int *
 	free(named);
 	return ret;
 }
+
+/*
+ * bpftrace's environment variables that change a program's answer and that
+ * ftr does not honour yet: refused, never ignored (a string cut at
+ * BPFTRACE_MAX_STRLEN printed whole would be a wrong answer).
+ */
+int cmd_bt_env_check(void)
+{
+	static const char *const unsupported[] = { "BPFTRACE_MAX_STRLEN",
+						   "BPFTRACE_STR_TRUNC_TRAILER" };
+
+	for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++) {
+		const char *v = getenv(unsupported[i]);
+
+		if (v && *v) {
+			ftr_err("%s=%s: not in ftr yet (ftr's strings are not cut at bpftrace's "
+				"length); unset it", unsupported[i], v);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}

@@ -567,7 +567,8 @@ int cmd_run(int argc, char **argv)
 	}
 	ret = FTR_EXIT_FAIL;
 	lang_getopt_set(NULL, 0);
-	if (cmd_program_load(file, text, params, nparams, &prog, &owned) < 0)
+	if (cmd_bt_env_check() < 0 ||
+	    cmd_program_load(file, text, params, nparams, &prog, &owned) < 0)
 		goto out;
 	if (cmd_bt_named_params(file, text, params, &nparams, cmdline ? &(char **){ NULL } :
 				&o.eng.cmdv, &prog, &owned) < 0)

@@ -815,19 +815,40 @@ static void strftime_usecs(char *out, size_t size, const char *fmt, uint64_t ns)
 	out[o] = '\0';
 }
 
+/*
+ * The wall clock less nsecs' clock, taken once a run and kept in whole
+ * microseconds: two strftime()s of one run then differ by exactly what
+ * their times differ by (strftime("%s.%f", a) - strftime("%s.%f", b) is
+ * (a - b) in microseconds, as in bpftrace), where an offset read at each
+ * call moved by a microsecond between calls.
+ */
+static int64_t wall_offset_ns(void)
+{
+	static int64_t off;
+	static bool known;
+	struct timespec now;
+	uint64_t mono;
+
+	if (!known) {
+		mono = engine_now_ns();
+		clock_gettime(CLOCK_REALTIME, &now);
+		off = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - (int64_t)mono;
+		off -= off % 1000;
+		known = true;
+	}
+	return off;
+}
+
 static struct val eval_strftime(struct xctx *x, const struct node *n)
 {
-	uint64_t ns = (uint64_t)eval(x, n->args[1]).i, mono = engine_now_ns();
-	struct timespec now;
-	int64_t wall;
+	uint64_t ns = (uint64_t)eval(x, n->args[1]).i;
+	int64_t wall = (int64_t)ns + wall_offset_ns();
 	time_t t;
 	struct tm tm;
 	size_t len = 0;
 	char fmt[256];
 
 	/* ns on the wall clock: seconds and microseconds of one instant */
-	clock_gettime(CLOCK_REALTIME, &now);
-	wall = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - (int64_t)(mono - ns);
 	t = (time_t)(wall / 1000000000);
 	strftime_usecs(fmt, sizeof(fmt), n->args[0]->sval, (uint64_t)(wall % 1000000000));
 	if (localtime_r(&t, &tm))

@@ -380,8 +380,9 @@ int lang_include_dir_add(const char *dir)
  * clang, which fails on a header that is nowhere; ftr says so too, for a
  * header that is neither in -I's directories nor the system's, and is not
  * one of the kernel's (linux/..., net/..., asm/...: those are BTF to ftr,
- * whether or not their files are installed).  Where the system has no
- * /usr/include at all (a busybox guest), nothing can be checked: accepted.
+ * whether or not their files are installed), nor a compiler's own
+ * (stddef.h, stdint.h...).  Where the system has no /usr/include (a busybox
+ * board), the C library's names pass unchecked and others are nowhere.
  */
 int lang_header_check(const char *name, size_t len, char *why, size_t wlen)
 {
@@ -391,6 +392,11 @@ int lang_header_check(const char *name, size_t len, char *why, size_t wlen)
 					      "keys", "kvm", "media", "rdma", "xen", "drm",
 					      "misc", "soc", "target", "vdso", "acpi",
 					      "dt-bindings", "clocksource", "ras", "pcmcia" };
+	static const char *const compiler[] = { "stddef.h", "stdarg.h", "stdbool.h", "stdint.h",
+						"limits.h", "float.h", "stdalign.h", "iso646.h",
+						"stdnoreturn.h" };
+	static const char *const libc[] = { "sys", "netinet", "netinet6", "arpa", "bits", "gnu",
+					    "rpc", "netpacket", "protocols" };
 	char path[PATH_MAX];
 	size_t top = strcspn(name, "/");
 	struct dirent *de = NULL;
@@ -402,8 +408,22 @@ int lang_header_check(const char *name, size_t len, char *why, size_t wlen)
 		for (size_t i = 0; i < ARRAY_SIZE(kernel); i++)
 			if (strlen(kernel[i]) == top && !strncmp(name, kernel[i], top))
 				return 0;
-	if (access("/usr/include", X_OK) != 0)
-		return 0;
+	/* A compiler's own headers, which bpftrace's clang carries with it
+	 * (and ftr needs none of: its integer types are built in). */
+	for (size_t i = 0; i < ARRAY_SIZE(compiler); i++)
+		if (strlen(compiler[i]) == len && !strncmp(name, compiler[i], len))
+			return 0;
+	/* Without /usr/include (a busybox board) the C library's own headers
+	 * (stdio.h, sys/socket.h, netinet/in.h...: bpftrace 0.17's tools
+	 * include some, and ftr needs none) cannot be told from a typo: they
+	 * pass; a header of another tree (lol/no.h) is nowhere. */
+	if (access("/usr/include", X_OK) != 0) {
+		if (top >= len)
+			return 0;
+		for (size_t i = 0; i < ARRAY_SIZE(libc); i++)
+			if (strlen(libc[i]) == top && !strncmp(name, libc[i], top))
+				return 0;
+	}
 	for (int i = 0; i < ninc_dirs + (int)ARRAY_SIZE(sys); i++) {
 		const char *d = i < ninc_dirs ? inc_dirs[i] : sys[i - ninc_dirs];
 

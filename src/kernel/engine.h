@@ -42,6 +42,7 @@ struct eng_event {
 					 * probe stands in for (strfetch.c), or NULL */
 	bool trigger_only;		/* aggregated by a hist trigger: not enabled for
 					 * the ring buffer, nothing to read */
+	bool oldest_first;		/* an eprobe: enabled in the program's order */
 	bool want_kstack;		/* handed over with its kernel stack */
 	bool want_ustack;		/* ... with its user stack */
 	/* A uprobe whose user stack its own fields carry (arch.h,

@@ -39,7 +39,8 @@ check completion-commands [ "$(comp "co" | tr '\n' ' ')" = "count " ]
 all=$(comp "" | tr '\n' ' ')
 case $all in *"doctor "*"list "*"trace "*"count "*"hist "*"run "*"reset "*"profile "*"stat "*) ok completion-all-commands ;;
 *) fail completion-all-commands "got: $all" ;; esac
-check completion-run-options [ "$(comp "run --pro" | tr '\n' ' ')" = "--prom-file " ]
+check completion-run-options [ "$(comp "run --prom" | tr '\n' ' ')" = "--prom-file " ]
+check completion-run-probe-filter [ "$(comp "run --probe-f" | tr '\n' ' ')" = "--probe-filter " ]
 check completion-serve-option has "run --se" --serve
 check completion-count-options has "count --cum" --cumulative
 check completion-recipes [ "$(comp "run biol" | tr '\n' ' ')" = "biolatency " ]

@@ -226,8 +226,9 @@ int cmd_program_load(const char *file, const char *text, char **params, int npar
 
 	*owned = NULL;
 	if (file) {
-		/* "-": the program from standard input (bpftrace's form) */
-		const char *p = !strcmp(file, "-") ? "/dev/stdin" : !is_recipe(file) ? file :
+		/* "-": the program from standard input (bpftrace's form), through
+		 * /proc: a busybox system may have no /dev/stdin link */
+		const char *p = !strcmp(file, "-") ? "/proc/self/fd/0" : !is_recipe(file) ? file :
 				find_recipe(file, path, sizeof(path));
 		size_t len;
 		const char *nul;

@@ -134,8 +134,6 @@ int cmd_bt_named_params(const char *file, const char *text, char **params, int *
 		return 0;
 	if (!*cmdv)
 		return lang_getopt_check();
-	for (int n = 0; (*cmdv)[n]; n++)
-		;
 	named = calloc(64 + 1, sizeof(*named));
 	if (!named)
 		return -ENOMEM;

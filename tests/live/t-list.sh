@@ -77,12 +77,20 @@ echo "$prog" > "$TMP/p.bt"
 "$FTR" -l "$TMP/p.bt" > "$TMP/o" 2> "$TMP/e"
 [ "$(tr '\n' ' ' < "$TMP/o")" = "$want" ] && ok list-bt-file ||
 	fail list-bt-file "$(cat "$TMP/o" "$TMP/e" | head -5)"
-# A type, whole under -v (-lv), from the BTF (Debian 6.1's, trimmed)
-FTR_VMLINUX_BTF="$LIVE_DIR/../fixtures/btf/vmlinux-6.1.btf" "$FTR" -lv 'struct path' \
-	> "$TMP/o" 2> "$TMP/e"
-printf 'vmlinux: struct path {\n\tstruct vfsmount * mnt;\n\tstruct dentry * dentry;\n};\n' \
-	> "$TMP/want"
-cmp -s "$TMP/o" "$TMP/want" && ok list-bt-struct || fail list-bt-struct "$(head -3 "$TMP/o" "$TMP/e")"
+# A type, whole under -v (-lv), from a BTF: the trimmed fixture of Debian
+# 6.1's where the tree has it, else the kernel's own (the matrix's guests
+# carry tests/live only); struct path is the same two members in both.
+btf="$LIVE_DIR/../fixtures/btf/vmlinux-6.1.btf"
+[ -r "$btf" ] || btf=/sys/kernel/btf/vmlinux
+if [ -r "$btf" ]; then
+	FTR_VMLINUX_BTF="$btf" "$FTR" -lv 'struct path' > "$TMP/o" 2> "$TMP/e"
+	printf 'vmlinux: struct path {\n\tstruct vfsmount * mnt;\n\tstruct dentry * dentry;\n};\n' \
+		> "$TMP/want"
+	cmp -s "$TMP/o" "$TMP/want" && ok list-bt-struct ||
+		fail list-bt-struct "$(cat "$TMP/o" "$TMP/e" | head -5)"
+else
+	skip list-bt-struct "no BTF fixture in this tree and no /sys/kernel/btf/vmlinux"
+fi
 # uprobe: a file's functions (the helper's four ftr_target*)
 tgt=$(command -v uprobe-target)
 if [ -n "$tgt" ]; then

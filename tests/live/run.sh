@@ -31,8 +31,11 @@ for t in $tests; do
 	# shift the numbers the workloads' files get: tests filter on fd == 3.
 	out=$(sh "$t" 2>&1 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-)
 	rc=$?
-	# Where the time goes (the matrix budget): not a verdict.
-	echo "# time $name $(($(date +%s) - t0))s"
+	# Where the time goes (the matrix budget), and the machine's uptime and
+	# available memory after it (a kernel message on the console names an
+	# uptime; a 512 MB guest that runs short says it here): not verdicts.
+	echo "# time $name $(($(date +%s) - t0))s, up $(cut -d' ' -f1 /proc/uptime)s," \
+		"$(awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo) kB available"
 	lines=0
 	while IFS= read -r line; do
 		case "$line" in

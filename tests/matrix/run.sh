@@ -73,6 +73,15 @@ SELECT=
 # must never take a kernel down, nor make it warn.  No '\', '/' or '&' (sed
 # puts it into /init); "panic=" (the command line) is not a panic.
 KMSG_BAD='BUG:|Oops|WARNING:|[Pp]anic[^=]|general protection fault'
+# ...but for one WARNING the kernel gives whatever the tracer: a mkdir of an
+# instance that is SIGKILLed while the kernel allocates its ring buffer.
+# __rb_allocate_pages gives up on a fatal signal, and trace_rb_cpu_prepare
+# WARNs where it meets that as a failed allocation (6.1 and 6.12: a busybox
+# `mkdir instances/x` killed by `kill -9` does it, no ftr involved; see
+# docs/kernel-safety.md).  t-kill SIGKILLs ftr at random moments on purpose,
+# and the kernel then returns ENOMEM and keeps nothing.  These lines are
+# counted and shown, not failed on.
+KMSG_KNOWN='WARNING: CPU: [0-9]+ PID: [0-9]+ at kernel.trace.ring_buffer.c:[0-9]+ trace_rb_cpu_prepare'
 
 # ---------------------------------------------------------------------------
 # The matrix.  A row is: NAME | ARCH | KERNEL | APPEND-EXTRA | TESTS | SYSROOT
@@ -442,6 +451,7 @@ stty -F /dev/$out raw -echo 2>/dev/null ||
 	echo "init: result port /dev/$out is unusable; see /proc/tty/driver" >/dev/console
 
 KMSG_BAD='@KMSG_BAD@'
+KMSG_KNOWN='@KMSG_KNOWN@'
 {
 	echo "==FTR-BEGIN=="
 	echo "# kernel $(uname -r), boot-to-init ${up}s, cmdline: $(cat /proc/cmdline)"
@@ -463,7 +473,9 @@ KMSG_BAD='@KMSG_BAD@'
 	# What the kernel said of itself while the tests ran: the host fails
 	# the row on any of it (its console watch).  `quiet` keeps WARNINGs
 	# (KERN_WARNING) off the console, so the log is read here.
-	dmesg 2>/dev/null | grep -E "$KMSG_BAD" | head -n 20 | sed 's/^/kmsg /'
+	dmesg 2>/dev/null | grep -E "$KMSG_BAD" | grep -vE "$KMSG_KNOWN" | head -n 20 | sed 's/^/kmsg /'
+	# The known one (KMSG_KNOWN, above): a few, for the host to count.
+	dmesg 2>/dev/null | grep -E "$KMSG_KNOWN" | head -n 5 | sed 's/^/kmsg /'
 	echo "# guest uptime at end $(cut -d' ' -f1 /proc/uptime)s"
 	echo "==FTR-END rc=$rc=="
 } >/dev/$out 2>&1
@@ -512,7 +524,7 @@ build_initramfs() { # KEY (ARCH or ARCH-sysroot) -> prints path
 	printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$root/etc/passwd"
 	printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 	write_init "$root/init"
-	sed -i "s/@KMSG_BAD@/$KMSG_BAD/" "$root/init"
+	sed -i "s/@KMSG_BAD@/$KMSG_BAD/; s/@KMSG_KNOWN@/$KMSG_KNOWN/" "$root/init"
 	# The kernel opens /dev/console before /init runs; its built-in
 	# initramfs has the node, but ship one too (mknod needs root).
 	mknod -m 600 "$root/dev/console" c 5 1 2>/dev/null || true
@@ -613,12 +625,16 @@ report_row() { # ROW-SPEC ROWDIR
 	# ftr and trace-cmd, with the counts the guest expects.
 	# The console watch (KMSG_BAD): the guest's kernel log as it sent it,
 	# then its console, which also holds what a dying kernel printed.
-	local bad
+	local bad known
 	bad=$( { printf '%s\n' "${KMSG[@]}"
 	         tr -d '\r' <"$dir/console.log" 2>/dev/null |
 	         sed 's/\x1b\[[0-9;?]*[A-Za-z]//g; s/\x1bc//g'; } |
-	       grep -E -- "$KMSG_BAD" | head -n 8) || true
+	       grep -E -- "$KMSG_BAD") || true
+	known=$(grep -cE -- "$KMSG_KNOWN" <<<"$bad") || true
+	bad=$(grep -vE -- "$KMSG_KNOWN" <<<"$bad" | head -n 8) || true
 	KMSG=()
+	[ "$known" -gt 0 ] && printf '[%s] # %s\n' "$name" \
+		"the kernel's WARNING of a SIGKILLed instance creation, $known line(s) (KMSG_KNOWN)"
 	if [ -n "$bad" ]; then
 		f=$((f + 1))
 		line="not ok matrix-kernel: the kernel complained: $(head -n 1 <<<"$bad")"

@@ -626,13 +626,13 @@ static void test_vmlinux_61(void **state)
 	      (const char *const[]){ "t0=$arg1:u64", "t1=$arg2:u64", "t2=$arg3:u64",
 	      "t3=$arg4:u64", NULL }, NULL);
 	{
-		struct tenv *t = NULL;
+		struct tenv *te = NULL;
 		struct typed_out out;
 		struct lang_err err;
 		const struct node *r;
 
 		assert_int_equal(lang_parse("kfunc:vfs_write { @ = args; }", &prog, &err), 0);
-		if (typed_compile(&t, &prog, 0, "x86_64", PS_ARGN, NULL, NULL, &out, &err))
+		if (typed_compile(&te, &prog, 0, "x86_64", PS_ARGN, NULL, NULL, &out, &err))
 			fail_msg("%d:%d: %s", err.line, err.col, err.msg);
 		r = prog.cl[0].body->b;
 		assert_int_equal(r->k, N_TUPLE);
@@ -642,7 +642,7 @@ static void test_vmlinux_61(void **state)
 		assert_int_equal(r->nargs, 4);
 		assert_int_equal(r->args[2]->k, N_FIELD);
 		assert_string_equal(r->args[2]->sval, "t2");
-		ctypes_close(t);
+		ctypes_close(te);
 		lang_free(&prog);
 	}
 	typed("kretfunc:vfs_write { @ = args; }", "x86_64", 0, NULL,

@@ -149,6 +149,15 @@ static void sexp(struct sx *s, const struct node *n)
 		sexp(s, n->c);
 		sxf(s, ")");
 		break;
+	case N_BLOCK:
+		sxf(s, "{");
+		sexp_list(s, n->a);
+		if (n->b) {
+			sxf(s, n->a ? "; " : "");
+			sexp(s, n->b);
+		}
+		sxf(s, "}");
+		break;
 	case S_EXPR:
 		sexp(s, n->a);
 		break;

@@ -153,7 +153,7 @@ static void status_gone(struct comm_cache *cc, struct centry *e, int tid, uint64
 	else
 		ftr_warn("uid and gid of tid %d are unknown (-1): it was gone from /proc when "
 			 "its event was read, and this kernel sends no exit records "
-			 "(taskstats: %s)", tid, strerror(-cc->exits_err));
+			 "(taskstats: %s)", tid, task_exits_why(cc->exits_err));
 }
 
 /* Tgid, Uid and Gid (the real ones) of a thread from /proc, once; from

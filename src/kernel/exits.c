@@ -177,6 +177,25 @@ fail:
 	return err;
 }
 
+const char *task_exits_why(int err)
+{
+	switch (err) {
+	case -ENOSYS:		/* no socket(2) at all: CONFIG_NET is off */
+	case -EAFNOSUPPORT:
+	case -EPROTONOSUPPORT:
+		return "no networking in this kernel, which taskstats needs";
+	case -ENOENT:
+		return "no taskstats in this kernel (CONFIG_TASKSTATS)";
+	case -EPERM:
+		return "subscribing needs CAP_NET_ADMIN";
+	case -EINVAL:
+		return "the kernel takes subscriptions only from the initial user and pid "
+		       "namespaces";
+	default:
+		return strerror(-err);
+	}
+}
+
 void task_exits_close(struct task_exits *tx)
 {
 	char buf[256];

@@ -23,6 +23,8 @@ struct task_exit {
  * (-EAFNOSUPPORT: no networking; -ENOENT: no taskstats family; -EPERM:
  * no CAP_NET_ADMIN, or not in the initial namespaces). */
 int task_exits_open(struct task_exits **out);
+/* Why task_exits_open failed, in words (its -errno). */
+const char *task_exits_why(int err);
 /* Unsubscribe and free; NULL is fine. */
 void task_exits_close(struct task_exits *tx);
 /* Take what the kernel has queued, without waiting, each record stamped

@@ -241,7 +241,7 @@ if command -v asuser > /dev/null 2>&1 && [ "$(id -u)" = 0 ] &&
 	fi
 	wait $p
 	if grep -q 'sends no exit records' "$TMP/uge"; then
-		skip lang-uid-gid-exited "$(grep -o 'taskstats: .*' "$TMP/uge" | head -1)"
+		skip lang-uid-gid-exited "$(sed -n 's/.*(taskstats: \(.*\))$/\1/p' "$TMP/uge" | head -1)"
 	else
 		[ "$(grep . "$TMP/ug" | tr '\n' '|')" = 'exit_group 4242 4343 1|process_exit 4242 4343|' ] &&
 			[ ! -s "$TMP/uge" ] && ok lang-uid-gid-exited ||

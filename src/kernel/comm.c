@@ -68,7 +68,7 @@ int comm_cache_watch_exits(struct comm_cache *cc)
 
 void comm_cache_poll(struct comm_cache *cc)
 {
-	if (cc->exits)
+	if (cc && cc->exits)
 		task_exits_read(cc->exits);
 }
 

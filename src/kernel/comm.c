@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "kernel/comm.h"
+#include "kernel/exits.h"
 #include "ftr.h"
 
 struct centry {
@@ -27,6 +28,11 @@ struct comm_cache {
 	/* A recording: its own saved cmdlines, never this machine's /proc. */
 	const char *(*resolve)(int pid, void *arg);
 	void *rarg;
+	/* Exit records (comm_cache_watch_exits), for tasks gone from /proc;
+	 * exits_err: why there are none (0: not asked for). */
+	struct task_exits *exits;
+	int exits_err;
+	bool warned;
 };
 
 void comm_cache_offline(struct comm_cache *cc, const char *(*fn)(int pid, void *arg), void *arg)
@@ -52,10 +58,25 @@ struct comm_cache *comm_cache_new(const char *tdir)
 	return cc;
 }
 
+int comm_cache_watch_exits(struct comm_cache *cc)
+{
+	if (cc->exits || cc->resolve)
+		return 0;
+	cc->exits_err = task_exits_open(&cc->exits);
+	return cc->exits_err;
+}
+
+void comm_cache_poll(struct comm_cache *cc)
+{
+	if (cc && cc->exits)
+		task_exits_read(cc->exits);
+}
+
 void comm_cache_free(struct comm_cache *cc)
 {
 	if (!cc)
 		return;
+	task_exits_close(cc->exits);
 	free(cc->v);
 	free(cc);
 }
@@ -108,8 +129,36 @@ void comm_set(struct comm_cache *cc, int pid, const char *comm)
 	snprintf(e->comm, sizeof(e->comm), "%s", comm);
 }
 
-/* Tgid, Uid and Gid (the real ones) of a thread from /proc, once. */
-static struct centry *status_of(struct comm_cache *cc, int tid)
+/* A task gone from /proc before its event was read: its exit record, if
+ * the kernel sent one; else say once why uid and gid are -1 (a number
+ * that looks like an answer and is not). */
+static void status_gone(struct comm_cache *cc, struct centry *e, int tid, uint64_t ts)
+{
+	struct task_exit x;
+
+	if (cc->exits && task_exits_find(cc->exits, tid, ts, &x) == 0) {
+		e->uid = x.uid;
+		e->gid = x.gid;
+		if (x.tgid > 0)
+			e->tgid = x.tgid;
+		return;
+	}
+	if (cc->warned || (!cc->exits_err && !cc->exits))
+		return;
+	cc->warned = true;
+	if (cc->exits)
+		ftr_warn("uid and gid of tid %d are unknown (-1): it was gone from /proc when "
+			 "its event was read, and its exit record was not among the kernel's "
+			 "(%lu lost to a full socket)", tid, task_exits_lost(cc->exits));
+	else
+		ftr_warn("uid and gid of tid %d are unknown (-1): it was gone from /proc when "
+			 "its event was read, and this kernel sends no exit records "
+			 "(taskstats: %s)", tid, task_exits_why(cc->exits_err));
+}
+
+/* Tgid, Uid and Gid (the real ones) of a thread from /proc, once; from
+ * its exit record where /proc has it no more. */
+static struct centry *status_of(struct comm_cache *cc, int tid, uint64_t ts)
 {
 	struct centry *e;
 	char path[48], *text, *p;
@@ -123,6 +172,10 @@ static struct centry *status_of(struct comm_cache *cc, int tid)
 	e->tgid = e->uid = e->gid = -1;
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	text = cc->resolve ? NULL : read_file(path, NULL);
+	if (!text && !cc->resolve) {
+		status_gone(cc, e, tid, ts);
+		return e;
+	}
 	if (text) {
 		p = strstr(text, "\nTgid:");
 		if (p)
@@ -138,27 +191,27 @@ static struct centry *status_of(struct comm_cache *cc, int tid)
 	return e;
 }
 
-int comm_tgid(struct comm_cache *cc, int tid)
+int comm_tgid(struct comm_cache *cc, int tid, uint64_t ts)
 {
 	struct centry *e;
 
 	if (tid <= 0)
 		return tid;
-	e = status_of(cc, tid);
+	e = status_of(cc, tid, ts);
 	/* A thread that has gone: its tid is the best answer left. */
 	return e && e->tgid > 0 ? e->tgid : tid;
 }
 
-int comm_uid(struct comm_cache *cc, int tid)
+int comm_uid(struct comm_cache *cc, int tid, uint64_t ts)
 {
-	struct centry *e = tid > 0 ? status_of(cc, tid) : NULL;
+	struct centry *e = tid > 0 ? status_of(cc, tid, ts) : NULL;
 
 	return e ? e->uid : (tid == 0 ? 0 : -1);
 }
 
-int comm_gid(struct comm_cache *cc, int tid)
+int comm_gid(struct comm_cache *cc, int tid, uint64_t ts)
 {
-	struct centry *e = tid > 0 ? status_of(cc, tid) : NULL;
+	struct centry *e = tid > 0 ? status_of(cc, tid, ts) : NULL;
 
 	return e ? e->gid : (tid == 0 ? 0 : -1);
 }

@@ -8,6 +8,8 @@
 #ifndef FTR_COMM_H
 #define FTR_COMM_H
 
+#include <stdint.h>
+
 struct comm_cache;
 
 /* tdir: tracefs, for its saved_cmdlines (NULL: none). */
@@ -18,12 +20,19 @@ void comm_cache_free(struct comm_cache *cc);
 void comm_cache_offline(struct comm_cache *cc, const char *(*fn)(int pid, void *arg), void *arg);
 /* Never NULL; "<...>" when nobody knows.  Valid until the next call. */
 const char *comm_lookup(struct comm_cache *cc, int pid);
-/* The process (thread group), user and group of a thread, from
- * /proc/TID/status once; a thread that is gone gives its own tid, and uid
- * and gid -1. */
-int comm_tgid(struct comm_cache *cc, int tid);
-int comm_uid(struct comm_cache *cc, int tid);
-int comm_gid(struct comm_cache *cc, int tid);
+/* The process (thread group), user and group of a thread that had an
+ * event at ts (CLOCK_MONOTONIC), from /proc/TID/status once; a thread gone
+ * from /proc by then: from its exit record (comm_cache_watch_exits), else
+ * its own tid, and uid and gid -1 (said once on stderr). */
+int comm_tgid(struct comm_cache *cc, int tid, uint64_t ts);
+int comm_uid(struct comm_cache *cc, int tid, uint64_t ts);
+int comm_gid(struct comm_cache *cc, int tid, uint64_t ts);
+/* Subscribe to the kernel's task exit records (exits.h) until
+ * comm_cache_free: 0 or -errno (the lookups then say why they fail). */
+int comm_cache_watch_exits(struct comm_cache *cc);
+/* Take the exit records queued so far (each turn of the run loop, so that
+ * the socket never fills). */
+void comm_cache_poll(struct comm_cache *cc);
 /* Record a comm the trace itself revealed (exec, rename). */
 void comm_set(struct comm_cache *cc, int pid, const char *comm);
 

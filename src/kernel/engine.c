@@ -877,7 +877,7 @@ static void ustack_fetched(struct engine *e, struct eng_event *v, struct tep_rec
 	e->cur_nustack = arch_ustack_walk(arch_name(), ip, v->uentry, vals, nv, e->ufetch_ips,
 					  (int)ARRAY_SIZE(e->ufetch_ips));
 	e->cur_ustack = e->ufetch_ips;
-	e->cur_utgid = comm_tgid(e->comms, tep_data_pid(e->tep, rec));
+	e->cur_utgid = comm_tgid(e->comms, tep_data_pid(e->tep, rec), rec->ts);
 }
 
 static int deliver(struct run_ctx *rc, struct eng_event *v, struct tep_record *rec,
@@ -1208,6 +1208,8 @@ int engine_run(struct engine *e, engine_event_fn on_event, engine_lost_fn on_los
 		if (e->stop_signal == SIGCHLD)
 			e->stop = false, e->stop_signal = 0;
 		rc.signalled = false;
+		/* Exit records first: the events about to be read are older. */
+		comm_cache_poll(e->comms);
 		if (e->st && drain(&rc, false) && !rc.signalled)
 			e->stop = cb_stop = true;
 		if (!cb_stop && e->drain_hook && e->drain_hook(e, e->hook_arg))

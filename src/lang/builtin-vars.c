@@ -135,7 +135,7 @@ static struct val eval_pid(struct xctx *x, const struct node *n)
 {
 	if (x->smp)
 		return vint(x->smp->pid);
-	return vint(x->rec ? comm_tgid(x->in->e.comms, tid_of(x)) : getpid());
+	return vint(x->rec ? comm_tgid(x->in->e.comms, tid_of(x), x->now) : getpid());
 }
 
 static struct val eval_tid(struct xctx *x, const struct node *n)
@@ -192,18 +192,27 @@ static struct val eval_elapsed(struct xctx *x, const struct node *n)
 	return vint((int64_t)(x->now - x->in->start_ns));
 }
 
+/* uid, gid (and username) at an event of a task that may be gone from
+ * /proc by the time it is read: the run subscribes to exit records. */
+static int check_ids_var(struct sema *s, struct node *n)
+{
+	if (s->has_record || s->is_profile)
+		s->in->want_exits = true;
+	return 0;
+}
+
 static struct val eval_uid(struct xctx *x, const struct node *n)
 {
 	bool task = x->rec || x->smp;
 
-	return vint(task ? comm_uid(x->in->e.comms, tid_of(x)) : (int64_t)getuid());
+	return vint(task ? comm_uid(x->in->e.comms, tid_of(x), x->now) : (int64_t)getuid());
 }
 
 static struct val eval_gid(struct xctx *x, const struct node *n)
 {
 	bool task = x->rec || x->smp;
 
-	return vint(task ? comm_gid(x->in->e.comms, tid_of(x)) : (int64_t)getgid());
+	return vint(task ? comm_gid(x->in->e.comms, tid_of(x), x->now) : (int64_t)getgid());
 }
 
 /* The CPUs the kernel could ever run (sysfs's possible list, as bpftrace's
@@ -431,14 +440,14 @@ static const struct builtin_var builtin_vars[] = {
 	[B_CPU] = { "cpu", VT_INT, BW_ALL, NULL, eval_cpu },
 	[B_NSECS] = { "nsecs", VT_INT, BW_ALL, NULL, eval_nsecs },
 	[B_ELAPSED] = { "elapsed", VT_INT, BW_ALL, NULL, eval_elapsed },
-	[B_UID] = { "uid", VT_INT, BW_ALL, NULL, eval_uid },
-	[B_GID] = { "gid", VT_INT, BW_ALL, NULL, eval_gid },
+	[B_UID] = { "uid", VT_INT, BW_ALL, check_ids_var, eval_uid },
+	[B_GID] = { "gid", VT_INT, BW_ALL, check_ids_var, eval_gid },
 	[B_NCPUS] = { "ncpus", VT_INT, BW_ALL, NULL, eval_ncpus },
 	[B_RAND] = { "rand", VT_INT, BW_ALL, NULL, eval_rand },
 	[B_USERMODE] = { "usermode", VT_INT, BW_SPECIAL | BW_KPROBE | BW_UPROBE,
 			 check_usermode, eval_usermode },
 	[B_NUMAID] = { "numaid", VT_INT, BW_ALL, NULL, eval_numaid },
-	[B_USERNAME] = { "username", VT_STR, BW_ALL, NULL, eval_username },
+	[B_USERNAME] = { "username", VT_STR, BW_ALL, check_ids_var, eval_username },
 	[B_RETVAL] = { "retval", VT_INT, BW_KPROBE | BW_UPROBE, check_retval_var,
 		       eval_probe_arg },
 	[B_FUNC] = { "func", VT_STR, BW_ALL, NULL, eval_func },

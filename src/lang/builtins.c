@@ -863,7 +863,7 @@ static struct val eval_usym(struct xctx *x, const struct node *n)
 {
 	uint64_t addr = (uint64_t)eval(x, n->args[0]).i;
 	char *buf = n->bind;
-	int pid = x->smp ? (int)x->smp->pid : x->rec ? comm_tgid(x->in->e.comms, tid_of(x)) : 0;
+	int pid = x->smp ? (int)x->smp->pid : x->rec ? comm_tgid(x->in->e.comms, tid_of(x), x->now) : 0;
 
 	buf[0] = '\0';
 	lprof_note_pid(x->in->prof, pid);

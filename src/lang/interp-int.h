@@ -202,6 +202,7 @@ struct interp {
 	uint64_t runs;			/* clause runs so far: a perf counter's snapshot */
 	bool exit_at_event;		/* an event clause calls exit() */
 	struct ksyms *ks;		/* for ksym(), loaded when a program uses it */
+	bool want_exits;		/* uid or gid at events: the kernel's exit records */
 	int ks_err;
 	bool ks_warned;
 	/* --serve, --prom-file: the maps as metrics */

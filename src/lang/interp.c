@@ -537,6 +537,9 @@ int lang_run(struct program *p, const struct run_opts *o)
 	if (!o->quiet && o->mode != OUT_BTJSON && isatty(STDERR_FILENO))
 		fprintf(stderr, "Attaching %d probe%s...\n", probe_count(in),
 			probe_count(in) == 1 ? "" : "s");
+	/* Before tracing starts: the exit of a task with an event comes after. */
+	if (in->want_exits)
+		comm_cache_watch_exits(in->e.comms);
 	if (prof_open(in) < 0)
 		goto out;
 	if (metrics_open(in) < 0)

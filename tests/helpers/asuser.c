@@ -1,21 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* asuser UID CMD [ARGS]: run CMD with uid and gid UID, no supplementary
- * groups (busybox has no setpriv).  Test helper. */
+/* asuser UID[:GID] CMD [ARGS]: run CMD with uid UID and gid GID (default
+ * UID), no supplementary groups (busybox has no setpriv).  Test helper. */
 #include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 int main(int argc, char **argv)
 {
 	uid_t uid;
+	gid_t gid;
+	char *colon;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: asuser UID CMD [ARGS]\n");
+		fprintf(stderr, "usage: asuser UID[:GID] CMD [ARGS]\n");
 		return 2;
 	}
 	uid = (uid_t)atoi(argv[1]);
-	if (setgroups(0, NULL) || setgid(uid) || setuid(uid)) {
+	colon = strchr(argv[1], ':');
+	gid = colon ? (gid_t)atoi(colon + 1) : uid;
+	if (setgroups(0, NULL) || setgid(gid) || setuid(uid)) {
 		perror("asuser");
 		return 1;
 	}

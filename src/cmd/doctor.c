@@ -102,7 +102,17 @@ static void print_text(const struct features *f)
 	       f->tracefs_closed && f->lockdown_inferred ?
 	       " (cannot tell: securityfs and tracefs are closed to this user)" :
 	       f->lockdown_inferred ? " (securityfs not mounted; tracefs is readable)" : "");
-	printf("user        %s\n\n", f->root ? "root" : "not root: tracing needs root");
+	printf("user        %s\n", f->root ? "root" : "not root: tracing needs root");
+	/* A kernel bug any tracer meets (docs/kernel-safety.md): a mkdir of an
+	 * instance killed by SIGKILL while its ring buffer is allocated makes
+	 * trace_rb_cpu_prepare WARN (6.1 and 6.12 seen), which this setting
+	 * turns into a panic. */
+	if (f->panic_on_warn > 0)
+		printf("warnings    panic (kernel.panic_on_warn=%d): a tracer killed by SIGKILL while\n"
+		       "            it creates its instance can make the kernel WARN (6.1, 6.12 do),\n"
+		       "            and so panic: stop ftr with Ctrl-C, SIGTERM or -d, not kill -9\n",
+		       f->panic_on_warn);
+	putchar('\n');
 	if (f->tracing_locked) {
 		printf("Kernel lockdown (confidentiality) forbids tracing: tracefs, kprobes and\n"
 		       "tracepoints are closed to every tool.  ftr cannot trace on this boot; a kernel\n"
@@ -142,6 +152,8 @@ static void print_json(const struct features *f)
 	       f->root ? "true" : "false");
 	if (f->paranoid != INT_MIN)
 		printf(",\"perf_event_paranoid\":%d", f->paranoid);
+	if (f->panic_on_warn >= 0)
+		printf(",\"panic_on_warn\":%d", f->panic_on_warn);
 	printf(",\"kptr_restrict\":%d", f->kptr_restrict);
 	features_hist_mods_str(f->hist_mods, mods, sizeof(mods));
 	printf(",\"hist_modifiers\":");

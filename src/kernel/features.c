@@ -407,6 +407,9 @@ static void probe_kallsyms(struct features *f)
 
 	f->kptr_restrict = text ? atoi(text) : -1;
 	free(text);
+	text = read_file("/proc/sys/kernel/panic_on_warn", NULL);
+	f->panic_on_warn = text ? atoi(text) : -1;
+	free(text);
 	fp = fopen("/proc/kallsyms", "re");
 	if (!fp) {
 		set(f, F_KALLSYMS, false, "/proc/kallsyms: %s", strerror(errno));

@@ -91,6 +91,7 @@ struct features {
 	bool root;
 	int paranoid;		/* INT_MIN when unreadable */
 	int kptr_restrict;	/* -1 when unreadable */
+	int panic_on_warn;	/* kernel.panic_on_warn, -1 when unreadable */
 	int nr_systems, nr_events;
 	unsigned hist_mods;
 	unsigned probe_syntax;

@@ -39,6 +39,28 @@ else
 		fail doctor-btf "$(grep -A1 '^btf' "$TMP/out")"
 fi
 
+# kernel.panic_on_warn: no warnings line where it is 0; set for the length
+# of one doctor run, the line says the kernel panics on a WARNING and how to
+# stop ftr instead.  Only in the matrix's guests (FTR_DISPOSABLE): on a real
+# machine a WARNING from anything else in that second would panic it.
+pow=/proc/sys/kernel/panic_on_warn
+if [ "${FTR_DISPOSABLE:-0}" != 1 ]; then
+	skip doctor-panic-on-warn "sets kernel.panic_on_warn: only in the matrix's throwaway guests"
+elif [ -w "$pow" ] && [ "$(cat "$pow")" = 0 ]; then
+	if echo 1 > "$pow" 2> /dev/null; then
+		"$FTR" doctor > "$TMP/pow" 2>&1
+		echo 0 > "$pow"
+		! grep -q '^warnings' "$TMP/out" &&
+			grep -q '^warnings    panic (kernel.panic_on_warn=1)' "$TMP/pow" &&
+			grep -q 'not kill -9' "$TMP/pow" && ok doctor-panic-on-warn ||
+			fail doctor-panic-on-warn "$(grep -A2 '^warnings' "$TMP/out" "$TMP/pow" | head -4)"
+	else
+		skip doctor-panic-on-warn "kernel.panic_on_warn cannot be set here"
+	fi
+else
+	skip doctor-panic-on-warn "kernel.panic_on_warn is not 0 and writable"
+fi
+
 verdict() { grep -E "^(yes|no) +$1 " "$TMP/out" | awk '{print $1}'; }
 
 if has_kprobes; then want=yes; else want=no; fi

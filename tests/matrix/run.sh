@@ -408,6 +408,9 @@ write_init() { # DEST
 	cat >"$1" <<'EOF'
 #!/bin/sh
 export PATH=/tests/bin:/bin:/sbin:/usr/bin:/usr/sbin HOME=/root TERM=dumb TMPDIR=/tmp
+# A throwaway machine: tests may set what would endanger a real one
+# (t-doctor's kernel.panic_on_warn).
+export FTR_DISPOSABLE=1
 # Applet symlinks are made on the host when its busybox runs there; for a
 # foreign arch (arm64) they are made here, first, after /proc (busybox
 # --install reads /proc/self/exe to know where it lives).

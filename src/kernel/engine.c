@@ -403,11 +403,138 @@ int engine_system_count(struct engine *e, const char *sys, const char *prefix)
 	return n;
 }
 
+/* ---- one place's probes in the program's order ------------------------------ */
+
+/* A dynamic event of the session, as dynamic_events shows it. */
+struct pdef {
+	char kind;		/* 'p' kprobe, 'f' fprobe, 'F' fprobe's return */
+	char *place;		/* "vfs_write", "vfs_write%return" */
+	const char *def;	/* the whole line */
+	const char *name;	/* its event: after the '/' */
+	size_t nlen;
+	int idx;		/* the engine's event */
+};
+
+static int pdef_cmp(const void *a, const void *b)
+{
+	const struct pdef *x = a, *y = b;
+	int c = x->kind - y->kind;
+
+	if (!c)
+		c = strcmp(x->place, y->place);
+	return c ? c : x->idx - y->idx;
+}
+
+/* The session's event that line shows, as a pdef; false when it is none
+ * that order_places orders. */
+static bool pdef_parse(struct engine *e, char *line, struct pdef *d)
+{
+	const char *grp = session_name(e->s), *n = strchr(line, ':'), *sp;
+	size_t gl = strlen(grp);
+
+	if (!n || strncmp(n + 1, grp, gl) || n[1 + gl] != '/' || !(sp = strchr(n, ' ')))
+		return false;
+	if (line[0] != 'p' && line[0] != 'f')
+		return false;	/* returns (r), uprobes, eprobes: see order_places */
+	d->def = line;
+	d->name = n + 2 + gl;
+	d->nlen = (size_t)(sp - d->name);
+	d->place = strndup(sp + 1, strcspn(sp + 1, " "));
+	if (!d->place)
+		return false;
+	d->kind = line[0] == 'f' && str_has_suffix(d->place, "%return") ? 'F' : line[0];
+	/* An address shows as a hashed %p: not a definition to write again. */
+	if (!strncmp(d->place, "0x", 2)) {
+		free(d->place);
+		return false;
+	}
+	d->idx = -1;
+	for (int i = 0; i < e->nev && d->idx < 0; i++)
+		if (!strcmp(e->ev[i].sys, grp) && strlen(e->ev[i].name) == d->nlen &&
+		    !strncmp(e->ev[i].name, d->name, d->nlen))
+			d->idx = i;
+	if (d->idx >= 0 && e->ev[d->idx].upath)
+		d->idx = -1;	/* a uprobe ("p:" too) */
+	if (d->idx < 0)
+		free(d->place);
+	return d->idx >= 0;
+}
+
+/*
+ * Two clauses on one place run in the program's order in bpftrace.  The
+ * kernel calls the kprobe events at one address newest created first
+ * (register_aggr_kprobe adds a kprobe at the head of the address's list,
+ * aggr_pre_handler walks it from there), and the fprobe events of one
+ * function too (up to 6.13 each is an ftrace_ops, added at the head of
+ * ftrace_ops_list; from 6.14 a node added before the function's first),
+ * whatever order they are enabled in: both are registered when created.
+ * The program's probes were created in its order; so every one but the
+ * last of a place is created again, from the last but one back to the
+ * first, which ends the newest and is called first.
+ *
+ * Return probes are left as they are where their handlers run at the
+ * return in the reverse order of their entries' (kretprobes and fprobes
+ * up to 6.13: one rethook node pushed per probe on the task's stack,
+ * popped last first): the program's order.  Fprobes on the function-graph
+ * tracer (6.14+: fprobe_return in kallsyms) run the returns in the
+ * entries' order: they are ordered as the entries.  Uprobes and eprobes
+ * attach when enabled: engine_prepare enables them in the right order.
+ */
+static int order_places(struct engine *e)
+{
+	size_t len = 0, n = 0, cap = 0;
+	struct pdef *d = NULL;
+	char path[PATH_MAX + 32], *text, *line, *save = NULL;
+	int kprobes = 0, ret = 0;
+	uint64_t a;
+
+	for (int i = 0; i < e->nev; i++)
+		kprobes += e->ev[i].fetchargs && !e->ev[i].upath;
+	if (kprobes < 2 || !e->s || e->o.explain || session_dry_run(e->s))
+		return 0;
+	snprintf(path, sizeof(path), "%s/dynamic_events", session_tracefs(e->s)->path);
+	text = read_file(path, &len);
+	if (!text)
+		return 0;	/* no dynamic events: nothing to order */
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (n == cap) {
+			struct pdef *nd = realloc(d, (cap = cap ? 2 * cap : 16) * sizeof(*d));
+
+			if (!nd) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			d = nd;
+		}
+		n += pdef_parse(e, line, &d[n]);
+	}
+	qsort(d, n, sizeof(*d), pdef_cmp);
+	for (size_t i = 0, j; i < n && !ret; i = j) {
+		for (j = i + 1; j < n && d[j].kind == d[i].kind && !strcmp(d[j].place, d[i].place);)
+			j++;
+		if (j - i < 2 ||
+		    (d[i].kind == 'F' && kallsyms_find("fprobe_return", &a) < 0))
+			continue;
+		for (size_t k = j - 1; k-- > i && !ret;)
+			ret = session_dynevent_renew(e->s, d[k].def);
+	}
+out:
+	for (size_t i = 0; i < n; i++)
+		free(d[i].place);
+	free(d);
+	free(text);
+	return ret < 0 ? -EIO : 0;
+}
+
 int engine_load_formats(struct engine *e)
 {
 	if (e->by_id || (e->tep && !e->o.file_tep))
 		return 0;
 	const char *tdir = tdir_of(e);
+	int ret = order_places(e);
+
+	if (ret < 0)
+		return ret;
 
 	if (!e->tep)
 		e->tep = formats_new(tdir);
@@ -761,14 +888,16 @@ int engine_prepare(struct engine *e)
 		if (session_write(e->s, "options/userstacktrace", "1", NULL) < 0)
 			return -EIO;
 	}
-	/* Last first: the kernel calls the handlers of uprobes and kprobes at
-	 * one place newest first, so two clauses on one place run in the
-	 * program's order, as bpftrace runs them.  Eprobes are the other way:
-	 * enabling one appends a trigger to its tracepoint's list
-	 * (enable_eprobe, list_add_tail_rcu), called oldest first: those go
-	 * first first, in a pass of their own (probe.tracepoint_order).  An
-	 * fprobe event's order is its creation's, newest first, whatever the
-	 * enabling order (probe.fentry_order, 6.12): not handled yet. */
+	/* Last first: the kernel calls a place's uprobes newest enabled
+	 * first (a uprobe event registers its consumer when enabled, at the
+	 * head of the uprobe's list, and handler_chain and the return's
+	 * handle_uretprobe_chain walk it from there), so two clauses on one
+	 * place run in the program's order, as bpftrace runs them.  Eprobes
+	 * are the other way: enabling one appends a trigger to its
+	 * tracepoint's list (enable_eprobe, list_add_tail_rcu), called oldest
+	 * first: those go first first, in a pass of their own
+	 * (probe.tracepoint_order).  Kprobes and fprobes are ordered by their
+	 * creation, not here (order_places). */
 	for (int pass = 0; pass < 2; pass++)
 		for (int j = 0; j < e->nev; j++) {
 			int i = pass ? e->nev - 1 - j : j;

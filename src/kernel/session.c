@@ -950,24 +950,66 @@ int session_dynevent_create(struct session *s, struct tracefs_dynevent *dyn)
 	return session_dynevent_create_at(s, dyn, NULL);
 }
 
-/* Write "PREFIX:SYS/EV ADDR FMT" to dynamic_events ourselves: libtracefs
- * spells a uprobe's place PATH:0xOFF and has no way to add the kernel's
- * (REF_CTR_OFFSET).  0 or -errno. */
-static int dynevent_write(struct session *s, const char *prefix, const char *sys, const char *ev,
-			  const char *addr, const char *fmt)
+/* Append one line to dynamic_events.  0 or -errno. */
+static int dynevent_append(struct session *s, const char *line)
 {
-	char path[PATH_MAX + 32], *line = NULL;
+	char path[PATH_MAX + 32];
 	int fd, ret = 0;
 
-	if (asprintf(&line, "%s:%s/%s %s %s", prefix, sys, ev, addr, fmt ? fmt : "") < 0)
-		return -ENOMEM;
 	snprintf(path, sizeof(path), "%s/dynamic_events", s->tfs.path);
 	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0 || write(fd, line, strlen(line)) < 0)
 		ret = -(errno ? errno : EIO);
 	if (fd >= 0)
 		close(fd);
+	return ret;
+}
+
+/* Write "PREFIX:SYS/EV ADDR FMT" to dynamic_events ourselves: libtracefs
+ * spells a uprobe's place PATH:0xOFF and has no way to add the kernel's
+ * (REF_CTR_OFFSET).  0 or -errno. */
+static int dynevent_write(struct session *s, const char *prefix, const char *sys, const char *ev,
+			  const char *addr, const char *fmt)
+{
+	char *line = NULL;
+	int ret;
+
+	if (asprintf(&line, "%s:%s/%s %s %s", prefix, sys, ev, addr, fmt ? fmt : "") < 0)
+		return -ENOMEM;
+	ret = dynevent_append(s, line);
 	free(line);
+	return ret;
+}
+
+int session_dynevent_renew(struct session *s, const char *def)
+{
+	const char *name = strchr(def, ':'), *end = name ? strchr(name, ' ') : NULL;
+	size_t gl = strlen(s->name);
+	char *del = NULL, *log;
+	int ret;
+
+	if (!end || strncmp(name + 1, s->name, gl) || name[1 + gl] != '/') {
+		ftr_err("internal: dynamic event '%s' is not in group '%s'", def, s->name);
+		return -EINVAL;
+	}
+	if (s->explain || (s->flags & SESSION_DRY_RUN))
+		return 0;
+	if (asprintf(&del, "-:%.*s", (int)(end - name - 1), name + 1) < 0)
+		return -ENOMEM;
+	tracefs_error_clear(NULL);
+	ret = dynevent_append(s, del);
+	if (ret == 0)
+		ret = dynevent_append(s, def);
+	if (ret < 0) {
+		/* Gone if the second write failed: the undo log's removal
+		 * then fails too, and says so. */
+		log = tracefs_error_last(NULL);
+		ftr_err("cannot create '%s' again (to order it before the older probes at its "
+			"place): %s", def, strerror(-ret));
+		ftr_err_kernel_log(log);
+		free(log);
+	}
+	free(del);
 	return ret;
 }
 

@@ -167,6 +167,14 @@ int session_dynevent_create_at(struct session *s, struct tracefs_dynevent *dyn, 
  * L9). */
 int session_dynevent_create_as(struct session *s, struct tracefs_dynevent *dyn, const char *as,
 			       const char *at, const char *args);
+/*
+ * Remove one of the session's dynamic events and create it again from def,
+ * its definition as dynamic_events shows it ("p:ftr_1/vfs_write vfs_write
+ * count=$arg3:u64"): the same event, now the newest at its place (the
+ * kernel calls a place's kprobes and fprobes newest first).  Its removal at
+ * close stays recorded (by name).  Nothing under --explain or a dry run.
+ */
+int session_dynevent_renew(struct session *s, const char *def);
 /* Record an fd opened on the instance; closed before the instance goes. */
 void session_track_fd(struct session *s, int fd);
 /* Record a function to call at close, in undo order. */

@@ -479,6 +479,11 @@ static bool pdef_parse(struct engine *e, char *line, struct pdef *d)
  * tracer (6.14+: fprobe_return in kallsyms) run the returns in the
  * entries' order: they are ordered as the entries.  Uprobes and eprobes
  * attach when enabled: engine_prepare enables them in the right order.
+ * The rest is ftr's own order: one tracepoint event feeds all its clauses,
+ * and one sampler all profile/software/hardware clauses, each handed the
+ * record in clause order; and the records of one CPU are read in the
+ * order its ring buffer holds them (stream_drain merges CPUs by time
+ * only), so a clause never overtakes another's record of the same hit.
  */
 static int order_places(struct engine *e)
 {

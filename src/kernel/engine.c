@@ -412,7 +412,7 @@ struct pdef {
 	const char *def;	/* the whole line */
 	const char *name;	/* its event: after the '/' */
 	size_t nlen;
-	int idx;		/* the engine's event */
+	int idx;		/* the engine's event; the line's, until looked up */
 };
 
 static int pdef_cmp(const void *a, const void *b)
@@ -425,39 +425,38 @@ static int pdef_cmp(const void *a, const void *b)
 	return c ? c : x->idx - y->idx;
 }
 
-/* The session's event that line shows, as a pdef; false when it is none
- * that order_places orders. */
-static bool pdef_parse(struct engine *e, char *line, struct pdef *d)
+/* The session's kprobe or fprobe that line shows, as a pdef (idx: n);
+ * false when it is none. */
+static bool pdef_parse(struct engine *e, char *line, int n, struct pdef *d)
 {
-	const char *grp = session_name(e->s), *n = strchr(line, ':'), *sp;
+	const char *grp = session_name(e->s), *c = strchr(line, ':'), *sp;
 	size_t gl = strlen(grp);
 
-	if (!n || strncmp(n + 1, grp, gl) || n[1 + gl] != '/' || !(sp = strchr(n, ' ')))
+	if (!c || strncmp(c + 1, grp, gl) || c[1 + gl] != '/' || !(sp = strchr(c, ' ')))
 		return false;
-	if (line[0] != 'p' && line[0] != 'f')
-		return false;	/* returns (r), uprobes, eprobes: see order_places */
+	/* Returns (r), eprobes (e), uprobes (p:, at a /path): see order_places.
+	 * An address shows as a hashed %p: not a definition to write again. */
+	if ((line[0] != 'p' && line[0] != 'f') || sp[1] == '/' || !strncmp(sp + 1, "0x", 2))
+		return false;
 	d->def = line;
-	d->name = n + 2 + gl;
+	d->name = c + 2 + gl;
 	d->nlen = (size_t)(sp - d->name);
 	d->place = strndup(sp + 1, strcspn(sp + 1, " "));
-	if (!d->place)
-		return false;
-	d->kind = line[0] == 'f' && str_has_suffix(d->place, "%return") ? 'F' : line[0];
-	/* An address shows as a hashed %p: not a definition to write again. */
-	if (!strncmp(d->place, "0x", 2)) {
-		free(d->place);
-		return false;
-	}
-	d->idx = -1;
-	for (int i = 0; i < e->nev && d->idx < 0; i++)
+	d->kind = line[0] == 'f' && d->place && str_has_suffix(d->place, "%return") ? 'F' : line[0];
+	d->idx = n;
+	return d->place != NULL;
+}
+
+/* The engine's event d shows, -1 when none (or a uprobe). */
+static int pdef_event(struct engine *e, const struct pdef *d)
+{
+	const char *grp = session_name(e->s);
+
+	for (int i = 0; i < e->nev; i++)
 		if (!strcmp(e->ev[i].sys, grp) && strlen(e->ev[i].name) == d->nlen &&
 		    !strncmp(e->ev[i].name, d->name, d->nlen))
-			d->idx = i;
-	if (d->idx >= 0 && e->ev[d->idx].upath)
-		d->idx = -1;	/* a uprobe ("p:" too) */
-	if (d->idx < 0)
-		free(d->place);
-	return d->idx >= 0;
+			return e->ev[i].upath ? -1 : i;
+	return -1;
 }
 
 /*
@@ -511,16 +510,28 @@ static int order_places(struct engine *e)
 			}
 			d = nd;
 		}
-		n += pdef_parse(e, line, &d[n]);
+		n += pdef_parse(e, line, (int)n, &d[n]);
 	}
+	/* By place; the events of a place (few) looked up, in the program's
+	 * order. */
 	qsort(d, n, sizeof(*d), pdef_cmp);
 	for (size_t i = 0, j; i < n && !ret; i = j) {
+		size_t m = i;
+
 		for (j = i + 1; j < n && d[j].kind == d[i].kind && !strcmp(d[j].place, d[i].place);)
 			j++;
 		if (j - i < 2 ||
 		    (d[i].kind == 'F' && kallsyms_find("fprobe_return", &a) < 0))
 			continue;
-		for (size_t k = j - 1; k-- > i && !ret;)
+		for (size_t k = i; k < j; k++)
+			if ((d[k].idx = pdef_event(e, &d[k])) >= 0) {
+				struct pdef t = d[m];	/* each place freed once */
+
+				d[m++] = d[k];
+				d[k] = t;
+			}
+		qsort(d + i, m - i, sizeof(*d), pdef_cmp);
+		for (size_t k = m - i > 1 ? m - 1 : i; k-- > i && !ret;)
 			ret = session_dynevent_renew(e->s, d[k].def);
 	}
 out:

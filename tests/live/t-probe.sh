@@ -78,6 +78,13 @@ if has_kprobes; then
 		writer 3 13
 	clause_order order-kretprobe 3 'kretprobe:vfs_write /retval == 13/' \
 		'kretprobe:vfs_write /retval == 13/' writer 3 13
+	# Three at one place, one of them from a wildcard: the two older ones
+	# made again, the second before the first.
+	p='kprobe:vfs_write /arg2 == 13/'
+	"$FTR" -e "$p { printf(\"a\"); } kprobe:vfs_writ* /arg2 == 13/ { printf(\"b\"); }
+		$p { printf(\"c\\n\"); }" -- writer 3 13 > "$TMP/o" 2> "$TMP/e"
+	[ "$(grep -c '^abc$' "$TMP/o")" = 3 ] && [ "$(grep -c . "$TMP/o")" = 3 ] &&
+		ok order-kprobe-three || fail order-kprobe-three "$(cat "$TMP/o" "$TMP/e" | head -6 | tr '\n' ' ')"
 else
 	skip order-kprobe "no kprobe events on this kernel"
 fi

@@ -51,33 +51,52 @@ fi
 # and fprobes newest created first, uprobes newest enabled first, eprobes
 # oldest enabled first, kretprobes in the reverse of their entries
 # (src/kernel/engine.c's order_places and engine_prepare say how ftr
-# makes each come out right).  N hits, each "a" then "b": N lines "ab".
-clause_order() {
-	name=$1 n=$2 a=$3 b=$4
-	shift 4
-	"$FTR" -e "$a { printf(\"a\"); } $b { printf(\"b\\n\"); }" -- "$@" > "$TMP/o" 2> "$TMP/e"
-	[ "$(grep -c '^ab$' "$TMP/o")" = "$n" ] && ! grep -q '^b' "$TMP/o" && ok "$name" ||
-		fail "$name" "$(cat "$TMP/o" "$TMP/e" | head -6 | tr '\n' ' ')"
+# makes each come out right).
+# order_run N "TAG PROBE"... -- CMD: in one run, two clauses on each
+# PROBE, printing TAG1 and TAG2; each TAG's lines must be 1 then 2, N
+# times (test order-TAG).
+order_run() {
+	n=$1 prog= tags=
+	shift
+	while [ "$1" != -- ]; do
+		t=${1%% *} p=${1#* }
+		prog="$prog $p { printf(\"${t}1\\n\"); } $p { printf(\"${t}2\\n\"); }"
+		tags="$tags $t"
+		shift
+	done
+	shift
+	"$FTR" -e "$prog" -- "$@" > "$TMP/o" 2> "$TMP/e"
+	want=$(i=0; while [ $i -lt "$n" ]; do printf 12; i=$((i + 1)); done)
+	for t in $tags; do
+		got=$(sed -n "s/^$t\([12]\)\$/\1/p" "$TMP/o" | tr -d '\n')
+		[ "$got" = "$want" ] && ok "order-$t" ||
+			fail "order-$t" "got '$got' $(head -3 "$TMP/e" | tr '\n' ' ')"
+	done
 }
 # One tracepoint event feeds both clauses (ftr's own order).
-p='tracepoint:syscalls:sys_enter_write /args.count == 13/'
-clause_order order-tracepoint 3 "$p" "$p" writer 3 13
+order_run 3 'tracepoint tracepoint:syscalls:sys_enter_write /args.count == 13/' -- writer 3 13
 # str() of a user pointer: an eprobe per clause, or a kprobe on the
 # syscall's wrapper where this kernel's eprobes cannot read it (6.1).
 # (The README lists eprobes in kernels built without them: their code is
 # the sign.)
 if { grep -qF 'e[:[<group>/][<event>]]' "$T/README" 2> /dev/null &&
 	grep -qE ' (eprobe_|trace_eprobe)' /proc/kallsyms; } || has_kprobes; then
-	p='tracepoint:syscalls:sys_enter_write /args.count == 13 && str(args.buf) == ""/'
-	clause_order order-tracepoint-fetch 3 "$p" "$p" writer 3 13
+	order_run 3 'tracepointfetch tracepoint:syscalls:sys_enter_write
+		/args.count == 13 && str(args.buf) == ""/' -- writer 3 13
 else
-	skip order-tracepoint-fetch "no eprobe or kprobe events on this kernel"
+	skip order-tracepointfetch "no eprobe or kprobe events on this kernel"
 fi
 if has_kprobes; then
-	clause_order order-kprobe 3 'kprobe:vfs_write /arg2 == 13/' 'kprobe:vfs_write /arg2 == 13/' \
-		writer 3 13
-	clause_order order-kretprobe 3 'kretprobe:vfs_write /retval == 13/' \
-		'kretprobe:vfs_write /retval == 13/' writer 3 13
+	# kfunc/kretfunc: fprobe events where the kernel has them, kprobes
+	# elsewhere (four kprobes at one place then).
+	set -- 'kprobe kprobe:vfs_write /arg2 == 13/' 'kretprobe kretprobe:vfs_write /retval == 13/'
+	if [ -e /sys/kernel/btf/vmlinux ]; then
+		set -- "$@" 'kfunc kfunc:vfs_write /args->count == 13/' \
+			'kretfunc kretfunc:vfs_write /retval == 13/'
+	else
+		skip order-kfunc "no BTF on this kernel"
+	fi
+	order_run 3 "$@" -- writer 3 13
 	# Three at one place, one of them from a wildcard: the two older ones
 	# made again, the second before the first.
 	p='kprobe:vfs_write /arg2 == 13/'
@@ -88,19 +107,8 @@ if has_kprobes; then
 else
 	skip order-kprobe "no kprobe events on this kernel"
 fi
-# kfunc/kretfunc: fprobe events where the kernel has them, kprobes elsewhere.
-if has_kprobes && [ -e /sys/kernel/btf/vmlinux ]; then
-	clause_order order-kfunc 3 'kfunc:vfs_write /args->count == 13/' \
-		'kfunc:vfs_write /args->count == 13/' writer 3 13
-	clause_order order-kretfunc 3 'kretfunc:vfs_write /retval == 13/' \
-		'kretfunc:vfs_write /retval == 13/' writer 3 13
-else
-	skip order-kfunc "no kprobe events or no BTF on this kernel"
-fi
 if has_uprobes && [ -n "$tgt" ]; then
-	clause_order order-uprobe 3 "uprobe:$tgt:ftr_target" "uprobe:$tgt:ftr_target" \
-		uprobe-target 3 1000
-	clause_order order-uretprobe 3 "uretprobe:$tgt:ftr_target" "uretprobe:$tgt:ftr_target" \
+	order_run 3 "uprobe uprobe:$tgt:ftr_target" "uretprobe uretprobe:$tgt:ftr_target" -- \
 		uprobe-target 3 1000
 else
 	skip order-uprobe "no uprobe events or no uprobe-target helper"

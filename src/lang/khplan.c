@@ -666,7 +666,12 @@ int hist_stop(struct engine *e, void *arg)
 			pc_stop(in->maps[i].pc);
 	if (in->prof)
 		lprof_stop(in->prof);
+	if (!triggers_planned(in))
+		return 0;
+	/* One wait for all (session_freeze), else a pause per trigger. */
 	session_expedite(in->e.s, triggers_planned(in));
+	if (session_freeze(in->e.s) == 0)
+		return 0;
 	return hist_op_all(arg, KHIST_PAUSE);
 }
 
@@ -714,12 +719,23 @@ static uint64_t hist_grace_ns(struct interp *in)
 	return grace;
 }
 
+/* Does the stop pause each trigger (session_freeze cannot stop them all)? */
+static bool hist_pauses(const struct interp *in)
+{
+	return in->e.o.pid || in->e.o.cmdv || session_in_pidns();
+}
+
 static uint64_t hist_cost_ns(struct interp *in, const struct kmap *km, int *waits)
 {
-	*waits = 0;
-	for (int j = 0; j < km->nt; j++)
-		*waits += KCOST_TRIGGER_WAITS +
-			  (strstr(km->t[j].cmd.add, " if ") ? KCOST_TRIGGER_FILTER_WAITS : 0);
+	bool pause = hist_pauses(in);
+
+	*waits = !pause;	/* the one stop */
+	for (int j = 0; j < km->nt; j++) {
+		bool filter = strstr(km->t[j].cmd.add, " if ");
+
+		*waits += KCOST_TRIGGER_WAITS + (filter ? KCOST_TRIGGER_FILTER_WAITS : 0) +
+			  (pause ? KCOST_PAUSE_WAITS + (filter ? KCOST_PAUSE_FILTER_WAITS : 0) : 0);
+	}
 	return (uint64_t)*waits * 2 * hist_grace_ns(in);
 }
 

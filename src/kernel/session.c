@@ -405,13 +405,17 @@ static void explain_write(struct session *s, const char *path, const char *val, 
 	fprintf(s->explain, " %s %s\n", append ? ">>" : ">", path);
 }
 
-/* A trigger of an event of the session's own instance. */
+/* A trigger of an event of the session's own instance, not on one of its
+ * dynamic events: those are removed before the rmdir, and cannot be while
+ * a trigger holds them (EBUSY). */
 static bool inst_trigger(const struct session *s, const struct undo *u)
 {
 	size_t li = strlen(s->inst_dir), l = u->path ? strlen(u->path) : 0;
+	char group[64];
 
+	snprintf(group, sizeof(group), "/events/%s/", s->name);
 	return l > li + 8 && !strncmp(u->path, s->inst_dir, li) && u->path[li] == '/' &&
-	       !strcmp(u->path + l - 8, "/trigger");
+	       !strcmp(u->path + l - 8, "/trigger") && strncmp(u->path + li, group, strlen(group));
 }
 
 static int run_undo(struct undo *u, void *ctx)

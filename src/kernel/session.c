@@ -1162,21 +1162,25 @@ int session_stop(struct session *s)
  */
 int session_freeze(struct session *s)
 {
-	char path[PATH_MAX + 32], buf[32], *cur;
+	char path[PATH_MAX + 32], buf[32];
 	siginfo_t si;
 	pid_t pid;
-	int n, err = 0;
+	int fd, n, err = 0;
 
 	if ((s->flags & SESSION_DRY_RUN) || !s->inst || session_in_pidns())
 		return -EOPNOTSUPP;
-	cur = tracefs_instance_file_read(s->inst, "set_event_pid", NULL);
-	if (!cur)
+	/* Read here: libtracefs gives NULL for an empty file and a missing one */
+	snprintf(path, sizeof(path), "%s/set_event_pid", s->inst_dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -EOPNOTSUPP;
-	n = strspn(cur, " \t\n");
-	err = cur[n] ? -EOPNOTSUPP : 0;
-	free(cur);
-	if (err)
-		return err;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -EOPNOTSUPP;
+	buf[n] = '\0';
+	if (buf[strspn(buf, " \t\n")])
+		return -EOPNOTSUPP;	/* pids already: -p or a command */
 	pid = fork();
 	if (pid < 0)
 		return -errno;
@@ -1187,13 +1191,11 @@ int session_freeze(struct session *s)
 	while (waitid(P_PID, pid, &si, WEXITED | WNOWAIT) < 0)
 		if (errno != EINTR)
 			return -errno;
-	snprintf(path, sizeof(path), "%s/set_event_pid", s->inst_dir);
 	n = snprintf(buf, sizeof(buf), "%d\n", (int)pid);
 	for (int i = 0; i < 2 && !err; i++) {
 		/* O_APPEND, never O_TRUNC: truncating clears the list, which
 		 * traces every task until the write */
-		int fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-
+		fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 		if (fd < 0 || write(fd, buf, n) != n)
 			err = -(errno ? errno : EIO);
 		if (fd >= 0)

@@ -797,6 +797,7 @@ static const char *kernel_map_refused(struct interp *in, const struct mapdef *m)
  * measured (offline, no membarrier).
  */
 #define HIST_BUDGET_NS 2000000000ull	/* more, and auto plans user space */
+#define PLAN_TRIGGERS_SHOWN 4		/* a map's triggers the plan lists */
 
 static uint64_t hist_grace_ns(struct interp *in)
 {
@@ -909,9 +910,16 @@ void plan_hists(struct interp *in)
 		}
 		for (int j = 0; j < m->k->nt && !m->k->t[0].fold; j++) {
 			m->k->t[j].ev->trigger_only = true;
-			planf(in, "%s: in the kernel, a hist trigger on %s:%s: %s\n", m->name,
-			      m->k->t[j].sys, m->k->t[j].name, m->k->t[j].cmd.add);
+			/* hundreds of lines would fill the plan's buffer, and
+			 * leave out what follows (the cost) */
+			if (j < PLAN_TRIGGERS_SHOWN || m->k->nt <= 2 * PLAN_TRIGGERS_SHOWN)
+				planf(in, "%s: in the kernel, a hist trigger on %s:%s: %s\n",
+				      m->name, m->k->t[j].sys, m->k->t[j].name, m->k->t[j].cmd.add);
 		}
+		if (!m->k->t[0].fold && m->k->nt > 2 * PLAN_TRIGGERS_SHOWN)
+			planf(in, "%s: ... and %d more alike, one on each of its other events "
+			      "(-E's tracefs writes list them)\n", m->name,
+			      m->k->nt - PLAN_TRIGGERS_SHOWN);
 		if (m->k->shared)
 			planf(in, "%s: its %d triggers fill one table (hist's name=), made once\n",
 			      m->name, m->k->nt);

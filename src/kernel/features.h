@@ -128,13 +128,17 @@ void features_hist_mods_str(unsigned mask, char *buf, size_t len);
  * no membarrier.  Nothing changes in the kernel.
  *
  * Per hist trigger, counted in such waits (kernel/trace/trace_events_trigger.c
- * and trace_events_hist.c, 6.1): created, paused, its `hist` read (the
- * reader's own), removed; a filter on it costs one wait more at the pause
- * (the command's filter is parsed and freed again) and at the removal.
+ * and trace_events_hist.c, 6.1): created, its `hist` read (the reader's
+ * own), removed with the instance (one wait more for a filter, freed
+ * behind one of its own); where the stop cannot be one wait for all
+ * (session_freeze), a `:pause` each, one more with a filter (the command's
+ * trigger and filter are parsed, then freed behind a wait each).
  * Measured in the 6.1 guest: 28, 28, 11 and 15 ms (32 with a filter).
  */
-#define KCOST_TRIGGER_WAITS 4
-#define KCOST_TRIGGER_FILTER_WAITS 2
+#define KCOST_TRIGGER_WAITS 3
+#define KCOST_TRIGGER_FILTER_WAITS 1
+#define KCOST_PAUSE_WAITS 1
+#define KCOST_PAUSE_FILTER_WAITS 1
 uint64_t features_grace_ns(void);
 
 /* Probe everything.  A session is used only for eprobe support, which the

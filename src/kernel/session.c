@@ -14,6 +14,7 @@
 #include <sys/mount.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -380,6 +381,9 @@ struct session {
 	struct undo_log undo;
 	int sigfd;
 	bool expedited;		/* holds rcu_expedited (session_expedite) */
+	bool defer_triggers;	/* session_close: the rmdir removes our triggers */
+	struct undo_log deferred;	/* the trigger removals it left to the rmdir */
+	int frozen_pid;		/* session_freeze's zombie, reaped at the close */
 	int lock_fd;		/* the flock that says this run is live, or -1 */
 	sigset_t oldmask;
 	FILE *explain;
@@ -399,6 +403,19 @@ static void explain_write(struct session *s, const char *path, const char *val, 
 	fprintf(s->explain, "%secho ", at_exit ? "  " : "");
 	sh_quote(s->explain, val);
 	fprintf(s->explain, " %s %s\n", append ? ">>" : ">", path);
+}
+
+/* A trigger of an event of the session's own instance, not on one of its
+ * dynamic events: those are removed before the rmdir, and cannot be while
+ * a trigger holds them (EBUSY). */
+static bool inst_trigger(const struct session *s, const struct undo *u)
+{
+	size_t li = strlen(s->inst_dir), l = u->path ? strlen(u->path) : 0;
+	char group[64];
+
+	snprintf(group, sizeof(group), "/events/%s/", s->name);
+	return l > li + 8 && !strncmp(u->path, s->inst_dir, li) && u->path[li] == '/' &&
+	       !strcmp(u->path + l - 8, "/trigger") && strncmp(u->path + li, group, strlen(group));
 }
 
 static int run_undo(struct undo *u, void *ctx)
@@ -422,6 +439,12 @@ static int run_undo(struct undo *u, void *ctx)
 			err = write_file(u->path, u->data);
 		break;
 	case UNDO_APPEND:
+		if (s->defer_triggers && inst_trigger(s, u)) {
+			/* Left to the instance's rmdir (session_close says why);
+			 * kept in case the rmdir fails. */
+			err = dry ? 0 : undo_push(&s->deferred, u);
+			break;
+		}
 		explain_write(s, u->path, u->data, true, true);
 		if (dry)
 			break;
@@ -453,8 +476,16 @@ static int run_undo(struct undo *u, void *ctx)
 			fprintf(s->explain, "  rmdir %s\n", u->path);
 		if (dry)
 			break;
-		if (tracefs_instance_destroy(u->obj) < 0)
+		if (tracefs_instance_destroy(u->obj) < 0) {
 			err = -errno;
+			if (s->deferred.n) {
+				/* Still there (a reader holds one of its files):
+				 * the triggers go one by one, then it again. */
+				s->defer_triggers = false;
+				undo_replay(&s->deferred, run_undo, s);
+				err = tracefs_instance_destroy(u->obj) < 0 ? -errno : 0;
+			}
+		}
 		tracefs_instance_free(u->obj);
 		break;
 	}
@@ -611,9 +642,25 @@ void session_close(struct session *s)
 	}
 	if (s->explain && s->undo.n)
 		fprintf(s->explain, "# at exit, in reverse order:\n");
+	/* Removing the instance removes its triggers, each waiting once for
+	 * the events in flight, twice with a filter (clear_event_triggers ->
+	 * trigger_data_free, 6.1); a "!hist..." command waits twice as often
+	 * (the command's own trigger and filter, parsed to find the trigger,
+	 * are freed behind the same waits).  So the instance's triggers are
+	 * left to its rmdir. */
+	for (size_t i = 0; i < s->undo.n; i++)
+		if (s->undo.v[i].kind == UNDO_RMDIR_INSTANCE)
+			s->defer_triggers = true;
 	session_expedite(s, triggers_made(s));
 	undo_replay(&s->undo, run_undo, s);
 	session_expedite(s, 0);
+	for (size_t i = 0; i < s->deferred.n; i++) {
+		free(s->deferred.v[i].path);
+		free(s->deferred.v[i].data);
+	}
+	free(s->deferred.v);
+	if (s->frozen_pid > 0)
+		waitpid(s->frozen_pid, NULL, 0);
 	if (s->lock_fd >= 0) {
 		char path[PATH_MAX];
 
@@ -1134,6 +1181,71 @@ int session_stop(struct session *s)
 	if (s->flags & SESSION_DRY_RUN || !s->inst)
 		return 0;
 	return tracefs_trace_off(s->inst) < 0 ? -errno : 0;
+}
+
+/*
+ * Every event of the instance stopped at once, hist triggers included, with
+ * one wait for the events in flight, where pausing each trigger waits once
+ * per trigger, twice with a filter (the `:pause` command's own trigger and
+ * filter are parsed, then freed behind tracepoint_synchronize_unregister;
+ * kernel/trace/trace_events_hist.c and _trigger.c, 6.1).  tracing_on=0 stops
+ * the buffer, not the triggers (trace_event_buffer_lock_reserve hands them a
+ * scratch buffer), nor does an event's enable=0 (the trigger keeps it soft-
+ * enabled); the pid filter is checked before either runs
+ * (trace_event_buffer_reserve).  set_event_pid holding only a zombie's pid,
+ * a task that never runs again, every task is ignored from the next switch,
+ * and at once on each CPU (the write's IPI).  Written twice: the second
+ * write waits (it frees the first list behind a tracepoint synchronisation),
+ * after which no event begun before the first is still counting.  The
+ * rmdir clears the list; the zombie is reaped after it.  -EOPNOTSUPP where
+ * set_event_pid is in use already (-p, a command: a list only grows) or ftr
+ * is in a PID namespace (the kernel knows the zombie by another pid): the
+ * caller pauses the triggers.
+ */
+int session_freeze(struct session *s)
+{
+	char path[PATH_MAX + 32], buf[32];
+	siginfo_t si;
+	pid_t pid;
+	int fd, n, err = 0;
+
+	if ((s->flags & SESSION_DRY_RUN) || !s->inst || session_in_pidns())
+		return -EOPNOTSUPP;
+	/* Read here: libtracefs gives NULL for an empty file and a missing one */
+	snprintf(path, sizeof(path), "%s/set_event_pid", s->inst_dir);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -EOPNOTSUPP;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -EOPNOTSUPP;
+	buf[n] = '\0';
+	if (buf[strspn(buf, " \t\n")])
+		return -EOPNOTSUPP;	/* pids already: -p or a command */
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid)
+		_exit(0);
+	s->frozen_pid = pid;
+	/* WNOWAIT: dead, not reaped, so its pid is nobody else's */
+	while (waitid(P_PID, pid, &si, WEXITED | WNOWAIT) < 0)
+		if (errno != EINTR)
+			return -errno;
+	n = snprintf(buf, sizeof(buf), "%d\n", (int)pid);
+	for (int i = 0; i < 2 && !err; i++) {
+		/* O_APPEND, never O_TRUNC: truncating clears the list, which
+		 * traces every task until the write */
+		fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+		if (fd < 0 || write(fd, buf, n) != n)
+			err = -(errno ? errno : EIO);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (err)
+		ftr_warn("cannot stop the events at once through '%s': %s", path, strerror(-err));
+	return err;
 }
 
 void session_set_quiet(struct session *s, bool quiet)

@@ -182,6 +182,9 @@ int session_on_close(struct session *s, void (*fn)(void *), void *arg);
 /* Turn tracing on in the instance once it is fully configured. */
 int session_start(struct session *s);
 int session_stop(struct session *s);
+/* Stop every event of the instance, triggers included, at once and wait for
+ * those in flight: 0, or -EOPNOTSUPP where it cannot (session.c says how). */
+int session_freeze(struct session *s);
 /*
  * Everything is live (tracing on, triggers continued, BEGIN run, the
  * command let go): the lock file FTR_RUN_DIR/<name>.lock says "running".

@@ -64,6 +64,7 @@ struct kmap {
 	int nkeys;
 	enum kkey kk[AGG_MAX_KEYS];
 	bool value_is_key;		/* hist/lhist: the raw value is the last key */
+	bool shared;			/* the triggers fill one named table (khplan.c) */
 	struct ktrig *t;
 	int nt;
 };

@@ -191,5 +191,32 @@ else
 	skip plans-fold "no raw_syscalls tracepoints"
 fi
 
+# System-wide (no command, no -p), the kernel plan stops its triggers all at
+# once through set_event_pid (session_freeze) instead of pausing each; the
+# counts are still exactly the workload's, as on the user path.
+if has_hist && [ -d "$T/events/syscalls/sys_exit_openat" ]; then
+	for w in kernel user; do
+		"$FTR" --where $w -e 'tracepoint:syscalls:sys_exit_open* /args.ret < 0 &&
+			comm == "opener"/ { @[comm, probe, args.ret] = count(); }' \
+			> "$TMP/sw.$w" 2> "$TMP/sw.$w-e" &
+		p=$!
+		if wait_tracing $p; then
+			# (opener stops at its first failure)
+			for i in 1 2 3 4 5 6 7; do opener 1 /nonexistent-ftr-plans; done
+			opener 3
+		fi
+		kill -INT $p
+		wait $p
+	done
+	if grep -qxF '@[opener, tracepoint:syscalls:sys_exit_openat, -2]: 7' "$TMP/sw.kernel" &&
+			cmp -s "$TMP/sw.kernel" "$TMP/sw.user"; then
+		ok plans-system-wide-stop
+	else
+		fail plans-system-wide-stop "kernel: $(tr '\n' ' ' < "$TMP/sw.kernel" | head -c 200) $(head -2 "$TMP/sw.kernel-e"); user: $(tr '\n' ' ' < "$TMP/sw.user" | head -c 200)"
+	fi
+else
+	skip plans-system-wide-stop "no hist triggers or no sys_exit_openat on this kernel"
+fi
+
 same_as_before plans-leaves-tracefs-clean "$TMP/before"
 exit $FAILED

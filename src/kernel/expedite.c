@@ -151,6 +151,15 @@ static void release_if_free(int fd, struct state *st, bool had)
 	unlink(expedite_state_path);
 }
 
+bool expedite_in_effect(void)
+{
+	int cur = read_flag(expedite_knob_path);
+
+	if (read_flag(RCU_NORMAL) == 1 || cur < 0)
+		return false;
+	return cur == 1 || access(expedite_knob_path, W_OK) == 0;
+}
+
 int expedite_begin(const char *name)
 {
 	struct state st;

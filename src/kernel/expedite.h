@@ -13,6 +13,9 @@
  */
 int expedite_begin(const char *name);
 void expedite_end(const char *name);
+/* Will a run's grace periods be expedited (the knob on already, or there and
+ * writable, and rcu_normal not set)?  Read only: for the plan's estimate. */
+bool expedite_in_effect(void);
 /* `ftr reset`: a killed holder's setting put back; 1 when it was. */
 int expedite_reset(bool dry_run, FILE *report);
 /* The knob's and the state file's paths (tests point them elsewhere). */

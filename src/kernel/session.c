@@ -589,12 +589,6 @@ int session_open(struct session **sp, unsigned flags)
 	return 0;
 }
 
-/*
- * From this many triggers on, a teardown expedites RCU grace periods
- * (expedite.c): each trigger's removal waits for them.  Below it the wait
- * is short and the system's setting is better left alone.
- */
-#define EXPEDITE_TRIGGERS 16
 
 static size_t triggers_made(const struct session *s)
 {
@@ -621,7 +615,7 @@ void session_expedite(struct session *s, size_t ntriggers)
 		s->expedited = false;
 		return;
 	}
-	if (s->expedited || ntriggers < EXPEDITE_TRIGGERS || (s->flags & SESSION_DRY_RUN))
+	if (s->expedited || ntriggers < SESSION_EXPEDITE_TRIGGERS || (s->flags & SESSION_DRY_RUN))
 		return;
 	s->expedited = expedite_begin(s->name) > 0;
 	if (s->explain && s->expedited)

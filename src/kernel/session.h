@@ -154,6 +154,10 @@ int session_event_write(struct session *s, const char *sys, const char *ev,
  * close ends it too).
  */
 void session_expedite(struct session *s, size_t ntriggers);
+/* From this many triggers on, a run expedites (each trigger's removal waits
+ * for grace periods); below it the waits are few and the system's setting is
+ * better left alone. */
+#define SESSION_EXPEDITE_TRIGGERS 16
 int session_trigger_add(struct session *s, const char *sys, const char *ev, const char *spec);
 /* Create a dynamic event (group must be session_name()); destroyed at close. */
 int session_dynevent_create(struct session *s, struct tracefs_dynevent *dyn);

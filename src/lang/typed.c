@@ -1726,7 +1726,13 @@ static int per_cpu(struct tctx *x)
 				return fail(x, &x->cur_at, "this member chain is too long for a fetch "
 					    "argument once curtask is a per-CPU read");
 			}
-			snprintf(f->name, sizeof(f->name), "%s_%d", old[i].name, l->cpus[k]);
+			if ((size_t)snprintf(f->name, sizeof(f->name), "%s_%d", old[i].name,
+					     l->cpus[k]) >= sizeof(f->name)) {
+				free(old);
+				free(per);
+				return fail(x, &x->cur_at, "too many fetch arguments once curtask "
+					    "is a per-CPU read");
+			}
 			snprintf(f->type, sizeof(f->type), "%s", old[i].type);
 			el = strlen(o->explain);
 			snprintf(o->explain + el, sizeof(o->explain) - el, "    %s=%s:%s\n", f->name,

@@ -842,9 +842,13 @@ int engine_prepare(struct engine *e)
 
 		if (pid < 0)
 			return pid;
-		/* A script (--emit-sh) leaves out its own shell, not ours. */
+		/* A script (--emit-sh) leaves out its own shell, not ours.
+		 * What it forks is left out too (event-fork follows both pid
+		 * lists): the zombie session_freeze makes at the stop would
+		 * otherwise be counted, its exit_group under ftr's comm. */
 		snprintf(me, sizeof(me), e->o.emit_sh ? "$$" : "%d", pid);
-		if (session_write(e->s, "set_event_notrace_pid", me, NULL) < 0)
+		if (session_write(e->s, "options/event-fork", "1", NULL) < 0 ||
+		    session_write(e->s, "set_event_notrace_pid", me, NULL) < 0)
 			return -EIO;
 	}
 	if (e->o.pid || e->o.cmdv) {

@@ -273,6 +273,14 @@ static const struct {
 	{ "tracepoint:ftrtest:types { @x[1] = buf(args.arr, 2); }",
 	  "1:36: buf() is printed by printf's %r: ftr keeps no buffer in a variable or map, nor "
 	  "computes with one" },
+	/* sizes ftr does not know: a scalar variable's (bpftrace may widen it),
+	 * a literal's over 127 (int16 or uint8), a tuple assigned twice */
+	{ "BEGIN { $x = 1; print(sizeof($x)); }",
+	  "1:23: sizeof of a value without a C type (a number, a string, a tuple, a variable "
+	  "holding one): bpftrace sizes it by its literals' own types, which ftr has not; "
+	  "sizeof(TYPE) and sizeof of a typed read are" },
+	{ "BEGIN { print(sizeof(200)); }", "" },
+	{ "BEGIN { $t = (1, 2); $t = (3, 4); print(sizeof($t)); }", "" },
 	{ "BEGIN { printf(\"%r\\n\", buf(1, 2)); }",
 	  "1:24: buf() copies memory at the event, which ftr does at kprobes and uprobes "
 	  "(buf(argN, len), buf(ptr->member, len)) and at tracepoints (buf(args.F, len)) "
@@ -663,6 +671,14 @@ static const struct icase tuples[] = {
 	  "BEGIN { print((int8[])\"hi\"); printf(\"%x\\n\", ((int8[8])12345)[0]); "
 	  "print((int16[4])-2); @a[1] = (uint8[2])\"a\"; print(@a[1][0]); }", "",
 	  "[104,105,0]\n39\n[-2,-1,-1,-1]\n97\n@a[1]: [97,0]\n" },
+	/* bpftrace's sizes: a tuple is a C struct of its elements (each aligned
+	 * to its size, a string to 1), a literal 0 ... 127 one byte */
+	{ "sizeof of tuples and literals",
+	  "BEGIN { $t = ((int8)1, (int64)1, (int8)1, (int64)1); $u = ((int32)1, (int16)1, (int8)1); "
+	  "$a = ((int8)-100, (int8)100, \"abcdef\", 3, (int32)1, (int64)-10, (int8)10, (int16)-555, "
+	  "\"abc\"); printf(\"%d %d %d %d %d %d\\n\", sizeof($t), sizeof($u), sizeof($a), "
+	  "sizeof(\"abc\"), sizeof(((uint16)1, (1, (int32)2))), sizeof(127)); }", "",
+	  "32 8 32 4 12 1\n" },
 	{ "bools", "BEGIN { @[true] = (false, (bool)256, 7 > 1); print(true); printf(\"%d %s\\n\", true, "
 	  "false); }", "", "true\n1 false\n@[true]: (false, true, true)\n" },
 };

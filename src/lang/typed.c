@@ -1213,11 +1213,31 @@ static int buf_call(struct tctx *x, struct node *n)
 	return become_field(x, a, add_field(x, n, addr, type, s.src), 0) ? -1 : 0;
 }
 
+/*
+ * curtask where only its truth is read (a condition; an operand of !, && or
+ * ||): a task_struct's address is never NULL, whichever task runs (ftr's own
+ * in BEGIN and END, the interrupted one, the idle task's too, in interval),
+ * so it is true without reading it, in any clause.
+ */
+static void truth(struct node *n)
+{
+	if (n && n->k == N_BUILTIN && n->ival == B_CURTASK) {
+		n->k = N_INT;
+		n->ival = 1;
+	}
+}
+
 static int walk(struct tctx *x, struct node *n, struct tv *v)
 {
 	int64_t idx;
 	int r;
 
+	if (n->k == N_TERNARY || (n->k == N_UNOP && n->op == T_NOT))
+		truth(n->a);
+	if (n->k == N_BINOP && (n->op == T_ANDAND || n->op == T_OROR)) {
+		truth(n->a);
+		truth(n->b);
+	}
 	switch (n->k) {
 	case N_CAST:
 		return cast(x, n, v);
@@ -1586,6 +1606,8 @@ static int stmts(struct tctx *x, struct node *st)
 	for (; st; st = st->next) {
 		if (lang_is_block_stmt(st->k)) {
 			/* an if's condition, a while's; a for's bounds */
+			if (st->k == S_IF || st->k == S_WHILE)
+				truth(st->a);
 			if ((st->k == S_IF || st->k == S_WHILE) && plain(x, st->a) < 0)
 				return -1;
 			for (int i = 0; i < st->nargs; i++)

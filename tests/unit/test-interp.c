@@ -280,6 +280,10 @@ static const struct {
 	  "holding one): bpftrace sizes it by its literals' own types, which ftr has not; "
 	  "sizeof(TYPE) and sizeof of a typed read are" },
 	{ "BEGIN { print(sizeof(200)); }", "" },
+	{ "BEGIN { @ = curtask; }",
+	  "1:13: curtask at BEGIN: ftr reads the task_struct through a probe's fetch arguments, "
+	  "at kprobe, kretprobe, kfunc and kretfunc events and at tracepoints (through eprobes); "
+	  "this clause's has none, and there only a BPF program reads kernel memory" },
 	{ "BEGIN { $t = (1, 2); $t = (3, 4); print(sizeof($t)); }", "" },
 	{ "BEGIN { printf(\"%r\\n\", buf(1, 2)); }",
 	  "1:24: buf() copies memory at the event, which ftr does at kprobes and uprobes "
@@ -762,6 +766,12 @@ static const struct icase pointers[] = {
 	  "$s = (struct A *)1024; $t = $s - 5; $s++; printf(\"%lu %lu %d\\n\", $t, $s, $s > 1024); "
 	  "print($s + 1); print(2 + (int16 *)0); $t = ((int32 *)8, ()); print($t); print($t.0 + 1); }",
 	  "", "864 1056 1\n0x440\n0x4\n(0x8, ())\n0xc\n@p: 0x3a\n\n@q: 0x3a\n" },
+	/* a task_struct's address is never NULL: its truth needs no read */
+	{ "curtask's truth where no memory is read",
+	  "BEGIN { if (curtask) { @a = 1; } @b = curtask ? 1 : 2; @c = (curtask && 0) ? 1 : 2; "
+	  "@d = (curtask || 0) ? 1 : 2; print((!curtask, curtask && 1)); "
+	  "while (!curtask) { @e = 1; } }", "",
+	  "(false, true)\n@a: 1\n\n@b: 1\n\n@c: 2\n\n@d: 1\n" },
 };
 
 static void test_pointers(void **state)

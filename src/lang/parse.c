@@ -666,6 +666,10 @@ static struct node *primary(struct lexer *l)
 			free(name);
 			return if_expr(l, line, col);
 		}
+		if (!strcmp(name, "offsetof") && l->t == T_LPAREN) {
+			free(name);
+			return lang_offsetof_expr(l, line, col);
+		}
 		if (!strcmp(name, "sizeof") && l->t == T_LPAREN) {
 			size_t len;
 

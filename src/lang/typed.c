@@ -1227,6 +1227,37 @@ static void truth(struct node *n)
 	}
 }
 
+/*
+ * offsetof(TYPE, a.b): the byte offset of member b of member a of TYPE (v,
+ * its type), as C's; n (an N_SIZEOF, idx 1, its path an N_STR) becomes that
+ * number.  Each member as member() finds it: nested and anonymous ones.
+ */
+static int offset_of(struct tctx *x, struct node *n, struct tv *v)
+{
+	struct node m = { .k = N_MEMBER, .op = T_DOT, .line = n->line, .col = n->col };
+	char path[128], *save = NULL;
+
+	if (v->nptr)
+		return fail(x, n, "offsetof(%s, ...): a pointer has no members", n->sval);
+	snprintf(path, sizeof(path), "%s", n->a->sval);
+	snprintf(v->src, sizeof(v->src), "%s", n->sval);
+	v->lv = true;
+	for (m.sval = strtok_r(path, ". \t", &save); m.sval; m.sval = strtok_r(NULL, ". \t", &save)) {
+		if (member(x, &m, v) < 0)
+			return -1;
+		if (v->bits)
+			return fail(x, n, "offsetof(%s, %s): a bitfield has no byte offset",
+				    n->sval, n->a->sval);
+	}
+	if (!strcmp(v->src, n->sval))
+		return fail(x, n, "offsetof(%s, ...) names no member", n->sval);
+	clear_node(n);
+	n->k = N_INT;
+	n->idx = 0;
+	n->ival = v->k;
+	return 0;
+}
+
 static int walk(struct tctx *x, struct node *n, struct tv *v)
 {
 	int64_t idx;
@@ -1357,8 +1388,11 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 				return -1;
 			memset(v, 0, sizeof(*v));
 			if (ctypes_parse_name(*x->env, n->sval, &v->id, &nptr, why, sizeof(why)))
-				return fail(x, n, "sizeof(%s): %s", n->sval, why);
+				return fail(x, n, "%s(%s): %s", n->idx ? "offsetof" : "sizeof", n->sval,
+					    why);
 			v->nptr = nptr;
+			if (n->idx)
+				return offset_of(x, n, v);
 			sz = size_of(x, v);
 		} else {
 			int64_t align;

@@ -280,6 +280,10 @@ static const struct {
 	  "holding one): bpftrace sizes it by its literals' own types, which ftr has not; "
 	  "sizeof(TYPE) and sizeof of a typed read are" },
 	{ "BEGIN { print(sizeof(200)); }", "" },
+	{ "struct A { int b : 3; } BEGIN { print(offsetof(struct A, b)); }",
+	  "1:39: offsetof(struct A, b): a bitfield has no byte offset" },
+	{ "struct A { int b; } BEGIN { print(offsetof(struct A *, b)); }",
+	  "1:35: offsetof(struct A *, ...): a pointer has no members" },
 	{ "BEGIN { @ = curtask; }",
 	  "1:13: curtask at BEGIN: ftr reads the task_struct through a probe's fetch arguments, "
 	  "at kprobe, kretprobe, kfunc and kretfunc events and at tracepoints (through eprobes); "
@@ -683,6 +687,12 @@ static const struct icase tuples[] = {
 	  "\"abc\"); printf(\"%d %d %d %d %d %d\\n\", sizeof($t), sizeof($u), sizeof($a), "
 	  "sizeof(\"abc\"), sizeof(((uint16)1, (1, (int32)2))), sizeof(127)); }", "",
 	  "32 8 32 4 12 1\n" },
+	/* C's offsets (gcc's offsetof() for the same struct gives them) */
+	{ "offsetof: nested, anonymous and union members",
+	  "struct Foo { int x; char c; struct { long a; int b : 3; } s; union { short u; long v; } w; "
+	  "union { char p; int q; }; } BEGIN { print((offsetof(struct Foo, s.a), "
+	  "offsetof(struct Foo, c), offsetof(struct Foo, s), offsetof(struct Foo, w . v), "
+	  "offsetof(struct Foo, q), offsetof(struct Foo, x))); }", "", "(8, 4, 8, 24, 32, 0)\n" },
 	{ "bools", "BEGIN { @[true] = (false, (bool)256, 7 > 1); print(true); printf(\"%d %s\\n\", true, "
 	  "false); }", "", "true\n1 false\n@[true]: (false, true, true)\n" },
 };

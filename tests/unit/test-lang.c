@@ -362,6 +362,8 @@ static const struct {
 	{ "BEGIN { 1 ? 2 }", 1, 15, "expected ':' in '?:', found '}'" },
 	{ "BEGIN { f(1,) }", 1, 13, "expected an expression, found ')'" },
 	{ "BEGIN { f(1,2", 1, 14, "expected ')', found end of input" },
+	{ "BEGIN { offsetof(int); }", 1, 9, "offsetof takes (TYPE, MEMBER[.MEMBER]...)" },
+	{ "BEGIN { offsetof(struct A, b[1]); }", 1, 9, "offsetof: 'b[1]' is no member name" },
 	{ "BEGIN { @m[1 }", 1, 14, "expected ']', found '}'" },
 	{ "BEGIN { @x = 1 +/ 2; }", 1, 17, "expected an expression, found '/'" },
 	/* probes */

@@ -248,6 +248,9 @@ struct val eval(struct xctx *x, const struct node *n)
 		struct val t = eval(x, n->a), r;
 		struct telem e;
 
+		/* a string's byte (sema.c), 0 past its end as in its zeroed buffer */
+		if (t.t == VT_STR)
+			return vint((int8_t)((size_t)n->idx < t.len ? t.s[n->idx] : 0));
 		if (t.t != VT_TUPLE || tuple_elem(t.s, t.len, n->idx, &e))
 			return vint(0);
 		if (e.tag == 'i') {

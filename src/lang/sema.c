@@ -547,6 +547,13 @@ static int check_tuple_elem(struct sema *s, struct node *n)
 
 	if (err)
 		return err;
+	if (n->a->type == VT_STR && strspn(n->sval, "0123456789") == strlen(n->sval) &&
+	    strlen(n->sval) < 6) {
+		/* $s[N] (typed.c made it .N): a string's byte N, a char (int8) */
+		n->idx = atoi(n->sval);
+		n->type = VT_INT;
+		return 0;
+	}
 	if (n->a->type != VT_TUPLE) {
 		lang_errf(s->err, n, ".%s reads a tuple's element, and this is not a tuple", n->sval);
 		return -EINVAL;

@@ -687,6 +687,9 @@ static const struct icase tuples[] = {
 	  "\"abc\"); printf(\"%d %d %d %d %d %d\\n\", sizeof($t), sizeof($u), sizeof($a), "
 	  "sizeof(\"abc\"), sizeof(((uint16)1, (1, (int32)2))), sizeof(127)); }", "",
 	  "32 8 32 4 12 1\n" },
+	{ "a string's bytes by a constant index, chars",
+	  "BEGIN { $a = \"foo\"; printf(\"%c is the first letter\\n\", $a[0]); "
+	  "print(($a[1 + 1], $a[3], \"AB\"[0])); }", "", "f is the first letter\n(111, 0, 65)\n" },
 	/* C's offsets (gcc's offsetof() for the same struct gives them) */
 	{ "offsetof: nested, anonymous and union members",
 	  "struct Foo { int x; char c; struct { long a; int b : 3; } s; union { short u; long v; } w; "

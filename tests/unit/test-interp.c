@@ -584,6 +584,9 @@ static const struct icase stmts[] = {
 	  "syscalls:sys_enter_write tid=" T2 " comm=cat count=9\n"	/* no name kept */
 	  "syscalls:sys_enter_write tid=" T1 " count=5\n",
 	  "bash wrote 7\nbash wrote 5\n@who[" T1 "]: bash\n@by[bash]: 12\n" },
+	{ "a function's string kept as a map value; a string map copied",
+	  "BEGIN { @t[1] = strftime(\"at %%\", 0); @u = usym(1); @a = @u; @n = ntop(2, 0x0100007f); }",
+	  "", "@t[1]: at %\n\n@u: 0x1\n\n@a: 0x1\n\n@n: 127.0.0.1\n" },
 };
 
 /* Declarations: let $x starts again at each run; let @m = hash(N) bounds @m. */

@@ -280,6 +280,10 @@ static const struct {
 	  "holding one): bpftrace sizes it by its literals' own types, which ftr has not; "
 	  "sizeof(TYPE) and sizeof of a typed read are" },
 	{ "BEGIN { print(sizeof(200)); }", "" },
+	{ "BEGIN { @ = hist(5, 3); }",
+	  "1:21: hist(x, 3): 2^k buckets per power of 2 are not in ftr yet (hist(x) and "
+	  "hist(x, 0) are)" },
+	{ "BEGIN { $k = 0; @ = hist(5, $k); }", "1:29: hist(x, k): k is a constant from 0 to 5" },
 	{ "struct A { int b : 3; } BEGIN { print(offsetof(struct A, b)); }",
 	  "1:39: offsetof(struct A, b): a bitfield has no byte offset" },
 	{ "struct A { int b; } BEGIN { print(offsetof(struct A *, b)); }",
@@ -397,6 +401,12 @@ static const struct icase aggs[] = {
 	  "syscalls:sys_exit_read tid=" T1 " ret=4\n"
 	  "syscalls:sys_exit_read tid=" T1 " ret=-11\n",
 	  "@s: -21\n\n@lo: -14\n\n@a: -7\n" },
+	{ "hist(x, 0) is hist(x)",
+	  "BEGIN { @a[(uint8)1] = hist(3, 0); @a[2] = hist(0); }", "",
+	  "@a[1]:\n[2, 4)                 1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "count 1, sum 3, mean 3, p50 ~2, p90 ~2, p99 ~2\n\n"
+	  "@a[2]:\n[0]                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "count 1, sum 0, mean 0, p50 ~0, p90 ~0, p99 ~0\n\n" },
 	{ "hist",
 	  "tracepoint:syscalls:sys_enter_write { @bytes = hist(args.count); }", WRITES,
 	  "@bytes:\n"

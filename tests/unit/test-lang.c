@@ -1253,6 +1253,17 @@ static void test_positional(void **state)
 	assert_string_equal(prog.cl[0].probes[1].text, "interval:ms:42");
 	assert_int_equal(prog.cl[0].probes[1].period_ns, 42000000);
 	done();
+	/* unroll ($1): the parameter's number; a string or a missing one is none */
+	assert_int_equal(lang_parse_args("BEGIN { unroll ($4) { } }", params, 4, &prog, &err), 0);
+	assert_int_equal(prog.cl[0].body->k, S_UNROLL);
+	assert_int_equal(prog.cl[0].body->ival, 16);
+	done();
+	assert_int_equal(lang_parse_args("BEGIN { unroll ($2) { } }", params, 4, &prog, &err),
+			 -EINVAL);
+	assert_string_equal(err.msg, "unroll (N): N is a number of times, 1 to 100");
+	assert_int_equal(lang_parse_args("BEGIN { unroll ($7) { } }", params, 4, &prog, &err),
+			 -EINVAL);
+	assert_string_equal(err.msg, "unroll minimum value is 1");
 	/* bpftrace's builtins that need BPF: named, at their position */
 	assert_int_equal(lang_parse("BEGIN { @x = cgroup; }", &prog, &err), -EINVAL);
 	assert_int_equal(err.col, 14);

@@ -1312,8 +1312,8 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 			n->op = T_DOT;
 			return n->sval ? 0 : fail(x, n, "out of memory");
 		}
-		if (r == 0)
-			return fail(x, n, "[] needs a typed pointer or array (maps are @name[key])");
+		if (r == 0)	/* a string's byte by a computed index: the semantic pass's */
+			return plain(x, n->a) < 0 || plain(x, n->b) < 0 ? -1 : 0;
 		if (r < 0 || plain(x, n->b) < 0)
 			return -1;
 		if (n->b->k != N_INT)

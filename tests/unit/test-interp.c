@@ -280,6 +280,9 @@ static const struct {
 	  "holding one): bpftrace sizes it by its literals' own types, which ftr has not; "
 	  "sizeof(TYPE) and sizeof of a typed read are" },
 	{ "BEGIN { print(sizeof(200)); }", "" },
+	{ "BEGIN, interval:ms:1 { print(probetype); }",
+	  "1:30: probetype at interval:ms:1: ftr has bpftrace's name of the probe's type at "
+	  "begin and end only (\"special\")" },
 	{ "BEGIN { $t = (1, 2); $i = 1; print($t[$i]); }",
 	  "1:38: [] needs a typed pointer or array, or a string and a number (maps are @name[key])" },
 	{ "BEGIN { @ = hist(5, 3); }",
@@ -705,6 +708,9 @@ static const struct icase tuples[] = {
 	{ "a string's bytes by a constant index, chars",
 	  "BEGIN { $a = \"foo\"; printf(\"%c is the first letter\\n\", $a[0]); "
 	  "print(($a[1 + 1], $a[3], \"AB\"[0])); }", "", "f is the first letter\n(111, 0, 65)\n" },
+	{ "probetype at begin and end, bpftrace's \"special\"",
+	  "BEGIN { printf(\"%s %d\\n\", __builtin_probetype, probetype() == \"special\"); exit(); } "
+	  "END { print(probetype); }", "", "special 1\nspecial\n" },
 	{ "a string's bytes by a computed index, 0 outside it",
 	  "BEGIN { $a = \"foo\"; $j = 1; $k = (uint64)10; print(($a[$j], $a[$j + 1], $a[$j - 2], "
 	  "$a[$k], comm[$j - 1] > 0)); }", "", "(111, 111, 0, 0, true)\n" },

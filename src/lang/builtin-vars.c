@@ -336,6 +336,25 @@ static struct val eval_probe(struct xctx *x, const struct node *n)
 	return vstr(s, strlen(s));
 }
 
+/* probetype: bpftrace's name of the probe's type, "special" at begin and
+ * end (its tests say so); its names of the others ftr does not assume. */
+static int check_probetype(struct sema *s, struct node *n)
+{
+	for (int i = 0; i < s->c->nprobes; i++)
+		if (s->c->probes[i].pv != PV_BEGIN && s->c->probes[i].pv != PV_END) {
+			lang_errf(s->err, n, "probetype at %s: ftr has bpftrace's name of the "
+				  "probe's type at begin and end only (\"special\")",
+				  s->c->probes[i].text);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+static struct val eval_probetype(struct xctx *x, const struct node *n)
+{
+	return vstr("special", 7);
+}
+
 static struct val eval_kstack(struct xctx *x, const struct node *n)
 {
 	struct interp *in = x->in;
@@ -458,6 +477,7 @@ static const struct builtin_var builtin_vars[] = {
 		       eval_ustack },
 	[B_ARG] = { "arg", VT_INT, BW_KPROBE | BW_UPROBE, check_arg_var, eval_probe_arg },
 	[B_CPID] = { "cpid", VT_INT, BW_ALL, check_cpid_var, eval_cpid },
+	[B_PROBETYPE] = { "probetype", VT_STR, BW_ALL, check_probetype, eval_probetype },
 };
 
 /* bpftrace's builtins that ftr has not: why, for the error. */

@@ -390,6 +390,29 @@ static int check_agg(struct sema *s, struct node *n)
 	return check_numbers(s, n, 0);
 }
 
+/* hist(x[, k]): k, a constant 0 to 5, splits each power of 2 into 2^k
+ * linear buckets; 0, bpftrace's default, is hist(x), which the argument
+ * then leaves. */
+static int check_hist(struct sema *s, struct node *n)
+{
+	if (n->nargs == 2) {
+		struct node *k = n->args[1];
+
+		if (k->k != N_INT || k->ival < 0 || k->ival > 5) {
+			lang_errf(s->err, k, "hist(x, k): k is a constant from 0 to 5");
+			return -EINVAL;
+		}
+		if (k->ival) {
+			lang_errf(s->err, k, "hist(x, %lld): 2^k buckets per power of 2 are not in "
+				  "ftr yet (hist(x) and hist(x, 0) are)", (long long)k->ival);
+			return -EINVAL;
+		}
+		lang_node_free(k);
+		n->nargs = 1;
+	}
+	return check_agg(s, n);
+}
+
 /* tseries(value, interval, n[, "avg"|"max"|"min"|"sum"]): set_kind (sema.c)
  * reads the constants. */
 static int check_tseries(struct sema *s, struct node *n)
@@ -1670,7 +1693,8 @@ static const struct builtin_fn builtins[] = {
 	AGG("min", 1, 1, "x", AGG_MIN, 0),
 	AGG("max", 1, 1, "x", AGG_MAX, 0),
 	AGG("stats", 1, 1, "x", AGG_STATS, BP_HIST_MAP),
-	AGG("hist", 1, 1, "x", AGG_HIST, BP_HIST_MAP),
+	{ .name = "hist", .min = 1, .max = 2, .args = "x[, k]", .ret = VT_NONE, .where = BW_ALL,
+	  .flags = BF_AGG, .agg = AGG_HIST, .push = BP_HIST_MAP, .check = check_hist },
 	AGG("lhist", 4, 4, "x, min, max, step", AGG_LHIST, BP_HIST_MAP),
 	{ .name = "tseries", .min = 3, .max = 4, .args = "x, interval, n[, agg]", .ret = VT_NONE,
 	  .where = BW_ALL, .flags = BF_AGG, .agg = AGG_TSERIES, .check = check_tseries },

@@ -454,12 +454,21 @@ static int clause_events(struct interp *in, int ci, struct eng_event ***out)
 }
 
 /* The type of what a plain store keeps, from its syntax: a map's reads
- * may come before its stores in the program, so this is known first. */
-static enum vtype store_type(const struct node *v)
+ * may come before its stores in the program, so this is known first.  A
+ * function's is its row's (strftime(), usym(): strings); a map's, that of
+ * a map stored to earlier in the program (@a = @). */
+static enum vtype store_type(struct interp *in, const struct node *v)
 {
+	const struct builtin_fn *f;
+	struct mapdef *m;
+
 	if (v->k == N_TUPLE)
 		return VT_TUPLE;
 	if (v->k == N_STR || (v->k == N_CALL && !strcmp(v->sval, "str")))
+		return VT_STR;
+	if (v->k == N_CALL && (f = builtin_find(v->sval)) && f->ret == VT_STR)
+		return VT_STR;
+	if (v->k == N_MAP && !v->nargs && (m = map_find(in, v->sval)) && m->vt == VT_STR)
 		return VT_STR;
 	if (v->k == N_BUILTIN)
 		return v->ival == B_COMM || v->ival == B_FUNC || v->ival == B_PROBE ? VT_STR :
@@ -473,7 +482,7 @@ static int value_types(struct interp *in, const struct node *n, struct lang_err 
 		if (n->k == S_ASSIGN && n->a->k == N_MAP &&
 		    !(n->b->k == N_CALL && agg_of(n->b->sval) >= 0)) {
 			struct mapdef *m = map_get(in, n->a->sval);
-			enum vtype t = n->op == T_ASSIGN ? store_type(n->b) : VT_INT;
+			enum vtype t = n->op == T_ASSIGN ? store_type(in, n->b) : VT_INT;
 
 			if (!m) {
 				lang_errf(err, n->a, "too many maps (ftr keeps %d)",

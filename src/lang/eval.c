@@ -243,11 +243,20 @@ struct val eval(struct xctx *x, const struct node *n)
 		return eval_tuple(x, n);
 	case N_BLOCK:
 		return eval_block(x, n);
+	case N_INDEX: {
+		/* a string's byte by a computed index (sema.c), 0 outside it */
+		struct val t = eval(x, n->a), i = eval(x, n->b);
+
+		return vint((int8_t)(i.i >= 0 && (uint64_t)i.i < t.len ? t.s[i.i] : 0));
+	}
 	case N_MEMBER: {
 		/* a tuple's element (typed.c rewrote the other members) */
 		struct val t = eval(x, n->a), r;
 		struct telem e;
 
+		/* a string's byte (sema.c), 0 past its end as in its zeroed buffer */
+		if (t.t == VT_STR)
+			return vint((int8_t)((size_t)n->idx < t.len ? t.s[n->idx] : 0));
 		if (t.t != VT_TUPLE || tuple_elem(t.s, t.len, n->idx, &e))
 			return vint(0);
 		if (e.tag == 'i') {

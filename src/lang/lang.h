@@ -74,6 +74,7 @@ enum builtin {
 	B_GID, B_NCPUS, B_RAND, B_USERMODE, B_NUMAID, B_USERNAME,
 	B_CONST,	/* an UPPER_CASE name: an enumerator or a header's constant (typed.c) */
 	B_CURTASK,	/* the task_struct: $current where probes have it (typed.c) */
+	B_PROBETYPE,	/* bpftrace's name of the probe's type: begin and end's only */
 };
 
 /* VT_BUF: buf()'s bytes, printed by printf's %r only; VT_TUPLE: see tsig */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Numbers of the language: literals, durations (100ms), its integer types
- * and casts to them: see lang.h. */
+ * and casts to them, offsetof(): see lang.h. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -114,4 +114,41 @@ int64_t lang_int_cast(int64_t v, int bits, bool is_signed)
 	if (is_signed && (u >> (bits - 1)))
 		u |= ~0ull << bits;
 	return (int64_t)u;
+}
+
+/*
+ * offsetof "(" TYPE "," MEMBER ["." MEMBER]... ")": an N_SIZEOF with idx 1,
+ * sval the type as written and a the members' path (an N_STR), which typed.c
+ * resolves as it does sizeof(TYPE).
+ */
+struct node *lang_offsetof_expr(struct lexer *l, int line, int col)
+{
+	const char *s = l->p, *comma = strchr(s, ','), *q, *m;
+	struct node *n;
+
+	q = comma ? strchr(comma, ')') : NULL;
+	if (!q || memchr(s, '(', q - s) || memchr(s, '\n', q - s)) {
+		lerr(l, line, col, "offsetof takes (TYPE, MEMBER[.MEMBER]...)");
+		return NULL;
+	}
+	m = comma + 1 + strspn(comma + 1, " \t");
+	for (const char *c = m; c < q; c++)
+		if (!ident_char(*c) && *c != '.' && *c != ' ' && *c != '\t') {
+			lerr(l, line, col, "offsetof: '%.*s' is no member name", (int)(q - m), m);
+			return NULL;
+		}
+	n = mk(l, N_SIZEOF, line, col);
+	if (!n)
+		return NULL;
+	n->idx = 1;
+	n->a = mk(l, N_STR, line, col);
+	if (!n->a || !(n->sval = strndup(s, comma - s)) ||
+	    !(n->a->sval = strndup(m, q - m))) {
+		node_free(n);
+		lerr(l, line, col, "out of memory");
+		return NULL;
+	}
+	l->p = q + 1;
+	next(l);
+	return n;
 }

@@ -43,6 +43,9 @@ struct lexer {
 /* getopt.c: a getopt(...) call made its literal value; false after an error */
 bool lang_getopt_call(struct lexer *l, struct node *n);
 
+/* number.c: offsetof(TYPE, MEMBER...) after its name, at its '(' */
+struct node *lang_offsetof_expr(struct lexer *l, int line, int col);
+
 /* parse.c: the lexer */
 void lerr(struct lexer *l, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

@@ -666,6 +666,10 @@ static struct node *primary(struct lexer *l)
 			free(name);
 			return if_expr(l, line, col);
 		}
+		if (!strcmp(name, "offsetof") && l->t == T_LPAREN) {
+			free(name);
+			return lang_offsetof_expr(l, line, col);
+		}
 		if (!strcmp(name, "sizeof") && l->t == T_LPAREN) {
 			size_t len;
 
@@ -1192,6 +1196,7 @@ static struct node *loop_stmt(struct lexer *l)
 	int line = l->tline, col = l->tcol;
 	char kw = l->sval[0];
 	struct node *n = mk(l, kw == 'f' ? S_FOR : kw == 'w' ? S_WHILE : S_UNROLL, line, col);
+	struct node *p = NULL;
 	bool paren;
 
 	if (!n)
@@ -1203,11 +1208,15 @@ static struct node *loop_stmt(struct lexer *l)
 	} else if (kw == 'u') {
 		if (!expect(l, T_LPAREN, "after 'unroll'"))
 			goto fail;
-		if (l->t != T_INT) {
+		if (l->t == T_VAR && l->sval[1] >= '0' && l->sval[1] <= '9')
+			p = positional(l, l->tline, l->tcol);	/* unroll ($1): a constant */
+		if (l->t != T_INT && (!p || p->k != N_INT)) {
+			node_free(p);
 			lerr(l, l->tline, l->tcol, "unroll (N): N is a number of times, 1 to 100");
 			goto fail;
 		}
-		n->ival = l->ival;
+		n->ival = p ? p->ival : l->ival;
+		node_free(p);
 		if (n->ival < 1 || n->ival > 100) {
 			lerr(l, l->tline, l->tcol, "unroll %s value is %d",
 			     n->ival < 1 ? "minimum" : "maximum", n->ival < 1 ? 1 : 100);

@@ -547,6 +547,13 @@ static int check_tuple_elem(struct sema *s, struct node *n)
 
 	if (err)
 		return err;
+	if (n->a->type == VT_STR && strspn(n->sval, "0123456789") == strlen(n->sval) &&
+	    strlen(n->sval) < 6) {
+		/* $s[N] (typed.c made it .N): a string's byte N, a char (int8) */
+		n->idx = atoi(n->sval);
+		n->type = VT_INT;
+		return 0;
+	}
 	if (n->a->type != VT_TUPLE) {
 		lang_errf(s->err, n, ".%s reads a tuple's element, and this is not a tuple", n->sval);
 		return -EINVAL;
@@ -758,7 +765,25 @@ int check(struct sema *s, struct node *n)
 		if (n->op == T_DOT)
 			return check_tuple_elem(s, n);
 		/* fall through */
-	case N_INDEX: case N_SIZEOF:
+	case N_INDEX:
+		if (n->k == N_INDEX) {
+			/* $s[$i]: a string's byte i, a char (int8); typed.c kept the
+			 * rest, and made a constant index a .N */
+			err = check(s, n->a);
+			if (!err)
+				err = check(s, n->b);
+			if (err)
+				return err;
+			if (n->a->type != VT_STR || n->b->type != VT_INT) {
+				lang_errf(s->err, n, "[] needs a typed pointer or array, or a string "
+					  "and a number (maps are @name[key])");
+				return -EINVAL;
+			}
+			n->type = VT_INT;
+			return 0;
+		}
+		/* fall through */
+	case N_SIZEOF:
 		lang_errf(s->err, n, "%s here needs a typed value (internal)",
 			  n->k == N_INDEX ? "[]" : n->k == N_SIZEOF ? "sizeof" : "a member");
 		return -EINVAL;

@@ -60,6 +60,13 @@ struct tctx {
 		struct tv tv;
 	} vars[MAX_TVARS];
 	int nvars;
+	/* Variables assigned once a value without a C type whose bpftrace
+	 * size is known (plain_size()), for sizeof($v). */
+	struct {
+		char name[64];
+		int64_t size, align;
+	} sized[MAX_TVARS];
+	int nsized;
 };
 
 static const struct btf *B(struct tctx *x)
@@ -564,6 +571,7 @@ static int materialize(struct tctx *x, struct node *n, struct tv *v)
 }
 
 static int walk(struct tctx *x, struct node *n, struct tv *v);
+static int plain_size(const struct tctx *x, const struct node *n, int64_t *size, int64_t *align);
 
 /* A constant integer expression's value (numbers, unary -, + - *). */
 static bool const_of(const struct node *n, int64_t *v)
@@ -1205,11 +1213,62 @@ static int buf_call(struct tctx *x, struct node *n)
 	return become_field(x, a, add_field(x, n, addr, type, s.src), 0) ? -1 : 0;
 }
 
+/*
+ * curtask where only its truth is read (a condition; an operand of !, && or
+ * ||): a task_struct's address is never NULL, whichever task runs (ftr's own
+ * in BEGIN and END, the interrupted one, the idle task's too, in interval),
+ * so it is true without reading it, in any clause.
+ */
+static void truth(struct node *n)
+{
+	if (n && n->k == N_BUILTIN && n->ival == B_CURTASK) {
+		n->k = N_INT;
+		n->ival = 1;
+	}
+}
+
+/*
+ * offsetof(TYPE, a.b): the byte offset of member b of member a of TYPE (v,
+ * its type), as C's; n (an N_SIZEOF, idx 1, its path an N_STR) becomes that
+ * number.  Each member as member() finds it: nested and anonymous ones.
+ */
+static int offset_of(struct tctx *x, struct node *n, struct tv *v)
+{
+	struct node m = { .k = N_MEMBER, .op = T_DOT, .line = n->line, .col = n->col };
+	char path[128], *save = NULL;
+
+	if (v->nptr)
+		return fail(x, n, "offsetof(%s, ...): a pointer has no members", n->sval);
+	snprintf(path, sizeof(path), "%s", n->a->sval);
+	snprintf(v->src, sizeof(v->src), "%s", n->sval);
+	v->lv = true;
+	for (m.sval = strtok_r(path, ". \t", &save); m.sval; m.sval = strtok_r(NULL, ". \t", &save)) {
+		if (member(x, &m, v) < 0)
+			return -1;
+		if (v->bits)
+			return fail(x, n, "offsetof(%s, %s): a bitfield has no byte offset",
+				    n->sval, n->a->sval);
+	}
+	if (!strcmp(v->src, n->sval))
+		return fail(x, n, "offsetof(%s, ...) names no member", n->sval);
+	clear_node(n);
+	n->k = N_INT;
+	n->idx = 0;
+	n->ival = v->k;
+	return 0;
+}
+
 static int walk(struct tctx *x, struct node *n, struct tv *v)
 {
 	int64_t idx;
 	int r;
 
+	if (n->k == N_TERNARY || (n->k == N_UNOP && n->op == T_NOT))
+		truth(n->a);
+	if (n->k == N_BINOP && (n->op == T_ANDAND || n->op == T_OROR)) {
+		truth(n->a);
+		truth(n->b);
+	}
 	switch (n->k) {
 	case N_CAST:
 		return cast(x, n, v);
@@ -1253,8 +1312,8 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 			n->op = T_DOT;
 			return n->sval ? 0 : fail(x, n, "out of memory");
 		}
-		if (r == 0)
-			return fail(x, n, "[] needs a typed pointer or array (maps are @name[key])");
+		if (r == 0)	/* a string's byte by a computed index: the semantic pass's */
+			return plain(x, n->a) < 0 || plain(x, n->b) < 0 ? -1 : 0;
 		if (r < 0 || plain(x, n->b) < 0)
 			return -1;
 		if (n->b->k != N_INT)
@@ -1329,16 +1388,24 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 				return -1;
 			memset(v, 0, sizeof(*v));
 			if (ctypes_parse_name(*x->env, n->sval, &v->id, &nptr, why, sizeof(why)))
-				return fail(x, n, "sizeof(%s): %s", n->sval, why);
+				return fail(x, n, "%s(%s): %s", n->idx ? "offsetof" : "sizeof", n->sval,
+					    why);
 			v->nptr = nptr;
+			if (n->idx)
+				return offset_of(x, n, v);
 			sz = size_of(x, v);
 		} else {
+			int64_t align;
+
+			if (!plain_size(x, n->a, &sz, &align))
+				goto sized;
 			r = walk(x, n->a, v);
 			if (r < 0)
 				return r;
 			/* A value without a C type: bpftrace sizes it by its own types
 			 * (a literal 1 is a uint8, 1 == 1 a bool, a tuple a packed
-			 * struct of those), which ftr does not keep. */
+			 * struct of those), which ftr does not keep but where
+			 * plain_size() knows them. */
 			if (r == 0)
 				return fail(x, n, "sizeof of a value without a C type (a number, a "
 					    "string, a tuple, a variable holding one): bpftrace "
@@ -1348,6 +1415,7 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 		}
 		if (sz < 0)
 			return fail(x, n, "sizeof: the type has no size");
+sized:
 		become_field(x, n, -1, 0);
 		n->k = N_INT;
 		n->ival = sz;
@@ -1493,6 +1561,66 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 	return walk_children(x, n) ? -1 : 0;
 }
 
+/*
+ * bpftrace's size of a value without a C type, where ftr knows it exactly:
+ * a cast to an integer type its width; a string literal its bytes with the
+ * NUL (string[N]); a number literal its smallest type, and 0 ... 127 is
+ * one byte whether that type is signed or unsigned (a larger literal or a
+ * negative one is left out: which of int16 or uint8 it is, ftr does not
+ * know); a tuple a C struct of its elements, each aligned to its own size
+ * (a string to 1), the whole padded to its widest.  0, or -1 when unknown.
+ */
+static int plain_size(const struct tctx *x, const struct node *n, int64_t *size, int64_t *align)
+{
+	int bits;
+	bool sgn;
+
+	switch (n->k) {
+	case N_INT:
+		if (n->idx || n->enum_id || n->ptr_size || n->ival < 0 || n->ival > 127)
+			return -1;
+		*size = *align = 1;
+		return 0;
+	case N_STR:
+		if (n->idx)
+			return -1;
+		*size = (int64_t)strlen(n->sval) + 1;
+		*align = 1;
+		return 0;
+	case N_CAST:
+	case N_CALL:
+		if ((n->k == N_CALL && n->nargs != 1) || !lang_int_type(n->sval, &bits, &sgn))
+			return -1;
+		*size = *align = (bits + 7) / 8;
+		return 0;
+	case N_VAR:
+		for (int i = 0; i < x->nsized; i++)
+			if (!strcmp(x->sized[i].name, n->sval)) {
+				*size = x->sized[i].size;
+				*align = x->sized[i].align;
+				return 0;
+			}
+		return -1;
+	case N_TUPLE: {
+		int64_t off = 0, max = 1, s, a;
+
+		if (n->ival || !n->nargs)	/* a C array or struct read: typed */
+			return -1;
+		for (int i = 0; i < n->nargs; i++) {
+			if (plain_size(x, n->args[i], &s, &a))
+				return -1;
+			off = (off + a - 1) / a * a + s;
+			max = a > max ? a : max;
+		}
+		*size = (off + max - 1) / max * max;
+		*align = max;
+		return 0;
+	}
+	default:
+		return -1;
+	}
+}
+
 /* How many statements of st (and the if blocks in it) assign $name. */
 static int assigns(const struct node *st, const char *name)
 {
@@ -1512,6 +1640,8 @@ static int stmts(struct tctx *x, struct node *st)
 	for (; st; st = st->next) {
 		if (lang_is_block_stmt(st->k)) {
 			/* an if's condition, a while's; a for's bounds */
+			if (st->k == S_IF || st->k == S_WHILE)
+				truth(st->a);
 			if ((st->k == S_IF || st->k == S_WHILE) && plain(x, st->a) < 0)
 				return -1;
 			for (int i = 0; i < st->nargs; i++)
@@ -1523,7 +1653,22 @@ static int stmts(struct tctx *x, struct node *st)
 			x->ifdepth--;
 		} else if (st->k == S_ASSIGN && st->a->k == N_VAR) {
 			struct tv v;
-			int r = walk(x, st->b, &v), i;
+			int64_t size, align;
+			int r, i;
+
+			/* A tuple (a scalar variable may be widened, a string
+			 * resized, as bpftrace's are), before walk(), which turns
+			 * casts and reads into fields. */
+			if (st->op == T_ASSIGN && !x->ifdepth && x->nsized < MAX_TVARS &&
+			    st->b->k == N_TUPLE &&
+			    assigns(x->c->body, st->a->sval) == 1 &&
+			    !plain_size(x, st->b, &size, &align)) {
+				snprintf(x->sized[x->nsized].name, sizeof(x->sized[0].name), "%s",
+					 st->a->sval);
+				x->sized[x->nsized].size = size;
+				x->sized[x->nsized++].align = align;
+			}
+			r = walk(x, st->b, &v);
 
 			if (r < 0)
 				return -1;

@@ -273,6 +273,31 @@ static const struct {
 	{ "tracepoint:ftrtest:types { @x[1] = buf(args.arr, 2); }",
 	  "1:36: buf() is printed by printf's %r: ftr keeps no buffer in a variable or map, nor "
 	  "computes with one" },
+	/* sizes ftr does not know: a scalar variable's (bpftrace may widen it),
+	 * a literal's over 127 (int16 or uint8), a tuple assigned twice */
+	{ "BEGIN { $x = 1; print(sizeof($x)); }",
+	  "1:23: sizeof of a value without a C type (a number, a string, a tuple, a variable "
+	  "holding one): bpftrace sizes it by its literals' own types, which ftr has not; "
+	  "sizeof(TYPE) and sizeof of a typed read are" },
+	{ "BEGIN { print(sizeof(200)); }", "" },
+	{ "BEGIN, interval:ms:1 { print(probetype); }",
+	  "1:30: probetype at interval:ms:1: ftr has bpftrace's name of the probe's type at "
+	  "begin and end only (\"special\")" },
+	{ "BEGIN { $t = (1, 2); $i = 1; print($t[$i]); }",
+	  "1:38: [] needs a typed pointer or array, or a string and a number (maps are @name[key])" },
+	{ "BEGIN { @ = hist(5, 3); }",
+	  "1:21: hist(x, 3): 2^k buckets per power of 2 are not in ftr yet (hist(x) and "
+	  "hist(x, 0) are)" },
+	{ "BEGIN { $k = 0; @ = hist(5, $k); }", "1:29: hist(x, k): k is a constant from 0 to 5" },
+	{ "struct A { int b : 3; } BEGIN { print(offsetof(struct A, b)); }",
+	  "1:39: offsetof(struct A, b): a bitfield has no byte offset" },
+	{ "struct A { int b; } BEGIN { print(offsetof(struct A *, b)); }",
+	  "1:35: offsetof(struct A *, ...): a pointer has no members" },
+	{ "BEGIN { @ = curtask; }",
+	  "1:13: curtask at BEGIN: ftr reads the task_struct through a probe's fetch arguments, "
+	  "at kprobe, kretprobe, kfunc and kretfunc events and at tracepoints (through eprobes); "
+	  "this clause's has none, and there only a BPF program reads kernel memory" },
+	{ "BEGIN { $t = (1, 2); $t = (3, 4); print(sizeof($t)); }", "" },
 	{ "BEGIN { printf(\"%r\\n\", buf(1, 2)); }",
 	  "1:24: buf() copies memory at the event, which ftr does at kprobes and uprobes "
 	  "(buf(argN, len), buf(ptr->member, len)) and at tracepoints (buf(args.F, len)) "
@@ -381,6 +406,12 @@ static const struct icase aggs[] = {
 	  "syscalls:sys_exit_read tid=" T1 " ret=4\n"
 	  "syscalls:sys_exit_read tid=" T1 " ret=-11\n",
 	  "@s: -21\n\n@lo: -14\n\n@a: -7\n" },
+	{ "hist(x, 0) is hist(x)",
+	  "BEGIN { @a[(uint8)1] = hist(3, 0); @a[2] = hist(0); }", "",
+	  "@a[1]:\n[2, 4)                 1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "count 1, sum 3, mean 3, p50 ~2, p90 ~2, p99 ~2\n\n"
+	  "@a[2]:\n[0]                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "count 1, sum 0, mean 0, p50 ~0, p90 ~0, p99 ~0\n\n" },
 	{ "hist",
 	  "tracepoint:syscalls:sys_enter_write { @bytes = hist(args.count); }", WRITES,
 	  "@bytes:\n"
@@ -568,6 +599,9 @@ static const struct icase stmts[] = {
 	  "syscalls:sys_enter_write tid=" T2 " comm=cat count=9\n"	/* no name kept */
 	  "syscalls:sys_enter_write tid=" T1 " count=5\n",
 	  "bash wrote 7\nbash wrote 5\n@who[" T1 "]: bash\n@by[bash]: 12\n" },
+	{ "a function's string kept as a map value; a string map copied",
+	  "BEGIN { @t[1] = strftime(\"at %%\", 0); @u = usym(1); @a = @u; @n = ntop(2, 0x0100007f); }",
+	  "", "@t[1]: at %\n\n@u: 0x1\n\n@a: 0x1\n\n@n: 127.0.0.1\n" },
 };
 
 /* Declarations: let $x starts again at each run; let @m = hash(N) bounds @m. */
@@ -663,6 +697,29 @@ static const struct icase tuples[] = {
 	  "BEGIN { print((int8[])\"hi\"); printf(\"%x\\n\", ((int8[8])12345)[0]); "
 	  "print((int16[4])-2); @a[1] = (uint8[2])\"a\"; print(@a[1][0]); }", "",
 	  "[104,105,0]\n39\n[-2,-1,-1,-1]\n97\n@a[1]: [97,0]\n" },
+	/* bpftrace's sizes: a tuple is a C struct of its elements (each aligned
+	 * to its size, a string to 1), a literal 0 ... 127 one byte */
+	{ "sizeof of tuples and literals",
+	  "BEGIN { $t = ((int8)1, (int64)1, (int8)1, (int64)1); $u = ((int32)1, (int16)1, (int8)1); "
+	  "$a = ((int8)-100, (int8)100, \"abcdef\", 3, (int32)1, (int64)-10, (int8)10, (int16)-555, "
+	  "\"abc\"); printf(\"%d %d %d %d %d %d\\n\", sizeof($t), sizeof($u), sizeof($a), "
+	  "sizeof(\"abc\"), sizeof(((uint16)1, (1, (int32)2))), sizeof(127)); }", "",
+	  "32 8 32 4 12 1\n" },
+	{ "a string's bytes by a constant index, chars",
+	  "BEGIN { $a = \"foo\"; printf(\"%c is the first letter\\n\", $a[0]); "
+	  "print(($a[1 + 1], $a[3], \"AB\"[0])); }", "", "f is the first letter\n(111, 0, 65)\n" },
+	{ "probetype at begin and end, bpftrace's \"special\"",
+	  "BEGIN { printf(\"%s %d\\n\", __builtin_probetype, probetype() == \"special\"); exit(); } "
+	  "END { print(probetype); }", "", "special 1\nspecial\n" },
+	{ "a string's bytes by a computed index, 0 outside it",
+	  "BEGIN { $a = \"foo\"; $j = 1; $k = (uint64)10; print(($a[$j], $a[$j + 1], $a[$j - 2], "
+	  "$a[$k], comm[$j - 1] > 0)); }", "", "(111, 111, 0, 0, true)\n" },
+	/* C's offsets (gcc's offsetof() for the same struct gives them) */
+	{ "offsetof: nested, anonymous and union members",
+	  "struct Foo { int x; char c; struct { long a; int b : 3; } s; union { short u; long v; } w; "
+	  "union { char p; int q; }; } BEGIN { print((offsetof(struct Foo, s.a), "
+	  "offsetof(struct Foo, c), offsetof(struct Foo, s), offsetof(struct Foo, w . v), "
+	  "offsetof(struct Foo, q), offsetof(struct Foo, x))); }", "", "(8, 4, 8, 24, 32, 0)\n" },
 	{ "bools", "BEGIN { @[true] = (false, (bool)256, 7 > 1); print(true); printf(\"%d %s\\n\", true, "
 	  "false); }", "", "true\n1 false\n@[true]: (false, true, true)\n" },
 };
@@ -746,6 +803,12 @@ static const struct icase pointers[] = {
 	  "$s = (struct A *)1024; $t = $s - 5; $s++; printf(\"%lu %lu %d\\n\", $t, $s, $s > 1024); "
 	  "print($s + 1); print(2 + (int16 *)0); $t = ((int32 *)8, ()); print($t); print($t.0 + 1); }",
 	  "", "864 1056 1\n0x440\n0x4\n(0x8, ())\n0xc\n@p: 0x3a\n\n@q: 0x3a\n" },
+	/* a task_struct's address is never NULL: its truth needs no read */
+	{ "curtask's truth where no memory is read",
+	  "BEGIN { if (curtask) { @a = 1; } @b = curtask ? 1 : 2; @c = (curtask && 0) ? 1 : 2; "
+	  "@d = (curtask || 0) ? 1 : 2; print((!curtask, curtask && 1)); "
+	  "while (!curtask) { @e = 1; } }", "",
+	  "(false, true)\n@a: 1\n\n@b: 1\n\n@c: 2\n\n@d: 1\n" },
 };
 
 static void test_pointers(void **state)

@@ -246,7 +246,8 @@ static const char *pred(int ci)
 /* ---- errors --------------------------------------------------------------- */
 
 static const char *const BUILTINS_HINT = " (builtins: pid tid comm cpu nsecs elapsed uid "
-	"retval func probe kstack ustack argN cpid gid ncpus rand usermode numaid username; fields are args.NAME)";
+	"retval func probe kstack ustack argN cpid gid ncpus rand usermode numaid username probetype; "
+	"fields are args.NAME)";
 static const char *const PROBES_HINT = " (tracepoint:, kprobe:, kretprobe:, kfunc:, kretfunc:, "
 	"uprobe:, uretprobe:, usdt:, interval:, profile:, software:, hardware:, begin, end)";
 
@@ -362,6 +363,8 @@ static const struct {
 	{ "BEGIN { 1 ? 2 }", 1, 15, "expected ':' in '?:', found '}'" },
 	{ "BEGIN { f(1,) }", 1, 13, "expected an expression, found ')'" },
 	{ "BEGIN { f(1,2", 1, 14, "expected ')', found end of input" },
+	{ "BEGIN { offsetof(int); }", 1, 9, "offsetof takes (TYPE, MEMBER[.MEMBER]...)" },
+	{ "BEGIN { offsetof(struct A, b[1]); }", 1, 9, "offsetof: 'b[1]' is no member name" },
 	{ "BEGIN { @m[1 }", 1, 14, "expected ']', found '}'" },
 	{ "BEGIN { @x = 1 +/ 2; }", 1, 17, "expected an expression, found '/'" },
 	/* probes */
@@ -1251,6 +1254,17 @@ static void test_positional(void **state)
 	assert_string_equal(prog.cl[0].probes[1].text, "interval:ms:42");
 	assert_int_equal(prog.cl[0].probes[1].period_ns, 42000000);
 	done();
+	/* unroll ($1): the parameter's number; a string or a missing one is none */
+	assert_int_equal(lang_parse_args("BEGIN { unroll ($4) { } }", params, 4, &prog, &err), 0);
+	assert_int_equal(prog.cl[0].body->k, S_UNROLL);
+	assert_int_equal(prog.cl[0].body->ival, 16);
+	done();
+	assert_int_equal(lang_parse_args("BEGIN { unroll ($2) { } }", params, 4, &prog, &err),
+			 -EINVAL);
+	assert_string_equal(err.msg, "unroll (N): N is a number of times, 1 to 100");
+	assert_int_equal(lang_parse_args("BEGIN { unroll ($7) { } }", params, 4, &prog, &err),
+			 -EINVAL);
+	assert_string_equal(err.msg, "unroll minimum value is 1");
 	/* bpftrace's builtins that need BPF: named, at their position */
 	assert_int_equal(lang_parse("BEGIN { @x = cgroup; }", &prog, &err), -EINVAL);
 	assert_int_equal(err.col, 14);

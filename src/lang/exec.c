@@ -430,7 +430,14 @@ void exec(struct xctx *x, const struct node *st)
 				    intern_put(in->vals, nv.s, nv.len) :
 				    intern_put(in->vals, nv.ips, nv.len * sizeof(uint64_t));
 			} else {
-				v = eval(x, st->b).i;
+				struct val nv = eval(x, st->b);
+
+				v = nv.i;
+				/* bpftrace types a map by the value it stores: a
+				 * u64 above INT64_MAX prints as such (kaddr(),
+				 * (uint64)-1), not negative */
+				if (st->op == T_ASSIGN && m->kind == AGG_VALUE && !agg_entries(m->m))
+					agg_ts_unsigned(m->m, nv.u);
 				if (st->ptr_size)	/* a pointer moves by pointees */
 					v = (int64_t)((uint64_t)v * st->ptr_size);
 				if (st->op != T_ASSIGN) {

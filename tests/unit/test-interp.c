@@ -1107,6 +1107,11 @@ static const struct icase bt_funcs[] = {
 	  "BEGIN { $x = 5; print(1); print(\"str\"); print($x); print(-3); print((uint8)255); "
 	  "print((uint64)-1); print((int8)-1); print((uint32)-1); print(1 < 2); exit(); }", "",
 	  "1\nstr\n5\n-3\n255\n18446744073709551615\n-1\n4294967295\ntrue\n" },
+	/* A map's values are unsigned when the value stored first is:
+	 * bpftrace types a map by its value. */
+	{ "a map of unsigned values",
+	  "BEGIN { @u = (uint64)-1; @s = -1; @k[1] = (uint64)1 << 63; @k[2] = (uint64)5; exit(); }",
+	  "", "@u: 18446744073709551615\n\n@s: -1\n\n@k[2]: 5\n@k[1]: 9223372036854775808\n" },
 	{ "print(value) at an event",
 	  "tracepoint:syscalls:sys_enter_write /args.count > 100/ { print(args.count); print(comm); }",
 	  WRITES, "4096\nbash\n" },

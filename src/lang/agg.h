@@ -332,8 +332,8 @@ int agg_print_bt_json(const struct agg *m, struct outbuf *ob, const struct agg_p
  * of CLOCK_TAI); zero() of them; the latest epoch (ts / interval) they
  * hold (false for none); bpftrace's text (from the "@m[k]:" line on, the
  * graph of the window that ends at epoch last) and its JSON array. */
-/* An AGG_TSERIES map's values are unsigned (u) or not: set before its
- * first store, from the value's type. */
+/* An AGG_TSERIES or AGG_VALUE map's values are unsigned (u) or not: set
+ * before its first store, from the value's type. */
 void agg_ts_unsigned(struct agg *m, bool u);
 void agg_ts_apply(uint64_t *b, const struct agg_ts *t, int64_t v, uint64_t ts);
 void agg_ts_zero(uint64_t *b, const struct agg_ts *t);

@@ -405,7 +405,9 @@ int engine_system_count(struct engine *e, const char *sys, const char *prefix)
 
 /* ---- one place's probes in the program's order ------------------------------ */
 
-/* A dynamic event of the session, as dynamic_events shows it. */
+/* A dynamic event of the session, as dynamic_events shows it.  (The lines
+ * are read here, not through tracefs_dynevent_get_all: libtracefs 1.6 has
+ * no fprobe type, and the line is what session_dynevent_renew writes.) */
 struct pdef {
 	char kind;		/* 'p' kprobe, 'f' fprobe, 'F' fprobe's return */
 	char *place;		/* "vfs_write", "vfs_write%return" */

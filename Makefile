@@ -296,6 +296,21 @@ $(B)/tests-bin/unwindme-minidebug: $(B)/tests-bin/unwindme-nofp
 			--keep-symbols=$@.syms $@.dbg $@.mini && \
 		rm -f $@.mini.xz && xz $@.mini && $(OBJCOPY) --strip-all $< $@ && \
 		$(OBJCOPY) --add-section .gnu_debugdata=$@.mini.xz $@ && rm -f $@.syms $@.dbg $@.mini.xz
+# inlines -O2 four ways for the DWARF reader's test against addr2line
+# (test-dwline): DWARF 5 and 4, compressed sections, and clang's forms
+# (strx, addrx, rnglistx; no .debug_aranges) when clang is there.
+INLINE_VARIANTS := inlines-dw5 inlines-dw4 inlines-gz $(if $(shell command -v clang),inlines-clang)
+HELPERS += $(INLINE_VARIANTS:%=$(B)/tests-bin/%)
+INLINE_FLAGS_dw5 := -gdwarf-5
+INLINE_FLAGS_dw4 := -gdwarf-4
+INLINE_FLAGS_gz := -gdwarf-5 -gz
+$(B)/tests-bin/inlines-%: tests/helpers/inlines.c tests/helpers/inlines.h
+	@mkdir -p $(B)/tests-bin
+	$(call msg,CC,$< [$*])
+	$(Q)$(if $(filter clang,$*),clang -gdwarf-5,$(CC) $(INLINE_FLAGS_$*)) -std=gnu11 $(WARN) \
+		-O2 -o $@ $<
+$(B)/tests/test-dwline: $(INLINE_VARIANTS:%=$(B)/tests-bin/%)
+$(B)/tests/test-dwline: ALL_CFLAGS += -DTESTS_BIN='"$(CURDIR)/$(B)/tests-bin"'
 helpers: $(HELPERS) $(HELPERS_STATIC)
 helpers-static: $(HELPERS_STATIC)
 

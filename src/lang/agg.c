@@ -1267,12 +1267,14 @@ void agg_print_stack(struct outbuf *ob, const uint64_t *ips, uint32_t n, int mod
 	 * alone; build ids: a user frame's file's build id and file offset,
 	 * else the address */
 	static const unsigned how[] = { 0, AGG_SYM_PERF, AGG_SYM_MARK, AGG_SYM_BUILD_ID };
-	char name[512];
+	char name[2048];
 
 	ob_putc(ob, '\n');
 	for (uint32_t f = 0; f < n; f++) {
 		unsigned h = mode >= 0 && mode < (int)ARRAY_SIZE(how) ? how[mode] : 0;
-		int r = sym ? sym(ips[f], f, h, name, sizeof(name), arg) : -1;
+		int r = sym ? sym(ips[f], f, h | (h & ~AGG_SYM_PERF ? 0 : AGG_SYM_LINES), name,
+				  sizeof(name), arg) : -1;
+		char *line = name, *nl;
 
 		if (r > 0)
 			continue;
@@ -1280,15 +1282,22 @@ void agg_print_stack(struct outbuf *ob, const uint64_t *ips, uint32_t n, int mod
 			snprintf(name, sizeof(name), "%llx", (unsigned long long)ips[f]);
 		else if (r < 0)
 			snprintf(name, sizeof(name), "0x%llx", (unsigned long long)ips[f]);
-		if (h & AGG_SYM_PERF) {
-			ob_putc(ob, '\t');
-			ob_hex_bare(ob, ips[f]);
-			ob_putc(ob, ' ');
-		} else if (!h) {
-			ob_write(ob, "        ", 8);
-		}
-		ob_puts(ob, name);
-		ob_putc(ob, '\n');
+		/* a frame with functions inlined at it is a printed line each */
+		do {
+			nl = strchr(line, '\n');
+			if (nl)
+				*nl = '\0';
+			if (h & AGG_SYM_PERF) {
+				ob_putc(ob, '\t');
+				ob_hex_bare(ob, ips[f]);
+				ob_putc(ob, ' ');
+			} else if (!h) {
+				ob_write(ob, "        ", 8);
+			}
+			ob_puts(ob, line);
+			ob_putc(ob, '\n');
+			line = nl + 1;
+		} while (nl);
 	}
 }
 

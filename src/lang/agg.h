@@ -237,6 +237,7 @@ enum {
 	AGG_SYM_PERF = 1,	/* a user frame's file after it: "main+4 (/bin/x)" */
 	AGG_SYM_MARK = 2,	/* only say whether it is a marker (> 0; else < 0) */
 	AGG_SYM_BUILD_ID = 4,	/* "BUILDID 0xFILEOFFSET" of a user frame, else < 0 */
+	AGG_SYM_LINES = 8,	/* source lines if on: several printed lines, '\n' apart */
 };
 typedef int (*agg_sym_fn)(uint64_t addr, uint32_t idx, unsigned how, char *buf, size_t len,
 			  void *arg);

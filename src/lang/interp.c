@@ -147,6 +147,7 @@ int prof_open(struct interp *in)
 		return -EIO;
 	}
 	lprof_set_comm_fn(in->prof, prof_comm, in->e.comms);
+	lprof_set_lines(in->prof, !in->p->no_debug_info);
 	note = lprof_kernel_note(in->prof);
 	if (note)
 		ftr_warn("kstack frames print as addresses: %s", note);

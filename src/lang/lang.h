@@ -177,6 +177,7 @@ struct program {
 	int nmdecls;
 	/* config = { ... }: what ftr does with it (the others are refused) */
 	bool no_print_maps;	/* print_maps_on_exit = 0 */
+	bool no_debug_info;	/* show_debug_info = 0: user frames without file:line */
 	int stack_mode;		/* stack_mode = X: 1 + LANG_STACK_* (0: not set) */
 	/* missing_probes: a probe that names nothing here is an error (the
 	 * default), or is skipped with bpftrace's warning, or silently */

@@ -12,6 +12,7 @@
 #include "lang/lprof.h"
 #include "perf/perf.h"
 #include "perf/unwind.h"
+#include "report/dwline.h"
 #include "report/sym.h"
 
 struct lprof {
@@ -25,6 +26,7 @@ struct lprof {
 	void (*comm_fn)(int tid, const char *comm, void *arg);
 	void *comm_arg;
 	struct sym_proc *cur;		/* lprof_frame: the process of a ustack */
+	bool lines;			/* lprof_set_lines */
 	uint32_t leaf;			/* lprof_frame: the index of the innermost frame */
 	uint64_t k[LPROF_MAX_FRAMES], u[LPROF_MAX_FRAMES];
 	/* ustack by CFI (the dynamic build), as profile --call-graph auto */
@@ -328,6 +330,48 @@ static int build_id_frame(struct lprof *p, uint64_t addr, char *buf, size_t len)
 	return 0;
 }
 
+void lprof_set_lines(struct lprof *p, bool on)
+{
+	if (p)
+		p->lines = on;
+}
+
+/* A user frame with its source lines (lprof_set_lines) into buf, one
+ * printed line each: the functions inlined at the address, innermost
+ * first, then the frame's own symbol+off (perf's mode: no file:line, as
+ * bpftrace prints it there).  false: no line information for it. */
+static bool frame_lines(const struct sym_res *r, uint64_t off, unsigned how, char *buf,
+			size_t len)
+{
+	struct dwline_frame f[DWLINE_MAX_FRAMES];
+	int n = sym_lines(r, f, DWLINE_MAX_FRAMES);
+	size_t at = 0;
+
+	for (int i = 0; i < n && at < len; i++) {
+		bool inl = i < n - 1;
+		const char *name = !inl ? r->name : f[i].name ? f[i].name : "??";
+		int w;
+
+		if (inl)
+			w = snprintf(buf + at, len - at, how & AGG_SYM_PERF ? "%s (inlined)\n" :
+				     "[inlined] %s", name);
+		else
+			w = snprintf(buf + at, len - at, "%s+%llu", name, (unsigned long long)off);
+		at += w > 0 ? (size_t)w : 0;
+		if (at >= len)
+			break;
+		if (how & AGG_SYM_PERF)
+			w = inl ? 0 : snprintf(buf + at, len - at, " (%s)", r->dso->path);
+		else if (f[i].file[0])
+			w = snprintf(buf + at, len - at, "@%s:%u%s", f[i].file, f[i].line,
+				     inl ? "\n" : "");
+		else
+			w = snprintf(buf + at, len - at, "%s", inl ? "\n" : "");
+		at += w > 0 ? (size_t)w : 0;
+	}
+	return n > 0;
+}
+
 int lprof_frame(uint64_t addr, uint32_t idx, unsigned how, char *buf, size_t len, void *arg)
 {
 	struct lprof *p = arg;
@@ -372,6 +416,8 @@ int lprof_frame(uint64_t addr, uint32_t idx, unsigned how, char *buf, size_t len
 		if (!r.name)
 			goto unknown;
 	}
+	if (user && p->lines && (how & AGG_SYM_LINES) && frame_lines(&r, r.off + ret, how, buf, len))
+		return 0;
 	snprintf(buf, len, "%s+%llu", r.name, (unsigned long long)(r.off + ret));
 	/* perf's: the file, as bpftrace prints it (the kernel's frames
 	 * without one, as bpftrace 0.17 prints them) */

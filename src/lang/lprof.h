@@ -74,6 +74,11 @@ unsigned lprof_hz(const struct lprof *p);
  * "[unknown] (in /path)" for a user address in a file without its
  * symbol; 1 for a ustack tag (print nothing), 0 otherwise. */
 int lprof_frame(uint64_t addr, uint32_t idx, unsigned how, char *buf, size_t len, void *p);
+/* Whether user frames printed with AGG_SYM_LINES carry their source file
+ * and line and the calls inlined there (config show_debug_info, on by
+ * default as in bpftrace): "main+4@/src/a.c:12" after lines
+ * "[inlined] f@/src/a.c:3", perf's "f (inlined)". */
+void lprof_set_lines(struct lprof *p, bool on);
 /* Process pid's user frames will be named: its /proc/PID/maps is read now,
  * once (an event's user stack, without the sampler's side band). */
 void lprof_note_pid(struct lprof *p, int pid);

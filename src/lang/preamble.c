@@ -193,16 +193,15 @@ static void config_item(struct lexer *l, struct program *out, const char *key, c
 		     val);
 		return;
 	}
-	if (!strcmp(k, "show_debug_info") && (!strcmp(val, "0") || !strcmp(val, "false")))
-		return;	/* ftr prints no source lines in stacks */
-	if (!strcmp(k, "print_maps_on_exit")) {
+	if (!strcmp(k, "print_maps_on_exit") || !strcmp(k, "show_debug_info")) {
+		bool *no = k[0] == 'p' ? &out->no_print_maps : &out->no_debug_info;
+
 		if (!strcmp(val, "0") || !strcmp(val, "false"))
-			out->no_print_maps = true;
+			*no = true;
 		else if (!strcmp(val, "1") || !strcmp(val, "true"))
-			out->no_print_maps = false;
+			*no = false;
 		else
-			lerr(l, line, col, "print_maps_on_exit: expected true or false, found '%s'",
-			     val);
+			lerr(l, line, col, "%s: expected true or false, found '%s'", k, val);
 		return;
 	}
 	if (!strcmp(k, "stack_mode")) {
@@ -217,7 +216,7 @@ static void config_item(struct lexer *l, struct program *out, const char *key, c
 	}
 	if (!strcmp(k, "max_strlen") ||
 	    !strcmp(k, "max_map_keys") || !strcmp(k, "cpp_demangle") ||
-	    !strcmp(k, "show_debug_info") || !strcmp(k, "str_trunc_trailer") ||
+	    !strcmp(k, "str_trunc_trailer") ||
 	    !strcmp(k, "max_cat_bytes") || !strcmp(k, "max_ast_nodes")) {
 		lerr(l, line, col, "config %s = %s is not in ftr yet", key, val);
 		return;

@@ -357,15 +357,16 @@ out:
 	return err;
 }
 
-int elfsym_section(const char *path, const char *name, void **data, size_t *len)
+int elfsym_sections(const char *path, const char *const *names, size_t n, void **data,
+		    size_t *len)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	int fd, err = -ENOENT;
 	Elf *elf;
 
-	*data = NULL;
-	*len = 0;
+	memset(data, 0, n * sizeof(*data));
+	memset(len, 0, n * sizeof(*len));
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		return -ENOTSUP;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -374,32 +375,51 @@ int elfsym_section(const char *path, const char *name, void **data, size_t *len)
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_getshdrstrndx(elf, &shstrndx) < 0)
 		err = -EINVAL;
-	while (err == -ENOENT && (scn = elf_nextscn(elf, scn))) {
-		const char *n;
+	while (err != -EINVAL && err != -ENOMEM && (scn = elf_nextscn(elf, scn))) {
+		const char *nm;
 		Elf_Data *d;
 		GElf_Shdr sh;
+		size_t i;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
-		    !(n = elf_strptr(elf, shstrndx, sh.sh_name)) || strcmp(n, name))
+		    !(nm = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		for (i = 0; i < n && strcmp(nm, names[i]); i++)
+			;
+		if (i == n || data[i])
+			continue;
+		/* a debug section compressed by the linker (ld
+		 * --compress-debug-sections, SHF_COMPRESSED): its bytes */
+		if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
 			continue;
 		d = elf_rawdata(scn, NULL);
 		if (!d || !d->d_size) {
-			err = -EINVAL;
-			break;
+			err = n == 1 ? -EINVAL : err;
+			continue;
 		}
-		*data = malloc(d->d_size);
-		if (!*data) {
+		data[i] = malloc(d->d_size);
+		if (!data[i]) {
 			err = -ENOMEM;
 			break;
 		}
-		memcpy(*data, d->d_buf, d->d_size);
-		*len = d->d_size;
+		memcpy(data[i], d->d_buf, d->d_size);
+		len[i] = d->d_size;
 		err = 0;
 	}
 	if (elf)
 		elf_end(elf);
 	close(fd);
+	if (err < 0 && err != -ENOENT)
+		for (size_t i = 0; i < n; i++) {
+			free(data[i]);
+			data[i] = NULL;
+		}
 	return err;
+}
+
+int elfsym_section(const char *path, const char *name, void **data, size_t *len)
+{
+	return elfsym_sections(path, &name, 1, data, len);
 }
 
 void elfsym_close(struct elfsym *e)

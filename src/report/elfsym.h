@@ -75,6 +75,11 @@ int elfsym_exec_segment(const struct elfsym *e, uint64_t off, uint64_t *start, u
  * file at path, malloc'd into *data, *len bytes.  0, -ENOENT (no such
  * section), or -errno. */
 int elfsym_section(const char *path, const char *name, void **data, size_t *len);
+/* Sections names[0..n) at once, each into data[i], len[i] (NULL, 0: not
+ * in the file), compressed ones (SHF_COMPRESSED) inflated.  0 (one at
+ * least found), -ENOENT (none), or -errno. */
+int elfsym_sections(const char *path, const char *const *names, size_t n, void **data,
+		    size_t *len);
 
 /* Up to n names "close" to name, for "did you mean": starting with it, then
  * containing it, then sharing its first four characters.  Returns how many

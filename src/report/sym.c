@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "report/dwline.h"
 #include "report/elfsym.h"
 #include "ftr.h"
 #include "report/sym.h"
@@ -605,6 +606,7 @@ void sym_ctx_free(struct sym_ctx *c)
 		free(d->file);
 		elfsym_close(d->elf);
 		elfsym_close(d->dbg);
+		dwline_close(d->dw);
 		free(c->dsos[i]);
 	}
 	free(c->dsos);
@@ -1429,9 +1431,28 @@ void sym_resolve_user(struct sym_ctx *c, struct sym_proc *p, uint64_t ip, struct
 	syms = d->dbg ? d->dbg : segs;
 	if (elfsym_offset_to_vaddr(segs, ip - m->start + m->pgoff, &va) < 0)
 		return;
+	r->va = va;
 	s = elfsym_at(syms, va, &r->off);
 	if (s)
 		r->name = s->name;
+}
+
+int sym_lines(const struct sym_res *r, struct dwline_frame *f, int max)
+{
+	struct sym_dso *d = r->dso;
+
+	if (!d || !r->name || r->jit || d->special)
+		return 0;
+	/* lazily, once: most stacks never ask */
+	if (!d->dw_tried) {
+		d->dw_tried = true;
+		/* the file read for its symbols (through /proc while its
+		 * process ran), else by its name, else its debug file */
+		if ((!d->file || dwline_open(d->file, &d->dw) < 0) &&
+		    (d->deleted || dwline_open(d->path, &d->dw) < 0) && d->dbg)
+			dwline_open(elfsym_path(d->dbg), &d->dw);
+	}
+	return d->dw ? dwline_lookup(d->dw, r->va, f, max) : 0;
 }
 
 int sym_proc_mapping(const struct sym_proc *p, uint64_t ip, struct sym_mapping *m)

@@ -104,6 +104,8 @@ struct sym_dso {
 	bool build_id_tried;
 	struct elfsym *elf;	/* segments (and symbols) of the file itself */
 	struct elfsym *dbg;	/* symbols of its debug file, or NULL */
+	struct dwline *dw;	/* its DWARF lines (sym_lines), or NULL */
+	bool dw_tried;
 	/* For the caller's statistics (the profiler's warnings). */
 	uint64_t frames, unresolved, leaf_samples, one_frame_samples;
 };
@@ -179,6 +181,7 @@ void sym_pin_new(struct sym_ctx *c);
 struct sym_res {
 	const char *name;	/* NULL: unresolved */
 	uint64_t off;		/* from the symbol's start */
+	uint64_t va;		/* user: the file's own address of ip (elfsym.h) */
 	struct sym_dso *dso;	/* the file, or NULL (kernel, anonymous, unmapped) */
 	const char *module;	/* kernel: the module, or NULL */
 	bool mapped;		/* user: in an executable mapping */
@@ -187,6 +190,11 @@ struct sym_res {
 };
 void sym_resolve_user(struct sym_ctx *c, struct sym_proc *p, uint64_t ip, struct sym_res *r);
 void sym_resolve_kernel(struct sym_ctx *c, uint64_t ip, struct sym_res *r);
+/* The source file and line of a user address r resolved (its file's DWARF,
+ * else its debug file's, as for its symbols; read once per file), with the
+ * calls inlined there: dwline_lookup's frames, 0 when there are none. */
+struct dwline_frame;
+int sym_lines(const struct sym_res *r, struct dwline_frame *f, int max);
 
 /* The mapping of p holding ip (0: its lowest mapping): its range, file
  * offset and file (NULL: anonymous memory).  0 or -ENOENT. */

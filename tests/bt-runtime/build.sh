@@ -6,6 +6,9 @@
 #                                -mno-omit-leaf-frame-pointer, -no-pie / -pie
 #   testlibs/libNAME.so          -g -O0 -shared -fPIC, not executable
 # plus false.bin, archive.zip, the stripped/split-debug variants.
+# The programs' DWARF names their sources under /bpftrace/tests
+# (-fdebug-prefix-map), a path without the '-' of this copy's, which the
+# suite's regexes for ustack's file:line ([\w\/]+.c) do not allow.
 #
 #   tests/bt-runtime/build.sh TESTS_DIR OUT_DIR [--static]
 #
@@ -24,6 +27,9 @@ CFL="-g -O0 -fno-omit-frame-pointer"
 $CC -mno-omit-leaf-frame-pointer -x c -c -o /dev/null /dev/null 2>/dev/null &&
 	CFL="$CFL -mno-omit-leaf-frame-pointer"
 INC="-I$HERE/include -I$SRC/testlibs"
+MAP="-fdebug-prefix-map=$SRC=/bpftrace/tests"
+# Everything is rebuilt when the flags change.
+printf '%s %s\n' "$CFL" "$MAP" | cmp -s - "$OUT/FLAGS" || printf '%s %s\n' "$CFL" "$MAP" > "$OUT/FLAGS"
 SL=; [ "$STATIC" = --static ] && SL=-static
 
 fail() { # NAME LOGFILE
@@ -31,17 +37,17 @@ fail() { # NAME LOGFILE
 }
 newer() { # TARGET SOURCE...: true when TARGET must be (re)built
 	[ -e "$1" ] || return 0
-	t=$1; shift
-	for s; do [ "$s" -nt "$t" ] && return 0; done
+	local t=$1 src; shift
+	for src; do [ "$src" -nt "$t" ] && return 0; done
 	return 1
 }
 
 # The libraries first: usdt_lib links usdt_tp.
 for s in "$SRC"/testlibs/*.c; do
 	n=$(basename "$s" .c)
-	newer "$L/lib$n.so" "$s" || continue
+	newer "$L/lib$n.so" "$s" "$OUT/FLAGS" || continue
 	# shellcheck disable=SC2086  # two -I words
-	if $CC -g -O0 -fPIC -shared $INC -o "$L/lib$n.so" "$s" 2> "$OUT/log"; then
+	if $CC -g -O0 -fPIC -shared $MAP $INC -o "$L/lib$n.so" "$s" 2> "$OUT/log"; then
 		chmod -x "$L/lib$n.so"
 	else
 		fail "testlibs/lib$n.so" "$OUT/log"
@@ -67,9 +73,10 @@ for s in "$SRC"/testprogs/*.c "$SRC"/testprogs/*.cpp; do
 	for v in "" -pie; do
 		if [ -z "$v" ]; then pie="-no-pie"; else pie="-fpie -pie"; fi
 		[ -n "$SL" ] && { [ -z "$v" ] && pie="-static" || pie="-fpie -static-pie"; }
-		newer "$P/$n$v" "$s" || continue
+		newer "$P/$n$v" "$s" "$OUT/FLAGS" || continue
 		# shellcheck disable=SC2086
-		$cc $fl $pie $INC -o "$P/$n$v" "$s" $extra 2> "$OUT/log" || fail "testprogs/$n$v" "$OUT/log"
+		$cc $fl $MAP $pie $INC -o "$P/$n$v" "$s" $extra 2> "$OUT/log" ||
+			fail "testprogs/$n$v" "$OUT/log"
 	done
 done
 

@@ -27,6 +27,14 @@ struct lprof {
 	void *comm_arg;
 	struct sym_proc *cur;		/* lprof_frame: the process of a ustack */
 	bool lines;			/* lprof_set_lines */
+	/* frame_lines' answers: a map's stacks share their frames, and
+	 * reading DWARF takes up to a few hundred microseconds a frame */
+	struct line_memo {
+		const void *dso;
+		uint64_t va, off;
+		unsigned how;
+		char *text;
+	} memo[256];
 	uint32_t leaf;			/* lprof_frame: the index of the innermost frame */
 	uint64_t k[LPROF_MAX_FRAMES], u[LPROF_MAX_FRAMES];
 	/* ustack by CFI (the dynamic build), as profile --call-graph auto */
@@ -340,12 +348,20 @@ void lprof_set_lines(struct lprof *p, bool on)
  * printed line each: the functions inlined at the address, innermost
  * first, then the frame's own symbol+off (perf's mode: no file:line, as
  * bpftrace prints it there).  false: no line information for it. */
-static bool frame_lines(const struct sym_res *r, uint64_t off, unsigned how, char *buf,
-			size_t len)
+static bool frame_lines(struct lprof *p, const struct sym_res *r, uint64_t off, unsigned how,
+			char *buf, size_t len)
 {
+	struct line_memo *m = &p->memo[(r->va ^ r->va >> 8 ^ (uintptr_t)r->dso >> 4) % 256];
 	struct dwline_frame f[DWLINE_MAX_FRAMES];
-	int n = sym_lines(r, f, DWLINE_MAX_FRAMES);
 	size_t at = 0;
+	int n;
+
+	how &= AGG_SYM_PERF;
+	if (m->text && m->dso == r->dso && m->va == r->va && m->off == off && m->how == how) {
+		snprintf(buf, len, "%s", m->text);
+		return m->text[0];
+	}
+	n = sym_lines(r, f, DWLINE_MAX_FRAMES);
 
 	for (int i = 0; i < n && at < len; i++) {
 		bool inl = i < n - 1;
@@ -369,6 +385,8 @@ static bool frame_lines(const struct sym_res *r, uint64_t off, unsigned how, cha
 			w = snprintf(buf + at, len - at, "%s", inl ? "\n" : "");
 		at += w > 0 ? (size_t)w : 0;
 	}
+	free(m->text);
+	*m = (struct line_memo){ r->dso, r->va, off, how, strdup(n > 0 ? buf : "") };
 	return n > 0;
 }
 
@@ -416,7 +434,8 @@ int lprof_frame(uint64_t addr, uint32_t idx, unsigned how, char *buf, size_t len
 		if (!r.name)
 			goto unknown;
 	}
-	if (user && p->lines && (how & AGG_SYM_LINES) && frame_lines(&r, r.off + ret, how, buf, len))
+	if (user && p->lines && (how & AGG_SYM_LINES) &&
+	    frame_lines(p, &r, r.off + ret, how, buf, len))
 		return 0;
 	snprintf(buf, len, "%s+%llu", r.name, (unsigned long long)(r.off + ret));
 	/* perf's: the file, as bpftrace prints it (the kernel's frames
@@ -513,5 +532,7 @@ void lprof_close(struct lprof *p)
 		perf_sampler_close(p->ps);
 	unwind_free(p->uw);
 	sym_ctx_free(p->sc);
+	for (size_t i = 0; i < ARRAY_SIZE(p->memo); i++)
+		free(p->memo[i].text);
 	free(p);
 }

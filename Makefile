@@ -372,12 +372,14 @@ check-unit: $(UNIT_BINS)
 # FUZZ_TIME seconds (default 60) per target, the corpus growing in
 # $(B)/fuzz/corpus-NAME; without clang's libFuzzer, the driver on a million
 # mutants.
-FUZZ_TARGETS := lang expr khist formats sym elfsym flame btf
+FUZZ_TARGETS := lang expr khist formats sym elfsym flame btf dwline
 FUZZ_SEEDS_lang := tests/fuzz/corpus $(wildcard events/*.ftr)
 FUZZ_SEEDS_khist := tests/fixtures/hist/6.1 tests/fixtures/hist/6.12
 FUZZ_SEEDS_formats := $(wildcard tests/fixtures/formats/events/*/*/format)
 FUZZ_SEEDS_elfsym = $(B)/tests-bin/uprobe-target $(B)/tests-bin/hotpath-stripped
 FUZZ_MAXLEN_elfsym := 65536
+FUZZ_SEEDS_dwline = $(B)/tests-bin/inlines-dw5 $(B)/tests-bin/inlines-dw4
+FUZZ_MAXLEN_dwline := 65536
 # The trace-cmd file reader (report/tdat.c over libtracecmd): only where
 # libtracecmd is in the build; its seeds are 8 KB files.
 ifeq ($(filter -DFTR_NO_TRACECMD,$(CPPFLAGS)),)

@@ -15,11 +15,13 @@ traceable() { [ -n "$T" ] && ! tracing_locked; }
 traceable && snapshot > "$TMP/before"
 
 # Stack keys as bpftrace prints them ("@[", frames indented 8, "]: N")
-# into one line each: "leaf;caller;...;outermost N", offsets cut.
+# into one line each: "leaf;caller;...;outermost N", offsets and source
+# lines (@FILE:LINE, [inlined] frames: helpers have DWARF) cut.
 fold() {
 	awk '$0 == "@[" { on = 1; s = ""; next }
 	     on && /^\]: [0-9]+$/ { print (s == "" ? "-" : s), $2; on = 0; next }
-	     on { f = $1; sub(/\+[0-9]+$/, "", f); s = (s == "" ? f : s ";" f) }' "$1"
+	     on && $1 == "[inlined]" { next }
+	     on { f = $1; sub(/@.*$/, "", f); sub(/\+[0-9]+$/, "", f); s = (s == "" ? f : s ";" f) }' "$1"
 }
 # share FOLDED REGEX: per cent of the samples whose leaf frame matches.
 share() {

@@ -195,12 +195,28 @@ else
 	fi
 	if has_uprobes; then
 		hp=$(command -v hotpath)
+		# hotpath has DWARF: a frame's source file and line after it,
+		# as binutils' addr2line gives them for its address (where the
+		# guest has no addr2line, the file's name and a line)
 		"$FTR" -e "uprobe:$hp:leaf_b { @[ustack] = count(); exit(); }" -- hotpath 300 > "$TMP/o" 2> "$TMP/e"
-		fold=$(awk '/^        / { f = $1; sub(/\+[0-9]+$/, "", f); s = s f ";" }
-			END { print s }' "$TMP/o")
+		fold=$(awk '/^        / && $1 != "[inlined]" { f = $1; sub(/@.*$/, "", f)
+			sub(/\+[0-9]+$/, "", f); s = s f ";" } END { print s }' "$TMP/o")
 		case "$fold" in leaf_b\;work_b\;run\;main\;*) wb=0 ;; *) wb=1 ;; esac
-		grep -q '^        leaf_b+0$' "$TMP/o" && grep -qx ']: 1' "$TMP/o" && [ $wb = 0 ] &&
-			ok script-ustack-uprobe || fail script-ustack-uprobe "$(cat "$TMP/o" "$TMP/e" | head -12 | tr '\n' '|')"
+		if command -v addr2line > /dev/null && command -v nm > /dev/null; then
+			at=$(addr2line -e "$hp" "$(nm "$hp" | awk '$3 == "leaf_b" { print $1 }')" |
+				sed 's/ (discriminator [0-9]*)$//')
+			exact=-F
+		else
+			at='/.*/hotpath\.c:[1-9][0-9]*' exact=
+		fi
+		grep -qx $exact "        leaf_b+0@$at" "$TMP/o" && grep -qx ']: 1' "$TMP/o" && [ $wb = 0 ] &&
+			ok script-ustack-uprobe || fail script-ustack-uprobe "want leaf_b+0@$at: $(cat "$TMP/o" "$TMP/e" | head -12 | tr '\n' '|')"
+		# show_debug_info = 0: bpftrace 0.17's frames, no file:line
+		"$FTR" -e "config = { show_debug_info = 0 } uprobe:$hp:leaf_b { print(ustack(2)); exit(); }" \
+			-- hotpath 300 > "$TMP/o" 2> "$TMP/e"
+		[ "$(grep -v '^$' "$TMP/o" | sed 's/+[0-9]*$/+N/' | tr '\n' '|')" = \
+		  "        leaf_b+N|        work_b+N|" ] && grep -qx '        leaf_b+0' "$TMP/o" &&
+			ok script-ustack-no-lines || fail script-ustack-no-lines "$(cat "$TMP/o" "$TMP/e" | head -6 | tr '\n' '|')"
 		# perf's mode names the file; build ids the file's id and offset
 		"$FTR" -e "uprobe:$hp:leaf_b { printf(\"%s%s\", ustack(perf, 1), ustack(build_id, 1));
 			exit(); }" -- hotpath 300 > "$TMP/o" 2> "$TMP/e"

@@ -199,7 +199,8 @@ ms=600
 "$FTR" -e 'profile:hz:999 { @[ustack] = count(); }' -- unwindme-nofp $ms > "$TMP/o" 2> "$TMP/e"; rc=$?
 set -- $(awk '$0 == "@[" { on = 1; s = ""; next }
 	on && /^\]: [0-9]+$/ { if (s ~ /^leaf_a;/) { t += $2; if (s ~ /^leaf_a;mid;main;/) m += $2 } on = 0; next }
-	on { f = $1; sub(/\+[0-9]+$/, "", f); s = s f ";" }
+	on && $1 == "[inlined]" { next }
+	on { f = $1; sub(/@.*$/, "", f); sub(/\+[0-9]+$/, "", f); s = s f ";" }
 	END { if (t) printf "%.1f %d", 100 * m / t, t; else print "0 0" }' "$TMP/o")
 [ $rc -eq 0 ] && enough "$2" "$TMP/e" && atleast "$1" 90 &&
 	ok "unwind-lang-ustack (leaf_a $1% of $2 under mid;main)" ||

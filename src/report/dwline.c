@@ -675,6 +675,7 @@ static const char *lentry(const struct dwline *d, const struct cu *u, const stru
 			uleb(&c);
 		count = uleb(&c);
 		for (i = 0; i < count && !c.bad; i++) {
+			const uint8_t *was = c.p;
 			struct cur f = fmt;
 
 			s = NULL;
@@ -690,6 +691,8 @@ static const char *lentry(const struct dwline *d, const struct cu *u, const stru
 			}
 			if (t == files && i == idx)
 				return c.bad ? NULL : s;
+			if (c.p == was)
+				return NULL;	/* entries of no bytes: a bad count */
 		}
 	}
 	return NULL;

@@ -635,14 +635,22 @@ static void test_stack_keys(void **state)
 }
 
 /* A stack printed in each of bpftrace's modes: 0xfeed... a marker (a
- * ustack's process), 0x10 a user frame in a file with a build id, 0x20 one
- * in no file, 0xffff...0 a kernel frame. */
+ * ustack's process), 0x10 a user frame in a file with a build id and
+ * source lines (a function g inlined there), 0x20 one in no file,
+ * 0xffff...0 a kernel frame. */
 static int mode_sym(uint64_t addr, uint32_t idx, unsigned how, char *buf, size_t len, void *arg)
 {
 	bool user = !(addr >> 63);
 
 	if (addr >> 48 == 0xfeed)
 		return 1;
+	if ((how & AGG_SYM_LINES) && (how & (AGG_SYM_MARK | AGG_SYM_BUILD_ID)))
+		return snprintf(buf, len, "lines asked in raw or build_id mode"), 0;
+	if (addr == 0x10 && (how & AGG_SYM_LINES)) {
+		snprintf(buf, len, how & AGG_SYM_PERF ? "g (inlined)\nf_10+4 (/bin/f)" :
+			 "[inlined] g@/s/a.c:3\nf_10+4@/s/a.c:9");
+		return 0;
+	}
 	if (how & AGG_SYM_MARK)
 		return -1;
 	if (how & AGG_SYM_BUILD_ID) {
@@ -666,8 +674,9 @@ static int mode_sym(uint64_t addr, uint32_t idx, unsigned how, char *buf, size_t
 static void test_stack_modes(void **state)
 {
 	static const char *const want[] = {
-		"\n        f_10+4\n        0x20\n        f_0+4\n",
-		"\n\t10 f_10+4 (/bin/f)\n\t20 0x20 ([unknown])\n\tffffffff81000000 f_0+4\n",
+		"\n        [inlined] g@/s/a.c:3\n        f_10+4@/s/a.c:9\n        0x20\n        f_0+4\n",
+		"\n\t10 g (inlined)\n\t10 f_10+4 (/bin/f)\n\t20 0x20 ([unknown])\n"
+		"\tffffffff81000000 f_0+4\n",
 		"\n10\n20\nffffffff81000000\n",
 		"\n0123456789abcdef0123456789abcdef01234567 0x1010\n20\nffffffff81000000\n",
 	};

@@ -351,6 +351,8 @@ static const struct {
 	  "missing_probes: expected error, warn or ignore, found 'sometimes'" },
 	{ "config = { print_maps_on_exit=2 } begin {}", 1, 12,
 	  "print_maps_on_exit: expected true or false, found '2'" },
+	{ "config = { show_debug_info = yes } begin {}", 1, 12,
+	  "show_debug_info: expected true or false, found 'yes'" },
 	{ "config = { license=\"x\" } begin {}", 1, 12, "Invalid value for license. Found: x.*" },
 	{ "config = { 1 = 2 } begin {}", 1, 12, "expected a setting's name, found number" },
 	{ "config { } begin {}", 1, 8, "expected '=' after 'config', found '{'" },
@@ -904,6 +906,13 @@ static void test_preamble(void **state)
 	ok("typedef struct { int x; } foo_t; begin { }");
 	assert_string_equal(prog.decls[0].text, "typedef struct { int x; } foo_t;");
 	assert_false(prog.no_print_maps);
+	assert_false(prog.no_debug_info);	/* user frames' source lines by default */
+	done();
+	ok("config = { show_debug_info = 0 } begin { }");
+	assert_true(prog.no_debug_info);
+	done();
+	ok("config = { BPFTRACE_SHOW_DEBUG_INFO = true } begin { }");
+	assert_false(prog.no_debug_info);
 	done();
 }
 

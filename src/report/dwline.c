@@ -10,7 +10,6 @@
 
 #include "report/dwline.h"
 #include "report/elfsym.h"
-#include "ftr.h"
 
 struct dwline {
 	const uint8_t *s[DWS_N];

@@ -362,27 +362,20 @@ static bool frame_lines(struct lprof *p, const struct sym_res *r, uint64_t off, 
 		return m->text[0];
 	}
 	n = sym_lines(r, f, DWLINE_MAX_FRAMES);
-
 	for (int i = 0; i < n && at < len; i++) {
 		bool inl = i < n - 1;
 		const char *name = !inl ? r->name : f[i].name ? f[i].name : "??";
+		char where[sizeof(f[0].file) + 16] = "";
 		int w;
 
+		if (!how && f[i].file[0])
+			snprintf(where, sizeof(where), "@%s:%u", f[i].file, f[i].line);
 		if (inl)
-			w = snprintf(buf + at, len - at, how & AGG_SYM_PERF ? "%s (inlined)\n" :
-				     "[inlined] %s", name);
+			w = snprintf(buf + at, len - at, how ? "%s (inlined)%s\n" : "[inlined] %s%s\n",
+				     name, where);
 		else
-			w = snprintf(buf + at, len - at, "%s+%llu", name, (unsigned long long)off);
-		at += w > 0 ? (size_t)w : 0;
-		if (at >= len)
-			break;
-		if (how & AGG_SYM_PERF)
-			w = inl ? 0 : snprintf(buf + at, len - at, " (%s)", r->dso->path);
-		else if (f[i].file[0])
-			w = snprintf(buf + at, len - at, "@%s:%u%s", f[i].file, f[i].line,
-				     inl ? "\n" : "");
-		else
-			w = snprintf(buf + at, len - at, "%s", inl ? "\n" : "");
+			w = snprintf(buf + at, len - at, how ? "%s+%llu (%s)" : "%s+%llu%s", name,
+				     (unsigned long long)off, how ? r->dso->path : where);
 		at += w > 0 ? (size_t)w : 0;
 	}
 	free(m->text);

@@ -52,6 +52,37 @@ else
 	skip unwind-sym-debuglink "no unwindme-debuglink helper (make helpers)"
 fi
 
+# The language's ustack takes the source lines from the same debug file:
+# each frame's file and line are those addr2line -i gives last for its
+# address (a return address less one: the call), where binutils is there.
+dl=$(command -v unwindme-debuglink 2> /dev/null)
+if [ -z "$dl" ] || ! command -v addr2line > /dev/null || ! command -v nm > /dev/null; then
+	skip unwind-lang-lines "no unwindme-debuglink helper, or no addr2line and nm here"
+else
+	"$FTR" -e 'profile:hz:999 /comm == "unwindme-debugl"/ { @[ustack(3)] = count(); }' \
+		-- unwindme-debuglink 300 > "$TMP/o" 2> "$TMP/e"; rc=$?
+	# "SYMBOL OFFSET CALL FILE:LINE" a frame of unwindme, then its address
+	nm "$dl.debug" > "$TMP/syms"
+	awk 'FNR == NR { a[$3] = $1; next }
+	     $0 == "@[" { i = 0; next }
+	     /^        / && $1 != "[inlined]" { call = i++ > 0
+		if (!match($1, /\+[0-9]+@/)) next
+		f = substr($1, 1, RSTART - 1)
+		if (f in a) print a[f], substr($1, RSTART + 1, RLENGTH - 2), call,
+			substr($1, RSTART + RLENGTH) }' "$TMP/syms" "$TMP/o" > "$TMP/frames"
+	while read -r sym off call line; do
+		printf '%x\n' $((0x$sym + off - call))
+	done < "$TMP/frames" > "$TMP/addrs"
+	addr2line -a -i -e "$dl.debug" < "$TMP/addrs" | sed 's/ (discriminator [0-9]*)$//' |
+		awk '/^0x/ { if (l != "") print l; l = ""; next } { l = $0 } END { if (l != "") print l }' \
+		> "$TMP/want"
+	awk '{ print $4 }' "$TMP/frames" > "$TMP/got"
+	n=$(wc -l < "$TMP/got")
+	[ $rc -eq 0 ] && [ "$n" -ge 3 ] && cmp -s "$TMP/got" "$TMP/want" &&
+		ok "unwind-lang-lines ($n frames as addr2line)" ||
+		fail unwind-lang-lines "rc=$rc $n frames: $(diff "$TMP/got" "$TMP/want" | head -4 | tr '\n' '|') $(head -2 "$TMP/e")"
+fi
+
 # Usage: the modes and sizes there are.
 for bad in bogus fp,4096 dwarf,100 dwarf,32 auto,70000; do
 	"$FTR" profile --call-graph $bad -- true > /dev/null 2> "$TMP/e"; rc=$?

@@ -1265,7 +1265,8 @@ void agg_print_stack(struct outbuf *ob, const uint64_t *ips, uint32_t n, int mod
 	/* bpftrace's: each frame indented 8; perf's: a tab, the address in
 	 * hex, the frame (a user frame with its file); raw: the address
 	 * alone; build ids: a user frame's file's build id and file offset,
-	 * else the address */
+	 * else the address.  User frames' source lines (AGG_SYM_LINES) in
+	 * bpftrace's mode and perf's. */
 	static const unsigned how[] = { 0, AGG_SYM_PERF, AGG_SYM_MARK, AGG_SYM_BUILD_ID };
 	char name[2048];
 

@@ -17,6 +17,8 @@
 #              wait4), created and removed again and again while those
 #              tasks sleep, so that the probes go away under them
 #   many       many probes at once (a wildcard over vfs_*)
+#   toggle     issue #27's probes armed and disarmed hundreds of times
+#              through tracefs itself (FTR_SURVIVE_FULL; toggle_storm)
 #   recipes    every recipe of events/, all at once (FTR_SURVIVE_FULL)
 # In make check the patterns share two runs of FTR_SURVIVE_SECS (default 1)
 # each: a probe's set-up and tear-down take seconds in an emulated guest.
@@ -84,6 +86,52 @@ kretprobe:kernel_clone { @c[kstack(4)] = count(); }
 profile:hz:49 { @p[kstack(4)] = count(); }'
 SLEEPERS='kprobe:hrtimer_nanosleep, kprobe:kernel_wait4 { @t[tid] = nsecs; }
 kretprobe:hrtimer_nanosleep, kretprobe:kernel_wait4 /@t[tid]/ { @s[comm, kstack(2)] = hist(nsecs - @t[tid]); delete(@t[tid]); }'
+# toggle_storm SECS: issue #27's probes (entry and return on mutex_lock and
+# mutex_lock_interruptible, kernel stacks on), armed and disarmed through
+# tracefs itself as fast as the kernel lets, for SECS under the workload,
+# and re-created every 25 rounds while tasks sleep inside the functions.
+# Each arming and disarming patches the functions' ftrace call sites
+# (text_poke_bp: int3, then the new bytes) while other CPUs run through
+# them, the one part of the machinery that changes code under running CPUs,
+# which a run of ftr does twice (it arms once and disarms once).  Raw
+# tracefs, so that a crash here is the kernel's alone.
+toggle_storm() {
+	ti=$T/instances/ftr_survive_$$ tg=ftr_survive_$$ n=0 re=0 t0=$(date +%s)
+	ts_mk() {
+		for f in mutex_lock mutex_lock_interruptible; do
+			echo "p:$tg/e_$f $f" >> "$T/kprobe_events" &&
+				echo "r:$tg/r_$f $f" >> "$T/kprobe_events" || return 1
+		done
+	}
+	ts_rm() {
+		echo 0 > "$ti/events/$tg/enable" 2> /dev/null
+		for f in mutex_lock mutex_lock_interruptible; do
+			echo "-:$tg/e_$f" >> "$T/kprobe_events"
+			echo "-:$tg/r_$f" >> "$T/kprobe_events"
+		done 2> /dev/null
+	}
+	# (lib.sh's own EXIT trap removes $TMP: kept)
+	trap 'ts_rm; rmdir "$ti" 2> /dev/null; rm -rf "$TMP"' EXIT
+	if ! mkdir "$ti" || ! ts_mk; then
+		skip survive-toggle "cannot create the probes on mutex_lock through tracefs"
+		ts_rm; rmdir "$ti"; trap 'rm -rf "$TMP"' EXIT
+		return
+	fi
+	echo 1 > "$ti/options/stacktrace"
+	while [ $(($(date +%s) - t0)) -lt "$1" ]; do
+		echo 1 > "$ti/events/$tg/enable"
+		sleep 0.0$((n % 7))
+		echo 0 > "$ti/events/$tg/enable"
+		n=$((n + 1))
+		if [ $((n % 25)) = 0 ]; then
+			ts_rm; ts_mk || break
+			re=$((re + 1))
+		fi
+	done
+	ts_rm; rmdir "$ti"; trap 'rm -rf "$TMP"' EXIT
+	ok "survive-toggle ($n armings, $re re-creations in $(($(date +%s) - t0))s)"
+}
+
 if ! has_kprobes; then
 	skip survive-probes "no kprobe events on this kernel (the recipes and a tracepoint run)"
 	run kstack-tracepoint '^@e\[' 'tracepoint:sched:sched_process_exec { @e[kstack(4)] = count(); }'
@@ -110,6 +158,7 @@ else
 		run sleepers-$i '^@s\[' "$SLEEPERS"
 	done
 	run many '^@\[' 'kprobe:vfs_* { @[func] = count(); }'
+	toggle_storm $((SECS * 3))
 fi
 
 # Every recipe at once (soak only: sixteen set-ups at once take minutes in

@@ -75,7 +75,11 @@ CPPFLAGS += -D_GNU_SOURCE -DFTR_VERSION='"$(VERSION)"' -DFTR_DATADIR='"$(DATADIR
 # far more than the size budget.
 LIBS_DYN_PC := libdw zlib liblzma
 # (STATIC_EXTRA=-DFTR_NO_PPROF also leaves out the --pprof writer: 4 KB.)
+# FTR_PPROF_STORED: --pprof's gzip without zlib's compressor (deflate.o and
+# trees.o, about 33 KB): the profile is stored uncompressed in its gzip file,
+# which pprof and every gzip reader read all the same.
 STATIC_DEFS := -DFTR_NO_DWARF -DFTR_NO_LZMA -DFTR_NO_DEBUGINFOD -DFTR_NO_TRACECMD -DFTR_NO_SERVE \
+	-DFTR_PPROF_STORED \
 	$(STATIC_EXTRA)
 PC_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)
 PC_LIBS   := $(shell $(PKG_CONFIG) --libs $(LIBS_PC) $(LIBS_DYN_PC) 2>/dev/null)

@@ -21,8 +21,34 @@
  *   so it could not unwind anything anyway.  Not on 32-bit ARM: there every
  *   function's .ARM.exidx entry names an EHABI personality routine
  *   (__aeabi_unwind_cpp_pr0), which brings libgcc's unwinder in regardless.
+ *
+ * - deflateInit_, deflate, deflateEnd: zlib's compressor (deflate.o with
+ *   trees.o, about 33 KB), which libelf's elf_compress() names for writing
+ *   compressed sections.  ftr only reads ELF files (libelf inflates their
+ *   compressed sections with inflate.o, which stays), and the static
+ *   --pprof writes its gzip in stored blocks (FTR_PPROF_STORED, pprof.c).
+ *   Should anything call them, they fail as zlib does on a bad stream.
  */
 #include <stdlib.h>
+#include <zlib.h>
+
+int deflateInit_(z_streamp strm, int level, const char *version, int stream_size)
+{
+	(void)strm, (void)level, (void)version, (void)stream_size;
+	return Z_STREAM_ERROR;
+}
+
+int deflate(z_streamp strm, int flush)
+{
+	(void)strm, (void)flush;
+	return Z_STREAM_ERROR;
+}
+
+int deflateEnd(z_streamp strm)
+{
+	(void)strm;
+	return Z_STREAM_ERROR;
+}
 
 struct tep_handle;
 void free_tep_plugin_paths(struct tep_handle *tep);

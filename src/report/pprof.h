@@ -7,7 +7,9 @@
  * Mapping, Location + Line, Function) are varints and length-delimited
  * fields, a page of code, where protobuf-c would add its runtime and
  * generated descriptors to the static binary for the same bytes.  gzip is
- * zlib's, which libelf brings already.
+ * zlib's, which libelf brings already; the static binary leaves out zlib's
+ * compressor and stores the bytes uncompressed in the gzip file
+ * (pprof_gzip_stored).
  *
  * FTR_NO_PPROF (a Makefile choice) leaves the writer out: pprof_new then
  * fails with ENOTSUP.
@@ -46,7 +48,12 @@ int pprof_sample(struct pprof *pp, const uint64_t *locs, size_t n, uint64_t coun
 /* The encoded profile, not compressed (for tests): a buffer the caller
  * frees, its size in *len.  NULL on ENOMEM. */
 unsigned char *pprof_encode(struct pprof *pp, int64_t time_ns, int64_t duration_ns, size_t *len);
-/* pprof_encode, gzipped, into f.  0 / -errno. */
+/* pprof_encode, gzipped, into f.  0 / -errno.  The static binary
+ * (FTR_PPROF_STORED) writes it with pprof_gzip_stored. */
 int pprof_write(struct pprof *pp, FILE *f, int64_t time_ns, int64_t duration_ns);
+/* data as a gzip file of stored (uncompressed) deflate blocks: what every
+ * gzip reader reads, without zlib's compressor (30 KB of the static binary
+ * for files of some tens of KB).  0 / -EIO. */
+int pprof_gzip_stored(FILE *f, const void *data, size_t len);
 
 #endif

@@ -154,6 +154,26 @@ static unsigned pb_field(struct pb *b, uint64_t *v, struct pb *sub)
 	return (unsigned)(key >> 3);
 }
 
+/* gz, a whole gzip file, inflates (zlib) to exactly want's n bytes. */
+static void gunzip_equal(const char *gz, size_t gzlen, const void *want, size_t n)
+{
+	unsigned char *back = malloc(n + 16);
+	z_stream z = { 0 };
+
+	assert_non_null(back);
+	assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
+	z.next_in = (unsigned char *)gz;
+	z.avail_in = (uInt)gzlen;
+	z.next_out = back;
+	z.avail_out = (uInt)n + 16;
+	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
+	assert_int_equal(z.total_out, n);
+	assert_int_equal(z.avail_in, 0);
+	assert_memory_equal(back, want, n);
+	inflateEnd(&z);
+	free(back);
+}
+
 static void test_pprof_encode(void **state)
 {
 	struct pprof *pp = pprof_new(1001001);
@@ -248,28 +268,43 @@ static void test_pprof_encode(void **state)
 	assert_int_equal(pprof_write(pp, m, 5, 7), 0);
 	fclose(m);
 	assert_true(gzlen > 18 && (unsigned char)gz[0] == 0x1f && (unsigned char)gz[1] == 0x8b);
-	unsigned char *back = malloc(len + 16);
-	z_stream z = { 0 };
-
-	assert_non_null(back);
-	assert_int_equal(inflateInit2(&z, 15 + 16), Z_OK);
-	z.next_in = (unsigned char *)gz;
-	z.avail_in = (uInt)gzlen;
-	z.next_out = back;
-	z.avail_out = (uInt)len + 16;
-	assert_int_equal(inflate(&z, Z_FINISH), Z_STREAM_END);
-	assert_int_equal(z.total_out, len);
-	assert_memory_equal(back, raw, len);
-	inflateEnd(&z);
-	free(back);
+	gunzip_equal(gz, gzlen, raw, len);
 	free(gz);
 	free(raw);
 	pprof_free(pp);
 }
 
+/* The static binary's gzip (stored blocks): zlib inflates it back to the
+ * same bytes, across several 65535-byte blocks and for no bytes at all. */
+static void test_pprof_gzip_stored(void **state)
+{
+	(void)state;
+	static const size_t sizes[] = { 0, 1, 65535, 65536, 200000 };
+
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		size_t n = sizes[k], gzlen = 0;
+		unsigned char *data = malloc(n + 1);
+		char *gz = NULL;
+		FILE *m = open_memstream(&gz, &gzlen);
+
+		assert_non_null(data);
+		assert_non_null(m);
+		for (size_t i = 0; i < n; i++)
+			data[i] = (unsigned char)(i * 7 + (i >> 9));
+		assert_int_equal(pprof_gzip_stored(m, data, n), 0);
+		fclose(m);
+		/* header 10, 5 a block, trailer 8 */
+		assert_int_equal(gzlen, 18 + n + 5 * (n ? (n + 65534) / 65535 : 1));
+		gunzip_equal(gz, gzlen, data, n);
+		free(gz);
+		free(data);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pprof_gzip_stored),
 		cmocka_unit_test(test_splice_complete),
 		cmocka_unit_test(test_splice_stack_end),
 		cmocka_unit_test(test_splice_by_address),

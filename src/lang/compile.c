@@ -466,8 +466,8 @@ static enum vtype store_type(struct interp *in, const struct node *v)
 		return VT_TUPLE;
 	if (v->k == N_STR || (v->k == N_CALL && !strcmp(v->sval, "str")))
 		return VT_STR;
-	if (v->k == N_CALL && (f = builtin_find(v->sval)) && f->ret == VT_STR)
-		return VT_STR;
+	if (v->k == N_CALL && (f = builtin_find(v->sval)) && (f->ret == VT_STR || f->ret == VT_BUF))
+		return f->ret;
 	if (v->k == N_MAP && !v->nargs && (m = map_find(in, v->sval)) && m->vt == VT_STR)
 		return VT_STR;
 	if (v->k == N_BUILTIN)

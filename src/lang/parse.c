@@ -227,6 +227,7 @@ void next(struct lexer *l)
 		}
 		*w = '\0';
 		l->sval = buf;
+		l->ival = w - buf;	/* its bytes, a \0 among them: buf("a\0b", 3) */
 		l->p = s + 1;
 		l->t = T_STR;
 		return;
@@ -552,6 +553,7 @@ static struct node *primary(struct lexer *l)
 		n = mk(l, N_STR, line, col);
 		if (n) {
 			n->sval = l->sval;
+			n->ival = l->ival;
 			l->sval = NULL;
 		}
 		next(l);

@@ -213,7 +213,24 @@ static const struct {
 	  "stored at 1:9)" },
 	{ "BEGIN { print(@m.1); @m = (1, 2); }", "1:17: .1 of a map read before the program stores "
 	  "a tuple in it: ftr types a map's tuples at their first store" },
-	{ "BEGIN { @[(1, 2), 3] = 1; }", "1:11: a map key must be a number, a string or a stack" },
+	{ "BEGIN { @t = (1, 2); @[@t] = 1; }", "1:24: a tuple as a whole map key is spread into "
+	  "the keys, which ftr does for a literal or a variable only" },
+	{ "BEGIN { @[1, (1, 2)] = 1; @[1, (1, \"a\")] = 2; }", "1:32: key 2 of @ is of another "
+	  "type than at 1:9" },
+	{ "BEGIN { @[buf(\"a\", 1)] = 1; @[1] = 2; }", "1:31: key 1 of @ is of another type than "
+	  "at 1:9" },
+	{ "BEGIN { @[1, (2, (a = 1, b = 2))] = 1; }", "1:14: a record in a map key is not in ftr "
+	  "yet (a value and print() are)" },
+	{ "BEGIN { @[1, (1, 2)] = 1; for ($kv : @) { } }", "1:38: for over @: its keys of tuples or "
+	  "buffers in a tuple are not in ftr yet" },
+	{ "BEGIN { print(buf(\"hi\", 4)); }", "1:15: buf(\"...\", len): len is a constant from 0 "
+	  "to the literal's size with its NUL (3)" },
+	{ "BEGIN { $a = buf(\"hi\", 2); if ($a) { } }", "1:32: a buffer is not a condition" },
+	{ "BEGIN { $a = buf(\"hi\", 2); print($a < $a); }", "1:37: '<' of buffers: they are "
+	  "compared with == and !=" },
+	{ "BEGIN { print((buf(\"hi\", 2), 1)); }", "1:16: buf() is printed (printf's %r, print()), "
+	  "kept in a variable or map (a key or a value) and compared (==, !=); ftr computes "
+	  "nothing else with one" },
 	{ "BEGIN { for ($i : \"a\"..2) { } }", "1:19: a range's bounds are numbers" },
 	{ "BEGIN { printf(\"%d\\n\", @never[1]); }", "1:24: @never is read but never assigned" },
 	{ "tracepoint:syscalls:sys_enter_write { @ = count() ; @m = lhist(args.count, 10, 0, 1); }",
@@ -270,9 +287,9 @@ static const struct {
 	  "1:43: buf(args.u32v): ftrtest:types records the address, and the kernel copies no "
 	  "bytes behind it at a tracepoint; nothing on this kernel can fetch them (eprobe "
 	  "events, or kprobe events at the syscall's entry, would)" },
-	{ "tracepoint:ftrtest:types { @x[1] = buf(args.arr, 2); }",
-	  "1:36: buf() is printed by printf's %r: ftr keeps no buffer in a variable or map, nor "
-	  "computes with one" },
+	{ "tracepoint:ftrtest:types { @x[1] = buf(args.arr, 2) + 1; }",
+	  "1:36: buf() is printed (printf's %r, print()), kept in a variable or map (a key or a "
+	  "value) and compared (==, !=); ftr computes nothing else with one" },
 	/* sizes ftr does not know: a scalar variable's (bpftrace may widen it),
 	 * a literal's over 127 (int16 or uint8), a tuple assigned twice */
 	{ "BEGIN { $x = 1; print(sizeof($x)); }",
@@ -720,6 +737,23 @@ static const struct icase tuples[] = {
 	  "union { char p; int q; }; } BEGIN { print((offsetof(struct Foo, s.a), "
 	  "offsetof(struct Foo, c), offsetof(struct Foo, s), offsetof(struct Foo, w . v), "
 	  "offsetof(struct Foo, q), offsetof(struct Foo, x))); }", "", "(8, 4, 8, 24, 32, 0)\n" },
+	/* a tuple in a map key: kept interned, printed as print() prints it */
+	{ "nested tuples in map keys",
+	  "BEGIN { @[\"hi\", (\"hellolongstr\", 2)] = 1; @[\"hellolongstr\", (\"hi\", 5)] = 2; "
+	  "$c = ((int8)-4, ((int16)-5, -6)); @a[$c] = 12; @a[(int16)-1, ((int32)-2, 3)] = 10; "
+	  "@a[-4, (-5, -6)] += 1; print(@a[-1, (-2, 3)]); print(has_key(@a, (5, (6, 7)))); "
+	  "@b[(1, 2), 3] = 1; }", "",
+	  "10\nfalse\n@[hi, (hellolongstr, 2)]: 1\n@[hellolongstr, (hi, 5)]: 2\n\n"
+	  "@a[-1, (-2, 3)]: 10\n@a[-4, (-5, -6)]: 13\n\n@b[(1, 2), 3]: 1\n" },
+	/* buf() of a literal: its bytes and its NUL, len of them */
+	{ "buf of a literal: variables, maps, ?:, ==, print, %r %rx %rh",
+	  "BEGIN { printf(\"%rx|%rh|%r\\n\", buf(\"Hello\\0\", 6), buf(\"Hello\\0\", 6), "
+	  "buf(\"a\\\\b\", 4)); $n = 1; $a = $n ? buf(\"hi\", 2) : buf(\"bye\", 3); print($a); "
+	  "@v = buf(\"ok_value\", 8); @k[buf(\"ok_key\", 7), 1] = count(); "
+	  "print(($a == buf(\"hi\", 2), $a != buf(\"hi\", 3), $a == buf(\"bye\", 2))); "
+	  "printf(\"%r|\\n\", @v); print(buf(\"x\", 0)); }", "",
+	  "\\x48\\x65\\x6c\\x6c\\x6f\\x00|48 65 6c 6c 6f 00|a\\b\\x00\nhi\n(true, true, false)\n"
+	  "ok_value|\n\n@v: ok_value\n\n@k[ok_key\\x00, 1]: 1\n" },
 	{ "bools", "BEGIN { @[true] = (false, (bool)256, 7 > 1); print(true); printf(\"%d %s\\n\", true, "
 	  "false); }", "", "true\n1 false\n@[true]: (false, true, true)\n" },
 };
@@ -1096,6 +1130,20 @@ static const struct icase bt_funcs[] = {
 	  "ftrtest:types tid=" T1 " s8v=-1 arr=0x7f5c41000a09ff68 small=\"a b\"\n",
 	  "<h\\xff\\x09\\x0a\\x00A\\\\x7f|~\\x00\\x00\\x00>\n<h\\xff\\x09|ABC\\x00>\n"
 	  "<|\\x00\\x00\\x00\\x00>\n<h\\xff\\x09\\x0a\\x00A\\\\x7f|a b\\x00>\n" },
+	/* kept in maps (interned: the bytes, not the event's record), as keys
+	 * and values; in a variable; compared */
+	{ "buf in maps and variables",
+	  "tracepoint:ftrtest:types { @x[args.s8v] = buf(args.arr, 2); @y[buf(args.arr, args.s8v)] "
+	  "= count(); $b = buf(args.arr, 3); print(($b == buf(args.arr, 3), $b != buf(args.arr, 2))); "
+	  "printf(\"%rx %rh\\n\", $b, $b); }",
+	  "ftrtest:types tid=" T1 " s8v=8 arr=0x7f5c41000a09ff68 small=~\n"
+	  "ftrtest:types tid=" T1 " s8v=3 arr=0x7f5c41000a09ff68 small=ABC\n"
+	  "ftrtest:types tid=" T1 " s8v=0 arr=0x7f5c41000a09ff68\n"
+	  "ftrtest:types tid=" T1 " s8v=-1 arr=0x7f5c41000a09ff68 small=\"a b\"\n",
+	  "(true, true)\n\\x68\\xff\\x09 68 ff 09\n(true, true)\n\\x68\\xff\\x09 68 ff 09\n"
+	  "(true, true)\n\\x68\\xff\\x09 68 ff 09\n(true, true)\n\\x68\\xff\\x09 68 ff 09\n"
+	  "@x[-1]: h\\xff\n@x[0]: h\\xff\n@x[3]: h\\xff\n@x[8]: h\\xff\n\n"
+	  "@y[h\\xff\\x09]: 1\n@y[]: 1\n@y[h\\xff\\x09\\x0a\\x00A\\\\x7f]: 2\n" },
 	/* A string's newline and tab print as they are, as bpftrace prints
 	 * them (other control characters are escaped: t-harden). */
 	{ "%s and print() of a newline and a tab",

@@ -318,9 +318,20 @@ static int add_usdt(struct engine *e, const struct lang_probe *pr, const char *f
 		goto out;
 	}
 	*name++ = '\0';
+	if (name[0] == '"' && strlen(name) > 1 && name[strlen(name) - 1] == '"') {
+		/* test:"\"probe1\"": a quoted name, its \" and \\ unescaped */
+		char *w = name;
+
+		name[strlen(name) - 1] = '\0';
+		for (const char *r = name + 1; *r; r++)
+			*w++ = r[0] == '\\' && r[1] ? *++r : *r;
+		*w = '\0';
+	}
 	prov = strrchr(t, ':');
 	if (prov)
 		*prov++ = '\0';
+	if (prov && !*prov)
+		prov = NULL;	/* usdt:PATH::NAME, as bpftrace: any provider */
 	ret = probe_resolve_path(t, arch, path, sizeof(path), why, sizeof(why));
 	if (!ret)
 		ret = usdt_read(path, &u, &nu, why, sizeof(why));

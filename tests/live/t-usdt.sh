@@ -85,6 +85,12 @@ cmp -s "$TMP/o" "$TMP/want" && grep -qx 'Attached 3 probes' "$TMP/e" && ok usdt-
 	fail usdt-clause-order "$(cat "$TMP/o" "$TMP/e" | head -6 | tr "\n" " ")"
 "$FTR" -e "usdt:$u:tick { @ = count(); }" -- usdt 3 > "$TMP/o" 2> "$TMP/e"
 grep -q '^@: 3$' "$TMP/o" && ok usdt-no-provider || fail usdt-no-provider "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
+# usdt:PATH::NAME, an empty provider, is any provider (bpftrace's); a name
+# in quotes is read as a string literal: "tick" is tick
+"$FTR" -e "usdt:$u::t* { @a = count(); } usdt:$u:ftr:\"tick\" { @b = count(); }" -- usdt 3 \
+	> "$TMP/o" 2> "$TMP/e"
+grep -q '^@a: 3$' "$TMP/o" && grep -q '^@b: 3$' "$TMP/o" && ok usdt-empty-provider-quoted ||
+	fail usdt-empty-provider-quoted "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
 
 "$FTR" -e "usdt:$u:ftr:nope { @ = count(); }" -- usdt 1 > /dev/null 2> "$TMP/e"; rc=$?
 [ $rc -eq 1 ] && grep -q 'no such USDT probe' "$TMP/e" && grep -q 'ftr:tick' "$TMP/e" &&

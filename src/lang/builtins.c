@@ -425,13 +425,10 @@ static int check_hist(struct sema *s, struct node *n)
 			lang_errf(s->err, k, "hist(x, k): k is a constant from 0 to 5");
 			return -EINVAL;
 		}
-		if (k->ival) {
-			lang_errf(s->err, k, "hist(x, %lld): 2^k buckets per power of 2 are not in "
-				  "ftr yet (hist(x) and hist(x, 0) are)", (long long)k->ival);
-			return -EINVAL;
+		if (!k->ival) {
+			lang_node_free(k);
+			n->nargs = 1;
 		}
-		lang_node_free(k);
-		n->nargs = 1;
 	}
 	return check_agg(s, n);
 }

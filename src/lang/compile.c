@@ -964,6 +964,7 @@ int compile(struct interp *in, struct lang_err *err)
 		const struct lang_mapdecl *d = lang_mapdecl_of(in->p, m->name);
 		struct agg_spec spec = { .name = m->name, .kind = m->kind, .nkeys = m->nkeys,
 					 .lmin = m->lmin, .lmax = m->lmax, .lstep = m->lstep,
+					 .hist_k = m->kind == AGG_HIST ? (int)m->lstep : 0,
 					 .size = d ? d->max : in->o->map_size,
 					 .lru = d && (d->type == LM_LRUHASH ||
 						      d->type == LM_PERCPULRUHASH),

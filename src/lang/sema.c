@@ -455,6 +455,8 @@ static int set_kind(struct sema *s, struct node *map, struct node *rhs)
 
 	if (kind < 0)
 		kind = AGG_VALUE;
+	if (kind == AGG_HIST && rhs->nargs == 2)
+		lstep = rhs->args[1]->ival;	/* k: check_hist */
 	if (kind == AGG_LHIST) {
 		if (rhs->nargs != 4 || !is_const(rhs->args[1], &lmin) ||
 		    !is_const(rhs->args[2], &lmax) || !is_const(rhs->args[3], &lstep) ||
@@ -480,7 +482,8 @@ static int set_kind(struct sema *s, struct node *map, struct node *rhs)
 		}
 	}
 	if (m->has_kind && (m->kind != (enum agg_kind)kind ||
-			    ((kind == AGG_LHIST || kind == AGG_TSERIES) && (m->lmin != lmin || m->lmax != lmax ||
+			    ((kind == AGG_LHIST || kind == AGG_TSERIES || kind == AGG_HIST) &&
+			     (m->lmin != lmin || m->lmax != lmax ||
 						   m->lstep != lstep)))) {
 		lang_errf(s->err, rhs, "%s is used two ways (first at %d:%d)", m->name,
 			  m->first->line, m->first->col);

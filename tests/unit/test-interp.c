@@ -302,9 +302,8 @@ static const struct {
 	  "begin and end only (\"special\")" },
 	{ "BEGIN { $t = (1, 2); $i = 1; print($t[$i]); }",
 	  "1:38: [] needs a typed pointer or array, or a string and a number (maps are @name[key])" },
-	{ "BEGIN { @ = hist(5, 3); }",
-	  "1:21: hist(x, 3): 2^k buckets per power of 2 are not in ftr yet (hist(x) and "
-	  "hist(x, 0) are)" },
+	{ "BEGIN { @ = hist(5, 6); }", "1:21: hist(x, k): k is a constant from 0 to 5" },
+	{ "BEGIN { @ = hist(5, 2); @ = hist(5, 3); }", "1:29: @ is used two ways (first at 1:9)" },
 	{ "BEGIN { $k = 0; @ = hist(5, $k); }", "1:29: hist(x, k): k is a constant from 0 to 5" },
 	{ "struct A { int b : 3; } BEGIN { print(offsetof(struct A, b)); }",
 	  "1:39: offsetof(struct A, b): a bitfield has no byte offset" },
@@ -423,6 +422,58 @@ static const struct icase aggs[] = {
 	  "syscalls:sys_exit_read tid=" T1 " ret=4\n"
 	  "syscalls:sys_exit_read tid=" T1 " ret=-11\n",
 	  "@s: -21\n\n@lo: -14\n\n@a: -7\n" },
+	/* bpftrace's hist(x, k): 0 .. 2^(k+1) - 1 a value a bucket, then 2^k
+	 * buckets a power of 2, labelled by their bounds (K, M... where a
+	 * bucket spans 1024 values or more, as bpftrace) */
+	{ "hist(x, k)",
+	  "BEGIN { @[1] = hist(-5, 2); @[1] = hist(7, 2); @[1] = hist(9, 2); @[1] = hist(9, 2); "
+	  "@[1] = hist(17, 2); @b = hist(9300, 3); @b = hist(1152, 3); }", "",
+	  "@[1]:\n"
+	  "(..., 0)               1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+	  "[0]                    0 |                                                    |\n"
+	  "[1]                    0 |                                                    |\n"
+	  "[2]                    0 |                                                    |\n"
+	  "[3]                    0 |                                                    |\n"
+	  "[4]                    0 |                                                    |\n"
+	  "[5]                    0 |                                                    |\n"
+	  "[6]                    0 |                                                    |\n"
+	  "[7]                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+	  "[8, 10)                2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "[10, 12)               0 |                                                    |\n"
+	  "[12, 14)               0 |                                                    |\n"
+	  "[14, 16)               0 |                                                    |\n"
+	  "[16, 20)               1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+	  "count 5, sum 37, mean 7, p50 ~8, p90 ~16, p99 ~16\n"
+	  "\n"
+	  "\n"
+	  "@b:\n"
+	  "[1152, 1280)           1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "[1280, 1408)           0 |                                                    |\n"
+	  "[1408, 1536)           0 |                                                    |\n"
+	  "[1536, 1664)           0 |                                                    |\n"
+	  "[1664, 1792)           0 |                                                    |\n"
+	  "[1792, 1920)           0 |                                                    |\n"
+	  "[1920, 2048)           0 |                                                    |\n"
+	  "[2048, 2304)           0 |                                                    |\n"
+	  "[2304, 2560)           0 |                                                    |\n"
+	  "[2560, 2816)           0 |                                                    |\n"
+	  "[2816, 3072)           0 |                                                    |\n"
+	  "[3072, 3328)           0 |                                                    |\n"
+	  "[3328, 3584)           0 |                                                    |\n"
+	  "[3584, 3840)           0 |                                                    |\n"
+	  "[3840, 4096)           0 |                                                    |\n"
+	  "[4096, 4608)           0 |                                                    |\n"
+	  "[4608, 5120)           0 |                                                    |\n"
+	  "[5120, 5632)           0 |                                                    |\n"
+	  "[5632, 6144)           0 |                                                    |\n"
+	  "[6144, 6656)           0 |                                                    |\n"
+	  "[6656, 7168)           0 |                                                    |\n"
+	  "[7168, 7680)           0 |                                                    |\n"
+	  "[7680, 8K)             0 |                                                    |\n"
+	  "[8K, 9K)               0 |                                                    |\n"
+	  "[9K, 10K)              1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "count 2, sum 10452, mean 5226, p50 ~1152, p90 ~9K, p99 ~9K\n"
+	  "\n" },
 	{ "hist(x, 0) is hist(x)",
 	  "BEGIN { @a[(uint8)1] = hist(3, 0); @a[2] = hist(0); }", "",
 	  "@a[1]:\n[2, 4)                 1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"

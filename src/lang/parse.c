@@ -1108,7 +1108,6 @@ static struct node *binary(struct lexer *l, int lvl)
 	return left;
 }
 
-
 static struct node *ternary(struct lexer *l)
 {
 	struct node *c = binary(l, 0), *n;
@@ -1629,7 +1628,6 @@ int lang_perf_event(bool hardware, const char *name, uint32_t *type, uint64_t *c
 		}
 	return -ENOENT;
 }
-
 
 /* A software/hardware event's period: 1000000, or 1e6 as bpftrace takes it. */
 static int parse_period(const char *t, unsigned long long *v)

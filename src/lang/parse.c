@@ -1302,17 +1302,34 @@ static struct node *let_stmt(struct lexer *l)
 	l->sval = NULL;
 	next(l);
 	if (accept(l, T_COLON)) {
+		static const enum tok rparen[] = { T_RPAREN };
 		int bits;
 		bool sign;
+		size_t len;
 
 		tline = l->tline;
 		tcol = l->tcol;
-		type = text_until(l, stop, ARRAY_SIZE(stop));
-		if (!type || !*type) {
+		if (l->t == T_IDENT && !strcmp(l->sval, "typeof") && *l->p == '(') {
+			/* typeof(TYPE) is TYPE; typeof(expr) its type, a number's
+			 * only (n->c, sema.c), which no cast changes */
+			bool is_type = type_ahead(l->p + 1, &len);
+
+			next(l);
+			next(l);
+			if (is_type)
+				type = text_until(l, rparen, 1);
+			else
+				n->c = expr(l);
+			if ((is_type ? !type : !n->c) || !expect(l, T_RPAREN, NULL))
+				goto fail;
+		} else {
+			type = text_until(l, stop, ARRAY_SIZE(stop));
+		}
+		if (!n->c && (!type || !*type)) {
 			lerr(l, tline, tcol, "expected a type after ':'");
 			goto fail;
 		}
-		if (!lang_int_type(type, &bits, &sign)) {
+		if (type && !lang_int_type(type, &bits, &sign)) {
 			lerr(l, tline, tcol, "let %s: %s: a declared type other than an integer "
 			     "type (int8 ... uint64) is not in ftr yet", v->sval, type);
 			goto fail;

@@ -1099,6 +1099,17 @@ int check_stmts(struct sema *s, struct node *st)
 			err = st->a ? check(s, st->a) : 0;
 			break;
 		case S_ASSIGN:
+			if (st->a->k == N_VAR && st->c) {
+				/* let $v: typeof(e): e is not run, its type is $v's */
+				err = check(s, st->c);
+				if (!err && st->c->type != VT_INT) {
+					lang_errf(s->err, st->c, "let %s: typeof() of a value other "
+						  "than a number is not in ftr yet", st->a->sval);
+					err = -EINVAL;
+				}
+				if (err)
+					break;
+			}
 			if (st->a->k == N_VAR) {
 				s->buf_ok = BUF_VALUE;
 				err = check(s, st->b);

@@ -302,6 +302,8 @@ static const struct {
 	  "begin and end only (\"special\")" },
 	{ "BEGIN { $t = (1, 2); $i = 1; print($t[$i]); }",
 	  "1:38: [] needs a typed pointer or array, or a string and a number (maps are @name[key])" },
+	{ "BEGIN { let $a: typeof(\"x\"); }", "1:24: let $a: typeof() of a value other than a "
+	  "number is not in ftr yet" },
 	{ "BEGIN { @ = hist(5, 6); }", "1:21: hist(x, k): k is a constant from 0 to 5" },
 	{ "BEGIN { @ = hist(5, 2); @ = hist(5, 3); }", "1:29: @ is used two ways (first at 1:9)" },
 	{ "BEGIN { $k = 0; @ = hist(5, $k); }", "1:29: hist(x, k): k is a constant from 0 to 5" },
@@ -687,6 +689,11 @@ static const struct icase decls[] = {
 	{ "a full LRU map drops the key updated least recently",
 	  "let @a = lruhash(2); tracepoint:syscalls:sys_enter_write { @a[comm] = sum(args.count); }",
 	  WRITES, "@a[python3]: 7\n@a[bash]: 4139\n" },
+	/* typeof(TYPE) is TYPE; typeof(a number) is not run (no print) */
+	{ "let $v: typeof(...)",
+	  "macro add(x) { let $y: typeof(x); if (true) { $y = 1 } x + $y } BEGIN { "
+	  "let $a: typeof(uint8) = 257; let $b: typeof({ print(7); 1 }) = 3; print(($a, $b, "
+	  "add(1))); }", "", "(1, 3, 2)\n" },
 	{ "config print_maps_on_exit",
 	  "config = { print_maps_on_exit = 0 } tracepoint:syscalls:sys_enter_write { @ = count(); } "
 	  "end { printf(\"end\\n\"); }", WRITES, "end\n" },

@@ -772,6 +772,10 @@ static const struct icase tuples[] = {
 	  "BEGIN { print((int8[])\"hi\"); printf(\"%x\\n\", ((int8[8])12345)[0]); "
 	  "print((int16[4])-2); @a[1] = (uint8[2])\"a\"; print(@a[1][0]); }", "",
 	  "[104,105,0]\n39\n[-2,-1,-1,-1]\n97\n@a[1]: [97,0]\n" },
+	{ "an array cast of a constant integer cast: its width's bytes; bools",
+	  "BEGIN { @a = (bool[2])(uint16)1; print((uint8[2])(uint16)258); "
+	  "print((int8[4])(int32)-2); $b = (bool[8])1; print(($b[0], $b[1])); }", "",
+	  "[2,1]\n[-2,-1,-1,-1]\n(true, false)\n@a: [true,false]\n" },
 	/* bpftrace's sizes: a tuple is a C struct of its elements (each aligned
 	 * to its size, a string to 1), a literal 0 ... 127 one byte */
 	{ "sizeof of tuples and literals",

@@ -57,6 +57,8 @@ static struct val eval_block(struct xctx *x, const struct node *n)
 static struct val eval_tuple(struct xctx *x, const struct node *n)
 {
 	struct tbuf *b = &x->in->tbufs[n->slot];
+	struct val run[RECORD_ORDER_MAX];
+	const int *order = n->bind;	/* a record in another order (sema.c) */
 	int err = 0;
 
 	tbuf_reset(b);
@@ -64,8 +66,10 @@ static struct val eval_tuple(struct xctx *x, const struct node *n)
 		err = tuple_put_names(b, n->sval);
 	else if (n->ival == TUPLE_ARRAY)	/* a C array (typed.c) */
 		err = tuple_put_mark(b, 'A');
+	for (int i = 0; order && i < n->nargs; i++)	/* its elements run as written */
+		run[order[i]] = eval(x, n->args[order[i]]);
 	for (int i = 0; i < n->nargs && !err; i++) {
-		struct val e = eval(x, n->args[i]);
+		struct val e = order ? run[i] : eval(x, n->args[i]);
 		/* a C struct's or array's pointer (typed.c) */
 		bool hex = i < 32 && ((uint32_t)n->idx >> i & 1);
 

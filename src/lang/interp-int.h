@@ -34,6 +34,9 @@
 #define EVENT_KSTACK_MAX 16
 /* Strings and stacks kept as map values: bounded, as maps are. */
 #define INTERN_MAX (1u << 20)
+/* A record literal assigned in another order of fields than its variable's
+ * first (sema.c's record_order): at most this many fields */
+#define RECORD_ORDER_MAX 16
 /* mapdef.key_enum of a key part that is a buffer or a tuple, kept as the
  * number intern_put gives its bytes */
 #define KEY_BUF_ID 0xfffffff0u

@@ -1047,6 +1047,59 @@ static int check_loop(struct sema *s, struct node *st)
 	return err;
 }
 
+/*
+ * $a = (bar = e1, foo = e2) where $a held (foo = ..., bar = ...): bpftrace
+ * keeps the first record's order of fields, and runs the expressions in the
+ * order written.  The record literal n takes the order of sig's names (its
+ * args moved) and keeps the order it runs them in n->bind (eval.c): 0, or
+ * 0 with n as it was when its names are not those of sig.
+ */
+static int record_order(struct node *n, const char *sig)
+{
+	const char *names = sig + 2, *p = names;
+	struct node **args;
+	int *order, i = 0;
+
+	if (sig[1] != 'n' || n->k != N_TUPLE || !n->sval || n->ival || n->bind ||
+	    n->nargs > RECORD_ORDER_MAX)
+		return 0;
+	args = calloc((size_t)n->nargs, sizeof(*args));
+	order = calloc((size_t)n->nargs, sizeof(*order));
+	if (!args || !order) {
+		free(args);
+		free(order);
+		return -ENOMEM;
+	}
+	for (; i < n->nargs && *p != ';'; i++) {
+		size_t len = strcspn(p, ",;");
+		const char *q = n->sval;
+		int j = 0;
+
+		/* where the target's i-th name is in n's */
+		while (*q && (strncmp(q, p, len) || (q[len] != ',' && q[len]))) {
+			q += strcspn(q, ",");
+			q += *q == ',';
+			j++;
+		}
+		if (!*q || args[i])
+			break;
+		args[i] = n->args[j];
+		order[j] = i;
+		p += len + (p[len] == ',');
+	}
+	if (i != n->nargs || *p != ';') {
+		free(args);
+		free(order);
+		return 0;
+	}
+	free(n->args);
+	n->args = args;
+	free(n->sval);
+	n->sval = strndup(names, (size_t)(p - names));
+	n->bind = order;
+	return n->sval ? 0 : -ENOMEM;
+}
+
 /* x += n, x -= n, x++ of a pointer x (of pointee size ptr): n is scaled. */
 static int ptr_step(struct sema *s, struct node *st, uint32_t ptr)
 {
@@ -1111,6 +1164,12 @@ int check_stmts(struct sema *s, struct node *st)
 					break;
 			}
 			if (st->a->k == N_VAR) {
+				int vs = var_slot(s, st->a->sval, false);
+
+				err = vs >= 0 && s->in->vartsig[vs] && st->op == T_ASSIGN ?
+				      record_order(st->b, s->in->vartsig[vs]) : 0;
+				if (err)
+					break;
 				s->buf_ok = BUF_VALUE;
 				err = check(s, st->b);
 				if (err)
@@ -1143,11 +1202,10 @@ int check_stmts(struct sema *s, struct node *st)
 				if (st->b->type == VT_TUPLE && s->in->vartsig[st->a->slot] &&
 				    strcmp(s->in->vartsig[st->a->slot], st->b->tsig) &&
 				    (s->in->vartsig[st->a->slot][1] == 'n' || st->b->tsig[1] == 'n')) {
-					/* bpftrace keeps the first record's order of fields;
-					 * ftr would print the new one's */
+					/* another order of the same fields is the first's
+					 * (record_order); these are others */
 					lang_errf(s->err, st->b, "%s held a record of other fields or "
-						  "another order: give the fields in the order of the "
-						  "first", st->a->sval);
+						  "of other types", st->a->sval);
 					return -EINVAL;
 				}
 				if (st->b->type == VT_TUPLE) {

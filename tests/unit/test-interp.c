@@ -302,6 +302,8 @@ static const struct {
 	  "begin and end only (\"special\")" },
 	{ "BEGIN { $t = (1, 2); $i = 1; print($t[$i]); }",
 	  "1:38: [] needs a typed pointer or array, or a string and a number (maps are @name[key])" },
+	{ "BEGIN { $a = (a = 1, b = 2); $a = (b = 1, c = 2); }", "1:35: $a held a record of other "
+	  "fields or of other types" },
 	{ "BEGIN { let $a: typeof(\"x\"); }", "1:24: let $a: typeof() of a value other than a "
 	  "number is not in ftr yet" },
 	{ "BEGIN { @ = hist(5, 6); }", "1:21: hist(x, k): k is a constant from 0 to 5" },
@@ -772,6 +774,13 @@ static const struct icase tuples[] = {
 	  "BEGIN { print((int8[])\"hi\"); printf(\"%x\\n\", ((int8[8])12345)[0]); "
 	  "print((int16[4])-2); @a[1] = (uint8[2])\"a\"; print(@a[1][0]); }", "",
 	  "[104,105,0]\n39\n[-2,-1,-1,-1]\n97\n@a[1]: [97,0]\n" },
+	/* bpftrace keeps a variable's first order of fields; the expressions
+	 * run in the order written */
+	{ "a record assigned in another order of its fields",
+	  "BEGIN { $a = (foo = { printf(\"h\"); 1 }, bar = { printf(\"w\"); 2 }); "
+	  "$a = (bar = { printf(\"H\"); 3 }, foo = { printf(\"W\\n\"); 4 }); print($a); "
+	  "$b = (a = 1, b = \"x\", c = (1, 2)); $b = (c = (3, 4), a = 5, b = \"y\"); print($b); }",
+	  "", "hwHW\n{ .foo = 4, .bar = 3 }\n{ .a = 5, .b = y, .c = (3, 4) }\n" },
 	{ "an array cast of a constant integer cast: its width's bytes; bools",
 	  "BEGIN { @a = (bool[2])(uint16)1; print((uint8[2])(uint16)258); "
 	  "print((int8[4])(int32)-2); $b = (bool[8])1; print(($b[0], $b[1])); }", "",

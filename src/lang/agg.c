@@ -868,6 +868,12 @@ static int foreach_ordered(const struct agg *m, const struct agg_print_opts *o,
 	ids = sorted_ids(m, &n, &err);
 	if (err)
 		return err;
+	if (o && o->key_order) {
+		static const struct agg_sort keys = { 1, { { AGG_BY_KEY, -1, false } } };
+		struct sort_ctx x = { m, &keys };
+
+		qsort_r(ids, n, sizeof(*ids), cmp_sorted, &x);
+	}
 	if (o && o->top && n > o->top)
 		first = n - o->top;
 	if (o && o->sort && o->sort->n > 0) {

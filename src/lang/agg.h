@@ -300,6 +300,9 @@ struct agg_print_opts {
 	 * zero, as bpftrace's print(@) of a scalar map, which always holds
 	 * one: "@: 0", "@: { .count = 0, .average = 0, .total = 0 }" */
 	bool empty_scalar;
+	/* the default order is by key (every part), not by value: bpftrace's
+	 * for a map whose values are not numbers (opts.value's) */
+	bool key_order;
 	/* Number key parts that stand for an enum's values (the language's):
 	 * the enumerator's name of part i, or NULL to print the number (text
 	 * output only; JSON keeps numbers). */

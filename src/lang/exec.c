@@ -209,6 +209,7 @@ static int enum_value(int64_t v, struct agg_kpart *k, void *arg)
 
 void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div, bool explicit)
 {
+
 	if (!m->m)
 		return;
 	if (m->k && hist_read(in, m) < 0)
@@ -221,6 +222,9 @@ void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div, bo
 	struct agg_print_opts po = { .top = top >= 0 ? (uint32_t)top : in->o->top,
 				     .div = div > 0 ? (uint64_t)div : 0,
 				     .stack_mode = m->stack_mode, .sort = in->o->sort,
+				     /* bpftrace sorts a map of strings, stacks,
+				      * tuples, buffers by its keys */
+				     .key_order = m->vt > VT_INT,
 				     .sym = in->prof ? lprof_frame : NULL, .sym_arg = in->prof,
 				     .value = m->vt > VT_INT ? interned_value :
 					      text && m->val_enum && m->kind == AGG_VALUE ?

@@ -671,6 +671,14 @@ static const struct icase stmts[] = {
 	  "syscalls:sys_enter_write tid=" T2 " comm=cat count=9\n"	/* no name kept */
 	  "syscalls:sys_enter_write tid=" T1 " count=5\n",
 	  "bash wrote 7\nbash wrote 5\n@who[" T1 "]: bash\n@by[bash]: 12\n" },
+	/* bpftrace sorts a map by its values when they are numbers, else by
+	 * its keys (then print(@m, N) keeps the last N keys) */
+	{ "a map of strings, buffers or tuples printed in its keys' order",
+	  "BEGIN { @s[3] = \"a\"; @s[1] = \"c\"; @s[2] = \"b\"; @b[2] = buf(\"a\", 1); "
+	  "@b[1] = buf(\"c\", 1); @b[3] = buf(\"b\", 1); print(@b, 2); @t[2, \"b\"] = (1, 2); "
+	  "@t[1, \"z\"] = (3, 4); @t[1, \"a\"] = (0, 0); }", "",
+	  "@b[2]: a\n@b[3]: b\n@s[1]: c\n@s[2]: b\n@s[3]: a\n\n@b[1]: c\n@b[2]: a\n@b[3]: b\n\n"
+	  "@t[1, a]: (0, 0)\n@t[1, z]: (3, 4)\n@t[2, b]: (1, 2)\n" },
 	{ "a function's string kept as a map value; a string map copied",
 	  "BEGIN { @t[1] = strftime(\"at %%\", 0); @u = usym(1); @a = @u; @n = ntop(2, 0x0100007f); }",
 	  "", "@t[1]: at %\n\n@u: 0x1\n\n@a: 0x1\n\n@n: 127.0.0.1\n" },

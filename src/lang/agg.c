@@ -45,6 +45,7 @@ struct agg {
 	enum agg_ktype ktypes[AGG_MAX_KEYS];
 	bool is_unsigned;
 	int64_t lmin, lmax, lstep;
+	int hist_k;			/* HIST: 2^k buckets a power of 2 */
 	struct agg_ts ts;		/* TSERIES */
 	int nbuckets;			/* HIST/LHIST, TSERIES's words, else 0 */
 
@@ -207,6 +208,10 @@ struct agg *agg_alloc(const struct agg_spec *spec)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (spec->kind == AGG_HIST && (spec->hist_k < 0 || spec->hist_k > AGG_HIST_K_MAX)) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if (spec->kind == AGG_LHIST) {
 		if (spec->lstep <= 0 || spec->lmin >= spec->lmax ||
 		    steps(spec->lmin, spec->lmax, spec->lstep) > AGG_LHIST_MAX ||
@@ -232,8 +237,9 @@ struct agg *agg_alloc(const struct agg_spec *spec)
 	m->lmin = spec->lmin;
 	m->lmax = spec->lmax;
 	m->lstep = spec->lstep;
-	if (m->kind == AGG_HIST)
-		m->nbuckets = AGG_HIST_BUCKETS;
+	m->hist_k = spec->kind == AGG_HIST ? spec->hist_k : 0;
+	if (m->kind == AGG_HIST)	/* up to [2^63 + 2^63 * (2^k - 1) / 2^k, 2^64) */
+		m->nbuckets = ((64 - m->hist_k) << m->hist_k) + (1 << m->hist_k) + 1;
 	else if (m->kind == AGG_LHIST)
 		m->nbuckets = (int)((m->lmax - m->lmin) / m->lstep) + 2;
 	else if (m->kind == AGG_TSERIES)
@@ -401,7 +407,7 @@ static wide_t wide(const struct agg *m, int64_t v)
 static int bucket_of(const struct agg *m, int64_t v)
 {
 	if (m->kind == AGG_HIST)
-		return agg_hist_bucket(v, m->is_unsigned);
+		return agg_hist_bucket(v, m->is_unsigned, m->hist_k);
 	if (m->is_unsigned && (uint64_t)v > INT64_MAX)
 		return m->nbuckets - 1;
 	return agg_lhist_bucket(v, m->lmin, m->lmax, m->lstep);
@@ -522,6 +528,7 @@ struct agg *agg_alloc_like(const struct agg *m)
 	struct agg_spec spec = {
 		.name = m->name, .kind = m->kind, .nkeys = m->nkeys, .is_unsigned = m->is_unsigned,
 		.lmin = m->lmin, .lmax = m->lmax, .lstep = m->lstep, .size = m->size, .lru = m->lru,
+		.hist_k = m->hist_k,
 	};
 
 	memcpy(spec.ktypes, m->ktypes, sizeof(spec.ktypes));
@@ -861,6 +868,12 @@ static int foreach_ordered(const struct agg *m, const struct agg_print_opts *o,
 	ids = sorted_ids(m, &n, &err);
 	if (err)
 		return err;
+	if (o && o->key_order) {
+		static const struct agg_sort keys = { 1, { { AGG_BY_KEY, -1, false } } };
+		struct sort_ctx x = { m, &keys };
+
+		qsort_r(ids, n, sizeof(*ids), cmp_sorted, &x);
+	}
 	if (o && o->top && n > o->top)
 		first = n - o->top;
 	if (o && o->sort && o->sort->n > 0) {
@@ -994,41 +1007,59 @@ int agg_sort_parse(const char *text, const char *const *names, int nnames, struc
 
 /* ---- buckets and labels ------------------------------------------------------ */
 
-int agg_hist_bucket(int64_t v, bool is_unsigned)
+/*
+ * hist(v, k): bucket 0 holds the negative values, buckets 1 .. 2n (n = 2^k)
+ * one value each, 0 .. 2n - 1; above, each power of 2 [2^p, 2^(p+1)) is n
+ * buckets of 2^(p-k) values.  Bucket b holds [hist_end(b - 1), hist_end(b)).
+ */
+int agg_hist_bucket(int64_t v, bool is_unsigned, int k)
 {
-	uint64_t u = (uint64_t)v;
+	uint64_t u = (uint64_t)v, n = 1ull << k;
+	int p;
 
 	if (!is_unsigned && v < 0)
 		return 0;
-	if (u == 0)
-		return 1;
-	/* u in [2^k, 2^(k+1)) goes to bucket k + 2 */
-	return 2 + 63 - __builtin_clzll(u);
+	if (u < 2 * n)
+		return (int)u + 1;
+	p = 63 - __builtin_clzll(u);
+	return ((p - k + 1) << k) + (int)((u >> (p - k)) - n) + 1;
 }
 
-/* bpftrace's power-of-two label: 2^p as "16", "4K", "1M", ... "16E". */
-static void pow2_label(int p, char *buf, size_t len)
+/* The end of bucket b (b >= 1), the first value past it: 2^64 saturates
+ * to 0 (the caller's max is then UINT64_MAX).  bpftrace's label of it, in
+ * text, where label: b itself up to 2n, else the multiple of the largest
+ * power of 1024 below it, "9K", "1152", "16E". */
+static uint64_t hist_end(int b, int k, char *label, size_t len)
 {
 	static const char suffix[] = "\0KMGTPE";
-	int decade = p / 10;
+	unsigned n = 1u << k, power, decade;
+	uint64_t mul;
 
-	if (decade)
-		snprintf(buf, len, "%llu%c", 1ull << (p - 10 * decade), suffix[decade]);
-	else
-		snprintf(buf, len, "%llu", 1ull << p);
+	if (b <= (int)(2 * n)) {
+		if (label)
+			snprintf(label, len, "%d", b);
+		return (uint64_t)b;
+	}
+	power = (unsigned)(b >> k) - 1;
+	mul = n + ((unsigned)b & (n - 1));
+	decade = power / 10;
+	if (label)
+		snprintf(label, len, decade ? "%llu%c" : "%llu", (unsigned long long)(mul <<
+			 (power - 10 * decade)), suffix[decade]);
+	return power >= 64 ? 0 : mul << power;
 }
 
-void agg_hist_label(int b, char *buf, size_t len)
+void agg_hist_label(int b, int k, char *buf, size_t len)
 {
-	char lo[16], hi[16];
+	char lo[24], hi[24];
 
 	if (b <= 0) {
 		snprintf(buf, len, "(..., 0)");
-	} else if (b <= 2) {
+	} else if (b <= 2 << k) {
 		snprintf(buf, len, "[%d]", b - 1);
 	} else {
-		pow2_label(b - 2, lo, sizeof(lo));
-		pow2_label(b - 1, hi, sizeof(hi));
+		hist_end(b - 1, k, lo, sizeof(lo));
+		hist_end(b, k, hi, sizeof(hi));
 		snprintf(buf, len, "[%s, %s)", lo, hi);
 	}
 }
@@ -1083,16 +1114,18 @@ void agg_lhist_label(int b, int64_t min, int64_t max, int64_t step, char *buf, s
 int agg_bucket_max(const struct agg *m, int b, wide_t *max)
 {
 	if (m->kind == AGG_HIST) {
-		if (b < 0 || b >= AGG_HIST_BUCKETS)
+		uint64_t end;
+
+		if (b < 0 || b >= m->nbuckets)
 			return -EINVAL;
-		/* (..., 0) holds -1 at most, [0] 0, [1] 1, [2^(b-2), 2^(b-1)) */
-		if (b < 3)
-			*max = b - 1;
-		else if (b - 1 < (int)sizeof(wide_t) * 8 - 1)
-			*max = ((wide_t)1 << (b - 1)) - 1;
-		else	/* a 64-bit wide_t (32-bit targets): 2^63 - 1 is exact,
-			 * 2^64 - 1 does not fit and saturates */
-			*max = INT64_MAX;
+		/* (..., 0) holds -1 at most */
+		end = b ? hist_end(b, m->hist_k, NULL, 0) : 0;
+		if (!end && b)	/* 2^64: its last value */
+			*max = sizeof(wide_t) > 8 ? (wide_t)UINT64_MAX : INT64_MAX;
+		else if (end - 1 > INT64_MAX && sizeof(wide_t) == 8)
+			*max = INT64_MAX;	/* 32-bit targets: saturates */
+		else
+			*max = (wide_t)end - 1;
 		return 0;
 	}
 	if (m->kind != AGG_LHIST || b < 0 || b >= m->nbuckets)
@@ -1204,12 +1237,10 @@ void agg_pct_label(const struct agg *m, int b, char *buf, size_t len)
 	if (b < 0) {
 		snprintf(buf, len, "-");
 	} else if (m->kind == AGG_HIST) {
-		if (b == 0)
+		if (b == 0) {
 			snprintf(buf, len, "<0");
-		else if (b <= 2)
-			snprintf(buf, len, "~%d", b - 1);
-		else {
-			pow2_label(b - 2, lo, sizeof(lo));
+		} else {
+			hist_end(b - 1, m->hist_k, lo, sizeof(lo));
 			snprintf(buf, len, "~%s", lo);
 		}
 	} else {
@@ -1413,7 +1444,7 @@ static void text_hist(struct outbuf *ob, const struct agg *m, const struct agg_r
 		char bars[53];
 
 		if (m->kind == AGG_HIST)
-			agg_hist_label(i, label, sizeof(label));
+			agg_hist_label(i, m->hist_k, label, sizeof(label));
 		else
 			agg_lhist_label(i, m->lmin, m->lmax, m->lstep, label, sizeof(label));
 		memset(bars, '@', bar);
@@ -1622,7 +1653,7 @@ static void json_pct(struct outbuf *ob, const struct agg *m, int b)
 	if (b < 0 || b == 0) {
 		ob_puts(ob, "null");	/* unknown, or below every bound */
 	} else if (m->kind == AGG_HIST) {
-		ob_u64(ob, b <= 2 ? (uint64_t)(b - 1) : 1ull << (b - 2));
+		ob_u64(ob, hist_end(b - 1, m->hist_k, NULL, 0));
 	} else if (b > m->nbuckets - 2) {
 		ob_s64(ob, m->lmax);
 	} else {
@@ -1653,16 +1684,11 @@ static void json_buckets(struct outbuf *ob, const struct agg *m, const struct ag
 		if (m->kind == AGG_HIST) {
 			if (i == 0) {
 				ob_puts(ob, "\"max\": -1");
-			} else if (i <= 2) {
-				ob_puts(ob, "\"min\": ");
-				ob_u64(ob, i - 1);
-				ob_puts(ob, ", \"max\": ");
-				ob_u64(ob, i - 1);
 			} else {
 				ob_puts(ob, "\"min\": ");
-				ob_u64(ob, 1ull << (i - 2));
+				ob_u64(ob, hist_end(i - 1, m->hist_k, NULL, 0));
 				ob_puts(ob, ", \"max\": ");
-				ob_u64(ob, i - 1 == 64 ? UINT64_MAX : (1ull << (i - 1)) - 1);
+				ob_u64(ob, hist_end(i, m->hist_k, NULL, 0) - 1);
 			}
 		} else {
 			int nb = m->nbuckets - 2;

@@ -36,6 +36,9 @@
  *	hist:  bucket 0 holds negative values "(..., 0)", 1 holds 0 "[0]",
  *	       2 holds 1 "[1]", and bucket k >= 3 holds [2^(k-2), 2^(k-1)),
  *	       labelled with K/M/G/T/P/E suffixes: "[4K, 8K)".  AGG_HIST_BUCKETS.
+ *	       hist(v, k), spec.hist_k = k from 1 to AGG_HIST_K_MAX: 0 .. 2^(k+1) - 1
+ *	       one value a bucket, then each power of 2 in 2^k buckets,
+ *	       "[1152, 1280)", "[8K, 9K)" (agg_hist_bucket).
  *	lhist(min, max, step): bucket 0 holds v < min "(..., min)", bucket
  *	       i in 1..n holds [min + (i-1)*step, min + i*step), bucket n+1
  *	       holds v >= max "[max, ...)"; n = (max - min) / step, at most
@@ -86,6 +89,7 @@ struct outbuf;
 #define AGG_DEFAULT_SIZE 2048		/* the kernel's hist trigger default */
 #define AGG_MAX_SIZE (1u << 22)
 #define AGG_HIST_BUCKETS 66		/* <0, 0, 1, [2,4) ... [2^63, 2^64) */
+#define AGG_HIST_K_MAX 5		/* hist(v, k): 2^k buckets a power of 2 */
 #define AGG_LHIST_MAX 1000		/* linear buckets, as bpftrace */
 
 enum agg_kind {
@@ -152,6 +156,7 @@ struct agg_spec {
 	enum agg_ktype ktypes[AGG_MAX_KEYS];
 	bool is_unsigned;		/* values are u64 (compare, bucket, print) */
 	int64_t lmin, lmax, lstep;	/* AGG_LHIST: min < max, step > 0 */
+	int hist_k;			/* AGG_HIST: 0..AGG_HIST_K_MAX, hist(v, k) */
 	uint32_t size;			/* max entries; 0: AGG_DEFAULT_SIZE */
 	bool lru;			/* when full, a new key replaces the least
 					 * recently updated one (none is dropped) */
@@ -296,6 +301,9 @@ struct agg_print_opts {
 	 * zero, as bpftrace's print(@) of a scalar map, which always holds
 	 * one: "@: 0", "@: { .count = 0, .average = 0, .total = 0 }" */
 	bool empty_scalar;
+	/* the default order is by key (every part), not by value: bpftrace's
+	 * for a map whose values are not numbers (opts.value's) */
+	bool key_order;
 	/* Number key parts that stand for an enum's values (the language's):
 	 * the enumerator's name of part i, or NULL to print the number (text
 	 * output only; JSON keeps numbers). */
@@ -345,8 +353,8 @@ void agg_ts_json(struct outbuf *ob, const uint64_t *b, const struct agg_ts *t, u
 /* ---- pure helpers (exposed for tests and the planner) --------------------- */
 
 /* hist bucket of v (signed or not) and its label, e.g. "[4K, 8K)". */
-int agg_hist_bucket(int64_t v, bool is_unsigned);
-void agg_hist_label(int bucket, char *buf, size_t len);
+int agg_hist_bucket(int64_t v, bool is_unsigned, int k);
+void agg_hist_label(int bucket, int k, char *buf, size_t len);
 /* lhist bucket of v and its label. */
 int agg_lhist_bucket(int64_t v, int64_t min, int64_t max, int64_t step);
 void agg_lhist_label(int bucket, int64_t min, int64_t max, int64_t step, char *buf, size_t len);

@@ -326,10 +326,33 @@ static int check_buf(struct sema *s, struct node *n)
 	int cap = typed_buf_cap();
 
 	if (!s->buf_ok) {
-		/* Its bytes are the record's, gone after the event. */
-		lang_errf(s->err, n, "buf() is printed by printf's %%r: ftr keeps no buffer in a "
-			  "variable or map, nor computes with one");
+		lang_errf(s->err, n, "buf() is printed (printf's %%r, print()), kept in a variable "
+			  "or map (a key or a value) and compared (==, !=); ftr computes nothing "
+			  "else with one");
 		return -EINVAL;
+	}
+	if (a->k == N_STR && a->idx != -1) {
+		/* buf("lit", len): the literal's bytes with its NUL, bpftrace's
+		 * char array, of which len are kept */
+		size_t size = strlen(a->sval);
+
+		if (a->ival > (int64_t)size)
+			size = (size_t)a->ival;	/* "a\0b": the lexer's count */
+		size++;
+		if (n->nargs != 2 || n->args[1]->k != N_INT || n->args[1]->ival < 0 ||
+		    (uint64_t)n->args[1]->ival > size) {
+			lang_errf(s->err, n, "buf(\"...\", len): len is a constant from 0 to the "
+				  "literal's size with its NUL (%zu)", size);
+			return -EINVAL;
+		}
+		free(n->bind);
+		n->bind = malloc(size);
+		if (!n->bind)
+			return -ENOMEM;
+		memcpy(n->bind, a->sval, size);
+		n->idx = (int)n->args[1]->ival;
+		n->type = VT_BUF;
+		return 0;
 	}
 	if (n->nargs == 2 && n->args[1]->type != VT_INT) {
 		lang_errf(s->err, n->args[1], "buf(): the length is a number");
@@ -402,13 +425,10 @@ static int check_hist(struct sema *s, struct node *n)
 			lang_errf(s->err, k, "hist(x, k): k is a constant from 0 to 5");
 			return -EINVAL;
 		}
-		if (k->ival) {
-			lang_errf(s->err, k, "hist(x, %lld): 2^k buckets per power of 2 are not in "
-				  "ftr yet (hist(x) and hist(x, 0) are)", (long long)k->ival);
-			return -EINVAL;
+		if (!k->ival) {
+			lang_node_free(k);
+			n->nargs = 1;
 		}
-		lang_node_free(k);
-		n->nargs = 1;
 	}
 	return check_agg(s, n);
 }
@@ -528,11 +548,17 @@ static int check_print(struct sema *s, struct node *n)
 				  "takes a map)");
 			return -EINVAL;
 		}
+		s->buf_ok = BUF_VALUE;
 		err = check(s, n->args[0]);
 		if (err)
 			return err;
 		if (n->args[0]->k == N_MAP)
 			return check_print_entry(s, n->args[0]);
+		if (n->args[0]->type == VT_BUF && s->in->o && s->in->o->mode != OUT_TEXT) {
+			lang_errf(s->err, n->args[0], "print() of a buffer in -f json is not in "
+				  "ftr yet");
+			return -EINVAL;
+		}
 		if (n->args[0]->type == VT_NONE) {
 			lang_errf(s->err, n->args[0], "print() takes a map or a value");
 			return -EINVAL;
@@ -792,13 +818,39 @@ static struct val eval_ntop(struct xctx *x, const struct node *n)
 	return vstr(n->bind, strlen(n->bind));
 }
 
+/* A buffer as bpftrace prints it: %r (form 0) printable ASCII as it is
+ * (a backslash too), any other byte as \xNN; %rx every byte as \xNN; %rh
+ * every byte as two hex digits, a space between them. */
+void buf_text(struct outbuf *ob, const char *s, size_t len, char form)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (!form && c >= 32 && c <= 126) {
+			ob_putc(ob, (char)c);
+			continue;
+		}
+		if (form == 'h' && i)
+			ob_putc(ob, ' ');
+		if (form != 'h')
+			ob_write(ob, "\\x", 2);
+		ob_putc(ob, hex[c >> 4]);
+		ob_putc(ob, hex[c & 15]);
+	}
+}
+
 /* buf(): the first len bytes of the fetched array, len taken unsigned (so
  * -1 is all of it), as bpftrace caps it. */
 static struct val eval_buf(struct xctx *x, const struct node *n)
 {
-	struct tep_format_field *f = x->rec ? ((struct tep_format_field **)n->bind)[x->ev->idx] :
-					      NULL;
+	struct tep_format_field *f;
 	uint64_t len = (uint64_t)n->idx;
+
+	if (n->args[0]->k == N_STR)
+		return (struct val){ .t = VT_BUF, .s = n->bind, .len = len };
+	f = x->rec ? ((struct tep_format_field **)n->bind)[x->ev->idx] : NULL;
 
 	if (n->nargs == 2) {
 		uint64_t want = (uint64_t)eval(x, n->args[1]).i;
@@ -1029,20 +1081,10 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 			continue;
 		}
 		if (*q == 'r') {
-			/* bpftrace's %r: printable ASCII as it is, any other
-			 * byte as \xNN (a backslash too is kept as it is). */
-			for (size_t i = 0; i < v.len; i++) {
-				unsigned char c = (unsigned char)v.s[i];
+			bool form = q[1] == 'x' || q[1] == 'h';
 
-				if (c >= 32 && c <= 126) {
-					ob_putc(ob, (char)c);
-				} else {
-					ob_write(ob, "\\x", 2);
-					ob_putc(ob, "0123456789abcdef"[c >> 4]);
-					ob_putc(ob, "0123456789abcdef"[c & 15]);
-				}
-			}
-			p = q + 1;
+			buf_text(ob, v.s, v.len, form ? q[1] : 0);
+			p = q + 1 + form;
 			continue;
 		}
 		if (*q == 's') {
@@ -1258,6 +1300,8 @@ static void print_value(struct xctx *x, struct val v, int mode)
 	}
 	if (v.t == VT_STACK) {
 		print_stack(in, ob, v, mode);
+	} else if (v.t == VT_BUF) {
+		buf_text(ob, v.s, v.len, 0);
 	} else if (v.t == VT_STR) {
 		if (ob == &in->ob)
 			ob_lang_str(ob, v.s, v.len);
@@ -1575,7 +1619,7 @@ static int check_pton(struct sema *s, struct node *n)
 	struct node *a = n->args[0];
 	unsigned char *b;
 
-	if (!s->buf_ok) {
+	if (s->buf_ok != BUF_PRINTF) {
 		lang_errf(s->err, n, "pton() is read by ntop(af, pton(...)) and printf's %%r: ftr "
 			  "keeps no byte array in a variable or map, nor computes with one");
 		return -EINVAL;
@@ -1748,7 +1792,7 @@ static const struct builtin_fn builtins[] = {
 	{ .name = "bswap", .min = 1, .max = 1, .args = "x", .ret = VT_INT, .where = BW_ALL,
 	  .check = check_bswap, .eval = eval_bswap },
 	{ .name = "buf", .min = 1, .max = 2, .args = "ptr, len | array", .ret = VT_BUF,
-	  .where = BW_EVENT, .check = check_buf, .eval = eval_buf },
+	  .where = BW_ALL, .check = check_buf, .eval = eval_buf },
 	{ .name = "strcontains", .min = 2, .max = 2, .args = "s, sub", .ret = VT_INT,
 	  .where = BW_ALL, .check = check_strcontains, .eval = eval_strcontains },
 	{ .name = "nsecs", .min = 0, .max = 1, .args = "[clock]", .ret = VT_INT, .where = BW_ALL,
@@ -1880,10 +1924,10 @@ static int check_unknown(struct sema *s, struct node *n)
 int check_call(struct sema *s, struct node *n, bool as_map_value)
 {
 	const struct builtin_fn *b = builtin_find(n->sval);
-	bool buf_ok = s->buf_ok;
+	unsigned char buf_ok = s->buf_ok;
 	int err;
 
-	s->buf_ok = false;
+	s->buf_ok = 0;
 	if (!b)
 		return check_unknown(s, n);
 	if (n->nargs < b->min || n->nargs > b->max) {
@@ -1898,7 +1942,7 @@ int check_call(struct sema *s, struct node *n, bool as_map_value)
 	}
 	n->fn = b;
 	for (int i = 0; !(b->flags & BF_OWN_ARGS) && i < n->nargs; i++) {
-		s->buf_ok = i > 0 && (b->flags & BF_BUF_ARGS);
+		s->buf_ok = i > 0 && (b->flags & BF_BUF_ARGS) ? BUF_PRINTF : 0;
 		err = check(s, n->args[i]);
 		s->buf_ok = false;
 		if (err)

@@ -466,8 +466,8 @@ static enum vtype store_type(struct interp *in, const struct node *v)
 		return VT_TUPLE;
 	if (v->k == N_STR || (v->k == N_CALL && !strcmp(v->sval, "str")))
 		return VT_STR;
-	if (v->k == N_CALL && (f = builtin_find(v->sval)) && f->ret == VT_STR)
-		return VT_STR;
+	if (v->k == N_CALL && (f = builtin_find(v->sval)) && (f->ret == VT_STR || f->ret == VT_BUF))
+		return f->ret;
 	if (v->k == N_MAP && !v->nargs && (m = map_find(in, v->sval)) && m->vt == VT_STR)
 		return VT_STR;
 	if (v->k == N_BUILTIN)
@@ -964,6 +964,7 @@ int compile(struct interp *in, struct lang_err *err)
 		const struct lang_mapdecl *d = lang_mapdecl_of(in->p, m->name);
 		struct agg_spec spec = { .name = m->name, .kind = m->kind, .nkeys = m->nkeys,
 					 .lmin = m->lmin, .lmax = m->lmax, .lstep = m->lstep,
+					 .hist_k = m->kind == AGG_HIST ? (int)m->lstep : 0,
 					 .size = d ? d->max : in->o->map_size,
 					 .lru = d && (d->type == LM_LRUHASH ||
 						      d->type == LM_PERCPULRUHASH),

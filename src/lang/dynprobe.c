@@ -297,55 +297,26 @@ static int usdt_fields(const struct usdt_probe *u, const char *fields, char *out
 	return off < len ? 0 : -E2BIG;
 }
 
-/* usdt:PATH[:PROVIDER]:NAME (globs in PROVIDER and NAME): a uprobe at
- * each site of each matching probe, its semaphore raised by the kernel
- * while the uprobe exists (a reference counter, since Linux 4.20). */
-static int add_usdt(struct engine *e, const struct lang_probe *pr, const char *fields,
-		    char ***names, struct lang_err *err)
+/* One file's sites of usdt:...:PROV:NAME (prov NULL: any): how many match,
+ * and with add, a uprobe at each (its name in *names); or -errno, said in
+ * err unless quiet (a file of many that cannot be read is skipped). */
+static int usdt_file(struct engine *e, const struct lang_probe *pr, const char *fields,
+		     const char *file, const char *prov, const char *name, bool add, bool quiet,
+		     char ***names, int *n, struct lang_err *err)
 {
-	char path[PATH_MAX], why[1024], *t = strdup(pr->target), *name, *prov = NULL;
+	char path[PATH_MAX], why[1024];
 	const char *arch = e->feat.arch[0] ? arch_normalise(e->feat.arch) : arch_name();
 	struct usdt_probe *u = NULL;
-	size_t nu = 0, matched = 0;
-	int n = 0, ret;
+	size_t nu = 0;
+	int matched = 0, ret;
 
-	if (!t)
-		return -ENOMEM;
-	name = strrchr(t, ':');
-	if (!name) {
-		ret = errp(err, pr, -EINVAL, "'%s': a USDT probe is usdt:PATH[:PROVIDER]:NAME",
-			   pr->text);
-		goto out;
-	}
-	*name++ = '\0';
-	prov = strrchr(t, ':');
-	if (prov)
-		*prov++ = '\0';
-	ret = probe_resolve_path(t, arch, path, sizeof(path), why, sizeof(why));
+	ret = probe_resolve_path(file, arch, path, sizeof(path), why, sizeof(why));
 	if (!ret)
 		ret = usdt_read(path, &u, &nu, why, sizeof(why));
 	if (ret) {
-		errp(err, pr, ret, "'%s': %s", pr->text, why);
-		goto out;
-	}
-	for (size_t i = 0; i < nu; i++)
-		matched += !fnmatch(name, u[i].name, 0) && (!prov || !fnmatch(prov, u[i].provider, 0));
-	if (!matched) {
-		size_t l = 0;
-
-		why[0] = '\0';
-		for (size_t i = 0; i < nu && i < 6 && l < sizeof(why); i++)
-			l += snprintf(why + l, sizeof(why) - l, "%s%s:%s", i ? ", " : "",
-				      u[i].provider, u[i].name);
-		ret = errp(err, pr, -ENOENT, nu ? "'%s': no such USDT probe in '%s' (it has %s%s)" :
-			   "'%s': '%s' has no USDT probes (no .note.stapsdt)%s%s", pr->text, path,
-			   why, nu > 6 ? ", ..." : "");
-		goto out;
-	}
-	if (matched > pglob_max()) {
-		ret = errp(err, pr, -E2BIG, "'%s' matches %zu USDT sites, more than %zu; narrow it, "
-			   "or raise the cap with FTR_MAX_PROBES=N", pr->text, matched, pglob_max());
-		goto out;
+		if (!quiet)
+			errp(err, pr, ret, "'%s': %s", pr->text, why);
+		return ret;
 	}
 	for (size_t i = 0; i < nu; i++) {
 		char text[PATH_MAX + 2048], f[1024], pname[PATH_MAX + 200];
@@ -353,6 +324,9 @@ static int add_usdt(struct engine *e, const struct lang_probe *pr, const char *f
 		struct probe_error perr = { .pos = -1 };
 
 		if (fnmatch(name, u[i].name, 0) || (prov && fnmatch(prov, u[i].provider, 0)))
+			continue;
+		matched++;
+		if (!add)
 			continue;
 		ret = usdt_fields(&u[i], fields, f, sizeof(f), why, sizeof(why));
 		if (ret) {
@@ -372,15 +346,118 @@ static int add_usdt(struct engine *e, const struct lang_probe *pr, const char *f
 			goto out;
 		}
 		/* A path as written, as bpftrace names it (add_glob). */
-		snprintf(pname, sizeof(pname), "usdt:%s:%s:%s", strchr(t, '/') ? t : path,
+		snprintf(pname, sizeof(pname), "usdt:%s:%s:%s", strchr(file, '/') ? file : path,
 			 u[i].provider, u[i].name);
-		ret = push_name(names, &n, pname);
+		ret = push_name(names, n, pname);
 		if (ret)
+			goto out;
+	}
+	if (!matched && !quiet) {
+		size_t l = 0;
+
+		why[0] = '\0';
+		for (size_t i = 0; i < nu && i < 6 && l < sizeof(why); i++)
+			l += snprintf(why + l, sizeof(why) - l, "%s%s:%s", i ? ", " : "",
+				      u[i].provider, u[i].name);
+		ret = errp(err, pr, -ENOENT, nu ? "'%s': no such USDT probe in '%s' (it has "
+			   "%s%s)" : "'%s': '%s' has no USDT probes (no .note.stapsdt)%s%s",
+			   pr->text, path, why, nu > 6 ? ", ..." : "");
+		goto out;
+	}
+	ret = matched;
+out:
+	free(u);
+	return ret;
+}
+
+/* usdt:PATH[:PROVIDER]:NAME (globs in PATH, PROVIDER and NAME; no PATH
+ * with -p: the files the process maps; an empty PROVIDER: any): a uprobe
+ * at each site of each matching probe, its semaphore raised by the kernel
+ * while the uprobe exists (a reference counter, since Linux 4.20). */
+static int add_usdt(struct engine *e, const struct lang_probe *pr, const char *fields,
+		    char ***names, struct lang_err *err)
+{
+	char *t = strdup(pr->target), *name, *prov = NULL, **files = NULL;
+	size_t matched = 0, nf = 0;
+	int n = 0, ret, *cnt = NULL;
+	bool many;
+
+	if (!t)
+		return -ENOMEM;
+	name = strrchr(t, ':');
+	if (!name) {
+		ret = errp(err, pr, -EINVAL, "'%s': a USDT probe is usdt:PATH[:PROVIDER]:NAME",
+			   pr->text);
+		goto out;
+	}
+	*name++ = '\0';
+	if (name[0] == '"' && strlen(name) > 1 && name[strlen(name) - 1] == '"') {
+		/* test:"\"probe1\"": a quoted name, its \" and \\ unescaped */
+		char *w = name;
+
+		name[strlen(name) - 1] = '\0';
+		for (const char *r = name + 1; *r; r++)
+			*w++ = r[0] == '\\' && r[1] ? *++r : *r;
+		*w = '\0';
+	}
+	prov = strrchr(t, ':');
+	if (prov)
+		*prov++ = '\0';
+	if (prov && !*prov)
+		prov = NULL;	/* usdt:PATH::NAME, as bpftrace: any provider */
+	many = (!*t && e->o.pid > 0) || pglob_is_glob(t);
+	if (many && e->o.pid > 0)
+		files = pglob_pid_files(e->o.pid);	/* of them, those t matches */
+	else if (many)
+		files = pglob_paths(t);
+	for (size_t i = 0; files && files[i]; i++) {
+		if (e->o.pid > 0 && *t && fnmatch(t, files[i], 0))
+			free(files[i]);
+		else
+			files[nf++] = files[i];
+	}
+	if (files)
+		files[nf] = NULL;
+	if (many && !(cnt = calloc(nf + 1, sizeof(*cnt)))) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* what matches first, then the probes: none made for a refusal */
+	for (size_t i = 0; i < (many ? nf : 1); i++) {
+		ret = usdt_file(e, pr, fields, many ? files[i] : t, prov, name, false, many,
+				names, &n, err);
+		if (!many && ret <= 0)
+			goto out;
+		if (many)
+			cnt[i] = ret;
+		matched += ret > 0 ? (size_t)ret : 0;
+	}
+	if (!matched) {
+		if (e->o.pid > 0)
+			ret = errp(err, pr, -ENOENT, "'%s': no USDT probe matches in the files "
+				   "process %d maps", pr->text, e->o.pid);
+		else
+			ret = errp(err, pr, -ENOENT, "'%s': no USDT probe matches in the files "
+				   "'%s' names", pr->text, t);
+		goto out;
+	}
+	if (matched > pglob_max()) {
+		ret = errp(err, pr, -E2BIG, "'%s' matches %zu USDT sites, more than %zu; narrow it, "
+			   "or raise the cap with FTR_MAX_PROBES=N", pr->text, matched, pglob_max());
+		goto out;
+	}
+	for (size_t i = 0; i < (many ? nf : 1); i++) {
+		if (many && cnt[i] <= 0)
+			continue;
+		ret = usdt_file(e, pr, fields, many ? files[i] : t, prov, name, true, false,
+				names, &n, err);
+		if (ret < 0)
 			goto out;
 	}
 	ret = 0;
 out:
-	free(u);
+	free(cnt);
+	pglob_list_free(files);
 	free(t);
 	if (ret < 0) {
 		strv_free(*names, n);

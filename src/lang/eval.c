@@ -57,6 +57,8 @@ static struct val eval_block(struct xctx *x, const struct node *n)
 static struct val eval_tuple(struct xctx *x, const struct node *n)
 {
 	struct tbuf *b = &x->in->tbufs[n->slot];
+	struct val run[RECORD_ORDER_MAX];
+	const int *order = n->bind;	/* a record in another order (sema.c) */
 	int err = 0;
 
 	tbuf_reset(b);
@@ -64,8 +66,10 @@ static struct val eval_tuple(struct xctx *x, const struct node *n)
 		err = tuple_put_names(b, n->sval);
 	else if (n->ival == TUPLE_ARRAY)	/* a C array (typed.c) */
 		err = tuple_put_mark(b, 'A');
+	for (int i = 0; order && i < n->nargs; i++)	/* its elements run as written */
+		run[order[i]] = eval(x, n->args[order[i]]);
 	for (int i = 0; i < n->nargs && !err; i++) {
-		struct val e = eval(x, n->args[i]);
+		struct val e = order ? run[i] : eval(x, n->args[i]);
 		/* a C struct's or array's pointer (typed.c) */
 		bool hex = i < 32 && ((uint32_t)n->idx >> i & 1);
 
@@ -112,6 +116,8 @@ int keys_of(struct xctx *x, const struct node *map, struct agg_kpart *k)
 
 		if (v.t == VT_STR)
 			k[i].str.p = v.s, k[i].str.len = v.len;
+		else if (v.t == VT_BUF || v.t == VT_TUPLE)
+			k[i].u = intern_put(x->in->vals, v.s, v.len);
 		else if (v.t == VT_STACK)
 			k[i].stack.ips = v.ips, k[i].stack.n = (uint32_t)v.len;
 		else
@@ -272,13 +278,13 @@ struct val eval(struct xctx *x, const struct node *n)
 
 		keys_of(x, n, k);
 		agg_lookup(x->in->maps[n->slot].m, k, &v);
-		if (x->in->maps[n->slot].vt == VT_STR || x->in->maps[n->slot].vt == VT_STACK ||
-		    x->in->maps[n->slot].vt == VT_TUPLE) {
+		if (x->in->maps[n->slot].vt > VT_INT) {
 			size_t len;
 			const void *p = intern_get(x->in->vals, (uint32_t)v, &len);
 
-			if (x->in->maps[n->slot].vt == VT_TUPLE)
-				return (struct val){ .t = VT_TUPLE, .s = p ? p : "", .len = p ? len : 0 };
+			if (x->in->maps[n->slot].vt == VT_TUPLE || x->in->maps[n->slot].vt == VT_BUF)
+				return (struct val){ .t = x->in->maps[n->slot].vt, .s = p ? p : "",
+						     .len = p ? len : 0 };
 			if (x->in->maps[n->slot].vt == VT_STR) {
 				struct val sv = vstr(p ? p : "", len);
 
@@ -323,7 +329,7 @@ struct val eval(struct xctx *x, const struct node *n)
 		b = eval(x, n->b);
 		if (n->op == T_TILDE || n->op == T_NTILDE)
 			return vint(expr_glob(b.s, a.s, a.len) == (n->op == T_TILDE));
-		if (a.t == VT_STR || a.t == VT_TUPLE) {
+		if (a.t == VT_STR || a.t == VT_TUPLE || a.t == VT_BUF) {
 			int c = strcmp_v(a, b);
 
 			return vint(arith(n->op, c, 0));

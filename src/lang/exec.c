@@ -142,6 +142,16 @@ static int interned_value(int64_t v, struct agg_kpart *k, void *arg)
 		k->str.len = len;
 		return AGG_K_STR;
 	}
+	if (c->vt == VT_BUF) {
+		/* as printf's %r shows it (text only: sema.c) */
+		static struct outbuf bob;
+
+		ob_init(&bob, -1);
+		buf_text(&bob, p ? p : "", p ? len : 0, 0);
+		k->str.p = bob.buf;
+		k->str.len = bob.len;
+		return AGG_K_STR;
+	}
 	k->stack.ips = p;
 	k->stack.n = (uint32_t)(len / sizeof(uint64_t));
 	return AGG_K_STACK;
@@ -156,6 +166,23 @@ struct enum_ctx {
 static const char *enum_key_name(int part, int64_t v, void *arg)
 {
 	const struct enum_ctx *c = arg;
+	uint32_t id = c->m->key_enum[part];
+
+	if (id == KEY_BUF_ID || id == KEY_TUPLE_ID) {
+		/* an interned buffer or tuple: its text (one part at a time) */
+		static struct outbuf kob;
+		size_t len;
+		const char *p = intern_get(c->in->vals, (uint32_t)v, &len);
+
+		ob_init(&kob, -1);
+		if (id == KEY_BUF_ID)
+			buf_text(&kob, p ? p : "", p ? len : 0, 0);
+		else
+			tuple_text(&kob, p ? p : "", p ? len : 0, tuple_enum_name, tuple_stack,
+				   c->in);
+		ob_putc(&kob, '\0');
+		return kob.buf;
+	}
 
 	return enum_name(c->in, c->m->key_enum[part], v);
 }
@@ -182,6 +209,7 @@ static int enum_value(int64_t v, struct agg_kpart *k, void *arg)
 
 void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div, bool explicit)
 {
+
 	if (!m->m)
 		return;
 	if (m->k && hist_read(in, m) < 0)
@@ -194,6 +222,9 @@ void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div, bo
 	struct agg_print_opts po = { .top = top >= 0 ? (uint32_t)top : in->o->top,
 				     .div = div > 0 ? (uint64_t)div : 0,
 				     .stack_mode = m->stack_mode, .sort = in->o->sort,
+				     /* bpftrace sorts a map of strings, stacks,
+				      * tuples, buffers by its keys */
+				     .key_order = m->vt > VT_INT,
 				     .sym = in->prof ? lprof_frame : NULL, .sym_arg = in->prof,
 				     .value = m->vt > VT_INT ? interned_value :
 					      text && m->val_enum && m->kind == AGG_VALUE ?
@@ -423,10 +454,10 @@ void exec(struct xctx *x, const struct node *st)
 					if (m->kind == AGG_TSERIES && !agg_entries(m->m))
 						agg_ts_unsigned(m->m, a.u);
 				}
-			} else if (m->vt == VT_STR || m->vt == VT_STACK || m->vt == VT_TUPLE) {
+			} else if (m->vt > VT_INT) {
 				struct val nv = eval(x, st->b);
 
-				v = nv.t == VT_STR || nv.t == VT_TUPLE ?
+				v = nv.t != VT_STACK ?
 				    intern_put(in->vals, nv.s, nv.len) :
 				    intern_put(in->vals, nv.ips, nv.len * sizeof(uint64_t));
 			} else {

@@ -160,6 +160,7 @@ bool lang_getopt_call(struct lexer *l, struct node *n)
 	if (def && def->k == N_STR) {
 		n->k = N_STR;
 		n->sval = strdup(v ? v : def->sval);
+		n->ival = n->sval ? (int64_t)strlen(n->sval) : 0;
 		node_free(def);
 		return n->sval != NULL;
 	}

@@ -34,6 +34,13 @@
 #define EVENT_KSTACK_MAX 16
 /* Strings and stacks kept as map values: bounded, as maps are. */
 #define INTERN_MAX (1u << 20)
+/* A record literal assigned in another order of fields than its variable's
+ * first (sema.c's record_order): at most this many fields */
+#define RECORD_ORDER_MAX 16
+/* mapdef.key_enum of a key part that is a buffer or a tuple, kept as the
+ * number intern_put gives its bytes */
+#define KEY_BUF_ID 0xfffffff0u
+#define KEY_TUPLE_ID 0xfffffff1u
 #define INTERN_MAX_BYTES ((size_t)64 << 20)
 /* Measured on arm64 6.1: a hist trigger's stacktrace key at sched_switch
  * starts at schedule (or do_task_dead), one frame above __schedule, where
@@ -229,7 +236,11 @@ struct sema {
 	int nev;
 	bool is_ret, is_kprobe, is_uprobe, has_record, is_profile;
 	bool is_begin_end;		/* BEGIN, END: bpftrace's run in its own process */
-	bool buf_ok;			/* checking an argument of printf */
+	/* buf() may be the value checked: BUF_PRINTF an argument of printf or
+	 * ntop (pton() too), BUF_VALUE a value kept or compared (check_buf) */
+	unsigned char buf_ok;
+#define BUF_PRINTF 1
+#define BUF_VALUE 2
 	int loops;			/* loops around the statement checked */
 	struct lang_err *err;
 };
@@ -283,6 +294,9 @@ int64_t arith(enum tok op, int64_t a, int64_t b);
 void div_zero_warn(struct interp *in, const struct node *n, enum tok op, int64_t b);
 int strcmp_v(struct val a, struct val b);
 struct val eval(struct xctx *x, const struct node *n);
+
+/* builtins.c: a buffer's bytes as printf's %r (form 0), %rx ('x'), %rh ('h') */
+void buf_text(struct outbuf *ob, const char *s, size_t len, char form);
 
 /* exec.c */
 void print_stack(struct interp *in, struct outbuf *ob, struct val v, int mode);

@@ -86,7 +86,7 @@ struct node {
 	enum nk k;
 	enum tok op;		/* BINOP/UNOP/ASSIGN (T_ASSIGN, T_PLUSEQ, ...) */
 	int line, col;
-	int64_t ival;		/* INT; BUILTIN: enum builtin; */
+	int64_t ival;		/* INT; STR: its bytes; BUILTIN: enum builtin; */
 	int idx;		/* BUILTIN argN: N; kstack/ustack: frames (0: all);
 				 * INT, STR: $N's N (-1: a bare stack mode word);
 				 * CALL int8()..uint64(): the bits */

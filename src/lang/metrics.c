@@ -76,9 +76,13 @@ int metrics_open(struct interp *in)
 		struct mapdef *m = &in->maps[i];
 		struct prom_map *pm = &in->pmaps[i];
 		const struct node *st;
+		bool interned = false;
 
-		/* strings and stacks kept as values are no numbers */
-		if (!m->m || m->vt > VT_INT)
+		/* strings and stacks kept as values are no numbers; a buffer's
+		 * or a tuple's key is a number only ftr's printer reads back */
+		for (int k = 0; k < m->nkeys; k++)
+			interned |= m->key_enum[k] == KEY_BUF_ID || m->key_enum[k] == KEY_TUPLE_ID;
+		if (!m->m || m->vt > VT_INT || interned)
 			continue;
 		in->phelp[i] = map_help(in, i, &st);
 		if (!in->phelp[i])

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Numbers of the language: literals, durations (100ms), its integer types
- * and casts to them, offsetof(): see lang.h. */
+ * and casts to them, offsetof(), and let's declared types: see lang.h. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -151,4 +151,100 @@ struct node *lang_offsetof_expr(struct lexer *l, int line, int col)
 	l->p = q + 1;
 	next(l);
 	return n;
+}
+
+/*
+ * let $x [: TYPE] [= expr]: an assignment that declares, so that each run
+ * of it starts the variable again (with 0 when nothing is assigned).  TYPE
+ * is an integer type (int8 ... uint64): the value is cast to it.
+ */
+struct node *lang_let_stmt(struct lexer *l)
+{
+	static const enum tok stop[] = { T_ASSIGN, T_SEMI, T_RBRACE };
+	int line = l->tline, col = l->tcol;
+	struct node *n, *v;
+	char *type = NULL;
+	int tline = 0, tcol = 0;
+
+	next(l);
+	if (l->t == T_MAP) {
+		lerr(l, l->tline, l->tcol, "a map is declared before the probes: let %s = hash(N);",
+		     l->sval);
+		return NULL;
+	}
+	if (l->t != T_VAR || strspn(l->sval + 1, "0123456789") == strlen(l->sval + 1)) {
+		lerr(l, l->tline, l->tcol, "expected a $variable after 'let', found %s",
+		     lang_tok_str(l->t));
+		return NULL;
+	}
+	n = mk(l, S_ASSIGN, line, col);
+	v = mk(l, N_VAR, l->tline, l->tcol);
+	if (!n || !v) {
+		free(n);
+		free(v);
+		return NULL;
+	}
+	n->op = T_ASSIGN;
+	n->decl = true;
+	n->a = v;
+	v->sval = l->sval;
+	l->sval = NULL;
+	next(l);
+	if (accept(l, T_COLON)) {
+		static const enum tok rparen[] = { T_RPAREN };
+		int bits;
+		bool sign;
+		size_t len;
+
+		tline = l->tline;
+		tcol = l->tcol;
+		if (l->t == T_IDENT && !strcmp(l->sval, "typeof") && *l->p == '(') {
+			/* typeof(TYPE) is TYPE; typeof(expr) its type, a number's
+			 * only (n->c, sema.c), which no cast changes */
+			bool is_type = type_ahead(l->p + 1, &len);
+
+			next(l);
+			next(l);
+			if (is_type)
+				type = text_until(l, rparen, 1);
+			else
+				n->c = parse_expr(l);
+			if ((is_type ? !type : !n->c) || !expect(l, T_RPAREN, NULL))
+				goto fail;
+		} else {
+			type = text_until(l, stop, ARRAY_SIZE(stop));
+		}
+		if (!n->c && (!type || !*type)) {
+			lerr(l, tline, tcol, "expected a type after ':'");
+			goto fail;
+		}
+		if (type && !lang_int_type(type, &bits, &sign)) {
+			lerr(l, tline, tcol, "let %s: %s: a declared type other than an integer "
+			     "type (int8 ... uint64) is not in ftr yet", v->sval, type);
+			goto fail;
+		}
+	}
+	if (accept(l, T_ASSIGN)) {
+		n->b = parse_expr(l);
+		if (!n->b)
+			goto fail;
+	} else {
+		n->b = mk(l, N_INT, line, col);
+		if (!n->b)
+			goto fail;
+	}
+	if (type) {
+		struct node *c = mk(l, N_CAST, tline, tcol);
+
+		if (!c)
+			goto fail;
+		c->sval = type;
+		c->a = n->b;
+		n->b = c;
+	}
+	return n;
+fail:
+	free(type);
+	node_free(n);
+	return NULL;
 }

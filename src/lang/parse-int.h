@@ -45,6 +45,8 @@ bool lang_getopt_call(struct lexer *l, struct node *n);
 
 /* number.c: offsetof(TYPE, MEMBER...) after its name, at its '(' */
 struct node *lang_offsetof_expr(struct lexer *l, int line, int col);
+/* number.c: let $x [: TYPE] [= expr], at 'let' */
+struct node *lang_let_stmt(struct lexer *l);
 
 /* parse.c: the lexer */
 void lerr(struct lexer *l, int line, int col, const char *fmt, ...)
@@ -63,6 +65,12 @@ static inline bool accept(struct lexer *l, enum tok t)
 	next(l);
 	return true;
 }
+
+/* parse.c: an expression; the source text up to one of stop (at depth 0);
+ * is a C type's name ahead of p (just after a '('), its length to ')' */
+struct node *parse_expr(struct lexer *l);
+char *text_until(struct lexer *l, const enum tok *stop, int nstop);
+bool type_ahead(const char *p, size_t *len);
 
 /* parse.c: nodes and blocks */
 struct node *mk(struct lexer *l, enum nk k, int line, int col);

@@ -227,6 +227,7 @@ void next(struct lexer *l)
 		}
 		*w = '\0';
 		l->sval = buf;
+		l->ival = w - buf;	/* its bytes, a \0 among them: buf("a\0b", 3) */
 		l->p = s + 1;
 		l->t = T_STR;
 		return;
@@ -405,7 +406,7 @@ static void str_positional(struct lexer *l, struct node *call)
  * or is a name that is not a builtin followed by '*'s: "(foo *)".  Its
  * length up to the ')' in *len.
  */
-static bool type_ahead(const char *p, size_t *len)
+bool type_ahead(const char *p, size_t *len)
 {
 	const char *s = p + strspn(p, " \t"), *e = s, *q;
 	int argn;
@@ -552,6 +553,7 @@ static struct node *primary(struct lexer *l)
 		n = mk(l, N_STR, line, col);
 		if (n) {
 			n->sval = l->sval;
+			n->ival = l->ival;
 			l->sval = NULL;
 		}
 		next(l);
@@ -1106,7 +1108,6 @@ static struct node *binary(struct lexer *l, int lvl)
 	return left;
 }
 
-
 static struct node *ternary(struct lexer *l)
 {
 	struct node *c = binary(l, 0), *n;
@@ -1155,6 +1156,11 @@ static struct node *expr(struct lexer *l)
 	return n;
 }
 
+struct node *parse_expr(struct lexer *l)
+{
+	return expr(l);
+}
+
 static struct node *block(struct lexer *l);
 
 static struct node *statement(struct lexer *l);
@@ -1163,7 +1169,7 @@ static struct node *binary(struct lexer *l, int lvl);
 
 /* The source text from the current token up to (not including) the first
  * of stop at parenthesis depth 0, trimmed; the lexer stops on that token. */
-static char *text_until(struct lexer *l, const enum tok *stop, int nstop)
+char *text_until(struct lexer *l, const enum tok *stop, int nstop)
 {
 	const char *s = l->line_start + l->tcol - 1, *e;
 	int depth = 0;
@@ -1263,85 +1269,6 @@ fail:
 	return NULL;
 }
 
-/*
- * let $x [: TYPE] [= expr]: an assignment that declares, so that each run
- * of it starts the variable again (with 0 when nothing is assigned).  TYPE
- * is an integer type (int8 ... uint64): the value is cast to it.
- */
-static struct node *let_stmt(struct lexer *l)
-{
-	static const enum tok stop[] = { T_ASSIGN, T_SEMI, T_RBRACE };
-	int line = l->tline, col = l->tcol;
-	struct node *n, *v;
-	char *type = NULL;
-	int tline = 0, tcol = 0;
-
-	next(l);
-	if (l->t == T_MAP) {
-		lerr(l, l->tline, l->tcol, "a map is declared before the probes: let %s = hash(N);",
-		     l->sval);
-		return NULL;
-	}
-	if (l->t != T_VAR || strspn(l->sval + 1, "0123456789") == strlen(l->sval + 1)) {
-		lerr(l, l->tline, l->tcol, "expected a $variable after 'let', found %s",
-		     lang_tok_str(l->t));
-		return NULL;
-	}
-	n = mk(l, S_ASSIGN, line, col);
-	v = mk(l, N_VAR, l->tline, l->tcol);
-	if (!n || !v) {
-		free(n);
-		free(v);
-		return NULL;
-	}
-	n->op = T_ASSIGN;
-	n->decl = true;
-	n->a = v;
-	v->sval = l->sval;
-	l->sval = NULL;
-	next(l);
-	if (accept(l, T_COLON)) {
-		int bits;
-		bool sign;
-
-		tline = l->tline;
-		tcol = l->tcol;
-		type = text_until(l, stop, ARRAY_SIZE(stop));
-		if (!type || !*type) {
-			lerr(l, tline, tcol, "expected a type after ':'");
-			goto fail;
-		}
-		if (!lang_int_type(type, &bits, &sign)) {
-			lerr(l, tline, tcol, "let %s: %s: a declared type other than an integer "
-			     "type (int8 ... uint64) is not in ftr yet", v->sval, type);
-			goto fail;
-		}
-	}
-	if (accept(l, T_ASSIGN)) {
-		n->b = expr(l);
-		if (!n->b)
-			goto fail;
-	} else {
-		n->b = mk(l, N_INT, line, col);
-		if (!n->b)
-			goto fail;
-	}
-	if (type) {
-		struct node *c = mk(l, N_CAST, tline, tcol);
-
-		if (!c)
-			goto fail;
-		c->sval = type;
-		c->a = n->b;
-		n->b = c;
-	}
-	return n;
-fail:
-	free(type);
-	node_free(n);
-	return NULL;
-}
-
 /* @m = { ...; avg(x) }: the block's statements, then @m = avg(x) in it (an
  * aggregation is a map's value only), the block a statement. */
 static struct node *agg_in_block(struct lexer *l, struct node *as)
@@ -1367,7 +1294,7 @@ static struct node *stmt(struct lexer *l)
 	struct node *n, *e;
 
 	if (l->t == T_IDENT && !strcmp(l->sval, "let"))
-		return let_stmt(l);
+		return lang_let_stmt(l);
 	if (l->t == T_IDENT && (!strcmp(l->sval, "for") || !strcmp(l->sval, "while") ||
 				!strcmp(l->sval, "unroll")))
 		return loop_stmt(l);
@@ -1627,7 +1554,6 @@ int lang_perf_event(bool hardware, const char *name, uint32_t *type, uint64_t *c
 		}
 	return -ENOENT;
 }
-
 
 /* A software/hardware event's period: 1000000, or 1e6 as bpftrace takes it. */
 static int parse_period(const char *t, unsigned long long *v)

@@ -192,7 +192,42 @@ static bool u64_literal(const struct node *n)
 static enum agg_ktype ktype_of(const struct node *n)
 {
 	return n->type == VT_STR ? AGG_K_STR : n->type == VT_STACK ? AGG_K_STACK :
-	       is_hex_call(n) ? AGG_K_HEX : u64_literal(n) ? AGG_K_UINT : AGG_K_INT;
+	       is_hex_call(n) ? AGG_K_HEX : u64_literal(n) || n->type == VT_BUF ||
+	       n->type == VT_TUPLE ? AGG_K_UINT : AGG_K_INT;
+}
+
+/* A key part's enum id (node.enum_id), or what stands for a buffer or a
+ * tuple kept interned (keys_of), whose number the printer turns back into
+ * its text (exec.c) */
+static uint32_t key_enum_of(const struct node *n)
+{
+	return n->type == VT_BUF ? KEY_BUF_ID : n->type == VT_TUPLE ? KEY_TUPLE_ID : n->enum_id;
+}
+
+/* A buffer or a tuple as a key part: text output only, no record in it,
+ * not a whole key (bpftrace's @m[(1, 2)] is @m[1, 2]: spread_tuple_key) */
+static int check_interned_key(struct sema *s, struct node *n, const struct node *k)
+{
+	if (k->type != VT_BUF && k->type != VT_TUPLE)
+		return 0;
+	if (k->type == VT_TUPLE && n->nargs == 1) {
+		lang_errf(s->err, k, "a tuple as a whole map key is spread into the keys, which "
+			  "ftr does for a literal or a variable only");
+		return -EINVAL;
+	}
+	if (k->type == VT_TUPLE && strstr(k->tsig, "(n")) {
+		lang_errf(s->err, k, "a record in a map key is not in ftr yet (a value and "
+			  "print() are)");
+		return -EINVAL;
+	}
+	if (s->in->o && s->in->o->mode != OUT_TEXT) {
+		lang_errf(s->err, k, "a %s in a map key in -f json is not in ftr yet",
+			  k->type == VT_BUF ? "buffer" : "tuple");
+		return -EINVAL;
+	}
+	if (!s->in->vals && !(s->in->vals = intern_new(INTERN_MAX, INTERN_MAX_BYTES)))
+		return -ENOMEM;
+	return 0;
 }
 
 /* Keys of one map agree in kind: strings, stacks or numbers (hex()
@@ -260,7 +295,7 @@ static int spread_tuple_key(struct sema *s, struct node *n)
 		return 0;
 	}
 	cnt = t->tsig ? tuple_sig_count(t->tsig) : -1;
-	if (cnt < 1 || cnt > AGG_MAX_KEYS || strchr(t->tsig + 1, '(') || !copy_var_chain(t))
+	if (cnt < 1 || cnt > AGG_MAX_KEYS || !copy_var_chain(t))
 		return 0;
 	el = calloc((size_t)cnt, sizeof(*el));
 	for (int i = 0; el && i < cnt; i++) {
@@ -339,14 +374,18 @@ int check_map_keys(struct sema *s, struct node *n)
 		}
 	}
 	for (int i = 0; i < n->nargs; i++) {
-		int err = i == 0 && checked ? 0 : check(s, n->args[i]);
+		int err;
 
+		s->buf_ok = BUF_VALUE;
+		err = i == 0 && checked ? 0 : check(s, n->args[i]);
+		s->buf_ok = 0;
+		if (!err)
+			err = check_interned_key(s, n, n->args[i]);
 		if (err)
 			return err;
-		if (n->args[i]->type != VT_INT && n->args[i]->type != VT_STR &&
-		    n->args[i]->type != VT_STACK) {
-			lang_errf(s->err, n->args[i], "a map key must be a number, a string or a "
-				  "stack");
+		if (n->args[i]->type == VT_NONE) {
+			lang_errf(s->err, n->args[i], "a map key must be a number, a string, a "
+				  "stack, a buffer or a tuple");
 			return -EINVAL;
 		}
 	}
@@ -359,7 +398,7 @@ int check_map_keys(struct sema *s, struct node *n)
 		m->stack_mode = s->in->stack_dflt;	/* its stored stacks' too */
 		for (int i = 0; i < n->nargs; i++) {
 			m->kt[i] = ktype_of(n->args[i]);
-			m->key_enum[i] = n->args[i]->enum_id;
+			m->key_enum[i] = key_enum_of(n->args[i]);
 			if (n->args[i]->type == VT_STACK)
 				m->stack_mode = stack_mode_of(s->in, n->args[i]);
 		}
@@ -375,6 +414,16 @@ int check_map_keys(struct sema *s, struct node *n)
 	for (int i = 0; i < n->nargs; i++) {
 		enum agg_ktype kt = ktype_of(n->args[i]);
 
+		uint32_t ke = key_enum_of(n->args[i]);
+		const char *sig = m->first->args[i]->tsig;
+
+		if ((ke == KEY_BUF_ID || ke == KEY_TUPLE_ID || m->key_enum[i] == KEY_BUF_ID ||
+		     m->key_enum[i] == KEY_TUPLE_ID) && (ke != m->key_enum[i] ||
+		     (ke == KEY_TUPLE_ID && strcmp(sig, n->args[i]->tsig)))) {
+			lang_errf(s->err, n->args[i], "key %d of %s is of another type than at %d:%d",
+				  i + 1, m->name, m->first->line, m->first->col);
+			return -EINVAL;
+		}
 		if (kclass(kt) != kclass(m->kt[i])) {
 			lang_errf(s->err, n->args[i], "key %d of %s is a %s here but a %s at %d:%d",
 				  i + 1, m->name, ktype_name(kt), ktype_name(m->kt[i]),
@@ -406,6 +455,8 @@ static int set_kind(struct sema *s, struct node *map, struct node *rhs)
 
 	if (kind < 0)
 		kind = AGG_VALUE;
+	if (kind == AGG_HIST && rhs->nargs == 2)
+		lstep = rhs->args[1]->ival;	/* k: check_hist */
 	if (kind == AGG_LHIST) {
 		if (rhs->nargs != 4 || !is_const(rhs->args[1], &lmin) ||
 		    !is_const(rhs->args[2], &lmax) || !is_const(rhs->args[3], &lstep) ||
@@ -431,7 +482,8 @@ static int set_kind(struct sema *s, struct node *map, struct node *rhs)
 		}
 	}
 	if (m->has_kind && (m->kind != (enum agg_kind)kind ||
-			    ((kind == AGG_LHIST || kind == AGG_TSERIES) && (m->lmin != lmin || m->lmax != lmax ||
+			    ((kind == AGG_LHIST || kind == AGG_TSERIES || kind == AGG_HIST) &&
+			     (m->lmin != lmin || m->lmax != lmax ||
 						   m->lstep != lstep)))) {
 		lang_errf(s->err, rhs, "%s is used two ways (first at %d:%d)", m->name,
 			  m->first->line, m->first->col);
@@ -604,8 +656,9 @@ int check_cond(struct sema *s, struct node *n)
 {
 	int err = check(s, n);
 
-	if (!err && n->type == VT_TUPLE) {
-		lang_errf(s->err, n, "a tuple is not a condition");
+	if (!err && (n->type == VT_TUPLE || n->type == VT_BUF)) {
+		lang_errf(s->err, n, "a %s is not a condition", n->type == VT_BUF ? "buffer" :
+			  "tuple");
 		return -EINVAL;
 	}
 	return err;
@@ -622,10 +675,11 @@ int stack_mode_of(const struct interp *in, const struct node *n)
 
 int check(struct sema *s, struct node *n)
 {
+	unsigned char buf_ok = s->buf_ok;	/* a buffer may be this value */
 	int err;
 
 	if (n->k != N_CALL)
-		s->buf_ok = false;	/* buf() as printf's own argument only */
+		s->buf_ok = false;	/* buf() as the value itself only */
 	switch (n->k) {
 	case N_INT:
 		n->type = VT_INT;
@@ -678,7 +732,8 @@ int check(struct sema *s, struct node *n)
 			lang_errf(s->err, n, "& needs a typed lvalue: cast it first, as &((TYPE *)arg0)->member");
 			return -EINVAL;
 		}
-		if (n->a->type != VT_INT && (n->op != T_NOT || n->a->type == VT_TUPLE)) {
+		if (n->a->type != VT_INT && (n->op != T_NOT || n->a->type == VT_TUPLE ||
+					     n->a->type == VT_BUF)) {
 			lang_errf(s->err, n, "%s needs a number", lang_tok_str(n->op));
 			return -EINVAL;
 		}
@@ -689,11 +744,19 @@ int check(struct sema *s, struct node *n)
 			n->enum_id = LANG_BOOL_ID;	/* !x is a bool, as a comparison */
 		return 0;
 	case N_BINOP:
+		/* buffers are compared with == and != */
+		s->buf_ok = n->op == T_EQ || n->op == T_NE ? BUF_VALUE : 0;
 		err = check(s, n->a);
+		s->buf_ok = n->op == T_EQ || n->op == T_NE ? BUF_VALUE : 0;
 		if (!err)
 			err = check(s, n->b);
 		if (err)
 			return err;
+		if (n->a->type == VT_BUF && n->op != T_EQ && n->op != T_NE) {
+			lang_errf(s->err, n, "%s of buffers: they are compared with == and !=",
+				  lang_tok_str(n->op));
+			return -EINVAL;
+		}
 		if (n->op == T_TILDE || n->op == T_NTILDE) {
 			if (n->a->type != VT_STR || n->b->k != N_STR) {
 				lang_errf(s->err, n, "%s matches a string against a \"glob*\" literal",
@@ -789,8 +852,10 @@ int check(struct sema *s, struct node *n)
 		return -EINVAL;
 	case N_TERNARY:
 		err = check_cond(s, n->a);
+		s->buf_ok = buf_ok;
 		if (!err)
 			err = check(s, n->b);
+		s->buf_ok = buf_ok;
 		if (!err)
 			err = check(s, n->c);
 		if (err)
@@ -891,6 +956,13 @@ static int check_map_loop(struct sema *s, struct node *st)
 		return -EINVAL;
 	}
 	for (int i = 0; i < m->nkeys; i++)
+		if (m->key_enum[i] == KEY_BUF_ID || m->key_enum[i] == KEY_TUPLE_ID ||
+		    m->vt == VT_BUF) {
+			lang_errf(s->err, mn, "for over %s: its %s in a tuple are not in ftr yet",
+				  m->name, m->vt == VT_BUF ? "buffers" : "keys of tuples or buffers");
+			return -EINVAL;
+		}
+	for (int i = 0; i < m->nkeys; i++)
 		if (m->kt[i] == AGG_K_STACK && s->in->o && s->in->o->mode == OUT_BTJSON) {
 			lang_errf(s->err, mn, "for over %s: a stack key in a tuple in -f json is "
 				  "not in ftr yet", m->name);
@@ -975,6 +1047,59 @@ static int check_loop(struct sema *s, struct node *st)
 	return err;
 }
 
+/*
+ * $a = (bar = e1, foo = e2) where $a held (foo = ..., bar = ...): bpftrace
+ * keeps the first record's order of fields, and runs the expressions in the
+ * order written.  The record literal n takes the order of sig's names (its
+ * args moved) and keeps the order it runs them in n->bind (eval.c): 0, or
+ * 0 with n as it was when its names are not those of sig.
+ */
+static int record_order(struct node *n, const char *sig)
+{
+	const char *names = sig + 2, *p = names;
+	struct node **args;
+	int *order, i = 0;
+
+	if (sig[1] != 'n' || n->k != N_TUPLE || !n->sval || n->ival || n->bind ||
+	    n->nargs > RECORD_ORDER_MAX)
+		return 0;
+	args = calloc((size_t)n->nargs, sizeof(*args));
+	order = calloc((size_t)n->nargs, sizeof(*order));
+	if (!args || !order) {
+		free(args);
+		free(order);
+		return -ENOMEM;
+	}
+	for (; i < n->nargs && *p != ';'; i++) {
+		size_t len = strcspn(p, ",;");
+		const char *q = n->sval;
+		int j = 0;
+
+		/* where the target's i-th name is in n's */
+		while (*q && (strncmp(q, p, len) || (q[len] != ',' && q[len]))) {
+			q += strcspn(q, ",");
+			q += *q == ',';
+			j++;
+		}
+		if (!*q || args[i])
+			break;
+		args[i] = n->args[j];
+		order[j] = i;
+		p += len + (p[len] == ',');
+	}
+	if (i != n->nargs || *p != ';') {
+		free(args);
+		free(order);
+		return 0;
+	}
+	free(n->args);
+	n->args = args;
+	free(n->sval);
+	n->sval = strndup(names, (size_t)(p - names));
+	n->bind = order;
+	return n->sval ? 0 : -ENOMEM;
+}
+
 /* x += n, x -= n, x++ of a pointer x (of pointee size ptr): n is scaled. */
 static int ptr_step(struct sema *s, struct node *st, uint32_t ptr)
 {
@@ -1027,7 +1152,25 @@ int check_stmts(struct sema *s, struct node *st)
 			err = st->a ? check(s, st->a) : 0;
 			break;
 		case S_ASSIGN:
+			if (st->a->k == N_VAR && st->c) {
+				/* let $v: typeof(e): e is not run, its type is $v's */
+				err = check(s, st->c);
+				if (!err && st->c->type != VT_INT) {
+					lang_errf(s->err, st->c, "let %s: typeof() of a value other "
+						  "than a number is not in ftr yet", st->a->sval);
+					err = -EINVAL;
+				}
+				if (err)
+					break;
+			}
 			if (st->a->k == N_VAR) {
+				int vs = var_slot(s, st->a->sval, false);
+
+				err = vs >= 0 && s->in->vartsig[vs] && st->op == T_ASSIGN ?
+				      record_order(st->b, s->in->vartsig[vs]) : 0;
+				if (err)
+					break;
+				s->buf_ok = BUF_VALUE;
 				err = check(s, st->b);
 				if (err)
 					break;
@@ -1059,11 +1202,10 @@ int check_stmts(struct sema *s, struct node *st)
 				if (st->b->type == VT_TUPLE && s->in->vartsig[st->a->slot] &&
 				    strcmp(s->in->vartsig[st->a->slot], st->b->tsig) &&
 				    (s->in->vartsig[st->a->slot][1] == 'n' || st->b->tsig[1] == 'n')) {
-					/* bpftrace keeps the first record's order of fields;
-					 * ftr would print the new one's */
+					/* another order of the same fields is the first's
+					 * (record_order); these are others */
 					lang_errf(s->err, st->b, "%s held a record of other fields or "
-						  "another order: give the fields in the order of the "
-						  "first", st->a->sval);
+						  "of other types", st->a->sval);
 					return -EINVAL;
 				}
 				if (st->b->type == VT_TUPLE) {
@@ -1095,6 +1237,7 @@ int check_stmts(struct sema *s, struct node *st)
 			} else {
 				struct mapdef *m = &s->in->maps[st->a->slot];
 
+				s->buf_ok = BUF_VALUE;
 				err = check(s, st->b);
 				if (!err && st->b->type == VT_TUPLE && m->vt == VT_INT && !m->val_typed &&
 				    st->op == T_ASSIGN) {
@@ -1103,6 +1246,12 @@ int check_stmts(struct sema *s, struct node *st)
 					if (!s->in->vals && !(s->in->vals = intern_new(INTERN_MAX,
 										       INTERN_MAX_BYTES)))
 						return -ENOMEM;
+				}
+				if (!err && st->b->type == VT_BUF && s->in->o &&
+				    s->in->o->mode != OUT_TEXT) {
+					lang_errf(s->err, st->b, "a map of buffers in -f json is not "
+						  "in ftr yet");
+					return -EINVAL;
 				}
 				if (!err && !m->val_typed) {
 					m->val_typed = true;
@@ -1134,7 +1283,8 @@ int check_stmts(struct sema *s, struct node *st)
 						lang_errf(s->err, st->b, "%s holds numbers: a %s "
 							  "needs a map of its own, stored with '=' "
 							  "(wrap a string field in str())", m->name,
-							  st->b->type == VT_STR ? "string" : "stack");
+							  st->b->type == VT_STR ? "string" :
+							  st->b->type == VT_BUF ? "buffer" : "stack");
 					else
 						lang_errf(s->err, st->b, "%s holds %ss", m->name,
 							  m->vt == VT_STR ? "string" : "stack");

@@ -778,6 +778,10 @@ static int array_cast(struct tctx *x, struct node *n, const char *br)
 	if (const_of(n->a, &k)) {
 		memcpy(bytes, &k, 8);
 		len = 8;
+	} else if (n->a->k == N_CAST && n->a->ival >= 1 && n->a->ival <= 8 &&
+		   n->a->enum_id != LANG_BOOL_ID && const_of(n->a->a, &k)) {
+		memcpy(bytes, &k, 8);	/* (bool[2])(uint16)1: the cast's low bytes */
+		len = n->a->ival;
 	} else if (n->a->k == N_STR && strlen(n->a->sval) < sizeof(bytes)) {
 		len = (int64_t)strlen(n->a->sval) + 1;
 		memcpy(bytes, n->a->sval, (size_t)len);
@@ -807,6 +811,8 @@ static int array_cast(struct tctx *x, struct node *n, const char *br)
 		args[i]->line = n->line;
 		args[i]->col = n->col;
 		args[i]->ival = (int64_t)u;
+		if (t.extra[0] >> 24 & BTF_INT_BOOL)
+			args[i]->enum_id = LANG_BOOL_ID;	/* printed true, false */
 		if (sgn && u >> (es * 8 - 1)) {
 			/* a negative element: -(its magnitude), a negative
 			 * N_INT being an unsigned literal above INT64_MAX */

@@ -120,6 +120,18 @@ else
 	kill $pid 2>/dev/null; wait $pid
 fi
 
+# A map keyed by a tuple or a buffer among its keys is no metric: its key is
+# a number that only ftr's printer reads back.  Its neighbour, a counter, is.
+f=$TMP/keys.prom
+"$FTR" --prom-file "$f" -e 'i:ms:50 { @t[(1, 2), 3] = count(); @b[buf("a", 1)] = count();
+	@c = count(); if (@c == 3) { exit(); } }' > "$TMP/keys.out" 2> "$TMP/keys.err"
+if [ "$(sample ftr_c_total "$f")" = 3 ] && ! grep -q '^ftr_[tb]_' "$f" &&
+   grep -q '^@t\[(1, 2), 3\]: 3$' "$TMP/keys.out"; then
+	ok prom-file-interned-keys
+else
+	fail prom-file-interned-keys "$(cat "$f" "$TMP/keys.err" | head -6 | tr "\n" " ")"
+fi
+
 # Usage: --interval alone, a bad address.
 "$FTR" -e 'BEGIN { exit(); }' --interval 1s > /dev/null 2>&1
 check prom-interval-alone [ $? -eq 2 ]

@@ -77,6 +77,22 @@ check usdt-list-as-written [ "$(cat "$TMP/o")" = "usdt:./usdt:ftr:tick" ]
 printf '__BPFTRACE_NOTIFY_PROBES_ATTACHED\ngated=4\n\n\n@[usdt:./usdt:ftr:gated]: 4\n@[usdt:./usdt:ftr:mem]: 4\n@[usdt:./usdt:ftr:tick]: 4\n' > "$TMP/want"
 cmp -s "$TMP/o" "$TMP/want" && grep -qx 'Attached 3 probes' "$TMP/e" && ok usdt-as-written ||
 	fail usdt-as-written "$(cat "$TMP/o" "$TMP/e" | head -8 | tr "\n" " ")"
+# A glob over paths: each file it names (two copies of the helper: twice the
+# sites, each counted where it fires).  Without a path, with -p: the files the
+# process maps; a glob as the path, with -p: those of them it matches.
+mkdir -p "$TMP/gl" && cp "$u" "$TMP/gl/usdt-a" && cp "$u" "$TMP/gl/usdt-b"
+__BPFTRACE_NOTIFY_PROBES_ATTACHED=1 "$FTR" -e "usdt:$TMP/gl/usdt-*:ftr:tick { @[probe] = count(); }" \
+	-- "$TMP/gl/usdt-b" 3 > "$TMP/o" 2> "$TMP/e"
+grep -qx 'Attached 2 probes' "$TMP/e" && grep -qx "@\[usdt:$TMP/gl/usdt-b:ftr:tick\]: 3" "$TMP/o" &&
+	! grep -q 'usdt-a' "$TMP/o" && ok usdt-path-glob ||
+	fail usdt-path-glob "$(cat "$TMP/o" "$TMP/e" | head -6 | tr "\n" " ")"
+USDT_DELAY_MS=3000 "$TMP/gl/usdt-a" 4 > /dev/null &
+up=$!
+"$FTR" -p $up -e 'usdt::ftr:tick { @t = count(); } usdt:*usdt-?:ftr:mem { @m = count(); }' \
+	> "$TMP/o" 2> "$TMP/e"
+wait $up
+grep -qx '@t: 4' "$TMP/o" && grep -qx '@m: 4' "$TMP/o" && ok usdt-pid-files ||
+	fail usdt-pid-files "$(cat "$TMP/o" "$TMP/e" | head -6 | tr "\n" " ")"
 # Two clauses on one probe run in the program's order, as bpftrace runs
 # them (the kernel calls a place's uprobes newest first).
 "$FTR" -e "usdt:$u:ftr:tick { printf(\"a\"); } usdt:$u:ftr:tick { printf(\"b\\n\"); }" -- usdt 3 \
@@ -85,6 +101,12 @@ cmp -s "$TMP/o" "$TMP/want" && grep -qx 'Attached 3 probes' "$TMP/e" && ok usdt-
 	fail usdt-clause-order "$(cat "$TMP/o" "$TMP/e" | head -6 | tr "\n" " ")"
 "$FTR" -e "usdt:$u:tick { @ = count(); }" -- usdt 3 > "$TMP/o" 2> "$TMP/e"
 grep -q '^@: 3$' "$TMP/o" && ok usdt-no-provider || fail usdt-no-provider "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
+# usdt:PATH::NAME, an empty provider, is any provider (bpftrace's); a name
+# in quotes is read as a string literal: "tick" is tick
+"$FTR" -e "usdt:$u::t* { @a = count(); } usdt:$u:ftr:\"tick\" { @b = count(); }" -- usdt 3 \
+	> "$TMP/o" 2> "$TMP/e"
+grep -q '^@a: 3$' "$TMP/o" && grep -q '^@b: 3$' "$TMP/o" && ok usdt-empty-provider-quoted ||
+	fail usdt-empty-provider-quoted "$(cat "$TMP/o" "$TMP/e" | head -4 | tr "\n" " ")"
 
 "$FTR" -e "usdt:$u:ftr:nope { @ = count(); }" -- usdt 1 > /dev/null 2> "$TMP/e"; rc=$?
 [ $rc -eq 1 ] && grep -q 'no such USDT probe' "$TMP/e" && grep -q 'ftr:tick' "$TMP/e" &&

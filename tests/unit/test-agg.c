@@ -251,34 +251,65 @@ static void test_hist_edges(void **state)
 	struct agg_spec su = { .name = "@u", .kind = AGG_HIST, .is_unsigned = true };
 	struct agg *m, *u;
 
-	assert_int_equal(agg_hist_bucket(-1, false), 0);
-	assert_int_equal(agg_hist_bucket(INT64_MIN, false), 0);
-	assert_int_equal(agg_hist_bucket(0, false), 1);
-	assert_int_equal(agg_hist_bucket(1, false), 2);
-	assert_int_equal(agg_hist_bucket(2, false), 3);
-	assert_int_equal(agg_hist_bucket(3, false), 3);
-	assert_int_equal(agg_hist_bucket(4095, false), 13);
-	assert_int_equal(agg_hist_bucket(4096, false), 14);
-	assert_int_equal(agg_hist_bucket(INT64_MAX, false), 64);
-	assert_int_equal(agg_hist_bucket(-1, true), 65);	/* 2^64 - 1 */
-	agg_hist_label(0, l, sizeof(l));
+	assert_int_equal(agg_hist_bucket(-1, false, 0), 0);
+	assert_int_equal(agg_hist_bucket(INT64_MIN, false, 0), 0);
+	assert_int_equal(agg_hist_bucket(0, false, 0), 1);
+	assert_int_equal(agg_hist_bucket(1, false, 0), 2);
+	assert_int_equal(agg_hist_bucket(2, false, 0), 3);
+	assert_int_equal(agg_hist_bucket(3, false, 0), 3);
+	assert_int_equal(agg_hist_bucket(4095, false, 0), 13);
+	assert_int_equal(agg_hist_bucket(4096, false, 0), 14);
+	assert_int_equal(agg_hist_bucket(INT64_MAX, false, 0), 64);
+	assert_int_equal(agg_hist_bucket(-1, true, 0), 65);	/* 2^64 - 1 */
+	agg_hist_label(0, 0, l, sizeof(l));
 	assert_string_equal(l, "(..., 0)");
-	agg_hist_label(1, l, sizeof(l));
+	agg_hist_label(1, 0, l, sizeof(l));
 	assert_string_equal(l, "[0]");
-	agg_hist_label(2, l, sizeof(l));
+	agg_hist_label(2, 0, l, sizeof(l));
 	assert_string_equal(l, "[1]");
-	agg_hist_label(3, l, sizeof(l));
+	agg_hist_label(3, 0, l, sizeof(l));
 	assert_string_equal(l, "[2, 4)");
-	agg_hist_label(11, l, sizeof(l));
+	agg_hist_label(11, 0, l, sizeof(l));
 	assert_string_equal(l, "[512, 1K)");
-	agg_hist_label(31, l, sizeof(l));
+	agg_hist_label(31, 0, l, sizeof(l));
 	assert_string_equal(l, "[512M, 1G)");
-	agg_hist_label(42, l, sizeof(l));
+	agg_hist_label(42, 0, l, sizeof(l));
 	assert_string_equal(l, "[1T, 2T)");
-	agg_hist_label(64, l, sizeof(l));
+	agg_hist_label(64, 0, l, sizeof(l));
 	assert_string_equal(l, "[4E, 8E)");
-	agg_hist_label(65, l, sizeof(l));
+	agg_hist_label(65, 0, l, sizeof(l));
 	assert_string_equal(l, "[8E, 16E)");
+	/* hist(v, k): 2^k buckets a power of 2 above 2^(k+1) (bpftrace's
+	 * hist(x, 2): [7], [8, 10), [16, 20), [224, 256)) */
+	static const struct {
+		int64_t v;
+		int k, b;
+		const char *label;
+	} fine[] = {
+		{ 7, 2, 8, "[7]" }, { 8, 2, 9, "[8, 10)" }, { 9, 2, 9, "[8, 10)" },
+		{ 10, 2, 10, "[10, 12)" }, { 16, 2, 13, "[16, 20)" }, { 255, 2, 28, "[224, 256)" },
+		{ 1152, 3, 66, "[1152, 1280)" }, { 9 * 1024, 3, 90, "[9K, 10K)" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(fine); i++) {
+		assert_int_equal(agg_hist_bucket(fine[i].v, false, fine[i].k), fine[i].b);
+		agg_hist_label(fine[i].b, fine[i].k, l, sizeof(l));
+		assert_string_equal(l, fine[i].label);
+	}
+	/* the last bucket of each k ends at 2^64 */
+	for (int k = 0; k <= AGG_HIST_K_MAX; k++) {
+		struct agg_spec sk = { .name = "@k", .kind = AGG_HIST, .hist_k = k };
+		struct agg *mk = agg_alloc(&sk);
+		wide_t max;
+
+		assert_non_null(mk);
+		assert_int_equal(agg_hist_bucket(-1, true, k), agg_nbuckets(mk) - 1);
+		assert_int_equal(agg_bucket_max(mk, agg_nbuckets(mk) - 1, &max), 0);
+		assert_true(max == (sizeof(wide_t) > 8 ? (wide_t)UINT64_MAX : INT64_MAX));
+		agg_hist_label(agg_nbuckets(mk) - 1, k, l, sizeof(l));
+		/* bpftrace's label: the bound over the largest power of 1024 under it */
+		assert_non_null(strstr(l, k == 5 ? ", 16384P)" : ", 16E)"));
+		agg_free(mk);
+	}
 
 	/* negatives, zero and the largest values, printed */
 	m = agg_alloc(&s);

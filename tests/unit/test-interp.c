@@ -213,7 +213,24 @@ static const struct {
 	  "stored at 1:9)" },
 	{ "BEGIN { print(@m.1); @m = (1, 2); }", "1:17: .1 of a map read before the program stores "
 	  "a tuple in it: ftr types a map's tuples at their first store" },
-	{ "BEGIN { @[(1, 2), 3] = 1; }", "1:11: a map key must be a number, a string or a stack" },
+	{ "BEGIN { @t = (1, 2); @[@t] = 1; }", "1:24: a tuple as a whole map key is spread into "
+	  "the keys, which ftr does for a literal or a variable only" },
+	{ "BEGIN { @[1, (1, 2)] = 1; @[1, (1, \"a\")] = 2; }", "1:32: key 2 of @ is of another "
+	  "type than at 1:9" },
+	{ "BEGIN { @[buf(\"a\", 1)] = 1; @[1] = 2; }", "1:31: key 1 of @ is of another type than "
+	  "at 1:9" },
+	{ "BEGIN { @[1, (2, (a = 1, b = 2))] = 1; }", "1:14: a record in a map key is not in ftr "
+	  "yet (a value and print() are)" },
+	{ "BEGIN { @[1, (1, 2)] = 1; for ($kv : @) { } }", "1:38: for over @: its keys of tuples or "
+	  "buffers in a tuple are not in ftr yet" },
+	{ "BEGIN { print(buf(\"hi\", 4)); }", "1:15: buf(\"...\", len): len is a constant from 0 "
+	  "to the literal's size with its NUL (3)" },
+	{ "BEGIN { $a = buf(\"hi\", 2); if ($a) { } }", "1:32: a buffer is not a condition" },
+	{ "BEGIN { $a = buf(\"hi\", 2); print($a < $a); }", "1:37: '<' of buffers: they are "
+	  "compared with == and !=" },
+	{ "BEGIN { print((buf(\"hi\", 2), 1)); }", "1:16: buf() is printed (printf's %r, print()), "
+	  "kept in a variable or map (a key or a value) and compared (==, !=); ftr computes "
+	  "nothing else with one" },
 	{ "BEGIN { for ($i : \"a\"..2) { } }", "1:19: a range's bounds are numbers" },
 	{ "BEGIN { printf(\"%d\\n\", @never[1]); }", "1:24: @never is read but never assigned" },
 	{ "tracepoint:syscalls:sys_enter_write { @ = count() ; @m = lhist(args.count, 10, 0, 1); }",
@@ -270,9 +287,9 @@ static const struct {
 	  "1:43: buf(args.u32v): ftrtest:types records the address, and the kernel copies no "
 	  "bytes behind it at a tracepoint; nothing on this kernel can fetch them (eprobe "
 	  "events, or kprobe events at the syscall's entry, would)" },
-	{ "tracepoint:ftrtest:types { @x[1] = buf(args.arr, 2); }",
-	  "1:36: buf() is printed by printf's %r: ftr keeps no buffer in a variable or map, nor "
-	  "computes with one" },
+	{ "tracepoint:ftrtest:types { @x[1] = buf(args.arr, 2) + 1; }",
+	  "1:36: buf() is printed (printf's %r, print()), kept in a variable or map (a key or a "
+	  "value) and compared (==, !=); ftr computes nothing else with one" },
 	/* sizes ftr does not know: a scalar variable's (bpftrace may widen it),
 	 * a literal's over 127 (int16 or uint8), a tuple assigned twice */
 	{ "BEGIN { $x = 1; print(sizeof($x)); }",
@@ -285,9 +302,12 @@ static const struct {
 	  "begin and end only (\"special\")" },
 	{ "BEGIN { $t = (1, 2); $i = 1; print($t[$i]); }",
 	  "1:38: [] needs a typed pointer or array, or a string and a number (maps are @name[key])" },
-	{ "BEGIN { @ = hist(5, 3); }",
-	  "1:21: hist(x, 3): 2^k buckets per power of 2 are not in ftr yet (hist(x) and "
-	  "hist(x, 0) are)" },
+	{ "BEGIN { $a = (a = 1, b = 2); $a = (b = 1, c = 2); }", "1:35: $a held a record of other "
+	  "fields or of other types" },
+	{ "BEGIN { let $a: typeof(\"x\"); }", "1:24: let $a: typeof() of a value other than a "
+	  "number is not in ftr yet" },
+	{ "BEGIN { @ = hist(5, 6); }", "1:21: hist(x, k): k is a constant from 0 to 5" },
+	{ "BEGIN { @ = hist(5, 2); @ = hist(5, 3); }", "1:29: @ is used two ways (first at 1:9)" },
 	{ "BEGIN { $k = 0; @ = hist(5, $k); }", "1:29: hist(x, k): k is a constant from 0 to 5" },
 	{ "struct A { int b : 3; } BEGIN { print(offsetof(struct A, b)); }",
 	  "1:39: offsetof(struct A, b): a bitfield has no byte offset" },
@@ -406,6 +426,58 @@ static const struct icase aggs[] = {
 	  "syscalls:sys_exit_read tid=" T1 " ret=4\n"
 	  "syscalls:sys_exit_read tid=" T1 " ret=-11\n",
 	  "@s: -21\n\n@lo: -14\n\n@a: -7\n" },
+	/* bpftrace's hist(x, k): 0 .. 2^(k+1) - 1 a value a bucket, then 2^k
+	 * buckets a power of 2, labelled by their bounds (K, M... where a
+	 * bucket spans 1024 values or more, as bpftrace) */
+	{ "hist(x, k)",
+	  "BEGIN { @[1] = hist(-5, 2); @[1] = hist(7, 2); @[1] = hist(9, 2); @[1] = hist(9, 2); "
+	  "@[1] = hist(17, 2); @b = hist(9300, 3); @b = hist(1152, 3); }", "",
+	  "@[1]:\n"
+	  "(..., 0)               1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+	  "[0]                    0 |                                                    |\n"
+	  "[1]                    0 |                                                    |\n"
+	  "[2]                    0 |                                                    |\n"
+	  "[3]                    0 |                                                    |\n"
+	  "[4]                    0 |                                                    |\n"
+	  "[5]                    0 |                                                    |\n"
+	  "[6]                    0 |                                                    |\n"
+	  "[7]                    1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+	  "[8, 10)                2 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "[10, 12)               0 |                                                    |\n"
+	  "[12, 14)               0 |                                                    |\n"
+	  "[14, 16)               0 |                                                    |\n"
+	  "[16, 20)               1 |@@@@@@@@@@@@@@@@@@@@@@@@@@                          |\n"
+	  "count 5, sum 37, mean 7, p50 ~8, p90 ~16, p99 ~16\n"
+	  "\n"
+	  "\n"
+	  "@b:\n"
+	  "[1152, 1280)           1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "[1280, 1408)           0 |                                                    |\n"
+	  "[1408, 1536)           0 |                                                    |\n"
+	  "[1536, 1664)           0 |                                                    |\n"
+	  "[1664, 1792)           0 |                                                    |\n"
+	  "[1792, 1920)           0 |                                                    |\n"
+	  "[1920, 2048)           0 |                                                    |\n"
+	  "[2048, 2304)           0 |                                                    |\n"
+	  "[2304, 2560)           0 |                                                    |\n"
+	  "[2560, 2816)           0 |                                                    |\n"
+	  "[2816, 3072)           0 |                                                    |\n"
+	  "[3072, 3328)           0 |                                                    |\n"
+	  "[3328, 3584)           0 |                                                    |\n"
+	  "[3584, 3840)           0 |                                                    |\n"
+	  "[3840, 4096)           0 |                                                    |\n"
+	  "[4096, 4608)           0 |                                                    |\n"
+	  "[4608, 5120)           0 |                                                    |\n"
+	  "[5120, 5632)           0 |                                                    |\n"
+	  "[5632, 6144)           0 |                                                    |\n"
+	  "[6144, 6656)           0 |                                                    |\n"
+	  "[6656, 7168)           0 |                                                    |\n"
+	  "[7168, 7680)           0 |                                                    |\n"
+	  "[7680, 8K)             0 |                                                    |\n"
+	  "[8K, 9K)               0 |                                                    |\n"
+	  "[9K, 10K)              1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	  "count 2, sum 10452, mean 5226, p50 ~1152, p90 ~9K, p99 ~9K\n"
+	  "\n" },
 	{ "hist(x, 0) is hist(x)",
 	  "BEGIN { @a[(uint8)1] = hist(3, 0); @a[2] = hist(0); }", "",
 	  "@a[1]:\n[2, 4)                 1 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
@@ -599,6 +671,14 @@ static const struct icase stmts[] = {
 	  "syscalls:sys_enter_write tid=" T2 " comm=cat count=9\n"	/* no name kept */
 	  "syscalls:sys_enter_write tid=" T1 " count=5\n",
 	  "bash wrote 7\nbash wrote 5\n@who[" T1 "]: bash\n@by[bash]: 12\n" },
+	/* bpftrace sorts a map by its values when they are numbers, else by
+	 * its keys (then print(@m, N) keeps the last N keys) */
+	{ "a map of strings, buffers or tuples printed in its keys' order",
+	  "BEGIN { @s[3] = \"a\"; @s[1] = \"c\"; @s[2] = \"b\"; @b[2] = buf(\"a\", 1); "
+	  "@b[1] = buf(\"c\", 1); @b[3] = buf(\"b\", 1); print(@b, 2); @t[2, \"b\"] = (1, 2); "
+	  "@t[1, \"z\"] = (3, 4); @t[1, \"a\"] = (0, 0); }", "",
+	  "@b[2]: a\n@b[3]: b\n@s[1]: c\n@s[2]: b\n@s[3]: a\n\n@b[1]: c\n@b[2]: a\n@b[3]: b\n\n"
+	  "@t[1, a]: (0, 0)\n@t[1, z]: (3, 4)\n@t[2, b]: (1, 2)\n" },
 	{ "a function's string kept as a map value; a string map copied",
 	  "BEGIN { @t[1] = strftime(\"at %%\", 0); @u = usym(1); @a = @u; @n = ntop(2, 0x0100007f); }",
 	  "", "@t[1]: at %\n\n@u: 0x1\n\n@a: 0x1\n\n@n: 127.0.0.1\n" },
@@ -619,6 +699,11 @@ static const struct icase decls[] = {
 	{ "a full LRU map drops the key updated least recently",
 	  "let @a = lruhash(2); tracepoint:syscalls:sys_enter_write { @a[comm] = sum(args.count); }",
 	  WRITES, "@a[python3]: 7\n@a[bash]: 4139\n" },
+	/* typeof(TYPE) is TYPE; typeof(a number) is not run (no print) */
+	{ "let $v: typeof(...)",
+	  "macro add(x) { let $y: typeof(x); if (true) { $y = 1 } x + $y } BEGIN { "
+	  "let $a: typeof(uint8) = 257; let $b: typeof({ print(7); 1 }) = 3; print(($a, $b, "
+	  "add(1))); }", "", "(1, 3, 2)\n" },
 	{ "config print_maps_on_exit",
 	  "config = { print_maps_on_exit = 0 } tracepoint:syscalls:sys_enter_write { @ = count(); } "
 	  "end { printf(\"end\\n\"); }", WRITES, "end\n" },
@@ -697,6 +782,17 @@ static const struct icase tuples[] = {
 	  "BEGIN { print((int8[])\"hi\"); printf(\"%x\\n\", ((int8[8])12345)[0]); "
 	  "print((int16[4])-2); @a[1] = (uint8[2])\"a\"; print(@a[1][0]); }", "",
 	  "[104,105,0]\n39\n[-2,-1,-1,-1]\n97\n@a[1]: [97,0]\n" },
+	/* bpftrace keeps a variable's first order of fields; the expressions
+	 * run in the order written */
+	{ "a record assigned in another order of its fields",
+	  "BEGIN { $a = (foo = { printf(\"h\"); 1 }, bar = { printf(\"w\"); 2 }); "
+	  "$a = (bar = { printf(\"H\"); 3 }, foo = { printf(\"W\\n\"); 4 }); print($a); "
+	  "$b = (a = 1, b = \"x\", c = (1, 2)); $b = (c = (3, 4), a = 5, b = \"y\"); print($b); }",
+	  "", "hwHW\n{ .foo = 4, .bar = 3 }\n{ .a = 5, .b = y, .c = (3, 4) }\n" },
+	{ "an array cast of a constant integer cast: its width's bytes; bools",
+	  "BEGIN { @a = (bool[2])(uint16)1; print((uint8[2])(uint16)258); "
+	  "print((int8[4])(int32)-2); $b = (bool[8])1; print(($b[0], $b[1])); }", "",
+	  "[2,1]\n[-2,-1,-1,-1]\n(true, false)\n@a: [true,false]\n" },
 	/* bpftrace's sizes: a tuple is a C struct of its elements (each aligned
 	 * to its size, a string to 1), a literal 0 ... 127 one byte */
 	{ "sizeof of tuples and literals",
@@ -720,6 +816,23 @@ static const struct icase tuples[] = {
 	  "union { char p; int q; }; } BEGIN { print((offsetof(struct Foo, s.a), "
 	  "offsetof(struct Foo, c), offsetof(struct Foo, s), offsetof(struct Foo, w . v), "
 	  "offsetof(struct Foo, q), offsetof(struct Foo, x))); }", "", "(8, 4, 8, 24, 32, 0)\n" },
+	/* a tuple in a map key: kept interned, printed as print() prints it */
+	{ "nested tuples in map keys",
+	  "BEGIN { @[\"hi\", (\"hellolongstr\", 2)] = 1; @[\"hellolongstr\", (\"hi\", 5)] = 2; "
+	  "$c = ((int8)-4, ((int16)-5, -6)); @a[$c] = 12; @a[(int16)-1, ((int32)-2, 3)] = 10; "
+	  "@a[-4, (-5, -6)] += 1; print(@a[-1, (-2, 3)]); print(has_key(@a, (5, (6, 7)))); "
+	  "@b[(1, 2), 3] = 1; }", "",
+	  "10\nfalse\n@[hi, (hellolongstr, 2)]: 1\n@[hellolongstr, (hi, 5)]: 2\n\n"
+	  "@a[-1, (-2, 3)]: 10\n@a[-4, (-5, -6)]: 13\n\n@b[(1, 2), 3]: 1\n" },
+	/* buf() of a literal: its bytes and its NUL, len of them */
+	{ "buf of a literal: variables, maps, ?:, ==, print, %r %rx %rh",
+	  "BEGIN { printf(\"%rx|%rh|%r\\n\", buf(\"Hello\\0\", 6), buf(\"Hello\\0\", 6), "
+	  "buf(\"a\\\\b\", 4)); $n = 1; $a = $n ? buf(\"hi\", 2) : buf(\"bye\", 3); print($a); "
+	  "@v = buf(\"ok_value\", 8); @k[buf(\"ok_key\", 7), 1] = count(); "
+	  "print(($a == buf(\"hi\", 2), $a != buf(\"hi\", 3), $a == buf(\"bye\", 2))); "
+	  "printf(\"%r|\\n\", @v); print(buf(\"x\", 0)); }", "",
+	  "\\x48\\x65\\x6c\\x6c\\x6f\\x00|48 65 6c 6c 6f 00|a\\b\\x00\nhi\n(true, true, false)\n"
+	  "ok_value|\n\n@v: ok_value\n\n@k[ok_key\\x00, 1]: 1\n" },
 	{ "bools", "BEGIN { @[true] = (false, (bool)256, 7 > 1); print(true); printf(\"%d %s\\n\", true, "
 	  "false); }", "", "true\n1 false\n@[true]: (false, true, true)\n" },
 };
@@ -1096,6 +1209,20 @@ static const struct icase bt_funcs[] = {
 	  "ftrtest:types tid=" T1 " s8v=-1 arr=0x7f5c41000a09ff68 small=\"a b\"\n",
 	  "<h\\xff\\x09\\x0a\\x00A\\\\x7f|~\\x00\\x00\\x00>\n<h\\xff\\x09|ABC\\x00>\n"
 	  "<|\\x00\\x00\\x00\\x00>\n<h\\xff\\x09\\x0a\\x00A\\\\x7f|a b\\x00>\n" },
+	/* kept in maps (interned: the bytes, not the event's record), as keys
+	 * and values; in a variable; compared */
+	{ "buf in maps and variables",
+	  "tracepoint:ftrtest:types { @x[args.s8v] = buf(args.arr, 2); @y[buf(args.arr, args.s8v)] "
+	  "= count(); $b = buf(args.arr, 3); print(($b == buf(args.arr, 3), $b != buf(args.arr, 2))); "
+	  "printf(\"%rx %rh\\n\", $b, $b); }",
+	  "ftrtest:types tid=" T1 " s8v=8 arr=0x7f5c41000a09ff68 small=~\n"
+	  "ftrtest:types tid=" T1 " s8v=3 arr=0x7f5c41000a09ff68 small=ABC\n"
+	  "ftrtest:types tid=" T1 " s8v=0 arr=0x7f5c41000a09ff68\n"
+	  "ftrtest:types tid=" T1 " s8v=-1 arr=0x7f5c41000a09ff68 small=\"a b\"\n",
+	  "(true, true)\n\\x68\\xff\\x09 68 ff 09\n(true, true)\n\\x68\\xff\\x09 68 ff 09\n"
+	  "(true, true)\n\\x68\\xff\\x09 68 ff 09\n(true, true)\n\\x68\\xff\\x09 68 ff 09\n"
+	  "@x[-1]: h\\xff\n@x[0]: h\\xff\n@x[3]: h\\xff\n@x[8]: h\\xff\n\n"
+	  "@y[h\\xff\\x09]: 1\n@y[]: 1\n@y[h\\xff\\x09\\x0a\\x00A\\\\x7f]: 2\n" },
 	/* A string's newline and tab print as they are, as bpftrace prints
 	 * them (other control characters are escaped: t-harden). */
 	{ "%s and print() of a newline and a tab",

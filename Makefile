@@ -520,11 +520,11 @@ check-bt-tools: $(B)/ftr-static $(B)/ftr $(HELPERS_STATIC)
 # this kernel: its PROG-only cases (tests/bt-runtime/README.md), with a
 # ratchet: at least BT_RUNTIME_MIN_PASS pass, at most BT_RUNTIME_MAX_WRONG
 # print a wrong answer, no crash.  Raise the first as the language grows
-# (353 pass on this host on 2026-12-03 at 17:06, h-lang; the ratchet at that
-# count: lower it by the cases that race a timeout on a loaded machine if any
-# do).  About 25 s (the cases free of tracefs run two at a time),
+# (353 pass on this host on 2026-12-03, h-lang; the ratchet 5 below it: a
+# case that races its TIMEOUT on a loaded machine must not fail CI, and a
+# wrong answer, which is what matters, has its own limit).  About 25 s (the cases free of tracefs run two at a time),
 # and 21 s once to build the test programs (tests/bt-runtime/build.sh).
-BT_RUNTIME_MIN_PASS ?= 353
+BT_RUNTIME_MIN_PASS ?= 348
 BT_RUNTIME_MAX_WRONG ?= 0
 check-bt-runtime: $(B)/ftr
 	@tests/bt-runtime/run.py --ftr $(B)/ftr --prog-only --min-pass $(BT_RUNTIME_MIN_PASS) \

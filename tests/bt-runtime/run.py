@@ -10,6 +10,7 @@ import argparse
 import base64
 import collections
 import fcntl
+import glob
 import gzip
 import hashlib
 import json
@@ -164,6 +165,7 @@ def ftr_features(ftr):
 
 
 TESTPROG_RE = re.compile(r"(?:\./)?(testprogs|testlibs)/([A-Za-z0-9_.+-]+)")
+TESTPROG_GLOB_RE = re.compile(r"(?:\./)?(testprogs|testlibs)/([A-Za-z0-9_.+-]*[*?][A-Za-z0-9_.+*?-]*)")
 
 
 def missing_testprogs(env, case):
@@ -583,6 +585,12 @@ def guest_live_dir(env, cases, static, live, per_part):
     for c in cases:
         text = " ".join([c.prog, c.run, c.after, c.setup] + c.befores + c.requires)
         need |= {"%s/%s" % (k, n.rstrip(".")) for k, n in TESTPROG_RE.findall(text)}
+        # A glob over the programs (usdt:./testprogs/usdt_test*::*) names
+        # every file it matches: all of them go, or the guest's probe
+        # count is not the case's.
+        for k, g in TESTPROG_GLOB_RE.findall(text):
+            need |= {os.path.relpath(m, static) for m in glob.glob(os.path.join(static, k, g))
+                     if os.path.isfile(m)}
     for n in sorted(need):
         src = os.path.join(static, n)
         dst = os.path.join(work, n)

@@ -99,8 +99,11 @@ if traceable && has_hist && [ "$(uname -m)" = aarch64 ]; then
 		fail langprof-kstack-arm64-user-path "$(head -3 "$TMP/p")"
 elif traceable && has_hist; then
 	bad=""
-	# (prev_state != 0: a preemption, which may or may not happen, is R.)
-	for prog in 'tracepoint:sched:sched_switch /args.prev_comm == "sleep" && args.prev_state != 0/ { @[kstack] = count(); }' \
+	# (prev_state == 1, S: the nanosleeps, twice, on one stack.  Not != 0:
+	# that also takes the exit's last switch (TASK_DEAD) and any D-state
+	# wait of the exec's page faults, which one run may have and the next
+	# not; and a preemption, which may or may not happen, is R.)
+	for prog in 'tracepoint:sched:sched_switch /args.prev_comm == "sleep" && args.prev_state == 1/ { @[kstack] = count(); }' \
 		    'tracepoint:syscalls:sys_enter_write /comm == "writer"/ { @[kstack] = count(); }'; do
 		"$FTR" -E -e "$prog" > "$TMP/p" 2>&1
 		grep -q 'stacktrace' "$TMP/p" || bad="$bad no-trigger($(head -2 "$TMP/p" | tr '\n' ' '))"

@@ -18,7 +18,8 @@
 #              tasks sleep, so that the probes go away under them
 #   many       many probes at once (a wildcard over vfs_*)
 #   toggle     issue #27's probes armed and disarmed hundreds of times
-#              through tracefs itself (FTR_SURVIVE_FULL; toggle_storm)
+#              through tracefs itself (FTR_SURVIVE_FULL; toggle_storm), and
+#              through perf_event_open's kprobe PMU (kpmu_storm)
 #   recipes    every recipe of events/, all at once (FTR_SURVIVE_FULL)
 # In make check the patterns share two runs of FTR_SURVIVE_SECS (default 1)
 # each: a probe's set-up and tear-down take seconds in an emulated guest.
@@ -132,6 +133,27 @@ toggle_storm() {
 	ok "survive-toggle ($n armings, $re re-creations in $(($(date +%s) - t0))s)"
 }
 
+# kpmu_storm SECS: the same probes and the same arming and disarming through
+# perf_event_open's kprobe PMU (the tests' kpmu helper), the way perf and
+# bpftrace attach them: what a storm does to a kernel, through the door
+# that is not ftr's.
+kpmu_storm() {
+	if ! command -v kpmu > /dev/null 2>&1; then
+		skip survive-kpmu "the kpmu helper is not on PATH (make helpers)"
+		return
+	fi
+	kpmu "$1" mutex_lock mutex_lock_interruptible > "$TMP/kpmu" 2>&1
+	case $? in
+	0)	if grep -q ' 0 samples$' "$TMP/kpmu"; then
+			fail survive-kpmu "the probes never fired under the workload: $(cat "$TMP/kpmu")"
+		else
+			ok "survive-kpmu ($(sed 's/^kpmu: //' "$TMP/kpmu") in ${1}s)"
+		fi ;;
+	77) skip survive-kpmu "$(cat "$TMP/kpmu")" ;;
+	*) fail survive-kpmu "$(head -n 2 "$TMP/kpmu" | tr '\n' ' ')" ;;
+	esac
+}
+
 if ! has_kprobes; then
 	skip survive-probes "no kprobe events on this kernel (the recipes and a tracepoint run)"
 	run kstack-tracepoint '^@e\[' 'tracepoint:sched:sched_process_exec { @e[kstack(4)] = count(); }'
@@ -159,6 +181,7 @@ else
 	done
 	run many '^@\[' 'kprobe:vfs_* { @[func] = count(); }'
 	toggle_storm $((SECS * 3))
+	kpmu_storm $((SECS * 3))
 fi
 
 # Every recipe at once (soak only: sixteen set-ups at once take minutes in

@@ -19,6 +19,10 @@
 # (default build/arm64/tests-static), from `make static helpers-static
 # ARCH=arm64`.  FTR_MATRIX_TIMEOUT_ARM64 (default twice the timeout) bounds
 # an arm64 guest, which, emulated on an x86 host, is the slowest.
+# FTR_MATRIX_TCG_THREAD (default single) and FTR_MATRIX_APPEND (more kernel
+# options) are for hunts: x86 guests run one-thread TCG, and
+# FTR_MATRIX_TCG_THREAD=multi brings back the emulator race of issue #27
+# (docs/kernel-safety.md).
 # FTR_SYSROOT (default build/sysroot) and FTR_SYSROOT_ARM64 (default
 # build/arm64/sysroot), from `make sysroot` (and ARCH=arm64): the dynamic
 # build with its libraries, for the rows marked "sysroot" (see ROWS).
@@ -160,9 +164,11 @@ arch_x86_64() {
 	# while tracepoints are switched on or off: x86 patches its jump labels
 	# through a temporary int3 (text_poke_bp) and the other vCPU runs stale
 	# translated code that still holds it.  That is an emulator race, not a
-	# kernel one, and one-thread TCG does not have it.
-	QEMU=(qemu-system-x86_64 -accel tcg,thread=single -cpu max -m 512 -smp 2
-	      -nographic -monitor none -no-reboot -nic none)
+	# kernel one, and one-thread TCG does not have it (it is also issue
+	# #27's panic, docs/kernel-safety.md).  FTR_MATRIX_TCG_THREAD=multi
+	# brings it back, to check a QEMU said to fix it.
+	QEMU=(qemu-system-x86_64 -accel "tcg,thread=${FTR_MATRIX_TCG_THREAD:-single}"
+	      -cpu max -m 512 -smp 2 -nographic -monitor none -no-reboot -nic none)
 	CONSOLE=ttyS0
 	OUTDEV=ttyS1
 	BUSYBOX=$CACHE/busybox
@@ -545,6 +551,9 @@ boot_row() { # ROW-SPEC ROWDIR INITRD
 	mkdir -p "$dir"
 	[ "${FTR_MATRIX_ALL:-0}" = 1 ] && tests=
 	local append="console=$CONSOLE quiet panic=-1 ftr.out=$OUTDEV${extra:+ $extra}${tests:+ ftr.tests=$tests}"
+	# FTR_MATRIX_APPEND: more kernel options, for a hunt (loglevel=7 shows
+	# the soft-lockup reports that quiet keeps off the console)
+	append+=${FTR_MATRIX_APPEND:+ $FTR_MATRIX_APPEND}
 	"serial_$arch" "$dir/console.log" "$dir/result.log"
 	local cmd=("${QEMU[@]}" "${SERIAL[@]}" -kernel "$CACHE/vmlinuz-$kernel" -initrd "$initrd" -append "$append")
 	printf '%q ' "${cmd[@]}" >"$dir/cmdline"

@@ -669,9 +669,62 @@ static int check_command(struct sema *s, struct node *n)
 	return check_printf(s, n);
 }
 
+/*
+ * str(args.F[K]) at a tracepoint, F a char ** (execve's argv): the string
+ * of F's element K, which the kernel does not copy.  The probe in the
+ * tracepoint's place fetches F's strings as F_0..F_15 (plan.c marks F as
+ * join() does), and args.F[K] becomes the field F_K.  An element past the
+ * array's NULL faulted and is empty, as bpftrace's str() of NULL.  0 when
+ * done or not this case; -EINVAL, said, when F's strings cannot be had.
+ */
+static int str_elem(struct sema *s, struct node *n)
+{
+	struct node *e = n->args[0];
+	int k = plan_field_elem(e);
+	char name[80];
+
+	if (k < 0 || !s->has_record || s->is_uprobe || s->is_kprobe)
+		return 0;
+	snprintf(name, sizeof(name), "%s_%d", e->a->sval, k);
+	for (int i = 0; i < s->nev; i++) {
+		struct tep_format_field *f = tep_find_field(s->evs[i]->ev, name);
+
+		if (!f || !field_is_string(f)) {
+			lang_errf(s->err, e, "str(args.%s[%d]): the kernel records a char ** "
+				  "argument as an address and copies none of its strings; %s",
+				  e->a->sval, k, s->clause < 256 && s->in->fetch_why[s->clause] ?
+				  s->in->fetch_why[s->clause] :
+				  tep_find_field(s->evs[i]->ev, e->a->sval) ?
+				  "nothing on this kernel can fetch them (eprobe events, or "
+				  "kprobe events at the syscall's entry, would)" :
+				  "this event has no such field");
+			return -EINVAL;
+		}
+	}
+	lang_node_free(e->b);
+	e->b = NULL;
+	free(e->sval);
+	e->sval = strdup(name);
+	if (!e->sval)
+		return -ENOMEM;
+	e->k = N_FIELD;		/* e->a, args.F, is freed with it */
+	return 0;
+}
+
 static int check_str(struct sema *s, struct node *n)
 {
-	struct node *a = n->args[0];
+	unsigned char buf_ok = s->buf_ok;
+	struct node *a;
+	int err = str_elem(s, n);
+
+	/* (BF_OWN_ARGS: args.F[K] is made a field before it is checked) */
+	s->buf_ok = 0;
+	for (int i = 0; !err && i < n->nargs; i++)
+		err = check(s, n->args[i]);
+	s->buf_ok = buf_ok;
+	if (err)
+		return err;
+	a = n->args[0];
 
 	/* str(argN)/str(retval) of a uprobe: the field its probe
 	 * fetched (add_clause_probes); the node becomes that field. */
@@ -959,10 +1012,12 @@ static struct val eval_str(struct xctx *x, const struct node *n)
 	struct val a = eval(x, n->args[0]);
 
 	if (n->nargs > 1) {
+		/* bpftrace's length is the read's, its NUL included: at
+		 * most length - 1 characters (str(s, 5) of "zztest" is "zzte") */
 		struct val b = eval(x, n->args[1]);
 
-		if (b.i >= 0 && (size_t)b.i < a.len)
-			a.len = (size_t)b.i;
+		if (b.i >= 0 && (size_t)b.i <= a.len)
+			a.len = b.i ? (size_t)b.i - 1 : 0;
 	}
 	return a;
 }
@@ -1768,7 +1823,7 @@ static const struct builtin_fn builtins[] = {
 	  .exec = exec_join },
 	/* values */
 	{ .name = "str", .min = 1, .max = 2, .args = "x[, len]", .ret = VT_STR, .where = BW_ALL,
-	  .check = check_str, .eval = eval_str },
+	  .flags = BF_OWN_ARGS, .check = check_str, .eval = eval_str },
 	{ .name = "ksym", .min = 1, .max = 1, .args = "addr", .ret = VT_STR, .where = BW_ALL,
 	  .push = BP_HIST_KEY_SYM, .check = check_sym_call, .eval = eval_sym },
 	{ .name = "ksymoff", .min = 1, .max = 1, .args = "addr", .ret = VT_STR, .where = BW_ALL,

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lang/lang.h"
@@ -229,13 +230,33 @@ int plan_render_pred(const struct node *pred, char *buf, size_t len, char *why, 
 	return b.bad ? -EINVAL : 0;
 }
 
+int plan_field_elem(const struct node *n)
+{
+	long k;
+
+	if (!n || !n->a || n->a->k != N_FIELD || !n->a->sval[0])
+		return -1;
+	if (n->k == N_INDEX && n->b && n->b->k == N_INT)
+		k = (long)n->b->ival;
+	else if (n->k == N_MEMBER && n->op == T_DOT && n->sval && n->sval[0] &&
+		 strspn(n->sval, "0123456789") == strlen(n->sval) && strlen(n->sval) < 4)
+		k = strtol(n->sval, NULL, 10);
+	else
+		return -1;
+	return k >= 0 && k < PLAN_JOIN_MAX ? (int)k : -1;
+}
+
 static int fields_walk(const struct node *n, struct plan_field *f, int nf, int max)
 {
 	for (; n && nf >= 0; n = n->next) {
-		bool join = n->k == N_CALL && !strcmp(n->sval, "join");
+		bool str = n->k == N_CALL && !strcmp(n->sval, "str") && n->nargs;
+		/* str(args.F[K]): F's strings, as join(args.F) reads them */
+		bool elem = str && plan_field_elem(n->args[0]) >= 0;
+		bool join = elem || (n->k == N_CALL && !strcmp(n->sval, "join"));
 		bool buf = n->k == N_CALL && !strcmp(n->sval, "buf");
 		const struct node *fld = n->k == N_FIELD ? n :
-					 n->k == N_CALL && (join || buf || !strcmp(n->sval, "str")) &&
+					 elem ? n->args[0]->a :
+					 n->k == N_CALL && (join || buf || str) &&
 					 n->nargs && n->args[0]->k == N_FIELD ? n->args[0] : NULL;
 		int i = 0;
 

@@ -164,6 +164,14 @@ if [ -d "$T/events/syscalls/sys_enter_execve" ]; then
 			sh -c 'writer 1 2; true' > "$TMP/o" 2> "$TMP/e"
 		grep -qx '{"type": "join", "data": "writer,1,2"}' "$TMP/o" && ok script-join-delim ||
 			fail script-join-delim "$(cat "$TMP/o" "$TMP/e" | head -5)"
+		# str(args.argv[K]): one element, in the predicate and the body,
+		# cut by str's length; past the array's NULL an empty string
+		"$FTR" -e 'tracepoint:syscalls:sys_enter_execve /str(args.argv[0]) == "writer"/ {
+			printf("%s|%s|%s|%s|\n", str(args.argv[1]), str(args.argv[2], 2),
+			       str(args.argv[3]), str(args.argv[15])); }' -- \
+			sh -c 'writer 1 22; true' > "$TMP/o" 2> "$TMP/e"
+		[ "$(cat "$TMP/o")" = '1|2|||' ] && ok script-argv-elem ||
+			fail script-argv-elem "$(cat "$TMP/o" "$TMP/e" | head -5)"
 	fi
 else
 	skip script-join "no syscalls:sys_enter_execve tracepoint"

@@ -1131,6 +1131,10 @@ static const struct icase bt_funcs[] = {
 	{ "plain stores print at exit",
 	  "tracepoint:syscalls:sys_enter_write { @last[comm] = args.count; @n = 5; @s = comm; }",
 	  WRITES, "@last[sh]: 0\n@last[python3]: 7\n@last[bash]: 4096\n\n@n: 5\n\n@s: python3\n" },
+	{ "str(s, len): len counts the NUL, as bpftrace's read",
+	  "BEGIN { $a = 1; printf(\"%s|%s|%s|%s|%s|\\n\", str(\"zztest\", 5), "
+	  "str(\"zztest\", $a + 4), str(\"ab\", 3), str(\"ab\", 2), str(\"ab\", 0)); exit(); }",
+	  "", "zzte|zzte|ab|a||\n" },
 	{ "int8() ... uint64()",
 	  "BEGIN { printf(\"%d %d %d %u %d\\n\", int8(255), uint8(-1), int16(0x18000), "
 	  "uint32(-1), int64(1e6)); exit(); }", "",

@@ -588,6 +588,19 @@ static void test_clause_fields(void **state)
 	assert_int_equal(n, 1);
 	assert_true(f[0].str);
 	assert_true(f[0].join);
+	/* str(args.F[K]): F's strings as join() reads them; a number elsewhere */
+	n = clause_fields("t:syscalls:sys_enter_execve /str(args.argv[0]) == \"x\"/ "
+			  "{ print(str(args.argv[15], 4)); print(args.envp[1]); }", f, 8);
+	assert_int_equal(n, 2);
+	assert_string_equal(f[0].name, "argv");
+	assert_true(f[0].join);
+	assert_string_equal(f[1].name, "envp");
+	assert_false(f[1].join);
+	assert_false(f[1].str);
+	/* an element past join's 16 is no string read */
+	n = clause_fields("t:syscalls:sys_enter_execve { print(str(args.argv[16])); }", f, 8);
+	assert_int_equal(n, 1);
+	assert_false(f[0].join);
 }
 
 static void test_strfetch_args(void **state)

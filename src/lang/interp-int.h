@@ -415,6 +415,10 @@ const struct builtin_fn *builtin_of(const struct node *n);
 /* The agg_kind of an aggregation's name, or -1. */
 int agg_of(const char *call);
 int check_call(struct sema *s, struct node *n, bool as_map_value);
+/* tpstr.c: join(args.F) and str(args.F[K]) of a char ** field */
+int check_join(struct sema *s, struct node *n);
+void exec_join(struct xctx *x, const struct node *n);
+int check_str_elem(struct sema *s, struct node *n);
 
 /* exec.c: statements; values of enums and bools by name (node.enum_id) */
 void exec(struct xctx *x, const struct node *st);

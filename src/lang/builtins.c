@@ -43,8 +43,12 @@
 #include <arpa/inet.h>
 #include <signal.h>
 
+#include <tracefs.h>
+
 #include "ftr.h"
 #include "kernel/comm.h"
+#include "kernel/flagnames.h"
+#include "kernel/session.h"
 #include "lang/interp-int.h"
 #include "lang/plan.h"
 #include "lang/typed.h"
@@ -173,6 +177,33 @@ static int check_stack_call(struct sema *s, struct node *n)
 	return check(s, n);
 }
 
+/* printf's %gr (bpftrace's): GFP flags as this kernel names them, from
+ * kmem:kmalloc's print format (flagnames.h); loaded once.  Offline, the
+ * formats' directory; over a recording (-i), this machine's tracefs. */
+static int gfp_names(struct sema *s, const struct node *fmt)
+{
+	const char *tdir = s->in->e.s ? session_tracefs(s->in->e.s)->path :
+			   s->in->e.tdir ? s->in->e.tdir : tracefs_tracing_dir();
+	char why[320];
+
+	if (s->in->gfp)
+		return 0;
+	s->in->gfp = calloc(1, sizeof(*s->in->gfp));
+	if (!s->in->gfp)
+		return -ENOMEM;
+	if (!tdir) {
+		snprintf(why, sizeof(why), "no tracefs");
+	} else if (flagnames_load(tdir, "kmem", "kmalloc", "gfp_flags", s->in->gfp, why,
+				  sizeof(why)) == 0) {
+		return 0;
+	}
+	free(s->in->gfp);
+	s->in->gfp = NULL;
+	lang_errf(s->err, fmt, "printf: %%gr prints GFP flags by the kernel's names, read from "
+		  "kmem:kmalloc's format: %s", why);
+	return -EINVAL;
+}
+
 /* printf, system, cat: a literal format, its conversions against the
  * arguments, checked now rather than per event. */
 static int check_printf(struct sema *s, struct node *n)
@@ -193,6 +224,17 @@ static int check_printf(struct sema *s, struct node *n)
 		}
 		conv++;
 		p += strspn(p + 1, "-+ #0123456789.hlzjt");
+		if (p[1] == 'g' && p[2] == 'r') {
+			/* %gr: GFP flags by the kernel's names */
+			if (gfp_names(s, n->args[0]))
+				return -EINVAL;
+			p++;
+			if (conv < n->nargs && n->args[conv]->type != VT_INT) {
+				lang_errf(s->err, n->args[conv], "printf: %%gr needs a number");
+				return -EINVAL;
+			}
+			continue;
+		}
 		if (!p[1] || !strchr("diuxXoscpr", p[1])) {
 			lang_errf(s->err, n->args[0], "%s: bad conversion in \"%s\"",
 				  n->sval, n->args[0]->sval);
@@ -1043,6 +1085,16 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 		if (*q == 's' && v.t == VT_STACK) {
 			print_stack(x->in, ob, v, stack_mode_of(x->in, n->args[arg - 1]));
 			p = q + 1;
+			continue;
+		}
+		if (*q == 'g' && q[1] == 'r') {
+			char names[400];
+
+			flagnames_format(x->in->gfp, (uint64_t)v.i, names, sizeof(names));
+			snprintf(out, sizeof(out), "%*s", strchr(flags, '-') ? -width : width,
+				 names);
+			ob_puts(ob, out);
+			p = q + 2;
 			continue;
 		}
 		if (*q == 'r') {

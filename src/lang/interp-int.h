@@ -224,6 +224,7 @@ struct interp {
 	bool prom_warned;
 	struct kcore *kc;		/* *kaddr("sym") in BEGIN/END/interval */
 	bool kc_warned;
+	struct flagnames *gfp;		/* printf's %gr: kmem:kmalloc's gfp_flags names */
 	bool div_zero_warned;
 	struct outbuf *fmt;		/* system() and cat(): their formatted text */
 };

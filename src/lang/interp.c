@@ -22,6 +22,7 @@
 #include "ftr.h"
 #include "kernel/arch.h"
 #include "kernel/comm.h"
+#include "kernel/flagnames.h"
 #include "kernel/kcore.h"
 #include "lang/ctypes.h"
 #include "lang/intern.h"
@@ -450,6 +451,9 @@ static void release(struct interp *in)
 		free(in->fetch_why[c]);
 	ksyms_free(in->ks);
 	kcore_close(in->kc);
+	if (in->gfp)
+		flagnames_free(in->gfp);
+	free(in->gfp);
 	free(in->fmt);
 	ctypes_close(in->types);
 	free(in->typed);

@@ -33,6 +33,25 @@ else
 	skip record-trace-cmd-reads "no trace-cmd here (the file is read on the host by the matrix)"
 fi
 
+# printf's %gr names GFP flags from kmem:kmalloc's print format, as the
+# kernel prints the field: over one recording, each event's names as
+# trace-cmd renders them (libtraceevent reads the same print format) and as
+# ftr's %gr prints them.
+if command -v trace-cmd > /dev/null 2>&1 && [ -d "$T/events/kmem/kmalloc" ]; then
+	K="$TMP/k.dat"
+	"$FTR" record -o "$K" -e kmem:kmalloc -- sh -c 'ls / > /dev/null; cat /proc/self/stat' \
+		> /dev/null 2>&1
+	trace-cmd report "$K" 2> /dev/null | sed -n 's/.* gfp_flags=\([^ ]*\).*/\1/p' | sort \
+		> "$TMP/k.tc"
+	"$FTR" -i "$K" -e 'tracepoint:kmem:kmalloc { printf("%gr\n", args.gfp_flags); }' \
+		2> "$TMP/e" | grep . | sort > "$TMP/k.ftr"
+	if [ -s "$TMP/k.tc" ] && cmp -s "$TMP/k.tc" "$TMP/k.ftr"; then
+		ok "record-gfp-names-as-trace-cmd ($(wc -l < "$TMP/k.tc") events)"
+	else
+		fail record-gfp-names-as-trace-cmd "$(diff "$TMP/k.tc" "$TMP/k.ftr" | head -3 | tr '\n' ' ') $(head -1 "$TMP/e")"
+	fi
+fi
+
 # ftr's reader (the dynamic build; the static one says it has none).
 "$FTR" report "$F" > "$TMP/r" 2> "$TMP/e"
 if grep -q 'not in this build' "$TMP/e"; then

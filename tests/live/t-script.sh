@@ -149,6 +149,16 @@ grep -qx "@flags: $OFLAGS" "$TMP/o" && grep -qx '@n: 57' "$TMP/o" && grep -qx '@
 [ "$(grep -c . "$TMP/o")" = 2 ] && grep -qx '@\[opener\]: 50' "$TMP/o" && grep -q '^@t\[[0-9]*\]: 5$' "$TMP/o" &&
 	ok script-print-top-div || fail script-print-top-div "$(cat "$TMP/o" "$TMP/e" | head -5)"
 
+# printf's %gr: this kernel's GFP names, from kmem:kmalloc's format (bit 0 is
+# GFP_DMA on every kernel; t-record compares whole events with trace-cmd's)
+if [ -d "$T/events/kmem/kmalloc" ]; then
+	"$FTR" -e 'BEGIN { printf("%gr|%gr|%gr\n", 0x1, 0, 1 << 40); exit(); }' > "$TMP/o" 2> "$TMP/e"
+	[ "$(cat "$TMP/o")" = 'GFP_DMA|none|0x10000000000' ] && ok script-printf-gfp ||
+		fail script-printf-gfp "$(cat "$TMP/o" "$TMP/e" | head -3)"
+else
+	skip script-printf-gfp "no kmem:kmalloc tracepoint"
+fi
+
 # join(args.argv) at execve, as bpftrace's execsnoop: the strings are fetched
 # at the event by an eprobe or a kprobe on the syscall's wrapper.
 if [ -d "$T/events/syscalls/sys_enter_execve" ]; then

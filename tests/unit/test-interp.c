@@ -261,6 +261,7 @@ static const struct {
 	{ "interval:s:1 { print(kstack); }",
 	  "1:22: kstack exists in profile, tracepoint, kprobe, uprobe, BEGIN and END clauses" },
 	{ "BEGIN { join(1); }", "" },
+	{ "BEGIN { printf(\"%gr\\n\", \"x\"); }", "1:25: printf: %gr needs a number" },
 	{ "BEGIN { @x = nosuch(1); }", "1:14: unknown function 'nosuch'" },
 	{ "BEGIN { @x = pton(\"::1\"); }", "1:14: pton() is read by ntop(af, pton(...)) and "
 	  "printf's %r: ftr keeps no byte array in a variable or map, nor computes with one" },
@@ -1131,6 +1132,9 @@ static const struct icase bt_funcs[] = {
 	{ "plain stores print at exit",
 	  "tracepoint:syscalls:sys_enter_write { @last[comm] = args.count; @n = 5; @s = comm; }",
 	  WRITES, "@last[sh]: 0\n@last[python3]: 7\n@last[bash]: 4096\n\n@n: 5\n\n@s: python3\n" },
+	{ "printf's %gr: GFP flags by the names of kmem:kmalloc's format",
+	  "BEGIN { printf(\"%gr|%-12gr|%gr|%gr\\n\", 0x1, 0, 0xdc0, 0x80000000); exit(); }", "",
+	  "GFP_DMA|none        |GFP_KERNEL|__GFP_ZERO|0x80000000\n" },
 	{ "str(s, len): len counts the NUL, as bpftrace's read",
 	  "BEGIN { $a = 1; printf(\"%s|%s|%s|%s|%s|\\n\", str(\"zztest\", 5), "
 	  "str(\"zztest\", $a + 4), str(\"ab\", 3), str(\"ab\", 2), str(\"ab\", 0)); exit(); }",

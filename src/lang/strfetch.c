@@ -62,6 +62,23 @@ static bool buf_wanted(const struct plan_field *f, const struct tep_format_field
 					     TEP_FIELD_IS_STRING));
 }
 
+/* join(args.F) and str(args.F[K]) read F's entries as pointers: F must be
+ * a pointer to pointers (execve's argv, "const char *const *"), not a
+ * char * whose bytes would be taken for addresses. */
+static int join_wanted(const struct tep_event *tp, const struct plan_field *f, char *why,
+		       size_t wlen)
+{
+	struct tep_format_field *fl = tep_find_field((struct tep_event *)tp, f->name);
+	const char *star = fl && fl->type ? strchr(fl->type, '*') : NULL;
+
+	if (star && strchr(star + 1, '*'))
+		return 0;
+	snprintf(why, wlen, "join(args.%s) and str(args.%s[N]) read the strings of a char ** "
+		 "field, and %s:%s's '%s' is %s", f->name, f->name, tp->system, tp->name, f->name,
+		 fl && fl->type ? fl->type : "not one");
+	return -EINVAL;
+}
+
 int strfetch_eprobe_args(const struct tep_event *tp, const struct plan_field *f, int n,
 			 char *out, size_t len, char *why, size_t wlen)
 {
@@ -80,6 +97,8 @@ int strfetch_eprobe_args(const struct tep_event *tp, const struct plan_field *f,
 			return -EINVAL;
 		}
 		if (f[i].join) {
+			if (join_wanted(tp, &f[i], why, wlen))
+				return -EINVAL;
 			/* join(args.F), F a char **: the strings of F[0], F[1]... as
 			 * F_0, F_1...; a NULL entry (the end) faults, and its field
 			 * is empty (length 0), "" is 1 byte long.  The entries are
@@ -209,6 +228,9 @@ int strfetch_kprobe_args(const char *arch, const struct tep_event *tp, const str
 			struct tep_format_field *fl = tep_find_field((struct tep_event *)tp, f[i].name);
 			int ptr = fl ? fl->size : 8;	/* a char **'s entries */
 
+			ret = join_wanted(tp, &f[i], why, wlen);
+			if (ret)
+				break;
 			for (int k = 0; k < PLAN_JOIN_MAX; k++)
 				put(out, len, &off, "%s%s_%d=+0(+u%d(%s)):ustring", off ? " " : "",
 				    f[i].name, k, ptr * k, fetch);

@@ -182,6 +182,12 @@ if [ -d "$T/events/syscalls/sys_enter_execve" ]; then
 			sh -c 'writer 1 22; true' > "$TMP/o" 2> "$TMP/e"
 		[ "$(cat "$TMP/o")" = '1|2|||' ] && ok script-argv-elem ||
 			fail script-argv-elem "$(cat "$TMP/o" "$TMP/e" | head -5)"
+		# ... of a char ** only: a char *'s bytes are no addresses
+		"$FTR" -e 'tracepoint:syscalls:sys_enter_execve { print(str(args.filename[0])); }' \
+			-d 1 > "$TMP/o" 2> "$TMP/e"; rc=$?
+		[ $rc = 1 ] && grep -q "'filename' is const char \*" "$TMP/e" &&
+			ok script-argv-elem-char-ptr-refused ||
+			fail script-argv-elem-char-ptr-refused "rc=$rc $(head -3 "$TMP/e")"
 	fi
 else
 	skip script-join "no syscalls:sys_enter_execve tracepoint"

@@ -33,7 +33,7 @@ static struct tep_handle *tep;
 
 static const char *const fixtures[] = {
 	"syscalls:sys_enter_write", "syscalls:sys_exit_read", "syscalls:sys_enter_openat",
-	"sched:sched_switch", "sched:sched_waking", NULL,
+	"syscalls:sys_enter_execve", "sched:sched_switch", "sched:sched_waking", NULL,
 };
 
 static int setup(void **state)
@@ -660,15 +660,28 @@ static void test_strfetch_args(void **state)
 
 	/* join(args.F) of a char **: F[0]..F[15] through a user-space read of
 	 * the array, each the string it points to */
+	{
+		struct tep_event *execve = event("syscalls", "sys_enter_execve");
+		struct plan_field argv = { "argv", true, true, false };
+
+		assert_int_equal(strfetch_eprobe_args(execve, &argv, 1, out, sizeof(out), why,
+						      sizeof(why)), 0);
+		assert_non_null(strstr(out, "argv_0=+0(+u0($argv)):ustring "
+				       "argv_1=+0(+u8($argv)):ustring "));
+		assert_non_null(strstr(out, " argv_15=+0(+u120($argv)):ustring"));
+		assert_int_equal(strfetch_kprobe_args("x86_64", execve, &argv, 1, out, sizeof(out),
+						      why, sizeof(why)), 0);
+		assert_non_null(strstr(out, "argv_0=+0(+u0(+104(%di))):ustring "));
+		assert_non_null(strstr(out, " argv_15=+0(+u120(+104(%di))):ustring"));
+	}
+	/* ... and of a char *, whose bytes are no addresses: refused */
 	assert_int_equal(strfetch_eprobe_args(openat, &join, 1, out, sizeof(out), why,
-					      sizeof(why)), 0);
-	assert_non_null(strstr(out, "filename_0=+0(+u0($filename)):ustring "
-			       "filename_1=+0(+u8($filename)):ustring "));
-	assert_non_null(strstr(out, " filename_15=+0(+u120($filename)):ustring"));
+					      sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "read the strings of a char ** field, and "
+			       "syscalls:sys_enter_openat's 'filename' is const char *"));
 	assert_int_equal(strfetch_kprobe_args("x86_64", openat, &join, 1, out, sizeof(out), why,
-					      sizeof(why)), 0);
-	assert_non_null(strstr(out, "filename_0=+0(+u0(+104(%di))):ustring "));
-	assert_non_null(strstr(out, " filename_15=+0(+u120(+104(%di))):ustring"));
+					      sizeof(why)), -EINVAL);
+	assert_non_null(strstr(why, "'filename' is const char *"));
 
 	/* buf(args.F, n): F as the number it is, and the 64 bytes at F (a
 	 * user address at a syscall) as F_buf; an array the event holds

@@ -458,11 +458,7 @@ static int run_agg(bool hist, int argc, char **argv)
 		free(filter_owned);
 		return FTR_EXIT_FAIL;
 	}
-	/* A recording its recorder left unfinished: finished first. */
-	if (a.o.input && trace_complete_if_unfinished(a.o.input) < 0)
-		ret = FTR_EXIT_FAIL;
-	else
-		ret = lang_run(&p, &a.o);
+	ret = lang_run(&p, &a.o);
 	lang_free(&p);
 	free(filter_owned);
 	return ret;

@@ -597,11 +597,7 @@ int cmd_run(int argc, char **argv)
 	if (hist_summary < 0)
 		hist_summary = (file && is_recipe(file)) || isatty(STDOUT_FILENO);
 	o.no_hist_summary = !hist_summary;
-	/* A recording its recorder left unfinished: finished first. */
-	if (o.input && trace_complete_if_unfinished(o.input) < 0)
-		ret = FTR_EXIT_FAIL;
-	else
-		ret = lang_run(&prog, &o);
+	ret = lang_run(&prog, &o);
 	lang_free(&prog);
 out:
 	free(owned);

@@ -369,8 +369,8 @@ struct tdat *tdat_open(const char *path, char *err, size_t errlen)
 	}
 	if (e == 0 && t->h.unfinished) {
 		snprintf(err, errlen, "the file is unfinished: its recorder was stopped before it "
-			 "wrote where each CPU's data is ('ftr record --finish' completes a file "
-			 "of ftr's)");
+			 "wrote where each CPU's data is (reading never writes: 'ftr record --finish "
+			 "FILE' completes a file of ftr's from its FILE.cpuN side files)");
 		e = -EINVAL;
 	}
 	if (e) {

@@ -102,38 +102,103 @@ static int get_name(struct cur *c, char *out, size_t outlen, const char *what)
 	return fail(c, "%s is not a name", what);
 }
 
+static uint32_t word(const unsigned char *b, bool swap)
+{
+	return swap ? (uint32_t)b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3] :
+		      (uint32_t)b[3] << 24 | b[2] << 16 | b[1] << 8 | b[0];
+}
+
+/*
+ * The records of one page's len bytes, walked as libtraceevent's kbuffer
+ * walks them: each 4-byte header's low 5 bits (type_len; the first 5 on a
+ * big-endian file) say how long the record is — 1..28 words of data, 0 a
+ * length word (itself included) then the data, 29 padding (a length word
+ * after the header), 30 and 31 a time word.  kbuffer computes the next
+ * record's place in an int: a length word of 0xfffffffc sent it 8 bytes
+ * back, and ftr report printed the same two events forever (issue 38).
+ * Every record must lie within the page and move the walk forward.
+ */
+static int check_records(struct cur *c, const struct tdat_head *h, uint32_t cpu,
+			 const unsigned char *d, uint64_t len, off_t at)
+{
+	uint64_t q = 0;
+
+	while (q < len) {
+		uint32_t w, tl;
+		uint64_t rlen;
+
+		if (len - q < 4)
+			goto bad;
+		w = word(d + q, h->big_endian);
+		tl = h->big_endian ? w >> 27 : w & 31;
+		if (tl >= 1 && tl <= 28) {
+			rlen = 4 + 4 * (uint64_t)tl;
+		} else if (len - q < 8) {
+			goto bad;
+		} else if (tl == 0) {
+			uint64_t a = word(d + q + 4, h->big_endian);
+
+			if (a < 4)
+				goto bad;
+			rlen = 8 + ((a - 4 + 3) & ~(uint64_t)3);
+		} else if (tl == 29) {
+			rlen = 4 + (uint64_t)word(d + q + 4, h->big_endian);
+		} else {
+			rlen = 8;
+		}
+		if (rlen > len - q)
+			goto bad;
+		q += rlen;
+	}
+	return 0;
+bad:
+	c->pos = at + (off_t)q;
+	return fail(c, "a record of CPU %u's page has a length that does not fit the page "
+		    "(%llu bytes from the page's data): a damaged file", cpu,
+		    (unsigned long long)q);
+}
+
 /*
  * Each page's header: libtraceevent's kbuffer trusts the length it gives
  * (and reads past the page on a damaged one), so it is checked here: a
  * timestamp, then the commit (kernel long) whose low 27 bits are the data's
  * length and bits 30 and 31 flags (events lost; their count stored after
- * the data).  Only the headers are read: 16 bytes a page.
+ * the data); then the records' lengths (check_records).
  */
 static int check_pages(struct cur *c, const struct tdat_head *h, uint32_t cpu, uint64_t off,
 		       uint64_t size)
 {
 	uint32_t hdr = 8 + h->commit_size;
+	unsigned char *pg = size ? malloc(h->page_size) : NULL;
 	off_t save = c->pos;
+	int e = 0;
 
-	for (uint64_t p = off; p < off + size; p += h->page_size) {
+	if (size && !pg)
+		return -ENOMEM;
+	for (uint64_t p = off; p < off + size && !e; p += h->page_size) {
 		uint64_t commit, len;
-		int e;
 
 		c->pos = (off_t)p + 8;
 		if ((e = get_u(c, h->commit_size, &commit, "a page header")))
-			return e;
+			break;
 		/* The kernel sets the flags as (1 << 31) in a long: on 64-bit
 		 * the upper half is the sign's; readers look at 32 bits. */
 		len = commit & ((1u << 27) - 1);
 		if ((commit & 0x38000000) ||
 		    len + hdr + ((commit >> 30) & 1 ? h->commit_size : 0) > h->page_size) {
 			c->pos = (off_t)p;
-			return fail(c, "CPU %u's page says it holds %llu bytes, more than a page: "
-				    "a damaged file", cpu, (unsigned long long)len);
+			e = fail(c, "CPU %u's page says it holds %llu bytes, more than a page: "
+				 "a damaged file", cpu, (unsigned long long)len);
+			break;
 		}
+		c->pos = (off_t)p + hdr;
+		if (!(e = get(c, pg, len, "a page's records")))
+			e = check_records(c, h, cpu, pg, len, (off_t)p + hdr);
 	}
-	c->pos = save;
-	return 0;
+	free(pg);
+	if (!e)
+		c->pos = save;
+	return e;
 }
 
 int tdat_head_parse(int fd, struct tdat_head *h, char *err, size_t errlen)

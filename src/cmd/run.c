@@ -244,7 +244,12 @@ int cmd_program_load(const char *file, const char *text, char **params, int npar
 			ftr_err("no file or recipe '%s' (see 'ftr run --list')", file);
 			return -1;
 		}
-		*owned = read_file(p, &len);
+		*owned = read_file_max(p, FTR_PROG_MAX, &len);
+		if (!*owned && errno == EFBIG) {
+			ftr_err("'%s': more than %u MiB of program text: not a program", file,
+				FTR_PROG_MAX >> 20);
+			return -1;
+		}
 		if (!*owned) {
 			if (p == file)
 				fprintf(stderr, "ERROR: failed to open file '%s': %s\n", file,

@@ -1199,10 +1199,10 @@ static void exec_command(struct xctx *x, const struct node *n)
 		return;
 	if (!strcmp(n->sval, "cat")) {
 		size_t len;
-		char *c = read_file(text, &len);
+		/* Only what is printed is read (cat("/dev/zero") read until
+		 * the OOM killer came). */
+		char *c = read_file_head(text, cat_max_bytes(), &len);
 
-		if (c && len > cat_max_bytes())
-			len = cat_max_bytes();
 		if (c && in->o->mode == OUT_BTJSON)
 			bt_line(in, "cat", c, len);
 		else if (c)

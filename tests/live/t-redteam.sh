@@ -1,0 +1,23 @@
+# Regressions of the red team's round (issue 38): bounds on what a user or
+# a file hands ftr, signals that must end a run, and messages that misled.
+. "$LIVE_DIR/lib.sh"
+require_tracing redteam
+snapshot > "$TMP/before"
+
+# Program text and cat() are bounded: /dev/zero is endless (ftr grew to
+# 800 MB in 20 s, and cat() read until the OOM killer came).  Under a 1 GB
+# address-space limit, so that a regression fails here, not the machine.
+(ulimit -v 1000000; "$FTR" run /dev/zero > /dev/null 2> "$TMP/e1"; echo $? > "$TMP/rc1")
+(ulimit -v 1000000; "$FTR" - < /dev/zero > /dev/null 2> "$TMP/e2"; echo $? > "$TMP/rc2")
+[ "$(cat "$TMP/rc1" "$TMP/rc2" | tr '\n' ' ')" = "1 1 " ] &&
+	grep -q 'more than 8 MiB of program text' "$TMP/e1" &&
+	grep -q 'more than 8 MiB of program text' "$TMP/e2" && ok redteam-program-text-bound ||
+	fail redteam-program-text-bound "$(cat "$TMP/rc1" "$TMP/rc2" "$TMP/e1" "$TMP/e2" | head -4)"
+(ulimit -v 1000000; "$FTR" -e 'BEGIN { cat("/dev/zero"); exit(); }' > "$TMP/o" 2> "$TMP/e"
+ echo $? > "$TMP/rc")
+[ "$(cat "$TMP/rc")" = 0 ] && [ "$(wc -c < "$TMP/o")" -ge 10240 ] &&
+	[ "$(tr -d '\0' < "$TMP/o" | wc -c)" -le 2 ] && ok redteam-cat-bound ||
+	fail redteam-cat-bound "rc $(cat "$TMP/rc"), $(wc -c < "$TMP/o") bytes $(head -2 "$TMP/e")"
+
+same_as_before redteam-leaves-tracefs "$TMP/before"
+exit $FAILED

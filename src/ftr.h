@@ -81,6 +81,10 @@ bool pid_alive(int pid);
 int proc_threads(int pid, int **tids, int *n);
 /* Raise the soft limit of open files to the hard one (many perf fds). */
 void raise_nofile(void);
+/* What standard output is, for messages: "standard output", or the
+ * quoted FILE of -o FILE once a command has put FILE there. */
+extern const char *ftr_stdout_file;
+const char *stdout_name(void);
 int stdout_check(void);
 
 /* Pure parsers for command-line values: 0 or -EINVAL/-ERANGE. */

@@ -261,12 +261,24 @@ bool pid_alive(int pid)
 	return kill(pid, 0) == 0 || errno == EPERM;
 }
 
+const char *ftr_stdout_file;
+
+const char *stdout_name(void)
+{
+	static char name[PATH_MAX + 2];
+
+	if (!ftr_stdout_file)
+		return "standard output";
+	snprintf(name, sizeof(name), "'%s'", ftr_stdout_file);
+	return name;
+}
+
 int stdout_check(void)
 {
 	/* git's rule: a command whose output could not be written has failed. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (errno != EPIPE)
-			ftr_err("write error on standard output: %s", strerror(errno));
+			ftr_err("write error on %s: %s", stdout_name(), strerror(errno));
 		return -EIO;
 	}
 	return 0;

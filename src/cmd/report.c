@@ -120,7 +120,7 @@ int cmd_report(int argc, char **argv)
 	}
 	ob_flush(&ob);
 	if (ob.err && ob.err != -EPIPE) {
-		ftr_err("write error on standard output: %s", strerror(-ob.err));
+		ftr_err("write error on %s: %s", stdout_name(), strerror(-ob.err));
 		goto out;
 	}
 	ret = FTR_EXIT_OK;

@@ -596,6 +596,8 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		close(fd);
+		/* Its write errors name it, not "standard output". */
+		ftr_stdout_file = outfile;
 	}
 	/* ftr's line under a histogram: a program's output is bpftrace's,
 	 * which tools read, unless a person reads it; a recipe is ftr's own. */

@@ -577,7 +577,7 @@ int lang_run(struct program *p, const struct run_opts *o)
 			(unsigned long long)lprof_samples(in->prof));
 	ret = in->ob.err && in->ob.err != -EPIPE ? FTR_EXIT_FAIL : FTR_EXIT_OK;
 	if (ret == FTR_EXIT_FAIL)	/* (a closed pipe is the reader's choice) */
-		ftr_err("write error on standard output: %s", strerror(-in->ob.err));
+		ftr_err("write error on %s: %s", stdout_name(), strerror(-in->ob.err));
 	else if (in->exit_coded)
 		ret = in->exit_code;
 out:

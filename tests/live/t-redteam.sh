@@ -19,5 +19,11 @@ snapshot > "$TMP/before"
 	[ "$(tr -d '\0' < "$TMP/o" | wc -c)" -le 2 ] && ok redteam-cat-bound ||
 	fail redteam-cat-bound "rc $(cat "$TMP/rc"), $(wc -c < "$TMP/o") bytes $(head -2 "$TMP/e")"
 
+# -o FILE: its write errors name FILE (they said "standard output").
+"$FTR" -o /dev/full -e 'BEGIN { printf("hi\n"); exit(); }' > /dev/null 2> "$TMP/e"
+rc=$?
+[ $rc -eq 1 ] && grep -q "write error on '/dev/full'" "$TMP/e" && ok redteam-output-file-named ||
+	fail redteam-output-file-named "rc=$rc $(head -2 "$TMP/e")"
+
 same_as_before redteam-leaves-tracefs "$TMP/before"
 exit $FAILED

@@ -31,7 +31,7 @@
 #include "kernel/pglob.h"
 #include "kernel/probe.h"
 #include "kernel/session.h"
-#include "lang/ctypes.h"
+#include "lang/parse/ctypes.h"
 #include "lang/lang.h"
 #include "report/usdt.h"
 

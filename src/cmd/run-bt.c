@@ -16,7 +16,7 @@
 
 #include "cmd/cmd.h"
 #include "ftr.h"
-#include "lang/ctypes.h"
+#include "lang/parse/ctypes.h"
 #include "lang/lang.h"
 
 /* The kernel's pid_max, or its largest (PID_MAX_LIMIT, 4M) unreadable. */

@@ -13,17 +13,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lang/agg.h"
+#include "lang/maps/agg.h"
 #include "cmd/cmd.h"
 #include "cmd/trace.h"
 #include "kernel/evsel.h"
 #include "kernel/features.h"
 #include "ftr.h"
 #include "filter/filters.h"
-#include "lang/ctypes.h"
+#include "lang/parse/ctypes.h"
 #include "lang/interp.h"
 #include "lang/lang.h"
-#include "lang/strfetch.h"
+#include "lang/plan/strfetch.h"
 
 static const char run_usage[] =
 	"usage: ftr -e 'PROGRAM' [options] [ARG...] [-- CMD [ARGS]]\n"

@@ -19,12 +19,12 @@
 
 #include "kernel/engine.h"
 #include "kernel/khist.h"
-#include "lang/agg.h"
+#include "lang/maps/agg.h"
 #include "lang/interp.h"
 #include "lang/lang.h"
-#include "lang/lprof.h"
-#include "lang/prom.h"
-#include "lang/tuple.h"
+#include "lang/run/sampler.h"
+#include "lang/maps/prom.h"
+#include "lang/maps/tuple.h"
 #include "report/output.h"
 
 #define MAX_VARS 64

@@ -22,10 +22,10 @@
 #include "ftr.h"
 #include "kernel/btf.h"
 #include "kernel/features.h"
-#include "lang/ctypes.h"
+#include "lang/parse/ctypes.h"
 #include "lang/lang.h"
-#include "lang/tuple.h"
-#include "lang/typed.h"
+#include "lang/maps/tuple.h"
+#include "lang/plan/fetchargs.h"
 
 #ifndef FIXTURES
 #define FIXTURES "tests/fixtures"

@@ -30,7 +30,7 @@
 #include "ftr.h"
 #include "lang/interp.h"
 #include "lang/lang.h"
-#include "lang/tuple.h"
+#include "lang/maps/tuple.h"
 #include "report/output.h"
 
 /* Thread ids above PID_MAX_LIMIT (2^22): /proc never has them, so pid is

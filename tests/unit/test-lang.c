@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "ftr.h"
-#include "lang/ctypes.h"
+#include "lang/parse/ctypes.h"
 #include "lang/lang.h"
 
 /* ---- helpers ---------------------------------------------------------------- */

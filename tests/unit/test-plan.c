@@ -26,8 +26,8 @@
 #include "fixture.h"
 #include "lang/lang.h"
 #include "report/output.h"
-#include "lang/plan.h"
-#include "lang/strfetch.h"
+#include "lang/plan/filtertext.h"
+#include "lang/plan/strfetch.h"
 
 static struct tep_handle *tep;
 

@@ -13,7 +13,7 @@
 
 #include "ftr.h"
 #include "kernel/kcore.h"
-#include "lang/intern.h"
+#include "lang/maps/intern.h"
 #include "lang/interp-int.h"
 /* ---- semantic pass --------------------------------------------------------- */
 

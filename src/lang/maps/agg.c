@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lang/agg.h"
+#include "lang/maps/agg.h"
 #include "ftr.h"
 #include "report/output.h"
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lang/intern.h"
+#include "lang/maps/intern.h"
 
 struct ival {
 	size_t len;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lang/prom.h"
+#include "lang/maps/prom.h"
 #include "report/output.h"
 
 struct series {

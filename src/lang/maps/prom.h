@@ -26,7 +26,7 @@
 
 #include <stdbool.h>
 
-#include "lang/agg.h"
+#include "lang/maps/agg.h"
 
 struct outbuf;
 

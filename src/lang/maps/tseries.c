@@ -24,7 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "lang/agg.h"
+#include "lang/maps/agg.h"
 #include "report/output.h"
 
 enum { W_EPOCH, W_VAL, W_META, W_USED };

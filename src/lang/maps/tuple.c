@@ -6,7 +6,7 @@
 
 #include "ftr.h"
 #include "lang/lang.h"
-#include "lang/tuple.h"
+#include "lang/maps/tuple.h"
 #include "report/output.h"
 
 /* The length of the element signature at s, or 0 when there is none. */

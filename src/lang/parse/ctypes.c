@@ -12,7 +12,7 @@
 
 #include "ftr.h"
 #include "kernel/btf.h"
-#include "lang/ctypes.h"
+#include "lang/parse/ctypes.h"
 #include "lang/lang.h"
 
 #define VMLINUX "/sys/kernel/btf/vmlinux"

@@ -18,7 +18,7 @@
 #include <strings.h>
 
 #include "lang/lang.h"
-#include "lang/parse-int.h"
+#include "lang/parse/parse-int.h"
 
 #define MAX_DECLARED 64
 

@@ -8,7 +8,7 @@
 
 #include "ftr.h"
 #include "lang/lang.h"
-#include "lang/parse-int.h"
+#include "lang/parse/parse-int.h"
 
 /*
  * An integer literal as bpftrace writes them: decimal, 0x hex or 0 octal;

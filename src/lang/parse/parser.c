@@ -15,10 +15,10 @@
 #include <linux/perf_event.h>
 
 #include "ftr.h"
-#include "lang/agg.h"
-#include "lang/ctypes.h"
+#include "lang/maps/agg.h"
+#include "lang/parse/ctypes.h"
 #include "lang/lang.h"
-#include "lang/parse-int.h"
+#include "lang/parse/parse-int.h"
 
 /*
  * Bounds on nesting: the parser, node_free, the planner and the interpreter

@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "ftr.h"
-#include "lang/agg.h"
-#include "lang/ctypes.h"
+#include "lang/maps/agg.h"
+#include "lang/parse/ctypes.h"
 #include "lang/lang.h"
-#include "lang/parse-int.h"
+#include "lang/parse/parse-int.h"
 
 /* macro NAME(x, $v, @m) { ... }: kept until the clauses are read. */
 struct macro {

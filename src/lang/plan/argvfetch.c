@@ -12,7 +12,7 @@
 
 #include "ftr.h"
 #include "lang/interp-int.h"
-#include "lang/plan.h"
+#include "lang/plan/filtertext.h"
 
 /* Why ev has no F_K strings: what strfetch.c found, or what would fetch them. */
 static const char *why_none(struct sema *s, struct tep_event *ev, const char *field,

@@ -20,7 +20,7 @@
 #include "kernel/pglob.h"
 #include "kernel/probe.h"
 #include "kernel/session.h"
-#include "lang/dynprobe.h"
+#include "lang/plan/dynprobe.h"
 #include "report/elfsym.h"
 #include "report/usdt.h"
 

@@ -20,12 +20,12 @@
 #include "kernel/evsel.h"
 #include "kernel/pglob.h"
 #include "kernel/probe.h"
-#include "lang/ctypes.h"
-#include "lang/dynprobe.h"
-#include "lang/intern.h"
+#include "lang/parse/ctypes.h"
+#include "lang/plan/dynprobe.h"
+#include "lang/maps/intern.h"
 #include "lang/interp-int.h"
-#include "lang/strfetch.h"
-#include "lang/typed.h"
+#include "lang/plan/strfetch.h"
+#include "lang/plan/fetchargs.h"
 /* The argN and retval fields a kprobe/uprobe clause reads: its probe gets
  * exactly those fields.  str(argN) and str(retval) (index nargs) in a
  * uprobe: the string they point to, fetched by the probe (sargs). */

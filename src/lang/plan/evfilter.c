@@ -13,7 +13,7 @@
 #include "filter/expr.h"
 #include "ftr.h"
 #include "lang/interp-int.h"
-#include "lang/plan.h"
+#include "lang/plan/filtertext.h"
 /* Does the rendered predicate parse and bind on every event of clause ci?
  * (A negative number against an unsigned field, a pointer...: then the
  * interpreter keeps it.) */

@@ -13,10 +13,10 @@
 #include "kernel/features.h"
 #include "kernel/kallsyms.h"
 #include "kernel/probe.h"
-#include "lang/ctypes.h"
+#include "lang/parse/ctypes.h"
 #include "lang/lang.h"
-#include "lang/tuple.h"
-#include "lang/typed.h"
+#include "lang/maps/tuple.h"
+#include "lang/plan/fetchargs.h"
 
 #define MAX_TVARS 32
 

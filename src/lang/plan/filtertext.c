@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "lang/lang.h"
-#include "lang/plan.h"
+#include "lang/plan/filtertext.h"
 
 struct rbuf {
 	char *p;

@@ -20,7 +20,7 @@
 #include "kernel/expedite.h"
 #include "kernel/kallsyms.h"
 #include "lang/interp-int.h"
-#include "lang/plan.h"
+#include "lang/plan/filtertext.h"
 #include "report/sym.h"
 /* ---- aggregation in the kernel: hist triggers --------------------------------- */
 

@@ -15,7 +15,7 @@
 #include "filter/expr.h"
 #include "ftr.h"
 #include "lang/interp-int.h"
-#include "lang/plan.h"
+#include "lang/plan/filtertext.h"
 #include "perf/perf.h"
 /* ---- counts in perf tracepoint counters -------------------------------------- */
 

@@ -20,11 +20,11 @@
 #include "kernel/kallsyms.h"
 #include "ftr.h"
 #include "report/output.h"
-#include "lang/plan.h"
+#include "lang/plan/filtertext.h"
 #include "kernel/probe.h"
 #include "kernel/session.h"
-#include "lang/strfetch.h"
-#include "lang/typed.h"
+#include "lang/plan/strfetch.h"
+#include "lang/plan/fetchargs.h"
 
 #define MAX_FIELDS 32
 

@@ -50,8 +50,8 @@
 #include "kernel/flagnames.h"
 #include "kernel/session.h"
 #include "lang/interp-int.h"
-#include "lang/plan.h"
-#include "lang/typed.h"
+#include "lang/plan/filtertext.h"
+#include "lang/plan/fetchargs.h"
 #include "report/sym.h"
 
 /* ---- checks ------------------------------------------------------------------ */

@@ -16,7 +16,7 @@
 #include "filter/expr.h"
 #include "ftr.h"
 #include "kernel/kcore.h"
-#include "lang/intern.h"
+#include "lang/maps/intern.h"
 #include "lang/interp-int.h"
 #include "report/sym.h"
 /* ---- values ------------------------------------------------------------------ */

@@ -13,8 +13,8 @@
 #include <time.h>
 
 #include "ftr.h"
-#include "lang/ctypes.h"
-#include "lang/intern.h"
+#include "lang/parse/ctypes.h"
+#include "lang/maps/intern.h"
 #include "lang/interp-int.h"
 
 static uint64_t tseries_time(struct xctx *x);

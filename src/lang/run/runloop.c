@@ -24,8 +24,8 @@
 #include "kernel/comm.h"
 #include "kernel/flagnames.h"
 #include "kernel/kcore.h"
-#include "lang/ctypes.h"
-#include "lang/intern.h"
+#include "lang/parse/ctypes.h"
+#include "lang/maps/intern.h"
 #include "lang/interp-int.h"
 #include "report/sym.h"
 

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "ftr.h"
-#include "lang/agg.h"
-#include "lang/lprof.h"
+#include "lang/maps/agg.h"
+#include "lang/run/sampler.h"
 #include "perf/perf.h"
 #include "perf/unwind.h"
 #include "report/dwline.h"

@@ -1051,7 +1051,7 @@ static void test_integers(void **state)
 
 /*
  * Each predicate twice: as a clause's predicate, which the planner hands to
- * the event's filter (expr.c, whose answers are the kernel's), and inside
+ * the event's filter (filter/eval.c, whose answers are the kernel's), and inside
  * an if, which the interpreter evaluates.  Both must count the same, and
  * the count is pinned too.
  */

@@ -265,7 +265,7 @@ static const struct {
 	/* the kernel's filter has no !~: it takes !( ) around a predicate */
 	{ "syscalls", "sys_enter_write", "comm !~ \"py*\"", "kernel: !(comm ~ \"py*\")" },
 	{ "syscalls", "sys_enter_write", "args.fd == 1 && comm !~ \"*sh\"",
-	  "kernel: fd == 1 && !(comm ~ \"*\\sh\")" },	/* expr.c's end-match quirk */
+	  "kernel: fd == 1 && !(comm ~ \"*\\sh\")" },	/* filter/eval.c's end-match quirk */
 	{ "sched", "sched_switch", "args.prev_comm !~ \"kworker*\"",
 	  "kernel: !(prev_comm ~ \"kworker*\")" },
 	{ "syscalls", "sys_enter_write", "args.count >= 0x8000000000000000",

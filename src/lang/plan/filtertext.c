@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The planner: see plan.h. */
+/* The planner: see filtertext.h. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>

@@ -25,5 +25,14 @@ rc=$?
 [ $rc -eq 1 ] && grep -q "write error on '/dev/full'" "$TMP/e" && ok redteam-output-file-named ||
 	fail redteam-output-file-named "rc=$rc $(head -2 "$TMP/e")"
 
+# A parse error in a long line shows a window of it, not the line (800 KB
+# were echoed): here 100,000 spaces before the mistake.
+prog="BEGIN { $(head -c 100000 /dev/zero | tr '\0' ' ')@x = ; }"
+"$FTR" -e "$prog" > /dev/null 2> "$TMP/e"
+rc=$?
+[ $rc -ne 0 ] && [ "$(wc -c < "$TMP/e")" -lt 1000 ] && grep -q '^  \.\.\. .*@x = ; }$' "$TMP/e" &&
+	grep -q '^     *\^$' "$TMP/e" && ok redteam-parse-error-window ||
+	fail redteam-parse-error-window "rc=$rc, $(wc -c < "$TMP/e") bytes of message"
+
 same_as_before redteam-leaves-tracefs "$TMP/before"
 exit $FAILED

@@ -1923,9 +1923,17 @@ void lang_perror(const struct program *p, const char *src, const struct lang_err
 	if (!line)
 		return;
 	len = (int)strcspn(line, "\n");
-	fprintf(stderr, "  %.*s\n  ", len, line);
-	/* The caret under the column: a tab in the line is a tab above it. */
-	for (int i = 0; i < err->col - 1; i++)
-		fputc(i < len && line[i] == '\t' ? '\t' : ' ', stderr);
+	/* A window of a long line around the column (a program of one 800 KB
+	 * line was echoed whole), "..." where it is cut. */
+	{
+		int at = err->col - 1 < 0 ? 0 : err->col - 1;
+		int from = at > 80 ? at - 80 : 0, to = from + 160 < len ? from + 160 : len;
+
+		fprintf(stderr, "  %s%.*s%s\n  %s", from ? "..." : "", to - from, line + from,
+			to < len ? "..." : "", from ? "   " : "");
+		/* The caret under the column: a tab in the line is a tab above it. */
+		for (int i = from; i < at; i++)
+			fputc(i < len && line[i] == '\t' ? '\t' : ' ', stderr);
+	}
 	fputs("^\n", stderr);
 }

@@ -18,6 +18,7 @@
 #include "kernel/features.h"
 #include "lang/lang.h"
 #include "lang/load.h"
+#include "lang/parse/ctypes.h"
 #include "lang/plan/strfetch.h"
 
 static char *find_recipe(const char *name, char *path, size_t len)
@@ -90,6 +91,8 @@ int lang_load(const char *file, const char *text, char **params, int nparams,
 			ftr_err("no file or recipe '%s' (see 'ftr run --list')", file);
 			return -1;
 		}
+		if (p == file && strcmp(file, "-"))
+			lang_program_dir_set(file);
 		*owned = read_file_max(p, FTR_PROG_MAX, &len);
 		if (!*owned && errno == EFBIG) {
 			ftr_err("'%s': more than %u MiB of program text: not a program", file,

@@ -34,5 +34,22 @@ rc=$?
 	grep -q '^     *\^$' "$TMP/e" && ok redteam-parse-error-window ||
 	fail redteam-parse-error-window "rc=$rc, $(wc -c < "$TMP/e") bytes of message"
 
+# #include of an existing absolute file, and of a "header" beside the
+# program (both were "file not found"); one that is nowhere still is.
+mkdir "$TMP/inc"
+: > "$TMP/inc/myhdr.h"
+printf '#include "myhdr.h"\n#include "%s"\nBEGIN { printf("in\\n"); exit(); }\n' \
+	"$TMP/inc/myhdr.h" > "$TMP/inc/p.bt"
+(cd / && "$FTR" run "$TMP/inc/p.bt") > "$TMP/o" 2> "$TMP/e"
+rc=$?
+"$FTR" --include "$TMP/inc/myhdr.h" -e 'BEGIN { printf("in\n"); exit(); }' >> "$TMP/o" 2>> "$TMP/e"
+rc2=$?
+"$FTR" -e '#include "nowhere-38.h"
+BEGIN { exit(); }' > /dev/null 2> "$TMP/e3"
+rc3=$?
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ "$(grep -c '^in$' "$TMP/o")" -eq 2 ] && [ $rc3 -ne 0 ] &&
+	grep -q "'nowhere-38.h' file not found" "$TMP/e3" && ok redteam-include-found ||
+	fail redteam-include-found "rc=$rc/$rc2/$rc3 $(head -2 "$TMP/e") $(head -1 "$TMP/e3")"
+
 same_as_before redteam-leaves-tracefs "$TMP/before"
 exit $FAILED

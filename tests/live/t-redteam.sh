@@ -51,5 +51,17 @@ rc3=$?
 	grep -q "'nowhere-38.h' file not found" "$TMP/e3" && ok redteam-include-found ||
 	fail redteam-include-found "rc=$rc/$rc2/$rc3 $(head -2 "$TMP/e") $(head -1 "$TMP/e3")"
 
+# A keyless count() in BEGIN/END/interval runs on no event: it was planned
+# as a perf counter (exit 139 alone; beside a tracepoint, a map never
+# printed, a wrong answer).
+"$FTR" -e 'BEGIN { @b = count(); } END { @e = count(); }' -c true > "$TMP/o" 2> "$TMP/e"
+rc=$?
+"$FTR" -e 'BEGIN { @b = count(); } tracepoint:syscalls:sys_enter_write /comm == "writer"/
+	{ @w = count(); }' -c 'writer 50 7' > "$TMP/o2" 2>> "$TMP/e"
+rc2=$?
+[ $rc -eq 0 ] && [ $rc2 -eq 0 ] && grep -qx '@b: 1' "$TMP/o" && grep -qx '@e: 1' "$TMP/o" &&
+	grep -qx '@b: 1' "$TMP/o2" && grep -qx '@w: 50' "$TMP/o2" && ok redteam-count-no-event ||
+	fail redteam-count-no-event "rc=$rc/$rc2 $(cat "$TMP/o" "$TMP/o2" "$TMP/e" | tr '\n' ' ')"
+
 same_as_before redteam-leaves-tracefs "$TMP/before"
 exit $FAILED

@@ -69,6 +69,26 @@ int check_printf(struct sema *s, struct node *n)
 			continue;
 		}
 		conv++;
+		/* Widths and precisions are bounded (printf's fields are
+		 * ints, and %999999999d took 22 s of CPU). */
+		for (const char *d = p + 1 + strspn(p + 1, "-+ #0"); *d; d++) {
+			unsigned long v;
+
+			if (*d == '.')
+				continue;
+			if (*d < '0' || *d > '9')
+				break;
+			v = 0;
+			for (; *d >= '0' && *d <= '9'; d++)
+				if (v <= PRINTF_FIELD_MAX)
+					v = v * 10 + (unsigned long)(*d - '0');
+			if (v > PRINTF_FIELD_MAX) {
+				lang_errf(s->err, n->args[0], "%s: a width or precision of more than "
+					  "%d", n->sval, PRINTF_FIELD_MAX);
+				return -EINVAL;
+			}
+			d--;
+		}
 		p += strspn(p + 1, "-+ #0123456789.hlzjt");
 		if (p[1] == 'g' && p[2] == 'r') {
 			/* %gr: GFP flags by the kernel's names */
@@ -223,6 +243,25 @@ static int64_t printf_int(int64_t v, const char *mods, size_t n, char conv)
 	return lang_int_cast(v, bits, conv == 'd' || conv == 'i');
 }
 
+/* Room for one conversion's text: a field's width (PRINTF_FIELD_MAX at
+ * most), a string's length, a number's digits (it was a fixed 512 bytes:
+ * %600d gave 511 columns, and a 1,000-character %s 511 characters). */
+static char *field_room(size_t need)
+{
+	static char *buf;
+	static size_t cap;
+
+	if (need > cap) {
+		char *nb = realloc(buf, need);
+
+		if (!nb)
+			return NULL;
+		buf = nb;
+		cap = need;
+	}
+	return buf;
+}
+
 static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 {
 	const char *p = n->args[0]->sval;
@@ -230,8 +269,9 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 
 	x->in->printfs++;
 	while (*p) {
-		char spec[16], out[512], flags[8] = "";
+		char spec[16], *out, flags[8] = "";
 		int width = 0, prec = -1, nf = 0;
+		size_t room;
 		const char *q, *mods;
 		struct val v;
 
@@ -249,13 +289,20 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 		for (q = p + 1; *q && strchr("-+ #0", *q); q++)
 			if (nf < 5 && !strchr(flags, *q))
 				flags[nf++] = *q;
-		while (*q >= '0' && *q <= '9')
-			width = width * 10 + (*q++ - '0') % 1000;
+		/* check_printf() refused more than PRINTF_FIELD_MAX. */
+		for (; *q >= '0' && *q <= '9'; q++)
+			if (width <= PRINTF_FIELD_MAX)
+				width = width * 10 + (*q - '0');
 		if (*q == '.') {
 			prec = 0;
 			for (q++; *q >= '0' && *q <= '9'; q++)
-				prec = prec * 10 + (*q - '0') % 1000;
+				if (prec <= PRINTF_FIELD_MAX)
+					prec = prec * 10 + (*q - '0');
 		}
+		if (width > PRINTF_FIELD_MAX)
+			width = PRINTF_FIELD_MAX;
+		if (prec > PRINTF_FIELD_MAX)
+			prec = PRINTF_FIELD_MAX;
 		mods = q;
 		q += strspn(q, "hlzjt");
 		v = eval(x, n->args[arg++]);
@@ -266,12 +313,20 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 			p = q + 1;
 			continue;
 		}
+		/* The field, a number's digits and sign (64 bits), a string
+		 * (%s) or GFP names (%gr). */
+		room = (size_t)width + (prec > 0 ? (size_t)prec : 0) + 64 +
+		       (*q == 's' && v.t == VT_STR ? v.len : 0) + (*q == 'g' ? 400 : 0);
+		out = field_room(room);
+		if (!out) {
+			p = q + 1 + (*q == 'g' && q[1] == 'r');
+			continue;
+		}
 		if (*q == 'g' && q[1] == 'r') {
 			char names[400];
 
 			flagnames_format(x->in->gfp, (uint64_t)v.i, names, sizeof(names));
-			snprintf(out, sizeof(out), "%*s", strchr(flags, '-') ? -width : width,
-				 names);
+			snprintf(out, room, "%*s", strchr(flags, '-') ? -width : width, names);
 			ob_puts(ob, out);
 			p = q + 2;
 			continue;
@@ -288,21 +343,20 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 
 			if (prec >= 0 && prec < len)
 				len = prec;
-			snprintf(out, sizeof(out), "%*.*s", strchr(flags, '-') ? -width : width,
-				 len, v.s);
+			snprintf(out, room, "%*.*s", strchr(flags, '-') ? -width : width, len,
+				 v.s);
 		} else if (*q == 'c') {
-			snprintf(out, sizeof(out), "%*c", strchr(flags, '-') ? -width : width,
-				 (int)v.i);
+			snprintf(out, room, "%*c", strchr(flags, '-') ? -width : width, (int)v.i);
 		} else if (*q == 'p') {
-			snprintf(out, sizeof(out), "0x%llx", (unsigned long long)v.i);
+			snprintf(out, room, "0x%llx", (unsigned long long)v.i);
 		} else {
 			v.i = printf_int(v.i, mods, (size_t)(q - mods), *q);
 			if (prec < 0) {
 				snprintf(spec, sizeof(spec), "%%%s*ll%c", flags, *q == 'i' ? 'd' : *q);
-				snprintf(out, sizeof(out), spec, width, (long long)v.i);
+				snprintf(out, room, spec, width, (long long)v.i);
 			} else {
 				snprintf(spec, sizeof(spec), "%%%s*.*ll%c", flags, *q == 'i' ? 'd' : *q);
-				snprintf(out, sizeof(out), spec, width, prec, (long long)v.i);
+				snprintf(out, room, spec, width, prec, (long long)v.i);
 			}
 		}
 		/* A string from the kernel (a comm, a path) is shown, not

@@ -63,5 +63,15 @@ rc2=$?
 	grep -qx '@b: 1' "$TMP/o2" && grep -qx '@w: 50' "$TMP/o2" && ok redteam-count-no-event ||
 	fail redteam-count-no-event "rc=$rc/$rc2 $(cat "$TMP/o" "$TMP/o2" "$TMP/e" | tr '\n' ' ')"
 
+# system(): what a conversion brings is one word for the shell, never
+# shell syntax (a process named ";id>/tmp/x" ran id as root).
+mkdir "$TMP/sys"
+(cd "$TMP/sys" && "$FTR" --unsafe -e 'BEGIN { system("echo got %s %d", "it'"'"'s;touch pwned", 5);
+	exit(); }') > "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -eq 0 ] && grep -qx "got it's;touch pwned 5" "$TMP/o" && [ ! -e "$TMP/sys/pwned" ] &&
+	ok redteam-system-no-injection ||
+	fail redteam-system-no-injection "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -3) $(ls "$TMP/sys")"
+
 same_as_before redteam-leaves-tracefs "$TMP/before"
 exit $FAILED

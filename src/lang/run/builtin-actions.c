@@ -262,18 +262,60 @@ static char *field_room(size_t need)
 	return buf;
 }
 
-static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
+/*
+ * The text a conversion wrote to ob from start on, made one word of the
+ * shell: in single quotes, a quote in it as '\''.  system("echo %s", comm)
+ * ran a process named ";id>/tmp/x" as a command (as root); the format is
+ * the user's command, and what the conversions bring (a comm, a path, a
+ * number) is data, an argument, never shell syntax.  Quoting keeps the
+ * shell (bpftrace's system() is a shell command line: pipes, redirections
+ * in the format work as there); a %s meant to bring shell syntax itself
+ * now brings a word.  Only for an outbuf that is never flushed (in->fmt).
+ */
+static void shell_quote_from(struct outbuf *ob, size_t start)
+{
+	size_t n = ob->len - start;
+	char *t = malloc(n ? n : 1);
+
+	if (!t || start > ob->len) {
+		free(t);
+		ob->err = -ENOMEM;
+		return;
+	}
+	memcpy(t, ob->buf + start, n);
+	ob->len = start;
+	ob_putc(ob, '\'');
+	for (size_t i = 0; i < n; i++) {
+		if (t[i] == '\'')
+			ob_write(ob, "'\\''", 4);
+		else
+			ob_putc(ob, t[i]);
+	}
+	ob_putc(ob, '\'');
+	free(t);
+}
+
+static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob, bool shq)
 {
 	const char *p = n->args[0]->sval;
+	size_t conv_start = SIZE_MAX;
 	int arg = 1;
 
 	x->in->printfs++;
-	while (*p) {
+	while (*p || conv_start != SIZE_MAX) {
 		char spec[16], *out, flags[8] = "";
 		int width = 0, prec = -1, nf = 0;
 		size_t room;
 		const char *q, *mods;
 		struct val v;
+
+		/* The previous conversion's text, quoted for the shell. */
+		if (conv_start != SIZE_MAX) {
+			shell_quote_from(ob, conv_start);
+			conv_start = SIZE_MAX;
+			if (!*p)
+				break;
+		}
 
 		if (*p != '%') {
 			q = strchr(p, '%');
@@ -286,6 +328,8 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 			p += 2;
 			continue;
 		}
+		if (shq)
+			conv_start = ob->len;
 		for (q = p + 1; *q && strchr("-+ #0", *q); q++)
 			if (nf < 5 && !strchr(flags, *q))
 				flags[nf++] = *q;
@@ -423,7 +467,7 @@ void exec_command(struct xctx *x, const struct node *n)
 
 	f->len = 0;
 	f->err = 0;
-	do_printf(x, n, f);
+	do_printf(x, n, f, !strcmp(n->sval, "system"));
 	if (f->err || f->len == sizeof(f->buf)) {
 		ftr_warn("%d:%d: %s(): the text is too long", n->line, n->col, n->sval);
 		return;
@@ -554,7 +598,7 @@ void exec_printf(struct xctx *x, const struct node *n)
 	struct interp *in = x->in;
 	struct outbuf *ob = bt_out(in);
 
-	do_printf(x, n, ob);
+	do_printf(x, n, ob, false);
 	bt_done(in, ob, "printf");
 	if (in->o->buffering == RUN_BUF_NONE ||
 	    (in->o->buffering == RUN_BUF_LINE && memchr(in->ob.buf, '\n', in->ob.len)))
@@ -700,7 +744,7 @@ void exec_errorf(struct xctx *x, const struct node *n)
 		return;
 	f->len = 0;
 	f->err = 0;
-	do_printf(x, n, f);
+	do_printf(x, n, f, false);
 	len = f->len;
 	if (len && f->buf[len - 1] == '\n')
 		len--;

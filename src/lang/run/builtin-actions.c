@@ -6,11 +6,14 @@
  * builtins.c's table, which names them through builtins-int.h.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <signal.h>
 
@@ -445,6 +448,68 @@ static size_t cat_max_bytes(void)
 	return *end ? 10240 : (size_t)v;
 }
 
+/*
+ * cat()'s file, its first max bytes: a FIFO (or a terminal, a socket) is
+ * read as its data comes, and the stop signals are looked at while it does
+ * not (they are blocked for the signalfd: a blocking read of a FIFO in
+ * BEGIN ignored Ctrl-C).  NULL with errno; EINTR when a signal stopped it.
+ */
+static char *cat_read(struct interp *in, const struct node *n, const char *path, size_t max,
+		      size_t *lenp)
+{
+	struct stat st;
+	size_t len = 0;
+	char *buf;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		close(fd);
+		return read_file_head(path, max, lenp);
+	}
+	buf = malloc(max + 1);
+	if (!buf) {
+		close(fd);
+		errno = ENOMEM;
+		return NULL;
+	}
+	while (len < max) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t r;
+		int ready;
+
+		/* Its data, or its end (a FIFO's writer gone: POLLHUP; none
+		 * yet is neither, and is waited for, as a blocking open
+		 * would), 100 ms at a time. */
+		ready = poll(&p, 1, 100);
+		if (ready < 0 && errno != EINTR)
+			break;
+		if (ready > 0) {
+			r = read(fd, buf + len, max - len);
+			if (r > 0) {
+				len += (size_t)r;
+				continue;
+			}
+			if (r == 0 || (errno != EAGAIN && errno != EINTR))
+				break;
+		}
+		if (run_interrupted(in, n, true)) {
+			e = EINTR;
+			close(fd);
+			free(buf);
+			errno = e;
+			return NULL;
+		}
+	}
+	e = errno;
+	close(fd);
+	buf[len] = '\0';
+	*lenp = len;
+	errno = e;
+	return buf;
+}
+
 /* A file cat() cannot read: bpftrace's runtime error, in its words (the
  * suite matches the whole line), and the program goes on as there. */
 static void cat_failed(struct interp *in, const char *path, int err)
@@ -479,9 +544,11 @@ void exec_command(struct xctx *x, const struct node *n)
 		size_t len;
 		/* Only what is printed is read (cat("/dev/zero") read until
 		 * the OOM killer came). */
-		char *c = read_file_head(text, cat_max_bytes(), &len);
+		char *c = cat_read(in, n, text, cat_max_bytes(), &len);
 
-		if (c && in->o->mode == OUT_BTJSON)
+		if (!c && errno == EINTR)
+			;	/* said by run_interrupted() */
+		else if (c && in->o->mode == OUT_BTJSON)
 			bt_line(in, "cat", c, len);
 		else if (c)
 			ob_write(&in->ob, c, len);

@@ -77,12 +77,24 @@ rc=$?
 # blocked for the signalfd, and a long BEGIN (10^10 unrolled statements), a
 # cat() of a FIFO no one writes, a long END after the first signal, ignored
 # them (only SIGKILL ended them, leaving an instance behind).
-# ended PID: the run ends within 20 s of the signal (a bound, not a timing:
-# without the fix it runs for hours).
+# signalled NAME PID CONDITION: after the signal, the run ends within 20 s
+# (a bound, not a timing: without the fix it runs for hours), exits 0 and
+# CONDITION holds; else it is killed and ftr reset.
 ended() {
 	i=0
 	while [ $i -lt 200 ] && kill -0 $1 2> /dev/null; do sleep 0.1; i=$((i + 1)); done
 	! kill -0 $1 2> /dev/null
+}
+signalled() {
+	if ended $2; then
+		wait $2
+		rc=$?
+		if [ $rc -eq 0 ] && eval "$3"; then ok $1; else
+			fail $1 "rc=$rc $(head -2 "$TMP/e") $(head -3 "$TMP/o")"; fi
+	else
+		kill -9 $2; wait $2; "$FTR" reset > /dev/null 2>&1
+		fail $1 "the signal did not end it in 20 s"
+	fi
 }
 U5='unroll(100) { unroll(100) { unroll(100) { unroll(100) { unroll(100) { $i++; } } } } }'
 NOOP='tracepoint:syscalls:sys_enter_getppid { @g = count(); }'
@@ -90,31 +102,15 @@ NOOP='tracepoint:syscalls:sys_enter_getppid { @g = count(); }'
 fpid=$!
 wait_tracing $fpid
 kill -INT $fpid
-if ended $fpid; then
-	wait $fpid
-	rc=$?
-	[ $rc -eq 0 ] && grep -q '^ftr: SIGINT: stopped the clause at 1:' "$TMP/e" &&
-		! grep -q never "$TMP/o" && ok redteam-sigint-long-begin ||
-		fail redteam-sigint-long-begin "rc=$rc $(head -2 "$TMP/e")"
-else
-	kill -9 $fpid; wait $fpid; "$FTR" reset > /dev/null 2>&1
-	fail redteam-sigint-long-begin "SIGINT did not end it in 20 s"
-fi
+signalled redteam-sigint-long-begin $fpid \
+	'grep -q "^ftr: SIGINT: stopped the clause at 1:" "$TMP/e" && ! grep -q never "$TMP/o"'
 rm -f "$TMP/fifo"
 mkfifo "$TMP/fifo"
 "$FTR" -e "BEGIN { cat(\"$TMP/fifo\"); } $NOOP" > "$TMP/o" 2> "$TMP/e" &
 fpid=$!
 wait_tracing $fpid
 kill -TERM $fpid
-if ended $fpid; then
-	wait $fpid
-	rc=$?
-	[ $rc -eq 0 ] && grep -q '^ftr: SIGTERM: stopped the clause at 1:9' "$TMP/e" &&
-		ok redteam-sigterm-cat-fifo || fail redteam-sigterm-cat-fifo "rc=$rc $(head -2 "$TMP/e")"
-else
-	kill -9 $fpid; wait $fpid; "$FTR" reset > /dev/null 2>&1
-	fail redteam-sigterm-cat-fifo "SIGTERM did not end it in 20 s"
-fi
+signalled redteam-sigterm-cat-fifo $fpid 'grep -q "^ftr: SIGTERM: stopped the clause at 1:9" "$TMP/e"'
 # The first signal ends tracing and END starts (a long one); a second ends
 # END.  END's cat() of a FIFO says when it has started: the write below
 # returns once END has opened it.
@@ -126,19 +122,10 @@ fpid=$!
 wait_tracing $fpid
 kill -INT $fpid
 echo in-end > "$TMP/fifo2" &
-epid=$!
-ended $epid
+ended $!
 kill -INT $fpid
-if ended $fpid; then
-	wait $fpid
-	rc=$?
-	[ $rc -eq 0 ] && grep -q '^ftr: SIGINT: stopped the clause at 1:' "$TMP/e" &&
-		grep -q '^in-end$' "$TMP/o" && ! grep -q never "$TMP/o" && ok redteam-second-signal-ends-end ||
-		fail redteam-second-signal-ends-end "rc=$rc $(head -2 "$TMP/e") $(head -3 "$TMP/o")"
-else
-	kill -9 $fpid; wait $fpid; "$FTR" reset > /dev/null 2>&1
-	fail redteam-second-signal-ends-end "a second SIGINT did not end END in 20 s"
-fi
+signalled redteam-second-signal-ends-end $fpid 'grep -q "^ftr: SIGINT: stopped the clause at 1:" \
+	"$TMP/e" && grep -q "^in-end$" "$TMP/o" && ! grep -q never "$TMP/o"'
 
 same_as_before redteam-leaves-tracefs "$TMP/before"
 exit $FAILED

@@ -1355,6 +1355,13 @@ static void dso_load(struct sym_ctx *c, struct dso_priv *dp)
 	if (elfsym_open(from, &d->elf, d->why, sizeof(d->why)) < 0)
 		return;
 	d->file = strdup(from);
+	/* The build id now, while from opens: a process's map_files entry
+	 * is gone with the process, and ustack(build_id) printed a bare
+	 * address when its frames were printed after the process ended (a
+	 * busy machine; t-script's script-ustack-modes, issue 38). */
+	if (build_id(from, d->build_id, sizeof(d->build_id)) < 0)
+		d->build_id[0] = '\0';
+	d->build_id_tried = true;
 	if (!elfsym_has_symtab(d->elf))
 		load_debug(c, d, from);
 	d->stripped = !elfsym_has_symtab(d->elf) && !d->dbg;

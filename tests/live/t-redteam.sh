@@ -73,6 +73,19 @@ rc=$?
 	ok redteam-system-no-injection ||
 	fail redteam-system-no-injection "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -3) $(ls "$TMP/sys")"
 
+# Messages that named the wrong thing: hist -k with no key to bucket (it
+# spoke of '.linear='), an element past argv's 16 fetched (".16 reads a
+# tuple's element").
+"$FTR" hist -k count.sym syscalls:sys_enter_write > /dev/null 2> "$TMP/e"
+rc=$?
+[ $rc -eq 2 ] && grep -q "no key to bucket" "$TMP/e" && ! grep -q "bad .\.linear=" "$TMP/e" &&
+	ok redteam-hist-key-message || fail redteam-hist-key-message "rc=$rc $(head -1 "$TMP/e")"
+"$FTR" -e 'tracepoint:syscalls:sys_enter_execve { printf("%s\n", str(args.argv[16])); }' \
+	> /dev/null 2> "$TMP/e"
+rc=$?
+[ $rc -ne 0 ] && grep -q 'str(args.argv\[16\]): ftr fetches the first 16 elements' "$TMP/e" &&
+	ok redteam-argv-elem-message || fail redteam-argv-elem-message "rc=$rc $(head -1 "$TMP/e")"
+
 # Ctrl-C ends a run whatever its clause is doing: the stop signals are
 # blocked for the signalfd, and a long BEGIN (10^10 unrolled statements), a
 # cat() of a FIFO no one writes, a long END after the first signal, ignored

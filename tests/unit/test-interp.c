@@ -169,7 +169,9 @@ static const struct {
 	  "1:43: '==' compares a string with a number" },
 	{ "tracepoint:syscalls:sys_enter_write { time(comm); }", "1:44: time's format must be a "
 	  "string literal" },
-	{ "BEGIN { time(\"%H\", 1); }", "1:9: time() takes 0 or more arguments" },
+	{ "BEGIN { time(\"%H\", 1); }", "1:9: time() takes at most 1 argument: time([fmt])" },
+	{ "BEGIN { @ = 1; print(@, 1, 1, 1); }", "1:16: print() takes at most 3 arguments: "
+	  "print(@map[, top, div] | value)" },
 	{ "BEGIN { printf(\"%d\\n\", comm); }", "1:24: printf: %d needs a number" },
 	{ "BEGIN { printf(\"%d %d\\n\", 1); }", "1:9: printf: 2 conversions for 1 argument" },
 	{ "BEGIN { printf(\"%4097d\\n\", 1); }", "1:16: printf: a width or precision of more "

@@ -478,9 +478,9 @@ int lang_header_check(const char *name, size_t len, bool quoted, char *why, size
 		if (de)
 			return 0;
 	}
-	snprintf(why, wlen, "'%.*s' file not found (in -I's directories, the system's%s%s%s; "
+	snprintf(why, wlen, "'%.*s' file not found (in -I's directories%s the system's%s%s%s; "
 		 "a kernel header's types need none: they are BTF)", (int)len, name,
-		 !quoted ? "" : prog_dir[0] ? " and beside the program in '" :
+		 quoted ? "," : " and", !quoted ? "" : prog_dir[0] ? " and beside the program in '" :
 		 " and the current directory", quoted ? prog_dir : "",
 		 quoted && prog_dir[0] ? "'" : "");
 	return -ENOENT;

@@ -1104,6 +1104,15 @@ static struct node *binary(struct lexer *l, int lvl)
 		next(l);
 		n->a = left;
 		n->b = binary(l, lvl + 1);
+		/* A flat chain (1 + 1 + ... + 1) is a tree as high as it is
+		 * long: said as what it is, not as nesting (issue 38). */
+		if (n->b && d >= MAX_DEPTH && d >= l->depth) {
+			lerr(l, n->line, n->col, "more than %d terms in one chain of operators: "
+			     "ftr evaluates it as a tree of that height at most (split it, with a "
+			     "variable)", MAX_DEPTH);
+			node_free(n);
+			return NULL;
+		}
 		if (!n->b || !height(l, n, d > l->depth ? d : l->depth)) {
 			node_free(n);
 			return NULL;

@@ -86,6 +86,13 @@ rc=$?
 [ $rc -ne 0 ] && grep -q 'str(args.argv\[16\]): ftr fetches the first 16 elements' "$TMP/e" &&
 	ok redteam-argv-elem-message || fail redteam-argv-elem-message "rc=$rc $(head -1 "$TMP/e")"
 
+# A full map's drops are said once, as what happened (a second line spoke
+# of lookups the program does not make).
+"$FTR" -e 'BEGIN { $i = 0; while ($i < 5000) { @x[$i] = 1; $i++; } exit(); }' > /dev/null \
+	2> "$TMP/e"
+[ "$(grep -c 'dropped' "$TMP/e")" -eq 1 ] && ! grep -q lookup "$TMP/e" &&
+	ok redteam-map-full-message || fail redteam-map-full-message "$(cat "$TMP/e")"
+
 # Ctrl-C ends a run whatever its clause is doing: the stop signals are
 # blocked for the signalfd, and a long BEGIN (10^10 unrolled statements), a
 # cat() of a FIFO no one writes, a long END after the first signal, ignored

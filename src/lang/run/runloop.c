@@ -405,10 +405,14 @@ static int finish(struct interp *in, uint64_t now)
 			ob_putc(&in->ob, '\n');
 		print_map(in, &in->maps[i], -1, 0, false);
 	}
+	/* A map printed said its drops (print_map); one not printed says
+	 * them here, as what happened (it spoke of lookups the program may
+	 * not make; issue 38). */
 	for (int i = 0; i < in->nmaps; i++)
-		if (in->maps[i].m && in->maps[i].kind == AGG_VALUE && agg_dropped(in->maps[i].m))
-			fprintf(stderr, "ftr: %s: %llu stores dropped: the map holds %u entries "
-				"(some lookups of it found nothing)\n", in->maps[i].name,
+		if (in->maps[i].m && in->maps[i].kind == AGG_VALUE && agg_dropped(in->maps[i].m) &&
+		    (in->p->no_print_maps || !agg_entries(in->maps[i].m)))
+			fprintf(stderr, "ftr: %s: %llu stores of new keys dropped: the map holds %u "
+				"entries\n", in->maps[i].name,
 				(unsigned long long)agg_dropped(in->maps[i].m), agg_size(in->maps[i].m));
 	return ob_flush(&in->ob);
 }

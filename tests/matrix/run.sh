@@ -129,6 +129,11 @@ ARMHF_TESTS=00-mount,doctor,trace,agg,lang,probe,stat,plans,prom,curtask,strfetc
 # and hist triggers absent: user-space plans), trace, stat and usdt
 # (tracepoints, perf events, uprobes, which both have), 00-mount.
 BUILT_TESTS=00-mount,doctor,types,trace,agg,probe,stat,plans,usdt
+# Debian's PREEMPT_RT kernel (bookworm's rt-amd64): the only Debian kernel
+# with the osnoise, timerlat and hwlat tracers.  It runs what PREEMPT_RT or
+# those tracers change: latency (the tracers), doctor (it lists them), and
+# trace (events and sched_switch under a preemptible kernel).
+RT_TESTS=00-mount,doctor,latency,trace
 ROWS=(
 	"5.10|x86_64|5.10||-diff,fuzz,kill|sysroot"
 	"6.1|x86_64|6.1||"
@@ -138,6 +143,7 @@ ROWS=(
 	"arm64-6.1|aarch64|6.1-arm64||-diff,fuzz,kill|sysroot"
 	"armhf-6.1|armhf|6.1-armhf||$ARMHF_TESTS"
 	"bpfless-6.1|x86_64|6.1-bpfless||$BUILT_TESTS"
+	"rt-6.1|x86_64|6.1-rt||$RT_TESTS"
 )
 # Rows run only when named (--rows; `make check-matrix-extra`): each needs
 # a kernel build of its own (about 4 minutes on 2 cores, 7 with debug

@@ -1519,7 +1519,7 @@ int session_reset(const struct ftr_tracefs *t, bool dry_run, FILE *report)
 {
 	struct tracefs_dynevent **dyns;
 	char **names;
-	int removed = 0, failed = 0;
+	int removed = 0, failed = 0, knobs;
 
 	/* Instances first: a dynamic event cannot be deleted while an
 	 * instance still has it enabled, and removing an instance drops its
@@ -1581,8 +1581,9 @@ int session_reset(const struct ftr_tracefs *t, bool dry_run, FILE *report)
 	removed += expedite_reset(dry_run, report);
 	/* after the instances: a killed run's tracer is gone with its
 	 * instance before the knobs it read are put back */
-	if (knobs_reset(dry_run, report) > 0)
-		removed++;
+	knobs = knobs_reset(dry_run, report);
+	if (knobs > 0)
+		removed += knobs;
 	if (!failed)
 		reset_locks(dry_run);
 	return failed ? -EIO : removed;

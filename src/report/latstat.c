@@ -260,7 +260,7 @@ static void timerlat_top(const struct lat_stats *st, FILE *out)
 			put_us(out, s, s->cur, false);
 			put_us(out, s, s->min, false);
 			put_us(out, s, s->count ? s->sum / s->count : 0, false);
-			put_us(out, s, s->max, k == 1);
+			put_us(out, s, s->max, true);
 			fputs(k ? "\n" : " |", out);
 		}
 	}

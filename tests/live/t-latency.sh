@@ -35,6 +35,16 @@ grep -q 'load the CPUs they measure' "$TMP/help" && ok latency-help-says-load ||
 "$FTR" latency bogus > /dev/null 2>&1
 check latency-unknown-tracer-usage [ $? -eq 2 ]
 
+# doctor lists the tracers the kernel has, in its own order.
+"$FTR" doctor > "$TMP/doc" 2>&1
+want=
+for t in timerlat osnoise hwlat irqsoff preemptoff preemptirqsoff wakeup wakeup_rt wakeup_dl; do
+	has_tracer $t && want="$want $t"
+done
+got=$(sed -n 's/^latency     present: //p' "$TMP/doc")
+[ "$got" = "${want# }" ] || { [ -z "$want" ] && [ "$got" = none ]; } && ok latency-doctor-lists ||
+	fail latency-doctor-lists "want '$want', doctor says '$got'"
+
 if ! has_tracer timerlat; then
 	"$FTR" latency timerlat top -d 1 > "$TMP/o" 2> "$TMP/e"
 	rc=$?
@@ -114,12 +124,47 @@ else
 			rc=$?
 			[ $rc -eq 1 ] && grep -q "instance ftr_$fp (timerlat, an ftr run, pid $fp)" "$TMP/e" &&
 				ok latency-busy-names-holder || fail latency-busy-names-holder "rc $rc: $(cat "$TMP/e")"
+			"$FTR" doctor > "$TMP/doc" 2>&1
+			grep -q "busy: timerlat and the tracers it excludes, held by instance ftr_$fp" \
+				"$TMP/doc" && ok latency-doctor-busy ||
+				fail latency-doctor-busy "$(grep -A3 '^latency' "$TMP/doc" | tr '\n' '|')"
 		else
 			fail latency-busy-names-holder "ftr never traced"
 		fi
 		kill -INT $fp 2>/dev/null
 		wait $fp
 		same_knobs latency-busy-knobs-restored
+	fi
+
+	# The language: osnoise's events are tracepoints like any other.
+	# While timerlat runs on CPU 1, the hog's blocking shows as
+	# osnoise:thread_noise (reported only between the timer IRQ and the
+	# timerlat thread, timerlat_thread_exit); the histogram of its
+	# durations holds exactly as many as the count.
+	if command -v rthog > /dev/null 2>&1; then
+		"$FTR" -e 'tracepoint:osnoise:thread_noise /args.comm == "rthog"/ {
+				@n[args.comm] = count(); @d = hist(args.duration); }
+			tracepoint:sched:sched_process_exit /comm == "rthog"/ { exit(); }' \
+			> "$TMP/lang" 2> "$TMP/elang" &
+		lp=$!
+		"$FTR" latency timerlat top -c 1 -d 60 -q > /dev/null 2>&1 &
+		fp=$!
+		if wait_tracing $lp && wait_tracing $fp; then
+			rthog 1 50 10 50 > /dev/null 2>&1
+			wait $lp
+			rc=$?
+			kill -INT $fp
+			wait $fp
+			n=$(sed -n 's/^@n\[rthog\]: //p' "$TMP/lang")
+			awk -v n="$n" '/^\[/ { s += $3 } END { exit !(n > 0 && s == n) }' "$TMP/lang" &&
+				[ $rc -eq 0 ] && ok latency-lang-thread-noise ||
+				fail latency-lang-thread-noise "rc $rc n '$n': $(cat "$TMP/lang" "$TMP/elang" | head -12 | tr '\n' '|')"
+		else
+			kill -INT $lp $fp 2>/dev/null
+			wait $lp $fp
+			fail latency-lang-thread-noise "ftr never traced: $(cat "$TMP/elang")"
+		fi
+		same_knobs latency-lang-knobs-restored
 	fi
 
 	# SIGKILL: the knobs stay changed until `ftr reset` puts them back.

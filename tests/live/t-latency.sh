@@ -198,6 +198,16 @@ else
 	# Runtime is the sum of the samples' runtimes: 50000 us each.
 	awk '/^  1 #/ { n = substr($2, 2); exit !($3 == n * 50000 || $3 >= (n - 1) * 50000) }' "$TMP/os" &&
 		ok latency-osnoise-runtime || fail latency-osnoise-runtime "$(grep '^  1 #' "$TMP/os")"
+	# hist: the single noises of 1 us or more (osnoise:sample_threshold),
+	# their buckets and over: adding up to count:.
+	"$FTR" latency osnoise hist -c 1 -p 100000 -r 50000 -T 1 -b 10 -E 20 -d 2 -q \
+		> "$TMP/oh" 2> "$TMP/e"
+	rc=$?
+	awk '/^Index/ { hdr = $0; next } /^over:/ { o = $2; next } /^count:/ { c = $2; next }
+	     /^[0-9]/ { s += $2 }
+	     END { exit !(hdr ~ /CPU-001$/ && c > 0 && s + o == c) }' "$TMP/oh" && [ $rc -eq 0 ] &&
+		ok latency-osnoise-hist ||
+		fail latency-osnoise-hist "rc $rc: $(cat "$TMP/oh" "$TMP/e" | head -8 | tr '\n' '|')"
 	same_knobs latency-osnoise-knobs-restored
 fi
 

@@ -143,8 +143,17 @@ static int set_knobs(struct lat_run *r)
 
 	if (!strcmp(r->tracer, "timerlat") || !strcmp(r->tracer, "osnoise")) {
 		uint64_t stop = r->o.stop_us;
+		char *online = NULL;
 
-		if (r->cpus && (err = session_global_write(s, "osnoise/cpus", r->cpus)))
+		/* without -c: every online CPU, not what a former user chose */
+		if (!r->cpus)
+			online = read_file("/sys/devices/system/cpu/online", NULL);
+		if (online)
+			str_trim(online);
+		if (r->cpus || online)
+			err = session_global_write(s, "osnoise/cpus", r->cpus ? r->cpus : online);
+		free(online);
+		if (err)
 			return err;
 		if (!strcmp(r->tracer, "timerlat")) {
 			err = set_u64(s, "osnoise/timerlat_period_us", r->period_set ? r->period : 1000);

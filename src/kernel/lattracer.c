@@ -4,7 +4,9 @@
  *
  * Instances: every one of these tracers sets allow_instances in 6.1
  * (trace_osnoise.c, trace_hwlat.c, trace_irqsoff.c, trace_sched_wakeup.c),
- * but each is one user at a time: irqsoff_busy, wakeup_busy, hwlat_busy,
+ * and so do irqsoff and the wakeup tracers from 4.4 and hwlat from its
+ * first release, 4.9 (the 4.x trees in ../shared/kernels): so ftr's own
+ * instance always, never the top level.  But each is one user at a time: irqsoff_busy, wakeup_busy, hwlat_busy,
  * and osnoise_tracer_init/timerlat_tracer_init refuse (-EBUSY) while the
  * other of the two runs anywhere.  A refusal is explained by looking for
  * the holder in every instance's current_tracer and in the top level's.

@@ -1355,10 +1355,11 @@ static void dso_load(struct sym_ctx *c, struct dso_priv *dp)
 	if (elfsym_open(from, &d->elf, d->why, sizeof(d->why)) < 0)
 		return;
 	d->file = strdup(from);
-	/* The build id now, while from opens: a process's map_files entry
-	 * is gone with the process, and ustack(build_id) printed a bare
-	 * address when its frames were printed after the process ended (a
-	 * busy machine; t-script's script-ustack-modes, issue 38). */
+	/* The build id now, from the file just opened: `from` may be the
+	 * process's map_files or root, gone once the process exits, and a
+	 * ustack(build_id) printed after that (a short-lived process, a
+	 * loaded machine: the read runs behind the events) would find no
+	 * file and print a bare address (issue 38). */
 	if (build_id(from, d->build_id, sizeof(d->build_id)) < 0)
 		d->build_id[0] = '\0';
 	d->build_id_tried = true;

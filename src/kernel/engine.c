@@ -17,6 +17,7 @@
 #include "kernel/arch.h"
 #include "kernel/comm.h"
 #include "kernel/engine.h"
+#include "kernel/ftrace.h"
 #include "kernel/evsel.h"
 #include "filter/expr.h"
 #include "filter/filters.h"
@@ -594,6 +595,57 @@ int engine_load_formats(struct engine *e)
 	return e->comms ? 0 : -ENOMEM;
 }
 
+int engine_add_function(struct engine *e, const char *filter, size_t max_funcs,
+			struct eng_event **out)
+{
+	struct eng_event *v;
+
+	char why[256];
+
+	/* Listed is no proof (a hardened kernel answers EPERM): tried in the
+	 * instance, as doctor does, unless nothing is to be changed. */
+	if (e->s && !e->o.explain && !ftrace_instance_has(e->s, "function")) {
+		ftr_err("cannot trace functions: this kernel has no function tracer (see "
+			"'ftr doctor')");
+		return -ENOTSUP;
+	}
+	if (e->s && !e->o.explain && ftrace_try(e->s, "function", why, sizeof(why))) {
+		ftr_err("cannot trace functions with ftrace's function tracer: %s (see 'ftr "
+			"doctor')", why);
+		return -EPERM;
+	}
+	if (e->fn_filter) {
+		ftr_err("one function-tracer filter per run ('%s' and '%s')", e->fn_filter, filter);
+		return -EINVAL;
+	}
+	v = add_event(e, "ftrace", "function", NULL);
+	e->fn_filter = strdup(filter);
+	if (!v || !e->fn_filter)
+		return -ENOMEM;
+	v->ftrace_fn = true;
+	e->fn_max = max_funcs;
+	if (out)
+		*out = v;
+	return 0;
+}
+
+/* The function tracer, once the pids are known: filter read back and
+ * bounded before it is enabled (kernel/ftrace.c). */
+static int arm_functions(struct engine *e, const char *pids, const char *notrace)
+{
+	struct ftrace_opts o = { .filter = e->fn_filter, .pids = pids, .notrace_pids = notrace,
+				 .max_funcs = e->fn_max, .explain = e->o.explain };
+	char why[1024];
+	int err;
+
+	for (int i = 0; i < e->nev; i++)
+		o.stack |= e->ev[i].ftrace_fn && e->ev[i].want_kstack && e->kstacks;
+	err = ftrace_arm(e->s, &o, &e->fn_count, why, sizeof(why));
+	if (err)
+		ftr_err("function tracer: %s", why);
+	return err;
+}
+
 /* Parse, check and place each filter: in the kernel when it can take it,
  * in user space otherwise (or when asked). */
 static int setup_filters(struct engine *e)
@@ -629,7 +681,9 @@ static int setup_filters(struct engine *e)
 			return -EINVAL;
 		}
 		free(text);
-		if (e->o.user_filter) {
+		/* ftrace:function has no filter file (trace_export.c: ftrace's
+		 * own events are TRACE_EVENT_FL_IGNORE_ENABLE). */
+		if (e->o.user_filter || v->ftrace_fn) {
 			v->user_filter = true;
 			continue;
 		}
@@ -836,9 +890,10 @@ int engine_prepare(struct engine *e)
 	/* A system-wide trace leaves ftr out: its own reads, polls and
 	 * writes would otherwise feed on themselves (set_event_notrace_pid,
 	 * 5.8 and later). */
+	char me[16] = "", pids[4096] = "";
+
 	if (!e->o.pid && !e->o.cmdv && tracefs_file_exists(session_instance(e->s),
 							   "set_event_notrace_pid")) {
-		char me[16];
 
 		int pid = e->o.emit_sh ? 0 : e->o.explain ? getpid() : kernel_pid(e, false);
 
@@ -854,8 +909,6 @@ int engine_prepare(struct engine *e)
 			return -EIO;
 	}
 	if (e->o.pid || e->o.cmdv) {
-		char pids[4096];
-
 		if (e->o.cmdv) {
 			if (e->o.explain) {
 				snprintf(pids, sizeof(pids), "$CMD_PID");
@@ -911,6 +964,8 @@ int engine_prepare(struct engine *e)
 		if (session_write(e->s, "options/userstacktrace", "1", NULL) < 0)
 			return -EIO;
 	}
+	if (e->fn_filter && (err = arm_functions(e, pids[0] ? pids : NULL, me[0] ? me : NULL)))
+		return err;
 	/* Last first: the kernel calls a place's uprobes newest enabled
 	 * first (a uprobe event registers its consumer when enabled, at the
 	 * head of the uprobe's list, and handler_chain and the return's
@@ -925,7 +980,8 @@ int engine_prepare(struct engine *e)
 		for (int j = 0; j < e->nev; j++) {
 			int i = pass ? e->nev - 1 - j : j;
 
-			if (e->ev[i].trigger_only || e->ev[i].oldest_first != !pass)
+			if (e->ev[i].trigger_only || e->ev[i].ftrace_fn ||
+			    e->ev[i].oldest_first != !pass)
 				continue;
 			if (session_event_write(e->s, e->ev[i].sys, e->ev[i].name, "enable", "1",
 						"0") < 0)
@@ -1468,6 +1524,7 @@ void engine_close(struct engine *e)
 	}
 	free(e->ev);
 	free(e->by_id);
+	free(e->fn_filter);
 	for (int i = 0; i < e->npend; i++)
 		free(e->pend[i].buf);
 	free(e->pend);

@@ -1,0 +1,88 @@
+# ftrace's function tracer in ftr's own instance: funccount and functrace,
+# exact counts of a known workload, the filter read back and bounded, every
+# setting restored.  Skipped, with the kernel's answer, where the tracer is
+# absent or refused (the project's 6.18 lists it and answers EPERM).
+. "$LIVE_DIR/lib.sh"
+require_tracing ftrace
+snapshot > "$TMP/before"
+fst() { cat "$T/options/func_stack_trace" 2>/dev/null; }
+fst0=$(fst)
+
+if ! has_tracer function; then
+	if grep -qw function "$T/available_tracers" 2>/dev/null; then
+		# Listed and refused: the command says so, with the kernel's answer.
+		"$FTR" funccount vfs_write -d 1 > "$TMP/o" 2> "$TMP/e"
+		rc=$?
+		[ $rc -eq 1 ] && grep -q 'present but not permitted: .*: ' "$TMP/e" &&
+			ok ftrace-refused || fail ftrace-refused "rc=$rc $(head -c 300 "$TMP/e")"
+		skip ftrace "the function tracer is listed but not permitted here: $(sed -n \
+			's/.*not permitted: //p' "$TMP/e" | head -1)"
+	else
+		skip ftrace "no function tracer in this kernel"
+	fi
+	same_as_before ftrace-leaves-tracefs "$TMP/before"
+	exit 0
+fi
+if ! command -v writer > /dev/null 2>&1; then
+	skip ftrace "the writer helper is not on PATH (make helpers)"
+	exit 0
+fi
+
+# Exact: writer N makes N write(2) calls, each one vfs_write and one
+# ksys_write; set_ftrace_pid follows the command from before its exec.
+"$FTR" funccount vfs_write ksys_write -- writer 1000 > "$TMP/o" 2> "$TMP/e"
+rc=$?
+n1=$(awk '$1 == "vfs_write" { print $2 }' "$TMP/o")
+n2=$(awk '$1 == "ksys_write" { print $2 }' "$TMP/o")
+[ $rc -eq 0 ] && [ "$n1" = 1000 ] && [ "$n2" = 1000 ] && ok funccount-exact ||
+	fail funccount-exact "rc=$rc vfs_write=$n1 ksys_write=$n2 $(head -c 300 "$TMP/e")"
+grep -q 'Tracing "vfs_write ksys_write" (2 functions)' "$TMP/e" &&
+	ok funccount-says-how-many || fail funccount-says-how-many "$(head -2 "$TMP/e")"
+
+# A glob, options after it, a duration: the table has its header.
+"$FTR" funccount 'vfs_*' -d 1 > "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^FUNC  *COUNT$' "$TMP/o" && ok funccount-glob-duration ||
+	fail funccount-glob-duration "rc=$rc $(head -c 300 "$TMP/e")"
+
+# -t: only the top N, the most called last (perf-tools' order).
+"$FTR" funccount 'vfs_*' 'ksys_*' -t 1 -- writer 300 > "$TMP/o" 2> "$TMP/e"
+lines=$(awk 'f { n++ } /^FUNC/ { f = 1 } END { print n + 0 }' "$TMP/o")
+[ "$lines" = 1 ] && grep -Eq '^(vfs_write|ksys_write) +300$' "$TMP/o" && ok funccount-top ||
+	fail funccount-top "$(cat "$TMP/o")"
+
+# A pattern that matches nothing is refused: the filter would read back
+# empty, which to the tracer is every function.
+"$FTR" funccount 'ftr_no_such_function_*' -d 1 > "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'no function' "$TMP/e" && ok funccount-no-match ||
+	fail funccount-no-match "rc=$rc $(head -c 300 "$TMP/e")"
+
+# The bound: more functions than allowed is refused with the count.
+"$FTR" funccount 'vfs_*' --max-funcs 2 -d 1 > "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -eq 1 ] && grep -q "'vfs_\*' matches [0-9]* functions (.*), more than 2" "$TMP/e" &&
+	ok funccount-bound || fail funccount-bound "rc=$rc $(head -c 300 "$TMP/e")"
+
+# functrace: one line per call, with its caller.
+"$FTR" functrace vfs_write -- writer 20 > "$TMP/o" 2> "$TMP/e"
+rc=$?
+n=$(grep -c ' vfs_write <-' "$TMP/o")
+[ $rc -eq 0 ] && [ "$n" = 20 ] && ok functrace-exact ||
+	fail functrace-exact "rc=$rc lines=$n $(head -c 300 "$TMP/e")"
+
+# Differential: the function tracer and kprobe events count the same calls.
+if has_kprobes; then
+	"$FTR" -e 'kprobe:vfs_write /comm == "writer"/ { @ = count(); }' -- writer 700 \
+		> "$TMP/k" 2> "$TMP/e"
+	k=$(sed -n 's/^@: //p' "$TMP/k")
+	"$FTR" funccount vfs_write -- writer 700 > "$TMP/o" 2>> "$TMP/e"
+	f=$(awk '$1 == "vfs_write" { print $2 }' "$TMP/o")
+	[ "$k" = 700 ] && [ "$f" = 700 ] && ok ftrace-diff-kprobe ||
+		fail ftrace-diff-kprobe "kprobe=$k function=$f $(head -c 300 "$TMP/e")"
+else
+	skip ftrace-diff-kprobe "no kprobe events to compare with"
+fi
+
+check ftrace-func-stack-trace-restored [ "$(fst)" = "$fst0" ]
+same_as_before ftrace-leaves-tracefs "$TMP/before"

@@ -178,6 +178,31 @@ static int read_option(struct tracefs_instance *inst, const char *opt)
 	return v;
 }
 
+/*
+ * set_ftrace_filter takes one pattern per write() (ftrace_regex_write
+ * returns after the first word, and a write of "a b" is short: the rest
+ * would be lost): the first truncates, with the restore recorded; the
+ * others are appended.  A pattern that matches nothing is EINVAL.
+ */
+static int write_patterns(struct session *s, const char *filter, char *why, size_t wlen)
+{
+	char *copy = strdup(filter), *save = NULL;
+	int err = 0, n = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *w = strtok_r(copy, " \t\n", &save); w && !err;
+	     w = strtok_r(NULL, " \t\n", &save), n++) {
+		err = n ? session_append(s, "set_ftrace_filter", w) :
+			  session_write(s, "set_ftrace_filter", w, "");
+		if (err)
+			snprintf(why, wlen, "cannot write '%s' to set_ftrace_filter: %s%s", w,
+				 strerror(-err), err == -EINVAL ? " (no function matches it)" : "");
+	}
+	free(copy);
+	return err;
+}
+
 int ftrace_arm(struct session *s, const struct ftrace_opts *o, size_t *nfuncs, char *why,
 	       size_t wlen)
 {
@@ -197,12 +222,9 @@ int ftrace_arm(struct session *s, const struct ftrace_opts *o, size_t *nfuncs, c
 	inst = session_instance(s);
 	/* Restored last (the log runs backwards): the tracer is off by then,
 	 * and an empty filter is every function only to a running tracer. */
-	err = session_write(s, "set_ftrace_filter", o->filter, "");
-	if (err) {
-		snprintf(why, wlen, "cannot write '%s' to set_ftrace_filter: %s%s", o->filter,
-			 strerror(-err), err == -EINVAL ? " (no function matches it)" : "");
+	err = write_patterns(s, o->filter, why, wlen);
+	if (err)
 		return err;
-	}
 	if (!o->explain) {
 		/* Read back: the kernel's own match, and never an empty filter
 		 * (every function) under a running tracer. */

@@ -940,6 +940,22 @@ int session_try_write(struct session *s, const char *file, const char *val)
 	return do_write(s, file, val, NULL, true);
 }
 
+int session_append(struct session *s, const char *file, const char *val)
+{
+	char path[PATH_MAX + 256];
+	int ret = session_instance_ready(s);
+
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/%s", s->inst_dir, file);
+	explain_write(s, path, val, true, false);
+	if (s->flags & SESSION_DRY_RUN)
+		return 0;
+	if (tracefs_instance_file_append(s->inst, file, val) < 0)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
 int session_event_write(struct session *s, const char *sys, const char *ev, const char *file,
 			const char *val, const char *restore)
 {

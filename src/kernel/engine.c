@@ -629,12 +629,60 @@ int engine_add_function(struct engine *e, const char *filter, size_t max_funcs,
 	return 0;
 }
 
+int engine_add_graph(struct engine *e, const char *filter, size_t max_funcs,
+		     struct eng_event **entry, struct eng_event **exit)
+{
+	char why[256], *thresh;
+	int idx;
+
+	if (e->s && !e->o.explain && !ftrace_instance_has(e->s, "function_graph")) {
+		ftr_err("cannot run function_graph in ftr's instance: %s (see 'ftr doctor')",
+			tracefs_tracer_available(session_tracefs(e->s)->path, "function_graph") ?
+			"this kernel runs it at the top level only (instances have it from 6.11), "
+			"and ftr does not take the top-level tracer" :
+			"this kernel has no function_graph tracer");
+		return -ENOTSUP;
+	}
+	if (e->s && !e->o.explain && ftrace_try(e->s, "function_graph", why, sizeof(why))) {
+		ftr_err("cannot run function_graph: %s (see 'ftr doctor')", why);
+		return -EPERM;
+	}
+	/* tracing_thresh is global: set, function_graph writes no entry
+	 * records and only the exits slower than it (trace_graph_entry,
+	 * 6.1 and 6.12).  Someone else's: refused, not changed. */
+	thresh = e->s ? tracefs_instance_file_read(NULL, "tracing_thresh", NULL) : NULL;
+	if (thresh && atol(thresh) != 0) {
+		ftr_err("tracing_thresh is %ld (someone else's, global): function_graph would "
+			"write no entry records; 'echo 0 > tracing_thresh' if it is no one's",
+			atol(thresh));
+		free(thresh);
+		return -EBUSY;
+	}
+	free(thresh);
+	if (e->fn_filter) {
+		ftr_err("one function-tracer filter per run");
+		return -EINVAL;
+	}
+	*entry = add_event(e, "ftrace", "funcgraph_entry", NULL);
+	idx = *entry ? (*entry)->idx : -1;
+	*exit = add_event(e, "ftrace", "funcgraph_exit", NULL);	/* may move e->ev */
+	e->fn_filter = strdup(filter);
+	if (idx < 0 || !*exit || !e->fn_filter)
+		return -ENOMEM;
+	*entry = &e->ev[idx];
+	(*entry)->ftrace_fn = (*exit)->ftrace_fn = true;
+	e->fn_graph = true;
+	e->fn_max = max_funcs;
+	return 0;
+}
+
 /* The function tracer, once the pids are known: filter read back and
  * bounded before it is enabled (kernel/ftrace.c). */
 static int arm_functions(struct engine *e, const char *pids, const char *notrace)
 {
 	struct ftrace_opts o = { .filter = e->fn_filter, .pids = pids, .notrace_pids = notrace,
-				 .max_funcs = e->fn_max, .explain = e->o.explain };
+				 .max_funcs = e->fn_max, .explain = e->o.explain,
+				 .tracer = e->fn_graph ? "function_graph" : "function" };
 	char why[1024];
 	int err;
 

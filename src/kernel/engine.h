@@ -148,6 +148,7 @@ struct engine {
 	 * on its functions, and how many the kernel matched. */
 	char *fn_filter;
 	size_t fn_max, fn_count;
+	bool fn_graph;			/* function_graph, not function */
 };
 
 /* Session, features, instance.  Prints its errors.  0 / -errno. */
@@ -173,6 +174,10 @@ int engine_add_probe(struct engine *e, const struct probe_spec *p, const char *f
  * 0 / -errno (printed). */
 int engine_add_function(struct engine *e, const char *filter, size_t max_funcs,
 			struct eng_event **out);
+/* The same with function_graph (in an instance: 6.11 and later): the
+ * events ftrace:funcgraph_entry (*entry) and ftrace:funcgraph_exit (*exit). */
+int engine_add_graph(struct engine *e, const char *filter, size_t max_funcs,
+		     struct eng_event **entry, struct eng_event **exit);
 /* An eprobe on tracepoint sys:ev with these fetchargs; *out is its event.
  * 0 / -errno (printed). */
 int engine_add_eprobe(struct engine *e, const char *sys, const char *ev, const char *fetchargs,

@@ -188,6 +188,8 @@ static int on_event(struct engine *e, struct eng_event *v, struct tep_record *re
 	char b[64], d[32], text[300];
 	int depth, indent;
 
+	if (v->ev->id == g->entry_id && g->slower)
+		return 0;	/* an exit carries its own calltime */
 	if (v->ev->id == g->entry_id) {
 		func = num(g->en_func, rec);
 		depth = (int)num(g->en_depth, rec);

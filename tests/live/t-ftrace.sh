@@ -98,7 +98,6 @@ if has_tracer function_graph; then
 	[ "$(grep -c rw_verify_area "$TMP/o")" = 0 ] && [ "$(grep -c vfs_write "$TMP/o")" = 10 ] &&
 		ok graph-max-depth || fail graph-max-depth "$(head -c 400 "$TMP/o")"
 	"$FTR" funcslower vfs_write 0 -- writer 7 > "$TMP/o" 2> "$TMP/e"
-	cat "$TMP/o" | sed 's/^/# /' 
 	rc=$?
 	n=$(grep -c ' us |  } /\* vfs_write \*/$' "$TMP/o")
 	[ $rc -eq 0 ] && [ "$n" = 7 ] && ok funcslower-all ||

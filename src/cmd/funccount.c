@@ -187,7 +187,7 @@ static int on_tick(struct engine *e, uint64_t now, void *arg)
 	struct fc *c = arg;
 
 	(void)e;
-	if (c->trace) {
+	if (c->trace || !c->interval_ns) {
 		fflush(stdout);
 		return 0;
 	}

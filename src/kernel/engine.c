@@ -604,22 +604,33 @@ int engine_add_function(struct engine *e, const char *filter, size_t max_funcs,
 
 	/* Listed is no proof (a hardened kernel answers EPERM): tried in the
 	 * instance, as doctor does, unless nothing is to be changed. */
-	if (e->s && !e->o.explain && !ftrace_instance_has(e->s, "function")) {
+	if (e->s && !e->o.explain && !e->fn_filter && !ftrace_instance_has(e->s, "function")) {
 		ftr_err("cannot trace functions: this kernel has no function tracer (see "
 			"'ftr doctor')");
 		return -ENOTSUP;
 	}
-	if (e->s && !e->o.explain && ftrace_try(e->s, "function", why, sizeof(why))) {
+	if (e->s && !e->o.explain && !e->fn_filter &&
+	    ftrace_try(e->s, "function", why, sizeof(why))) {
 		ftr_err("cannot trace functions with ftrace's function tracer: %s (see 'ftr "
 			"doctor')", why);
 		return -EPERM;
 	}
-	if (e->fn_filter) {
-		ftr_err("one function-tracer filter per run ('%s' and '%s')", e->fn_filter, filter);
+	if (e->fn_graph) {
+		ftr_err("function and function_graph in one run");
 		return -EINVAL;
 	}
 	v = add_event(e, "ftrace", "function", NULL);
-	e->fn_filter = strdup(filter);
+	if (e->fn_filter) {
+		/* Another clause's functions: one filter, one event. */
+		char *more;
+
+		if (asprintf(&more, "%s %s", e->fn_filter, filter) < 0)
+			return -ENOMEM;
+		free(e->fn_filter);
+		e->fn_filter = more;
+	} else {
+		e->fn_filter = strdup(filter);
+	}
 	if (!v || !e->fn_filter)
 		return -ENOMEM;
 	v->ftrace_fn = true;

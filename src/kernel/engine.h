@@ -170,8 +170,8 @@ int engine_add_probe(struct engine *e, const struct probe_spec *p, const char *f
 		     struct eng_event **out);
 /* The function tracer's calls of the functions filter names (globs,
  * space-separated, as set_ftrace_filter takes them), at most max_funcs of
- * them (0: FTRACE_MAX_FUNCS): the event ftrace:function.  One per engine.
- * 0 / -errno (printed). */
+ * them (0: FTRACE_MAX_FUNCS): the event ftrace:function.  A second call
+ * adds its patterns to the same filter and event.  0 / -errno (printed). */
 int engine_add_function(struct engine *e, const char *filter, size_t max_funcs,
 			struct eng_event **out);
 /* The same with function_graph (in an instance: 6.11 and later): the

@@ -35,7 +35,8 @@ fi
 rc=$?
 n1=$(awk '$1 == "vfs_write" { print $2 }' "$TMP/o" | tr '\n' ' ')
 n2=$(awk '$1 ~ /^__(x64|arm64|arm)_sys_write$/ { print $2 }' "$TMP/o" | tr '\n' ' ')
-[ $rc -eq 0 ] && [ "$n1" = "1000 " ] && [ "$n2" = "1000 " ] && ok funccount-exact ||
+[ $rc -eq 0 ] && [ "$n1" = "1000 " ] && [ "$n2" = "1000 " ] && [ "$(grep -c '^FUNC' "$TMP/o")" = 1 ] &&
+	ok funccount-exact ||
 	fail funccount-exact "rc=$rc vfs_write=$n1 sys_write=$n2 $(tr '\n' ' ' < "$TMP/o") $(head -c 300 "$TMP/e")"
 grep -Eq 'Tracing "vfs_write __\*_sys_write" \([2-9] functions\)' "$TMP/e" &&
 	ok funccount-says-how-many || fail funccount-says-how-many "$(head -2 "$TMP/e")"
@@ -83,6 +84,41 @@ if has_kprobes; then
 		fail ftrace-diff-kprobe "kprobe=$k function=$f $(head -c 300 "$TMP/e")"
 else
 	skip ftrace-diff-kprobe "no kprobe events to compare with"
+fi
+
+# The language's kprobe clauses on the function tracer: where the kernel
+# has no kprobe events, or chosen (FTR_KPROBE_BACKEND=ftrace) where it has.
+if has_kprobes; then FB=ftrace; else FB=; fi
+lang() { FTR_KPROBE_BACKEND=$FB "$FTR" "$@"; }
+lang -e 'kprobe:vfs_write /comm == "writer"/ { @[comm] = count(); }' -- writer 1000 \
+	> "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^@\[writer\]: 1000$' "$TMP/o" && ok lang-fn-comm-count ||
+	fail lang-fn-comm-count "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -5 | tr '\n' '|')"
+lang -e 'kprobe:vfs_w* /comm == "writer"/ { @[func, probe] = count(); }' -- writer 700 \
+	> "$TMP/o" 2> "$TMP/e"
+grep -q '^@\[vfs_write, kprobe:vfs_write\]: 700$' "$TMP/o" && ok lang-fn-func-probe ||
+	fail lang-fn-func-probe "$(cat "$TMP/o" "$TMP/e" | head -5 | tr '\n' '|')"
+lang -e 'kprobe:vfs_write /comm == "writer"/ { @[kstack(4)] = count(); }' -- writer 300 \
+	> "$TMP/o" 2> "$TMP/e"
+n=$(awk -F': ' '/^\]: / { s += $2 } END { print s + 0 }' "$TMP/o")
+[ "$n" = 300 ] && grep -Eq 'sys_write|ksys_write|vfs_write' "$TMP/o" && ok lang-fn-kstack ||
+	fail lang-fn-kstack "sum=$n $(cat "$TMP/o" "$TMP/e" | head -8 | tr '\n' '|')"
+lang -E -e 'kprobe:vfs_write { @ = count(); }' > "$TMP/o" 2>&1
+grep -q 'the function tracer' "$TMP/o" && grep -q 'set_ftrace_filter' "$TMP/o" &&
+	ok lang-fn-explain || fail lang-fn-explain "$(head -c 300 "$TMP/o")"
+lang -e 'kprobe:vfs_write { @ = sum(arg2); }' -d 1 > "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -ne 0 ] && grep -q "1:1: .*'kprobe:vfs_write' reads arg2: .*no kprobe events" "$TMP/e" &&
+	ok lang-fn-refuses-args || fail lang-fn-refuses-args "rc=$rc $(head -c 300 "$TMP/e")"
+if has_kprobes; then
+	"$FTR" -e 'kprobe:vfs_write, kprobe:vfs_read /comm == "writer"/ { @[func] = count(); }' \
+		-- writer 500 > "$TMP/k" 2> "$TMP/e"
+	lang -e 'kprobe:vfs_write, kprobe:vfs_read /comm == "writer"/ { @[func] = count(); }' \
+		-- writer 500 > "$TMP/f" 2>> "$TMP/e"
+	cmp -s "$TMP/k" "$TMP/f" && grep -q '^@\[vfs_write\]: 500$' "$TMP/f" &&
+		ok lang-fn-diff-kprobe || fail lang-fn-diff-kprobe \
+		"kprobe: $(tr '\n' '|' < "$TMP/k") function: $(tr '\n' '|' < "$TMP/f") $(head -c 200 "$TMP/e")"
 fi
 
 # function_graph: in ftr's instance from 6.11; before, the top level's

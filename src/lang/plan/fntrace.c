@@ -80,7 +80,7 @@ int fntrace_add(struct interp *in, const struct lang_probe *pr, const char *read
 		err->col = pr->col;
 		return -ENOTSUP;
 	}
-	if (!g || (kp && reads))
+	if (!g || (kp && !forced && reads))
 		return 0;
 	/* The functions a kprobe wildcard stands for (pglob: less the kprobe
 	 * blacklist and names the kernel has twice), so that both backends
@@ -113,10 +113,11 @@ int fntrace_add(struct interp *in, const struct lang_probe *pr, const char *read
 	}
 	if (reads) {
 		pglob_free(&pg);
-		snprintf(err->msg, sizeof(err->msg), "'%s' reads %s: this kernel has no kprobe "
-			 "events, and the function tracer that stands in for them records the "
+		snprintf(err->msg, sizeof(err->msg), "'%s' reads %s: %s, and the function tracer "
+			 "that stands in for kprobe events records the "
 			 "function, its caller, the task, CPU, time and kernel stack, no %s; a "
 			 "tracepoint that carries it works ('ftr list')", pr->text, reads,
+			 forced ? "FTR_KPROBE_BACKEND=ftrace" : "this kernel has no kprobe events",
 			 !strcmp(reads, "retval") ? "return value" : "argument");
 		err->line = pr->line;
 		err->col = pr->col;
@@ -126,7 +127,11 @@ int fntrace_add(struct interp *in, const struct lang_probe *pr, const char *read
 		pglob_free(&pg);
 		return 0;	/* kprobe's "no matches" (or skip, in a clause of several) */
 	}
-	for (size_t i = 0; i < pg.n; i++) {
+	/* By name only where the glob would hook more than the wildcard's
+	 * functions (a blacklisted one, a name the kernel has twice): the
+	 * kernel takes one pattern per write and matches each against every
+	 * function, 78 writes of vfs_* cost seconds in an emulated guest. */
+	for (size_t i = 0; pg.skipped && i < pg.n; i++) {
 		size_t l = strlen(pg.names[i]) + 1;
 		char *more = realloc(filter, used + l + 1);
 

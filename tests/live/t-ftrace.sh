@@ -121,6 +121,22 @@ if has_kprobes; then
 		"kprobe: $(tr '\n' '|' < "$TMP/k") function: $(tr '\n' '|' < "$TMP/f") $(head -c 200 "$TMP/e")"
 fi
 
+# After SIGKILL, ftr reset clears func_stack_trace (one flag for every
+# instance) that the killed run set for kstack.  Killed once the flag is on
+# (its instance made long before: a kill during the mkdir makes 6.1 WARN).
+if [ "$(fst)" = 0 ]; then
+	# env execs ftr: $! is ftr itself, not a subshell around it
+	env FTR_KPROBE_BACKEND=$FB "$FTR" -e 'kprobe:vfs_write { @[kstack(2)] = count(); }' \
+		> /dev/null 2>&1 &
+	p=$!
+	while [ "$(fst)" != 1 ] && kill -0 $p 2> /dev/null; do sleep 0.1; done
+	kill -9 $p 2> /dev/null
+	wait $p 2> /dev/null
+	"$FTR" reset > "$TMP/o" 2>&1
+	[ "$(fst)" = 0 ] && grep -q 'func_stack_trace' "$TMP/o" && ok ftrace-reset-stack-flag ||
+		fail ftrace-reset-stack-flag "func_stack_trace=$(fst) $(head -c 300 "$TMP/o")"
+fi
+
 # function_graph: in ftr's instance from 6.11; before, the top level's
 # alone, which ftr does not take: refused in words.
 if has_tracer function_graph; then

@@ -55,6 +55,20 @@ static int first_function(const char *tdir, char *name, size_t len)
 	return 0;
 }
 
+bool ftrace_refused(const char *tdir, char *why, size_t wlen)
+{
+	char fn[256];
+	int err;
+
+	if (!tdir || !tracefs_tracer_available(tdir, "function"))
+		return false;
+	err = first_function(tdir, fn, sizeof(fn));
+	if (err != -EPERM && err != -EACCES)
+		return false;
+	snprintf(why, wlen, "reading available_filter_functions: %s", strerror(-err));
+	return true;
+}
+
 int ftrace_try(struct session *s, const char *tracer, char *why, size_t wlen)
 {
 	struct tracefs_instance *inst = session_instance(s);

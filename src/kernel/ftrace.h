@@ -41,6 +41,11 @@ struct tep_format_field;
  */
 int ftrace_try(struct session *s, const char *tracer, char *why, size_t wlen);
 
+/* Without a session (a refusal's note): is the function tracer listed at
+ * tdir but its function list closed to ftr (EPERM, a hardened kernel)?
+ * why: the kernel's answer. */
+bool ftrace_refused(const char *tdir, char *why, size_t wlen);
+
 /* Is tracer in the instance's available_tracers (instances refuse
  * function_graph before 6.11, where the top level lists it)? */
 bool ftrace_instance_has(struct session *s, const char *tracer);

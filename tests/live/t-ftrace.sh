@@ -15,6 +15,10 @@ if ! has_tracer function; then
 		rc=$?
 		[ $rc -eq 1 ] && grep -q 'present but not permitted: .*: ' "$TMP/e" &&
 			ok ftrace-refused || fail ftrace-refused "rc=$rc $(head -c 300 "$TMP/e")"
+		"$FTR" -e 'kprobe:vfs_write { @ = count(); }' -d 1 > "$TMP/o" 2> "$TMP/e2"
+		rc=$?
+		[ $rc -eq 1 ] && grep -q 'function tracer.* is listed but refused here (.*: ' "$TMP/e2" &&
+			ok ftrace-refused-lang || fail ftrace-refused-lang "rc=$rc $(head -c 300 "$TMP/e2")"
 		skip ftrace "the function tracer is listed but not permitted here: $(sed -n \
 			's/.*not permitted: //p' "$TMP/e" | head -1)"
 	else

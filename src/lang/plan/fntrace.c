@@ -41,7 +41,8 @@ bool fntrace_probe_matches(const struct lang_probe *pr, const char *func)
 
 /* Does the function tracer work here?  Tried once in the instance (listed
  * is no proof: a hardened kernel answers EPERM), or, under --explain,
- * which changes nothing, read from available_tracers. */
+ * which changes nothing, read from available_tracers and whether its
+ * function list opens. */
 static bool tracer_usable(struct interp *in)
 {
 	static int usable = -1;
@@ -49,7 +50,8 @@ static bool tracer_usable(struct interp *in)
 
 	if (usable < 0)
 		usable = in->e.o.explain ?
-			tracefs_tracer_available(session_tracefs(in->e.s)->path, "function") :
+			tracefs_tracer_available(session_tracefs(in->e.s)->path, "function") &&
+			!ftrace_refused(session_tracefs(in->e.s)->path, why, sizeof(why)) :
 			ftrace_instance_has(in->e.s, "function") &&
 			!ftrace_try(in->e.s, "function", why, sizeof(why));
 	return usable > 0;

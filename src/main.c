@@ -32,6 +32,7 @@ static const struct ftr_cmd commands[] = {
 	{ "graph", cmd_graph, "the call tree of kernel functions with durations (function_graph)" },
 	{ "funcslower", cmd_funcslower, "the calls of a kernel function slower than a threshold" },
 	{ "stat", cmd_stat, "count what a command, a process or the system cost: user, sys, waiting" },
+	{ "latency", cmd_latency, "the kernel's latency tracers (timerlat, osnoise, hwlat, irqsoff...), as rtla runs them" },
 };
 
 static void usage(FILE *f)

@@ -28,6 +28,7 @@ int cmd_funccount(int argc, char **argv);
 int cmd_functrace(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_funcslower(int argc, char **argv);
+int cmd_latency(int argc, char **argv);
 
 /* The usage error every command shares: message, hint, exit code 2. */
 int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -19,6 +19,7 @@
 #include "kernel/kallsyms.h"
 #include "lang/lang.h"
 #include "lang/load.h"
+#include "lang/parse/ctypes.h"
 #include "lang/plan/strfetch.h"
 
 static char *find_recipe(const char *name, char *path, size_t len)
@@ -101,7 +102,14 @@ int lang_load(const char *file, const char *text, char **params, int nparams,
 			ftr_err("no file or recipe '%s' (see 'ftr run --list')", file);
 			return -1;
 		}
-		*owned = read_file(p, &len);
+		if (p == file && strcmp(file, "-"))
+			lang_program_dir_set(file);
+		*owned = read_file_max(p, FTR_PROG_MAX, &len);
+		if (!*owned && errno == EFBIG) {
+			ftr_err("'%s': more than %u MiB of program text: not a program", file,
+				FTR_PROG_MAX >> 20);
+			return -1;
+		}
 		if (!*owned) {
 			if (p == file)
 				fprintf(stderr, "ERROR: failed to open file '%s': %s\n", file,

@@ -1353,7 +1353,17 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 			sz = size_of(x, v);
 			if (sz <= 0)
 				return fail(x, n, "%s points to a type without size", v->src);
-			v->k += n->b->ival * sz;
+			/* Sizes from a hostile BTF: the offset must not wrap. */
+			{
+				int64_t off, k;
+
+				if (__builtin_mul_overflow(n->b->ival, sz, &off) ||
+				    __builtin_add_overflow(v->k, off, &k))
+					return fail(x, n, "%s[%" PRId64 "]: the offset passes 2^63 "
+						    "(its type's size is %" PRId64 ")", v->src,
+						    n->b->ival, sz);
+				v->k = k;
+			}
 			snprintf(v->src + strlen(v->src), sizeof(v->src) - strlen(v->src),
 				 "[%" PRId64 "]", n->b->ival);
 			return 1;

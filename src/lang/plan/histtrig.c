@@ -344,6 +344,17 @@ static bool shared_ok(const struct kmap *km)
 	return true;
 }
 
+/* How many of the engine's events run clause ci. */
+static int clause_events(const struct interp *in, int ci)
+{
+	int n = 0;
+
+	for (int k = 0; k < in->e.nev; k++)
+		for (int i = 0; i < in->eb[k].ncl; i++)
+			n += in->eb[k].clauses[i] == ci;
+	return n;
+}
+
 /* A shared table of one entry per event: room for each event. */
 static uint32_t shared_size(struct interp *in, int ci)
 {
@@ -887,6 +898,13 @@ void plan_hists(struct interp *in)
 		}
 		if (in->o->where == WHERE_USER) {
 			planf(in, "%s: in user space (--where user)\n", m->name);
+			continue;
+		}
+		/* BEGIN, END, interval: no event for the kernel to count (a
+		 * perf counter planned with none crashed, or beside another
+		 * clause's tracepoint left the map empty; issue 38). */
+		if (!clause_events(in, ci)) {
+			planf(in, "%s: in user space: its clause runs on no event\n", m->name);
 			continue;
 		}
 		if (kernel_map_refused(in, m)) {

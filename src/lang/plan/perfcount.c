@@ -133,6 +133,14 @@ int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 		}
 		pc->ev[pc->nev++] = v;
 	}
+	/* BEGIN, END, interval: no event to count, the count is the
+	 * clause's runs (it was planned with none: a NULL session at the
+	 * start, or beside a tracepoint a map never printed; issue 38). */
+	if (!pc->nev) {
+		snprintf(why, wlen, "its clause has no event a counter can count");
+		free(pc);
+		return -EINVAL;
+	}
 	m->pc = pc;
 	for (int i = 0; i < pc->nev; i++) {
 		pc->ev[i]->trigger_only = true;

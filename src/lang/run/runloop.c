@@ -458,10 +458,14 @@ static int finish(struct interp *in, uint64_t now)
 			ob_putc(&in->ob, '\n');
 		print_map(in, &in->maps[i], -1, 0, false);
 	}
+	/* A map printed said its drops (print_map); one not printed says
+	 * them here, as what happened (it spoke of lookups the program may
+	 * not make; issue 38). */
 	for (int i = 0; i < in->nmaps; i++)
-		if (in->maps[i].m && in->maps[i].kind == AGG_VALUE && agg_dropped(in->maps[i].m))
-			fprintf(stderr, "ftr: %s: %llu stores dropped: the map holds %u entries "
-				"(some lookups of it found nothing)\n", in->maps[i].name,
+		if (in->maps[i].m && in->maps[i].kind == AGG_VALUE && agg_dropped(in->maps[i].m) &&
+		    (in->p->no_print_maps || !agg_entries(in->maps[i].m)))
+			fprintf(stderr, "ftr: %s: %llu stores of new keys dropped: the map holds %u "
+				"entries\n", in->maps[i].name,
 				(unsigned long long)agg_dropped(in->maps[i].m), agg_size(in->maps[i].m));
 	return ob_flush(&in->ob);
 }
@@ -630,7 +634,7 @@ int lang_run(struct program *p, const struct run_opts *o)
 			(unsigned long long)lprof_samples(in->prof));
 	ret = in->ob.err && in->ob.err != -EPIPE ? FTR_EXIT_FAIL : FTR_EXIT_OK;
 	if (ret == FTR_EXIT_FAIL)	/* (a closed pipe is the reader's choice) */
-		ftr_err("write error on standard output: %s", strerror(-in->ob.err));
+		ftr_err("write error on %s: %s", stdout_name(), strerror(-in->ob.err));
 	else if (in->exit_coded)
 		ret = in->exit_code;
 out:

@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -29,32 +28,18 @@
 #include "report/sym.h"
 
 static const char funccount_usage[] =
-	"usage: ftr funccount [options] PATTERN... [-- CMD [ARGS]]\n\n"
-	"Count calls of the kernel functions PATTERN matches (globs: 'vfs_*'), exactly,\n"
-	"with ftrace's function tracer in ftr's own instance.  perf-tools' funccount.\n\n"
-	"  -d, --duration TIME    stop after TIME: '5' or '5s', '200ms'\n"
-	"  -i, --interval TIME    print (and reset) the counts every TIME\n"
-	"  -t, --top N            only the N most called functions\n"
-	"  -T, --timestamp        a time line before each interval's table\n"
-	"  -p, --pid PID          only this process and what it forks (set_ftrace_pid)\n"
-	"      --max-funcs N      hook up to N functions (default 1000): a pattern that\n"
-	"                         matches more is refused with the count\n"
-	"      --fail-on-lost     exit 1 when the kernel lost records (counts short)\n"
-	"  -E, --explain          print the tracefs writes this run would make, and exit\n"
-	"  -h, --help             this help\n\n"
-	"With -- CMD, only the command and its children are counted, and ftr ends when it\n"
-	"ends.  Otherwise Ctrl-C (or SIGTERM, or -d) ends the count.\n";
+	"usage: ftr funccount [options] PATTERN... [-- CMD]\n\n"
+	"Exact calls of the kernel functions PATTERN matches, from ftrace's function\n"
+	"tracer (perf-tools' funccount; man ftr-funccount).\n\n"
+	"  -d TIME  stop after TIME     -i TIME  a table every TIME   -t N  the top N\n"
+	"  -p PID   only this process   -E       explain\n"
+	"  --max-funcs N (1000)  --fail-on-lost  -h\n";
 
 static const char functrace_usage[] =
-	"usage: ftr functrace [options] PATTERN... [-- CMD [ARGS]]\n\n"
-	"Print each call of the kernel functions PATTERN matches, with its caller, as it\n"
-	"happens (ftrace's function tracer in ftr's own instance).  perf-tools' functrace.\n\n"
-	"  -d, --duration TIME    stop after TIME\n"
-	"  -p, --pid PID          only this process and what it forks (set_ftrace_pid)\n"
-	"      --max-funcs N      hook up to N functions (default 1000)\n"
-	"      --fail-on-lost     exit 1 when the kernel lost records\n"
-	"  -E, --explain          print the tracefs writes this run would make, and exit\n"
-	"  -h, --help             this help\n";
+	"usage: ftr functrace [options] PATTERN... [-- CMD]\n\n"
+	"Each call of the kernel functions PATTERN matches, with its caller, from\n"
+	"ftrace's function tracer (perf-tools' functrace; man ftr-functrace).\n\n"
+	"  -d TIME  -p PID  --max-funcs N (1000)  --fail-on-lost  -E  -h\n";
 
 struct fcount {
 	uint64_t ip, n;
@@ -67,7 +52,7 @@ struct fc {
 	size_t cap, used;
 	uint64_t interval_ns, next_ns;
 	unsigned top;
-	bool timestamp, fail_on_lost;
+	bool fail_on_lost;
 	struct ksyms *ks;
 	struct engine *e;
 };
@@ -148,13 +133,6 @@ static void print_table(struct fc *c)
 	qsort(v, n, sizeof(*v), by_count);
 	if (c->top && n > c->top)
 		from = n - c->top;
-	if (c->timestamp) {
-		time_t t = time(NULL);
-		char when[32];
-
-		strftime(when, sizeof(when), "%H:%M:%S", localtime(&t));
-		printf("\n%s\n", when);
-	}
 	printf("\n%-30s %8s\n", "FUNC", "COUNT");
 	for (size_t i = from; i < n; i++)
 		printf("%-30s %8" PRIu64 "\n", fname(c, v[i].ip, name, sizeof(name)), v[i].n);
@@ -200,18 +178,12 @@ static int on_tick(struct engine *e, uint64_t now, void *arg)
 	return 0;
 }
 
-static void on_lost(int cpu, long long n, unsigned long long ts, void *arg)
-{
-	(void)cpu, (void)n, (void)ts, (void)arg;
-}
-
 static int run(bool trace, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "duration", required_argument, NULL, 'd' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "top", required_argument, NULL, 't' },
-		{ "timestamp", no_argument, NULL, 'T' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "max-funcs", required_argument, NULL, 'M' },
 		{ "fail-on-lost", no_argument, NULL, 'L' },
@@ -230,7 +202,7 @@ static int run(bool trace, int argc, char **argv)
 
 	/* PATTERNs and options in any order (ftr funccount 'vfs_*' -d 5), up
 	 * to a "--" and the command: '-' returns the PATTERNs in order. */
-	while ((ch = cmd_getopt(cmd, argc, argv, trace ? "-d:p:Eh" : "-d:i:t:Tp:Eh",
+	while ((ch = cmd_getopt(cmd, argc, argv, trace ? "-d:p:Eh" : "-d:i:t:p:Eh",
 				longopts)) != -1) {
 		if (ch == 1) {
 			if (strpbrk(optarg, " \t\n") || used + strlen(optarg) + 2 > sizeof(filter))
@@ -252,9 +224,6 @@ static int run(bool trace, int argc, char **argv)
 			c.top = strtoul(optarg, &end, 10);
 			if (*end || !c.top)
 				return cmd_usage_error(cmd, "bad --top '%s': a count", optarg);
-			break;
-		case 'T':
-			c.timestamp = true;
 			break;
 		case 'p':
 			if ((ret = cmd_pid_opt(cmd, optarg, &o.pid)) >= 0)
@@ -301,7 +270,7 @@ static int run(bool trace, int argc, char **argv)
 		c.ks = NULL;
 	fprintf(stderr, "Tracing \"%s\" (%zu functions)... %s\n", filter, e.fn_count,
 		o.cmdv ? "" : o.duration_ns ? "" : "Ctrl-C to end.");
-	if (engine_run(&e, on_event, on_lost, on_tick, c.interval_ns ? 100000000 : 200000000,
+	if (engine_run(&e, on_event, NULL, on_tick, c.interval_ns ? 100000000 : 200000000,
 		       &c) < 0)
 		goto out;
 	if (!trace) {

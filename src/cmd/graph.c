@@ -28,28 +28,17 @@
 #include "report/sym.h"
 
 static const char graph_usage[] =
-	"usage: ftr graph [options] [-g FUNC] [PATTERN...] [-- CMD [ARGS]]\n\n"
-	"The call tree of the hooked kernel functions, with durations, from ftrace's\n"
-	"function_graph tracer in ftr's own instance (6.11 and later): trace-cmd record\n"
-	"-p function_graph and perf-tools' funcgraph.  PATTERN (globs) and FUNC are the\n"
-	"functions hooked: a callee shows up when a PATTERN hooks it.\n\n"
-	"  -g, --graph FUNC       only the calls of FUNC and what runs under them\n"
-	"  -m, --max-depth N      only N levels under the top\n"
-	"  -d, --duration TIME    stop after TIME\n"
-	"  -p, --pid PID          only this process and what it forks (set_ftrace_pid)\n"
-	"      --max-funcs N      hook up to N functions (default 1000)\n"
-	"  -E, --explain          print the tracefs writes this run would make, and exit\n"
-	"  -h, --help             this help\n";
+	"usage: ftr graph [options] [-g FUNC] [PATTERN...] [-- CMD]\n\n"
+	"The call tree of the hooked functions with durations, from function_graph in\n"
+	"ftr's instance, 6.11+ (trace-cmd -p function_graph, funcgraph; man ftr-graph).\n\n"
+	"  -g FUNC  only under FUNC   -m N  --max-depth N   -d TIME   -p PID\n"
+	"  --max-funcs N (1000)  -E  -h\n";
 
 static const char funcslower_usage[] =
-	"usage: ftr funcslower [options] FUNC USECS [-- CMD [ARGS]]\n\n"
-	"The calls of kernel function FUNC that took USECS microseconds or more, from\n"
-	"ftrace's function_graph tracer in ftr's own instance (6.11 and later):\n"
-	"perf-tools' funcslower.\n\n"
-	"  -d, --duration TIME    stop after TIME\n"
-	"  -p, --pid PID          only this process and what it forks\n"
-	"  -E, --explain          print the tracefs writes this run would make, and exit\n"
-	"  -h, --help             this help\n";
+	"usage: ftr funcslower [options] FUNC USECS [-- CMD]\n\n"
+	"Calls of FUNC that took USECS or more, from function_graph in ftr's instance,\n"
+	"6.11+ (perf-tools' funcslower; man ftr-funcslower).\n\n"
+	"  -d TIME  -p PID  -E  -h\n";
 
 struct held {
 	bool on;
@@ -246,11 +235,6 @@ static int on_tick(struct engine *e, uint64_t now, void *arg)
 	return 0;
 }
 
-static void on_lost(int cpu, long long n, unsigned long long ts, void *arg)
-{
-	(void)cpu, (void)n, (void)ts, (void)arg;
-}
-
 static int run(bool slower, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -322,7 +306,7 @@ static int run(bool slower, int argc, char **argv)
 	if (slower) {
 		double us;
 
-		if (nwords != 2 || strpbrk(words[0], " \t\n*?["))
+		if (nwords != 2)
 			return cmd_usage_error(cmd, "FUNC and USECS are needed: ftr funcslower "
 					       "vfs_read 100");
 		us = strtod(words[1], &end);
@@ -332,8 +316,7 @@ static int run(bool slower, int argc, char **argv)
 		snprintf(filter, sizeof(filter), "%s", words[0]);
 		used = strlen(filter);
 	}
-	if (g.root && (strpbrk(g.root, " \t\n*?[") ||
-		       used + strlen(g.root) + 2 > sizeof(filter)))
+	if (g.root && (strpbrk(g.root, " *?[") || used + strlen(g.root) + 2 > sizeof(filter)))
 		return cmd_usage_error(cmd, "bad -g '%s': one function", g.root);
 	if (g.root)
 		used += snprintf(filter + used, sizeof(filter) - used, "%s%s", used ? " " : "",
@@ -360,8 +343,7 @@ static int run(bool slower, int argc, char **argv)
 	g.calltime = tep_find_field(ex->ev, "calltime");
 	g.rettime = tep_find_field(ex->ev, "rettime");
 	if (!g.en_func || !g.ex_func || !g.calltime || !g.rettime) {
-		ftr_err("the formats of ftrace:funcgraph_entry/exit lack func, calltime or "
-			"rettime");
+		ftr_err("ftrace:funcgraph_exit: no calltime/rettime");
 		goto out;
 	}
 	if (ksyms_load(NULL, &g.ks) < 0)
@@ -373,7 +355,7 @@ static int run(bool slower, int argc, char **argv)
 	fprintf(stderr, "Tracing \"%s\" (%zu functions)...\n", filter, e.fn_count);
 	if (!slower)
 		printf(" CPU) DURATION       |  FUNCTION CALLS\n");
-	if (engine_run(&e, on_event, on_lost, on_tick, 200000000, &g) < 0)
+	if (engine_run(&e, on_event, NULL, on_tick, 200000000, &g) < 0)
 		goto out;
 	for (int i = 0; i < g.ncpu && !slower; i++)
 		flush_held(&g, i);

@@ -599,26 +599,14 @@ int engine_add_function(struct engine *e, const char *filter, size_t max_funcs,
 			struct eng_event **out)
 {
 	struct eng_event *v;
+	char why[320];
 
-	char why[256];
-
-	/* Listed is no proof (a hardened kernel answers EPERM): tried in the
-	 * instance, as doctor does, unless nothing is to be changed. */
-	if (e->s && !e->o.explain && !e->fn_filter && !ftrace_instance_has(e->s, "function")) {
-		ftr_err("cannot trace functions: this kernel has no function tracer (see "
-			"'ftr doctor')");
+	if (e->s && !e->o.explain && !e->fn_filter && ftrace_usable(e->s, false, why, sizeof(why))) {
+		ftr_err("%s (see 'ftr doctor')", why);
 		return -ENOTSUP;
 	}
-	if (e->s && !e->o.explain && !e->fn_filter &&
-	    ftrace_try(e->s, "function", why, sizeof(why))) {
-		ftr_err("cannot trace functions with ftrace's function tracer: %s (see 'ftr "
-			"doctor')", why);
-		return -EPERM;
-	}
-	if (e->fn_graph) {
-		ftr_err("function and function_graph in one run");
+	if (e->fn_graph)
 		return -EINVAL;
-	}
 	v = add_event(e, "ftrace", "function", NULL);
 	if (e->fn_filter) {
 		/* Another clause's functions: one filter, one event. */
@@ -643,37 +631,15 @@ int engine_add_function(struct engine *e, const char *filter, size_t max_funcs,
 int engine_add_graph(struct engine *e, const char *filter, size_t max_funcs,
 		     struct eng_event **entry, struct eng_event **exit)
 {
-	char why[256], *thresh;
+	char why[320];
 	int idx;
 
-	if (e->s && !e->o.explain && !ftrace_instance_has(e->s, "function_graph")) {
-		ftr_err("cannot run function_graph in ftr's instance: %s (see 'ftr doctor')",
-			tracefs_tracer_available(session_tracefs(e->s)->path, "function_graph") ?
-			"this kernel runs it at the top level only (instances have it from 6.11), "
-			"and ftr does not take the top-level tracer" :
-			"this kernel has no function_graph tracer");
+	if (e->s && !e->o.explain && ftrace_usable(e->s, true, why, sizeof(why))) {
+		ftr_err("%s (see 'ftr doctor')", why);
 		return -ENOTSUP;
 	}
-	if (e->s && !e->o.explain && ftrace_try(e->s, "function_graph", why, sizeof(why))) {
-		ftr_err("cannot run function_graph: %s (see 'ftr doctor')", why);
-		return -EPERM;
-	}
-	/* tracing_thresh is global: set, function_graph writes no entry
-	 * records and only the exits slower than it (trace_graph_entry,
-	 * 6.1 and 6.12).  Someone else's: refused, not changed. */
-	thresh = e->s ? tracefs_instance_file_read(NULL, "tracing_thresh", NULL) : NULL;
-	if (thresh && atol(thresh) != 0) {
-		ftr_err("tracing_thresh is %ld (someone else's, global): function_graph would "
-			"write no entry records; 'echo 0 > tracing_thresh' if it is no one's",
-			atol(thresh));
-		free(thresh);
-		return -EBUSY;
-	}
-	free(thresh);
-	if (e->fn_filter) {
-		ftr_err("one function-tracer filter per run");
+	if (e->fn_filter)
 		return -EINVAL;
-	}
 	*entry = add_event(e, "ftrace", "funcgraph_entry", NULL);
 	idx = *entry ? (*entry)->idx : -1;
 	*exit = add_event(e, "ftrace", "funcgraph_exit", NULL);	/* may move e->ev */
@@ -700,7 +666,7 @@ static int arm_functions(struct engine *e, const char *pids, const char *notrace
 	for (int i = 0; i < e->nev; i++)
 		o.stack |= e->ev[i].ftrace_fn && e->ev[i].want_kstack && e->kstacks;
 	err = ftrace_arm(e->s, &o, &e->fn_count, why, sizeof(why));
-	if (err)
+	if (err && why[0])
 		ftr_err("function tracer: %s", why);
 	return err;
 }

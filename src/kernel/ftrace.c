@@ -2,7 +2,6 @@
 /* The function tracer in the session's instance: see ftrace.h. */
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,59 +71,73 @@ bool ftrace_refused(const char *tdir, char *why, size_t wlen)
 int ftrace_try(struct session *s, const char *tracer, char *why, size_t wlen)
 {
 	struct tracefs_instance *inst = session_instance(s);
-	const char *tdir = session_tracefs(s)->path;
-	char fn[256], *back;
+	const char *step = "reading available_filter_functions";
+	char fn[256] = "", *back = NULL;
 	int err;
 
-	if (!inst) {
-		snprintf(why, wlen, "no instance to try it in");
-		return -ENOENT;
-	}
-	if (!tracefs_file_exists(inst, "set_ftrace_filter")) {
+	if (!inst || !tracefs_file_exists(inst, "set_ftrace_filter")) {
 		/* Without CONFIG_DYNAMIC_FTRACE the tracer hooks every function:
 		 * ftr never enables it without a filter. */
-		snprintf(why, wlen, "no set_ftrace_filter (a kernel without dynamic ftrace): it "
-			 "would trace every function");
+		snprintf(why, wlen, "no set_ftrace_filter (no dynamic ftrace): it would trace "
+			 "every function");
 		return -ENOENT;
 	}
-	err = first_function(tdir, fn, sizeof(fn));
-	if (err) {
-		snprintf(why, wlen, "present but not permitted: reading %s/available_filter_functions: "
-			 "%s", tdir, strerror(-err));
-		return err;
-	}
-	back = tracefs_instance_file_read(inst, "set_ftrace_filter", NULL);
-	if (!back) {
-		err = errno ? -errno : -EIO;
-		snprintf(why, wlen, "present but not permitted: reading the instance's "
-			 "set_ftrace_filter: %s", strerror(-err));
-		return err;
+	err = first_function(session_tracefs(s)->path, fn, sizeof(fn));
+	if (!err) {
+		step = "reading set_ftrace_filter";
+		back = tracefs_instance_file_read(inst, "set_ftrace_filter", NULL);
+		err = back ? 0 : errno ? -errno : -EIO;
 	}
 	free(back);
-	err = session_try_write(s, "set_ftrace_filter", fn);
-	if (err) {
-		snprintf(why, wlen, "present but not permitted: writing '%s' to the instance's "
-			 "set_ftrace_filter: %s", fn, strerror(-err));
-		return err;
+	if (!err) {
+		step = "writing set_ftrace_filter";
+		err = session_try_write(s, "set_ftrace_filter", fn);
 	}
-	back = tracefs_instance_file_read(inst, "set_ftrace_filter", NULL);
-	if (!back || !ftrace_filter_count(back, NULL, 0)) {
-		free(back);
+	if (!err) {
+		step = "setting current_tracer";
+		err = session_try_write(s, "current_tracer", tracer);
+		if (!err)
+			session_try_write(s, "current_tracer", "nop");
+		/* Emptied after the tracer is off: empty is every function. */
 		session_try_write(s, "set_ftrace_filter", "");
-		snprintf(why, wlen, "'%s' written to set_ftrace_filter did not read back", fn);
-		return -EIO;
 	}
-	free(back);
-	err = session_try_write(s, "current_tracer", tracer);
 	if (err)
-		snprintf(why, wlen, "present but not permitted: echo %s > "
-			 "instances/%s/current_tracer: %s", tracer, session_name(s),
-			 strerror(-err));
-	else
-		session_try_write(s, "current_tracer", "nop");
-	/* Emptied after the tracer is off: an empty filter is every function. */
-	session_try_write(s, "set_ftrace_filter", "");
+		snprintf(why, wlen, "present but not permitted: %s (instances/%s): %s", step,
+			 session_name(s), strerror(-err));
 	return err;
+}
+
+int ftrace_usable(struct session *s, bool graph, char *why, size_t wlen)
+{
+	const char *tracer = graph ? "function_graph" : "function";
+	char *thresh, step[320];
+	long t;
+
+	if (!ftrace_instance_has(s, tracer)) {
+		snprintf(why, wlen, "cannot run %s in ftr's instance: %s", tracer,
+			 !tracefs_tracer_available(session_tracefs(s)->path, tracer) ?
+			 "this kernel has none" : "this kernel runs it at the top level only "
+			 "(instances have it from 6.11), which ftr does not take");
+		return -ENOTSUP;
+	}
+	if (ftrace_try(s, tracer, step, sizeof(step))) {
+		snprintf(why, wlen, "cannot run %s: %s", tracer, step);
+		return -EPERM;
+	}
+	if (!graph)
+		return 0;
+	/* tracing_thresh is global: set, function_graph writes no entry
+	 * records and only the exits slower than it (trace_graph_entry, 6.1
+	 * and 6.12).  Someone else's: refused, not changed. */
+	thresh = tracefs_instance_file_read(NULL, "tracing_thresh", NULL);
+	t = thresh ? atol(thresh) : 0;
+	free(thresh);
+	if (t) {
+		snprintf(why, wlen, "tracing_thresh is %ld (global, someone else's): function_graph "
+			 "would write no entry records", t);
+		return -EBUSY;
+	}
+	return 0;
 }
 
 size_t ftrace_filter_count(const char *text, char *eg, size_t eglen)
@@ -146,38 +159,6 @@ size_t ftrace_filter_count(const char *text, char *eg, size_t eglen)
 		p = nl ? nl + 1 : p + len;
 	}
 	return n;
-}
-
-/* Functions that run on nearly every kernel path: tracing them is how a
- * machine is made to crawl.  Named in the refusal when a filter has any. */
-static const char *const hot_globs[] = {
-	"_raw_spin_*", "_raw_read_*", "_raw_write_*", "rcu_*", "__rcu_*", "*preempt*",
-	"kmem_cache_*", "__kmalloc*", "kmalloc*", "kfree", "ktime_get*", "*_irq*",
-	"__schedule", "schedule", "update_*", "native_*", "mutex_*", "__x64_sys_*",
-};
-
-static void hot_names(const char *text, char *out, size_t len)
-{
-	size_t used = 0, n = 0;
-
-	out[0] = '\0';
-	for (const char *p = text; *p && n < 5;) {
-		const char *nl = strchr(p, '\n');
-		size_t l = nl ? (size_t)(nl - p) : strlen(p);
-		char name[128];
-
-		snprintf(name, sizeof(name), "%.*s", (int)(l < 127 ? l : 127), p);
-		for (size_t i = 0; i < ARRAY_SIZE(hot_globs) && name[0] != '#'; i++) {
-			if (fnmatch(hot_globs[i], name, 0))
-				continue;
-			if (used + strlen(name) + 3 < len)
-				used += snprintf(out + used, len - used, "%s%s", n ? ", " : "",
-						 name);
-			n++;
-			break;
-		}
-		p = nl ? nl + 1 : p + l;
-	}
 }
 
 static int read_option(struct tracefs_instance *inst, const char *opt)
@@ -258,51 +239,38 @@ int ftrace_arm(struct session *s, const struct ftrace_opts *o, size_t *nfuncs, c
 			return -ENOENT;
 		}
 		if (n > max) {
-			char hot[256];
-
-			hot_names(back, hot, sizeof(hot));
 			free(back);
-			snprintf(why, wlen, "'%s' matches %zu functions (%s, ...), more than %zu%s%s; "
+			snprintf(why, wlen, "'%s' matches %zu functions (%s, ...), more than %zu: "
 				 "narrow it, or raise the bound with --max-funcs N", o->filter, n,
-				 eg, max, hot[0] ? "; hot ones among them: " : "", hot);
+				 eg, max);
 			return -E2BIG;
 		}
 		free(back);
 	}
-	if (o->pids && (err = session_write(s, "set_ftrace_pid", o->pids, ""))) {
-		snprintf(why, wlen, "cannot write '%s' to set_ftrace_pid: %s", o->pids,
-			 strerror(-err));
-		return err;
-	}
-	if (o->pids && (err = session_write(s, "options/function-fork", "1", NULL))) {
-		snprintf(why, wlen, "cannot set options/function-fork: %s", strerror(-err));
-		return err;
-	}
+	/* session_write has said what failed, with the kernel's answer */
+	if (o->pids && (session_write(s, "set_ftrace_pid", o->pids, "") ||
+			session_write(s, "options/function-fork", "1", NULL)))
+		goto refused;
 	if (!o->pids && o->notrace_pids && tracefs_file_exists(inst, "set_ftrace_notrace_pid"))
 		session_write(s, "set_ftrace_notrace_pid", o->notrace_pids, "");
 	if (!strcmp(tracer, "function"))
 		stack0 = read_option(inst, "func_stack_trace");
-	err = session_write(s, "current_tracer", tracer, "nop");
-	if (err) {
-		snprintf(why, wlen, "cannot set current_tracer to %s: %s", tracer, strerror(-err));
-		return err;
-	}
+	if (session_write(s, "current_tracer", tracer, "nop"))
+		goto refused;
 	if (!strcmp(tracer, "function") && stack0 >= 0 && (o->stack || stack0 == 1)) {
 		char v[2] = { (char)('0' + (stack0 == 1)), 0 };
 
 		/* func_flags is global: 0 first makes the kernel re-register
 		 * this instance's ops whatever another user set; restored to
 		 * the value found, while the tracer still runs here. */
-		err = session_write(s, "options/func_stack_trace", "0", v);
-		if (!err && o->stack)
-			err = session_write(s, "options/func_stack_trace", "1", NULL);
-		if (err) {
-			snprintf(why, wlen, "cannot set options/func_stack_trace: %s",
-				 strerror(-err));
-			return err;
-		}
+		if (session_write(s, "options/func_stack_trace", "0", v) ||
+		    (o->stack && session_write(s, "options/func_stack_trace", "1", NULL)))
+			goto refused;
 	}
 	return 0;
+refused:
+	why[0] = '\0';	/* said */
+	return -EIO;
 }
 
 int ftrace_fn_fmt(struct tep_handle *tep, int id, struct ftrace_fn_fmt *f)

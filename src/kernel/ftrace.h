@@ -46,6 +46,13 @@ int ftrace_try(struct session *s, const char *tracer, char *why, size_t wlen);
  * why: the kernel's answer. */
 bool ftrace_refused(const char *tdir, char *why, size_t wlen);
 
+/* Can a run use the function tracer (graph: function_graph) in the
+ * session's instance: in its available_tracers (function_graph from 6.11),
+ * tried (ftrace_try), and for function_graph a global tracing_thresh of 0
+ * (else it writes no entry records: someone else's, refused).  0, or
+ * -errno with why, a whole sentence. */
+int ftrace_usable(struct session *s, bool graph, char *why, size_t wlen);
+
 /* Is tracer in the instance's available_tracers (instances refuse
  * function_graph before 6.11, where the top level lists it)? */
 bool ftrace_instance_has(struct session *s, const char *tracer);

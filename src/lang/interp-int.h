@@ -214,6 +214,7 @@ struct interp {
 	uint64_t runs;			/* clause runs so far: a perf counter's snapshot */
 	bool exit_at_event;		/* an event clause calls exit() */
 	struct ksyms *ks;		/* for ksym(), loaded when a program uses it */
+	struct tep_format_field *fn_ip;	/* ftrace:function's ip (run/runloop.c) */
 	bool want_exits;		/* uid or gid at events: the kernel's exit records */
 	int ks_err;
 	bool ks_warned;

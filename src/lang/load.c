@@ -16,6 +16,7 @@
 #include "ftr.h"
 #include "kernel/evsel.h"
 #include "kernel/features.h"
+#include "kernel/kallsyms.h"
 #include "lang/lang.h"
 #include "lang/load.h"
 #include "lang/parse/ctypes.h"
@@ -46,12 +47,22 @@ bool lang_is_recipe(const char *file)
 }
 
 /* The conditions of //#if lines (lang.h):
- *   str SYS:EV   str() reads the string arguments of tracepoint SYS:EV */
+ *   str SYS:EV   str() reads the string arguments of tracepoint SYS:EV
+ *   func NAME    this kernel has function NAME (/proc/kallsyms): a recipe
+ *                picks the name of its kernel (folio_mark_accessed, 5.16,
+ *                where mark_page_accessed became its wrapper) */
 static int run_cond(const char *expr, void *arg)
 {
 	static bool probed;
 	struct features *f = arg;
 	char sys[128], ev[128], why[400];
+	uint64_t addr;
+
+	if (str_has_prefix(expr, "func ")) {
+		const char *name = expr + 5 + strspn(expr + 5, " ");
+
+		return *name && kallsyms_find(name, &addr) != -ENOENT;
+	}
 
 	if (!str_has_prefix(expr, "str ") || evsel_split(expr + 4 + strspn(expr + 4, " "), sys,
 							 sizeof(sys), ev, sizeof(ev)) < 0)

@@ -20,6 +20,7 @@
 #include "kernel/expedite.h"
 #include "kernel/kallsyms.h"
 #include "lang/interp-int.h"
+#include "lang/plan/fntrace.h"
 #include "lang/plan/filtertext.h"
 #include "report/sym.h"
 /* ---- aggregation in the kernel: hist triggers --------------------------------- */
@@ -56,6 +57,8 @@ static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, cha
 
 	if (!in->e.feat.f[F_HIST].yes)
 		return "this kernel has no hist triggers";
+	if (fntrace_clause(in, ci))
+		return "the function tracer's records take no trigger";
 	if (!st || st->next || st->k != S_ASSIGN || st->a->k != N_MAP || st->b->k != N_CALL)
 		return "the clause does more than one aggregation";
 	tgt = st->a;

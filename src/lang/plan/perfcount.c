@@ -15,6 +15,7 @@
 #include "filter/expr.h"
 #include "ftr.h"
 #include "lang/interp-int.h"
+#include "lang/plan/fntrace.h"
 #include "lang/plan/filtertext.h"
 #include "perf/perf.h"
 /* ---- counts in perf tracepoint counters -------------------------------------- */
@@ -59,6 +60,10 @@ int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 
 	if (!in->e.feat.f[F_PERF].yes) {
 		snprintf(why, wlen, "no perf_event_open");
+		return -EINVAL;
+	}
+	if (fntrace_clause(in, ci)) {
+		snprintf(why, wlen, "the function tracer's records are counted here");
 		return -EINVAL;
 	}
 	if (st->next || m->kind != AGG_COUNT || m->refs != 1 || st->a->nargs > 1 ||

@@ -246,6 +246,7 @@ int task_exits_parse(const void *msg, size_t len, int family, struct task_exit *
 	out->uid = (int)GET32(s, ac_uid);
 	out->gid = (int)GET32(s, ac_gid);
 	out->tgid = HAS(slen, ac_tgid) ? (int)GET32(s, ac_tgid) : -1;
+	out->ppid = (int)GET32(s, ac_ppid);	/* beside ac_pid since version 1 */
 	return 1;
 }
 

@@ -1445,8 +1445,9 @@ sized:
 				return -1;
 			if (ctypes_constant(*x->env, n->sval, &val, &eid))
 				return fail(x, n, "unknown name '%s': no enumerator of the program's "
-					    "or the BTF's enums, no #define of the program",
-					    n->sval);
+					    "or the BTF's enums, no #define of the program, "
+					    "no UAPI constant ftr knows on %s (ftr-language(7))",
+					    n->sval, arch_name());
 			free(n->sval);
 			n->sval = NULL;
 			n->k = N_INT;

@@ -50,6 +50,8 @@
 #include <tracefs.h>
 
 #include "ftr.h"
+#include "kernel/abi.h"
+#include "kernel/arch.h"
 #include "kernel/comm.h"
 #include "kernel/flagnames.h"
 #include "kernel/session.h"
@@ -1033,6 +1035,30 @@ static struct val eval_errno_text(struct xctx *x, const struct node *n)
 	return vstr(n->bind, strlen(n->bind));
 }
 
+/* syscall_name(id): the syscall's name on this machine's architecture
+ * (kernel/abi.h), the number itself where the table has no syscall by it. */
+static int check_syscall_name(struct sema *s, struct node *n)
+{
+	if (!abi_syscall_table(arch_name())) {
+		lang_errf(s->err, n, "syscall_name(): ftr has no syscall table for this "
+			  "architecture (%s); it has x86_64's, arm64's and arm's", arch_name());
+		return -EINVAL;
+	}
+	return check_errno_text(s, n);
+}
+
+static struct val eval_syscall_name(struct xctx *x, const struct node *n)
+{
+	int64_t v = eval(x, n->args[0]).i;
+	const char *t = abi_syscall_name(arch_name(), v);
+
+	if (t)
+		snprintf(n->bind, 128, "%s", t);
+	else
+		snprintf(n->bind, 128, "%lld", (long long)v);
+	return vstr(n->bind, strlen(n->bind));
+}
+
 /* nsecs(), nsecs(monotonic | boot | tai | sw_tai): the event's time on that
  * clock (n->ival: its clockid).  Events carry CLOCK_MONOTONIC times; the
  * other clocks differ from it by an offset, read when the event is handled
@@ -1171,6 +1197,8 @@ static const struct builtin_fn builtins[] = {
 	  .where = BW_ALL, .check = check_errno_text, .eval = eval_errno_text },
 	{ .name = "signal_name", .min = 1, .max = 1, .args = "sig", .ret = VT_STR,
 	  .where = BW_ALL, .check = check_errno_text, .eval = eval_errno_text },
+	{ .name = "syscall_name", .min = 1, .max = 1, .args = "id", .ret = VT_STR,
+	  .where = BW_ALL, .check = check_syscall_name, .eval = eval_syscall_name },
 	{ .name = "errorf", .min = 1, .max = 16, .args = "fmt, ...", .ret = VT_NONE,
 	  .where = BW_ALL, .check = check_errorf, .exec = exec_errorf },
 	{ .name = "warnf", .min = 1, .max = 16, .args = "fmt, ...", .ret = VT_NONE,

@@ -710,7 +710,7 @@ static struct node *primary(struct lexer *l)
 			}
 			/* bpftrace's standard macro ppid(task) of the current
 			 * task is the variable ppid (builtin-vars.c) */
-			if (!strcmp(n->sval, "ppid") && n->nargs == 1 &&
+			if (n->k == N_CALL && n->sval && !strcmp(n->sval, "ppid") && n->nargs == 1 &&
 			    n->args[0]->k == N_BUILTIN && n->args[0]->ival == B_CURTASK) {
 				node_free(n->args[0]);
 				free(n->args);

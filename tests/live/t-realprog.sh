@@ -31,4 +31,38 @@ grep -qx '@\[openat\]: 31' "$TMP/o" && ok realprog-syscall-name ||
 grep -qx '@\[sh, opener, true\]: 12' "$TMP/o" && ok realprog-ppid-pcomm ||
 	fail realprog-ppid-pcomm "$(cat "$TMP/o" "$TMP/e" | head -5)"
 
+# reg(): a register by the probe's own fetch argument.  At a uprobe on a
+# function, the instruction pointer is the function's first byte (usym
+# names it, the process gone or not) and the first argument's register
+# holds uprobe-target's 1000, 1001, 1002.
+U=$(command -v uprobe-target)
+case $(uname -m) in
+x86_64) ip=ip a0=di ;; aarch64) ip=pc a0=r0 ;; arm*) ip=pc a0=r0 ;; *) ip= ;;
+esac
+if has_uprobes && [ -n "$U" ]; then
+	if [ -n "$ip" ]; then
+		"$FTR" -e 'uprobe:'"$U"':ftr_target { @[usym(reg("'$ip'")), reg("'$a0'") - 1000] = count(); }' \
+			-c "$U 3" > "$TMP/o" 2> "$TMP/e"
+		[ "$(grep -c '^@\[ftr_target, [012]\]: 1$' "$TMP/o")" = 3 ] && ok realprog-reg-uprobe ||
+			fail realprog-reg-uprobe "$(cat "$TMP/o" "$TMP/e" | head -5)"
+	else
+		skip realprog-reg-uprobe "no register names for $(uname -m)"
+	fi
+else
+	skip realprog-reg-uprobe "no uprobe events on this kernel"
+fi
+# At a kprobe, the kernel's: do_nanosleep's first instruction.
+if has_kprobes && [ -n "$ip" ]; then
+	"$FTR" -e 'kprobe:do_nanosleep /comm == "sleep"/ { @[ksym(reg("'$ip'"))] = count(); }' \
+		-- sleep 0.1 > "$TMP/o" 2> "$TMP/e"
+	grep -qx '@\[do_nanosleep\]: 1' "$TMP/o" && ok realprog-reg-kprobe ||
+		fail realprog-reg-kprobe "$(cat "$TMP/o" "$TMP/e" | head -5)"
+else
+	skip realprog-reg-kprobe "no kprobe events on this kernel"
+fi
+# A tracepoint's record holds no registers: refused, naming where they are.
+"$FTR" -e 'tracepoint:syscalls:sys_enter_openat { @ = reg("sp"); }' > "$TMP/o" 2> "$TMP/e"
+[ $? = 1 ] && grep -q 'reads a register at kprobe, kretprobe, uprobe and uretprobe events' "$TMP/e" &&
+	ok realprog-reg-refused || fail realprog-reg-refused "$(cat "$TMP/e" | head -3)"
+
 same_as_before realprog-leaves-tracefs "$TMP/before"

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "kernel/abi.h"
+#include "kernel/arch.h"
 #include "lang/interp-int.h"
 #include "lang/lang.h"
 
@@ -192,6 +193,28 @@ static void test_abi(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(k); i++) {
 		if (abi_constant(k[i].arch, k[i].name, &v) || v != k[i].v)
 			fail_msg("%s %s is not %lld", k[i].arch, k[i].name, (long long)k[i].v);
+	}
+	/* reg()'s names as the kernel's probe parser has them (arch.h) */
+	{
+		static const struct {
+			const char *arch, *name, *fetch;
+		} r[] = {
+			{ "x86_64", "ip", "%ip" }, { "x86_64", "di", "%di" },
+			{ "x86_64", "orig_ax", "%orig_ax" }, { "arm64", "r0", "%x0" },
+			{ "arm64", "x30", "%x30" }, { "arm64", "pc", "%pc" }, { "arm64", "sp", "%sp" },
+			{ "arm", "r3", "%r3" }, { "arm", "orig_r0", "%ORIG_r0" }, { "arm", "pc", "%pc" },
+		};
+		char f[32];
+
+		for (size_t i = 0; i < ARRAY_SIZE(r); i++)
+			if (arch_reg_fetch(r[i].arch, r[i].name, f, sizeof(f)) || strcmp(f, r[i].fetch))
+				fail_msg("%s reg(\"%s\") is not %s", r[i].arch, r[i].name, r[i].fetch);
+		assert_int_equal(arch_reg_fetch("x86_64", "nip", f, sizeof(f)), -ENOENT);
+		assert_int_equal(arch_reg_fetch("x86_64", "pc", f, sizeof(f)), -ENOENT);
+		assert_int_equal(arch_reg_fetch("arm64", "r31", f, sizeof(f)), -ENOENT);
+		assert_int_equal(arch_reg_fetch("arm64", "r01", f, sizeof(f)), -ENOENT);
+		assert_int_equal(arch_reg_fetch("arm", "r11", f, sizeof(f)), -ENOENT);
+		assert_int_equal(arch_reg_fetch("riscv64", "pc", f, sizeof(f)), -ENOTSUP);
 	}
 	/* the ABI's differences are unknown where ftr has no table */
 	assert_int_equal(abi_constant("riscv64", "O_DIRECTORY", &v), -ENOENT);

@@ -79,6 +79,30 @@ static void probe_fields(const struct node *n, bool *args, bool *sargs, int narg
 	}
 }
 
+/* reg("name") calls: a field reg_NAME of the register's fetch argument
+ * each (arch.h; check_reg made sure of the name), once per name. */
+static void reg_fields(const struct node *n, char *fields, size_t *off, size_t len)
+{
+	for (; n; n = n->next) {
+		char fetch[32], field[64];
+
+		if (n->k == N_CALL && !strcmp(n->sval, "reg") && n->nargs == 1 &&
+		    n->args[0]->k == N_STR &&
+		    !arch_reg_fetch(arch_name(), n->args[0]->sval, fetch, sizeof(fetch))) {
+			snprintf(field, sizeof(field), " reg_%s=", n->args[0]->sval);
+			if (!strstr(fields, field))
+				*off += snprintf(fields + *off, *off < len ? len - *off : 0,
+						 "%s%s:%s", field, fetch,
+						 sizeof(long) == 8 ? "u64" : "u32");
+		}
+		reg_fields(n->a, fields, off, len);
+		reg_fields(n->b, fields, off, len);
+		reg_fields(n->c, fields, off, len);
+		for (int i = 0; i < n->nargs; i++)
+			reg_fields(n->args[i], fields, off, len);
+	}
+}
+
 static bool is_ustack(const struct node *n)
 {
 	return (n->k == N_BUILTIN && n->ival == B_USTACK) ||
@@ -303,6 +327,8 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 			if (uses_comm(c->pred) || uses_comm(c->body))
 				off += snprintf(fields + off, off < sizeof(fields) ?
 						sizeof(fields) - off : 0, " ftr_comm=comm");
+			reg_fields(c->pred, fields, &off, sizeof(fields));
+			reg_fields(c->body, fields, &off, sizeof(fields));
 			strv_free(*pn, *npn);
 			*pn = NULL;
 			/* A wildcard adds one event per function, each its own

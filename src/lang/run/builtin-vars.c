@@ -422,7 +422,7 @@ static struct val eval_kstack(struct xctx *x, const struct node *n)
 
 /* A uprobe's own file, placed by the event's address (lprof.h): a process
  * gone before its stack is named keeps the frames in the probed file. */
-static void note_probed_file(struct xctx *x, int tgid)
+void note_probed_file(struct xctx *x, int tgid)
 {
 	struct tep_format_field *f;
 	uint64_t ip;

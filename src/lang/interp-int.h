@@ -81,6 +81,7 @@ struct kmap {
 struct pcount {
 	bool by_cpu;
 	const char *fixed;		/* the comm a filter fixes the only key to, or NULL */
+	char fixed_name[16];		/* its bytes, where -f's filter fixes it */
 	struct eng_event *ev[64];
 	char filter[64][2048];
 	int nev;

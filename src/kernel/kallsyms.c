@@ -245,3 +245,44 @@ int kallsyms_current(const char *arch, struct kallsyms_current *out, char *why, 
 	out->ncpu = ret;
 	return 0;
 }
+
+int kallsyms_data(const char *name, uint64_t *addr, bool *rodata, uint64_t *end)
+{
+	char *text = read_file("/proc/kallsyms", NULL), *line, *save = NULL;
+	bool found = false, zero = false;
+	char type = 0;
+
+	if (!text)
+		return -errno;
+	*end = UINT64_MAX;
+	/* the symbol (no module's), then the least address above it */
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char t, sym[256];
+		unsigned long long a;
+
+		if (sscanf(line, "%llx %c %255s", &a, &t, sym) != 3 || strchr(line, '['))
+			continue;
+		if (!found && !strcmp(sym, name)) {
+			found = true;
+			zero = !a;
+			*addr = a;
+			type = t;
+		}
+	}
+	free(text);
+	if (!found)
+		return -ENOENT;
+	if (zero)
+		return -EPERM;
+	text = read_file("/proc/kallsyms", NULL);
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long a = strtoull(line, NULL, 16);
+
+		if (a > *addr && a < *end)
+			*end = a;
+	}
+	free(text);
+	*rodata = type == 'r' || type == 'R';
+	return 0;
+}

@@ -65,4 +65,38 @@ fi
 [ $? = 1 ] && grep -q 'reads a register at kprobe, kretprobe, uprobe and uretprobe events' "$TMP/e" &&
 	ok realprog-reg-refused || fail realprog-reg-refused "$(cat "$TMP/e" | head -3)"
 
+# Kernel globals at events: read-only data (.rodata) is the same at the
+# event and when ftr reads it from /proc/kcore.  linux_banner starts
+# "Linux ve" (0x65762078756e694c, little-endian); sys_call_table's entry
+# for openat is its syscall function (64-bit kernels: 8-byte entries).
+prog='tracepoint:syscalls:sys_enter_openat /args.flags == (O_RDONLY | O_NOFOLLOW)/ {
+	@[*kaddr("linux_banner")] = count(); } END { printf("%lx\n", *kaddr("linux_banner")); }'
+if grep -q ' linux_banner$' /proc/kallsyms 2>/dev/null && head -c 4 /proc/kcore > /dev/null 2>&1; then
+	"$FTR" -e "$prog" -- opener 5 > "$TMP/o" 2> "$TMP/e"
+	grep -qx '@\[7310579611798022476\]: 5' "$TMP/o" && grep -qx 65762078756e694c "$TMP/o" &&
+		ok realprog-rodata-at-event ||
+		fail realprog-rodata-at-event "$(cat "$TMP/o" "$TMP/e" | head -5)"
+	case $(uname -m) in x86_64) want=__x64_sys_openat ;; aarch64) want=__arm64_sys_openat ;;
+	*) want= ;; esac
+	if [ -n "$want" ] && grep -q ' sys_call_table$' /proc/kallsyms; then
+		"$FTR" -e 'tracepoint:syscalls:sys_enter_openat /args.flags == (O_RDONLY | O_NOFOLLOW)/ {
+			@[ksym(*(kaddr("sys_call_table") + args.__syscall_nr * 8))] = count(); }' \
+			-- opener 4 > "$TMP/o" 2> "$TMP/e"
+		grep -qx "@\[$want\]: 4" "$TMP/o" && ok realprog-sys-call-table ||
+			fail realprog-sys-call-table "$(cat "$TMP/o" "$TMP/e" | head -5)"
+	else
+		skip realprog-sys-call-table "no 64-bit sys_call_table in /proc/kallsyms"
+	fi
+	# writable data changes while the program runs: refused at events
+	"$FTR" -e 'tracepoint:syscalls:sys_enter_openat { @ = *kaddr("jiffies"); }' \
+		> "$TMP/o" 2> "$TMP/e"
+	[ $? = 1 ] && grep -q 'writable kernel data' "$TMP/e" && ok realprog-writable-refused ||
+		fail realprog-writable-refused "$(head -3 "$TMP/e")"
+else
+	"$FTR" -e "$prog" -- opener 5 > "$TMP/o" 2> "$TMP/e"
+	[ $? = 1 ] && grep -q -E 'CONFIG_KALLSYMS_ALL|/proc/kcore|kptr_restrict' "$TMP/e" &&
+		ok realprog-rodata-refused || fail realprog-rodata-refused "$(head -3 "$TMP/e")"
+	skip realprog-rodata-at-event "no linux_banner in /proc/kallsyms or no /proc/kcore"
+fi
+
 same_as_before realprog-leaves-tracefs "$TMP/before"

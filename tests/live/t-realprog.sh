@@ -65,6 +65,19 @@ fi
 [ $? = 1 ] && grep -q 'reads a register at kprobe, kretprobe, uprobe and uretprobe events' "$TMP/e" &&
 	ok realprog-reg-refused || fail realprog-reg-refused "$(cat "$TMP/e" | head -3)"
 
+# A pointer kept in a map at the entry and read through at the return:
+# refused, naming why and what works (never read at the entry instead).
+if has_uprobes && [ -n "$U" ]; then
+	"$FTR" -e 'uprobe:'"$U"':ftr_target { @p[tid] = arg0; }
+		uretprobe:'"$U"':ftr_target { $f = (uint64 *)@p[tid]; @ = *$f; }' -c "$U 1" \
+		> "$TMP/o" 2> "$TMP/e"
+	[ $? = 1 ] && grep -q 'a pointer from map @p: stored at another event' "$TMP/e" &&
+		ok realprog-map-pointer-refused ||
+		fail realprog-map-pointer-refused "$(head -3 "$TMP/e")"
+else
+	skip realprog-map-pointer-refused "no uprobe events on this kernel"
+fi
+
 # Kernel globals at events: read-only data (.rodata) is the same at the
 # event and when ftr reads it from /proc/kcore.  linux_banner starts
 # "Linux ve" (0x65762078756e694c, little-endian); sys_call_table's entry

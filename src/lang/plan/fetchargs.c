@@ -934,6 +934,13 @@ static int cast(struct tctx *x, struct node *n, struct tv *v)
 				    strerror(-e));
 		v->k = (int64_t)addr;
 		v->kconst = true;
+	} else if (n->a->k == N_MAP) {
+		/* issue 36: never read at the entry what the program reads at the return */
+		return fail(x, n->a, "a pointer from map %s: stored at another event, it is a "
+			    "number here; the kernel reads memory only through this event's own "
+			    "fetches.  Read through it where it is an argument (the probe that "
+			    "stores it); ftr does not move a read at a return to the entry, where "
+			    "the callee has not yet filled the memory in", n->a->sval);
 	} else {
 		return fail(x, n->a, "a pointer from %s: ftr reads memory through a probe's "
 			    "arguments (argN, retval, args->NAME at kfunc), which the kernel fetches "

@@ -1,14 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The insides of a parsed filter expression (expr.h), shared by the files
- * of filter/ that read its tree: expr.c, which parses, binds, evaluates and
- * renders it for the kernel, and expr-lang.c, which renders it in ftr's
- * language.  Private to this folder.
+ * Event-filter expressions' insides, shared by the four files of their four
+ * jobs and by nothing else: parse.c (text to a tree), bind.c (the tree
+ * against an event's fields, as the kernel would take it), eval.c (a record
+ * matched as the kernel matches it) and render.c (the tree written back, for
+ * the kernel's filter file or for people).  expr.h is the contract.
  */
-#ifndef FTR_EXPR_INT_H
-#define FTR_EXPR_INT_H
+#ifndef FTR_FILTER_EXPR_INT_H
+#define FTR_FILTER_EXPR_INT_H
 
 #include <stdbool.h>
+#include <stdint.h>
+
+#include <event-parse.h>
+
+#include "filter/expr.h"
 
 /* Kernel limits (trace.h, trace_events_filter.c, trace_events.c). */
 #define K_MAX_STR_VAL	256	/* MAX_FILTER_STR_VAL: a pattern must be shorter */
@@ -25,6 +31,49 @@ enum nop {
 	N_EQ, N_NE, N_LT, N_LE, N_GT, N_GE, N_BAND, N_GLOB, N_NGLOB,
 	N_ADD, N_SUB, N_MUL, N_DIV, N_MOD,
 };
+
+static const char *const op_str[] __attribute__((unused)) = {
+	[N_NEG] = "-", [N_NOT] = "!", [N_AND] = "&&", [N_OR] = "||",
+	[N_EQ] = "==", [N_NE] = "!=", [N_LT] = "<", [N_LE] = "<=", [N_GT] = ">",
+	[N_GE] = ">=", [N_BAND] = "&", [N_GLOB] = "~", [N_NGLOB] = "!~",
+	[N_ADD] = "+", [N_SUB] = "-", [N_MUL] = "*", [N_DIV] = "/", [N_MOD] = "%",
+};
+
+/* Binding precedence, for parenthesizing when rendering. */
+enum { PR_OR = 1, PR_AND, PR_NOT, PR_CMP, PR_ADD, PR_MUL, PR_UNARY, PR_PRIMARY };
+
+static inline int prec(enum nop op)
+{
+	switch (op) {
+	case N_OR:
+		return PR_OR;
+	case N_AND:
+		return PR_AND;
+	case N_NOT:
+		return PR_NOT;
+	case N_EQ: case N_NE: case N_LT: case N_LE: case N_GT: case N_GE:
+	case N_BAND: case N_GLOB: case N_NGLOB:
+		return PR_CMP;
+	case N_ADD: case N_SUB:
+		return PR_ADD;
+	case N_MUL: case N_DIV: case N_MOD:
+		return PR_MUL;
+	case N_NEG:
+		return PR_UNARY;
+	default:
+		return PR_PRIMARY;
+	}
+}
+
+static inline bool is_cmp(enum nop op)
+{
+	return prec(op) == PR_CMP;
+}
+
+static inline bool is_arith(enum nop op)
+{
+	return op == N_NEG || prec(op) == PR_ADD || prec(op) == PR_MUL;
+}
 
 /* How the kernel stores a field (filter_assign_type() and the generic fields). */
 enum fkind {
@@ -97,5 +146,21 @@ struct expr {
 	struct tep_handle *tep;
 	bool bound;
 };
+
+/* The kernel's isdigit() (the C locale's, whatever ours is). */
+static inline bool k_isdigit(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* A field the kernel compares as a string. */
+static inline bool is_str_kind(enum fkind k)
+{
+	return k == FK_SSTR || k == FK_DSTR || k == FK_RSTR || k == FK_COMM;
+}
+
+/* An error at column pos (parse.c). */
+__attribute__((format(printf, 3, 4)))
+void seterr(struct expr_err *err, int pos, const char *fmt, ...);
 
 #endif

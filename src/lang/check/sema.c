@@ -100,7 +100,7 @@ int int_width(const struct sema *s, const struct node *n)
 	} else if (n->k == N_CAST && n->ival >= 1 && n->ival <= 8) {
 		return (int)n->ival;	/* (uint16)x: ival bytes */
 	} else if (n->k == N_TERNARY) {
-		/* typed.c's NULL guard (p ? read : 0): the read's width. */
+		/* fetchargs.c's NULL guard (p ? read : 0): the read's width. */
 		int a = int_width(s, n->b),
 		    c = n->c->k == N_INT && !n->c->ival ? 1 : int_width(s, n->c);
 
@@ -120,7 +120,7 @@ int check_field(struct sema *s, struct node *n)
 	enum vtype t = VT_NONE;
 
 	if (!n->sval[0]) {
-		/* args alone: typed.c makes it a record at a kfunc only */
+		/* args alone: fetchargs.c makes it a record at a kfunc only */
 		lang_errf(s->err, n, "'args' as a value (the record of every argument) is in ftr "
 			  "at kfunc/fentry probes only%s; here it needs a field: args.NAME",
 			  s->is_uprobe ? " (a uprobe's arguments by name need DWARF, which ftr "
@@ -662,7 +662,7 @@ static int check_tuple_elem(struct sema *s, struct node *n)
 		return err;
 	if (n->a->type == VT_STR && strspn(n->sval, "0123456789") == strlen(n->sval) &&
 	    strlen(n->sval) < 6) {
-		/* $s[N] (typed.c made it .N): a string's byte N, a char (int8) */
+		/* $s[N] (fetchargs.c made it .N): a string's byte N, a char (int8) */
 		n->idx = atoi(n->sval);
 		n->type = VT_INT;
 		return 0;
@@ -863,7 +863,7 @@ int check(struct sema *s, struct node *n)
 			n->enum_id = LANG_BOOL_ID;
 		return 0;
 	case N_CAST:
-		/* An integer cast (typed.c rewrote the others). */
+		/* An integer cast (fetchargs.c rewrote the others). */
 		err = check(s, n->a);
 		if (err)
 			return err;
@@ -891,7 +891,7 @@ int check(struct sema *s, struct node *n)
 		/* fall through */
 	case N_INDEX:
 		if (n->k == N_INDEX) {
-			/* $s[$i]: a string's byte i, a char (int8); typed.c kept the
+			/* $s[$i]: a string's byte i, a char (int8); fetchargs.c kept the
 			 * rest, and made a constant index a .N */
 			err = check(s, n->a);
 			if (!err)

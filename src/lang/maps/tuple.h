@@ -22,7 +22,7 @@
  *	'k' uint32 length, the mode (1 byte), the frames (8 bytes each)
  *
  * (host byte order: values live in this process only).  A C array read as
- * a value (typed.c) is a tuple whose bytes open with the mark 'A', which only
+ * a value (fetchargs.c) is a tuple whose bytes open with the mark 'A', which only
  * printing sees ([1,2,3]; indexing, equality and the signature are a
  * tuple's); a C struct is a record.
  */

@@ -118,7 +118,7 @@ int64_t lang_int_cast(int64_t v, int bits, bool is_signed)
 
 /*
  * offsetof "(" TYPE "," MEMBER ["." MEMBER]... ")": an N_SIZEOF with idx 1,
- * sval the type as written and a the members' path (an N_STR), which typed.c
+ * sval the type as written and a the members' path (an N_STR), which fetchargs.c
  * resolves as it does sizeof(TYPE).
  */
 struct node *lang_offsetof_expr(struct lexer *l, int line, int col)

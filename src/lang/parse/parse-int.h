@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Inside the parser: the lexer's state and the few lexer and parser steps
- * that parse.c (tokens, expressions, statements, clauses) and preamble.c
+ * that parser.c (tokens, expressions, statements, clauses) and preamble.c
  * (a program's other top-level items, macros) share.  Nothing outside
  * src/lang/ includes it; lang.h is the parser's public side.
  */
@@ -48,7 +48,7 @@ struct node *lang_offsetof_expr(struct lexer *l, int line, int col);
 /* number.c: let $x [: TYPE] [= expr], at 'let' */
 struct node *lang_let_stmt(struct lexer *l);
 
-/* parse.c: the lexer */
+/* parser.c: the lexer */
 void lerr(struct lexer *l, int line, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 bool ident_char(char c);
@@ -66,13 +66,13 @@ static inline bool accept(struct lexer *l, enum tok t)
 	return true;
 }
 
-/* parse.c: an expression; the source text up to one of stop (at depth 0);
+/* parser.c: an expression; the source text up to one of stop (at depth 0);
  * is a C type's name ahead of p (just after a '('), its length to ')' */
 struct node *parse_expr(struct lexer *l);
 char *text_until(struct lexer *l, const enum tok *stop, int nstop);
 bool type_ahead(const char *p, size_t *len);
 
-/* parse.c: nodes and blocks */
+/* parser.c: nodes and blocks */
 struct node *mk(struct lexer *l, enum nk k, int line, int col);
 bool push_arg(struct lexer *l, struct node *n, struct node *a);
 struct node *block_ex(struct lexer *l, struct node **value);

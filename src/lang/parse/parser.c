@@ -4,6 +4,12 @@
  * expressions, statements, probes and clauses, and lang_parse(), which
  * reads a program's top level: its clauses here, the other items
  * (definitions, config, map declarations, macros) in preamble.c.
+ *
+ * Long because its one job is: a recursive-descent parser of a language
+ * with bpftrace's grammar reads best as one file, each rule above the rules
+ * that call it.  What is not grammar lives beside it: number literals and
+ * integer types (number.c), the preamble (preamble.c), //#if lines
+ * (conditionals.c), getopt() parameters (getopt.c), C definitions (ctypes.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -723,7 +729,7 @@ static struct node *primary(struct lexer *l)
 		}
 		if (!strcmp(name, "args")) {
 			/* args.F and the older args->F; args alone, the record of
-			 * every argument, is the field "" (typed.c, kfunc_args) */
+			 * every argument, is the field "" (fetchargs.c, kfunc_args) */
 			if (!accept(l, T_DOT) && !accept(l, T_ARROW)) {
 				n = mk(l, N_FIELD, line, col);
 				name[0] = '\0';
@@ -774,7 +780,7 @@ static struct node *primary(struct lexer *l)
 			return n;
 		}
 		if (b < 0 && !strcmp(name, "curtask"))
-			b = B_CURTASK;	/* $current, or refused with why (typed.c) */
+			b = B_CURTASK;	/* $current, or refused with why (fetchargs.c) */
 		if (b < 0 && (why = lang_builtin_refused(name))) {
 			lerr(l, line, col, "'%s' %s", name, why);
 			free(name);
@@ -782,7 +788,7 @@ static struct node *primary(struct lexer *l)
 		}
 		if (b < 0 && strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789") == strlen(name) &&
 		    strpbrk(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
-			b = B_CONST;	/* resolved with the types (typed.c) */
+			b = B_CONST;	/* resolved with the types (fetchargs.c) */
 		if (b < 0) {
 			/* a macro's parameter or a macro without arguments, or an
 			 * unknown name: known once the program is read (expand) */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * A program's top level besides its clauses, which lang_parse() (parse.c)
+ * A program's top level besides its clauses, which lang_parse() (parser.c)
  * reads in any order: C definitions kept as text for ctypes.c, bpftrace's
  * config = { ... } block, map declarations (let @m = hash(N)) and macros,
  * with their expansion into the clauses once all are read (parameters
  * replaced, the macro's own variables renamed per expansion).  The lexer
- * and the parser's steps it uses are parse.c's (parse-int.h).
+ * and the parser's steps it uses are parser.c's (parse-int.h).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * The strings behind a tracepoint's char ** field (execve's argv), which
  * the kernel records as an address: join(args.F) and str(args.F[K]).
  * strfetch.c puts an eprobe or a kprobe in the tracepoint's place that
- * fetches F[0]..F[15] as the string fields F_0..F_15 (plan.c marks F).
+ * fetches F[0]..F[15] as the string fields F_0..F_15 (filtertext.c marks F).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -74,7 +74,7 @@ int check_join(struct sema *s, struct node *n)
 /*
  * str(args.F[K]) at a tracepoint, F a char ** (execve's argv): the string
  * of F's element K, which the kernel does not copy.  The probe in the
- * tracepoint's place fetches F's strings as F_0..F_15 (plan.c marks F as
+ * tracepoint's place fetches F's strings as F_0..F_15 (filtertext.c marks F as
  * join() does), and args.F[K] becomes the field F_K.  An element past the
  * array's NULL faulted and is empty, as bpftrace's str() of NULL.  0 when
  * done or not this case; -EINVAL, said, when F's strings cannot be had.

@@ -22,7 +22,7 @@ struct probe_arg;
  * per event added, in order; returns how many (0 only when optional), or
  * -errno with err set (or the message printed, err->msg left empty).
  * extra (nextra of them): fields already spelled as fetch arguments (the
- * clause's typed reads, typed.h), added to every kprobe/uprobe event;
+ * clause's typed reads, fetchargs.h), added to every kprobe/uprobe event;
  * fallback, when not NULL, the same fields without the kernel's argument
  * names, used where the kernel refuses those.
  */

@@ -3,7 +3,7 @@
  * From a checked program to engine events (compile()): each clause's
  * tracepoints, kprobes, uprobes and eprobes added with exactly the fields it
  * reads, the sampler for profile/software/hardware clauses, str() of
- * pointers fetched by the probes (strfetch.h), typed reads (typed.h), the
+ * pointers fetched by the probes (strfetch.h), typed reads (fetchargs.h), the
  * events read for the names tasks take (comm), and profile clauses that read
  * kernel memory moved onto an eprobe (hrprof_clause).
  */
@@ -114,7 +114,7 @@ static bool uses_ustack(const struct clause *c)
 	return node_find(c->pred, is_ustack) || node_find(c->body, is_ustack);
 }
 
-/* What makes a profile clause read kernel memory (typed.c): a cast to a
+/* What makes a profile clause read kernel memory (fetchargs.c): a cast to a
  * pointer, curtask. */
 static bool is_memory_read(const struct node *n)
 {
@@ -333,7 +333,7 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 			*pn = NULL;
 			/* A wildcard adds one event per function, each its own
 			 * probe and func. */
-			/* The typed reads: raw fetchargs (typed.h), added as
+			/* The typed reads: raw fetchargs (fetchargs.h), added as
 			 * parsed fields, as a bitfield type is no spec type. */
 			nextra = 0;
 			for (int f = 0; in->typed && f < in->typed[ci].n; f++) {
@@ -381,7 +381,7 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 				nextra++;
 			}
 			/* The same reads by ftr's fetches, where the kernel
-			 * refuses its argument names (typed.h). */
+			 * refuses its argument names (fetchargs.h). */
 			memcpy(fb, extra, (size_t)nextra * sizeof(*fb));
 			for (int f = 0; names && f < in->typed[ci].n; f++)
 				if (typed_fallback(&in->typed[ci], f, fb[f].raw, sizeof(fb[f].raw)))
@@ -576,7 +576,7 @@ static int str_stores(struct interp *in, struct node *n, bool user, bool typed)
 		 * return), fetched as ustrings by the probe itself.  Before the
 		 * typed reads are compiled (typed): a member, cast, index or
 		 * dereference (dcsnoop: @fname[tid] = $name->name at d_lookup),
-		 * whose str() typed.c turns into a string fetch of the probe. */
+		 * whose str() fetchargs.c turns into a string fetch of the probe. */
 		bool src = n->k == S_ASSIGN &&
 			   (typed ? n->b->k == N_MEMBER || n->b->k == N_CAST || n->b->k == N_INDEX ||
 				    (n->b->k == N_UNOP && n->b->op == T_STAR) :
@@ -791,7 +791,7 @@ static int hrprof_clause(struct interp *in, int ci, struct lang_err *err)
 	return 0;
 }
 
-/* typed.h's typed_cur: where the running task is on this kernel. */
+/* fetchargs.h's typed_cur: where the running task is on this kernel. */
 static int locate_current(void *ctx, struct kallsyms_current *loc, char *why, size_t wlen)
 {
 	(void)ctx;

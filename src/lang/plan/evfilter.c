@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Predicates into event filters: a clause's predicate rendered (plan.c) and
+ * Predicates into event filters: a clause's predicate rendered (filtertext.c) and
  * handed to the engine as its events' filter where each event feeds that
  * clause only and the kernel can parse it, joined with the command line's
  * filter; and --emit-sh, the in-kernel part of a program as a sh script.

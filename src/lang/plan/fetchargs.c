@@ -1,5 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* C types in expressions, compiled into probe fetch arguments: see typed.h. */
+/*
+ * C types in expressions, compiled into probe fetch arguments: see
+ * fetchargs.h.  Long because its one job is: one type-directed walk over a
+ * clause (walk(), stmts()) decides, for every cast, member, index, deref
+ * and per-CPU read, what the kernel fetches at the event, and each of those
+ * is a case of the same walk over the same typed values (struct tv).  The
+ * strings such reads end in are strfetch.c's; the char ** of tracepoints,
+ * argvfetch.c's.
+ */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -675,7 +683,7 @@ static int tp_field(struct tctx *x, struct node *n, struct tv *v, bool need)
 	return 1;
 }
 
-/* Where curtask is without $current: located once per program (typed.h). */
+/* Where curtask is without $current: located once per program (fetchargs.h). */
 static int locate(struct tctx *x, const struct node *n)
 {
 	struct typed_cur *c = x->cur;
@@ -1813,7 +1821,7 @@ static int rewrite_reads(struct node *n, char (*per)[16], int nper, const int *c
 }
 
 /*
- * curtask without $current (typed.h): each field whose fetch reads through
+ * curtask without $current (fetchargs.h): each field whose fetch reads through
  * the placeholder becomes one field per possible CPU, $current replaced by
  * that CPU's slot, and each read of it the choice of the event's CPU.
  */
@@ -1822,7 +1830,7 @@ static int per_cpu(struct tctx *x)
 	struct typed_out *o = x->out;
 	const struct kallsyms_current *l = &x->cur->loc;
 	/* A kprobe takes PROBE_MAX_ARGS fields with the clause's others. */
-	/* A profile clause's eprobe adds its filter's field (compile.c, hrprof_clause). */
+	/* A profile clause's eprobe adds its filter's field (events.c, hrprof_clause). */
 	int limit = x->tracepoint || x->prof ? TYPED_MAX_FIELDS - x->prof : PROBE_MAX_ARGS - 2;
 	int nper = 0, n = o->n;
 	struct typed_field *old = malloc(sizeof(o->f));
@@ -1943,7 +1951,7 @@ int typed_compile(struct tenv **env, struct program *p, int ci, const char *arch
 		if (open_env(&x))
 			return -EINVAL;
 		/* config missing_probes = warn/ignore: a function of no
-		 * prototype here is one compile.c skips */
+		 * prototype here is one events.c skips */
 		for (int j = 0; j < c->nprobes; j++) {
 			const struct lang_probe *q = &c->probes[j];
 			uint32_t o = q->btf_func ? ctypes_func_proto(*env, q->target, why,

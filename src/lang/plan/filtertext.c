@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The planner: see plan.h. */
+/* The planner: see filtertext.h. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -68,7 +68,7 @@ static const char *binop(enum tok t)
 	case T_GE: return ">=";
 	case T_AND: return "&";
 	case T_TILDE: return "~";
-	case T_NTILDE: return "!~";	/* the kernel gets !(f ~ "glob") (expr.c) */
+	case T_NTILDE: return "!~";	/* the kernel gets !(f ~ "glob") (filter/render.c) */
 	default: return NULL;
 	}
 }

@@ -40,7 +40,7 @@ struct plan_field {
 #define PLAN_JOIN_MAX 16
 int plan_clause_fields(const struct node *pred, const struct node *body, struct plan_field *f,
 		       int max);
-/* K when n is args.F[K] (args.F.K once typed.c has been by), K a constant
+/* K when n is args.F[K] (args.F.K once fetchargs.c has been by), K a constant
  * below PLAN_JOIN_MAX: in str(args.F[K]), F a char **, the string join()
  * reads as F_K.  Else -1. */
 int plan_field_elem(const struct node *n);

@@ -2,7 +2,7 @@
 /*
  * Aggregation in the kernel: which maps a hist trigger can keep with the
  * answer the interpreter would give (hist_pushable, hist_plan_clause; else
- * a perf counter, pcplan.c; else user space), the triggers written and read
+ * a perf counter, perfcount.c; else user space), the triggers written and read
  * back into the maps (hist_read), created when tracing starts and stopped
  * with it (hist_stop), a clause's sharing one table where they can; a clause over every syscall event folded into one
  * raw_syscalls trigger (sys_fold); what the triggers cost to set up and take

@@ -491,7 +491,7 @@ static int replace_one(struct engine *e, const struct tep_event *tp, const char 
 			snprintf(sf->why, sizeof(sf->why), "%s", ewhy);
 			return 0;
 		}
-		/* The typed reads through its fields (typed.h). */
+		/* The typed reads through its fields (fetchargs.h). */
 		off = strlen(fa);
 		for (int i = 0; i < nt; i++)
 			if (put(fa, sizeof(fa), &off, "%s%s=%s:%s", off ? " " : "", typed->f[i].name,

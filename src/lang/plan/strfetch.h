@@ -63,7 +63,7 @@ struct strfetch {
  * eprobe or kprobe (eng_event.replaces names the tracepoint).  Returns the
  * number of events added (0: nothing to replace, or nothing can fetch the
  * string — sf->why says why —: add spec as usual), or -errno (printed).
- * typed: the clause's reads through the tracepoint's fields (typed.h), or
+ * typed: the clause's reads through the tracepoint's fields (fetchargs.h), or
  * NULL; with any, every event is an eprobe that fetches them too, and
  * nothing else can stand in (an error, printed, says why).
  */

@@ -420,7 +420,7 @@ static struct val eval_kstack(struct xctx *x, const struct node *n)
 	return (struct val){ .t = VT_STACK, .ips = ips, .len = (size_t)n_ips };
 }
 
-/* A uprobe's own file, placed by the event's address (lprof.h): a process
+/* A uprobe's own file, placed by the event's address (sampler.h): a process
  * gone before its stack is named keeps the frames in the probed file. */
 void note_probed_file(struct xctx *x, int tgid)
 {
@@ -460,7 +460,7 @@ static struct val eval_ustack(struct xctx *x, const struct node *n)
 		note_probed_file(x, tgid);
 		return (struct val){ .t = VT_STACK, .ips = in->ustk, .len = (size_t)nu + 1 };
 	}
-	/* The process goes with the frames: it names them (lprof.h). */
+	/* The process goes with the frames: it names them (sampler.h). */
 	in->ustk[0] = LPROF_UTAG | x->smp->pid;
 	memcpy(in->ustk + 1, x->smp->u, (size_t)x->smp->nu * sizeof(uint64_t));
 	return (struct val){ .t = VT_STACK, .ips = in->ustk,
@@ -488,7 +488,7 @@ static struct val eval_probe_arg(struct xctx *x, const struct node *n)
  * exists (checked after check, whose message says more), check (NULL: none
  * needed) and eval.  Adding one: its B_ name in lang.h, its row here, a row
  * in ftr-language(7)'s variable table.  B_CONST and B_CURTASK are no names of their own:
- * typed.c makes them of constants and $current.
+ * fetchargs.c makes them of constants and $current.
  */
 static const struct builtin_var builtin_vars[] = {
 	[B_PID] = { "pid", VT_INT, BW_ALL, NULL, eval_pid },
@@ -590,7 +590,7 @@ int check_var(struct sema *s, struct node *n)
 	int err;
 
 	if (!v) {
-		n->type = VT_INT;	/* B_CONST, B_CURTASK: typed.c's */
+		n->type = VT_INT;	/* B_CONST, B_CURTASK: fetchargs.c's */
 		return 0;
 	}
 	err = v->check ? v->check(s, n) : 0;

@@ -226,7 +226,7 @@ static int check_kaddr(struct sema *s, struct node *n)
 
 /*
  * buf(p, len), buf(array): the bytes the event's probe fetched as a fixed
- * array (typed.c at kprobes and uprobes, a tracepoint's own array field,
+ * array (fetchargs.c at kprobes and uprobes, a tracepoint's own array field,
  * or strfetch.c's F_buf at a tracepoint whose F is an address); the first
  * len of them are kept (bpftrace's length rule: unsigned, at most the
  * copy).  n->bind is the array per event, n->idx the bytes kept at most.
@@ -969,7 +969,7 @@ static struct val eval_len(struct xctx *x, const struct node *n)
 
 		return vint(m ? (int64_t)agg_entries(m) : 0);
 	}
-	/* a user stack's first word names its process (lprof.h): no frame */
+	/* a user stack's first word names its process (sampler.h): no frame */
 	v = eval(x, n->args[0]);
 	if (v.len && (v.ips[0] & LPROF_TAG_MASK) == LPROF_UTAG)
 		v.len--;

@@ -64,13 +64,13 @@ static struct val eval_tuple(struct xctx *x, const struct node *n)
 	tbuf_reset(b);
 	if (n->sval)	/* a record's names (a C struct's too) */
 		err = tuple_put_names(b, n->sval);
-	else if (n->ival == TUPLE_ARRAY)	/* a C array (typed.c) */
+	else if (n->ival == TUPLE_ARRAY)	/* a C array (fetchargs.c) */
 		err = tuple_put_mark(b, 'A');
 	for (int i = 0; order && i < n->nargs; i++)	/* its elements run as written */
 		run[order[i]] = eval(x, n->args[order[i]]);
 	for (int i = 0; i < n->nargs && !err; i++) {
 		struct val e = order ? run[i] : eval(x, n->args[i]);
-		/* a C struct's or array's pointer (typed.c) */
+		/* a C struct's or array's pointer (fetchargs.c) */
 		bool hex = i < 32 && ((uint32_t)n->idx >> i & 1);
 
 		/* an element that is an earlier run of this tuple's bytes has
@@ -256,7 +256,7 @@ struct val eval(struct xctx *x, const struct node *n)
 		return vint((int8_t)(i.i >= 0 && (uint64_t)i.i < t.len ? t.s[i.i] : 0));
 	}
 	case N_MEMBER: {
-		/* a tuple's element (typed.c rewrote the other members) */
+		/* a tuple's element (fetchargs.c rewrote the other members) */
 		struct val t = eval(x, n->a), r;
 		struct telem e;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The run loop (see interp.h): a program is compiled onto the engine,
- * planned (khplan.c, pcplan.c, fplan.c), set up, and run: each record
+ * planned (histtrig.c, perfcount.c, evfilter.c), set up, and run: each record
  * through its event's clauses (on_event), samples and interval clauses
  * (on_sample, on_tick), BEGIN and END, the maps printed at exit, and
  * everything released.  lang_run() for 'ftr run', lang_record() for
@@ -9,7 +9,7 @@
  * tests (interp_open...).
  *
  * A predicate that only reads event fields is handed to the engine as the
- * event's filter (fplan.c), which puts it in the kernel when the kernel can
+ * event's filter (evfilter.c), which puts it in the kernel when the kernel can
  * evaluate it, so that the record never reaches us.
  */
 #include <errno.h>

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The language's profile:hz:N probe (see lprof.h). */
+/* The sampler of profile:hz:N, software: and hardware: clauses, and the frames
+ * of the stacks it takes (see sampler.h; its functions keep their lprof_
+ * prefix, "the language's profiler"). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -86,7 +86,7 @@ prog='tracepoint:syscalls:sys_enter_openat /args.flags == (O_RDONLY | O_NOFOLLOW
 	@[*kaddr("linux_banner")] = count(); } END { printf("%lx\n", *kaddr("linux_banner")); }'
 if grep -q ' linux_banner$' /proc/kallsyms 2>/dev/null && head -c 4 /proc/kcore > /dev/null 2>&1; then
 	"$FTR" -e "$prog" -- opener 5 > "$TMP/o" 2> "$TMP/e"
-	grep -qx '@\[7310579611798022476\]: 5' "$TMP/o" && grep -qx 65762078756e694c "$TMP/o" &&
+	grep -qx '@\[7311066746820913484\]: 5' "$TMP/o" && grep -qx 65762078756e694c "$TMP/o" &&
 		ok realprog-rodata-at-event ||
 		fail realprog-rodata-at-event "$(cat "$TMP/o" "$TMP/e" | head -5)"
 	case $(uname -m) in x86_64) want=__x64_sys_openat ;; aarch64) want=__arm64_sys_openat ;;

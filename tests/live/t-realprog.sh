@@ -65,6 +65,21 @@ fi
 [ $? = 1 ] && grep -q 'reads a register at kprobe, kretprobe, uprobe and uretprobe events' "$TMP/e" &&
 	ok realprog-reg-refused || fail realprog-reg-refused "$(cat "$TMP/e" | head -3)"
 
+# A struct-valued variable read by member only: the members it names, read
+# at the event, not the whole struct (40 members, more than a clause reads).
+S=$(command -v structs)
+if has_uprobes && [ -n "$S" ]; then
+	big="struct big {"
+	for i in $(seq 0 39); do big="$big long a$i;"; done
+	"$FTR" -e "$big }; struct rec { char tag; int id; };
+		uprobe:$S:ftr_struct_probe { \$b = *(struct big *)arg0; \$r = *(struct rec *)arg0;
+		@[\$r.id - 100] = sum(\$b.a1 & 0xffff); }" -c "$S 3" > "$TMP/o" 2> "$TMP/e"
+	grep -qx '@\[2\]: 2' "$TMP/o" && grep -qx '@\[1\]: 1' "$TMP/o" && ok realprog-struct-var ||
+		fail realprog-struct-var "$(cat "$TMP/o" "$TMP/e" | head -5)"
+else
+	skip realprog-struct-var "no uprobe events on this kernel"
+fi
+
 # A pointer kept in a map at the entry and read through at the return:
 # refused, naming why and what works (never read at the entry instead).
 if has_uprobes && [ -n "$U" ]; then

@@ -25,6 +25,7 @@
 #include "lang/maps/intern.h"
 #include "lang/interp-int.h"
 #include "lang/plan/strfetch.h"
+#include "lang/plan/structvar.h"
 #include "lang/plan/fetchargs.h"
 /* The argN and retval fields a kprobe/uprobe clause reads: its probe gets
  * exactly those fields.  str(argN) and str(retval) (index nargs) in a
@@ -810,6 +811,8 @@ int compile(struct interp *in, struct lang_err *err)
 		return -ENOMEM;
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		enum probe_provider pv = in->p->cl[ci].probes[0].pv;
+
+		struct_vars(&in->p->cl[ci]);
 
 		if (pv <= PV_URETPROBE &&
 		    str_stores(in, in->p->cl[ci].body, pv == PV_UPROBE || pv == PV_URETPROBE,

@@ -221,6 +221,16 @@ int comm_ppid(struct comm_cache *cc, int tid, uint64_t ts)
 	return e ? e->ppid : (tid == 0 ? 0 : -1);
 }
 
+int comm_exit_name(struct comm_cache *cc, int pid, uint64_t ts, char *out)
+{
+	struct task_exit x;
+
+	if (!cc->exits || pid <= 0 || task_exits_find(cc->exits, pid, ts, &x) || !x.comm[0])
+		return -ENOENT;
+	memcpy(out, x.comm, sizeof(x.comm));
+	return 0;
+}
+
 int comm_gid(struct comm_cache *cc, int tid, uint64_t ts)
 {
 	struct centry *e = tid > 0 ? status_of(cc, tid, ts) : NULL;

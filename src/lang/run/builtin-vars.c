@@ -250,6 +250,9 @@ static struct val eval_pcomm(struct xctx *x, const struct node *n)
 		pid = task ? comm_tgid(x->in->e.comms, tid_of(x), x->now) : getpid();
 	s = pid > 0 ? engine_comm(&x->in->e, pid) : "<...>";
 	snprintf(n->bind, 17, "%s", s);
+	/* gone from /proc and the kernel's saved names: its exit record's */
+	if (!strcmp(n->bind, "<...>") && task && pid > 0)
+		comm_exit_name(x->in->e.comms, pid, x->now, n->bind);
 	return vstr(n->bind, strnlen(n->bind, 16));
 }
 

@@ -9,6 +9,8 @@
  * with arm64's __ARCH_WANT_* (newfstatat, renameat, clone3...), of linux
  * 6.1; 451 (cachestat) to 469 (file_setattr) are the same on all three
  * (scripts/syscall.tbl), uretprobe (335) and uprobe (336) x86-64's own.
+ * A binary holds its own architecture's table only (ftr is built for each;
+ * the static binary has a size budget).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -18,6 +20,7 @@
 #include "kernel/abi.h"
 #include "ftr.h"
 
+#if defined(__x86_64__)
 static const char x86_64_names[] =
 	"read write open close stat fstat lstat poll lseek mmap mprotect munmap brk "
 	"rt_sigaction rt_sigprocmask rt_sigreturn ioctl pread64 pwrite64 readv writev access "
@@ -71,6 +74,9 @@ static const char x86_64_names[] =
 	"lsm_get_self_attr lsm_set_self_attr lsm_list_modules mseal setxattrat getxattrat "
 	"listxattrat removexattrat open_tree_attr file_getattr file_setattr";
 
+#endif
+
+#if defined(__aarch64__)
 static const char arm64_names[] =
 	"io_setup io_destroy io_submit io_cancel io_getevents setxattr lsetxattr fsetxattr "
 	"getxattr lgetxattr fgetxattr listxattr llistxattr flistxattr removexattr "
@@ -118,7 +124,9 @@ static const char arm64_names[] =
 	"futex_requeue statmount listmount lsm_get_self_attr lsm_set_self_attr "
 	"lsm_list_modules mseal setxattrat getxattrat listxattrat removexattrat "
 	"open_tree_attr file_getattr file_setattr";
+#endif
 
+#if defined(__arm__)
 static const char arm_names[] =
 	"restart_syscall exit fork read write open close  creat link unlink execve chdir  "
 	"mknod chmod lchown   lseek getpid mount  setuid getuid  ptrace   pause    access "
@@ -178,14 +186,22 @@ static const char arm_names[] =
 	"futex_wait futex_requeue statmount listmount lsm_get_self_attr lsm_set_self_attr "
 	"lsm_list_modules mseal setxattrat getxattrat listxattrat removexattrat "
 	"open_tree_attr file_getattr file_setattr";
+#endif
 
 static struct {
 	const char *arch, *names;
 	const char **index;	/* names cut at the spaces, made once */
 	int n;
 } tables[] = {
-	{ "x86_64", x86_64_names, NULL, 0 }, { "arm64", arm64_names, NULL, 0 },
+#if defined(__x86_64__)
+	{ "x86_64", x86_64_names, NULL, 0 },
+#elif defined(__aarch64__)
+	{ "arm64", arm64_names, NULL, 0 },
+#elif defined(__arm__)
 	{ "arm", arm_names, NULL, 0 },
+#else
+	{ "", "", NULL, 0 },
+#endif
 };
 
 /* The table of arch cut into names, once (a program may call syscall_name
@@ -245,51 +261,13 @@ struct konst {
 	int64_t v;
 };
 
-/* The same on x86_64, arm64 and arm: errno (include/uapi/asm-generic/errno-base.h
- * and errno.h), signals (asm/signal.h), the rest from their uapi headers
+/* The same on x86_64, arm64 and arm (the error numbers and the signals
+ * are the C library's names, below); the rest from their uapi headers
  * (linux/fcntl.h, dirent's DT_ in include/linux/fs_types.h, linux/socket.h,
  * linux/in.h, linux/stat.h, asm-generic/mman-common.h). */
 static const struct konst common[] = {
-	{ "EPERM", 1 }, { "ENOENT", 2 }, { "ESRCH", 3 }, { "EINTR", 4 }, { "EIO", 5 }, { "ENXIO", 6 },
-	{ "E2BIG", 7 }, { "ENOEXEC", 8 }, { "EBADF", 9 }, { "ECHILD", 10 }, { "EAGAIN", 11 },
-	{ "ENOMEM", 12 }, { "EACCES", 13 }, { "EFAULT", 14 }, { "ENOTBLK", 15 }, { "EBUSY", 16 },
-	{ "EEXIST", 17 }, { "EXDEV", 18 }, { "ENODEV", 19 }, { "ENOTDIR", 20 }, { "EISDIR", 21 },
-	{ "EINVAL", 22 }, { "ENFILE", 23 }, { "EMFILE", 24 }, { "ENOTTY", 25 }, { "ETXTBSY", 26 },
-	{ "EFBIG", 27 }, { "ENOSPC", 28 }, { "ESPIPE", 29 }, { "EROFS", 30 }, { "EMLINK", 31 },
-	{ "EPIPE", 32 }, { "EDOM", 33 }, { "ERANGE", 34 }, { "EDEADLK", 35 }, { "ENAMETOOLONG", 36 },
-	{ "ENOLCK", 37 }, { "ENOSYS", 38 }, { "ENOTEMPTY", 39 }, { "ELOOP", 40 },
-	{ "EWOULDBLOCK", 11 }, { "ENOMSG", 42 }, { "EIDRM", 43 }, { "ECHRNG", 44 },
-	{ "EL2NSYNC", 45 }, { "EL3HLT", 46 }, { "EL3RST", 47 }, { "ELNRNG", 48 }, { "EUNATCH", 49 },
-	{ "ENOCSI", 50 }, { "EL2HLT", 51 }, { "EBADE", 52 }, { "EBADR", 53 }, { "EXFULL", 54 },
-	{ "ENOANO", 55 }, { "EBADRQC", 56 }, { "EBADSLT", 57 }, { "EDEADLOCK", 35 }, { "EBFONT", 59 },
-	{ "ENOSTR", 60 }, { "ENODATA", 61 }, { "ETIME", 62 }, { "ENOSR", 63 }, { "ENONET", 64 },
-	{ "ENOPKG", 65 }, { "EREMOTE", 66 }, { "ENOLINK", 67 }, { "EADV", 68 }, { "ESRMNT", 69 },
-	{ "ECOMM", 70 }, { "EPROTO", 71 }, { "EMULTIHOP", 72 }, { "EDOTDOT", 73 }, { "EBADMSG", 74 },
-	{ "EOVERFLOW", 75 }, { "ENOTUNIQ", 76 }, { "EBADFD", 77 }, { "EREMCHG", 78 },
-	{ "ELIBACC", 79 }, { "ELIBBAD", 80 }, { "ELIBSCN", 81 }, { "ELIBMAX", 82 },
-	{ "ELIBEXEC", 83 }, { "EILSEQ", 84 }, { "ERESTART", 85 }, { "ESTRPIPE", 86 },
-	{ "EUSERS", 87 }, { "ENOTSOCK", 88 }, { "EDESTADDRREQ", 89 }, { "EMSGSIZE", 90 },
-	{ "EPROTOTYPE", 91 }, { "ENOPROTOOPT", 92 }, { "EPROTONOSUPPORT", 93 },
-	{ "ESOCKTNOSUPPORT", 94 }, { "EOPNOTSUPP", 95 }, { "EPFNOSUPPORT", 96 },
-	{ "EAFNOSUPPORT", 97 }, { "EADDRINUSE", 98 }, { "EADDRNOTAVAIL", 99 }, { "ENETDOWN", 100 },
-	{ "ENETUNREACH", 101 }, { "ENETRESET", 102 }, { "ECONNABORTED", 103 }, { "ECONNRESET", 104 },
-	{ "ENOBUFS", 105 }, { "EISCONN", 106 }, { "ENOTCONN", 107 }, { "ESHUTDOWN", 108 },
-	{ "ETOOMANYREFS", 109 }, { "ETIMEDOUT", 110 }, { "ECONNREFUSED", 111 }, { "EHOSTDOWN", 112 },
-	{ "EHOSTUNREACH", 113 }, { "EALREADY", 114 }, { "EINPROGRESS", 115 }, { "ESTALE", 116 },
-	{ "EUCLEAN", 117 }, { "ENOTNAM", 118 }, { "ENAVAIL", 119 }, { "EISNAM", 120 },
-	{ "EREMOTEIO", 121 }, { "EDQUOT", 122 }, { "ENOMEDIUM", 123 }, { "EMEDIUMTYPE", 124 },
-	{ "ECANCELED", 125 }, { "ENOKEY", 126 }, { "EKEYEXPIRED", 127 }, { "EKEYREVOKED", 128 },
-	{ "EKEYREJECTED", 129 }, { "EOWNERDEAD", 130 }, { "ENOTRECOVERABLE", 131 },
-	{ "ERFKILL", 132 }, { "EHWPOISON", 133 },
-	{ "SIGHUP", 1 }, { "SIGINT", 2 }, { "SIGQUIT", 3 }, { "SIGILL", 4 }, { "SIGTRAP", 5 },
-	{ "SIGABRT", 6 }, { "SIGIOT", 6 }, { "SIGBUS", 7 }, { "SIGFPE", 8 }, { "SIGKILL", 9 },
-	{ "SIGUSR1", 10 }, { "SIGSEGV", 11 }, { "SIGUSR2", 12 }, { "SIGPIPE", 13 },
-	{ "SIGALRM", 14 }, { "SIGTERM", 15 }, { "SIGSTKFLT", 16 }, { "SIGCHLD", 17 },
-	{ "SIGCONT", 18 }, { "SIGSTOP", 19 }, { "SIGTSTP", 20 }, { "SIGTTIN", 21 },
-	{ "SIGTTOU", 22 }, { "SIGURG", 23 }, { "SIGXCPU", 24 }, { "SIGXFSZ", 25 },
-	{ "SIGVTALRM", 26 }, { "SIGPROF", 27 }, { "SIGWINCH", 28 }, { "SIGIO", 29 },
-	{ "SIGPOLL", 29 }, { "SIGPWR", 30 }, { "SIGSYS", 31 }, { "SIGRTMIN", 32 },
-	{ "SIGRTMAX", 64 },
+	{ "EWOULDBLOCK", 11 }, { "EDEADLOCK", 35 }, { "ENOTSUP", 95 },
+	{ "SIGIOT", 6 }, { "SIGPOLL", 29 }, { "SIGRTMIN", 32 }, { "SIGRTMAX", 64 },
 	{ "O_ACCMODE", 03 }, { "O_RDONLY", 0 }, { "O_WRONLY", 01 }, { "O_RDWR", 02 },
 	{ "O_CREAT", 0100 }, { "O_EXCL", 0200 }, { "O_NOCTTY", 0400 }, { "O_TRUNC", 01000 },
 	{ "O_APPEND", 02000 }, { "O_NONBLOCK", 04000 }, { "O_NDELAY", 04000 },
@@ -341,6 +319,26 @@ static int lookup(const struct konst *t, size_t n, const char *name, int64_t *va
 int abi_constant(const char *arch, const char *name, int64_t *val)
 {
 	bool arm = arch && (!strcmp(arch, "arm") || !strcmp(arch, "arm64"));
+
+	/* Error numbers and signals: the C library's names of its numbers,
+	 * which on these architectures are the kernel's (asm-generic's
+	 * errno.h, the i386 signal layout that arm and arm64 share). */
+	for (int i = 1; name[0] == 'E' && i < 256; i++) {
+		const char *e = strerrorname_np(i);
+
+		if (e && !strcmp(e, name)) {
+			*val = i;
+			return 0;
+		}
+	}
+	for (int i = 1; !strncmp(name, "SIG", 3) && i < 32; i++) {
+		const char *e = sigabbrev_np(i);
+
+		if (e && !strcmp(e, name + 3)) {
+			*val = i;
+			return 0;
+		}
+	}
 
 	if (!lookup(common, ARRAY_SIZE(common), name, val))
 		return 0;

@@ -6,7 +6,7 @@
  * flags, d_type, address families...).  The numbers are the kernel's own
  * uapi headers' and syscall tables' (linux 6.1's, with the syscalls added up
  * to 6.17), for the architectures ftr builds for: x86_64, arm64 and arm
- * (EABI).  Where the ABI differs (O_DIRECTORY, O_NOFOLLOW, O_DIRECT,
+ * (EABI), each binary its own architecture's syscall table.  Where the ABI differs (O_DIRECTORY, O_NOFOLLOW, O_DIRECT,
  * O_LARGEFILE on ARM) each architecture has its own value.
  */
 #ifndef FTR_ABI_H

@@ -1102,8 +1102,9 @@ static struct val eval_reg(struct xctx *x, const struct node *n)
 static int check_syscall_name(struct sema *s, struct node *n)
 {
 	if (!abi_syscall_table(arch_name())) {
-		lang_errf(s->err, n, "syscall_name(): ftr has no syscall table for this "
-			  "architecture (%s); it has x86_64's, arm64's and arm's", arch_name());
+		lang_errf(s->err, n, "syscall_name(): this ftr has no syscall table for this "
+			  "machine's architecture (%s): a build for x86_64, arm64 or arm has its "
+			  "own", arch_name());
 		return -EINVAL;
 	}
 	return check_errno_text(s, n);

@@ -374,6 +374,12 @@ static int agg_build_program(struct agg_cli *a, const char *pred, struct buf *pr
 		a->o.sort = sort;
 	}
 
+	/* Every key had a modifier of its own (count.sym): none to bucket
+	 * (it was "bad '.linear='", of a .linear= nobody wrote). */
+	if (a->hist && !hmod[0])
+		return cmd_usage_error(cmd, "-k '%s': no key to bucket: a histogram needs a field "
+				       "as FIELD, FIELD.log2 or FIELD.linear=STEP ('.sym', '.hex' "
+				       "and the like make keys beside it)", a->keyarg ? a->keyarg : "");
 	add(prog, "%s%s%s%s {", probes.s, pred ? " /" : "", pred ? pred : "", pred ? "/" : "");
 	if (a->hist) {
 		char *slash;
@@ -537,11 +543,7 @@ static int run_agg(bool hist, int argc, char **argv)
 		free(filter_owned);
 		return FTR_EXIT_FAIL;
 	}
-	/* A recording its recorder left unfinished: finished first. */
-	if (a.o.input && trace_complete_if_unfinished(a.o.input) < 0)
-		ret = FTR_EXIT_FAIL;
-	else
-		ret = lang_run(&p, &a.o);
+	ret = lang_run(&p, &a.o);
 	lang_free(&p);
 	free(pred);
 	free(filter_owned);

@@ -17,6 +17,7 @@
 #include "kernel/arch.h"
 #include "kernel/comm.h"
 #include "kernel/engine.h"
+#include "kernel/ftrace.h"
 #include "kernel/evsel.h"
 #include "filter/expr.h"
 #include "filter/filters.h"
@@ -594,6 +595,116 @@ int engine_load_formats(struct engine *e)
 	return e->comms ? 0 : -ENOMEM;
 }
 
+int engine_add_function(struct engine *e, const char *filter, size_t max_funcs,
+			struct eng_event **out)
+{
+	struct eng_event *v;
+
+	char why[256];
+
+	/* Listed is no proof (a hardened kernel answers EPERM): tried in the
+	 * instance, as doctor does, unless nothing is to be changed. */
+	if (e->s && !e->o.explain && !e->fn_filter && !ftrace_instance_has(e->s, "function")) {
+		ftr_err("cannot trace functions: this kernel has no function tracer (see "
+			"'ftr doctor')");
+		return -ENOTSUP;
+	}
+	if (e->s && !e->o.explain && !e->fn_filter &&
+	    ftrace_try(e->s, "function", why, sizeof(why))) {
+		ftr_err("cannot trace functions with ftrace's function tracer: %s (see 'ftr "
+			"doctor')", why);
+		return -EPERM;
+	}
+	if (e->fn_graph) {
+		ftr_err("function and function_graph in one run");
+		return -EINVAL;
+	}
+	v = add_event(e, "ftrace", "function", NULL);
+	if (e->fn_filter) {
+		/* Another clause's functions: one filter, one event. */
+		char *more;
+
+		if (asprintf(&more, "%s %s", e->fn_filter, filter) < 0)
+			return -ENOMEM;
+		free(e->fn_filter);
+		e->fn_filter = more;
+	} else {
+		e->fn_filter = strdup(filter);
+	}
+	if (!v || !e->fn_filter)
+		return -ENOMEM;
+	v->ftrace_fn = true;
+	e->fn_max = max_funcs;
+	if (out)
+		*out = v;
+	return 0;
+}
+
+int engine_add_graph(struct engine *e, const char *filter, size_t max_funcs,
+		     struct eng_event **entry, struct eng_event **exit)
+{
+	char why[256], *thresh;
+	int idx;
+
+	if (e->s && !e->o.explain && !ftrace_instance_has(e->s, "function_graph")) {
+		ftr_err("cannot run function_graph in ftr's instance: %s (see 'ftr doctor')",
+			tracefs_tracer_available(session_tracefs(e->s)->path, "function_graph") ?
+			"this kernel runs it at the top level only (instances have it from 6.11), "
+			"and ftr does not take the top-level tracer" :
+			"this kernel has no function_graph tracer");
+		return -ENOTSUP;
+	}
+	if (e->s && !e->o.explain && ftrace_try(e->s, "function_graph", why, sizeof(why))) {
+		ftr_err("cannot run function_graph: %s (see 'ftr doctor')", why);
+		return -EPERM;
+	}
+	/* tracing_thresh is global: set, function_graph writes no entry
+	 * records and only the exits slower than it (trace_graph_entry,
+	 * 6.1 and 6.12).  Someone else's: refused, not changed. */
+	thresh = e->s ? tracefs_instance_file_read(NULL, "tracing_thresh", NULL) : NULL;
+	if (thresh && atol(thresh) != 0) {
+		ftr_err("tracing_thresh is %ld (someone else's, global): function_graph would "
+			"write no entry records; 'echo 0 > tracing_thresh' if it is no one's",
+			atol(thresh));
+		free(thresh);
+		return -EBUSY;
+	}
+	free(thresh);
+	if (e->fn_filter) {
+		ftr_err("one function-tracer filter per run");
+		return -EINVAL;
+	}
+	*entry = add_event(e, "ftrace", "funcgraph_entry", NULL);
+	idx = *entry ? (*entry)->idx : -1;
+	*exit = add_event(e, "ftrace", "funcgraph_exit", NULL);	/* may move e->ev */
+	e->fn_filter = strdup(filter);
+	if (idx < 0 || !*exit || !e->fn_filter)
+		return -ENOMEM;
+	*entry = &e->ev[idx];
+	(*entry)->ftrace_fn = (*exit)->ftrace_fn = true;
+	e->fn_graph = true;
+	e->fn_max = max_funcs;
+	return 0;
+}
+
+/* The function tracer, once the pids are known: filter read back and
+ * bounded before it is enabled (kernel/ftrace.c). */
+static int arm_functions(struct engine *e, const char *pids, const char *notrace)
+{
+	struct ftrace_opts o = { .filter = e->fn_filter, .pids = pids, .notrace_pids = notrace,
+				 .max_funcs = e->fn_max, .explain = e->o.explain,
+				 .tracer = e->fn_graph ? "function_graph" : "function" };
+	char why[1024];
+	int err;
+
+	for (int i = 0; i < e->nev; i++)
+		o.stack |= e->ev[i].ftrace_fn && e->ev[i].want_kstack && e->kstacks;
+	err = ftrace_arm(e->s, &o, &e->fn_count, why, sizeof(why));
+	if (err)
+		ftr_err("function tracer: %s", why);
+	return err;
+}
+
 /* Parse, check and place each filter: in the kernel when it can take it,
  * in user space otherwise (or when asked). */
 static int setup_filters(struct engine *e)
@@ -629,7 +740,9 @@ static int setup_filters(struct engine *e)
 			return -EINVAL;
 		}
 		free(text);
-		if (e->o.user_filter) {
+		/* ftrace:function has no filter file (trace_export.c: ftrace's
+		 * own events are TRACE_EVENT_FL_IGNORE_ENABLE). */
+		if (e->o.user_filter || v->ftrace_fn) {
 			v->user_filter = true;
 			continue;
 		}
@@ -836,9 +949,10 @@ int engine_prepare(struct engine *e)
 	/* A system-wide trace leaves ftr out: its own reads, polls and
 	 * writes would otherwise feed on themselves (set_event_notrace_pid,
 	 * 5.8 and later). */
+	char me[16] = "", pids[4096] = "";
+
 	if (!e->o.pid && !e->o.cmdv && tracefs_file_exists(session_instance(e->s),
 							   "set_event_notrace_pid")) {
-		char me[16];
 
 		int pid = e->o.emit_sh ? 0 : e->o.explain ? getpid() : kernel_pid(e, false);
 
@@ -854,8 +968,6 @@ int engine_prepare(struct engine *e)
 			return -EIO;
 	}
 	if (e->o.pid || e->o.cmdv) {
-		char pids[4096];
-
 		if (e->o.cmdv) {
 			if (e->o.explain) {
 				snprintf(pids, sizeof(pids), "$CMD_PID");
@@ -911,6 +1023,8 @@ int engine_prepare(struct engine *e)
 		if (session_write(e->s, "options/userstacktrace", "1", NULL) < 0)
 			return -EIO;
 	}
+	if (e->fn_filter && (err = arm_functions(e, pids[0] ? pids : NULL, me[0] ? me : NULL)))
+		return err;
 	/* Last first: the kernel calls a place's uprobes newest enabled
 	 * first (a uprobe event registers its consumer when enabled, at the
 	 * head of the uprobe's list, and handler_chain and the return's
@@ -925,7 +1039,8 @@ int engine_prepare(struct engine *e)
 		for (int j = 0; j < e->nev; j++) {
 			int i = pass ? e->nev - 1 - j : j;
 
-			if (e->ev[i].trigger_only || e->ev[i].oldest_first != !pass)
+			if (e->ev[i].trigger_only || e->ev[i].ftrace_fn ||
+			    e->ev[i].oldest_first != !pass)
 				continue;
 			if (session_event_write(e->s, e->ev[i].sys, e->ev[i].name, "enable", "1",
 						"0") < 0)
@@ -1468,6 +1583,7 @@ void engine_close(struct engine *e)
 	}
 	free(e->ev);
 	free(e->by_id);
+	free(e->fn_filter);
 	for (int i = 0; i < e->npend; i++)
 		free(e->pend[i].buf);
 	free(e->pend);

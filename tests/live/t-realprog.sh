@@ -86,7 +86,7 @@ if has_uprobes && [ -n "$U" ]; then
 	"$FTR" -e 'uprobe:'"$U"':ftr_target { @p[tid] = arg0; }
 		uretprobe:'"$U"':ftr_target { $f = (uint64 *)@p[tid]; @ = *$f; }' -c "$U 1" \
 		> "$TMP/o" 2> "$TMP/e"
-	[ $? = 1 ] && grep -q 'a pointer from map @p: stored at another event' "$TMP/e" &&
+	[ $? = 1 ] && grep -q 'a pointer from a map (stored at another event: read through it at the probe that stores it)' "$TMP/e" &&
 		ok realprog-map-pointer-refused ||
 		fail realprog-map-pointer-refused "$(head -3 "$TMP/e")"
 else

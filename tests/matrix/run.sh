@@ -132,6 +132,10 @@ ARMHF_TESTS=00-mount,doctor,trace,agg,lang,probe,stat,plans,prom,curtask,strfetc
 # latency tracers, which Debian's kernels lack (rt-6.1 has all but irqsoff
 # and preemptoff).
 BUILT_TESTS=00-mount,doctor,types,trace,agg,probe,stat,plans,usdt
+# 6.1-tiny is the row without kprobe events but with the function tracer:
+# kprobe clauses that read no argument run on it there (t-ftrace, issue
+# #34), as do funccount and functrace.
+TINY_TESTS=$BUILT_TESTS,ftrace
 # Debian's PREEMPT_RT kernel (bookworm's rt-amd64): the only Debian kernel
 # with the osnoise, timerlat and hwlat tracers.  It runs what PREEMPT_RT or
 # those tracers change: latency (the tracers), doctor (it lists them), and
@@ -154,7 +158,7 @@ ROWS=(
 # guest also gets the BTF file `pahole -J` made from the kernel's vmlinux
 # (build-kernel.sh), as /tests/kernel.btf, and FTR_KERNEL_BTF names it.
 EXTRA_ROWS=(
-	"tiny-6.1|x86_64|6.1-tiny||$BUILT_TESTS"
+	"tiny-6.1|x86_64|6.1-tiny||$TINY_TESTS"
 	"bpfless-btf-6.1|x86_64|6.1-bpfless-btf||00-mount,doctor,types|btf"
 )
 

@@ -22,6 +22,7 @@
 #include "kernel/probe.h"
 #include "lang/parse/ctypes.h"
 #include "lang/plan/dynprobe.h"
+#include "lang/plan/fntrace.h"
 #include "lang/maps/intern.h"
 #include "lang/interp-int.h"
 #include "lang/plan/strfetch.h"
@@ -266,7 +267,7 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 {
 	for (int j = 0; j < c->nprobes; j++) {
 		struct lang_probe *pr = &c->probes[j];
-		int before = in->e.nev, ret;
+		int before = in->e.nev, ret, fn_k = -1;
 
 		ret = in->p->missing_probes ? dynprobe_exists(&in->e, pr) : 1;
 		if (ret < 0)
@@ -308,6 +309,26 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 
 			probe_fields(c->pred, args, sargs, ARRAY_SIZE(args));
 			probe_fields(c->body, args, sargs, ARRAY_SIZE(args));
+			if (pr->pv == PV_KPROBE && !user) {
+				char rd[16] = "";
+
+				for (int a = 0; a < (int)ARRAY_SIZE(args) && !rd[0]; a++)
+					if (args[a] || sargs[a])
+						snprintf(rd, sizeof(rd), "arg%d", a);
+				if (!rd[0] && in->typed && in->typed[ci].n)
+					snprintf(rd, sizeof(rd), "args");
+				if (!rd[0] && uses_ustack(c))
+					snprintf(rd, sizeof(rd), "ustack");
+				ret = fntrace_add(in, pr, rd[0] ? rd : NULL, err);
+				if (ret < 0)
+					return err->msg[0] ? -EINVAL : ret;
+				if (ret > 0) {
+					for (int k = 0; k < in->e.nev; k++)
+						if (in->e.ev[k].ftrace_fn)
+							fn_k = k;
+					goto bind;
+				}
+			}
 			fields[0] = '\0';
 			for (int a = 0; a < (int)ARRAY_SIZE(args); a++)
 				if (args[a])
@@ -409,10 +430,11 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 		}
 		if (ret < 0)
 			return ret;
+bind:
 		/* Record which clauses each new (or shared) event feeds. */
 		for (int k = 0; k < in->e.nev; k++) {
 			struct eng_event *v = &in->e.ev[k];
-			bool mine = k >= before;
+			bool mine = k >= before || k == fn_k;
 
 			if (!mine && pr->pv == PV_TRACEPOINT) {
 				char sys[128], ev[128];
@@ -441,7 +463,9 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 				}
 				b->clauses[b->ncl++] = ci;
 			}
-			if (in->hrprof && in->hrprof[ci]) {
+			if (v->ftrace_fn) {
+				/* probe and func are each record's own (on_event) */
+			} else if (in->hrprof && in->hrprof[ci]) {
 				in->eb[k].hrprof = true;
 				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "%s", pr->text);
 			} else if (pr->pv == PV_TRACEPOINT && v->replaces) {

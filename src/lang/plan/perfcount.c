@@ -15,6 +15,7 @@
 #include "filter/expr.h"
 #include "ftr.h"
 #include "lang/interp-int.h"
+#include "lang/plan/fntrace.h"
 #include "lang/plan/filtertext.h"
 #include "perf/perf.h"
 /* ---- counts in perf tracepoint counters -------------------------------------- */
@@ -99,6 +100,10 @@ int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 		snprintf(why, wlen, "no perf_event_open");
 		return -EINVAL;
 	}
+	if (fntrace_clause(in, ci)) {
+		snprintf(why, wlen, "the function tracer's records are counted here");
+		return -EINVAL;
+	}
 	if (st->next || m->kind != AGG_COUNT || m->refs != 1 || st->a->nargs > 1 ||
 	    (by_cpu && !(st->a->args[0]->k == N_BUILTIN && st->a->args[0]->ival == B_CPU))) {
 		snprintf(why, wlen, "only a keyless or per-CPU count() fits perf counters");
@@ -169,6 +174,14 @@ int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 			expr_free(e);
 		}
 		pc->ev[pc->nev++] = v;
+	}
+	/* BEGIN, END, interval: no event to count, the count is the
+	 * clause's runs (it was planned with none: a NULL session at the
+	 * start, or beside a tracepoint a map never printed; issue 38). */
+	if (!pc->nev) {
+		snprintf(why, wlen, "its clause has no event a counter can count");
+		free(pc);
+		return -EINVAL;
 	}
 	m->pc = pc;
 	for (int i = 0; i < pc->nev; i++) {

@@ -1386,8 +1386,12 @@ int check_call(struct sema *s, struct node *n, bool as_map_value)
 	if (!b)
 		return check_unknown(s, n);
 	if (n->nargs < b->min || n->nargs > b->max) {
-		lang_errf(s->err, n, "%s() takes %d%s argument%s", n->sval, b->min,
-			  b->max > b->min ? " or more" : "", b->min == 1 && b->max == 1 ? "" : "s");
+		/* The bound that was passed (print(@,1,1,1) was told "1 or more"). */
+		int want = n->nargs > b->max ? b->max : b->min;
+
+		lang_errf(s->err, n, "%s() takes %s%d argument%s: %s(%s)", n->sval,
+			  b->min == b->max ? "" : n->nargs > b->max ? "at most " : "at least ", want,
+			  want == 1 ? "" : "s", n->sval, b->args ? b->args : "");
 		return -EINVAL;
 	}
 	if ((b->flags & BF_AGG) && !as_map_value) {

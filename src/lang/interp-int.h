@@ -81,6 +81,7 @@ struct kmap {
 struct pcount {
 	bool by_cpu;
 	const char *fixed;		/* the comm a filter fixes the only key to, or NULL */
+	char fixed_name[16];		/* its bytes, where -f's filter fixes it */
 	struct eng_event *ev[64];
 	char filter[64][2048];
 	int nev;
@@ -292,6 +293,9 @@ int check_cond(struct sema *s, struct node *n);
 /* eval.c */
 struct val vstr(const char *s, size_t len);
 int tid_of(struct xctx *x);
+/* A uprobe event's own file, placed by its address (builtin-vars.c), so that
+ * a process gone before its addresses are named keeps the probed file's. */
+void note_probed_file(struct xctx *x, int tgid);
 struct val vint(int64_t i);
 bool truthy(struct val v);
 const struct ksyms *kernel_syms(struct interp *in);

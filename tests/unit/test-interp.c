@@ -1192,6 +1192,16 @@ static const struct icase bt_funcs[] = {
 	  "strerror(22), signal_name(2), signal_name(0), signal_name(1024)); "
 	  "@n[1] = 1; clear(@m); clear(@n); exit(); }", "",
 	  "1 0 1 5 2 1 0 0\n127.0.0.1 ::1|Invalid argument|Interrupt|Unknown signal 0|N/A\n" },
+	{ "a lone % prints as written, at the very end nothing (the C library's printf)",
+	  "BEGIN { printf(\"100%\\n\"); printf(\"%d% |%5\\n\", 7); printf(\"end%\"); "
+	  "printf(\"|\\n\"); exit(); }", "", "100%\n7% |%5\nend|\n" },
+	{ "UAPI constants without a header; a #define of the program wins",
+	  "#define EPERM 99\nBEGIN { printf(\"%d %d %d %d %d %d %d\\n\", EPERM, EINPROGRESS, "
+	  "DT_REG, AF_INET, SIGUSR1, O_CREAT, AT_FDCWD); exit(); }", "",
+	  "99 115 8 2 10 64 -100\n" },
+	{ "ppid(curtask), bpftrace's standard macro, is ppid; ftr's own in BEGIN",
+	  "BEGIN { printf(\"%d\\n\", ppid(curtask) == ppid && ppid > 0); exit(); }", "",
+	  "1\n" },
 	{ "print() of strcontains() and has_key(): bools, true and false",
 	  "BEGIN { @m[2] = 1; print(strcontains(\"ab\", \"b\")); print(has_key(@m, 1)); "
 	  "clear(@m); exit(); }", "", "true\nfalse\n" },

@@ -246,7 +246,8 @@ static const char *pred(int ci)
 /* ---- errors --------------------------------------------------------------- */
 
 static const char *const BUILTINS_HINT = " (builtins: pid tid comm cpu nsecs elapsed uid "
-	"retval func probe kstack ustack argN cpid gid ncpus rand usermode numaid username probetype; "
+	"retval func probe kstack ustack argN cpid gid ncpus rand usermode numaid username probetype "
+	"ppid pcomm leader_comm; "
 	"fields are args.NAME)";
 static const char *const PROBES_HINT = " (tracepoint:, kprobe:, kretprobe:, kfunc:, kretfunc:, "
 	"uprobe:, uretprobe:, usdt:, interval:, profile:, software:, hardware:, begin, end)";

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "ftr.h"
+#include "kernel/abi.h"
+#include "kernel/arch.h"
 #include "kernel/btf.h"
 #include "lang/parse/ctypes.h"
 #include "lang/lang.h"
@@ -1631,18 +1633,10 @@ int ctypes_parse_name(struct tenv *t, const char *text, uint32_t *id, int *nptr,
 
 int ctypes_constant(struct tenv *t, const char *name, int64_t *val, uint32_t *eid)
 {
-	/* What bpftrace's tools take from headers ftr does not read: the
-	 * kernel's ABI, the same on every architecture ftr knows. */
-	static const struct {
-		const char *name;
-		int v;
-	} known[] = {
-		{ "AF_UNSPEC", 0 }, { "AF_UNIX", 1 }, { "AF_INET", 2 }, { "AF_INET6", 10 },
-		{ "TASK_RUNNING", 0 }, { "TASK_INTERRUPTIBLE", 1 }, { "TASK_UNINTERRUPTIBLE", 2 },
-	};
 	const struct btf *b = top(t);
 
-	/* Enumerators: the program's, then the BTF's. */
+	/* Enumerators: the program's, then the BTF's.  A #define of the
+	 * program was replaced before (ctypes.h), so it wins. */
 	for (uint32_t id = btf_nr(b) - 1; id > 0; id--) {
 		struct btf_t e;
 
@@ -1655,13 +1649,10 @@ int ctypes_constant(struct tenv *t, const char *name, int64_t *val, uint32_t *ei
 				return 0;
 			}
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
-		if (!strcmp(known[i].name, name)) {
-			*val = known[i].v;
-			*eid = 0;
-			return 0;
-		}
-	return -ENOENT;
+	/* What bpftrace's tools take from headers ftr does not read: the
+	 * kernel's ABI, this machine's architecture's (abi.h). */
+	*eid = 0;
+	return abi_constant(arch_name(), name, val);
 }
 
 const char *ctypes_enum_name(struct tenv *t, uint32_t id, int64_t v)

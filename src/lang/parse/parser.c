@@ -714,6 +714,17 @@ static struct node *primary(struct lexer *l)
 				node_free(n);
 				return NULL;
 			}
+			/* bpftrace's standard macro ppid(task) of the current
+			 * task is the variable ppid (builtin-vars.c) */
+			if (n->k == N_CALL && n->sval && !strcmp(n->sval, "ppid") && n->nargs == 1 &&
+			    n->args[0]->k == N_BUILTIN && n->args[0]->ival == B_CURTASK) {
+				node_free(n->args[0]);
+				free(n->args);
+				n->args = NULL;
+				n->nargs = 0;
+				n->k = N_BUILTIN;
+				n->ival = B_PPID;
+			}
 			return n;
 		}
 		if (!strcmp(name, "args")) {

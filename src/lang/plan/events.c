@@ -26,6 +26,7 @@
 #include "lang/maps/intern.h"
 #include "lang/interp-int.h"
 #include "lang/plan/strfetch.h"
+#include "lang/plan/structvar.h"
 #include "lang/plan/fetchargs.h"
 /* The argN and retval fields a kprobe/uprobe clause reads: its probe gets
  * exactly those fields.  str(argN) and str(retval) (index nargs) in a
@@ -77,6 +78,30 @@ static void probe_fields(const struct node *n, bool *args, bool *sargs, int narg
 		probe_fields(n->c, args, sargs, nargs);
 		for (int i = 0; i < n->nargs; i++)
 			probe_fields(n->args[i], args, sargs, nargs);
+	}
+}
+
+/* reg("name") calls: a field reg_NAME of the register's fetch argument
+ * each (arch.h; check_reg made sure of the name), once per name. */
+static void reg_fields(const struct node *n, char *fields, size_t *off, size_t len)
+{
+	for (; n; n = n->next) {
+		char fetch[32], field[64];
+
+		if (n->k == N_CALL && !strcmp(n->sval, "reg") && n->nargs == 1 &&
+		    n->args[0]->k == N_STR &&
+		    !arch_reg_fetch(arch_name(), n->args[0]->sval, fetch, sizeof(fetch))) {
+			snprintf(field, sizeof(field), " reg_%s=", n->args[0]->sval);
+			if (!strstr(fields, field))
+				*off += snprintf(fields + *off, *off < len ? len - *off : 0,
+						 "%s%s:%s", field, fetch,
+						 sizeof(long) == 8 ? "u64" : "u32");
+		}
+		reg_fields(n->a, fields, off, len);
+		reg_fields(n->b, fields, off, len);
+		reg_fields(n->c, fields, off, len);
+		for (int i = 0; i < n->nargs; i++)
+			reg_fields(n->args[i], fields, off, len);
 	}
 }
 
@@ -324,6 +349,8 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 			if (uses_comm(c->pred) || uses_comm(c->body))
 				off += snprintf(fields + off, off < sizeof(fields) ?
 						sizeof(fields) - off : 0, " ftr_comm=comm");
+			reg_fields(c->pred, fields, &off, sizeof(fields));
+			reg_fields(c->body, fields, &off, sizeof(fields));
 			strv_free(*pn, *npn);
 			*pn = NULL;
 			/* A wildcard adds one event per function, each its own
@@ -808,6 +835,8 @@ int compile(struct interp *in, struct lang_err *err)
 		return -ENOMEM;
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		enum probe_provider pv = in->p->cl[ci].probes[0].pv;
+
+		struct_vars(&in->p->cl[ci]);
 
 		if (pv <= PV_URETPROBE &&
 		    str_stores(in, in->p->cl[ci].body, pv == PV_UPROBE || pv == PV_URETPROBE,

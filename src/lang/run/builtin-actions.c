@@ -53,6 +53,21 @@ static int gfp_names(struct sema *s, const struct node *fmt)
 	return -EINVAL;
 }
 
+/*
+ * A '%' that starts no conversion (no letter after its flags, width and
+ * precision: "100%\n", "50%"): bpftrace hands such text to the C library's
+ * printf, which prints it as written, but a '%' at the very end of the
+ * format, which it drops.  How many bytes the '%' text takes, 0 if p starts
+ * a conversion.
+ */
+static size_t lone_percent(const char *p)
+{
+	size_t len = 1 + strspn(p + 1, "-+ #0123456789.hlzjt");
+	char c = p[len];
+
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ? 0 : len;
+}
+
 /* printf, system, cat: a literal format, its conversions against the
  * arguments, checked now rather than per event. */
 int check_printf(struct sema *s, struct node *n)
@@ -71,6 +86,8 @@ int check_printf(struct sema *s, struct node *n)
 			p++;
 			continue;
 		}
+		if (lone_percent(p))
+			continue;
 		conv++;
 		/* Widths and precisions are bounded (printf's fields are
 		 * ints, and %999999999d took 22 s of CPU). */
@@ -329,6 +346,14 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob, b
 		if (p[1] == '%') {
 			ob_putc(ob, '%');
 			p += 2;
+			continue;
+		}
+		if (lone_percent(p)) {
+			size_t len = lone_percent(p);
+
+			if (p[len])
+				ob_putc(ob, '%');	/* the rest is text */
+			p += p[len] ? 1 : len;
 			continue;
 		}
 		if (shq)

@@ -502,6 +502,12 @@ static int order_places(struct engine *e)
 		return 0;
 	snprintf(path, sizeof(path), "%s/dynamic_events", session_tracefs(e->s)->path);
 	text = read_file(path, &len);
+	if (!text) {
+		/* Before 4.20 (no dynamic_events): the kprobes' own file, whose
+		 * lines are the same. */
+		snprintf(path, sizeof(path), "%s/kprobe_events", session_tracefs(e->s)->path);
+		text = read_file(path, &len);
+	}
 	if (!text)
 		return 0;	/* no dynamic events: nothing to order */
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {

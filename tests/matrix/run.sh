@@ -129,6 +129,16 @@ ARMHF_TESTS=00-mount,doctor,trace,agg,lang,probe,stat,plans,prom,curtask,strfetc
 # and hist triggers absent: user-space plans), trace, stat and usdt
 # (tracepoints, perf events, uprobes, which both have), 00-mount.
 BUILT_TESTS=00-mount,doctor,types,trace,agg,probe,stat,plans,usdt
+# The old kernels (build-kernel.sh, from the trimmed stable trees of
+# ../shared/kernels): what older-kernel users run, where bpftrace cannot
+# follow.  Each runs the seed's S1 (stat), S3 and S4 (lang) and what an old
+# kernel changes everywhere (00-mount, doctor, probe: arguments by register
+# below 4.20, kprobe_events without dynamic_events, no error_log); then the
+# files whose outcome that version's own gap changes: 4.4 (no hist triggers)
+# the user-space plans (plans, agg), 4.19 (the last without $argN, the one
+# with synthetic events) overlapping runs and cleanup (reset), 4.9 and 4.14
+# the event stream and its records (trace, record).  About two minutes each.
+OLD_TESTS=00-mount,doctor,probe,stat,lang
 ROWS=(
 	"5.10|x86_64|5.10||-diff,fuzz,kill|sysroot"
 	"6.1|x86_64|6.1||"
@@ -138,6 +148,10 @@ ROWS=(
 	"arm64-6.1|aarch64|6.1-arm64||-diff,fuzz,kill|sysroot"
 	"armhf-6.1|armhf|6.1-armhf||$ARMHF_TESTS"
 	"bpfless-6.1|x86_64|6.1-bpfless||$BUILT_TESTS"
+	"4.4|x86_64|4.4||$OLD_TESTS,plans,agg"
+	"4.9|x86_64|4.9||$OLD_TESTS,trace"
+	"4.14|x86_64|4.14||$OLD_TESTS,record"
+	"4.19|x86_64|4.19||$OLD_TESTS,reset,types"
 )
 # Rows run only when named (--rows; `make check-matrix-extra`): each needs
 # a kernel build of its own (about 4 minutes on 2 cores, 7 with debug
@@ -372,7 +386,7 @@ kernels=() built=()
 for r in "${SEL[@]}"; do
 	IFS='|' read -r _ _ k _ <<<"$r"
 	case $k in
-	*-bpfless|*-tiny|*-btf) [[ " ${built[*]} " == *" $k "* ]] || built+=("$k") ;;
+	*-bpfless|*-tiny|*-btf|4.*) [[ " ${built[*]} " == *" $k "* ]] || built+=("$k") ;;
 	*) [[ " ${kernels[*]} " == *" $k "* ]] || kernels+=("$k") ;;
 	esac
 done

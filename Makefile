@@ -122,8 +122,8 @@ endif
 B := build$(if $(CROSS),/$(FTR_ARCH))
 # src/static-*.c: in the static build only (see src/static-stubs.c).
 STATIC_ONLY_SRCS := $(wildcard src/static-*.c)
-SRCS := $(filter-out $(STATIC_ONLY_SRCS),$(wildcard src/*.c src/*/*.c))
-HDRS := $(wildcard src/*.h src/*/*.h)
+SRCS := $(filter-out $(STATIC_ONLY_SRCS),$(wildcard src/*.c src/*/*.c src/*/*/*.c))
+HDRS := $(wildcard src/*.h src/*/*.h src/*/*/*.h)
 OBJS := $(SRCS:src/%.c=$(B)/%.o)
 LIBOBJS := $(filter-out $(B)/main.o,$(OBJS))
 MANS := $(wildcard man/*.[0-9])

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lang/agg.h"
+#include "lang/maps/agg.h"
 #include "cmd/cmd.h"
 #include "cmd/trace.h"
 #include "kernel/engine.h"

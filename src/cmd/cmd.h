@@ -15,17 +15,6 @@ struct ftr_cmd {
 
 int cmd_doctor(int argc, char **argv);
 int cmd_list(int argc, char **argv);
-/* bpftrace's listing (btlist.c): the probes pattern matches (NULL: all;
- * an existing file: its program's), as ftr -l [-v] [-p PID] prints them.
- * An exit status. */
-int bt_list(const char *pattern, bool verbose, int pid);
-/* The probes of program file or text (ftr -l -e PROG). */
-int bt_list_program(const char *file, const char *text, bool verbose, int pid);
-/* list.c's, shared with btlist.c: sort a NULL-ended list of names; print
- * the fields of event sys:ev as bpftrace -lv does. */
-struct tep_handle;
-void list_sort(char **v);
-void list_print_fields(struct tep_handle *tep, const char *sys, const char *ev);
 int cmd_reset(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_run(int argc, char **argv);
@@ -73,12 +62,5 @@ char **cmd_command_args(int argc, char **argv);
 struct run_opts;
 int cmd_metrics_opt(const char *cmd, int which, const char *arg, struct run_opts *o);
 
-/* A program from a FILE (or a recipe NAME) or from text: read, /@name/
- * filters expanded, //#if lines decided, parsed with these positional
- * parameters.  *owned: the text parsed (the caller frees it, even on
- * failure).  0, or -1 with the error printed. */
-struct program;
-int cmd_program_load(const char *file, const char *text, char **params, int nparams,
-		     struct program *prog, char **owned);
 
 #endif

@@ -16,6 +16,7 @@
 #include <tracefs.h>
 
 #include "cmd/cmd.h"
+#include "lang/listing.h"
 #include "kernel/formats.h"
 #include "ftr.h"
 #include "kernel/session.h"
@@ -133,51 +134,6 @@ static struct dyn_desc *load_fprobes(const char *tdir, struct dyn_desc *v, int *
 	}
 	free(text);
 	return v;
-}
-
-void list_print_fields(struct tep_handle *tep, const char *sys, const char *ev)
-{
-	struct tep_event *event;
-	char *fmt;
-	int size = 0;
-
-	fmt = tracefs_event_file_read(NULL, sys, ev, "format", &size);
-	if (!fmt || size <= 0 || formats_parse(tep, fmt, size, sys) != 0) {
-		printf("    (format unreadable)\n");
-		free(fmt);
-		return;
-	}
-	free(fmt);
-	event = tep_find_event_by_name(tep, sys, ev);
-	if (!event)
-		return;
-	/* Common fields (common_pid, ...) are the same on every event and
-	 * are left out, as bpftrace -lv does. */
-	for (struct tep_format_field *fl = event->format.fields; fl; fl = fl->next) {
-		const char *br = strchr(fl->type, '[');
-
-		/* libtraceevent keeps "char[16]" as the type; C spells it
-		 * "char prev_comm[16]", as bpftrace -lv prints it. */
-		if (br)
-			printf("    %.*s %s%s\n", (int)(br - fl->type), fl->type, fl->name, br);
-		else
-			printf("    %s %s\n", fl->type, fl->name);
-	}
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-void list_sort(char **v)
-{
-	size_t n = 0;
-
-	while (v && v[n])
-		n++;
-	if (n)
-		qsort(v, n, sizeof(*v), cmp_str);
 }
 
 static int list_events(const char *glob, bool verbose, const char *tdir)

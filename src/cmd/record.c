@@ -14,6 +14,7 @@
 #include <tracefs.h>
 
 #include "cmd/cmd.h"
+#include "lang/load.h"
 #include "cmd/trace.h"
 #include "ftr.h"
 #include "kernel/engine.h"
@@ -258,7 +259,7 @@ static int record_program(struct trace_cli *a, struct rec_job *j)
 	char *owned = NULL;
 	int ret = FTR_EXIT_FAIL;
 
-	if (cmd_program_load(a->program_file, a->program, NULL, 0, &prog, &owned) == 0) {
+	if (lang_load(a->program_file, a->program, NULL, 0, &prog, &owned) == 0) {
 		o.src = owned;
 		ret = lang_record(&prog, &o, record_events, j);
 		lang_free(&prog);

@@ -15,8 +15,9 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "lang/load.h"
 #include "ftr.h"
-#include "lang/ctypes.h"
+#include "lang/parse/ctypes.h"
 #include "lang/lang.h"
 
 /* The kernel's pid_max, or its largest (PID_MAX_LIMIT, 4M) unreadable. */
@@ -150,10 +151,10 @@ int cmd_bt_named_params(const char *file, const char *text, char **params, int *
 	lang_getopt_set(named, nnamed);
 	if (src) {
 		*owned = NULL;
-		ret = cmd_program_load(NULL, src, params, *nparams, prog, owned);
+		ret = lang_load(NULL, src, params, *nparams, prog, owned);
 		*owned = src;
 	} else {
-		ret = cmd_program_load(file, text, params, *nparams, prog, owned);
+		ret = lang_load(file, text, params, *nparams, prog, owned);
 	}
 	if (ret == 0 && (ret = lang_getopt_check()) < 0)
 		lang_free(prog);

@@ -13,17 +13,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lang/agg.h"
+#include "lang/maps/agg.h"
 #include "cmd/cmd.h"
+#include "lang/listing.h"
+#include "lang/load.h"
 #include "cmd/trace.h"
 #include "kernel/evsel.h"
 #include "kernel/features.h"
 #include "ftr.h"
 #include "filter/filters.h"
-#include "lang/ctypes.h"
+#include "lang/parse/ctypes.h"
 #include "lang/interp.h"
 #include "lang/lang.h"
-#include "lang/strfetch.h"
+#include "lang/plan/strfetch.h"
 
 static const char run_usage[] =
 	"usage: ftr -e 'PROGRAM' [options] [ARG...] [-- CMD [ARGS]]\n"
@@ -92,29 +94,6 @@ static const char run_usage[] =
 	"Maps print when the program ends: exit(), -d, the command ending, or\n"
 	"Ctrl-C.  See ftr-language(7).\n";
 
-static char *find_recipe(const char *name, char *path, size_t len)
-{
-	char dirs[5][4096], *cand;
-	int nd = data_dirs("events", dirs, 5);
-
-	for (int i = 0; i < nd; i++) {
-		if (asprintf(&cand, "%s/%s.ftr", dirs[i], name) < 0)
-			return NULL;
-		if (strlen(cand) < len && access(cand, R_OK) == 0) {
-			memcpy(path, cand, strlen(cand) + 1);
-			free(cand);
-			return path;
-		}
-		free(cand);
-	}
-	return NULL;
-}
-
-/* A FILE operand that names a recipe of the library, not a file. */
-static bool is_recipe(const char *file)
-{
-	return !strchr(file, '/') && strcmp(file, "-") && access(file, R_OK) != 0;
-}
 
 /* The first comment line of a recipe: what it answers. */
 static void recipe_summary(const char *path, char *buf, size_t len)
@@ -172,26 +151,6 @@ static int list_recipes(void)
 	return FTR_EXIT_OK;
 }
 
-/* The conditions of //#if lines (lang.h):
- *   str SYS:EV   str() reads the string arguments of tracepoint SYS:EV */
-static int run_cond(const char *expr, void *arg)
-{
-	static bool probed;
-	struct features *f = arg;
-	char sys[128], ev[128], why[400];
-
-	if (!str_has_prefix(expr, "str ") || evsel_split(expr + 4 + strspn(expr + 4, " "), sys,
-							 sizeof(sys), ev, sizeof(ev)) < 0)
-		return -1;
-	if (!probed)
-		features_probe(f, NULL);
-	probed = true;
-	if (strfetch_possible(f, sys, ev, why, sizeof(why)))
-		return 1;
-	ftr_info("//#if %s: no: %s", expr, why);
-	return 0;
-}
-
 /* -c "CMD ARGS": split at blanks, as bpftrace does (no quoting). */
 static char **split_cmd(const char *cmd)
 {
@@ -213,85 +172,6 @@ static char **split_cmd(const char *cmd)
 		return NULL;
 	}
 	return v;
-}
-
-/* bpftrace -l PATTERN: ftr list's answer; without one, as bpftrace, every
- * provider's probes that ftr has: tracepoints, kernel functions, the
- * software and hardware events. */
-int cmd_program_load(const char *file, const char *text, char **params, int nparams,
-		     struct program *prog, char **owned)
-{
-	char path[PATH_MAX];
-	struct lang_err err;
-
-	*owned = NULL;
-	if (file) {
-		/* "-": the program from standard input (bpftrace's form), through
-		 * /proc: a busybox system may have no /dev/stdin link */
-		const char *p = !strcmp(file, "-") ? "/proc/self/fd/0" : !is_recipe(file) ? file :
-				find_recipe(file, path, sizeof(path));
-		size_t len;
-		const char *nul;
-
-		/* A script's name (foo.bt) that is nowhere: bpftrace's words,
-		 * which its users' scripts and tests read. */
-		if (!p && strchr(file, '.')) {
-			fprintf(stderr, "ERROR: failed to open file '%s': %s\n", file,
-				strerror(ENOENT));
-			return -1;
-		}
-		if (!p) {
-			ftr_err("no file or recipe '%s' (see 'ftr run --list')", file);
-			return -1;
-		}
-		*owned = read_file(p, &len);
-		if (!*owned) {
-			if (p == file)
-				fprintf(stderr, "ERROR: failed to open file '%s': %s\n", file,
-					strerror(errno));
-			else
-				ftr_err("cannot read '%s': %s", p, strerror(errno));
-			return -1;
-		}
-		/* The parser takes a C string: a NUL would end the program
-		 * there, silently. */
-		nul = memchr(*owned, '\0', len);
-		if (nul) {
-			int line = 1, col = 1;
-
-			for (const char *q = *owned; q < nul; q++, col++)
-				if (*q == '\n')
-					line++, col = 0;
-			ftr_err("%s:%d:%d: a NUL byte: not a program file", p, line, col);
-			return -1;
-		}
-		text = *owned;
-	}
-	/* /@name/: named filters of the library, rewritten in the language. */
-	{
-		char ferr[256], *x = filters_expand(text, true, ferr, sizeof(ferr));
-
-		if (!x) {
-			ftr_err("%s", ferr);
-			return -1;
-		}
-		free(*owned);
-		*owned = x;
-		text = x;
-	}
-	if (strstr(text, "//#if")) {
-		static struct features f;
-
-		if (lang_conditionals(*owned, run_cond, &f, &err) < 0) {
-			lang_perror(NULL, text, &err);
-			return -1;
-		}
-	}
-	if (lang_parse_args(text, params, nparams, prog, &err) < 0) {
-		lang_perror(NULL, text, &err);
-		return -1;
-	}
-	return 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -569,7 +449,7 @@ int cmd_run(int argc, char **argv)
 	ret = FTR_EXIT_FAIL;
 	lang_getopt_set(NULL, 0);
 	if (cmd_bt_env_check() < 0 ||
-	    cmd_program_load(file, text, params, nparams, &prog, &owned) < 0)
+	    lang_load(file, text, params, nparams, &prog, &owned) < 0)
 		goto out;
 	if (cmd_bt_named_params(file, text, params, &nparams, cmdline ? &(char **){ NULL } :
 				&o.eng.cmdv, &prog, &owned) < 0)
@@ -595,7 +475,7 @@ int cmd_run(int argc, char **argv)
 	/* ftr's line under a histogram: a program's output is bpftrace's,
 	 * which tools read, unless a person reads it; a recipe is ftr's own. */
 	if (hist_summary < 0)
-		hist_summary = (file && is_recipe(file)) || isatty(STDOUT_FILENO);
+		hist_summary = (file && lang_is_recipe(file)) || isatty(STDOUT_FILENO);
 	o.no_hist_summary = !hist_summary;
 	/* A recording its recorder left unfinished: finished first. */
 	if (o.input && trace_complete_if_unfinished(o.input) < 0)

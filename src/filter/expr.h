@@ -112,7 +112,7 @@ bool expr_glob(const char *pat, const char *s, size_t len);
 bool expr_kernel_ok(const struct expr *e, char *why, size_t len);
 
 /* Render a bound, kernel-ok expression in the kernel's filter syntax, for
- * events/S/E/filter.  Patterns may come out escaped (see expr.c) so that
+ * events/S/E/filter.  Patterns may come out escaped (see render.c) so that
  * the kernel matches exactly what expr_eval matches.  0, -ENOSPC when len
  * is too small, -EINVAL when unbound or not kernel-ok. */
 int expr_to_kernel(const struct expr *e, char *buf, size_t len);

@@ -5,8 +5,8 @@
  * (mapdef) say where each is kept (user space, a hist trigger, perf
  * counters); sema is the semantic pass's state, xctx one evaluation.  The
  * rooms: sema.c (semantic pass), eval.c (values), exec.c (statements),
- * compile.c (the events a program needs), interp.c (the run loop),
- * khplan.c, pcplan.c, fplan.c (the kernel pushdowns: hist triggers, perf
+ * events.c (the events a program needs), runloop.c (the run loop),
+ * histtrig.c, perfcount.c, evfilter.c (the kernel pushdowns: hist triggers, perf
  * counters, event filters), replay.c (recordings), metrics.c (--serve).
  */
 #ifndef FTR_INTERP_INT_H
@@ -19,12 +19,12 @@
 
 #include "kernel/engine.h"
 #include "kernel/khist.h"
-#include "lang/agg.h"
+#include "lang/maps/agg.h"
 #include "lang/interp.h"
 #include "lang/lang.h"
-#include "lang/lprof.h"
-#include "lang/prom.h"
-#include "lang/tuple.h"
+#include "lang/run/sampler.h"
+#include "lang/maps/prom.h"
+#include "lang/maps/tuple.h"
 #include "report/output.h"
 
 #define MAX_VARS 64
@@ -71,7 +71,7 @@ struct kmap {
 	int nkeys;
 	enum kkey kk[AGG_MAX_KEYS];
 	bool value_is_key;		/* hist/lhist: the raw value is the last key */
-	bool shared;			/* the triggers fill one named table (khplan.c) */
+	bool shared;			/* the triggers fill one named table (histtrig.c) */
 	struct ktrig *t;
 	int nt;
 };
@@ -310,25 +310,25 @@ void bt_done(struct interp *in, struct outbuf *f, const char *type);
 void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div, bool explicit);
 void run_clause(struct xctx *x, int ci, bool skip_pred);
 
-/* interp.c */
+/* runloop.c */
 void planf(struct interp *in, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int on_event(struct engine *e, struct eng_event *v, struct tep_record *rec, void *arg);
 int prof_open(struct interp *in);
 
-/* compile.c */
+/* events.c */
 bool prof_reads_memory(const struct clause *c);
 int name_events_add(struct interp *in);
 void name_events_plan(struct interp *in);
 int compile(struct interp *in, struct lang_err *err);
 
-/* khplan.c */
+/* histtrig.c */
 int hist_read(struct interp *in, struct mapdef *m);
 int hist_op_all(struct interp *in, enum khist_op op);
 int hist_stop(struct engine *e, void *arg);
 void plan_hists(struct interp *in);
 int hist_install(struct interp *in);
 
-/* pcplan.c */
+/* perfcount.c */
 int pc_plan(struct interp *in, int ci, char *why, size_t wlen);
 int pc_start(struct interp *in, struct pcount *pc);
 void pc_stop(struct pcount *pc);
@@ -336,7 +336,7 @@ int pc_read(struct interp *in, struct mapdef *m);
 int pc_clear(struct interp *in, struct mapdef *m);
 void pc_close(struct pcount *pc);
 
-/* fplan.c */
+/* evfilter.c */
 void plan_filters(struct interp *in);
 int emit_sh(struct interp *in);
 
@@ -366,8 +366,8 @@ enum {					/* flags */
 	BF_BUF_ARGS = 1 << 2,		/* buf() may be an argument after the first */
 };
 enum {					/* push: what a kernel pushdown computes of it */
-	BP_HIST_MAP = 1 << 0,		/* the aggregation, in a hist trigger (khplan.c) */
-	BP_PERF_COUNT = 1 << 1,		/* the aggregation, in perf counters (pcplan.c) */
+	BP_HIST_MAP = 1 << 0,		/* the aggregation, in a hist trigger (histtrig.c) */
+	BP_PERF_COUNT = 1 << 1,		/* the aggregation, in perf counters (perfcount.c) */
 	BP_HIST_KEY = 1 << 2,		/* f(field) as a hist key: the field */
 	BP_HIST_KEY_SYM = 1 << 3,	/* ... the field.sym */
 	BP_HIST_KEY_SYMOFF = 1 << 4,	/* ... the field.sym-offset */
@@ -396,7 +396,7 @@ struct builtin_var {
 	struct val (*eval)(struct xctx *x, const struct node *n);
 };
 
-/* The row of enum builtin b, or NULL (B_CONST, B_CURTASK: typed.c's). */
+/* The row of enum builtin b, or NULL (B_CONST, B_CURTASK: fetchargs.c's). */
 const struct builtin_var *builtin_var(int b);
 int check_var(struct sema *s, struct node *n);
 struct val eval_var(struct xctx *x, const struct node *n);
@@ -416,7 +416,7 @@ const struct builtin_fn *builtin_of(const struct node *n);
 /* The agg_kind of an aggregation's name, or -1. */
 int agg_of(const char *call);
 int check_call(struct sema *s, struct node *n, bool as_map_value);
-/* tpstr.c: join(args.F) and str(args.F[K]) of a char ** field */
+/* argvfetch.c: join(args.F) and str(args.F[K]) of a char ** field */
 int check_join(struct sema *s, struct node *n);
 void exec_join(struct xctx *x, const struct node *n);
 int check_str_elem(struct sema *s, struct node *n);

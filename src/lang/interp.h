@@ -2,7 +2,7 @@
 /*
  * The language's semantics: the semantic pass (names, fields, types, maps)
  * and the interpreter that runs a program over the decoded event stream.
- * What the interpreter computes is the reference; the planner (plan.c) only
+ * What the interpreter computes is the reference; the planner (filtertext.c) only
  * moves parts of it into the kernel where that cannot change the answer.
  */
 #ifndef FTR_INTERP_H

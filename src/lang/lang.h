@@ -48,9 +48,9 @@ enum tok {
 
 enum nk {
 	N_INT, N_STR, N_BUILTIN, N_FIELD, N_VAR, N_MAP, N_CALL, N_BINOP, N_UNOP, N_TERNARY,
-	/* C types (typed.c): (TYPE)a with sval the type as written; a.NAME and
+	/* C types (fetchargs.c): (TYPE)a with sval the type as written; a.NAME and
 	 * a->NAME (op T_DOT/T_ARROW); a[b]; sizeof(TYPE: sval) or sizeof(a);
-	 * N_UNOP also takes '*' and '&' (T_STAR, T_AND).  typed.c rewrites what
+	 * N_UNOP also takes '*' and '&' (T_STAR, T_AND).  fetchargs.c rewrites what
 	 * reads memory into N_FIELD reads of the probe's fetch arguments. */
 	N_CAST, N_MEMBER, N_INDEX, N_SIZEOF,
 	/* (a, b, ...), (a,) and (): a tuple of args; its element N is read as
@@ -72,8 +72,8 @@ enum builtin {
 	B_KSTACK, B_USTACK, B_ARG,
 	B_CPID,		/* the pid of the command of -c */
 	B_GID, B_NCPUS, B_RAND, B_USERMODE, B_NUMAID, B_USERNAME,
-	B_CONST,	/* an UPPER_CASE name: an enumerator or a header's constant (typed.c) */
-	B_CURTASK,	/* the task_struct: $current where probes have it (typed.c) */
+	B_CONST,	/* an UPPER_CASE name: an enumerator or a header's constant (fetchargs.c) */
+	B_CURTASK,	/* the task_struct: $current where probes have it (fetchargs.c) */
 	B_PROBETYPE,	/* bpftrace's name of the probe's type: begin and end's only */
 };
 
@@ -108,7 +108,7 @@ struct node {
 	/* A value of an enum type (an enumerator, a cast to the enum, a variable
 	 * or map holding one): the enum's type id in the program's types
 	 * (ctypes.h), which print(), printf's %s and map printing show as the
-	 * enumerator's name.  Set by typed.c, carried by the semantic pass. */
+	 * enumerator's name.  Set by fetchargs.c, carried by the semantic pass. */
 	uint32_t enum_id;
 #define LANG_BOOL_ID UINT32_MAX	/* enum_id of a bool: true, false */
 	/* VT_TUPLE: the elements' types, set by the semantic pass (tuple.h) */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Fuzz target for the event-filter language (src/filter/expr.c): a -f
+ * Fuzz target for the event-filter language (src/filter/: parse, bind, eval, render): a -f
  * argument, a named filter, a predicate rendered for the kernel.  Parse any
  * bytes; on success print it back, ask whether the kernel could take it and
  * render it for the kernel into buffers small and large.  A refusal must

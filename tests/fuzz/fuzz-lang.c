@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "lang/lang.h"
-#include "lang/plan.h"
+#include "lang/plan/filtertext.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,4 +1,4 @@
-# curtask on kernels without the $current fetch argument (typed.h typed_cur):
+# curtask on kernels without the $current fetch argument (fetchargs.h typed_cur):
 # the running task's per-CPU slot, read for each possible CPU, the event's
 # CPU choosing.  Its reads are compared with what the shell knows: timers
 # (pinned to each CPU in turn where taskset can) is a child of an sh that

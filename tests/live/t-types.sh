@@ -1,4 +1,4 @@
-# C types (ctypes.c, typed.c): struct members read at the event by probe
+# C types (ctypes.c, fetchargs.c): struct members read at the event by probe
 # fetch arguments, with types from the kernel's BTF, a --btf file, or the
 # program's own definitions.
 . "$LIVE_DIR/lib.sh"
@@ -289,7 +289,7 @@ EOF
 fi
 
 # Reads through a tracepoint's pointer fields (tcpdrop.bt's skb->sk, naptime.bt's
-# args->rqtp->tv_sec): an eprobe on the event fetches them (typed.c, strfetch.c).
+# args->rqtp->tv_sec): an eprobe on the event fetches them (fetchargs.c, strfetch.c).
 if ! "$FTR" doctor 2> /dev/null | grep -q '^yes *eprobe events'; then
 	# No eprobe events (5.10, this host): refused by name, at the cast.
 	"$FTR" -e 'struct ts { long long s, ns; };
@@ -341,7 +341,7 @@ fi
 
 # Kernel memory in a profile clause (runqlen.bt): an eprobe on
 # timer:hrtimer_expire_entry, filtered to perf's cpu-clock timer, takes the
-# clause (compile.c, hrprof_clause).  A kernel variable's member of known
+# clause (events.c, hrprof_clause).  A kernel variable's member of known
 # value (init_uts_ns's "Linux"), read in each of hotpath's samples: one
 # key, comm the sampled task's, about 999 samples for its 1 s of CPU (the
 # bound of langprof-sample-count).

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "lang/agg.h"
+#include "lang/maps/agg.h"
 #include "ftr.h"
 #include "report/output.h"
 

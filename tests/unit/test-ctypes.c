@@ -3,7 +3,7 @@
  * Unit tests for btf.c (the BTF reader: pahole's BTF of known structs, the
  * kernel's own when this machine has one, malformed blobs), ctypes.c (the
  * preprocessor; program-defined structs laid out as gcc lays out the same
- * definitions, compiled into this test) and typed.c (member chains into
+ * definitions, compiled into this test) and fetchargs.c (member chains into
  * fetch arguments, per architecture).
  */
 #include <errno.h>
@@ -22,10 +22,10 @@
 #include "ftr.h"
 #include "kernel/btf.h"
 #include "kernel/features.h"
-#include "lang/ctypes.h"
+#include "lang/parse/ctypes.h"
 #include "lang/lang.h"
-#include "lang/tuple.h"
-#include "lang/typed.h"
+#include "lang/maps/tuple.h"
+#include "lang/plan/fetchargs.h"
 
 #ifndef FIXTURES
 #define FIXTURES "tests/fixtures"
@@ -953,7 +953,7 @@ static void sexpr(const struct node *n, char *out, size_t len)
 }
 
 /* curtask without $current: one field per possible CPU, the event's CPU
- * choosing (typed.h typed_cur). */
+ * choosing (fetchargs.h typed_cur). */
 static void test_curtask_per_cpu(void **state)
 {
 	static const char defs[] = "struct task_struct { int pid; int tgid; "
@@ -1022,7 +1022,7 @@ static void test_curtask_per_cpu(void **state)
 	typed(text, "x86_64", PS_ARGN, NULL, "2 reads through it on 20 possible CPUs, with 0 "
 	      "others, is 40 fetch arguments, above the 22 of one clause");
 	/* runqlen.bt at profile:hz: through the eprobe on the sampler's timer
-	 * interrupt (compile.c hrprof_clause), which this kernel may lack. */
+	 * interrupt (events.c hrprof_clause), which this kernel may lack. */
 	snprintf(text, sizeof(text), "%sprofile:hz:99 { $t = (struct task_struct *)curtask; "
 		 "@[$t->pid] = count(); }", defs);
 	typed(text, "x86_64", PS_ARGN, NULL, "curtask reads memory, which ftr does in a profile "

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for expr.c: syntax errors with positions, binding errors, the
+ * Unit tests for filter/{parse,bind,eval,render}.c: syntax errors with positions, binding errors, the
  * kernel rendering, and evaluation on hand-built records of real event
  * formats (tests/fixtures/formats).
  */

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "lang/intern.h"
+#include "lang/maps/intern.h"
 
 static void test_same_value_same_number(void **state)
 {

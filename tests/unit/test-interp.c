@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for the language's interpreter (interp.c) on recorded events:
+ * Unit tests for the language's interpreter (runloop.c) on recorded events:
  * a program runs without a kernel (interp_open over the fixture formats of
  * tests/fixtures/formats), is fed records described as text (fixture.h),
  * and its whole output — printf lines, then the maps printed at the end as
@@ -30,7 +30,7 @@
 #include "ftr.h"
 #include "lang/interp.h"
 #include "lang/lang.h"
-#include "lang/tuple.h"
+#include "lang/maps/tuple.h"
 #include "report/output.h"
 
 /* Thread ids above PID_MAX_LIMIT (2^22): /proc never has them, so pid is
@@ -852,7 +852,7 @@ static void test_tuples(void **state)
 	assert_non_null(strstr(got, "{\"type\": \"map\", \"data\": {\"@\": [3,[false]]}}\n"));
 }
 
-/* A C array read as a value (typed.c) is a tuple whose bytes open with a
+/* A C array read as a value (fetchargs.c) is a tuple whose bytes open with a
  * mark: printed as bpftrace prints the C array, indexed as a tuple; a C
  * struct is a record. */
 static void test_tuple_marks(void **state)
@@ -1051,7 +1051,7 @@ static void test_integers(void **state)
 
 /*
  * Each predicate twice: as a clause's predicate, which the planner hands to
- * the event's filter (expr.c, whose answers are the kernel's), and inside
+ * the event's filter (filter/eval.c, whose answers are the kernel's), and inside
  * an if, which the interpreter evaluates.  Both must count the same, and
  * the count is pinned too.
  */

@@ -20,7 +20,7 @@
 
 #include <cmocka.h>
 
-#include "lang/agg.h"
+#include "lang/maps/agg.h"
 #include "fixture.h"
 #include "ftr.h"
 #include "kernel/khist.h"

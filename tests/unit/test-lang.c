@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for the language's parser (src/lang/parse.c, preamble.c): bad input first,
+ * Unit tests for the language's parser (src/lang/parser.c, preamble.c): bad input first,
  * each error with its exact position and message, and lang_perror's report;
  * then every construct of the grammar, with the shape of the tree checked
  * through an S-expression rendering of it.
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "ftr.h"
-#include "lang/ctypes.h"
+#include "lang/parse/ctypes.h"
 #include "lang/lang.h"
 
 /* ---- helpers ---------------------------------------------------------------- */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit tests for the planner's predicate pushdown (plan.c): a predicate of
+ * Unit tests for the planner's predicate pushdown (filtertext.c): a predicate of
  * the language rendered in ftr's filter syntax, or refused with a reason.
  * Table-driven, without a kernel: refusals first, then renderings, then
  * where the rendered filter lands on real event formats (the kernel, or
@@ -26,8 +26,8 @@
 #include "fixture.h"
 #include "lang/lang.h"
 #include "report/output.h"
-#include "lang/plan.h"
-#include "lang/strfetch.h"
+#include "lang/plan/filtertext.h"
+#include "lang/plan/strfetch.h"
 
 static struct tep_handle *tep;
 
@@ -265,7 +265,7 @@ static const struct {
 	/* the kernel's filter has no !~: it takes !( ) around a predicate */
 	{ "syscalls", "sys_enter_write", "comm !~ \"py*\"", "kernel: !(comm ~ \"py*\")" },
 	{ "syscalls", "sys_enter_write", "args.fd == 1 && comm !~ \"*sh\"",
-	  "kernel: fd == 1 && !(comm ~ \"*\\sh\")" },	/* expr.c's end-match quirk */
+	  "kernel: fd == 1 && !(comm ~ \"*\\sh\")" },	/* filter/eval.c's end-match quirk */
 	{ "sched", "sched_switch", "args.prev_comm !~ \"kworker*\"",
 	  "kernel: !(prev_comm ~ \"kworker*\")" },
 	{ "syscalls", "sys_enter_write", "args.count >= 0x8000000000000000",
@@ -305,7 +305,7 @@ static const struct {
 	 * Rendered, then refused by the filter parser: a negative number
 	 * against an unsigned field (the syscall tracepoints' arguments are
 	 * all u64).  The engine makes that a hard "bad filter" error today;
-	 * the interpreter can evaluate it, so fplan.c should keep such a
+	 * the interpreter can evaluate it, so evfilter.c should keep such a
 	 * predicate in user space (see plan_filters).
 	 */
 	{ "syscalls", "sys_enter_write", "args.fd == -1", "bad: the kernel refuses negative values" },

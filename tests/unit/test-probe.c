@@ -27,7 +27,7 @@
 #include "kernel/features.h"
 #include "ftr.h"
 #include "kernel/probe.h"
-#include "lang/dynprobe.h"
+#include "lang/plan/dynprobe.h"
 #include "report/ldcache.h"
 
 #ifndef FIXTURES

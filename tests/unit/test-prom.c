@@ -18,8 +18,8 @@
 
 #include <cmocka.h>
 
-#include "lang/agg.h"
-#include "lang/prom.h"
+#include "lang/maps/agg.h"
+#include "lang/maps/prom.h"
 #include "report/output.h"
 
 static char *render(struct prom *p, enum prom_fmt fmt)

@@ -54,6 +54,21 @@ _ftr() {
 		return 0
 	fi
 
+	# ftr latency: the tracer, then top or hist; -f is its --format.
+	if [ "$cmd" = latency ]; then
+		case $prev in
+		-f|--format) COMPREPLY=($(compgen -W "text json" -- "$cur")); return 0 ;;
+		-c|-C|--cpus|-p|--period|-r|--runtime|-a|--stop-at|-T|--threshold|\
+		-b|--bucket-size|-E|--entries) return 0 ;;
+		latency)
+			COMPREPLY=($(compgen -W "timerlat osnoise hwlat irqsoff preemptoff
+				preemptirqsoff wakeup wakeup_rt wakeup_dl" -- "$cur"))
+			return 0 ;;
+		timerlat|osnoise)
+			[[ $cur != -* ]] && { COMPREPLY=($(compgen -W "top hist" -- "$cur")); return 0; } ;;
+		esac
+	fi
+
 	# Options that take a value.
 	case $prev in
 	--prom-file|-o|--output|--svg|--folded|--pprof|--json-file)

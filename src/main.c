@@ -28,6 +28,7 @@ static const struct ftr_cmd commands[] = {
 	{ "reset", cmd_reset, "remove what a killed ftr left in tracefs" },
 	{ "profile", cmd_profile, "sample where the CPU time goes: symbols, call chains, flame graphs" },
 	{ "stat", cmd_stat, "count what a command, a process or the system cost: user, sys, waiting" },
+	{ "latency", cmd_latency, "the kernel's latency tracers (timerlat, osnoise, hwlat, irqsoff...), as rtla runs them" },
 };
 
 static void usage(FILE *f)

@@ -24,6 +24,7 @@ int cmd_count(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_latency(int argc, char **argv);
 
 /* The usage error every command shares: message, hint, exit code 2. */
 int cmd_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -9,6 +9,7 @@
 #include "cmd/cmd.h"
 #include "kernel/features.h"
 #include "ftr.h"
+#include "kernel/lattracer.h"
 #include "kernel/session.h"
 
 static const char doctor_usage[] =
@@ -113,6 +114,68 @@ static void print_gaps(const struct features *f)
 		       "            what this kernel's version lacks, not by the kernel\n");
 }
 
+/* The latency tracers (ftr latency): which are here, and which another
+ * user holds now (each is one user at a time, kernel/lattracer.c). */
+static void print_latency(const struct features *f, bool json)
+{
+	char who[256];
+	bool any = false;
+
+	if (f->tfs.how == TRACEFS_ABSENT || f->tracing_locked)
+		return;
+	if (json) {
+		printf(",\"latency_tracers\":{");
+		for (size_t i = 0; i < lat_ntracers; i++) {
+			bool yes = lat_tracer_listed(f->tfs.path, lat_tracers[i]);
+
+			printf("%s\"%s\":{\"present\":%s", i ? "," : "", lat_tracers[i],
+			       yes ? "true" : "false");
+			if (yes && lat_tracer_holder(f->tfs.path, lat_tracers[i], NULL, who,
+						     sizeof(who))) {
+				printf(",\"held_by\":");
+				json_str(stdout, who);
+			}
+			printf("}");
+		}
+		printf("}");
+		return;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		bool first = true;
+
+		for (size_t i = 0; i < lat_ntracers; i++) {
+			if (lat_tracer_listed(f->tfs.path, lat_tracers[i]) != !pass)
+				continue;
+			printf("%s%s", first ? (pass ? "\n            absent: " :
+					       "latency     present: ") : " ", lat_tracers[i]);
+			first = false;
+			any |= !pass;
+		}
+		if (first && !pass)
+			printf("latency     present: none");
+	}
+	printf("%s\n", any ? "\n            (ftr latency; osnoise and timerlat load the CPUs they "
+	       "measure)" : "");
+	/* one line per holder: the first tracer of each busy group names it */
+	for (size_t i = 0; i < lat_ntracers; i++) {
+		char prev[256] = "";
+
+		if (!lat_tracer_listed(f->tfs.path, lat_tracers[i]) ||
+		    !lat_tracer_holder(f->tfs.path, lat_tracers[i], NULL, who, sizeof(who)))
+			continue;
+		for (size_t j = 0; j < i && !prev[0]; j++)
+			if (lat_tracer_listed(f->tfs.path, lat_tracers[j]) &&
+			    lat_tracer_holder(f->tfs.path, lat_tracers[j], NULL, prev,
+					      sizeof(prev)) && strcmp(prev, who))
+				prev[0] = '\0';
+		if (!prev[0])
+			printf("            busy: %s and the tracers it excludes, held by %s\n",
+			       lat_tracers[i], who);
+	}
+	if (any && !f->root)
+		printf("            not permitted: ftr latency needs root\n");
+}
+
 static void print_text(const struct features *f)
 {
 	printf("kernel      %s %s\n", f->kernel, f->arch);
@@ -153,6 +216,8 @@ static void print_text(const struct features *f)
 		if (!ft->yes && !f->tracing_locked)
 			print_wrapped("instead: ", features_instead(f, i), 30, 96);
 	}
+	putchar('\n');
+	print_latency(f, false);
 }
 
 static void print_json(const struct features *f)
@@ -199,7 +264,9 @@ static void print_json(const struct features *f)
 		}
 		printf("}");
 	}
-	printf("}}\n");
+	printf("}");
+	print_latency(f, true);
+	printf("}\n");
 }
 
 int cmd_doctor(int argc, char **argv)

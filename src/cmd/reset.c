@@ -15,7 +15,9 @@ static const char reset_usage[] =
 	"Remove the tracefs instances and dynamic events that an ftr run killed with\n"
 	"SIGKILL (or crashed) left behind: those named ftr_<pid> (ftr_<pid>_<pidns>)\n"
 	"whose run's lock in /run/ftr is free.  Nothing that ftr did not create, and\n"
-	"nothing of a running ftr or of an --emit-sh script (ftr_sh_<pid>), is touched.\n\n"
+	"nothing of a running ftr or of an --emit-sh script (ftr_sh_<pid>), is touched.\n"
+	"Global settings a killed `ftr latency` changed (osnoise/*, tracing_thresh,\n"
+	"hwlat_detector/*) are put back to the values it noted in /run/ftr.\n\n"
 	"  -n, --dry-run   say what would be removed, remove nothing\n"
 	"  -h, --help      this help\n";
 

@@ -21,6 +21,7 @@
 
 #include "ftr.h"
 #include "kernel/expedite.h"
+#include "kernel/knobs.h"
 #include "kernel/session.h"
 
 /* ---- locating tracefs ------------------------------------------------------ */
@@ -392,6 +393,7 @@ struct session {
 	size_t script_len;
 	bool closed;
 	bool quiet;		/* probing: failures are answers, not errors */
+	bool knobs_noted;	/* global knobs noted for ftr reset (knobs.c) */
 };
 
 static struct session *live_session;
@@ -1050,6 +1052,54 @@ int session_try_write(struct session *s, const char *file, const char *val)
 	return do_write(s, file, val, NULL, true);
 }
 
+static void knobs_done(void *arg)
+{
+	knobs_forget(arg);
+}
+
+int session_global_write(struct session *s, const char *file, const char *val)
+{
+	char path[PATH_MAX + 256], *orig;
+	struct undo u = { .kind = UNDO_WRITE };
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", s->tfs.path, file);
+	explain_write(s, path, val, false, false);
+	if (s->flags & SESSION_DRY_RUN)
+		return 0;
+	orig = read_file(path, NULL);
+	if (!orig) {
+		err = -errno;
+		ftr_err("cannot read '%s': %s", path, strerror(errno));
+		return err;
+	}
+	str_trim(orig);
+	if (!s->knobs_noted) {
+		/* pushed first, so replayed last: after every knob is back */
+		err = session_on_close(s, knobs_done, s->name);
+		if (err)
+			goto out;
+		s->knobs_noted = true;
+	}
+	err = knobs_note(s->name, path, orig);
+	if (err) {
+		ftr_err("cannot note '%s' in %s before changing it: %s", path, knobs_dir,
+			strerror(-err));
+		goto out;
+	}
+	u.path = path;
+	u.data = orig;
+	err = undo_push(&s->undo, &u);
+	if (err)
+		goto out;
+	err = write_file(path, val);
+	if (err)
+		ftr_err("cannot write '%s' to '%s': %s", val, path, strerror(-err));
+out:
+	free(orig);
+	return err;
+}
+
 int session_event_write(struct session *s, const char *sys, const char *ev, const char *file,
 			const char *val, const char *restore)
 {
@@ -1644,7 +1694,7 @@ int session_reset(const struct ftr_tracefs *t, bool dry_run, FILE *report)
 {
 	struct tracefs_dynevent **dyns;
 	char **names;
-	int removed = 0, failed = 0;
+	int removed = 0, failed = 0, knobs;
 
 	/* Instances first: a dynamic event cannot be deleted while an
 	 * instance still has it enabled, and removing an instance drops its
@@ -1704,6 +1754,11 @@ int session_reset(const struct ftr_tracefs *t, bool dry_run, FILE *report)
 	tracefs_dynevent_list_free(dyns);
 	reset_raw_dynevents(t, dry_run, report, &removed, &failed);
 	removed += expedite_reset(dry_run, report);
+	/* after the instances: a killed run's tracer is gone with its
+	 * instance before the knobs it read are put back */
+	knobs = knobs_reset(dry_run, report);
+	if (knobs > 0)
+		removed += knobs;
 	if (!failed)
 		reset_locks(dry_run);
 	return failed ? -EIO : removed;

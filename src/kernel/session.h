@@ -147,6 +147,13 @@ int session_try_write(struct session *s, const char *file, const char *val);
 /* The same for events/SYS/EV/FILE of the instance. */
 int session_event_write(struct session *s, const char *sys, const char *ev,
 			const char *file, const char *val, const char *restore);
+/*
+ * Write FILE relative to tracefs's top (a knob every instance shares:
+ * osnoise/period_us, tracing_thresh), its value found first restored at
+ * close and noted in FTR_RUN_DIR for `ftr reset` (knobs.h), written
+ * before the change.  Errors printed.  0 / -errno.
+ */
+int session_global_write(struct session *s, const char *file, const char *val);
 /* Append a trigger; its removal ("!spec") is recorded. */
 /*
  * Expedited RCU grace periods (src/kernel/expedite.c) while the run adds,

@@ -1355,6 +1355,14 @@ static void dso_load(struct sym_ctx *c, struct dso_priv *dp)
 	if (elfsym_open(from, &d->elf, d->why, sizeof(d->why)) < 0)
 		return;
 	d->file = strdup(from);
+	/* The build id now, from the file just opened: `from` may be the
+	 * process's map_files or root, gone once the process exits, and a
+	 * ustack(build_id) printed after that (a short-lived process, a
+	 * loaded machine: the read runs behind the events) would find no
+	 * file and print a bare address (issue 38). */
+	if (build_id(from, d->build_id, sizeof(d->build_id)) < 0)
+		d->build_id[0] = '\0';
+	d->build_id_tried = true;
 	if (!elfsym_has_symtab(d->elf))
 		load_debug(c, d, from);
 	d->stripped = !elfsym_has_symtab(d->elf) && !d->dbg;

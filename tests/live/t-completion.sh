@@ -46,6 +46,10 @@ check completion-count-options has "count --cum" --cumulative
 check completion-recipes [ "$(comp "run biol" | tr '\n' ' ')" = "biolatency " ]
 check completion-file [ "$(comp "run writesize --prom-file $TMP/d/met" | tr '\n' ' ')" = "$TMP/d/metrics.prom " ]
 check completion-where [ "$(comp "count -w ke" | tr '\n' ' ')" = "kernel " ]
+check completion-latency-tracer [ "$(comp "latency time" | tr '\n' ' ')" = "timerlat " ]
+check completion-latency-mode [ "$(comp "latency timerlat h" | tr '\n' ' ')" = "hist " ]
+check completion-latency-format [ "$(comp "latency osnoise top -f j" | tr '\n' ' ')" = "json " ]
+check completion-latency-options has "latency timerlat top --stop" --stop-at
 check completion-after-dashdash has "count sched:sched_switch -- bas" bash
 if [ -d "$T/events/syscalls/sys_enter_openat" ]; then
 	# after "syscalls:" readline replaces what follows the ':'

@@ -2,7 +2,7 @@
 # fetch-kernels.sh — fill the kernel-matrix cache, once.
 #
 # Usage: tests/matrix/fetch-kernels.sh [--modules] [KVER...]
-#        (default: 5.10 6.1 6.12 6.1-arm64 6.1-armhf)
+#        (default: 5.10 6.1 6.12 6.1-arm64 6.1-armhf 6.1-rt)
 #        tests/matrix/fetch-kernels.sh --no-kernels   (busybox and tools only)
 #
 # For each kernel version it fetches Debian's cloud kernel of the matching
@@ -11,6 +11,7 @@
 #     5.10 <- bullseye   6.1 <- bookworm   6.12 <- trixie     (amd64)
 #     6.1-arm64 <- bookworm linux-image-cloud-arm64            (arm64)
 #     6.1-armhf <- bookworm linux-image-armmp-lpae             (armhf)
+#     6.1-rt    <- bookworm linux-image-rt-amd64   (amd64, PREEMPT_RT)
 #
 #     $FTR_CACHE/vmlinuz-KVER          the kernel image booted by run.sh
 #     $FTR_CACHE/vmlinuz-KVER.version  "uname -r" and package version, for reports
@@ -68,7 +69,7 @@ set -euo pipefail
 
 CACHE=${FTR_CACHE:-/var/cache/ftr-matrix}
 MODULES=0
-ALL_KVERS="5.10 6.1 6.12 6.1-arm64 6.1-armhf"
+ALL_KVERS="5.10 6.1 6.12 6.1-arm64 6.1-armhf 6.1-rt"
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 die()  { echo "fetch-kernels: error: $*" >&2; exit 1; }
@@ -77,10 +78,15 @@ note() { echo "fetch-kernels: $*" >&2; }
 # KVER -> Debian architecture: "6.1-arm64" is arm64, "6.1-armhf" armhf, a
 # bare version amd64.
 arch_of() { case $1 in *-arm64) echo arm64 ;; *-armhf) echo armhf ;; *) echo amd64 ;; esac; }
-# KVER -> the image flavour: linux-image-FLAVOUR is its metapackage.
-flavour_of() { case $(arch_of "$1") in armhf) echo armmp-lpae ;; *) echo "cloud-$(arch_of "$1")" ;; esac; }
-# KVER -> its kernel version: "6.1-arm64" -> "6.1".
-kver_base() { echo "${1%-arm*}"; }
+# KVER -> the image flavour: linux-image-FLAVOUR is its metapackage.  A KVER
+# ending in -rt is Debian's PREEMPT_RT flavour (rt-amd64): the only Debian
+# kernel with osnoise, timerlat and hwlat (cloud-amd64 has none of them).
+flavour_of() {
+	case $1 in *-rt) echo rt-amd64; return ;; esac
+	case $(arch_of "$1") in armhf) echo armmp-lpae ;; *) echo "cloud-$(arch_of "$1")" ;; esac
+}
+# KVER -> its kernel version: "6.1-arm64" -> "6.1", "6.1-rt" -> "6.1".
+kver_base() { local k=${1%-arm*}; echo "${k%-rt}"; }
 
 suite_of() {
 	case $(kver_base "$1") in

@@ -128,6 +128,9 @@ ARMHF_TESTS=00-mount,doctor,trace,agg,lang,probe,stat,plans,prom,curtask,strfetc
 # types (kernel types refused, naming --btf), probe, plans and agg (kprobes
 # and hist triggers absent: user-space plans), trace, stat and usdt
 # (tracepoints, perf events, uprobes, which both have), 00-mount.
+# bpfless-6.1 also runs latency: its fragment has irqsoff and the other
+# latency tracers, which Debian's kernels lack (rt-6.1 has all but irqsoff
+# and preemptoff).
 BUILT_TESTS=00-mount,doctor,types,trace,agg,probe,stat,plans,usdt
 # The old kernels (build-kernel.sh, from the trimmed stable trees of
 # ../shared/kernels): what older-kernel users run, where bpftrace cannot
@@ -143,6 +146,11 @@ BUILT_TESTS=00-mount,doctor,types,trace,agg,probe,stat,plans,usdt
 # with synthetic events) overlapping runs and cleanup (reset) and the BTF
 # refusal (types).  About two minutes each.
 OLD_TESTS=00-mount,doctor,probe,stat,lang
+# Debian's PREEMPT_RT kernel (bookworm's rt-amd64): the only Debian kernel
+# with the osnoise, timerlat and hwlat tracers.  It runs what PREEMPT_RT or
+# those tracers change: latency (the tracers), doctor (it lists them), and
+# trace (events and sched_switch under a preemptible kernel).
+RT_TESTS=00-mount,doctor,latency,trace
 ROWS=(
 	"5.10|x86_64|5.10||-diff,fuzz,kill|sysroot"
 	"6.1|x86_64|6.1||"
@@ -151,7 +159,8 @@ ROWS=(
 	"6.12-lockdown-confidentiality|x86_64|6.12|lockdown=confidentiality|00-mount,lockdown,doctor,usage,list,trace,harden,langprof,stat,profile"
 	"arm64-6.1|aarch64|6.1-arm64||-diff,fuzz,kill|sysroot"
 	"armhf-6.1|armhf|6.1-armhf||$ARMHF_TESTS"
-	"bpfless-6.1|x86_64|6.1-bpfless||$BUILT_TESTS"
+	"bpfless-6.1|x86_64|6.1-bpfless||$BUILT_TESTS,latency"
+	"rt-6.1|x86_64|6.1-rt||$RT_TESTS"
 	"4.4|x86_64|4.4||$OLD_TESTS,plans,agg"
 	"4.9|x86_64|4.9||$OLD_TESTS,trace"
 	"4.14|x86_64|4.14||$OLD_TESTS,profile"

@@ -1252,6 +1252,7 @@ static void explain_probe_refusal(struct session *s, const char *place, const ch
 		{ ":x16", "x8/", "hexadecimal types (x8..x64)" },
 		{ ":x32", "x8/", "hexadecimal types (x8..x64)" },
 		{ ":x64", "x8/", "hexadecimal types (x8..x64)" },
+		{ "[", "<array-size>", "array types (TYPE[N], 5.1)" },
 	};
 	char path[PATH_MAX + 32], *readme;
 	bool said = false;

@@ -139,10 +139,9 @@ BUILT_TESTS=00-mount,doctor,types,trace,agg,probe,stat,plans,usdt
 # below 4.20, kprobe_events without dynamic_events, no error_log); then the
 # files whose outcome that version's own gap changes: 4.4 (no hist triggers)
 # the user-space plans (plans, agg), 4.9 the event stream (trace), 4.14 the
-# seed's S2 with ORC-unwound kernel stacks (profile: 4.4 and 4.9 walk kernel
-# stacks by frame pointer only, which these configs leave out; t-plans'
-# syscall fold is refused by 4.14's hist triggers, not solved yet:
-# tests/matrix/README.md), 4.19 (the last without $argN, the one
+# plans on hist triggers of 2 keys (plans) and the seed's S2 with
+# ORC-unwound kernel stacks (profile: 4.4 and 4.9 walk kernel stacks by
+# frame pointer only, which these configs leave out), 4.19 (the last without $argN, the one
 # with synthetic events) overlapping runs and cleanup (reset) and the BTF
 # refusal (types).  About two minutes each.
 OLD_TESTS=00-mount,doctor,probe,stat,lang
@@ -163,7 +162,7 @@ ROWS=(
 	"rt-6.1|x86_64|6.1-rt||$RT_TESTS"
 	"4.4|x86_64|4.4||$OLD_TESTS,plans,agg"
 	"4.9|x86_64|4.9||$OLD_TESTS,trace"
-	"4.14|x86_64|4.14||$OLD_TESTS,profile"
+	"4.14|x86_64|4.14||$OLD_TESTS,plans,profile"
 	"4.19|x86_64|4.19||$OLD_TESTS,reset,types"
 )
 # Rows run only when named (--rows; `make check-matrix-extra`): each needs

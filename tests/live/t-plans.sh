@@ -194,9 +194,10 @@ fi
 # System-wide (no command, no -p), the kernel plan stops its triggers all at
 # once through set_event_pid (session_freeze) instead of pausing each; the
 # counts are still exactly the workload's, as on the user path.
-# (Hist triggers take 2 keys before 4.17, tracing_map.h: there the map has
-# two, comm being in the predicate anyway.)
-if [ -e "$T/synthetic_events" ]; then keys='comm, probe, args.ret' c='opener, '
+# (Hist triggers take 2 keys before 4.17's inter-event series, whose .usecs
+# the README lists, tracing_map.h: there the map has two, comm being in the
+# predicate anyway.)
+if grep -q '\.usecs' "$T/README"; then keys='comm, probe, args.ret' c='opener, '
 else keys='probe, args.ret' c=; fi
 if has_hist && [ -d "$T/events/syscalls/sys_exit_openat" ]; then
 	for w in kernel user; do

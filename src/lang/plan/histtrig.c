@@ -476,9 +476,9 @@ static int hist_plan_clause(struct interp *in, int ci, char *why, size_t wlen)
 				spec.keys[spec.nkeys++] = "common_type";
 			/* At most TRACING_MAP_KEYS_MAX keys (kernel/trace/tracing_map.h):
 			 * 2 until the inter-event series of 4.17 made it 3, the
-			 * series that brought synthetic_events (4.9 and 4.14 refuse
-			 * a third key with EINVAL). */
-			if (spec.nkeys > (in->e.feat.f[F_SYNTH].yes ? 3 : 2)) {
+			 * series whose .usecs modifier the README lists (4.9 and
+			 * 4.14 refuse a third key with EINVAL). */
+			if (spec.nkeys > (in->e.feat.hist_mods & HM_USECS ? 3 : 2)) {
 				snprintf(why, wlen, "%d keys: this kernel's hist triggers take 2 "
 					 "(3 from 4.17)", spec.nkeys);
 				goto fail;

@@ -85,7 +85,33 @@ static void print_bpf(const struct features *f)
 		printf("btf         /sys/kernel/btf/vmlinux\n");
 	else
 		printf("btf         none: kfunc probes and kernel struct types need --btf FILE\n"
-		       "            (pahole -J --btf_encode_detached=FILE on this kernel's vmlinux)\n");
+		       "            (pahole -J --btf_encode_detached=FILE on this kernel's vmlinux,\n"
+		       "            e.g. the distribution's debug vmlinux; kernels before 5.2 have\n"
+		       "            no BTF of their own)\n");
+}
+
+/* Then what an older kernel lacks that ftr's plans lean on, in one place:
+ * hist triggers (4.7), $argN (4.20), dynamic_events (4.20), error_log
+ * (5.4).  Each is listed below too; here it is said what ftr does. */
+static void print_gaps(const struct features *f)
+{
+	unsigned major = 0, minor = 0;
+
+	if (!f->f[F_TRACEPOINTS].yes)
+		return;
+	sscanf(f->kernel, "%u.%u", &major, &minor);
+	if (!f->f[F_HIST].yes)
+		printf("hist        none (%s): count(), sum() and hist()\n"
+		       "            aggregate in user space from the raw ring buffer, the same\n"
+		       "            answer; plain counts use perf tracepoint counters\n",
+		       major * 1000 + minor < 4007 ? "hist triggers arrived in 4.7" :
+		       "CONFIG_HIST_TRIGGERS is off");
+	if (f->f[F_KPROBE].yes && !(f->probe_syntax & PS_ARGN))
+		printf("kprobes     arguments by register: no $argN before 4.20, so argN is the\n"
+		       "            calling convention's register (ftr -E shows the fetch args)\n");
+	if (!f->f[F_ERROR_LOG].yes)
+		printf("error_log   none (5.4): a refused probe or filter is explained by ftr from\n"
+		       "            what this kernel's version lacks, not by the kernel\n");
 }
 
 /* The latency tracers (ftr latency): which are here, and which another
@@ -154,6 +180,8 @@ static void print_text(const struct features *f)
 {
 	printf("kernel      %s %s\n", f->kernel, f->arch);
 	print_bpf(f);
+	if (!f->tracing_locked)
+		print_gaps(f);
 	if (f->tfs.how != TRACEFS_ABSENT)
 		printf("tracefs     %s (%s%s)\n", f->tfs.path, tracefs_how(f),
 		       tracefs_ro(f) ? "; read-only: ftr cannot trace until it is remounted "

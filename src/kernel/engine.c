@@ -503,6 +503,12 @@ static int order_places(struct engine *e)
 		return 0;
 	snprintf(path, sizeof(path), "%s/dynamic_events", session_tracefs(e->s)->path);
 	text = read_file(path, &len);
+	if (!text) {
+		/* Before 4.20 (no dynamic_events): the kprobes' own file, whose
+		 * lines are the same. */
+		snprintf(path, sizeof(path), "%s/kprobe_events", session_tracefs(e->s)->path);
+		text = read_file(path, &len);
+	}
 	if (!text)
 		return 0;	/* no dynamic events: nothing to order */
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -861,6 +867,81 @@ static int kernel_pid(struct engine *e, bool child)
 	return session_marker_pid(e->s, fd, child ? MARK_CHILD : MARK_SELF);
 }
 
+/* ---- following a process tree without event-fork -------------------------- */
+
+static bool following(const struct engine *e, int pid)
+{
+	for (size_t i = 0; i < e->nfollow; i++)
+		if (e->follow[i] == pid)
+			return true;
+	return false;
+}
+
+static int follow_add(struct engine *e, int pid)
+{
+	if (following(e, pid))
+		return 0;
+	if (e->nfollow == e->capfollow) {
+		size_t cap = e->capfollow ? 2 * e->capfollow : 16;
+		int *v = realloc(e->follow, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		e->follow = v;
+		e->capfollow = cap;
+	}
+	e->follow[e->nfollow++] = pid;
+	return 0;
+}
+
+/*
+ * options/event-fork arrived in 4.7 (kernel/trace/trace.c, TRACE_ITER_EVENT_FORK):
+ * before it, set_event_pid keeps what the listed pids do and nothing of
+ * their children.  Instead, no pid list in the kernel, and sched_process_fork
+ * in the instance: the stream is merged by time, and a fork is recorded by
+ * its parent before the child can run, so each child is known here before
+ * its first event is read (feed).  The same answer, more events read.
+ */
+static int follow_setup(struct engine *e, const char *pids)
+{
+	const char *p = pids;
+	char *end;
+
+	while (*p) {
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (pid > 0 && follow_add(e, (int)pid) < 0)
+			return -ENOMEM;
+		p = end + strspn(end, " ");
+	}
+	e->fork_ev = formats_add(e->tep, session_tracefs(e->s)->path, "sched",
+				 "sched_process_fork");
+	if (!e->fork_ev && !e->o.explain) {
+		ftr_err("cannot follow the children of pid %s: this kernel has no "
+			"options/event-fork (4.7) and no sched:sched_process_fork to follow "
+			"them by", pids);
+		return -ENOENT;
+	}
+	if (session_event_write(e->s, "sched", "sched_process_fork", "enable", "1", "0") < 0)
+		return -EIO;
+	return 0;
+}
+
+/* false: the record is not of a followed task (dropped). */
+static bool follow_record(struct engine *e, int id, struct tep_record *rec)
+{
+	unsigned long long parent, child;
+
+	if (e->fork_ev && id == e->fork_ev->id &&
+	    tep_get_field_val(NULL, e->fork_ev, "parent_pid", rec, &parent, 0) == 0 &&
+	    tep_get_field_val(NULL, e->fork_ev, "child_pid", rec, &child, 0) == 0 &&
+	    following(e, (int)parent) && follow_add(e, (int)child) < 0)
+		ftr_warn("out of memory: a child of pid %llu is not followed", parent);
+	return following(e, tep_data_pid(e->tep, rec));
+}
+
 int engine_prepare(struct engine *e)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
@@ -960,10 +1041,16 @@ int engine_prepare(struct engine *e)
 			ftr_err("cannot list the threads of pid %d: it has ended", e->o.pid);
 			return -ESRCH;
 		}
-		/* In the kernel: only these pids, and what they fork. */
-		if (session_write(e->s, "options/event-fork", "1", NULL) < 0 ||
-		    session_write(e->s, "set_event_pid", pids, NULL) < 0)
+		/* In the kernel: only these pids, and what they fork; before
+		 * 4.7, in user space (follow_setup). */
+		if (!tracefs_file_exists(session_instance(e->s), "options/event-fork")) {
+			err = follow_setup(e, pids);
+			if (err)
+				return err;
+		} else if (session_write(e->s, "options/event-fork", "1", NULL) < 0 ||
+			   session_write(e->s, "set_event_pid", pids, NULL) < 0) {
 			return -EIO;
+		}
 	}
 	if (e->kstacks) {
 		e->stack_ev = formats_add(e->tep, session_tracefs(e->s)->path, "ftrace",
@@ -1254,6 +1341,8 @@ static int feed(struct run_ctx *rc, struct tep_record *rec)
 		return stack_record(rc, rec);
 	if (e->ustack_ev && id == e->ustack_ev->id)
 		return ustack_record(rc, rec);
+	if (e->nfollow && !follow_record(e, id, rec))
+		return 0;
 	if (id < 0 || id > e->max_id || !(v = e->by_id[id]))
 		return 0;	/* not ours (cannot happen in a private instance) */
 	if (v->user_filter) {
@@ -1550,6 +1639,7 @@ void engine_close(struct engine *e)
 	free(e->ev);
 	free(e->by_id);
 	free(e->fn_filter);
+	free(e->follow);
 	for (int i = 0; i < e->npend; i++)
 		free(e->pend[i].buf);
 	free(e->pend);

@@ -141,6 +141,12 @@ struct engine {
 	 * most 8 frames, unwound by frame pointers. */
 	bool ustacks;
 	struct tep_event *ustack_ev;
+	/* Before 4.7 there is no options/event-fork: set_event_pid follows
+	 * no fork.  -p and -- CMD then follow in user space: these pids, and
+	 * the children sched_process_fork names (engine.c, follow_*). */
+	struct tep_event *fork_ev;
+	int *follow;
+	size_t nfollow, capfollow;
 	const uint64_t *cur_ustack;	/* during on_event */
 	int cur_nustack, cur_utgid;
 	uint64_t ufetch_ips[16];	/* a ufetch event's frames */

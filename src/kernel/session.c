@@ -386,6 +386,7 @@ struct session {
 	struct undo_log deferred;	/* the trigger removals it left to the rmdir */
 	int frozen_pid;		/* session_freeze's zombie, reaped at the close */
 	int lock_fd;		/* the flock that says this run is live, or -1 */
+	bool left_busy;		/* the rmdir said EBUSY: instance left (rmdir_busy) */
 	sigset_t oldmask;
 	FILE *explain;
 	char *script_buf;	/* SESSION_EMIT_SH: the setup lines, captured */
@@ -396,6 +397,34 @@ struct session {
 };
 
 static struct session *live_session;
+
+/*
+ * The file a probe definition goes to: dynamic_events takes every type, but
+ * arrived in 4.20 (kernel/trace/trace_dynevent.c); before it, kprobe_events
+ * and uprobe_events, each its own type.  A uprobe's place is PATH:OFFSET (a
+ * path holds a '/'), a kprobe's a symbol or an address.  Removal lines
+ * ("-:GRP/EV") go where the definition went.
+ */
+static const char *dynevent_file(const struct session *s, const char *place)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/dynamic_events", s->tfs.path);
+	if (access(path, F_OK) == 0)
+		return "dynamic_events";
+	return place && strchr(place, '/') ? "uprobe_events" : "kprobe_events";
+}
+
+/* The same for an event of the undo log (its removal, for --explain). */
+static const char *undo_dynevent_file(const struct session *s, const struct undo *u)
+{
+	enum tracefs_dynevent_type t = tracefs_dynevent_info(u->obj, NULL, NULL, NULL, NULL, NULL);
+
+	if (!strcmp(dynevent_file(s, NULL), "dynamic_events"))
+		return "dynamic_events";
+	return t & (TRACEFS_DYNEVENT_UPROBE | TRACEFS_DYNEVENT_URETPROBE) ? "uprobe_events" :
+	       t & TRACEFS_DYNEVENT_SYNTH ? "synthetic_events" : "kprobe_events";
+}
 
 static void explain_write(struct session *s, const char *path, const char *val, bool append,
 			  bool at_exit)
@@ -418,6 +447,78 @@ static bool inst_trigger(const struct session *s, const struct undo *u)
 	snprintf(group, sizeof(group), "/events/%s/", s->name);
 	return l > li + 8 && !strncmp(u->path, s->inst_dir, li) && u->path[li] == '/' &&
 	       !strcmp(u->path + l - 8, "/trigger") && strncmp(u->path + li, group, strlen(group));
+}
+
+/*
+ * Before 5.8 an instance cannot be removed while any instance's trace_pipe
+ * or trace_pipe_raw is open: instance_rmdir (kernel/trace/trace.c) refuses
+ * while current_trace->ref is held, the readers' count of the tracer, and
+ * every instance's tracer is the one shared nop_trace (5.8 moved the count
+ * to the trace_array).  So while another ftr, or trace-cmd, reads its own
+ * instance, ours cannot go, for as long as that reader runs.  Tried again
+ * a few times (another run's open of one of our files holds our own count
+ * for a moment: EBUSY too), the instance is then left inert (tracing off,
+ * no event enabled, a small buffer) and its name marked "left" in our lock
+ * file: the next ftr run to open or close a session removes it
+ * (sweep_left), and `ftr reset` does.
+ */
+static int rmdir_busy(struct session *s, struct tracefs_instance *inst)
+{
+	char path[PATH_MAX + 32];
+	int fd;
+
+	for (int i = 0; i < 10; i++) {
+		usleep(20000);
+		if (tracefs_instance_destroy(inst) == 0)
+			return 0;
+		if (errno != EBUSY)
+			return -errno;
+	}
+	tracefs_instance_file_write(inst, "tracing_on", "0");
+	/* set_event opened with O_TRUNC disables every event of the instance */
+	snprintf(path, sizeof(path), "%s/set_event", s->inst_dir);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	tracefs_instance_file_write(inst, "buffer_size_kb", "4");
+	s->left_busy = true;
+	ftr_warn("instance '%s' left, inert, for the next ftr run to remove: this kernel "
+		 "(before 5.8) refuses to remove an instance while any instance's trace_pipe "
+		 "is open (another tracer is reading)", s->inst_dir);
+	return 0;
+}
+
+/* Remove the instances that runs now gone left for that reason (their lock
+ * file says "left"): the lock file goes with its instance. */
+static void sweep_left(const char *self)
+{
+	DIR *d = opendir(FTR_RUN_DIR);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char name[256], path[PATH_MAX], *text;
+		size_t n = strlen(de->d_name);
+		struct tracefs_instance *inst;
+		bool gone;
+
+		if (n < 6 || n - 5 >= sizeof(name) || strcmp(de->d_name + n - 5, ".lock"))
+			continue;
+		memcpy(name, de->d_name, n - 5);
+		name[n - 5] = '\0';
+		if ((self && !strcmp(name, self)) || lock_says(name, path, sizeof(path)) != 0)
+			continue;
+		text = read_file(path, NULL);
+		gone = text && str_has_prefix(text, "left");
+		free(text);
+		if (!gone)
+			continue;
+		inst = tracefs_instance_exists(name) ? tracefs_instance_alloc(NULL, name) : NULL;
+		if (!inst || tracefs_instance_destroy(inst) == 0)
+			unlink(path);
+		tracefs_instance_free(inst);
+	}
+	if (d)
+		closedir(d);
 }
 
 static int run_undo(struct undo *u, void *ctx)
@@ -460,7 +561,7 @@ static int run_undo(struct undo *u, void *ctx)
 		if (s->explain) {
 			fputs("  echo ", s->explain);
 			sh_quote(s->explain, u->data);
-			fprintf(s->explain, " >> %s/dynamic_events\n", s->tfs.path);
+			fprintf(s->explain, " >> %s/%s\n", s->tfs.path, undo_dynevent_file(s, u));
 		}
 		if (dry) {
 			tracefs_dynevent_free(u->obj);
@@ -487,6 +588,8 @@ static int run_undo(struct undo *u, void *ctx)
 				undo_replay(&s->deferred, run_undo, s);
 				err = tracefs_instance_destroy(u->obj) < 0 ? -errno : 0;
 			}
+			if (err == -EBUSY)
+				err = rmdir_busy(s, u->obj);
 		}
 		tracefs_instance_free(u->obj);
 		break;
@@ -565,6 +668,8 @@ int session_open(struct session **sp, unsigned flags)
 			free(s);
 			return -EBUSY;
 		}
+		if (s->lock_fd >= 0)
+			sweep_left(s->name);
 	}
 
 	sigemptyset(&set);
@@ -659,10 +764,15 @@ void session_close(struct session *s)
 		waitpid(s->frozen_pid, NULL, 0);
 	if (s->lock_fd >= 0) {
 		char path[PATH_MAX];
+		static const char left[] = "left\n";
 
 		lock_path(path, sizeof(path), s->name);
-		unlink(path);
+		/* Kept, saying "left", while our instance is (rmdir_busy). */
+		if (!s->left_busy || ftruncate(s->lock_fd, 0) < 0 ||
+		    pwrite(s->lock_fd, left, sizeof(left) - 1, 0) < 0)
+			unlink(path);
 		close(s->lock_fd);
+		sweep_left(s->name);
 	}
 	if (s->sigfd >= 0)
 		close(s->sigfd);
@@ -755,7 +865,7 @@ int session_script(struct session *s, FILE *out, const char *body)
 		case UNDO_DYNEVENT:
 			fputs("echo ", uf);
 			sh_quote(uf, s->undo.v[i].data);
-			fprintf(uf, " >> %s/dynamic_events\n", s->tfs.path);
+			fprintf(uf, " >> %s/%s\n", s->tfs.path, undo_dynevent_file(s, &s->undo.v[i]));
 			break;
 		case UNDO_RMDIR_INSTANCE:
 			fprintf(uf, "rmdir %s\n", s->undo.v[i].path);
@@ -1057,13 +1167,24 @@ int session_dynevent_create(struct session *s, struct tracefs_dynevent *dyn)
 	return session_dynevent_create_at(s, dyn, NULL);
 }
 
-/* Append one line to dynamic_events.  0 or -errno. */
-static int dynevent_append(struct session *s, const char *line)
+/* The place in a "PREFIX:GRP/EV PLACE ARGS" line. */
+static const char *def_place(const char *def, char *buf, size_t len)
+{
+	const char *p = strchr(def, ' ');
+
+	if (!p)
+		return NULL;
+	snprintf(buf, len, "%.*s", (int)strcspn(p + 1, " "), p + 1);
+	return buf;
+}
+
+/* Append one line to the dynamic-event file of PLACE.  0 or -errno. */
+static int dynevent_append(struct session *s, const char *line, const char *place)
 {
 	char path[PATH_MAX + 32];
 	int fd, ret = 0;
 
-	snprintf(path, sizeof(path), "%s/dynamic_events", s->tfs.path);
+	snprintf(path, sizeof(path), "%s/%s", s->tfs.path, dynevent_file(s, place));
 	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd < 0 || write(fd, line, strlen(line)) < 0)
 		ret = -(errno ? errno : EIO);
@@ -1083,7 +1204,7 @@ static int dynevent_write(struct session *s, const char *prefix, const char *sys
 
 	if (asprintf(&line, "%s:%s/%s %s %s", prefix, sys, ev, addr, fmt ? fmt : "") < 0)
 		return -ENOMEM;
-	ret = dynevent_append(s, line);
+	ret = dynevent_append(s, line, addr);
 	free(line);
 	return ret;
 }
@@ -1092,7 +1213,7 @@ int session_dynevent_renew(struct session *s, const char *def)
 {
 	const char *name = strchr(def, ':'), *end = name ? strchr(name, ' ') : NULL;
 	size_t gl = strlen(s->name);
-	char *del = NULL, *log;
+	char *del = NULL, *log, place[PATH_MAX];
 	int ret;
 
 	if (!end || strncmp(name + 1, s->name, gl) || name[1 + gl] != '/') {
@@ -1104,9 +1225,10 @@ int session_dynevent_renew(struct session *s, const char *def)
 	if (asprintf(&del, "-:%.*s", (int)(end - name - 1), name + 1) < 0)
 		return -ENOMEM;
 	tracefs_error_clear(NULL);
-	ret = dynevent_append(s, del);
+	def_place(def, place, sizeof(place));
+	ret = dynevent_append(s, del, place);
 	if (ret == 0)
-		ret = dynevent_append(s, def);
+		ret = dynevent_append(s, def, place);
 	if (ret < 0) {
 		/* Gone if the second write failed: the undo log's removal
 		 * then fails too, and says so. */
@@ -1123,6 +1245,58 @@ int session_dynevent_renew(struct session *s, const char *def)
 int session_dynevent_create_at(struct session *s, struct tracefs_dynevent *dyn, const char *at)
 {
 	return session_dynevent_create_as(s, dyn, NULL, at, NULL);
+}
+
+/*
+ * A refused probe definition where the kernel has no error_log (5.4) to say
+ * why: what this version's probe syntax lacks of what the line uses, from
+ * its tracefs README (the kernel's own list of what it parses), else what
+ * the errno means for a probe line.
+ */
+static void explain_probe_refusal(struct session *s, const char *place, const char *fmt, int err)
+{
+	static const struct {
+		const char *use, *readme, *what;
+	} floors[] = {
+		{ "$arg", "$arg<N>", "$argN (function arguments by number, 4.20): use the "
+		  "calling convention's registers (x86-64: %di %si %dx %cx %r8 %r9)" },
+		{ ":ustring", "ustring", "user-memory strings (:ustring, 5.5)" },
+		{ "+u", "+u", "user-memory dereferences (+u, 5.5)" },
+		{ ":symstr", "symstr", "symbol strings (:symstr)" },
+		{ "$comm", "$comm", "the task's name ($comm)" },
+		{ ":x8", "x8/", "hexadecimal types (x8..x64)" },
+		{ ":x16", "x8/", "hexadecimal types (x8..x64)" },
+		{ ":x32", "x8/", "hexadecimal types (x8..x64)" },
+		{ ":x64", "x8/", "hexadecimal types (x8..x64)" },
+		{ "[", "<array-size>", "array types (TYPE[N], 5.1)" },
+	};
+	char path[PATH_MAX + 32], *readme;
+	bool said = false;
+
+	snprintf(path, sizeof(path), "%s/error_log", s->tfs.path);
+	if (access(path, F_OK) == 0)
+		return;
+	readme = tracefs_instance_file_read(NULL, "README", NULL);
+	for (size_t i = 0; fmt && i < sizeof(floors) / sizeof(floors[0]); i++) {
+		if (!strstr(fmt, floors[i].use) || (readme && strstr(readme, floors[i].readme)))
+			continue;
+		fprintf(stderr, "  this kernel's probes lack %s: its README does not list it\n",
+			floors[i].what);
+		said = true;
+	}
+	free(readme);
+	if (said)
+		return;
+	fprintf(stderr, "  this kernel has no error_log (5.4) to say why: %s\n",
+		err == ENOENT ? "ENOENT is a place it cannot find (not in kallsyms, or not a file)" :
+		err == EINVAL ? "EINVAL is a line it cannot parse (a fetch argument or type this "
+				"version lacks), or a place it cannot probe (notrace, blacklisted, "
+				"not at an instruction)" :
+		err == EEXIST ? "EEXIST is an event of that name already" :
+		"the errno is all it gives");
+	if (place)
+		fprintf(stderr, "  (place '%s'; %s/README lists the syntax it takes)\n", place,
+			s->tfs.path);
 }
 
 int session_dynevent_create_as(struct session *s, struct tracefs_dynevent *dyn, const char *as,
@@ -1162,7 +1336,7 @@ int session_dynevent_create_as(struct session *s, struct tracefs_dynevent *dyn, 
 		}
 		fputs("echo ", s->explain);
 		sh_quote(s->explain, def);
-		fprintf(s->explain, " >> %s/dynamic_events\n", s->tfs.path);
+		fprintf(s->explain, " >> %s/%s\n", s->tfs.path, dynevent_file(s, addr));
 		free(def);
 	}
 	if (asprintf(&del, "-:%s/%s", sys, ev) < 0) {
@@ -1188,6 +1362,8 @@ int session_dynevent_create_as(struct session *s, struct tracefs_dynevent *dyn, 
 				prefix && prefix[0] == 'r' ? "return probe" : "probe", ev,
 				addr ? addr : "?", strerror(saved));
 			ftr_err_kernel_log(log);
+			if (!log || !*log)
+				explain_probe_refusal(s, addr, fmt, saved);
 			free(log);
 			ret = -saved;
 			goto out;

@@ -39,6 +39,31 @@ else
 		fail doctor-btf "$(grep -A1 '^btf' "$TMP/out")"
 fi
 
+# What an old kernel lacks that ftr's plans lean on, said in the first lines
+# with what ftr does instead (the 4.x rows): no hist triggers (4.7), no
+# $argN (4.20), no error_log (5.4).  Witnesses: the tracefs files and
+# README themselves.
+head -n 24 "$TMP/out" | sed '/^$/,$d' > "$TMP/top"
+gaps=0
+if ! has_hist; then
+	gaps=1
+	grep -q '^hist  *none' "$TMP/top" && grep -q 'aggregate in user space' "$TMP/top" &&
+		ok doctor-gap-hist || fail doctor-gap-hist "$(grep -A2 '^hist' "$TMP/out")"
+fi
+if has_kprobes && ! grep -q 'arg<N>' "$T/README"; then
+	gaps=1
+	grep -q '^kprobes  *arguments by register: no \$argN before 4.20' "$TMP/top" &&
+		ok doctor-gap-argn || fail doctor-gap-argn "$(grep -A1 '^kprobes' "$TMP/out")"
+fi
+if [ ! -e "$T/error_log" ]; then
+	gaps=1
+	grep -q '^error_log  *none' "$TMP/top" && ok doctor-gap-error-log ||
+		fail doctor-gap-error-log "$(grep -A1 '^error_log' "$TMP/out")"
+fi
+[ $gaps = 1 ] || { grep -qE '^(hist|kprobes|error_log) ' "$TMP/top" &&
+	fail doctor-gaps "a gap said where there is none: $(grep -E '^(hist|kprobes|error_log) ' "$TMP/top")" ||
+	ok doctor-gaps; }
+
 # kernel.panic_on_warn: no warnings line where it is 0; set for the length
 # of one doctor run, the line says the kernel panics on a WARNING and how to
 # stop ftr instead.  Only in the matrix's guests (FTR_DISPOSABLE): on a real

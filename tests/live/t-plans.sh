@@ -194,10 +194,15 @@ fi
 # System-wide (no command, no -p), the kernel plan stops its triggers all at
 # once through set_event_pid (session_freeze) instead of pausing each; the
 # counts are still exactly the workload's, as on the user path.
+# (Hist triggers take 2 keys before 4.17's inter-event series, whose .usecs
+# the README lists, tracing_map.h: there the map has two, comm being in the
+# predicate anyway.)
+if grep -q '\.usecs' "$T/README"; then keys='comm, probe, args.ret' c='opener, '
+else keys='probe, args.ret' c=; fi
 if has_hist && [ -d "$T/events/syscalls/sys_exit_openat" ]; then
 	for w in kernel user; do
 		"$FTR" --where $w -e 'tracepoint:syscalls:sys_exit_open* /args.ret < 0 &&
-			comm == "opener"/ { @[comm, probe, args.ret] = count(); }' \
+			comm == "opener"/ { @['"$keys"'] = count(); }' \
 			> "$TMP/sw.$w" 2> "$TMP/sw.$w-e" &
 		p=$!
 		if wait_tracing $p; then
@@ -208,7 +213,7 @@ if has_hist && [ -d "$T/events/syscalls/sys_exit_openat" ]; then
 		kill -INT $p
 		wait $p
 	done
-	if grep -qxF '@[opener, tracepoint:syscalls:sys_exit_openat, -2]: 7' "$TMP/sw.kernel" &&
+	if grep -qxF "@[${c}tracepoint:syscalls:sys_exit_openat, -2]: 7" "$TMP/sw.kernel" &&
 			cmp -s "$TMP/sw.kernel" "$TMP/sw.user"; then
 		ok plans-system-wide-stop
 	else

@@ -44,3 +44,28 @@ rmdir "$T/instances/other_ftr_1" "$T/instances/ftr_keep_me" "$T/instances/ftr_$r
 
 "$FTR" reset > "$TMP/out2" 2>&1
 grep -q "nothing to clean up" "$TMP/out2" && ok reset-idempotent || fail reset-idempotent "$(cat "$TMP/out2")"
+
+# Two runs at once leave nothing behind.  Before 5.8 the kernel refuses to
+# remove an instance while any instance's trace_pipe is open (the shared
+# nop tracer's reader count, kernel/trace/trace.c's instance_rmdir): the
+# short run A ends while the long run B reads; A leaves its instance inert
+# and marked, and B, ending, removes it.  4.19 left ftr_A behind (EBUSY).
+snapshot > "$TMP/before2"
+"$FTR" trace sched:sched_process_exit > /dev/null 2> "$TMP/eb" &
+b=$!
+if wait_tracing $b; then
+	"$FTR" trace sched:sched_process_exit -- true > "$TMP/oa" 2> "$TMP/ea" &
+	a=$!
+	wait $a; rca=$?
+	kill -INT $b; wait $b; rcb=$?
+	left=$(ls -d "$T/instances/ftr_$a" "$T/instances/ftr_$b" /run/ftr/ftr_$a.lock \
+		/run/ftr/ftr_$b.lock 2>/dev/null | tr '\n' ' ')
+	[ $rca = 0 ] && [ $rcb = 0 ] && [ -z "$left" ] && ok reset-overlap-runs-clean ||
+		fail reset-overlap-runs-clean "rc $rca $rcb, left: $left; $(cat "$TMP/ea" "$TMP/eb" | head -3)"
+	grep -q 'cannot undo' "$TMP/ea" "$TMP/eb" && fail reset-overlap-no-warning "$(cat "$TMP/ea")" ||
+		ok reset-overlap-no-warning
+	same_as_before reset-overlap-tracefs "$TMP/before2"
+else
+	kill $b 2>/dev/null; wait $b
+	fail reset-overlap-runs-clean "the long run did not start: $(head -3 "$TMP/eb")"
+fi

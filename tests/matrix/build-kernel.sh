@@ -2,7 +2,8 @@
 # build-kernel.sh — build the matrix's own kernels, without BPF, once.
 #
 # Usage: tests/matrix/build-kernel.sh [-j N] KVER...
-#        (KVER: 6.1-bpfless, 6.1-tiny, 6.1-bpfless-btf; default: 6.1-bpfless)
+#        (KVER: 6.1-bpfless, 6.1-tiny, 6.1-bpfless-btf, 4.4, 4.9, 4.14, 4.19,
+#        4.19-btf; default: 6.1-bpfless)
 #
 # Every other kernel of the matrix is a Debian distribution kernel, and all
 # of them have BPF and BTF.  ftr is for the kernels that do not: these are
@@ -26,14 +27,26 @@
 # line of it is then checked in the final .config: Kconfig silently drops a
 # symbol whose dependencies are off.
 #
+# The old kernels, 4.4, 4.9, 4.14 and 4.19, are what older-kernel users run
+# (Ubuntu 16.04 and CIP, Debian 9, Amazon Linux 2 and Android, Debian 10);
+# Debian serves none of them.  They are built from the trimmed stable trees
+# in ../shared/kernels (beside the clone, or $FTR_OLD_KERNELS): the
+# tarball linux-VERSION.N-trimmed.tar.xz, its folder's patches/ (upstream
+# build fixes for gcc 12 and binutils 2.40), and kconfig/old.config plus
+# old-VERSION.config, applied as that folder's mkconfig.sh applies its
+# fragment (allnoconfig, scripts/config, olddefconfig twice: the trimmed
+# trees hold the files of that configuration).  4.19-btf is 4.19 with
+# DWARF in vmlinux (old-btf.config), for a BTF file made by pahole -J.
+#
 # Cache, in ${FTR_CACHE:-/var/cache/ftr-matrix} beside the fetched kernels:
 #
 #   vmlinuz-KVER           the bzImage run.sh boots
 #   vmlinuz-KVER.version   "uname -r", source package, config, key, build time
 #   vmlinuz-KVER.key       sha256 of the fragment, the source package's
-#                          version and the compiler's: a run whose key is the
-#                          same is a cache hit and touches neither apt nor the
-#                          network
+#                          version (an old kernel's: its tarball's and
+#                          patches' sha256) and the compiler's: a run whose
+#                          key is the same is a cache hit and touches neither
+#                          apt nor the network
 #   btf-KVER               (-btf only) the BTF file, `pahole -J` of vmlinux
 #
 # On a miss it installs what building needs (linux-source-6.1, flex, bison,
@@ -58,7 +71,9 @@ fragments_of() {
 	6.1-bpfless)     echo bpfless ;;
 	6.1-tiny)        echo bpfless tiny ;;
 	6.1-bpfless-btf) echo bpfless btf ;;
-	*) die "unknown kernel '$1' (6.1-bpfless, 6.1-tiny, 6.1-bpfless-btf)" ;;
+	4.4|4.9|4.14|4.19) echo old "old-$1" ;;
+	4.19-btf)        echo old old-4.19 old-btf ;;
+	*) die "unknown kernel '$1' (6.1-bpfless, 6.1-tiny, 6.1-bpfless-btf, 4.4, 4.9, 4.14, 4.19, 4.19-btf)" ;;
 	esac
 }
 
@@ -73,8 +88,42 @@ merged_fragment() { # KVER
 
 src_version() { dpkg-query -W -f '${Version}' "$SRCPKG" 2>/dev/null || true; }
 
+is_old() { [[ $1 == 4.* ]]; }
+
+# The old kernels' trees: ../shared/kernels beside the clone (or beside the
+# main worktree of a linked one), or $FTR_OLD_KERNELS.
+old_dir() {
+	local top d
+	if [ -n "${FTR_OLD_KERNELS:-}" ]; then echo "$FTR_OLD_KERNELS"; return; fi
+	for top in "$(git -C "$HERE" rev-parse --show-toplevel 2>/dev/null)" \
+		   "$(dirname "$(git -C "$HERE" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)")" \
+		   "$HERE/../.."; do
+		d=$(dirname "$top")/shared/kernels
+		[ -n "$top" ] && [ -d "$d" ] && { (cd "$d" && pwd); return; }
+	done
+	echo "$HERE/../../../shared/kernels"
+}
+
+old_tarball() { # KVER (4.19-btf: 4.19's)
+	local v=${1%-btf} f
+	for f in "$(old_dir)"/linux-"$v".[0-9]*-trimmed.tar.xz; do
+		[ -f "$f" ] && { echo "$f"; return; }
+	done
+	die "no linux-$v.N-trimmed.tar.xz in $(old_dir) (set FTR_OLD_KERNELS)"
+}
+
+old_source_key() { # KVER: what the build reads besides the fragment
+	local t
+	t=$(old_tarball "$1")
+	sha256sum "$t" | cut -c1-64
+	# (4.9 has no patches: the key of no bytes)
+	{ cat "${t%-trimmed.tar.xz}"/patches/*.patch 2>/dev/null || true; } | sha256sum | cut -c1-64
+}
+
 key_of() { # KVER
-	{ merged_fragment "$1"; echo "src $(src_version)"; gcc -dumpfullversion 2>/dev/null || true; } |
+	{ merged_fragment "$1"
+	  if is_old "$1"; then old_source_key "$1"; else echo "src $(src_version)"; fi
+	  gcc -dumpfullversion 2>/dev/null || true; } |
 		sha256sum | cut -c1-16
 }
 
@@ -111,9 +160,84 @@ check_config() { # KVER DOTCONFIG
 	[ $bad = 0 ] || die "$1: the configuration lacks what its fragment asks (dependencies off?)"
 }
 
+# The fragment as scripts/config options, for the old trees.
+fragment_options() { # KVER
+	merged_fragment "$1" | sed -E 's/^CONFIG_([A-Za-z0-9_]+)=y$/--enable \1/;
+		s/^CONFIG_([A-Za-z0-9_]+)=m$/--module \1/;
+		s/^# CONFIG_([A-Za-z0-9_]+) is not set$/--disable \1/;
+		s/^CONFIG_([A-Za-z0-9_]+)=(.*)$/--set-val \1 \2/'
+}
+
+# DWARF in vmlinux -> a detached BTF file, as the kernel's own build would
+# put in vmlinux with CONFIG_DEBUG_INFO_BTF.
+make_btf() { # KVER VMLINUX LOGDIR
+	ensure_pkgs dwarves
+	pahole -J --btf_encode_detached="$CACHE/btf-$1.tmp" "$2" >"$3/pahole.log" 2>&1 ||
+		{ tail -n 20 "$3/pahole.log" >&2; die "$1: pahole -J failed"; }
+	mv "$CACHE/btf-$1.tmp" "$CACHE/btf-$1"
+	note "$1: BTF $CACHE/btf-$1 ($(stat -c %s "$CACHE/btf-$1") bytes, pahole $(pahole --version))"
+}
+
+# Into the cache: the image, its .version line, then its key (last: the key
+# makes it a hit).
+install_image() { # KVER BZIMAGE VERSION-LINE
+	cp "$2" "$CACHE/vmlinuz-$1.tmp"
+	mv "$CACHE/vmlinuz-$1.tmp" "$CACHE/vmlinuz-$1"
+	echo "$3" >"$CACHE/vmlinuz-$1.version"
+	key_of "$1" >"$CACHE/vmlinuz-$1.key.tmp"
+	mv "$CACHE/vmlinuz-$1.key.tmp" "$CACHE/vmlinuz-$1.key"
+}
+
+# make bzImage (with the caller's mk command), the BTF file of a -btf
+# kernel, then into the cache.
+make_install() { # KVER OBJ T0 SOURCE-WORDS
+	local kver=$1 obj=$2 t0=$3 t1 rel
+	note "$kver: building bzImage (${mk[0]} make -j$JOBS; log $obj/build.log)"
+	"${mk[@]}" -j"$JOBS" bzImage >"$obj/build.log" 2>&1 ||
+		{ tail -n 30 "$obj/build.log" >&2; die "$kver: make bzImage failed"; }
+	t1=$(date +%s)
+	rel=$(cat "$obj/include/config/kernel.release")
+	[[ $kver == *-btf ]] && make_btf "$kver" "$obj/vmlinux" "$obj"
+	install_image "$kver" "$obj/arch/x86/boot/bzImage" \
+		"$rel ($4, $(fragments_of "$kver" | tr ' ' +).config, key $(key_of "$kver"), built in $((t1 - t0)) s with -j$JOBS)"
+	note "$kver: $CACHE/vmlinuz-$kver, $(stat -c %s "$CACHE/vmlinuz-$kver") bytes, built in $((t1 - t0)) s"
+}
+
+build_old() { # KVER
+	local kver=$1 tarball base src obj t0 p opts pass
+	tarball=$(old_tarball "$kver")
+	base=$(basename "$tarball" -trimmed.tar.xz)
+	src=$CACHE/build/$base
+	obj=$CACHE/build/obj-$kver
+	rm -rf "$src" "$obj"
+	mkdir -p "$CACHE/build" "$obj"
+	t0=$(date +%s)
+	note "$kver: unpacking $(basename "$tarball"), applying $(ls "${tarball%-trimmed.tar.xz}"/patches/*.patch 2>/dev/null | wc -l) patch(es)"
+	tar -C "$CACHE/build" -xJf "$tarball"
+	for p in "${tarball%-trimmed.tar.xz}"/patches/*.patch; do
+		[ -f "$p" ] || continue
+		patch -s -d "$src" -p1 <"$p" || die "$kver: $(basename "$p") does not apply"
+	done
+	merged_fragment "$kver" >"$obj/fragment.config"
+	local mk=(nice make -C "$src" O="$obj" ARCH=x86_64 KBUILD_BUILD_USER=ftr
+	          KBUILD_BUILD_HOST=matrix KBUILD_BUILD_TIMESTAMP="$base")
+	"${mk[@]}" -s allnoconfig >"$obj/config.log" 2>&1 ||
+		{ tail -n 20 "$obj/config.log" >&2; die "$kver: make allnoconfig failed"; }
+	mapfile -t opts < <(fragment_options "$kver" | tr ' ' '\n')
+	# Twice: a line whose dependencies only the first olddefconfig made
+	# visible holds after the second (mkconfig.sh does the same).
+	for pass in 1 2; do
+		"$src/scripts/config" --file "$obj/.config" "${opts[@]}"
+		"${mk[@]}" -s olddefconfig >>"$obj/config.log" 2>&1 ||
+			{ tail -n 20 "$obj/config.log" >&2; die "$kver: make olddefconfig failed"; }
+	done
+	check_config "$kver" "$obj/.config"
+	make_install "$kver" "$obj" "$t0" "$(basename "$tarball") + patches"
+	rm -rf "$obj" "$src"
+}
+
 build_one() { # KVER
-	local kver=$1 work src obj t0 t1 rel key
-	key=$(key_of "$kver")
+	local kver=$1 work src obj t0
 	work=$CACHE/build
 	src=$work/$SRCPKG
 	obj=$work/obj-$kver
@@ -130,33 +254,12 @@ build_one() { # KVER
 	merged_fragment "$kver" >"$obj/fragment.config"
 	t0=$(date +%s)
 	# Reproducible names in the image: no user, host or date of this machine.
-	local mk=(make -C "$src" O="$obj" ARCH=x86_64 KBUILD_BUILD_USER=ftr
+	local mk=(nice make -C "$src" O="$obj" ARCH=x86_64 KBUILD_BUILD_USER=ftr
 	          KBUILD_BUILD_HOST=matrix KBUILD_BUILD_TIMESTAMP="$SRCPKG $(src_version)")
 	"${mk[@]}" -s KCONFIG_ALLCONFIG="$obj/fragment.config" allnoconfig >"$obj/config.log" 2>&1 ||
 		{ tail -n 20 "$obj/config.log" >&2; die "$kver: make allnoconfig failed"; }
 	check_config "$kver" "$obj/.config"
-	note "$kver: building bzImage (make -j$JOBS; log $obj/build.log)"
-	"${mk[@]}" -j"$JOBS" bzImage >"$obj/build.log" 2>&1 ||
-		{ tail -n 30 "$obj/build.log" >&2; die "$kver: make bzImage failed"; }
-	t1=$(date +%s)
-	rel=$(cat "$obj/include/config/kernel.release")
-	if [[ $kver == *-btf ]]; then
-		ensure_pkgs dwarves
-		# A detached BTF file, as the kernel's own build would put in
-		# vmlinux with CONFIG_DEBUG_INFO_BTF.
-		pahole -J --btf_encode_detached="$CACHE/btf-$kver.tmp" "$obj/vmlinux" \
-			>"$obj/pahole.log" 2>&1 ||
-			{ tail -n 20 "$obj/pahole.log" >&2; die "$kver: pahole -J failed"; }
-		mv "$CACHE/btf-$kver.tmp" "$CACHE/btf-$kver"
-		note "$kver: BTF $CACHE/btf-$kver ($(stat -c %s "$CACHE/btf-$kver") bytes, pahole $(pahole --version), $(($(date +%s) - t1)) s)"
-	fi
-	cp "$obj/arch/x86/boot/bzImage" "$CACHE/vmlinuz-$kver.tmp"
-	mv "$CACHE/vmlinuz-$kver.tmp" "$CACHE/vmlinuz-$kver"
-	echo "$rel ($SRCPKG $(src_version), $(fragments_of "$kver" | tr ' ' +).config, key $key, built in $((t1 - t0)) s with -j$JOBS)" \
-		>"$CACHE/vmlinuz-$kver.version"
-	echo "$key" >"$CACHE/vmlinuz-$kver.key.tmp"
-	mv "$CACHE/vmlinuz-$kver.key.tmp" "$CACHE/vmlinuz-$kver.key"
-	note "$kver: $CACHE/vmlinuz-$kver, $(stat -c %s "$CACHE/vmlinuz-$kver") bytes, built in $((t1 - t0)) s"
+	make_install "$kver" "$obj" "$t0" "$SRCPKG $(src_version)"
 	rm -rf "$obj"
 }
 
@@ -180,10 +283,20 @@ main() {
 	mkdir -p "$CACHE" || die "cannot create $CACHE (set FTR_CACHE)"
 	exec 9>"$CACHE/build-kernel.lock"
 	flock 9
-	ensure_pkgs "$SRCPKG" flex bison bc libelf-dev libssl-dev make gcc xz-utils
-	[ -f "$TARBALL" ] || die "$TARBALL is missing (package $SRCPKG)"
+	# (4.19's and 6.1's kconfig generate their parsers with flex and bison;
+	# objtool links libelf; patch applies the old trees' fixes)
+	ensure_pkgs flex bison bc libelf-dev libssl-dev make gcc xz-utils patch
+	for k in "${todo[@]}"; do
+		is_old "$k" && continue
+		ensure_pkgs "$SRCPKG"
+		[ -f "$TARBALL" ] || die "$TARBALL is missing (package $SRCPKG)"
+		break
+	done
 	# The key names the source version: read again now that it is there.
-	for k in "${todo[@]}"; do cached "$k" || build_one "$k"; done
+	for k in "${todo[@]}"; do
+		if is_old "$k"; then cached "$k" || build_old "$k"
+		else cached "$k" || build_one "$k"; fi
+	done
 	rm -rf "$CACHE/build"
 }
 

@@ -136,6 +136,19 @@ BUILT_TESTS=00-mount,doctor,types,trace,agg,probe,stat,plans,usdt
 # kprobe clauses that read no argument run on it there (t-ftrace, issue
 # #34), as do funccount and functrace.
 TINY_TESTS=$BUILT_TESTS,ftrace
+# The old kernels (build-kernel.sh, from the trimmed stable trees of
+# ../shared/kernels): what older-kernel users run, where bpftrace cannot
+# follow.  Each runs the seed's S1 (stat), S3 and S4 (lang) and what an old
+# kernel changes everywhere (00-mount, doctor, probe: arguments by register
+# below 4.20, kprobe_events without dynamic_events, no error_log); then the
+# files whose outcome that version's own gap changes: 4.4 (no hist triggers)
+# the user-space plans (plans, agg), 4.9 the event stream (trace), 4.14 the
+# plans on hist triggers of 2 keys (plans) and the seed's S2 with
+# ORC-unwound kernel stacks (profile: 4.4 and 4.9 walk kernel stacks by
+# frame pointer only, which these configs leave out), 4.19 (the last without $argN, the one
+# with synthetic events) overlapping runs and cleanup (reset) and the BTF
+# refusal (types).  About two minutes each.
+OLD_TESTS=00-mount,doctor,probe,stat,lang
 # Debian's PREEMPT_RT kernel (bookworm's rt-amd64): the only Debian kernel
 # with the osnoise, timerlat and hwlat tracers.  It runs what PREEMPT_RT or
 # those tracers change: latency (the tracers), doctor (it lists them), and
@@ -151,6 +164,10 @@ ROWS=(
 	"armhf-6.1|armhf|6.1-armhf||$ARMHF_TESTS"
 	"bpfless-6.1|x86_64|6.1-bpfless||$BUILT_TESTS,latency"
 	"rt-6.1|x86_64|6.1-rt||$RT_TESTS"
+	"4.4|x86_64|4.4||$OLD_TESTS,plans,agg"
+	"4.9|x86_64|4.9||$OLD_TESTS,trace"
+	"4.14|x86_64|4.14||$OLD_TESTS,plans,profile"
+	"4.19|x86_64|4.19||$OLD_TESTS,reset,types"
 )
 # Rows run only when named (--rows; `make check-matrix-extra`): each needs
 # a kernel build of its own (about 4 minutes on 2 cores, 7 with debug
@@ -160,6 +177,7 @@ ROWS=(
 EXTRA_ROWS=(
 	"tiny-6.1|x86_64|6.1-tiny||$TINY_TESTS"
 	"bpfless-btf-6.1|x86_64|6.1-bpfless-btf||00-mount,doctor,types|btf"
+	"4.19-btf|x86_64|4.19-btf||00-mount,types|btf"
 )
 
 # Arch profile arch_ARCH sets QEMU (array: the command without -kernel,
@@ -394,7 +412,7 @@ kernels=() built=()
 for r in "${SEL[@]}"; do
 	IFS='|' read -r _ _ k _ <<<"$r"
 	case $k in
-	*-bpfless|*-tiny|*-btf) [[ " ${built[*]} " == *" $k "* ]] || built+=("$k") ;;
+	*-bpfless|*-tiny|*-btf|4.*) [[ " ${built[*]} " == *" $k "* ]] || built+=("$k") ;;
 	*) [[ " ${kernels[*]} " == *" $k "* ]] || kernels+=("$k") ;;
 	esac
 done

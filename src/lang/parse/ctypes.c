@@ -656,7 +656,7 @@ fail:
 struct tenv {
 	struct btf *kernel;		/* vmlinux or --btf; NULL when none */
 	bool kernel_tried;
-	char kernel_why[256];
+	char kernel_why[384];
 	const char *source;
 	struct btf *mods[512];		/* module BTF, loaded on a miss */
 	char *mod_name[512];
@@ -709,8 +709,9 @@ static void load_kernel(struct tenv *t)
 	if (ret == -ENOENT && !btf_file)
 		snprintf(t->kernel_why, sizeof(t->kernel_why), "this kernel has no BTF (no %s): "
 			 "give the types with --btf FILE (made with pahole "
-			 "--btf_encode_detached from a vmlinux with debug info) or define them "
-			 "in the program", t->source);
+			 "--btf_encode_detached from a vmlinux with debug info: before 5.2 no "
+			 "kernel has BTF, the distribution's debug vmlinux has the DWARF) or "
+			 "define them in the program", t->source);
 	else if (ret)
 		snprintf(t->kernel_why, sizeof(t->kernel_why), "cannot read BTF '%s': %s",
 			 t->source, why);

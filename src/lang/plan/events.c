@@ -345,8 +345,11 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 					off += snprintf(fields + off, off < sizeof(fields) ?
 							sizeof(fields) - off : 0,
 							" retval_str=retval:string");
-			/* comm as it is at the event ($comm), not when it is read. */
-			if (uses_comm(c->pred) || uses_comm(c->body))
+			/* comm as it is at the event ($comm), not when it is read;
+			 * where the probes have no $comm (4.4's README does not
+			 * list it), from the pid when read. */
+			if ((uses_comm(c->pred) || uses_comm(c->body)) &&
+			    (in->e.feat.probe_syntax & PS_COMM))
 				off += snprintf(fields + off, off < sizeof(fields) ?
 						sizeof(fields) - off : 0, " ftr_comm=comm");
 			reg_fields(c->pred, fields, &off, sizeof(fields));

@@ -488,6 +488,15 @@ static int hist_plan_clause(struct interp *in, int ci, char *why, size_t wlen)
 			/* Keyless count()/sum(): a constant key, one entry per event. */
 			if (!spec.nkeys)
 				spec.keys[spec.nkeys++] = "common_type";
+			/* At most TRACING_MAP_KEYS_MAX keys (kernel/trace/tracing_map.h):
+			 * 2 until the inter-event series of 4.17 made it 3, the
+			 * series whose .usecs modifier the README lists (4.9 and
+			 * 4.14 refuse a third key with EINVAL). */
+			if (spec.nkeys > (in->e.feat.hist_mods & HM_USECS ? 3 : 2)) {
+				snprintf(why, wlen, "%d keys: this kernel's hist triggers take 2 "
+					 "(3 from 4.17)", spec.nkeys);
+				goto fail;
+			}
 			for (int i = 0; i < km->nkeys; i++)
 				one_entry &= km->kk[i] == KK_PROBE || km->kk[i] == KK_FUNC;
 			/* A table that holds one entry needs the kernel's smallest (and

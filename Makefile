@@ -188,15 +188,17 @@ $(SB)/%.o: src/%.c $(HDRS) | $(B)
 #   every function and datum nothing references.
 #
 # The size limit: 1.5 MiB on arm64 and armhf, the boards the static binary
-# is for.  On x86-64 it is 1.6 MiB, because glibc's static x86-64 libc alone
-# carries some 157 KB of SIMD variants of its string functions (sse2, avx2,
-# evex, avx512: ifuncs) that arm64's does not; ftr's own code is the same
-# size on both.  Over the limit, the binary is removed, so that the next make
+# is for.  On x86-64 it is the same 1.5 MiB plus what only x86-64's static
+# glibc carries: the SIMD variants of its string functions (sse2, ssse3,
+# avx2, evex, avx512: ifuncs) and their CPU-feature selection, 167 KB in the
+# link map of 2026-12-07 (STATIC_MAP=1; 157 KB when this limit was first
+# set at 1.6 MiB, less than that sum).  ftr's own code is the same size on
+# both, so the boards' limit is the one that binds: 1.66 MiB (1,740,800).  Over the limit, the binary is removed, so that the next make
 # does not take it for built.  tests/static-size.sh (in make check) holds
 # each built architecture's binary at its limit.
 STATIC_LIMIT_arm64 := 1572864
 STATIC_LIMIT_armhf := 1572864
-STATIC_LIMIT_x86_64 := 1677721
+STATIC_LIMIT_x86_64 := 1740800
 STATIC_LIMIT ?= $(or $(STATIC_LIMIT_$(FTR_ARCH)),1572864)
 static: $(B)/ftr-static
 $(SB)/ftr-static.ld: Makefile | $(B)

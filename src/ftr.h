@@ -57,6 +57,13 @@ void ftr_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ftr_err_kernel_log(const char *log);
 
 char *read_file(const char *path, size_t *len);	/* malloc'd, NUL-terminated; NULL+errno */
+/* The same, refusing (EFBIG) a file of more than max bytes: text from a
+ * user (a program) read whole, which /dev/zero would make endless. */
+char *read_file_max(const char *path, size_t max, size_t *len);
+/* Its first max bytes at most (cat(): /dev/zero is endless). */
+char *read_file_head(const char *path, size_t max, size_t *len);
+/* The most program text ftr reads (a file, standard input, -e). */
+#define FTR_PROG_MAX (8u << 20)
 /* What to do when /proc/kallsyms reads as zeros, for a message, after
  * kernel.kptr_restrict's value (-1: unknown): at 2 root is refused too. */
 const char *kptr_remedy(int kptr_restrict);
@@ -74,6 +81,10 @@ bool pid_alive(int pid);
 int proc_threads(int pid, int **tids, int *n);
 /* Raise the soft limit of open files to the hard one (many perf fds). */
 void raise_nofile(void);
+/* What standard output is, for messages: "standard output", or the
+ * quoted FILE of -o FILE once a command has put FILE there. */
+extern const char *ftr_stdout_file;
+const char *stdout_name(void);
 int stdout_check(void);
 
 /* Pure parsers for command-line values: 0 or -EINVAL/-ERANGE. */

@@ -27,6 +27,10 @@ static const struct ftr_cmd commands[] = {
 	{ "run", cmd_run, "run a program in ftr's language (also: ftr -e 'PROGRAM')" },
 	{ "reset", cmd_reset, "remove what a killed ftr left in tracefs" },
 	{ "profile", cmd_profile, "sample where the CPU time goes: symbols, call chains, flame graphs" },
+	{ "funccount", cmd_funccount, "count kernel function calls with ftrace's function tracer" },
+	{ "functrace", cmd_functrace, "print kernel function calls and their callers as they happen" },
+	{ "graph", cmd_graph, "the call tree of kernel functions with durations (function_graph)" },
+	{ "funcslower", cmd_funcslower, "the calls of a kernel function slower than a threshold" },
 	{ "stat", cmd_stat, "count what a command, a process or the system cost: user, sys, waiting" },
 	{ "latency", cmd_latency, "the kernel's latency tracers (timerlat, osnoise, hwlat, irqsoff...), as rtla runs them" },
 };
@@ -41,7 +45,7 @@ static void usage(FILE *f)
 		   "events, in-kernel filters, hist triggers and perf_event_open.\n\n"
 		   "commands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'ftr <command> -h' shows a command's options; man ftr-<command> says more.\n");
 }
 

@@ -74,7 +74,24 @@ void ftr_err_kernel_log(const char *log)
 	}
 }
 
+static char *read_upto(const char *path, size_t max, size_t *lenp, bool cut);
+
 char *read_file(const char *path, size_t *lenp)
+{
+	return read_upto(path, SIZE_MAX - 1, lenp, false);
+}
+
+char *read_file_max(const char *path, size_t max, size_t *lenp)
+{
+	return read_upto(path, max, lenp, false);
+}
+
+char *read_file_head(const char *path, size_t max, size_t *lenp)
+{
+	return read_upto(path, max, lenp, true);
+}
+
+static char *read_upto(const char *path, size_t max, size_t *lenp, bool cut)
 {
 	size_t cap = 4096, len = 0;
 	char *buf, *nb;
@@ -96,7 +113,8 @@ char *read_file(const char *path, size_t *lenp)
 			buf = nb;
 			cap *= 2;
 		}
-		r = read(fd, buf + len, cap - len - 1);
+		r = read(fd, buf + len, cut && cap - len - 1 > max - len ? max - len :
+					cap - len - 1);
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -105,6 +123,12 @@ char *read_file(const char *path, size_t *lenp)
 		if (r == 0)
 			break;
 		len += r;
+		if (len >= max && cut)
+			break;
+		if (len > max) {
+			errno = EFBIG;
+			goto fail;
+		}
 	}
 	close(fd);
 	buf[len] = '\0';
@@ -237,12 +261,24 @@ bool pid_alive(int pid)
 	return kill(pid, 0) == 0 || errno == EPERM;
 }
 
+const char *ftr_stdout_file;
+
+const char *stdout_name(void)
+{
+	static char name[PATH_MAX + 2];
+
+	if (!ftr_stdout_file)
+		return "standard output";
+	snprintf(name, sizeof(name), "'%s'", ftr_stdout_file);
+	return name;
+}
+
 int stdout_check(void)
 {
 	/* git's rule: a command whose output could not be written has failed. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		if (errno != EPIPE)
-			ftr_err("write error on standard output: %s", strerror(errno));
+			ftr_err("write error on %s: %s", stdout_name(), strerror(errno));
 		return -EIO;
 	}
 	return 0;

@@ -13,11 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <tracefs.h>
+
 #include "lang/maps/agg.h"
 #include "cmd/cmd.h"
 #include "cmd/trace.h"
 #include "kernel/engine.h"
 #include "ftr.h"
+#include "filter/expr.h"
 #include "filter/filters.h"
 #include "lang/interp.h"
 #include "lang/lang.h"
@@ -294,7 +297,8 @@ static int agg_parse_opts(struct agg_cli *a, int argc, char **argv)
  * The program the command line stands for, into prog; --sort's order into
  * *sort (and a->o.sort).  Returns -1 to go on, else the exit code.
  */
-static int agg_build_program(struct agg_cli *a, struct buf *prog, struct agg_sort *sort)
+static int agg_build_program(struct agg_cli *a, const char *pred, struct buf *prog,
+			     struct agg_sort *sort)
 {
 	/* --sort's names of the keys: each key's field (or builtin) name */
 	const char *keynames[AGG_MAX_KEYS];
@@ -370,7 +374,13 @@ static int agg_build_program(struct agg_cli *a, struct buf *prog, struct agg_sor
 		a->o.sort = sort;
 	}
 
-	add(prog, "%s {", probes.s);
+	/* Every key had a modifier of its own (count.sym): none to bucket
+	 * (it was "bad '.linear='", of a .linear= nobody wrote). */
+	if (a->hist && !hmod[0])
+		return cmd_usage_error(cmd, "-k '%s': no key to bucket: a histogram needs a field "
+				       "as FIELD, FIELD.log2 or FIELD.linear=STEP ('.sym', '.hex' "
+				       "and the like make keys beside it)", a->keyarg ? a->keyarg : "");
+	add(prog, "%s%s%s%s {", probes.s, pred ? " /" : "", pred ? pred : "", pred ? "/" : "");
 	if (a->hist) {
 		char *slash;
 		uint64_t step, max = 0;
@@ -421,21 +431,86 @@ static int agg_build_program(struct agg_cli *a, struct buf *prog, struct agg_sor
 	return -1;
 }
 
+struct fields_of {
+	const struct agg_cli *a;
+	const char *tdir;
+	bool unknown;		/* an event's fields could not be read */
+};
+
+/* Has one of the command's events a field of this name?  A probe spec's
+ * own (NAME=...), a tracepoint's from its format. */
+static bool event_has_field(const char *name, void *arg)
+{
+	struct fields_of *fo = arg;
+	char path[PATH_MAX], pat[160], *text, *p;
+	bool has = false;
+
+	for (int i = 0; i < fo->a->nev && !has; i++) {
+		const char *e = fo->a->evs[i];
+
+		snprintf(pat, sizeof(pat), "%s=", name);
+		if (engine_is_probe_spec(e)) {
+			for (p = strstr(e, pat); p && !has; p = strstr(p + 1, pat))
+				has = p > e && (p[-1] == ' ' || p[-1] == '\t');
+			continue;
+		}
+		if (str_has_prefix(e, "tracepoint:"))
+			e += strlen("tracepoint:");
+		else if (str_has_prefix(e, "t:"))
+			e += 2;
+		snprintf(path, sizeof(path), "%s/events/%.*s/%s/format", fo->tdir ? fo->tdir : "",
+			 (int)strcspn(e, ":"), e, strchr(e, ':') ? strchr(e, ':') + 1 : "");
+		text = fo->tdir && !strchr(e, '*') ? read_file(path, NULL) : NULL;
+		if (!text) {
+			fo->unknown = true;
+			return true;
+		}
+		snprintf(pat, sizeof(pat), " %s;", name);
+		has = strstr(text, pat) != NULL;
+		snprintf(pat, sizeof(pat), " %s[", name);
+		has |= strstr(text, pat) != NULL;
+		free(text);
+	}
+	return has;
+}
+
+/*
+ * -f FILTER as the program's predicate, so that the command is planned as
+ * the program it stands for (the same pushdowns, the same -E plan).  A
+ * filter the language says otherwise (~ patterns, arithmetic), or over a
+ * recording, stays the command's filter (run_opts.filter), applied as
+ * before.  The predicate (malloc'd) or NULL.
+ */
+static char *filter_as_pred(struct agg_cli *a)
+{
+	struct fields_of fo = { .a = a, .tdir = tracefs_tracing_dir() };
+	char buf[4096], why[256];
+	struct expr_err ee;
+	struct expr *e;
+	int r;
+
+	if (!a->o.filter || a->o.input)
+		return NULL;
+	e = expr_parse(a->o.filter, &ee);
+	r = e ? expr_to_lang(e, event_has_field, &fo, buf, sizeof(buf), why, sizeof(why)) : -1;
+	expr_free(e);
+	if (r || fo.unknown)
+		return NULL;
+	return strdup(buf);
+}
+
 static int run_agg(bool hist, int argc, char **argv)
 {
 	struct agg_cli a = { .hist = hist, .cmd = hist ? "hist" : "count",
 			     .o = { .mode = OUT_TEXT } };
 	struct buf prog = { .n = 0 };
 	struct agg_sort sort;
-	char *filter_owned = NULL;
+	char *filter_owned = NULL, *pred = NULL;
 	struct program p;
 	struct lang_err err;
 	int ret;
 
 	ret = agg_parse_opts(&a, argc, argv);
-	if (ret >= 0)
-		return ret;
-	ret = agg_build_program(&a, &prog, &sort);
 	if (ret >= 0)
 		return ret;
 	if (a.o.filter) {
@@ -448,6 +523,15 @@ static int run_agg(bool hist, int argc, char **argv)
 			return FTR_EXIT_FAIL;
 		}
 		a.o.filter = filter_owned;
+		pred = filter_as_pred(&a);
+		if (pred)
+			a.o.filter = NULL;
+	}
+	ret = agg_build_program(&a, pred, &prog, &sort);
+	if (ret >= 0) {
+		free(pred);
+		free(filter_owned);
+		return ret;
 	}
 	if (a.o.eng.explain)
 		printf("# program\n%s\n", prog.s);
@@ -455,15 +539,13 @@ static int run_agg(bool hist, int argc, char **argv)
 	if (lang_parse(prog.s, &p, &err) < 0) {
 		/* Only a bad field or event name can get here. */
 		lang_perror(NULL, prog.s, &err);
+		free(pred);
 		free(filter_owned);
 		return FTR_EXIT_FAIL;
 	}
-	/* A recording its recorder left unfinished: finished first. */
-	if (a.o.input && trace_complete_if_unfinished(a.o.input) < 0)
-		ret = FTR_EXIT_FAIL;
-	else
-		ret = lang_run(&p, &a.o);
+	ret = lang_run(&p, &a.o);
 	lang_free(&p);
+	free(pred);
 	free(filter_owned);
 	return ret;
 }

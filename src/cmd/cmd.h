@@ -24,6 +24,10 @@ int cmd_count(int argc, char **argv);
 int cmd_hist(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_profile(int argc, char **argv);
+int cmd_funccount(int argc, char **argv);
+int cmd_functrace(int argc, char **argv);
+int cmd_graph(int argc, char **argv);
+int cmd_funcslower(int argc, char **argv);
 int cmd_latency(int argc, char **argv);
 
 /* The usage error every command shares: message, hint, exit code 2. */

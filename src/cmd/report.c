@@ -25,37 +25,13 @@ static const char report_usage[] =
 	"usage: ftr report [options] FILE [EVENT [-f FILTER] ...]\n\n"
 	"Print the events of a trace-cmd data file (written by 'ftr record' or by\n"
 	"trace-cmd), as 'ftr trace' prints them.  Without EVENT, every event of the\n"
-	"file.  A file its recorder left unfinished (killed, disk full) is completed\n"
-	"first, from its FILE.cpuN side files.\n\n"
+	"file.  Reading never writes: a file its recorder left unfinished (killed) is\n"
+	"refused, and 'ftr record --finish FILE' completes it from its side files.\n\n"
 	"  -f, --filter EXPR      a filter ('ftr trace' syntax, evaluated here)\n"
 	"  -F, --fields A,B,C     print only these fields\n"
 	"  -j, --json             one JSON object per event\n"
 	"  -c, --count N          stop after N events\n"
 	"  -h, --help             this help\n";
-
-/* A file whose recorder was killed: completed from its side files, when
- * they are there. */
-int trace_complete_if_unfinished(const char *path)
-{
-	struct tdat_head h;
-	char err[512];
-	uint64_t pages;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
-
-	if (fd < 0)
-		return 0;	/* tdat_open says why */
-	e = tdat_head_parse(fd, &h, err, sizeof(err));
-	close(fd);
-	if (e || h.version != 6 || !h.unfinished)
-		return 0;
-	if (recfile_complete(path, &pages, err, sizeof(err)) < 0) {
-		ftr_err("'%s' is unfinished and cannot be completed: %s", path, err);
-		return -EIO;
-	}
-	fprintf(stderr, "ftr: '%s' was unfinished (its recorder stopped early): completed, "
-		"%llu pages\n", path, (unsigned long long)pages);
-	return 0;
-}
 
 struct rep_ctx {
 	struct engine *e;
@@ -116,8 +92,6 @@ int cmd_report(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	ret = FTR_EXIT_FAIL;
-	if (trace_complete_if_unfinished(a.input) < 0)
-		goto out;
 	td = tdat_open(a.input, err, sizeof(err));
 	if (!td) {
 		ftr_err("cannot read '%s': %s", a.input, err);
@@ -146,7 +120,7 @@ int cmd_report(int argc, char **argv)
 	}
 	ob_flush(&ob);
 	if (ob.err && ob.err != -EPIPE) {
-		ftr_err("write error on standard output: %s", strerror(-ob.err));
+		ftr_err("write error on %s: %s", stdout_name(), strerror(-ob.err));
 		goto out;
 	}
 	ret = FTR_EXIT_OK;
@@ -161,11 +135,6 @@ out:
 #else
 
 /* The static build has no libtracecmd: reading is the dynamic ftr's. */
-int trace_complete_if_unfinished(const char *path)
-{
-	return 0;
-}
-
 int cmd_report(int argc, char **argv)
 {
 	ftr_err("ftr report is not in this build (the static build has no libtracecmd): "

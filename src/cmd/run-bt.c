@@ -64,7 +64,7 @@ int cmd_bt_option(int c, const char *arg)
 		/* bpftrace adds the header to the program's; ftr reads no
 		 * header (types are BTF and the program's), but a header that
 		 * is nowhere is an error, as #include's. */
-		if (lang_header_check(arg, strlen(arg), why, sizeof(why)) < 0) {
+		if (lang_header_check(arg, strlen(arg), true, why, sizeof(why)) < 0) {
 			ftr_err("--include: %s", why);
 			return FTR_EXIT_FAIL;
 		}

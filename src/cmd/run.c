@@ -471,17 +471,15 @@ int cmd_run(int argc, char **argv)
 			goto out;
 		}
 		close(fd);
+		/* Its write errors name it, not "standard output". */
+		ftr_stdout_file = outfile;
 	}
 	/* ftr's line under a histogram: a program's output is bpftrace's,
 	 * which tools read, unless a person reads it; a recipe is ftr's own. */
 	if (hist_summary < 0)
 		hist_summary = (file && lang_is_recipe(file)) || isatty(STDOUT_FILENO);
 	o.no_hist_summary = !hist_summary;
-	/* A recording its recorder left unfinished: finished first. */
-	if (o.input && trace_complete_if_unfinished(o.input) < 0)
-		ret = FTR_EXIT_FAIL;
-	else
-		ret = lang_run(&prog, &o);
+	ret = lang_run(&prog, &o);
 	lang_free(&prog);
 out:
 	free(owned);

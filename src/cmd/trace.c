@@ -424,7 +424,7 @@ int cmd_trace(int argc, char **argv)
 		goto out;
 	ob_flush(&ob);
 	if (ob.err && ob.err != -EPIPE)
-		ftr_err("write error on standard output: %s", strerror(-ob.err));
+		ftr_err("write error on %s: %s", stdout_name(), strerror(-ob.err));
 	engine_summary(&e, ftr_verbose > 0);
 	ret = ob.err && ob.err != -EPIPE ? FTR_EXIT_FAIL : FTR_EXIT_OK;
 	if (a.fail_on_lost && engine_lost(&e, NULL))

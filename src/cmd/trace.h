@@ -67,8 +67,5 @@ int trace_engine_start(struct engine *e, struct trace_cli *a);
 int trace_setup_output(struct engine *e, struct trace *t);
 int trace_on_event(struct engine *e, struct eng_event *v, struct tep_record *rec, void *arg);
 void trace_on_lost(int cpu, long long n, unsigned long long ts, void *arg);
-/* A recording its recorder left unfinished (killed, disk full) completed
- * from its side files (cmd/report.c).  0, or -EIO (printed). */
-int trace_complete_if_unfinished(const char *path);
 
 #endif

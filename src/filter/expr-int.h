@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Event-filter expressions' insides, shared by the four files of their four
- * jobs and by nothing else: parse.c (text to a tree), bind.c (the tree
+ * jobs (and expr-lang.c, which reads it for ftr's language) and by nothing
+ * else: parse.c (text to a tree), bind.c (the tree
  * against an event's fields, as the kernel would take it), eval.c (a record
  * matched as the kernel matches it) and render.c (the tree written back, for
  * the kernel's filter file or for people).  expr.h is the contract.

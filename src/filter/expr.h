@@ -126,4 +126,21 @@ int expr_format(const struct expr *e, char *buf, size_t len);
  * there are, which may be more than max. */
 int expr_fields(const struct expr *e, const char **names, int max);
 
+/* The name a bound e fixes the current task's comm to: e is `comm == "NAME"`
+ * (the generic comm, not a field of the event by that name), or that and
+ * more (&&), NAME without glob characters; else NULL.  Valid until
+ * expr_free. */
+const char *expr_fixed_comm(const struct expr *e);
+
+/* Render a parsed e (bound or not) as a predicate of ftr's language with
+ * the same meaning, for the commands that stand for a program (ftr count
+ * -f): fields are args.NAME, the kernel's generic comm, cpu and common_pid
+ * the task's comm, cpu and tid unless has_field(name, arg) says the event
+ * has a field of that spelling (which the kernel's filter takes).  0;
+ * -ENOTSUP with why where the language says it otherwise (~ and !~
+ * patterns, arithmetic, strings with glob characters or escapes, other
+ * common_ fields); -ENOSPC. */
+int expr_to_lang(const struct expr *e, bool (*has_field)(const char *name, void *arg), void *arg,
+		 char *buf, size_t len, char *why, size_t wlen);
+
 #endif

@@ -2,6 +2,7 @@
 /* Architecture facts for probes: see arch.h. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -119,6 +120,54 @@ int arch_arg_fetch(const char *arch, unsigned idx, char *out, size_t len)
 	else
 		snprintf(out, len, "$stack%u", a->stack_first + (idx - a->nregs));
 	return 0;
+}
+
+/*
+ * Registers by bpftrace's names (its arch/ sources), as the kernel's probe
+ * parser names them (arch/<arch>/kernel/ptrace.c regoffset_table):
+ * x86-64's are the kernel's own; arm64's r0..r30 are its x0..x30 (either
+ * name is taken); arm's orig_r0 is the kernel's ORIG_r0.
+ */
+int arch_reg_fetch(const char *arch, const char *name, char *out, size_t len)
+{
+	static const char *const x86_64[] = {
+		"ax", "bx", "cx", "dx", "si", "di", "bp", "sp", "r8", "r9", "r10", "r11",
+		"r12", "r13", "r14", "r15", "ip", "flags", "cs", "ss", "orig_ax",
+	};
+	static const char *const arm[] = {
+		"r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "fp", "ip",
+		"sp", "lr", "pc", "cpsr",
+	};
+	char *end;
+	long n;
+
+	if (!arch || !name)
+		return -ENOTSUP;
+	if (!strcmp(arch, "x86_64")) {
+		for (size_t i = 0; i < ARRAY_SIZE(x86_64); i++)
+			if (!strcmp(name, x86_64[i]))
+				return snprintf(out, len, "%%%s", name) < (int)len ? 0 : -ERANGE;
+		return -ENOENT;
+	}
+	if (!strcmp(arch, "arm64")) {
+		if (!strcmp(name, "sp") || !strcmp(name, "pc") || !strcmp(name, "pstate"))
+			return snprintf(out, len, "%%%s", name) < (int)len ? 0 : -ERANGE;
+		if ((name[0] != 'r' && name[0] != 'x') || name[1] < '0' || name[1] > '9')
+			return -ENOENT;
+		n = strtol(name + 1, &end, 10);
+		if (*end || n > 30 || (name[1] == '0' && name[2]))
+			return -ENOENT;
+		return snprintf(out, len, "%%x%ld", n) < (int)len ? 0 : -ERANGE;
+	}
+	if (!strcmp(arch, "arm")) {
+		if (!strcmp(name, "orig_r0"))
+			return snprintf(out, len, "%%ORIG_r0") < (int)len ? 0 : -ERANGE;
+		for (size_t i = 0; i < ARRAY_SIZE(arm); i++)
+			if (!strcmp(name, arm[i]))
+				return snprintf(out, len, "%%%s", name) < (int)len ? 0 : -ERANGE;
+		return -ENOENT;
+	}
+	return -ENOTSUP;
 }
 
 bool arch_syscall_direct(const char *arch)

@@ -52,6 +52,15 @@ int arch_syscall_arg_fetch(const char *arch, int idx, char *out, size_t len);
  * (arch_arg_fetch), by register slot. */
 bool arch_syscall_direct(const char *arch);
 
+/*
+ * Pure: the kernel fetcharg of register `name`, by bpftrace's reg() names
+ * ("ip", "sp", "di" on x86-64: "%ip"; arm64 "r0".."r30" or "x0".."x30",
+ * "sp", "pc", "pstate": "%x0"; arm "r0".."r10", "fp", "ip", "sp", "lr",
+ * "pc", "cpsr", "orig_r0").  0; -ENOENT for no register of arch;
+ * -ENOTSUP for an architecture without a table.
+ */
+int arch_reg_fetch(const char *arch, const char *name, char *out, size_t len);
+
 /* Debian multiarch triplet ("x86_64-linux-gnu"), or NULL. */
 const char *arch_multiarch(const char *arch);
 

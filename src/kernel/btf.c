@@ -384,8 +384,14 @@ int64_t btf_size(const struct btf *b, uint32_t id)
 		switch (t.kind) {
 		case BTF_INT: case BTF_STRUCT: case BTF_UNION: case BTF_ENUM: case BTF_ENUM64:
 		case BTF_FLOAT: case BTF_DATASEC:
+			/* A hostile file's sizes: n * size would wrap negative
+			 * (issue 38: sizeof and offsets went below zero). */
+			if (t.size_type && n > INT64_MAX / 4 / t.size_type)
+				return -EINVAL;
 			return n * t.size_type;
 		case BTF_PTR:
+			if (n > INT64_MAX / 4 / BTF_PTR_SIZE)
+				return -EINVAL;
 			return n * BTF_PTR_SIZE;
 		case BTF_ARRAY:
 			/* bounded: MAX_CHAIN dimensions of < 2^32 */

@@ -15,6 +15,7 @@
 struct centry {
 	int pid;		/* 0: empty slot (pid 0 is handled apart) */
 	int tgid, uid, gid;	/* -2: not looked up yet; -1: unknown */
+	int ppid;		/* with them: the real parent's tgid, -1 unknown */
 	bool unknown;		/* comm is "<...>": a later saved_cmdlines may tell */
 	char comm[16];
 };
@@ -139,6 +140,7 @@ static void status_gone(struct comm_cache *cc, struct centry *e, int tid, uint64
 	if (cc->exits && task_exits_find(cc->exits, tid, ts, &x) == 0) {
 		e->uid = x.uid;
 		e->gid = x.gid;
+		e->ppid = x.ppid;
 		if (x.tgid > 0)
 			e->tgid = x.tgid;
 		return;
@@ -169,7 +171,7 @@ static struct centry *status_of(struct comm_cache *cc, int tid, uint64_t ts)
 		return NULL;
 	if (e->tgid != -2)
 		return e;
-	e->tgid = e->uid = e->gid = -1;
+	e->tgid = e->uid = e->gid = e->ppid = -1;
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
 	text = cc->resolve ? NULL : read_file(path, NULL);
 	if (!text && !cc->resolve) {
@@ -180,6 +182,9 @@ static struct centry *status_of(struct comm_cache *cc, int tid, uint64_t ts)
 		p = strstr(text, "\nTgid:");
 		if (p)
 			e->tgid = atoi(p + 6);
+		p = strstr(text, "\nPPid:");
+		if (p)
+			e->ppid = atoi(p + 6);
 		p = strstr(text, "\nUid:");
 		if (p)
 			e->uid = atoi(p + 5);
@@ -207,6 +212,23 @@ int comm_uid(struct comm_cache *cc, int tid, uint64_t ts)
 	struct centry *e = tid > 0 ? status_of(cc, tid, ts) : NULL;
 
 	return e ? e->uid : (tid == 0 ? 0 : -1);
+}
+
+int comm_ppid(struct comm_cache *cc, int tid, uint64_t ts)
+{
+	struct centry *e = tid > 0 ? status_of(cc, tid, ts) : NULL;
+
+	return e ? e->ppid : (tid == 0 ? 0 : -1);
+}
+
+int comm_exit_name(struct comm_cache *cc, int pid, uint64_t ts, char *out)
+{
+	struct task_exit x;
+
+	if (!cc->exits || pid <= 0 || task_exits_find(cc->exits, pid, ts, &x) || !x.comm[0])
+		return -ENOENT;
+	memcpy(out, x.comm, sizeof(x.comm));
+	return 0;
 }
 
 int comm_gid(struct comm_cache *cc, int tid, uint64_t ts)

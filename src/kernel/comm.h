@@ -27,6 +27,14 @@ const char *comm_lookup(struct comm_cache *cc, int pid);
 int comm_tgid(struct comm_cache *cc, int tid, uint64_t ts);
 int comm_uid(struct comm_cache *cc, int tid, uint64_t ts);
 int comm_gid(struct comm_cache *cc, int tid, uint64_t ts);
+/* The real parent's process id of the thread, from the same status read
+ * (or exit record): as it was then, not at the event if the parent has
+ * exited in between (the thread was re-parented); -1 where unknown. */
+int comm_ppid(struct comm_cache *cc, int tid, uint64_t ts);
+/* The name a task (pid: a thread's id, a process's leader's) had when it
+ * exited, from its exit record, into out[16]: 0, or -ENOENT (no record:
+ * it has not exited, or the exits are not watched). */
+int comm_exit_name(struct comm_cache *cc, int pid, uint64_t ts, char *out);
 /* Subscribe to the kernel's task exit records (exits.h) until
  * comm_cache_free: 0 or -errno (the lookups then say why they fail). */
 int comm_cache_watch_exits(struct comm_cache *cc);

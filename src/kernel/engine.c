@@ -17,6 +17,7 @@
 #include "kernel/arch.h"
 #include "kernel/comm.h"
 #include "kernel/engine.h"
+#include "kernel/ftrace.h"
 #include "kernel/evsel.h"
 #include "filter/expr.h"
 #include "filter/filters.h"
@@ -600,6 +601,82 @@ int engine_load_formats(struct engine *e)
 	return e->comms ? 0 : -ENOMEM;
 }
 
+int engine_add_function(struct engine *e, const char *filter, size_t max_funcs,
+			struct eng_event **out)
+{
+	struct eng_event *v;
+	char why[320];
+
+	if (e->s && !e->o.explain && !e->fn_filter && ftrace_usable(e->s, false, why, sizeof(why))) {
+		ftr_err("%s (see 'ftr doctor')", why);
+		return -ENOTSUP;
+	}
+	if (e->fn_graph)
+		return -EINVAL;
+	v = add_event(e, "ftrace", "function", NULL);
+	if (e->fn_filter) {
+		/* Another clause's functions: one filter, one event. */
+		char *more;
+
+		if (asprintf(&more, "%s %s", e->fn_filter, filter) < 0)
+			return -ENOMEM;
+		free(e->fn_filter);
+		e->fn_filter = more;
+	} else {
+		e->fn_filter = strdup(filter);
+	}
+	if (!v || !e->fn_filter)
+		return -ENOMEM;
+	v->ftrace_fn = true;
+	e->fn_max = max_funcs;
+	if (out)
+		*out = v;
+	return 0;
+}
+
+int engine_add_graph(struct engine *e, const char *filter, size_t max_funcs,
+		     struct eng_event **entry, struct eng_event **exit)
+{
+	char why[320];
+	int idx;
+
+	if (e->s && !e->o.explain && ftrace_usable(e->s, true, why, sizeof(why))) {
+		ftr_err("%s (see 'ftr doctor')", why);
+		return -ENOTSUP;
+	}
+	if (e->fn_filter)
+		return -EINVAL;
+	*entry = add_event(e, "ftrace", "funcgraph_entry", NULL);
+	idx = *entry ? (*entry)->idx : -1;
+	*exit = add_event(e, "ftrace", "funcgraph_exit", NULL);	/* may move e->ev */
+	e->fn_filter = strdup(filter);
+	if (idx < 0 || !*exit || !e->fn_filter)
+		return -ENOMEM;
+	*entry = &e->ev[idx];
+	(*entry)->ftrace_fn = (*exit)->ftrace_fn = true;
+	e->fn_graph = true;
+	e->fn_max = max_funcs;
+	return 0;
+}
+
+/* The function tracer, once the pids are known: filter read back and
+ * bounded before it is enabled (kernel/ftrace.c). */
+static int arm_functions(struct engine *e, const char *pids, const char *notrace)
+{
+	struct ftrace_opts o = { .filter = e->fn_filter, .pids = pids, .notrace_pids = notrace,
+				 .max_funcs = e->fn_max, .explain = e->o.explain,
+				 .tracer = e->fn_graph ? "function_graph" : "function" };
+	char why[1024];
+	int err;
+
+	for (int i = 0; i < e->nev; i++)
+		o.stack |= e->ev[i].ftrace_fn && e->ev[i].want_kstack && e->kstacks;
+	err = ftrace_arm(e->s, &o, &e->fn_count, why, sizeof(why));
+	if (err && why[0])
+		ftr_err("function tracer: %s", why);
+	return err;
+}
+
 /* Parse, check and place each filter: in the kernel when it can take it,
  * in user space otherwise (or when asked). */
 static int setup_filters(struct engine *e)
@@ -635,7 +712,9 @@ static int setup_filters(struct engine *e)
 			return -EINVAL;
 		}
 		free(text);
-		if (e->o.user_filter) {
+		/* ftrace:function has no filter file (trace_export.c: ftrace's
+		 * own events are TRACE_EVENT_FL_IGNORE_ENABLE). */
+		if (e->o.user_filter || v->ftrace_fn) {
 			v->user_filter = true;
 			continue;
 		}
@@ -917,9 +996,10 @@ int engine_prepare(struct engine *e)
 	/* A system-wide trace leaves ftr out: its own reads, polls and
 	 * writes would otherwise feed on themselves (set_event_notrace_pid,
 	 * 5.8 and later). */
+	char me[16] = "", pids[4096] = "";
+
 	if (!e->o.pid && !e->o.cmdv && tracefs_file_exists(session_instance(e->s),
 							   "set_event_notrace_pid")) {
-		char me[16];
 
 		int pid = e->o.emit_sh ? 0 : e->o.explain ? getpid() : kernel_pid(e, false);
 
@@ -935,8 +1015,6 @@ int engine_prepare(struct engine *e)
 			return -EIO;
 	}
 	if (e->o.pid || e->o.cmdv) {
-		char pids[4096];
-
 		if (e->o.cmdv) {
 			if (e->o.explain) {
 				snprintf(pids, sizeof(pids), "$CMD_PID");
@@ -998,6 +1076,8 @@ int engine_prepare(struct engine *e)
 		if (session_write(e->s, "options/userstacktrace", "1", NULL) < 0)
 			return -EIO;
 	}
+	if (e->fn_filter && (err = arm_functions(e, pids[0] ? pids : NULL, me[0] ? me : NULL)))
+		return err;
 	/* Last first: the kernel calls a place's uprobes newest enabled
 	 * first (a uprobe event registers its consumer when enabled, at the
 	 * head of the uprobe's list, and handler_chain and the return's
@@ -1012,7 +1092,8 @@ int engine_prepare(struct engine *e)
 		for (int j = 0; j < e->nev; j++) {
 			int i = pass ? e->nev - 1 - j : j;
 
-			if (e->ev[i].trigger_only || e->ev[i].oldest_first != !pass)
+			if (e->ev[i].trigger_only || e->ev[i].ftrace_fn ||
+			    e->ev[i].oldest_first != !pass)
 				continue;
 			if (session_event_write(e->s, e->ev[i].sys, e->ev[i].name, "enable", "1",
 						"0") < 0)
@@ -1558,6 +1639,7 @@ void engine_close(struct engine *e)
 	free(e->ev);
 	free(e->by_id);
 	free(e->follow);
+	free(e->fn_filter);
 	for (int i = 0; i < e->npend; i++)
 		free(e->pend[i].buf);
 	free(e->pend);

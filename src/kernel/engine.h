@@ -45,6 +45,10 @@ struct eng_event {
 	bool oldest_first;		/* an eprobe: enabled in the program's order */
 	bool want_kstack;		/* handed over with its kernel stack */
 	bool want_ustack;		/* ... with its user stack */
+	/* ftrace:function, written by the function tracer (kernel/ftrace.c)
+	 * for the functions of fn_filter, not enabled through events/: no
+	 * kernel filter, its own stack option (func_stack_trace). */
+	bool ftrace_fn;
 	/* A uprobe whose user stack its own fields carry (arch.h,
 	 * arch_ustack_fetch: arm64, whose kernel writes no user_stack
 	 * record); uentry: at a function's first instruction. */
@@ -146,6 +150,11 @@ struct engine {
 	const uint64_t *cur_ustack;	/* during on_event */
 	int cur_nustack, cur_utgid;
 	uint64_t ufetch_ips[16];	/* a ufetch event's frames */
+	/* The function tracer (engine_add_function): its filter, the bound
+	 * on its functions, and how many the kernel matched. */
+	char *fn_filter;
+	size_t fn_max, fn_count;
+	bool fn_graph;			/* function_graph, not function */
 };
 
 /* Session, features, instance.  Prints its errors.  0 / -errno. */
@@ -165,6 +174,16 @@ int engine_raw_filter(struct engine *e, const char *raw);
 /* A dynamic probe; *out is its event.  0 / -errno. */
 int engine_add_probe(struct engine *e, const struct probe_spec *p, const char *filter,
 		     struct eng_event **out);
+/* The function tracer's calls of the functions filter names (globs,
+ * space-separated, as set_ftrace_filter takes them), at most max_funcs of
+ * them (0: FTRACE_MAX_FUNCS): the event ftrace:function.  A second call
+ * adds its patterns to the same filter and event.  0 / -errno (printed). */
+int engine_add_function(struct engine *e, const char *filter, size_t max_funcs,
+			struct eng_event **out);
+/* The same with function_graph (in an instance: 6.11 and later): the
+ * events ftrace:funcgraph_entry (*entry) and ftrace:funcgraph_exit (*exit). */
+int engine_add_graph(struct engine *e, const char *filter, size_t max_funcs,
+		     struct eng_event **entry, struct eng_event **exit);
 /* An eprobe on tracepoint sys:ev with these fetchargs; *out is its event.
  * 0 / -errno (printed). */
 int engine_add_eprobe(struct engine *e, const char *sys, const char *ev, const char *fetchargs,

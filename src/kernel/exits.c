@@ -246,6 +246,10 @@ int task_exits_parse(const void *msg, size_t len, int family, struct task_exit *
 	out->uid = (int)GET32(s, ac_uid);
 	out->gid = (int)GET32(s, ac_gid);
 	out->tgid = HAS(slen, ac_tgid) ? (int)GET32(s, ac_tgid) : -1;
+	out->ppid = (int)GET32(s, ac_ppid);	/* beside ac_pid since version 1 */
+	/* ac_comm comes before ac_pid: there too */
+	memcpy(out->comm, s + offsetof(struct taskstats, ac_comm), sizeof(out->comm) - 1);
+	out->comm[sizeof(out->comm) - 1] = '\0';
 	return 1;
 }
 

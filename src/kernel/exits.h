@@ -17,6 +17,8 @@ struct task_exits;
 
 struct task_exit {
 	int pid, tgid, uid, gid;	/* tgid -1: the kernel's record has none (< 5.19) */
+	int ppid;			/* the real parent's tgid */
+	char comm[16];			/* its name when it exited */
 };
 
 /* Subscribe to every possible CPU's exit records: 0, or -errno

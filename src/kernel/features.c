@@ -17,6 +17,7 @@
 #include <tracefs.h>
 
 #include "kernel/features.h"
+#include "kernel/ftrace.h"
 #include "ftr.h"
 #include "perf/perf.h"
 
@@ -56,7 +57,12 @@ const char *features_instead(const struct features *f, enum feat_id id)
 		return f->f[F_FUNCTION].yes ?
 			"kprobe: probes fail with an explanation naming a tracepoint that carries "
 			"the same data where one exists (syscalls:sys_enter_write's count for "
-			"vfs_write's); the function tracer can still count calls" :
+			"vfs_write's); 'ftr funccount' and 'ftr functrace' hook functions with "
+			"the function tracer" :
+			f->func_err ?
+			"kprobe: probes fail with an explanation naming a tracepoint that carries "
+			"the same data where one exists (syscalls:sys_enter_write's count for "
+			"vfs_write's); the function tracer, listed, is refused too (below)" :
 			"kprobe: probes fail with an explanation naming a tracepoint that carries "
 			"the same data where one exists (syscalls:sys_enter_write's count for "
 			"vfs_write's)";
@@ -76,6 +82,13 @@ const char *features_instead(const struct features *f, enum feat_id id)
 	case F_SYNTH:
 		return "start/end latency joins are computed in user space";
 	case F_FUNCTION:
+		if (f->func_err)
+			return kprobe ? "the kernel refuses the function tracer to ftr: funccount, "
+					"functrace and graph refuse too; function calls are counted "
+					"with kprobes" :
+				"the kernel refuses the function tracer to ftr: funccount, "
+				"functrace and graph refuse too, and no kernel function can be "
+				"counted here; use tracepoints";
 		return kprobe ? "function calls are counted with kprobes" :
 			"no way to count arbitrary kernel function calls; use tracepoints";
 	case F_FUNCTION_GRAPH:
@@ -458,10 +471,51 @@ static void probe_eprobe(struct features *f, struct session *s)
 	}
 }
 
+/*
+ * The function tracers: listed in available_tracers is no proof (a
+ * hardened 6.18 lists "function" and answers EPERM to every use of it), so
+ * each listed one is tried in the session's instance (ftrace_try), as the
+ * eprobe is.  function_graph listed at the top level only: a kernel before
+ * 6.11, where it runs in no instance; ftr then takes the top level only
+ * when asked, and doctor does not touch it.
+ */
+static void probe_ftrace(struct features *f, struct session *s)
+{
+	char **tracers = tracefs_tracers(f->tfs.path), why[160];
+	bool fn = false, graph = false;
+
+	for (int i = 0; tracers && tracers[i]; i++) {
+		fn |= !strcmp(tracers[i], "function");
+		graph |= !strcmp(tracers[i], "function_graph");
+	}
+	tracefs_list_free(tracers);
+	if (!fn) {
+		set(f, F_FUNCTION, false, "not in available_tracers");
+	} else if (!s) {
+		set(f, F_FUNCTION, false, "listed; not tried (no session)");
+	} else {
+		f->func_err = ftrace_try(s, "function", why, sizeof(why));
+		set(f, F_FUNCTION, !f->func_err, "%s", f->func_err ? why : "tried in an instance");
+	}
+	if (!graph) {
+		set(f, F_FUNCTION_GRAPH, false, "not in available_tracers");
+	} else if (!s) {
+		set(f, F_FUNCTION_GRAPH, false, "listed; not tried (no session)");
+	} else if (!ftrace_instance_has(s, "function_graph")) {
+		f->graph_top_only = true;
+		set(f, F_FUNCTION_GRAPH, true, "top level only (instances have it from 6.11): "
+		    "ftr takes it only with --global-tracer");
+	} else {
+		f->graph_err = ftrace_try(s, "function_graph", why, sizeof(why));
+		set(f, F_FUNCTION_GRAPH, !f->graph_err, "%s",
+		    f->graph_err ? why : "tried in an instance");
+	}
+}
+
 int features_probe(struct features *f, struct session *s)
 {
 	struct utsname u;
-	char *readme, **tracers, mods[256];
+	char *readme, mods[256];
 	size_t readme_len = 0;
 	int err;
 
@@ -543,16 +597,7 @@ int features_probe(struct features *f, struct session *s)
 	else
 		set(f, F_HIST, false, "no 'hist' file in event directories");
 	set(f, F_SYNTH, tfile("synthetic_events"), NULL);
-	tracers = tracefs_tracers(f->tfs.path);
-	set(f, F_FUNCTION, false, NULL);
-	set(f, F_FUNCTION_GRAPH, false, NULL);
-	for (int i = 0; tracers && tracers[i]; i++) {
-		if (!strcmp(tracers[i], "function"))
-			f->f[F_FUNCTION].yes = true;
-		if (!strcmp(tracers[i], "function_graph"))
-			f->f[F_FUNCTION_GRAPH].yes = true;
-	}
-	tracefs_list_free(tracers);
+	probe_ftrace(f, s);
 	set(f, F_ERROR_LOG, tfile("error_log"), NULL);
 	return 0;
 }

@@ -96,6 +96,13 @@ struct features {
 	unsigned hist_mods;
 	unsigned probe_syntax;
 	struct feature f[F_NR];
+	/* The function tracers listed in available_tracers but refused when
+	 * tried in the session's instance (a hardened kernel's EPERM): the
+	 * refusal's -errno, 0 when usable or not listed.  probe_ftrace. */
+	int func_err, graph_err;
+	/* function_graph is listed at the top level only: before 6.11 it runs
+	 * in no instance (trace_functions_graph.c, .allow_instances). */
+	bool graph_top_only;
 };
 
 struct feature_info {

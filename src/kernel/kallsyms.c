@@ -245,3 +245,58 @@ int kallsyms_current(const char *arch, struct kallsyms_current *out, char *why, 
 	out->ncpu = ret;
 	return 0;
 }
+
+int kallsyms_data(const char *name, uint64_t *addr, bool *rodata, uint64_t *end)
+{
+	/* The read-only sections' bounds, from the linker script's symbols
+	 * (include/asm-generic/vmlinux.lds.h): .rodata, and the data made
+	 * read-only once init is done (__ro_after_init: x86-64 keeps it inside
+	 * .rodata, arm64 apart).  /proc/kallsyms's type letter does not tell
+	 * (6.12 x86-64 lists linux_banner and sys_call_table as D). */
+	static const char *const bounds[] = { "__start_rodata", "__end_rodata",
+					      "__start_ro_after_init", "__end_ro_after_init" };
+	uint64_t b[4] = { 0 };
+	char *text = read_file("/proc/kallsyms", NULL), *line, *save = NULL;
+	bool found = false, zero = false;
+	char type = 0;
+
+	if (!text)
+		return -errno;
+	*end = UINT64_MAX;
+	/* the symbol (no module's) and the bounds */
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char t, sym[256];
+		unsigned long long a;
+
+		if (sscanf(line, "%llx %c %255s", &a, &t, sym) != 3 || strchr(line, '['))
+			continue;
+		for (int i = 0; i < 4; i++)
+			if (!b[i] && !strcmp(sym, bounds[i]))
+				b[i] = a;
+		if (!found && !strcmp(sym, name)) {
+			found = true;
+			zero = !a;
+			*addr = a;
+			type = t;
+		}
+	}
+	free(text);
+	if (!found)
+		return -ENOENT;
+	if (zero)
+		return -EPERM;
+	/* its extent: up to the least address above it */
+	text = read_file("/proc/kallsyms", NULL);
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long a = strtoull(line, NULL, 16);
+
+		if (a > *addr && a < *end)
+			*end = a;
+	}
+	free(text);
+	*rodata = type == 'r' || type == 'R' ||
+		  (b[0] && b[1] && *addr >= b[0] && *end <= b[1]) ||
+		  (b[2] && b[3] && *addr >= b[2] && *end <= b[3]);
+	return 0;
+}

@@ -12,6 +12,7 @@
 #define FTR_KALLSYMS_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct kallsyms;
@@ -34,6 +35,12 @@ int kallsyms_lookup_except(struct kallsyms *k, const char *name, uint64_t except
  * when /proc/kallsyms cannot be read. */
 int kallsyms_find(const char *name, uint64_t *addr);
 int kallsyms_find_except(const char *name, uint64_t except, uint64_t *addr);
+/* A kernel variable of the running kernel, from /proc/kallsyms: its
+ * address, whether it is read-only data (within .rodata or the
+ * __ro_after_init data, by the linker's bounds, or of type r or R: fixed
+ * once the kernel has booted), and where the next symbol starts (its
+ * extent, at most).  0, or -errno as kallsyms_lookup. */
+int kallsyms_data(const char *name, uint64_t *addr, bool *rodata, uint64_t *end);
 /* Free the running kernel's (setup is over); the next question reads
  * them again. */
 void kallsyms_drop(void);

@@ -26,6 +26,7 @@
 #include "kernel/pglob.h"
 #include "ftr.h"
 #include "kernel/probe.h"
+#include "kernel/ftrace.h"
 #include "kernel/session.h"
 
 _Static_assert(PROBE_MAX_ARGN == ARCH_MAX_ARG, "probe.h and arch.h disagree on argN");
@@ -1328,7 +1329,7 @@ static int no_kprobes(const struct probe_spec *p)
 {
 	struct probe_alt alt;
 	bool ret = p->kind == PROBE_KRETPROBE;
-	char where[PATH_MAX + PROBE_SYM_MAX + 64];
+	char where[PATH_MAX + PROBE_SYM_MAX + 64], why[160];
 
 	ftr_err("cannot probe '%s': this kernel has no kprobe events (it was built "
 		"without CONFIG_KPROBE_EVENTS)", spec_str(p, where, sizeof(where)));
@@ -1339,6 +1340,12 @@ static int no_kprobes(const struct probe_spec *p)
 	else
 		fprintf(stderr, "  no tracepoint of this kernel is known to carry what '%s' "
 			"does; 'ftr list' shows the tracepoints there are\n", p->symbol);
+	/* The function tracer stands in for kprobes in clauses that read no
+	 * argument (lang/plan/fntrace.c): say why it does not here. */
+	if (ftrace_refused(tracefs_tracing_dir(), why, sizeof(why)))
+		fprintf(stderr, "  the function tracer, which stands in for kprobe events where a "
+			"clause reads no argument, is listed but refused here (%s; 'ftr doctor')\n",
+			why);
 	return -ENOTSUP;
 }
 

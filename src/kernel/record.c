@@ -220,14 +220,17 @@ static void side_path(char *buf, size_t len, const char *path, int cpu)
 static void reserve(const char *path, size_t page_size, bool take)
 {
 	char file[PATH_MAX];
+	struct stat st;
 	int fd;
 
 	side_path(file, sizeof(file), path, -1);
 	if (!take) {
-		unlink(file);
+		/* Only ever the regular file it made. */
+		if (lstat(file, &st) == 0 && S_ISREG(st.st_mode))
+			unlink(file);
 		return;
 	}
-	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
 	if (posix_fallocate(fd, 0, 2 * (off_t)page_size))
@@ -304,49 +307,84 @@ static int move_side(int in, int out, off_t off, uint64_t len, size_t page)
  * Move each CPU's side file (its whole pages) into FILE after the table,
  * at page-aligned offsets, then fill the table in: until that last write
  * the file still says "unfinished", so a stop half-way loses nothing (the
- * side files are removed after it).
+ * side files are removed after it).  A side file is only ever a regular
+ * file of its own: a symbolic link or a device in its place (a file from
+ * elsewhere, another user's trap) is refused before anything is written,
+ * and so is an unfinished file without any (need_side: --finish), which
+ * would otherwise be cut to its header.
  */
 static int move_data(int fd, const char *path, off_t tab_off, int ncpu, size_t page_size,
-		     uint64_t *pages)
+		     uint64_t *pages, bool need_side, char *err, size_t errlen)
 {
 	off_t data = tab_off + 16 * (off_t)ncpu;
 	uint64_t *tab = calloc(2 * (size_t)ncpu, sizeof(*tab));
+	int *in = malloc(((size_t)ncpu + 1) * sizeof(*in));
 	char side[PATH_MAX];
-	int err = 0;
+	int e = 0, nside = 0;
 
-	if (!tab)
+	if (!tab || !in) {
+		free(tab);
+		free(in);
 		return -ENOMEM;
+	}
 	*pages = 0;
-	data = (data + (off_t)page_size - 1) / (off_t)page_size * (off_t)page_size;
-	for (int i = 0; i < ncpu && !err; i++) {
+	for (int i = 0; i < ncpu; i++)
+		in[i] = -1;
+	for (int i = 0; i < ncpu && !e; i++) {
 		struct stat st;
-		int in;
 
 		side_path(side, sizeof(side), path, i);
-		in = open(side, O_RDWR | O_CLOEXEC);
-		if (in < 0)
+		in[i] = open(side, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+		if (in[i] < 0 && errno == ENOENT)
 			continue;	/* no page of this CPU */
-		if (fstat(in, &st) == 0) {
+		if (in[i] < 0)
+			e = -errno;
+		else if (fstat(in[i], &st) < 0)
+			e = -errno;
+		else if (!S_ISREG(st.st_mode))
+			e = -EINVAL;
+		if (e) {
+			snprintf(err, errlen, "'%s' is not a regular file (%s): refused, nothing "
+				 "written", side, e == -ELOOP ? "a symbolic link" : strerror(-e));
+			break;
+		}
+		nside++;
+	}
+	if (!e && need_side && !nside) {
+		snprintf(err, errlen, "no side file '%s.cpuN' to complete '%s' from: nothing "
+			 "written", path, path);
+		e = -ENOENT;
+	}
+	data = (data + (off_t)page_size - 1) / (off_t)page_size * (off_t)page_size;
+	for (int i = 0; i < ncpu && !e; i++) {
+		struct stat st;
+
+		if (in[i] < 0)
+			continue;
+		if (fstat(in[i], &st) == 0) {
 			/* A kill or a full disk may have cut the last page. */
 			uint64_t len = (uint64_t)st.st_size / page_size * page_size;
 
 			tab[2 * i] = (uint64_t)data;
 			tab[2 * i + 1] = len;
-			err = move_side(in, fd, data, len, page_size);
+			e = move_side(in[i], fd, data, len, page_size);
 			data += (off_t)len;
 			*pages += len / page_size;
 		} else {
-			err = -errno;
+			e = -errno;
 		}
-		close(in);
 	}
-	if (!err && ftruncate(fd, data) < 0)
-		err = -errno;
-	if (!err && pwrite(fd, tab, 16 * (size_t)ncpu, tab_off) != 16 * (ssize_t)ncpu)
-		err = errno ? -errno : -EIO;
+	for (int i = 0; i < ncpu; i++)
+		if (in[i] >= 0)
+			close(in[i]);
+	free(in);
+	if (!e && ftruncate(fd, data) < 0)
+		e = -errno;
+	if (!e && pwrite(fd, tab, 16 * (size_t)ncpu, tab_off) != 16 * (ssize_t)ncpu)
+		e = errno ? -errno : -EIO;
 	free(tab);
-	if (err)
-		return err;
+	if (e)
+		return e;
 	for (int i = 0; i < ncpu; i++) {
 		side_path(side, sizeof(side), path, i);
 		unlink(side);
@@ -362,6 +400,7 @@ int recfile_create(struct recfile **out, const char *path, const char *tdir, cha
 	struct recfile *rf = calloc(1, sizeof(*rf));
 	char file[PATH_MAX];
 	uint16_t one = 1;
+	bool created = false;
 	int e = -ENOMEM;
 	off_t end;
 
@@ -381,11 +420,33 @@ int recfile_create(struct recfile **out, const char *path, const char *tdir, cha
 		goto fail;
 	for (int i = 0; i < ncpu; i++)
 		rf->cfd[i] = -1;
-	rf->fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* Created here, or an existing regular file emptied: a device, a
+	 * pipe or /dev/stdout cannot hold a file completed by seeking back
+	 * into it, and a failure below must remove only a file made here
+	 * (never /dev/null). */
+	rf->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	created = rf->fd >= 0;
+	if (rf->fd < 0 && errno == EEXIST)
+		rf->fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
 	if (rf->fd < 0) {
 		e = -errno;
 		snprintf(err, errlen, "cannot create '%s': %s", path, strerror(-e));
 		goto fail;
+	}
+	if (!created) {
+		struct stat st;
+
+		if (fstat(rf->fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+			e = -EINVAL;
+			snprintf(err, errlen, "'%s' is not a regular file: ftr record writes a file "
+				 "it completes at the end by writing into it again", path);
+			goto fail;
+		}
+		if (ftruncate(rf->fd, 0) < 0 || fcntl(rf->fd, F_SETFL, 0) < 0) {
+			e = -errno;
+			snprintf(err, errlen, "cannot write '%s': %s", path, strerror(-e));
+			goto fail;
+		}
 	}
 	w.fd = rf->fd;
 	w.n = 0;
@@ -442,7 +503,8 @@ wfail:
 fail:
 	if (rf->fd >= 0) {
 		close(rf->fd);
-		unlink(path);
+		if (created)
+			unlink(path);
 	}
 	free(rf->path);
 	free(rf->cfd);
@@ -471,7 +533,8 @@ int recfile_page(struct recfile *rf, int cpu, const void *page, size_t len)
 		char side[PATH_MAX];
 
 		side_path(side, sizeof(side), rf->path, cpu);
-		rf->cfd[cpu] = open(side, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		rf->cfd[cpu] = open(side, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+				    0644);
 		if (rf->cfd[cpu] < 0)
 			return -errno;
 	}
@@ -528,9 +591,11 @@ int recfile_finish(struct recfile *rf, const struct rec_opt *opts, int nopt, cha
 	}
 	reserve(rf->path, rf->page_size, false);
 	e = write_tail(rf->fd, rf->cmd_off, rf->tdir, rf->ncpu, opts, nopt, &tab_off);
+	err[0] = 0;
 	if (!e)
-		e = move_data(rf->fd, rf->path, tab_off, rf->ncpu, rf->page_size, &pages);
-	if (e)
+		e = move_data(rf->fd, rf->path, tab_off, rf->ncpu, rf->page_size, &pages, false,
+			      err, errlen);
+	if (e && !err[0])
 		snprintf(err, errlen, "cannot finish '%s': %s (its pages stay in '%s.cpuN': "
 			 "'ftr record --finish %s' completes it)", rf->path, strerror(-e),
 			 rf->path, rf->path);
@@ -552,12 +617,18 @@ int recfile_complete(const char *path, uint64_t *pages, char *err, size_t errlen
 int recfile_complete(const char *path, uint64_t *pages, char *err, size_t errlen)
 {
 	struct tdat_head h;
-	int fd = open(path, O_RDWR | O_CLOEXEC), e;
+	struct stat st;
+	int fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC), e;
 
 	if (fd < 0) {
 		e = -errno;
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(-e));
 		return e;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "'%s' is not a regular file: not a recording to finish", path);
+		close(fd);
+		return -EINVAL;
 	}
 	e = tdat_head_parse(fd, &h, err, errlen);
 	if (!e && (h.version != 6 || !h.unfinished || h.latency)) {
@@ -571,8 +642,10 @@ int recfile_complete(const char *path, uint64_t *pages, char *err, size_t errlen
 	}
 	if (!e) {
 		reserve(path, h.page_size, false);
-		e = move_data(fd, path, h.tab_off, (int)h.ncpu, h.page_size, pages);
-		if (e)
+		err[0] = 0;
+		e = move_data(fd, path, h.tab_off, (int)h.ncpu, h.page_size, pages, true, err,
+			      errlen);
+		if (e && !err[0])
 			snprintf(err, errlen, "cannot finish '%s': %s", path, strerror(-e));
 	}
 	close(fd);

@@ -1052,6 +1052,22 @@ int session_try_write(struct session *s, const char *file, const char *val)
 	return do_write(s, file, val, NULL, true);
 }
 
+int session_append(struct session *s, const char *file, const char *val)
+{
+	char path[PATH_MAX + 256];
+	int ret = session_instance_ready(s);
+
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), "%s/%s", s->inst_dir, file);
+	explain_write(s, path, val, true, false);
+	if (s->flags & SESSION_DRY_RUN)
+		return 0;
+	if (tracefs_instance_file_append(s->inst, file, val) < 0)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
 static void knobs_done(void *arg)
 {
 	knobs_forget(arg);
@@ -1691,6 +1707,28 @@ static void reset_raw_dynevents(const struct ftr_tracefs *t, bool dry_run, FILE 
 	free(text);
 }
 
+/*
+ * A killed run's function tracer: options/func_stack_trace is one flag for
+ * every instance (trace_functions.c, func_flags), which the run set for
+ * kstack and would have restored; left on, the next user of the function
+ * tracer anywhere gets a stack per call.  Cleared while the dead instance
+ * still runs the tracer (func_set_flag changes nothing otherwise), then the
+ * tracer stopped, before the filter goes with the instance.
+ */
+static void reset_function_tracer(struct tracefs_instance *inst, FILE *report)
+{
+	char *tracer = tracefs_instance_file_read(inst, "current_tracer", NULL);
+	char *stack = tracefs_instance_file_read(inst, "options/func_stack_trace", NULL);
+
+	if (tracer && !strcmp(tracer, "function\n") && stack && atoi(stack) == 1 &&
+	    tracefs_instance_file_write(inst, "options/func_stack_trace", "0") > 0)
+		fprintf(report, "cleared options/func_stack_trace (global) that it set\n");
+	if (tracer && strncmp(tracer, "nop", 3))
+		tracefs_instance_file_write(inst, "current_tracer", "nop");
+	free(tracer);
+	free(stack);
+}
+
 int session_reset(const struct ftr_tracefs *t, bool dry_run, FILE *report)
 {
 	struct tracefs_dynevent **dyns;
@@ -1713,6 +1751,8 @@ int session_reset(const struct ftr_tracefs *t, bool dry_run, FILE *report)
 			continue;
 		}
 		inst = tracefs_instance_alloc(NULL, names[i]);
+		if (inst)
+			reset_function_tracer(inst, report);
 		if (inst && tracefs_instance_destroy(inst) == 0) {
 			removed++;
 		} else {

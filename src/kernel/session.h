@@ -144,6 +144,10 @@ int session_write(struct session *s, const char *file, const char *val, const ch
 /* The same without restore and without a message: for a setting ftr can do
  * without (the caller says what it does instead). */
 int session_try_write(struct session *s, const char *file, const char *val);
+/* Append val to FILE of the instance (no restore, no message: a file
+ * whose first write recorded the restore, set_ftrace_filter's, whose
+ * kernel takes one pattern per write()).  0 / -errno. */
+int session_append(struct session *s, const char *file, const char *val);
 /* The same for events/SYS/EV/FILE of the instance. */
 int session_event_write(struct session *s, const char *sys, const char *ev,
 			const char *file, const char *val, const char *restore);

@@ -81,6 +81,7 @@ struct kmap {
 struct pcount {
 	bool by_cpu;
 	const char *fixed;		/* the comm a filter fixes the only key to, or NULL */
+	char fixed_name[16];		/* its bytes, where -f's filter fixes it */
 	struct eng_event *ev[64];
 	char filter[64][2048];
 	int nev;
@@ -190,6 +191,10 @@ struct interp {
 	uint64_t printfs;
 	bool guard_checked;
 	bool guard_tripped;
+	/* A stop signal seen during a clause (run_interrupted): SIGINT...,
+	 * and how many; the work done since the last look. */
+	int interrupted, nsignals;
+	unsigned work;
 	char plan[4096];
 	size_t planlen;
 	/* profile:hz:N */
@@ -210,6 +215,7 @@ struct interp {
 	uint64_t runs;			/* clause runs so far: a perf counter's snapshot */
 	bool exit_at_event;		/* an event clause calls exit() */
 	struct ksyms *ks;		/* for ksym(), loaded when a program uses it */
+	struct tep_format_field *fn_ip;	/* ftrace:function's ip (run/runloop.c) */
 	bool want_exits;		/* uid or gid at events: the kernel's exit records */
 	int ks_err;
 	bool ks_warned;
@@ -287,6 +293,9 @@ int check_cond(struct sema *s, struct node *n);
 /* eval.c */
 struct val vstr(const char *s, size_t len);
 int tid_of(struct xctx *x);
+/* A uprobe event's own file, placed by its address (builtin-vars.c), so that
+ * a process gone before its addresses are named keeps the probed file's. */
+void note_probed_file(struct xctx *x, int tgid);
 struct val vint(int64_t i);
 bool truthy(struct val v);
 const struct ksyms *kernel_syms(struct interp *in);
@@ -329,6 +338,11 @@ void plan_hists(struct interp *in);
 int hist_install(struct interp *in);
 
 /* perfcount.c */
+/* A stop signal (SIGINT, SIGTERM, SIGHUP) pending while a clause runs
+ * (they are blocked for the session's signalfd, so nothing else would see
+ * them before the clause ends): taken, said once, and the clause stopped
+ * (exit_req).  Looked at every 16384 calls, or at each when now. */
+bool run_interrupted(struct interp *in, const struct node *where, bool now);
 int pc_plan(struct interp *in, int ci, char *why, size_t wlen);
 int pc_start(struct interp *in, struct pcount *pc);
 void pc_stop(struct pcount *pc);

@@ -75,6 +75,7 @@ enum builtin {
 	B_CONST,	/* an UPPER_CASE name: an enumerator or a header's constant (fetchargs.c) */
 	B_CURTASK,	/* the task_struct: $current where probes have it (fetchargs.c) */
 	B_PROBETYPE,	/* bpftrace's name of the probe's type: begin and end's only */
+	B_PPID, B_PCOMM, B_LEADER_COMM,	/* the parent's pid and name, the leader's name */
 };
 
 /* VT_BUF: buf()'s bytes, printed by printf's %r only; VT_TUPLE: see tsig */

@@ -16,8 +16,10 @@
 #include "ftr.h"
 #include "kernel/evsel.h"
 #include "kernel/features.h"
+#include "kernel/kallsyms.h"
 #include "lang/lang.h"
 #include "lang/load.h"
+#include "lang/parse/ctypes.h"
 #include "lang/plan/strfetch.h"
 
 static char *find_recipe(const char *name, char *path, size_t len)
@@ -45,12 +47,22 @@ bool lang_is_recipe(const char *file)
 }
 
 /* The conditions of //#if lines (lang.h):
- *   str SYS:EV   str() reads the string arguments of tracepoint SYS:EV */
+ *   str SYS:EV   str() reads the string arguments of tracepoint SYS:EV
+ *   func NAME    this kernel has function NAME (/proc/kallsyms): a recipe
+ *                picks the name of its kernel (folio_mark_accessed, 5.16,
+ *                where mark_page_accessed became its wrapper) */
 static int run_cond(const char *expr, void *arg)
 {
 	static bool probed;
 	struct features *f = arg;
 	char sys[128], ev[128], why[400];
+	uint64_t addr;
+
+	if (str_has_prefix(expr, "func ")) {
+		const char *name = expr + 5 + strspn(expr + 5, " ");
+
+		return *name && kallsyms_find(name, &addr) != -ENOENT;
+	}
 
 	if (!str_has_prefix(expr, "str ") || evsel_split(expr + 4 + strspn(expr + 4, " "), sys,
 							 sizeof(sys), ev, sizeof(ev)) < 0)
@@ -90,7 +102,14 @@ int lang_load(const char *file, const char *text, char **params, int nparams,
 			ftr_err("no file or recipe '%s' (see 'ftr run --list')", file);
 			return -1;
 		}
-		*owned = read_file(p, &len);
+		if (p == file && strcmp(file, "-"))
+			lang_program_dir_set(file);
+		*owned = read_file_max(p, FTR_PROG_MAX, &len);
+		if (!*owned && errno == EFBIG) {
+			ftr_err("'%s': more than %u MiB of program text: not a program", file,
+				FTR_PROG_MAX >> 20);
+			return -1;
+		}
 		if (!*owned) {
 			if (p == file)
 				fprintf(stderr, "ERROR: failed to open file '%s': %s\n", file,

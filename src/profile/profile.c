@@ -1396,6 +1396,11 @@ int prof_gather(struct prof *p, const char *input, bool pprof, struct sigwatch *
 				input, line);
 			return -1;
 		}
+		if (err == -EOVERFLOW) {
+			ftr_err("'%s' line %zu: the counts add up to more than 2^64 - 1",
+				input, line);
+			return -1;
+		}
 		if (err < 0) {
 			ftr_err("cannot read '%s': %s", input, strerror(-err));
 			return -1;

@@ -143,6 +143,9 @@ int flame_add(struct flame *f, const char *const *frames, size_t n, uint64_t cou
 {
 	struct fnode *node = &f->root;
 
+	/* Every node's total is at most the root's: checking it is enough. */
+	if (count > UINT64_MAX - f->root.total)
+		return -EOVERFLOW;
 	/* Find or make every node first, so that a failure adds nothing. */
 	for (size_t i = 0; i < n; i++) {
 		node = child(f, node, frames[i], strlen(frames[i]));
@@ -187,6 +190,11 @@ int flame_add_folded(struct flame *f, const char *line)
 		len--;
 	if (!len)
 		return -EINVAL;
+	/* Counts near 2^64 (a hostile or corrupt file) would wrap the total
+	 * and make every stack 100%: refused, as every node's total is at
+	 * most the root's. */
+	if (count > UINT64_MAX - f->root.total)
+		return -EOVERFLOW;
 	/* Make the nodes, then count (a failure adds nothing). */
 	for (int pass = 0; pass < 2; pass++) {
 		node = &f->root;

@@ -299,31 +299,44 @@ int64_t field_signed(const struct tep_format_field *f, const void *data)
 	}
 }
 
+/* Whether n bytes at off lie within a record of size bytes: offsets and
+ * sizes come from a format text (a trace.dat from anywhere) and from the
+ * record itself, so they are taken as the 64-bit numbers they are, never
+ * added in an int that wraps. */
+static inline bool in_record(int64_t off, int64_t n, int size)
+{
+	return off >= 0 && n >= 0 && off + n <= (int64_t)size;
+}
+
 /* Where a field's bytes are: in place, or where its __data_loc /
- * __rel_loc word points.  NULL (and *len 0) when outside the record. */
+ * __rel_loc word points.  NULL (and *len 0) when outside the record: the
+ * word itself, or the bytes it points at (issue 38: an offset word of
+ * 2,000,000,000 was read from far outside). */
 static const unsigned char *field_bytes(const struct tep_format_field *f, const void *data,
 					int size, size_t *len)
 {
-	unsigned off, n;
+	int64_t off, n;
 
+	*len = 0;
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
 		/* __data_loc: 32 bits, offset in the low half, length in
 		 * the high half; __rel_loc: offset from the end of the field. */
-		uint32_t loc = (uint32_t)field_unsigned(f, data);
+		uint32_t loc;
 
+		if (f->size != 4 || !in_record(f->offset, 4, size))
+			return NULL;
+		memcpy(&loc, (const char *)data + f->offset, 4);
 		off = loc & 0xffff;
 		n = loc >> 16;
 		if (f->flags & TEP_FIELD_IS_RELATIVE)
-			off += f->offset + f->size;
+			off += (int64_t)f->offset + f->size;
 	} else {
 		off = f->offset;
 		n = f->size;
 	}
-	if ((int)(off + n) > size) {
-		*len = 0;
+	if (!in_record(off, n, size))
 		return NULL;
-	}
-	*len = n;
+	*len = (size_t)n;
 	return (const unsigned char *)data + off;
 }
 
@@ -454,7 +467,7 @@ int evfmt_pid(const struct evfmt *f, const struct tep_record *rec)
 {
 	int32_t pid;
 
-	if (!f->pid)
+	if (!f->pid || !in_record(f->pid->offset, sizeof(pid), rec->size))
 		return -1;
 	memcpy(&pid, (char *)rec->data + f->pid->offset, sizeof(pid));
 	return pid;
@@ -470,7 +483,7 @@ static inline uint64_t rd(const struct tep_record *rec, const struct tep_format_
 	uint32_t u32;
 	uint64_t u64 = 0;
 
-	if ((int)(f->offset + sz) > rec->size)
+	if (!in_record(f->offset, sz, rec->size))
 		return 0;
 	switch (sz) {
 	case 1: memcpy(&u8, p, 1); return u8;
@@ -532,7 +545,8 @@ static char *put_value(struct outbuf *ob, char *p, enum out_mode mode, const str
 		unsigned cnt = fl->arraylen ? fl->arraylen : fl->size / esz;
 
 		*p++ = mode == OUT_JSON ? '[' : '{';
-		for (unsigned i = 0; i < cnt && (int)(fl->offset + (i + 1) * esz) <= rec->size; i++) {
+		for (unsigned i = 0; i < cnt && in_record(fl->offset, (int64_t)(i + 1) * esz, rec->size);
+		     i++) {
 			p = room(ob, p, NUM_MAX + 2);
 			if (i)
 				*p++ = ',';

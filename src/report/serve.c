@@ -60,7 +60,28 @@ struct serve {
 	size_t len[SERVE_VARIANTS];
 	unsigned long long gen[SERVE_VARIANTS];	/* renderings published */
 	unsigned long long ok, refused;
+	/* Every open connection, with the time by which its request must be
+	 * answered (issue 38: MHD's timeout is of idleness, and a client
+	 * sending a header byte every 2 s kept its slot forever, and 8 of
+	 * them locked out every other client of their address). */
+	struct sconn *conns;
+	pthread_t reaper;
+	bool stopping;
 };
+
+struct sconn {
+	int fd;
+	time_t deadline;	/* CLOCK_MONOTONIC seconds */
+	struct sconn *next;
+};
+
+static time_t mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
 
 bool serve_available(void) { return true; }
 
@@ -252,6 +273,80 @@ static void quiet(void *cls, const char *fmt, va_list ap)
 {
 }
 
+/* A connection opens (its request gets SERVE_IDLE_S seconds from now) or
+ * closes (forgotten, before MHD closes its socket). */
+static void on_conn(void *cls, struct MHD_Connection *c, void **ctx,
+		    enum MHD_ConnectionNotificationCode code)
+{
+	struct serve *s = cls;
+	struct sconn *k, **pp;
+
+	pthread_mutex_lock(&s->lock);
+	if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+		const union MHD_ConnectionInfo *i =
+			MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+
+		k = calloc(1, sizeof(*k));
+		if (k && i) {
+			k->fd = i->connect_fd;
+			k->deadline = mono_s() + SERVE_IDLE_S;
+			k->next = s->conns;
+			s->conns = k;
+			*ctx = k;
+		} else {
+			free(k);
+		}
+	} else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *ctx) {
+		for (pp = &s->conns; *pp; pp = &(*pp)->next)
+			if (*pp == *ctx) {
+				*pp = (*pp)->next;
+				break;
+			}
+		free(*ctx);
+		*ctx = NULL;
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* A response sent: a kept-alive connection's next request gets its time. */
+static void on_done(void *cls, struct MHD_Connection *c, void **req,
+		    enum MHD_RequestTerminationCode toe)
+{
+	struct serve *s = cls;
+	const union MHD_ConnectionInfo *i = MHD_get_connection_info(c,
+								    MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+	pthread_mutex_lock(&s->lock);
+	if (i && i->socket_context)
+		((struct sconn *)i->socket_context)->deadline = mono_s() + SERVE_IDLE_S;
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* Once a second: a connection past its deadline is shut down, whatever it
+ * trickles; MHD then sees the socket end and closes it (the list holds
+ * only sockets MHD has not closed yet: on_conn's CLOSED comes first). */
+static void *reaper(void *arg)
+{
+	struct serve *s = arg;
+	struct timespec until;
+
+	pthread_mutex_lock(&s->lock);
+	while (!s->stopping) {
+		time_t now = mono_s();
+
+		for (struct sconn *k = s->conns; k; k = k->next)
+			if (now >= k->deadline && k->fd >= 0) {
+				shutdown(k->fd, SHUT_RDWR);
+				k->fd = -1;
+			}
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_sec++;
+		pthread_cond_timedwait(&s->cond, &s->lock, &until);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
 int serve_start(const char *addr, const char *const types[SERVE_VARIANTS], struct serve **out,
 		char *err, size_t elen)
 {
@@ -302,8 +397,14 @@ int serve_start(const char *addr, const char *const types[SERVE_VARIANTS], struc
 				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_IDLE_S,
 				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_REQ_MAX,
 				MHD_OPTION_EXTERNAL_LOGGER, quiet, NULL,
+				MHD_OPTION_NOTIFY_CONNECTION, on_conn, s,
+				MHD_OPTION_NOTIFY_COMPLETED, on_done, s,
 				MHD_OPTION_END);
 	rc = errno ? errno : EADDRINUSE;
+	if (s->d && (rc = pthread_create(&s->reaper, NULL, reaper, s))) {
+		MHD_stop_daemon(s->d);
+		s->d = NULL;
+	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	freeaddrinfo(ai);
 	if (!s->d) {
@@ -376,6 +477,11 @@ void serve_stop(struct serve *s)
 {
 	if (!s)
 		return;
+	pthread_mutex_lock(&s->lock);
+	s->stopping = true;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->reaper, NULL);
 	MHD_stop_daemon(s->d);
 	for (int v = 0; v < SERVE_VARIANTS; v++)
 		if (s->fd[v] >= 0)

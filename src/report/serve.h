@@ -20,8 +20,10 @@
  * Safe by default: the address is 127.0.0.1 unless one is given; GET and
  * HEAD of /metrics only (404 elsewhere, 405 for other methods); requests
  * are read into SERVE_REQ_MAX bytes at most; SERVE_CONNS connections at
- * once, SERVE_CONNS_PER_IP from one address, SERVE_IDLE_S seconds idle at
- * most; the server's own thread never runs the program or reads events.
+ * once, SERVE_CONNS_PER_IP from one address, SERVE_IDLE_S seconds for each
+ * request from its first byte to its response's last, however slowly it
+ * trickles (then the connection is shut down); the server's own threads
+ * never run the program or read events.
  *
  * Built without libmicrohttpd (FTR_NO_SERVE: the static binary), every
  * call fails with -ENOTSUP and serve_available() is false.

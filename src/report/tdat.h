@@ -36,6 +36,7 @@ struct tdat_head {
 	uint32_t page_size;
 	off_t ksyms_off;	/* v6: the kallsyms text */
 	uint32_t ksyms_len;
+	off_t fmt_off;		/* v6: the count of ftrace formats, then the formats */
 	off_t cmd_off;		/* v6: where the saved cmdlines begin */
 	off_t tab_off;		/* v6: the flyrecord table of (offset, size) per CPU */
 	uint32_t ncpu;		/* v6 */

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #if defined(__has_include)
 #if __has_include(<sanitizer/common_interface_defs.h>)
@@ -54,6 +55,7 @@ static const uint8_t *cur;
 static size_t curlen;
 static unsigned long curiter;
 static const char *crash_dir = ".";
+static pid_t main_pid;
 
 /* Tokens of the language, inserted whole: random bytes alone rarely
  * spell "interval:ms:" or close a comment. */
@@ -99,7 +101,9 @@ static void save_crash(void)
 	char path[4096];
 	FILE *f;
 
-	if (!cur)
+	/* A target's child that dies on purpose (tdat.c parses formats in
+	 * one) is not a crash of the target's. */
+	if (!cur || getpid() != main_pid)
 		return;
 	snprintf(path, sizeof(path), "%s/crash-%lu", crash_dir, curiter);
 	f = fopen(path, "wb");
@@ -345,6 +349,7 @@ int main(int argc, char **argv)
 	}
 	nseeds = npool;
 #ifdef HAVE_DEATH_CALLBACK
+	main_pid = getpid();
 	__sanitizer_set_death_callback(save_crash);
 #endif
 	rng = seed ? seed : 1;

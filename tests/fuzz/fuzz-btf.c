@@ -8,6 +8,7 @@
  *
  * Linked with driver.c (make check-fuzz), or libFuzzer (make fuzz).
  */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,14 @@ static void walk(const struct btf *b)
 
 		btf_type(b, id, &t);
 		btf_type_str(b, id, s, sizeof(s));
-		(void)btf_size(b, id);
+		/* A size is one, or -EINVAL: never a product wrapped below
+		 * zero (issue 38: sizeof and array offsets went negative). */
+		{
+			int64_t sz = btf_size(b, id);
+
+			if (sz < 0 && sz != -EINVAL)
+				abort();
+		}
 		(void)btf_skip(b, id);
 		if (t.name[0])
 			(void)btf_find(b, t.name, BTF_UNKN);

@@ -2,12 +2,15 @@
 /*
  * Fuzz target for reading trace-cmd data files (report/tdat.c): the header
  * walk, then libtracecmd's open and a walk of every record, each decoded
- * enough to find its event and print it, as `ftr report` does.  The input
+ * enough to find its event and print it, by libtraceevent and by ftr's own
+ * printer (report/output.c, text and JSON: its fields, __data_loc words
+ * included, read where the file's formats say), as `ftr report` does.  The input
  * is put in a memfd and opened by its /proc/self/fd path, as a file would be.
  *
  * Linked with driver.c (make check-fuzz: a bounded deterministic campaign
  * over tests/fuzz/corpus-tdat, under ASan and UBSan).
  */
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +20,7 @@
 
 #include <event-parse.h>
 
+#include "report/output.h"
 #include "report/tdat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -39,10 +43,21 @@ static int on_record(struct tep_record *rec, void *arg)
 	struct tep_handle *tep = arg;
 	struct tep_event *ev = tep_find_event_by_record(tep, rec);
 
+	static struct outbuf ob;
+	struct evfmt f;
+
 	if (ev) {
 		trace_seq_reset(&seq);
 		tep_print_event(tep, &seq, rec, "%s %d %s", TEP_PRINT_COMM, TEP_PRINT_PID,
 				TEP_PRINT_INFO);
+		if (evfmt_init(&f, ev, NULL, 0) == 0) {
+			if (!ob.fd)
+				ob_init(&ob, open("/dev/null", O_WRONLY | O_CLOEXEC));
+			evfmt_print(&ob, OUT_TEXT, &f, rec, "fuzz", evfmt_pid(&f, rec));
+			evfmt_print(&ob, OUT_JSON, &f, rec, "fuzz", evfmt_pid(&f, rec));
+			ob_flush(&ob);
+			evfmt_free(&f);
+		}
 	}
 	return 0;
 }

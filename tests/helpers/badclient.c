@@ -12,10 +12,16 @@
  *	noread	sends N requests for /metrics on one connection with a tiny
  *		receive buffer and never reads; prints "noread", then holds
  *		it until killed
+ *	trickle	opens N connections and sends one byte of a request on each
+ *		every 2 s; prints "trickle K" (K connected), then, once the
+ *		server has dropped every one, "dropped K" and the status line
+ *		of a whole request sent afterwards from the same address (a
+ *		slot freed).  Stops sending after 40 s ("held K")
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,7 +62,7 @@ int main(int argc, char **argv)
 	int port, n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: badclient big|idle|noread PORT [N] [SRC]\n");
+		fprintf(stderr, "usage: badclient big|idle|noread|trickle PORT [N] [SRC]\n");
 		return 2;
 	}
 	port = atoi(argv[2]);
@@ -117,6 +123,51 @@ int main(int argc, char **argv)
 				break;
 		printf("noread\n");
 		hold();
+	}
+	if (!strcmp(argv[1], "trickle")) {
+		const char *req = "GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n";
+		int fd[64], k = 0, left, round;
+		char resp[256];
+		ssize_t r;
+
+		for (int i = 0; i < n && k < 64; i++)
+			if ((fd[k] = dial(port, src)) >= 0)
+				k++;
+		printf("trickle %d\n", k);
+		left = k;
+		/* One byte a connection every 2 s, never the whole header;
+		 * a connection is dropped when the server closes it. */
+		for (round = 0; left && round < 20; round++) {
+			for (int i = 0; i < k; i++) {
+				struct pollfd p = { .fd = fd[i], .events = POLLIN };
+
+				if (fd[i] < 0)
+					continue;
+				if ((poll(&p, 1, 0) > 0 && read(fd[i], resp, sizeof(resp)) <= 0) ||
+				    write(fd[i], "G", 1) < 0) {
+					close(fd[i]);
+					fd[i] = -1;
+					left--;
+				}
+			}
+			if (left)
+				sleep(2);
+		}
+		if (left) {
+			printf("held %d\n", left);
+			return 1;
+		}
+		printf("dropped %d\n", k);
+		fd[0] = dial(port, src);
+		if (fd[0] < 0 || write(fd[0], req, strlen(req)) < 0 ||
+		    (r = read(fd[0], resp, sizeof(resp) - 1)) <= 0) {
+			printf("closed\n");
+			return 1;
+		}
+		resp[r] = '\0';
+		resp[strcspn(resp, "\r\n")] = '\0';
+		printf("%s\n", resp);
+		return 0;
 	}
 	fprintf(stderr, "badclient: unknown mode '%s'\n", argv[1]);
 	return 2;

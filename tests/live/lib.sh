@@ -34,6 +34,24 @@ require_tracing() {
 has_kprobes() { [ -e "$T/kprobe_events" ]; }
 has_uprobes() { [ -e "$T/uprobe_events" ]; }
 has_hist() { [ -e "$T/events/sched/sched_switch/hist" ]; }
+# Whether the function tracer really runs in an instance: listed is no
+# proof (a hardened 6.18 lists it and answers EPERM).  Tried with a filter
+# of one function, never with an empty one (every function); $1 another
+# tracer (function_graph).  Leaves nothing behind.
+has_tracer() {
+	_t=${1:-function} _d=$T/instances/ftrtest_has_tracer _r=1
+	grep -qw "$_t" "$T/available_tracers" 2>/dev/null || return 1
+	mkdir "$_d" 2>/dev/null || return 1
+	_f=$(head -n 1 "$T/available_filter_functions" 2>/dev/null | cut -d' ' -f1)
+	if [ -n "$_f" ] && echo "$_f" > "$_d/set_ftrace_filter" 2>/dev/null &&
+		echo "$_t" > "$_d/current_tracer" 2>/dev/null; then
+		_r=0
+		echo nop > "$_d/current_tracer"
+	fi
+	echo > "$_d/set_ftrace_filter" 2>/dev/null
+	rmdir "$_d"
+	return $_r
+}
 
 # A canonical description of what tracefs holds, compared before and after a
 # run: instances, dynamic events, and at the top level the enabled events,

@@ -115,8 +115,15 @@ else
 	grep -A2 '^no  *histogram triggers' "$TMP/out" | grep -q 'user space' &&
 		ok doctor-hist-fallback || fail doctor-hist-fallback "fallback not named"
 fi
-if grep -qw function "$T/available_tracers"; then want=yes; else want=no; fi
+# Tried, not read from available_tracers: listed and refused (EPERM on a
+# hardened kernel) is "no", with the kernel's answer.
+if has_tracer function; then want=yes; else want=no; fi
 check doctor-function-tracer [ "$(verdict 'function tracer')" = $want ]
+if [ $want = no ] && grep -qw function "$T/available_tracers"; then
+	grep '^no  *function tracer' "$TMP/out" | grep -q 'present but not permitted: .*: ' &&
+		ok doctor-function-refused || fail doctor-function-refused \
+		"$(grep -A1 '^no  *function tracer' "$TMP/out")"
+fi
 
 "$FTR" doctor --json > "$TMP/json" 2>&1
 if has_hist; then want=true; else want=false; fi

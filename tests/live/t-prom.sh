@@ -259,6 +259,14 @@ else
 	fail bad-clients-scraped "prometheus has $(query 'ftr_writes_total{comm="promwriter"}'), want $((N * 2)) while the bad clients hold on ($(cat "$TMP/idle"))"
 fi
 check bad-clients-big-refused grep -q -e '^HTTP/1.1 4' -e '^closed' "$TMP/big"
+# Slow clients (issue 38): 8 connections from one address (its limit)
+# trickling a header byte every 2 s are dropped at the 10 s deadline of
+# their request, however they trickle, and a whole request from that
+# address is answered after.
+badclient trickle $PORT 8 127.0.0.5 > "$TMP/trickle"
+grep -qx "dropped 8" "$TMP/trickle" && grep -q "^HTTP/1.1 200" "$TMP/trickle" &&
+	ok bad-clients-trickle-dropped ||
+	fail bad-clients-trickle-dropped "$(tr '\n' ' ' < "$TMP/trickle")"
 check bad-clients-up [ "$(query 'up{job="ftr"}')" = 1 ]
 kill $BAD 2>/dev/null
 wait $BAD 2>/dev/null

@@ -234,8 +234,10 @@ if command -v trace-cmd > /dev/null 2>&1; then
 	fi
 fi
 
-# A recorder killed (SIGKILL): its pages are in FILE.cpuN; ftr report
-# completes the file, and then trace-cmd reads it too.
+# A recorder killed (SIGKILL): its pages are in FILE.cpuN.  Readers never
+# write (issue 38): ftr report and run -i refuse the unfinished file and
+# leave it and its side files as they were; ftr record --finish completes
+# it, and then trace-cmd reads it too.
 K="$TMP/k.dat"
 "$FTR" record -o "$K" -e syscalls:sys_enter_write -f 'comm == "writer" && count == 5' \
 	> /dev/null 2>&1 &
@@ -249,11 +251,49 @@ wait $fpid 2> /dev/null
 "$FTR" reset > /dev/null 2>&1
 ls "$K".cpu* > /dev/null 2>&1 && ok record-kill-side-files ||
 	fail record-kill-side-files "no $K.cpuN after the kill"
+sums() { cksum "$K" "$K".cpu* 2> /dev/null; ls -l "$K".* 2> /dev/null | awk '{ print $1, $5, $NF }'; }
+before=$(sums)
 "$FTR" report -F count "$K" > "$TMP/r" 2> "$TMP/e"
 rc=$?
+"$FTR" run -i "$K" 'tracepoint:syscalls:sys_enter_write { @ = count(); }' > /dev/null 2>> "$TMP/e"
+rc2=$?
+[ $rc -eq 1 ] && [ $rc2 -eq 1 ] && grep -q 'record --finish' "$TMP/e" && [ "$(sums)" = "$before" ] &&
+	ok record-report-never-writes ||
+	fail record-report-never-writes "rc=$rc/$rc2, changed: $([ "$(sums)" = "$before" ] || echo yes) $(head -1 "$TMP/e")"
+# Side files that are symbolic links (to a victim file), and an unfinished
+# file without any: --finish refuses, and writes nothing anywhere.
+mkdir "$TMP/sl"
+cp "$K" "$TMP/sl/k.dat"
+seq 1 20000 > "$TMP/victim"
+vsum=$(cksum < "$TMP/victim")
+ln -s "$TMP/victim" "$TMP/sl/k.dat.cpu0"
+ksum=$(cksum < "$TMP/sl/k.dat")
+"$FTR" report "$TMP/sl/k.dat" > /dev/null 2>&1
+"$FTR" record --finish "$TMP/sl/k.dat" > /dev/null 2> "$TMP/e"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'symbolic link' "$TMP/e" && [ "$(cksum < "$TMP/victim")" = "$vsum" ] &&
+	[ "$(cksum < "$TMP/sl/k.dat")" = "$ksum" ] && [ -L "$TMP/sl/k.dat.cpu0" ] &&
+	ok record-finish-symlink-side ||
+	fail record-finish-symlink-side "rc=$rc $(head -1 "$TMP/e")"
+rm "$TMP/sl/k.dat.cpu0"
+"$FTR" record --finish "$TMP/sl/k.dat" > /dev/null 2> "$TMP/e"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'no side file' "$TMP/e" && [ "$(cksum < "$TMP/sl/k.dat")" = "$ksum" ] &&
+	ok record-finish-no-side ||
+	fail record-finish-no-side "rc=$rc $(head -1 "$TMP/e")"
+"$FTR" record --finish "$K" > /dev/null 2> "$TMP/e"
+rc=$?
+"$FTR" report -F count "$K" > "$TMP/r" 2>> "$TMP/e"
 n=$(count_lines 'count=5$' "$TMP/r")
-[ $rc -eq 0 ] && [ "$n" -eq 3000 ] && grep -q 'completed' "$TMP/e" && ok record-kill-recovered ||
+[ $rc -eq 0 ] && [ "$n" -eq 3000 ] && grep -q 'finished' "$TMP/e" && ok record-kill-recovered ||
 	fail record-kill-recovered "rc=$rc, $n events, want 3000 $(head -2 "$TMP/e")"
+# -o a device or a pipe: refused, and never unlinked (it was /dev/null).
+"$FTR" record -o /dev/null -e syscalls:sys_enter_write -- true > /dev/null 2> "$TMP/e"
+rc=$?
+"$FTR" record -o /dev/stdout -e syscalls:sys_enter_write -- true 2>> "$TMP/e" | cat > /dev/null
+[ $rc -eq 1 ] && [ -c /dev/null ] && [ "$(grep -c 'not a regular file' "$TMP/e")" -eq 2 ] &&
+	ok record-output-not-regular ||
+	fail record-output-not-regular "rc=$rc $(ls -l /dev/null) $(head -2 "$TMP/e")"
 if command -v trace-cmd > /dev/null 2>&1; then
 	check record-kill-trace-cmd-reads [ "$(trace-cmd report "$K" 2>/dev/null |
 		grep -c 'sys_enter_write:')" -eq 3000 ]

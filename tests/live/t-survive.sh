@@ -21,6 +21,9 @@
 #              through tracefs itself (FTR_SURVIVE_FULL; toggle_storm), and
 #              through perf_event_open's kprobe PMU (kpmu_storm)
 #   recipes    every recipe of events/, all at once (FTR_SURVIVE_FULL)
+#   ftrace     the function tracer on hot functions (locks, slab), two runs
+#              at once, and function_graph on hot functions where an
+#              instance runs it (6.11+): with or without kprobes
 # In make check the patterns share two runs of FTR_SURVIVE_SECS (default 1)
 # each: a probe's set-up and tear-down take seconds in an emulated guest.
 # FTR_SURVIVE_FULL=1 (make soak, tests/matrix/survive.sh) runs each pattern
@@ -209,6 +212,33 @@ else
 	for p in $pids; do wait "${p%%:*}"; rc=$?; [ $rc -le 1 ] || bad="$bad ${p#*:}($rc)"; done
 	if [ -n "$bad" ]; then fail survive-recipes "ended by a signal or an error:$bad"
 	else ok "survive-recipes ($n recipes)"; fi
+fi
+# ftrace's own tracers on hot functions, under the workload: two function
+# tracer runs at once (each its own instance and ftrace_ops on the same
+# functions), then function_graph.  Records are lost at these rates (the
+# counts are short, which is said); only the exit, the table and the
+# kernel's silence count here.
+if has_tracer function; then
+	t0=$(date +%s)
+	"$FTR" funccount 'mutex_*' '_raw_spin_lock*' 'kmem_cache_*' 'kfree' -d "${SECS}s" \
+		> "$TMP/o.fc1" 2> "$TMP/e.fc1" &
+	f1=$!
+	"$FTR" functrace 'mutex_lock' '_raw_spin_lock' -d "${SECS}s" > /dev/null 2> "$TMP/e.fc2"
+	rc2=$?
+	wait $f1
+	rc1=$?
+	echo "# survive-ftrace: $(($(date +%s) - t0))s for ${SECS}s of tracing"
+	[ $rc1 = 0 ] && [ $rc2 = 0 ] && grep -q '^FUNC  *COUNT$' "$TMP/o.fc1" && ok survive-ftrace ||
+		fail survive-ftrace "rc=$rc1/$rc2 $(head -n 2 "$TMP/e.fc1" "$TMP/e.fc2" | tr '\n' ' ')"
+else
+	skip survive-ftrace "no usable function tracer on this kernel"
+fi
+if has_tracer function_graph; then
+	"$FTR" graph 'mutex_*' 'kfree' '_raw_spin_lock' -d "${SECS}s" > /dev/null 2> "$TMP/e.fg"
+	rc=$?
+	[ $rc = 0 ] && ok survive-fgraph || fail survive-fgraph "rc=$rc $(head -n 2 "$TMP/e.fg")"
+else
+	skip survive-fgraph "function_graph does not run in an instance on this kernel"
 fi
 stop_churn
 

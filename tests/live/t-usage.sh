@@ -10,8 +10,8 @@ n=$(grep -c -e '^  ftr doctor ' -e "^  ftr -e 'PROGRAM'" -e '^  ftr trace EVENT'
 [ "$n" -eq 3 ] && grep -q 'ftr -h: every command' "$TMP/e" && [ "$(wc -l < "$TMP/e")" -le 10 ] &&
 	ok usage-no-command-short || fail usage-no-command-short "$n of 3 commands: $(cat "$TMP/e")"
 "$FTR" -h > "$TMP/o" 2>&1; rc=$?
-n=$(grep -c -E '^  (doctor|list|trace|count|hist|record|report|run|reset|profile|stat|latency) ' "$TMP/o")
-[ $rc -eq 0 ] && [ "$n" -eq 12 ] && ok usage-help-all || fail usage-help-all "rc=$rc, $n of 12 commands"
+n=$(grep -c -E '^  (doctor|list|trace|count|hist|record|report|run|reset|profile|stat|latency|funccount|functrace|graph|funcslower) ' "$TMP/o")
+[ $rc -eq 0 ] && [ "$n" -eq 16 ] && ok usage-help-all || fail usage-help-all "rc=$rc, $n of 16 commands"
 "$FTR" frobnicate > /dev/null 2> "$TMP/e"; rc=$?
 check usage-unknown-command [ $rc -eq 2 ]
 grep -q "'frobnicate' is not an ftr command" "$TMP/e" && ok usage-unknown-command-message ||

@@ -6,6 +6,7 @@
  * arguments, value and clauses, and every builtin has its row), so that
  * neither can gain or lose a builtin alone.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "kernel/abi.h"
+#include "kernel/arch.h"
 #include "lang/interp-int.h"
 #include "lang/lang.h"
 
@@ -146,6 +149,87 @@ static void test_names(void **state)
 	}
 }
 
+/* syscall_name()'s tables and the UAPI constants (kernel/abi.c), per
+ * architecture, against numbers the kernel's tables and headers fix. */
+static void test_abi(void **state)
+{
+	static const struct {
+		const char *arch;
+		int nr;
+		const char *name;
+	} sc[] = {
+		{ "x86_64", 0, "read" }, { "x86_64", 59, "execve" }, { "x86_64", 257, "openat" },
+		{ "x86_64", 335, "uretprobe" }, { "x86_64", 469, "file_setattr" },
+		{ "arm64", 0, "io_setup" }, { "arm64", 56, "openat" }, { "arm64", 79, "newfstatat" },
+		{ "arm64", 221, "execve" }, { "arm64", 435, "clone3" }, { "arm64", 451, "cachestat" },
+		{ "arm", 0, "restart_syscall" }, { "arm", 11, "execve" }, { "arm", 322, "openat" },
+		{ "arm", 462, "mseal" },
+	};
+	static const struct {
+		const char *arch, *name;
+		int64_t v;
+	} k[] = {
+		{ "x86_64", "EPERM", 1 }, { "arm", "EINPROGRESS", 115 }, { "arm64", "EWOULDBLOCK", 11 },
+		{ "x86_64", "SIGUSR1", 10 }, { "arm64", "SIGCHLD", 17 }, { "x86_64", "DT_REG", 8 },
+		{ "x86_64", "AF_INET6", 10 }, { "x86_64", "O_CREAT", 0100 },
+		{ "x86_64", "O_DIRECTORY", 0200000 }, { "arm64", "O_DIRECTORY", 040000 },
+		{ "arm", "O_NOFOLLOW", 0100000 }, { "x86_64", "O_NOFOLLOW", 0400000 },
+		{ "riscv64", "EPERM", 1 }, { "x86_64", "EHWPOISON", 133 }, { "arm", "SIGSYS", 31 },
+		{ "x86_64", "EWOULDBLOCK", 11 }, { "x86_64", "SIGRTMIN", 32 },
+	};
+	int64_t v;
+
+	/* a binary has its own architecture's table */
+	assert_true(abi_syscall_table("x86_64") + abi_syscall_table("arm64") +
+		    abi_syscall_table("arm") == 1);
+	for (size_t i = 0; i < ARRAY_SIZE(sc); i++) {
+		const char *got = abi_syscall_name(sc[i].arch, sc[i].nr);
+
+		if (!abi_syscall_table(sc[i].arch))
+			continue;
+
+		if (!got || strcmp(got, sc[i].name))
+			fail_msg("%s syscall %d: %s, not %s", sc[i].arch, sc[i].nr,
+				 got ? got : "none", sc[i].name);
+	}
+	assert_null(abi_syscall_name("x86_64", 400));	/* no syscall by it */
+	assert_null(abi_syscall_name("x86_64", -1));
+	assert_null(abi_syscall_name("x86_64", 100000));
+	assert_null(abi_syscall_name("riscv64", 0));
+	assert_false(abi_syscall_table("riscv64"));
+	for (size_t i = 0; i < ARRAY_SIZE(k); i++) {
+		if (abi_constant(k[i].arch, k[i].name, &v) || v != k[i].v)
+			fail_msg("%s %s is not %lld", k[i].arch, k[i].name, (long long)k[i].v);
+	}
+	/* reg()'s names as the kernel's probe parser has them (arch.h) */
+	{
+		static const struct {
+			const char *arch, *name, *fetch;
+		} r[] = {
+			{ "x86_64", "ip", "%ip" }, { "x86_64", "di", "%di" },
+			{ "x86_64", "orig_ax", "%orig_ax" }, { "arm64", "r0", "%x0" },
+			{ "arm64", "x30", "%x30" }, { "arm64", "pc", "%pc" }, { "arm64", "sp", "%sp" },
+			{ "arm", "r3", "%r3" }, { "arm", "orig_r0", "%ORIG_r0" }, { "arm", "pc", "%pc" },
+		};
+		char f[32];
+
+		for (size_t i = 0; i < ARRAY_SIZE(r); i++)
+			if (arch_reg_fetch(r[i].arch, r[i].name, f, sizeof(f)) || strcmp(f, r[i].fetch))
+				fail_msg("%s reg(\"%s\") is not %s", r[i].arch, r[i].name, r[i].fetch);
+		assert_int_equal(arch_reg_fetch("x86_64", "nip", f, sizeof(f)), -ENOENT);
+		assert_int_equal(arch_reg_fetch("x86_64", "pc", f, sizeof(f)), -ENOENT);
+		assert_int_equal(arch_reg_fetch("arm64", "r31", f, sizeof(f)), -ENOENT);
+		assert_int_equal(arch_reg_fetch("arm64", "r01", f, sizeof(f)), -ENOENT);
+		assert_int_equal(arch_reg_fetch("arm", "r11", f, sizeof(f)), -ENOENT);
+		assert_int_equal(arch_reg_fetch("riscv64", "pc", f, sizeof(f)), -ENOTSUP);
+	}
+	/* the ABI's differences are unknown where ftr has no table */
+	assert_int_equal(abi_constant("riscv64", "O_DIRECTORY", &v), -ENOENT);
+	assert_int_equal(abi_constant("x86_64", "NOSUCH", &v), -ENOENT);
+	assert_int_equal(abi_constant("x86_64", "ENOSUCH", &v), -ENOENT);
+	assert_int_equal(abi_constant("x86_64", "SIGNOSUCH", &v), -ENOENT);
+}
+
 static void test_man_table(void **state)
 {
 	static struct man_row rows[MAX_ROWS];
@@ -231,6 +315,9 @@ static void test_man_variables(void **state)
 	assert_int_equal(lang_builtin("arg", &argn), -1);
 	assert_int_equal(lang_builtin("arg100", &argn), -1);
 	assert_null(builtin_var(B_CONST));
+	assert_int_equal(lang_builtin("ppid", &argn), B_PPID);
+	assert_int_equal(lang_builtin("pcomm", &argn), B_PCOMM);
+	assert_int_equal(lang_builtin("leader_comm", &argn), B_LEADER_COMM);
 	assert_null(builtin_var(-1));
 }
 
@@ -239,6 +326,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unknown_names),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_abi),
 		cmocka_unit_test(test_man_table),
 		cmocka_unit_test(test_man_variables),
 	};

@@ -356,6 +356,49 @@ static void test_format_nospace(void **state)
 	expr_free(e);
 }
 
+/* -f FILTER as a program's predicate (ftr count, issue 36): the kernel's
+ * generic names are the task's unless the event has the field. */
+static bool has_comm_field(const char *name, void *arg)
+{
+	return arg && !strcmp(name, "comm");
+}
+
+static void test_to_lang(void **state)
+{
+	static const struct {
+		const char *in, *want;
+		bool comm_field;
+	} ok[] = {
+		{ "comm == \"wl\" && fd == 1", "((comm == \"wl\") && (args.fd == 1))", false },
+		{ "comm == \"wl\"", "(args.comm == \"wl\")", true },
+		{ "COMM == \"wl\" || cpu & 2", "((comm == \"wl\") || ((cpu & 2) != 0))", true },
+		{ "!common_pid == 5 && ret < -2", "(!((tid == 5)) && (args.ret < -2))", false },
+	};
+	static const char *const no[] = { "comm ~ \"w*\"", "fd + 1 == 2", "comm == \"a*\"",
+					  "common_flags == 1", "comm !~ \"x\"" };
+	char buf[256], why[128];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
+		struct expr *e = expr_parse(ok[i].in, NULL);
+
+		assert_non_null(e);
+		assert_int_equal(expr_to_lang(e, has_comm_field, ok[i].comm_field ? buf : NULL, buf,
+					      sizeof(buf), why, sizeof(why)), 0);
+		assert_string_equal(buf, ok[i].want);
+		expr_free(e);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(no); i++) {
+		struct expr *e = expr_parse(no[i], NULL);
+
+		assert_non_null(e);
+		assert_int_equal(expr_to_lang(e, has_comm_field, NULL, buf, sizeof(buf), why,
+					      sizeof(why)), -ENOTSUP);
+		assert_true(why[0] != '\0');
+		expr_free(e);
+	}
+}
+
 static void test_kernel_render(void **state)
 {
 	struct tep_event *wr = event("syscalls", "sys_enter_write");
@@ -783,6 +826,7 @@ int main(void)
 		cmocka_unit_test(test_bind_rejected_fields),
 		cmocka_unit_test(test_format_roundtrip),
 		cmocka_unit_test(test_format_nospace),
+		cmocka_unit_test(test_to_lang),
 		cmocka_unit_test(test_kernel_render),
 		cmocka_unit_test(test_kernel_render_nospace),
 		cmocka_unit_test(test_kernel_not_ok),

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "kernel/features.h"
+#include "kernel/ftrace.h"
 #include "fixture.h"
 #include "ftr.h"
 
@@ -164,6 +165,23 @@ static void test_kallsyms(void **state)
 	assert_false(features_kallsyms_hidden("ffffffff81000000 T _stext\n"));
 }
 
+/* set_ftrace_filter read back: names counted, the empty filter's comment
+ * line ("every function") is none. */
+static void test_ftrace_filter_count(void **state)
+{
+	char eg[64];
+
+	assert_int_equal(ftrace_filter_count("#### all functions enabled ####\n", eg, sizeof(eg)), 0);
+	assert_string_equal(eg, "");
+	assert_int_equal(ftrace_filter_count("", NULL, 0), 0);
+	assert_int_equal(ftrace_filter_count("vfs_read\nvfs_write\n", eg, sizeof(eg)), 2);
+	assert_string_equal(eg, "vfs_read, vfs_write");
+	assert_int_equal(ftrace_filter_count("a\nb\nc\nd\ne\nf", eg, sizeof(eg)), 6);
+	assert_string_equal(eg, "a, b, c, d");
+	assert_int_equal(ftrace_filter_count("ext4_read [ext4]\n", eg, 8), 1);
+	assert_string_equal(eg, "");	/* does not fit: left out, still counted */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_hist_mods_str),
 		cmocka_unit_test(test_lockdown),
 		cmocka_unit_test(test_kallsyms),
+		cmocka_unit_test(test_ftrace_filter_count),
 	};
 
 	return cmocka_run_group_tests_name("features", tests, NULL, NULL);

@@ -87,6 +87,25 @@ static void test_read_folded_reports_line(void **state)
 	flame_free(f);
 }
 
+/* Issue 38 #4: counts near 2^64 wrapped the total (every stack 100%). */
+static void test_folded_count_overflow(void **state)
+{
+	const char text[] = "a;b 18446744073709551615\na;c 1\n";
+	FILE *in = fmemopen((void *)text, sizeof(text) - 1, "r");
+	struct flame *f = flame_new();
+	const char *st[] = { "a", "d" };
+	size_t line = 0;
+
+	assert_non_null(in);
+	assert_int_equal(flame_read_folded(f, in, &line), -EOVERFLOW);
+	assert_int_equal(line, 2);
+	assert_true(flame_total(f) == UINT64_MAX);
+	assert_int_equal(flame_add(f, st, 2, 1), -EOVERFLOW);
+	assert_true(flame_total(f) == UINT64_MAX);
+	fclose(in);
+	flame_free(f);
+}
+
 static void test_merge_and_sort(void **state)
 {
 	struct flame *f = flame_new();
@@ -285,6 +304,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_folded_bad),
 		cmocka_unit_test(test_read_folded_reports_line),
+		cmocka_unit_test(test_folded_count_overflow),
 		cmocka_unit_test(test_merge_and_sort),
 		cmocka_unit_test(test_walk),
 		cmocka_unit_test(test_svg),

@@ -169,9 +169,15 @@ static const struct {
 	  "1:43: '==' compares a string with a number" },
 	{ "tracepoint:syscalls:sys_enter_write { time(comm); }", "1:44: time's format must be a "
 	  "string literal" },
-	{ "BEGIN { time(\"%H\", 1); }", "1:9: time() takes 0 or more arguments" },
+	{ "BEGIN { time(\"%H\", 1); }", "1:9: time() takes at most 1 argument: time([fmt])" },
+	{ "BEGIN { @ = 1; print(@, 1, 1, 1); }", "1:16: print() takes at most 3 arguments: "
+	  "print(@map[, top, div] | value)" },
 	{ "BEGIN { printf(\"%d\\n\", comm); }", "1:24: printf: %d needs a number" },
 	{ "BEGIN { printf(\"%d %d\\n\", 1); }", "1:9: printf: 2 conversions for 1 argument" },
+	{ "BEGIN { printf(\"%4097d\\n\", 1); }", "1:16: printf: a width or precision of more "
+	  "than 4096" },
+	{ "BEGIN { printf(\"%.99999999999999999999d\\n\", 1); }", "1:16: printf: a width or "
+	  "precision of more than 4096" },
 	{ "BEGIN { @x = count(); @x = sum(1); }", "1:28: @x is used two ways (first at 1:9)" },
 	{ "BEGIN { @x[1] = count(); @x[\"a\"] = count(); }",
 	  "1:29: key 1 of @x is a string here but a number at 1:9" },
@@ -935,6 +941,25 @@ static void test_statements(void **state)
 	run_cases(stmts, ARRAY_SIZE(stmts));
 }
 
+/* Issue 38 #2: printf's fields went through a fixed 512-byte buffer (%600d
+ * gave 511 columns, a 1,000-character %s 511 characters). */
+static void test_printf_wide(void **state)
+{
+	static char prog[1200], want[1200];
+	char s[1001];
+	const char *got;
+
+	memset(s, 'a', 1000);
+	s[1000] = 0;
+	snprintf(prog, sizeof(prog), "BEGIN { printf(\"%%600d|%%-4096s|%%s|\\n\", 7, \"x\", "
+		 "\"%s\"); }", s);
+	got = run(prog, "");
+	snprintf(want, sizeof(want), "%599s7|x", "");
+	assert_int_equal(strlen(got), 600 + 1 + 4096 + 1 + 1000 + 2);
+	assert_memory_equal(got, want, 602);
+	assert_memory_equal(got + 602 + 4096, s, 1000);
+}
+
 static void test_time(void **state)
 {
 	const char *got = run("BEGIN { time(); time(\"%Y\\n\"); }", "");
@@ -1167,6 +1192,16 @@ static const struct icase bt_funcs[] = {
 	  "strerror(22), signal_name(2), signal_name(0), signal_name(1024)); "
 	  "@n[1] = 1; clear(@m); clear(@n); exit(); }", "",
 	  "1 0 1 5 2 1 0 0\n127.0.0.1 ::1|Invalid argument|Interrupt|Unknown signal 0|N/A\n" },
+	{ "a lone % prints as written, at the very end nothing (the C library's printf)",
+	  "BEGIN { printf(\"100%\\n\"); printf(\"%d% |%5\\n\", 7); printf(\"end%\"); "
+	  "printf(\"|\\n\"); exit(); }", "", "100%\n7% |%5\nend|\n" },
+	{ "UAPI constants without a header; a #define of the program wins",
+	  "#define EPERM 99\nBEGIN { printf(\"%d %d %d %d %d %d %d\\n\", EPERM, EINPROGRESS, "
+	  "DT_REG, AF_INET, SIGUSR1, O_CREAT, AT_FDCWD); exit(); }", "",
+	  "99 115 8 2 10 64 -100\n" },
+	{ "ppid(curtask), bpftrace's standard macro, is ppid; ftr's own in BEGIN",
+	  "BEGIN { printf(\"%d\\n\", ppid(curtask) == ppid && ppid > 0); exit(); }", "",
+	  "1\n" },
 	{ "print() of strcontains() and has_key(): bools, true and false",
 	  "BEGIN { @m[2] = 1; print(strcontains(\"ab\", \"b\")); print(has_key(@m, 1)); "
 	  "clear(@m); exit(); }", "", "true\nfalse\n" },
@@ -1333,6 +1368,7 @@ int main(void)
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_aggregations),
 		cmocka_unit_test(test_statements),
+		cmocka_unit_test(test_printf_wide),
 		cmocka_unit_test(test_declarations),
 		cmocka_unit_test(test_loops),
 		cmocka_unit_test(test_enums),

@@ -246,7 +246,8 @@ static const char *pred(int ci)
 /* ---- errors --------------------------------------------------------------- */
 
 static const char *const BUILTINS_HINT = " (builtins: pid tid comm cpu nsecs elapsed uid "
-	"retval func probe kstack ustack argN cpid gid ncpus rand usermode numaid username probetype; "
+	"retval func probe kstack ustack argN cpid gid ncpus rand usermode numaid username probetype "
+	"ppid pcomm leader_comm; "
 	"fields are args.NAME)";
 static const char *const PROBES_HINT = " (tracepoint:, kprobe:, kretprobe:, kfunc:, kretfunc:, "
 	"uprobe:, uretprobe:, usdt:, interval:, profile:, software:, hardware:, begin, end)";
@@ -491,7 +492,10 @@ static void test_errors_deep(void **state)
 		off += sprintf(t + off, "+1");
 	sprintf(t + off, "; }");
 	assert_int_equal(lang_parse(t, &p, &err), -EINVAL);
-	assert_string_equal(err.msg, "expression nested too deeply (more than 1024 levels)");
+	/* a chain, said so: not "nested" (issue 38) */
+	assert_string_equal(err.msg, "more than 1024 terms in one chain of operators: ftr "
+			    "evaluates it as a tree of that height at most (split it, with a "
+			    "variable)");
 	assert_int_equal(err.col, 13 + 2 * 1024);	/* the 1024th '+' */
 
 	/* 1?1:1?1:... (right-deep) and nested ifs */

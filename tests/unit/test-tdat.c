@@ -112,11 +112,28 @@ static void test_good(void **state)
 	b = malloc(good_len);
 	memcpy(b, good, good_len);
 	{
-		uint64_t commit = 0xffffffffc0000fd0ull;
+		uint64_t commit;
 
+		memcpy(&commit, b + good_len - 4096 + 8, 8);
+		commit = (commit & 0x7ffffff) | 0xffffffffc0000000ull;
 		memcpy(b + good_len - 4096 + 8, &commit, 8);
 	}
 	assert_int_equal(parse(b, good_len, &h, err, sizeof(err)), 0);
+	free(b);
+	/* A record whose length word is 0xfffffffc: kbuffer's walk went
+	 * back 8 bytes, forever (issue 38); refused with where. */
+	b = malloc(good_len);
+	memcpy(b, good, good_len);
+	{
+		uint32_t w, back = 0xfffffffc;
+
+		memcpy(&w, b + good_len - 4096 + 16, 4);
+		w &= ~31u;	/* type_len 0: a length word follows */
+		memcpy(b + good_len - 4096 + 16, &w, 4);
+		memcpy(b + good_len - 4096 + 20, &back, 4);
+	}
+	assert_int_equal(parse(b, good_len, &h, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "a record of CPU 0's page"));
 	free(b);
 	assert_int_equal(parse(good, good_len, &h, err, sizeof(err)), 0);
 	/* A table of zeros: the recorder did not finish. */

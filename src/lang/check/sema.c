@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ftr.h"
+#include "kernel/kallsyms.h"
 #include "kernel/kcore.h"
 #include "lang/maps/intern.h"
 #include "lang/interp-int.h"
@@ -497,12 +498,72 @@ static int set_kind(struct sema *s, struct node *map, struct node *rhs)
 	return 0;
 }
 
+/*
+ * *ADDR at an event, where ADDR is kaddr("S") [+ or - an offset] and S is
+ * read-only data (kallsyms type r/R: .rodata, the same at every moment
+ * after boot, sys_call_table): read from /proc/kcore when the event is
+ * handled, exact.  n->ival: where S ends (its next symbol), so that a read
+ * past it, which could be writable data, is refused then (eval.c).  1 if
+ * it is one, 0 if not, -EINVAL said.
+ */
+static int rodata_deref(struct sema *s, struct node *n)
+{
+	struct node *a = n->a, *k = NULL;
+	uint64_t addr, end;
+	bool ro;
+	int err;
+
+	if (a->k == N_CALL && a->sval && !strcmp(a->sval, "kaddr"))
+		k = a;
+	else if (a->k == N_BINOP && (a->op == T_PLUS || a->op == T_MINUS) && a->a->k == N_CALL &&
+		 a->a->sval && !strcmp(a->a->sval, "kaddr"))
+		k = a->a;
+	else if (a->k == N_BINOP && a->op == T_PLUS && a->b->k == N_CALL && a->b->sval &&
+		 !strcmp(a->b->sval, "kaddr"))
+		k = a->b;
+	if (!k || k->nargs != 1 || k->args[0]->k != N_STR)
+		return 0;
+	err = kallsyms_data(k->args[0]->sval, &addr, &ro, &end);
+	if (err) {
+		lang_errf(s->err, k, "kaddr(\"%s\"): %s", k->args[0]->sval, err == -ENOENT ?
+			  "no such symbol in /proc/kallsyms (a kernel built without "
+			  "CONFIG_KALLSYMS_ALL lists no variables)" : err == -EPERM ?
+			  "/proc/kallsyms hides kernel addresses (kptr_restrict)" : strerror(-err));
+		return -EINVAL;
+	}
+	if (!ro) {
+		lang_errf(s->err, n, "*: kaddr(\"%s\") is writable kernel data, which changes "
+			  "while the program runs: its value at the event needs a read at the "
+			  "event (a kprobe's typed read, *(TYPE *)kaddr(\"%s\"), at a constant "
+			  "address); ftr reads only read-only data (.rodata) when the event is "
+			  "handled", k->args[0]->sval, k->args[0]->sval);
+		return -EINVAL;
+	}
+	n->ival = (int64_t)end;
+	return 1;
+}
+
 /* *ADDR: kernel memory now, from /proc/kcore: in BEGIN, END and interval
- * clauses only, where "now" is what the program means. */
+ * clauses, where "now" is what the program means, and at events where it
+ * is read-only data (rodata_deref). */
 static int check_deref(struct sema *s, struct node *n)
 {
 	char why[320];
+	int ro = s->has_record || s->is_profile ? rodata_deref(s, n) : 0;
 
+	if (ro < 0)
+		return -EINVAL;
+	if (ro) {
+		if (check(s, n->a))
+			return -EINVAL;
+		if (!s->in->kc && kcore_open(NULL, &s->in->kc, why, sizeof(why)) < 0) {
+			lang_errf(s->err, n, "*: reading the kernel's read-only data needs "
+				  "/proc/kcore: %s", why);
+			return -EINVAL;
+		}
+		n->type = VT_INT;
+		return 0;
+	}
 	if (s->has_record || s->is_profile) {
 		lang_errf(s->err, n, "*: reading kernel memory at an event needs BPF (a read at "
 			  "the moment of the event); ftr reads events after they happened.  In "

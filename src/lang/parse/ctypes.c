@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "ftr.h"
+#include "kernel/abi.h"
+#include "kernel/arch.h"
 #include "kernel/btf.h"
 #include "lang/parse/ctypes.h"
 #include "lang/lang.h"
@@ -384,7 +386,21 @@ int lang_include_dir_add(const char *dir)
  * (stddef.h, stdint.h...).  Where the system has no /usr/include (a busybox
  * board), the C library's names pass unchecked and others are nowhere.
  */
-int lang_header_check(const char *name, size_t len, char *why, size_t wlen)
+static char prog_dir[PATH_MAX];
+
+void lang_program_dir_set(const char *file)
+{
+	const char *slash = file ? strrchr(file, '/') : NULL;
+
+	if (!slash)
+		snprintf(prog_dir, sizeof(prog_dir), ".");
+	else if (slash == file)
+		snprintf(prog_dir, sizeof(prog_dir), "/");
+	else
+		snprintf(prog_dir, sizeof(prog_dir), "%.*s", (int)(slash - file), file);
+}
+
+int lang_header_check(const char *name, size_t len, bool quoted, char *why, size_t wlen)
 {
 	static const char *const sys[] = { "/usr/local/include", "/usr/include" };
 	static const char *const kernel[] = { "linux", "net", "asm", "asm-generic", "uapi",
@@ -404,6 +420,24 @@ int lang_header_check(const char *name, size_t len, char *why, size_t wlen)
 
 	if (!len || len >= 256)
 		return 0;
+	/* An absolute name is that file (it was looked for below each
+	 * directory, and said to be nowhere). */
+	if (name[0] == '/') {
+		snprintf(path, sizeof(path), "%.*s", (int)len, name);
+		if (access(path, F_OK) == 0)
+			return 0;
+		snprintf(why, wlen, "'%s': %s", path, strerror(errno));
+		return -ENOENT;
+	}
+	/* "NAME": beside the program first, as C looks beside the file
+	 * that includes it. */
+	if (quoted) {
+		int n = snprintf(path, sizeof(path), "%s/%.*s", prog_dir[0] ? prog_dir : ".",
+				 (int)len, name);
+
+		if (n > 0 && (size_t)n < sizeof(path) && access(path, F_OK) == 0)
+			return 0;
+	}
 	if (top < len)
 		for (size_t i = 0; i < ARRAY_SIZE(kernel); i++)
 			if (strlen(kernel[i]) == top && !strncmp(name, kernel[i], top))
@@ -446,8 +480,11 @@ int lang_header_check(const char *name, size_t len, char *why, size_t wlen)
 		if (de)
 			return 0;
 	}
-	snprintf(why, wlen, "'%.*s' file not found (in -I's directories and the system's; "
-		 "a kernel header's types need none: they are BTF)", (int)len, name);
+	snprintf(why, wlen, "'%.*s' file not found (in -I's directories%s the system's%s%s%s; "
+		 "a kernel header's types need none: they are BTF)", (int)len, name,
+		 quoted ? "," : " and", !quoted ? "" : prog_dir[0] ? " and beside the program in '" :
+		 " and the current directory", quoted ? prog_dir : "",
+		 quoted && prog_dir[0] ? "'" : "");
 	return -ENOENT;
 }
 
@@ -523,8 +560,8 @@ char *lang_cpp(const char *text, struct lang_err *err)
 				char why[200];
 
 				if (on && (*a == '<' || *a == '"') &&
-				    lang_header_check(a + 1, strcspn(a + 1, ">\"\n"), why,
-						      sizeof(why)) < 0) {
+				    lang_header_check(a + 1, strcspn(a + 1, ">\"\n"), *a == '"',
+						      why, sizeof(why)) < 0) {
 					cpp_err(err, line, (int)(a - s) + 1, "%s", why);
 					goto fail;
 				}
@@ -1597,18 +1634,10 @@ int ctypes_parse_name(struct tenv *t, const char *text, uint32_t *id, int *nptr,
 
 int ctypes_constant(struct tenv *t, const char *name, int64_t *val, uint32_t *eid)
 {
-	/* What bpftrace's tools take from headers ftr does not read: the
-	 * kernel's ABI, the same on every architecture ftr knows. */
-	static const struct {
-		const char *name;
-		int v;
-	} known[] = {
-		{ "AF_UNSPEC", 0 }, { "AF_UNIX", 1 }, { "AF_INET", 2 }, { "AF_INET6", 10 },
-		{ "TASK_RUNNING", 0 }, { "TASK_INTERRUPTIBLE", 1 }, { "TASK_UNINTERRUPTIBLE", 2 },
-	};
 	const struct btf *b = top(t);
 
-	/* Enumerators: the program's, then the BTF's. */
+	/* Enumerators: the program's, then the BTF's.  A #define of the
+	 * program was replaced before (ctypes.h), so it wins. */
 	for (uint32_t id = btf_nr(b) - 1; id > 0; id--) {
 		struct btf_t e;
 
@@ -1621,13 +1650,10 @@ int ctypes_constant(struct tenv *t, const char *name, int64_t *val, uint32_t *ei
 				return 0;
 			}
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(known); i++)
-		if (!strcmp(known[i].name, name)) {
-			*val = known[i].v;
-			*eid = 0;
-			return 0;
-		}
-	return -ENOENT;
+	/* What bpftrace's tools take from headers ftr does not read: the
+	 * kernel's ABI, this machine's architecture's (abi.h). */
+	*eid = 0;
+	return abi_constant(arch_name(), name, val);
 }
 
 const char *ctypes_enum_name(struct tenv *t, uint32_t id, int64_t v)

@@ -43,10 +43,14 @@ char *lang_cpp(const char *text, struct lang_err *err);
 /* -I DIR (bpftrace's): a directory where #include's headers are looked
  * for.  The string is kept.  0, or -E2BIG past 16. */
 int lang_include_dir_add(const char *dir);
-/* 0 when the header NAME (len bytes, as between #include's <>) may be
- * included: found, a kernel header (BTF to ftr), or nothing to look in;
+/* The program file's directory, where #include "NAME" looks first, as C
+ * looks beside the including file (the current directory when none). */
+void lang_program_dir_set(const char *file);
+/* 0 when the header NAME (len bytes, as between #include's <> or "") may
+ * be included: found (an absolute NAME as it is; a quoted one beside the
+ * program first), a kernel header (BTF to ftr), or nothing to look in;
  * else -ENOENT with why. */
-int lang_header_check(const char *name, size_t len, char *why, size_t wlen);
+int lang_header_check(const char *name, size_t len, bool quoted, char *why, size_t wlen);
 
 /* A top-level C definition of a program, as written (preamble.c keeps them). */
 struct cdecl {

@@ -714,6 +714,17 @@ static struct node *primary(struct lexer *l)
 				node_free(n);
 				return NULL;
 			}
+			/* bpftrace's standard macro ppid(task) of the current
+			 * task is the variable ppid (builtin-vars.c) */
+			if (n->k == N_CALL && n->sval && !strcmp(n->sval, "ppid") && n->nargs == 1 &&
+			    n->args[0]->k == N_BUILTIN && n->args[0]->ival == B_CURTASK) {
+				node_free(n->args[0]);
+				free(n->args);
+				n->args = NULL;
+				n->nargs = 0;
+				n->k = N_BUILTIN;
+				n->ival = B_PPID;
+			}
 			return n;
 		}
 		if (!strcmp(name, "args")) {
@@ -1104,6 +1115,15 @@ static struct node *binary(struct lexer *l, int lvl)
 		next(l);
 		n->a = left;
 		n->b = binary(l, lvl + 1);
+		/* A flat chain (1 + 1 + ... + 1) is a tree as high as it is
+		 * long: said as what it is, not as nesting (issue 38). */
+		if (n->b && d >= MAX_DEPTH && d >= l->depth) {
+			lerr(l, n->line, n->col, "more than %d terms in one chain of operators: "
+			     "ftr evaluates it as a tree of that height at most (split it, with a "
+			     "variable)", MAX_DEPTH);
+			node_free(n);
+			return NULL;
+		}
 		if (!n->b || !height(l, n, d > l->depth ? d : l->depth)) {
 			node_free(n);
 			return NULL;
@@ -1923,9 +1943,17 @@ void lang_perror(const struct program *p, const char *src, const struct lang_err
 	if (!line)
 		return;
 	len = (int)strcspn(line, "\n");
-	fprintf(stderr, "  %.*s\n  ", len, line);
-	/* The caret under the column: a tab in the line is a tab above it. */
-	for (int i = 0; i < err->col - 1; i++)
-		fputc(i < len && line[i] == '\t' ? '\t' : ' ', stderr);
+	/* A window of a long line around the column (a program of one 800 KB
+	 * line was echoed whole), "..." where it is cut. */
+	{
+		int at = err->col - 1 < 0 ? 0 : err->col - 1;
+		int from = at > 80 ? at - 80 : 0, to = from + 160 < len ? from + 160 : len;
+
+		fprintf(stderr, "  %s%.*s%s\n  %s", from ? "..." : "", to - from, line + from,
+			to < len ? "..." : "", from ? "   " : "");
+		/* The caret under the column: a tab in the line is a tab above it. */
+		for (int i = from; i < at; i++)
+			fputc(i < len && line[i] == '\t' ? '\t' : ' ', stderr);
+	}
 	fputs("^\n", stderr);
 }

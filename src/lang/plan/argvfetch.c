@@ -79,12 +79,34 @@ int check_join(struct sema *s, struct node *n)
  * array's NULL faulted and is empty, as bpftrace's str() of NULL.  0 when
  * done or not this case; -EINVAL, said, when F's strings cannot be had.
  */
+/* Is field F of ev a pointer to pointers (char **)? */
+static bool is_ptr_ptr(struct tep_event *ev, const char *f)
+{
+	struct tep_format_field *fl = tep_find_field(ev, f);
+	const char *star = fl && fl->type ? strchr(fl->type, '*') : NULL;
+
+	/* "char **", "const char *const *" */
+	return star && strchr(star + 1, '*');
+}
+
 int check_str_elem(struct sema *s, struct node *n)
 {
 	struct node *e = n->args[0];
 	int k = plan_field_elem(e);
 	char name[80];
 
+	/* Past the elements fetched: said so (it was ".16 reads a tuple's
+	 * element", of a tuple nobody wrote). */
+	if (k < 0 && e && e->a && e->a->k == N_FIELD && s->has_record && !s->is_uprobe &&
+	    !s->is_kprobe && s->nev && is_ptr_ptr(s->evs[0]->ev, e->a->sval) && ((e->k == N_INDEX && e->b && e->b->k == N_INT) ||
+			      (e->k == N_MEMBER && e->op == T_DOT && e->sval && e->sval[0] &&
+			       strspn(e->sval, "0123456789") == strlen(e->sval)))) {
+		lang_errf(s->err, e, "str(args.%s[%s]): ftr fetches the first %d elements of a "
+			  "char ** (args.%s[0] to args.%s[%d])", e->a->sval,
+			  e->k == N_MEMBER ? e->sval : "K", PLAN_JOIN_MAX, e->a->sval, e->a->sval,
+			  PLAN_JOIN_MAX - 1);
+		return -EINVAL;
+	}
 	if (k < 0 || !s->has_record || s->is_uprobe || s->is_kprobe)
 		return 0;
 	snprintf(name, sizeof(name), "%s_%d", e->a->sval, k);

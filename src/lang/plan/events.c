@@ -22,9 +22,11 @@
 #include "kernel/probe.h"
 #include "lang/parse/ctypes.h"
 #include "lang/plan/dynprobe.h"
+#include "lang/plan/fntrace.h"
 #include "lang/maps/intern.h"
 #include "lang/interp-int.h"
 #include "lang/plan/strfetch.h"
+#include "lang/plan/structvar.h"
 #include "lang/plan/fetchargs.h"
 /* The argN and retval fields a kprobe/uprobe clause reads: its probe gets
  * exactly those fields.  str(argN) and str(retval) (index nargs) in a
@@ -76,6 +78,30 @@ static void probe_fields(const struct node *n, bool *args, bool *sargs, int narg
 		probe_fields(n->c, args, sargs, nargs);
 		for (int i = 0; i < n->nargs; i++)
 			probe_fields(n->args[i], args, sargs, nargs);
+	}
+}
+
+/* reg("name") calls: a field reg_NAME of the register's fetch argument
+ * each (arch.h; check_reg made sure of the name), once per name. */
+static void reg_fields(const struct node *n, char *fields, size_t *off, size_t len)
+{
+	for (; n; n = n->next) {
+		char fetch[32], field[64];
+
+		if (n->k == N_CALL && !strcmp(n->sval, "reg") && n->nargs == 1 &&
+		    n->args[0]->k == N_STR &&
+		    !arch_reg_fetch(arch_name(), n->args[0]->sval, fetch, sizeof(fetch))) {
+			snprintf(field, sizeof(field), " reg_%s=", n->args[0]->sval);
+			if (!strstr(fields, field))
+				*off += snprintf(fields + *off, *off < len ? len - *off : 0,
+						 "%s%s:%s", field, fetch,
+						 sizeof(long) == 8 ? "u64" : "u32");
+		}
+		reg_fields(n->a, fields, off, len);
+		reg_fields(n->b, fields, off, len);
+		reg_fields(n->c, fields, off, len);
+		for (int i = 0; i < n->nargs; i++)
+			reg_fields(n->args[i], fields, off, len);
 	}
 }
 
@@ -241,7 +267,7 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 {
 	for (int j = 0; j < c->nprobes; j++) {
 		struct lang_probe *pr = &c->probes[j];
-		int before = in->e.nev, ret;
+		int before = in->e.nev, ret, fn_k = -1;
 
 		ret = in->p->missing_probes ? dynprobe_exists(&in->e, pr) : 1;
 		if (ret < 0)
@@ -283,6 +309,26 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 
 			probe_fields(c->pred, args, sargs, ARRAY_SIZE(args));
 			probe_fields(c->body, args, sargs, ARRAY_SIZE(args));
+			if (pr->pv == PV_KPROBE && !user) {
+				char rd[16] = "";
+
+				for (int a = 0; a < (int)ARRAY_SIZE(args) && !rd[0]; a++)
+					if (args[a] || sargs[a])
+						snprintf(rd, sizeof(rd), "arg%d", a);
+				if (!rd[0] && in->typed && in->typed[ci].n)
+					snprintf(rd, sizeof(rd), "args");
+				if (!rd[0] && uses_ustack(c))
+					snprintf(rd, sizeof(rd), "ustack");
+				ret = fntrace_add(in, pr, rd[0] ? rd : NULL, err);
+				if (ret < 0)
+					return err->msg[0] ? -EINVAL : ret;
+				if (ret > 0) {
+					for (int k = 0; k < in->e.nev; k++)
+						if (in->e.ev[k].ftrace_fn)
+							fn_k = k;
+					goto bind;
+				}
+			}
 			fields[0] = '\0';
 			for (int a = 0; a < (int)ARRAY_SIZE(args); a++)
 				if (args[a])
@@ -306,6 +352,8 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 			    (in->e.feat.probe_syntax & PS_COMM))
 				off += snprintf(fields + off, off < sizeof(fields) ?
 						sizeof(fields) - off : 0, " ftr_comm=comm");
+			reg_fields(c->pred, fields, &off, sizeof(fields));
+			reg_fields(c->body, fields, &off, sizeof(fields));
 			strv_free(*pn, *npn);
 			*pn = NULL;
 			/* A wildcard adds one event per function, each its own
@@ -385,10 +433,11 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 		}
 		if (ret < 0)
 			return ret;
+bind:
 		/* Record which clauses each new (or shared) event feeds. */
 		for (int k = 0; k < in->e.nev; k++) {
 			struct eng_event *v = &in->e.ev[k];
-			bool mine = k >= before;
+			bool mine = k >= before || k == fn_k;
 
 			if (!mine && pr->pv == PV_TRACEPOINT) {
 				char sys[128], ev[128];
@@ -417,7 +466,9 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 				}
 				b->clauses[b->ncl++] = ci;
 			}
-			if (in->hrprof && in->hrprof[ci]) {
+			if (v->ftrace_fn) {
+				/* probe and func are each record's own (on_event) */
+			} else if (in->hrprof && in->hrprof[ci]) {
 				in->eb[k].hrprof = true;
 				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "%s", pr->text);
 			} else if (pr->pv == PV_TRACEPOINT && v->replaces) {
@@ -787,6 +838,8 @@ int compile(struct interp *in, struct lang_err *err)
 		return -ENOMEM;
 	for (int ci = 0; ci < in->p->ncl; ci++) {
 		enum probe_provider pv = in->p->cl[ci].probes[0].pv;
+
+		struct_vars(&in->p->cl[ci]);
 
 		if (pv <= PV_URETPROBE &&
 		    str_stores(in, in->p->cl[ci].body, pv == PV_UPROBE || pv == PV_URETPROBE,

@@ -946,8 +946,9 @@ static int cast(struct tctx *x, struct node *n, struct tv *v)
 		return fail(x, n->a, "a pointer from %s: ftr reads memory through a probe's "
 			    "arguments (argN, retval, args->NAME at kfunc), which the kernel fetches "
 			    "at the event; an address computed in user space cannot be read there",
-			    n->a->k == N_FIELD ? "a tracepoint field" : n->a->k == N_VAR ?
-			    "a variable holding a number" : "an expression");
+			    n->a->k == N_FIELD ? "a tracepoint field" : n->a->k == N_MAP ?
+			    "a map (stored at another event: read through it at the probe that stores it)" :
+			    n->a->k == N_VAR ? "a variable holding a number" : "an expression");
 	}
 	snprintf(v->src, sizeof(v->src), "(%.60s)%.90s", n->sval,
 		 r == 1 ? a.src : n->a->sval ? n->a->sval : "...");
@@ -1353,7 +1354,17 @@ static int walk(struct tctx *x, struct node *n, struct tv *v)
 			sz = size_of(x, v);
 			if (sz <= 0)
 				return fail(x, n, "%s points to a type without size", v->src);
-			v->k += n->b->ival * sz;
+			/* Sizes from a hostile BTF: the offset must not wrap. */
+			{
+				int64_t off, k;
+
+				if (__builtin_mul_overflow(n->b->ival, sz, &off) ||
+				    __builtin_add_overflow(v->k, off, &k))
+					return fail(x, n, "%s[%" PRId64 "]: the offset passes 2^63 "
+						    "(its type's size is %" PRId64 ")", v->src,
+						    n->b->ival, sz);
+				v->k = k;
+			}
 			snprintf(v->src + strlen(v->src), sizeof(v->src) - strlen(v->src),
 				 "[%" PRId64 "]", n->b->ival);
 			return 1;
@@ -1453,8 +1464,9 @@ sized:
 				return -1;
 			if (ctypes_constant(*x->env, n->sval, &val, &eid))
 				return fail(x, n, "unknown name '%s': no enumerator of the program's "
-					    "or the BTF's enums, no #define of the program",
-					    n->sval);
+					    "or the BTF's enums, no #define of the program, "
+					    "no UAPI constant ftr knows on %s (ftr-language(7))",
+					    n->sval, arch_name());
 			free(n->sval);
 			n->sval = NULL;
 			n->k = N_INT;

@@ -20,6 +20,7 @@
 #include "kernel/expedite.h"
 #include "kernel/kallsyms.h"
 #include "lang/interp-int.h"
+#include "lang/plan/fntrace.h"
 #include "lang/plan/filtertext.h"
 #include "report/sym.h"
 /* ---- aggregation in the kernel: hist triggers --------------------------------- */
@@ -56,6 +57,8 @@ static const char *hist_pushable(struct interp *in, int ci, struct kmap *km, cha
 
 	if (!in->e.feat.f[F_HIST].yes)
 		return "this kernel has no hist triggers";
+	if (fntrace_clause(in, ci))
+		return "the function tracer's records take no trigger";
 	if (!st || st->next || st->k != S_ASSIGN || st->a->k != N_MAP || st->b->k != N_CALL)
 		return "the clause does more than one aggregation";
 	tgt = st->a;
@@ -339,6 +342,17 @@ static bool shared_ok(const struct kmap *km)
 				return false;
 	}
 	return true;
+}
+
+/* How many of the engine's events run clause ci. */
+static int clause_events(const struct interp *in, int ci)
+{
+	int n = 0;
+
+	for (int k = 0; k < in->e.nev; k++)
+		for (int i = 0; i < in->eb[k].ncl; i++)
+			n += in->eb[k].clauses[i] == ci;
+	return n;
 }
 
 /* A shared table of one entry per event: room for each event. */
@@ -893,6 +907,13 @@ void plan_hists(struct interp *in)
 		}
 		if (in->o->where == WHERE_USER) {
 			planf(in, "%s: in user space (--where user)\n", m->name);
+			continue;
+		}
+		/* BEGIN, END, interval: no event for the kernel to count (a
+		 * perf counter planned with none crashed, or beside another
+		 * clause's tracepoint left the map empty; issue 38). */
+		if (!clause_events(in, ci)) {
+			planf(in, "%s: in user space: its clause runs on no event\n", m->name);
 			continue;
 		}
 		if (kernel_map_refused(in, m)) {

@@ -15,6 +15,7 @@
 #include "filter/expr.h"
 #include "ftr.h"
 #include "lang/interp-int.h"
+#include "lang/plan/fntrace.h"
 #include "lang/plan/filtertext.h"
 #include "perf/perf.h"
 /* ---- counts in perf tracepoint counters -------------------------------------- */
@@ -47,18 +48,60 @@ static const char *fixed_comm(const struct node *pred, const struct node *key)
 	return b->sval;
 }
 
+/*
+ * The same of the command's filter (ftr count -f, which stands for the
+ * program with that predicate): the name it fixes comm to on every event of
+ * clause ci, bound to each (a field of the event named comm is not the
+ * task's), into name; false where it fixes none or the events disagree.
+ */
+static bool filter_fixed_comm(struct interp *in, int ci, const struct node *key, char *name,
+			      size_t len)
+{
+	int n = 0;
+
+	if (!in->o->filter || key->k != N_BUILTIN || key->ival != B_COMM)
+		return false;
+	for (int k = 0; k < in->e.nev; k++) {
+		struct expr_err ee;
+		struct expr *e;
+		const char *f;
+		bool mine = false;
+
+		for (int i = 0; i < in->eb[k].ncl; i++)
+			mine |= in->eb[k].clauses[i] == ci;
+		if (!mine)
+			continue;
+		e = expr_parse(in->o->filter, &ee);
+		f = e && !expr_bind(e, in->e.ev[k].ev, &ee) ? expr_fixed_comm(e) : NULL;
+		if (!f || (n && strcmp(name, f))) {
+			expr_free(e);
+			return false;
+		}
+		snprintf(name, len, "%s", f);
+		expr_free(e);
+		n++;
+	}
+	return n > 0;
+}
+
 int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 {
 	const struct clause *c = &in->p->cl[ci];
 	const struct node *st = c->body;
 	struct mapdef *m = &in->maps[st->a->slot];
 	struct pcount *pc;
-	char pred[2048] = "";
+	char pred[2048] = "", fname[16];
 	const char *fixed = st->a->nargs == 1 ? fixed_comm(c->pred, st->a->args[0]) : NULL;
-	bool by_cpu = st->a->nargs == 1 && !fixed;
+	bool ffixed = !fixed && st->a->nargs == 1 &&
+		      filter_fixed_comm(in, ci, st->a->args[0], fname, sizeof(fname));
+	bool by_cpu = st->a->nargs == 1 && !fixed && !ffixed;
 
 	if (!in->e.feat.f[F_PERF].yes) {
 		snprintf(why, wlen, "no perf_event_open");
+		return -EINVAL;
+	}
+	if (fntrace_clause(in, ci)) {
+		snprintf(why, wlen, "the function tracer's records are counted here");
 		return -EINVAL;
 	}
 	if (st->next || m->kind != AGG_COUNT || m->refs != 1 || st->a->nargs > 1 ||
@@ -90,6 +133,10 @@ int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 		return -ENOMEM;
 	pc->by_cpu = by_cpu;
 	pc->fixed = fixed;
+	if (ffixed) {
+		snprintf(pc->fixed_name, sizeof(pc->fixed_name), "%s", fname);
+		pc->fixed = pc->fixed_name;
+	}
 	for (int k = 0; k < in->e.nev; k++) {
 		struct eng_event *v = &in->e.ev[k];
 
@@ -127,6 +174,14 @@ int pc_plan(struct interp *in, int ci, char *why, size_t wlen)
 			expr_free(e);
 		}
 		pc->ev[pc->nev++] = v;
+	}
+	/* BEGIN, END, interval: no event to count, the count is the
+	 * clause's runs (it was planned with none: a NULL session at the
+	 * start, or beside a tracepoint a map never printed; issue 38). */
+	if (!pc->nev) {
+		snprintf(why, wlen, "its clause has no event a counter can count");
+		free(pc);
+		return -EINVAL;
 	}
 	m->pc = pc;
 	for (int i = 0; i < pc->nev; i++) {

@@ -6,11 +6,14 @@
  * builtins.c's table, which names them through builtins-int.h.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <signal.h>
 
@@ -50,6 +53,21 @@ static int gfp_names(struct sema *s, const struct node *fmt)
 	return -EINVAL;
 }
 
+/*
+ * A '%' that starts no conversion (no letter after its flags, width and
+ * precision: "100%\n", "50%"): bpftrace hands such text to the C library's
+ * printf, which prints it as written, but a '%' at the very end of the
+ * format, which it drops.  How many bytes the '%' text takes, 0 if p starts
+ * a conversion.
+ */
+static size_t lone_percent(const char *p)
+{
+	size_t len = 1 + strspn(p + 1, "-+ #0123456789.hlzjt");
+	char c = p[len];
+
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ? 0 : len;
+}
+
 /* printf, system, cat: a literal format, its conversions against the
  * arguments, checked now rather than per event. */
 int check_printf(struct sema *s, struct node *n)
@@ -68,7 +86,29 @@ int check_printf(struct sema *s, struct node *n)
 			p++;
 			continue;
 		}
+		if (lone_percent(p))
+			continue;
 		conv++;
+		/* Widths and precisions are bounded (printf's fields are
+		 * ints, and %999999999d took 22 s of CPU). */
+		for (const char *d = p + 1 + strspn(p + 1, "-+ #0"); *d; d++) {
+			unsigned long v;
+
+			if (*d == '.')
+				continue;
+			if (*d < '0' || *d > '9')
+				break;
+			v = 0;
+			for (; *d >= '0' && *d <= '9'; d++)
+				if (v <= PRINTF_FIELD_MAX)
+					v = v * 10 + (unsigned long)(*d - '0');
+			if (v > PRINTF_FIELD_MAX) {
+				lang_errf(s->err, n->args[0], "%s: a width or precision of more than "
+					  "%d", n->sval, PRINTF_FIELD_MAX);
+				return -EINVAL;
+			}
+			d--;
+		}
 		p += strspn(p + 1, "-+ #0123456789.hlzjt");
 		if (p[1] == 'g' && p[2] == 'r') {
 			/* %gr: GFP flags by the kernel's names */
@@ -223,17 +263,79 @@ static int64_t printf_int(int64_t v, const char *mods, size_t n, char conv)
 	return lang_int_cast(v, bits, conv == 'd' || conv == 'i');
 }
 
-static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
+/* Room for one conversion's text: a field's width (PRINTF_FIELD_MAX at
+ * most), a string's length, a number's digits (it was a fixed 512 bytes:
+ * %600d gave 511 columns, and a 1,000-character %s 511 characters). */
+static char *field_room(size_t need)
+{
+	static char *buf;
+	static size_t cap;
+
+	if (need > cap) {
+		char *nb = realloc(buf, need);
+
+		if (!nb)
+			return NULL;
+		buf = nb;
+		cap = need;
+	}
+	return buf;
+}
+
+/*
+ * The text a conversion wrote to ob from start on, made one word of the
+ * shell: in single quotes, a quote in it as '\''.  system("echo %s", comm)
+ * ran a process named ";id>/tmp/x" as a command (as root); the format is
+ * the user's command, and what the conversions bring (a comm, a path, a
+ * number) is data, an argument, never shell syntax.  Quoting keeps the
+ * shell (bpftrace's system() is a shell command line: pipes, redirections
+ * in the format work as there); a %s meant to bring shell syntax itself
+ * now brings a word.  Only for an outbuf that is never flushed (in->fmt).
+ */
+static void shell_quote_from(struct outbuf *ob, size_t start)
+{
+	size_t n = ob->len - start;
+	char *t = malloc(n ? n : 1);
+
+	if (!t || start > ob->len) {
+		free(t);
+		ob->err = -ENOMEM;
+		return;
+	}
+	memcpy(t, ob->buf + start, n);
+	ob->len = start;
+	ob_putc(ob, '\'');
+	for (size_t i = 0; i < n; i++) {
+		if (t[i] == '\'')
+			ob_write(ob, "'\\''", 4);
+		else
+			ob_putc(ob, t[i]);
+	}
+	ob_putc(ob, '\'');
+	free(t);
+}
+
+static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob, bool shq)
 {
 	const char *p = n->args[0]->sval;
+	size_t conv_start = SIZE_MAX;
 	int arg = 1;
 
 	x->in->printfs++;
-	while (*p) {
-		char spec[16], out[512], flags[8] = "";
+	while (*p || conv_start != SIZE_MAX) {
+		char spec[16], *out, flags[8] = "";
 		int width = 0, prec = -1, nf = 0;
+		size_t room;
 		const char *q, *mods;
 		struct val v;
+
+		/* The previous conversion's text, quoted for the shell. */
+		if (conv_start != SIZE_MAX) {
+			shell_quote_from(ob, conv_start);
+			conv_start = SIZE_MAX;
+			if (!*p)
+				break;
+		}
 
 		if (*p != '%') {
 			q = strchr(p, '%');
@@ -246,16 +348,33 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 			p += 2;
 			continue;
 		}
+		if (lone_percent(p)) {
+			size_t len = lone_percent(p);
+
+			if (p[len])
+				ob_putc(ob, '%');	/* the rest is text */
+			p += p[len] ? 1 : len;
+			continue;
+		}
+		if (shq)
+			conv_start = ob->len;
 		for (q = p + 1; *q && strchr("-+ #0", *q); q++)
 			if (nf < 5 && !strchr(flags, *q))
 				flags[nf++] = *q;
-		while (*q >= '0' && *q <= '9')
-			width = width * 10 + (*q++ - '0') % 1000;
+		/* check_printf() refused more than PRINTF_FIELD_MAX. */
+		for (; *q >= '0' && *q <= '9'; q++)
+			if (width <= PRINTF_FIELD_MAX)
+				width = width * 10 + (*q - '0');
 		if (*q == '.') {
 			prec = 0;
 			for (q++; *q >= '0' && *q <= '9'; q++)
-				prec = prec * 10 + (*q - '0') % 1000;
+				if (prec <= PRINTF_FIELD_MAX)
+					prec = prec * 10 + (*q - '0');
 		}
+		if (width > PRINTF_FIELD_MAX)
+			width = PRINTF_FIELD_MAX;
+		if (prec > PRINTF_FIELD_MAX)
+			prec = PRINTF_FIELD_MAX;
 		mods = q;
 		q += strspn(q, "hlzjt");
 		v = eval(x, n->args[arg++]);
@@ -266,12 +385,20 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 			p = q + 1;
 			continue;
 		}
+		/* The field, a number's digits and sign (64 bits), a string
+		 * (%s) or GFP names (%gr). */
+		room = (size_t)width + (prec > 0 ? (size_t)prec : 0) + 64 +
+		       (*q == 's' && v.t == VT_STR ? v.len : 0) + (*q == 'g' ? 400 : 0);
+		out = field_room(room);
+		if (!out) {
+			p = q + 1 + (*q == 'g' && q[1] == 'r');
+			continue;
+		}
 		if (*q == 'g' && q[1] == 'r') {
 			char names[400];
 
 			flagnames_format(x->in->gfp, (uint64_t)v.i, names, sizeof(names));
-			snprintf(out, sizeof(out), "%*s", strchr(flags, '-') ? -width : width,
-				 names);
+			snprintf(out, room, "%*s", strchr(flags, '-') ? -width : width, names);
 			ob_puts(ob, out);
 			p = q + 2;
 			continue;
@@ -288,21 +415,20 @@ static void do_printf(struct xctx *x, const struct node *n, struct outbuf *ob)
 
 			if (prec >= 0 && prec < len)
 				len = prec;
-			snprintf(out, sizeof(out), "%*.*s", strchr(flags, '-') ? -width : width,
-				 len, v.s);
+			snprintf(out, room, "%*.*s", strchr(flags, '-') ? -width : width, len,
+				 v.s);
 		} else if (*q == 'c') {
-			snprintf(out, sizeof(out), "%*c", strchr(flags, '-') ? -width : width,
-				 (int)v.i);
+			snprintf(out, room, "%*c", strchr(flags, '-') ? -width : width, (int)v.i);
 		} else if (*q == 'p') {
-			snprintf(out, sizeof(out), "0x%llx", (unsigned long long)v.i);
+			snprintf(out, room, "0x%llx", (unsigned long long)v.i);
 		} else {
 			v.i = printf_int(v.i, mods, (size_t)(q - mods), *q);
 			if (prec < 0) {
 				snprintf(spec, sizeof(spec), "%%%s*ll%c", flags, *q == 'i' ? 'd' : *q);
-				snprintf(out, sizeof(out), spec, width, (long long)v.i);
+				snprintf(out, room, spec, width, (long long)v.i);
 			} else {
 				snprintf(spec, sizeof(spec), "%%%s*.*ll%c", flags, *q == 'i' ? 'd' : *q);
-				snprintf(out, sizeof(out), spec, width, prec, (long long)v.i);
+				snprintf(out, room, spec, width, prec, (long long)v.i);
 			}
 		}
 		/* A string from the kernel (a comm, a path) is shown, not
@@ -347,6 +473,68 @@ static size_t cat_max_bytes(void)
 	return *end ? 10240 : (size_t)v;
 }
 
+/*
+ * cat()'s file, its first max bytes: a FIFO (or a terminal, a socket) is
+ * read as its data comes, and the stop signals are looked at while it does
+ * not (they are blocked for the signalfd: a blocking read of a FIFO in
+ * BEGIN ignored Ctrl-C).  NULL with errno; EINTR when a signal stopped it.
+ */
+static char *cat_read(struct interp *in, const struct node *n, const char *path, size_t max,
+		      size_t *lenp)
+{
+	struct stat st;
+	size_t len = 0;
+	char *buf;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), e;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		close(fd);
+		return read_file_head(path, max, lenp);
+	}
+	buf = malloc(max + 1);
+	if (!buf) {
+		close(fd);
+		errno = ENOMEM;
+		return NULL;
+	}
+	while (len < max) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t r;
+		int ready;
+
+		/* Its data, or its end (a FIFO's writer gone: POLLHUP; none
+		 * yet is neither, and is waited for, as a blocking open
+		 * would), 100 ms at a time. */
+		ready = poll(&p, 1, 100);
+		if (ready < 0 && errno != EINTR)
+			break;
+		if (ready > 0) {
+			r = read(fd, buf + len, max - len);
+			if (r > 0) {
+				len += (size_t)r;
+				continue;
+			}
+			if (r == 0 || (errno != EAGAIN && errno != EINTR))
+				break;
+		}
+		if (run_interrupted(in, n, true)) {
+			e = EINTR;
+			close(fd);
+			free(buf);
+			errno = e;
+			return NULL;
+		}
+	}
+	e = errno;
+	close(fd);
+	buf[len] = '\0';
+	*lenp = len;
+	errno = e;
+	return buf;
+}
+
 /* A file cat() cannot read: bpftrace's runtime error, in its words (the
  * suite matches the whole line), and the program goes on as there. */
 static void cat_failed(struct interp *in, const char *path, int err)
@@ -369,7 +557,7 @@ void exec_command(struct xctx *x, const struct node *n)
 
 	f->len = 0;
 	f->err = 0;
-	do_printf(x, n, f);
+	do_printf(x, n, f, !strcmp(n->sval, "system"));
 	if (f->err || f->len == sizeof(f->buf)) {
 		ftr_warn("%d:%d: %s(): the text is too long", n->line, n->col, n->sval);
 		return;
@@ -379,11 +567,13 @@ void exec_command(struct xctx *x, const struct node *n)
 		return;
 	if (!strcmp(n->sval, "cat")) {
 		size_t len;
-		char *c = read_file(text, &len);
+		/* Only what is printed is read (cat("/dev/zero") read until
+		 * the OOM killer came). */
+		char *c = cat_read(in, n, text, cat_max_bytes(), &len);
 
-		if (c && len > cat_max_bytes())
-			len = cat_max_bytes();
-		if (c && in->o->mode == OUT_BTJSON)
+		if (!c && errno == EINTR)
+			;	/* said by run_interrupted() */
+		else if (c && in->o->mode == OUT_BTJSON)
 			bt_line(in, "cat", c, len);
 		else if (c)
 			ob_write(&in->ob, c, len);
@@ -500,7 +690,7 @@ void exec_printf(struct xctx *x, const struct node *n)
 	struct interp *in = x->in;
 	struct outbuf *ob = bt_out(in);
 
-	do_printf(x, n, ob);
+	do_printf(x, n, ob, false);
 	bt_done(in, ob, "printf");
 	if (in->o->buffering == RUN_BUF_NONE ||
 	    (in->o->buffering == RUN_BUF_LINE && memchr(in->ob.buf, '\n', in->ob.len)))
@@ -646,7 +836,7 @@ void exec_errorf(struct xctx *x, const struct node *n)
 		return;
 	f->len = 0;
 	f->err = 0;
-	do_printf(x, n, f);
+	do_printf(x, n, f, false);
 	len = f->len;
 	if (len && f->buf[len - 1] == '\n')
 		len--;

@@ -215,6 +215,47 @@ static struct val eval_gid(struct xctx *x, const struct node *n)
 	return vint(task ? comm_gid(x->in->e.comms, tid_of(x), x->now) : (int64_t)getgid());
 }
 
+/*
+ * ppid, pcomm, leader_comm: the real parent's process id and name, and the
+ * thread group leader's name (bpftrace's curtask->real_parent->tgid,
+ * ->real_parent->comm and ->group_leader->comm), known in user space as
+ * uid is: the thread's /proc status when ftr first reads one of its
+ * events, or its exit record; the names the processes' own, from /proc or
+ * the kernel's saved_cmdlines.  In BEGIN, END and interval clauses: ftr's.
+ */
+static struct val eval_ppid(struct xctx *x, const struct node *n)
+{
+	bool task = x->rec || x->smp;
+
+	return vint(task ? comm_ppid(x->in->e.comms, tid_of(x), x->now) : (int64_t)getppid());
+}
+
+/* pcomm, leader_comm: a buffer of the node's own (two names in one tuple). */
+static int check_name_var(struct sema *s, struct node *n)
+{
+	free(n->bind);
+	n->bind = calloc(1, 17);
+	return n->bind ? check_ids_var(s, n) : -ENOMEM;
+}
+
+static struct val eval_pcomm(struct xctx *x, const struct node *n)
+{
+	bool task = x->rec || x->smp;
+	int pid;
+	const char *s;
+
+	if (n->ival == B_PCOMM)
+		pid = task ? comm_ppid(x->in->e.comms, tid_of(x), x->now) : getppid();
+	else
+		pid = task ? comm_tgid(x->in->e.comms, tid_of(x), x->now) : getpid();
+	s = pid > 0 ? engine_comm(&x->in->e, pid) : "<...>";
+	snprintf(n->bind, 17, "%s", s);
+	/* gone from /proc and the kernel's saved names: its exit record's */
+	if (!strcmp(n->bind, "<...>") && task && pid > 0)
+		comm_exit_name(x->in->e.comms, pid, x->now, n->bind);
+	return vstr(n->bind, strnlen(n->bind, 16));
+}
+
 /* The CPUs the kernel could ever run (sysfs's possible list, as bpftrace's
  * libbpf_num_possible_cpus), read once. */
 static struct val eval_ncpus(struct xctx *x, const struct node *n)
@@ -384,7 +425,7 @@ static struct val eval_kstack(struct xctx *x, const struct node *n)
 
 /* A uprobe's own file, placed by the event's address (sampler.h): a process
  * gone before its stack is named keeps the frames in the probed file. */
-static void note_probed_file(struct xctx *x, int tgid)
+void note_probed_file(struct xctx *x, int tgid)
 {
 	struct tep_format_field *f;
 	uint64_t ip;
@@ -478,6 +519,9 @@ static const struct builtin_var builtin_vars[] = {
 	[B_ARG] = { "arg", VT_INT, BW_KPROBE | BW_UPROBE, check_arg_var, eval_probe_arg },
 	[B_CPID] = { "cpid", VT_INT, BW_ALL, check_cpid_var, eval_cpid },
 	[B_PROBETYPE] = { "probetype", VT_STR, BW_ALL, check_probetype, eval_probetype },
+	[B_PPID] = { "ppid", VT_INT, BW_ALL, check_ids_var, eval_ppid },
+	[B_PCOMM] = { "pcomm", VT_STR, BW_ALL, check_name_var, eval_pcomm },
+	[B_LEADER_COMM] = { "leader_comm", VT_STR, BW_ALL, check_name_var, eval_pcomm },
 };
 
 /* bpftrace's builtins that ftr has not: why, for the error. */
@@ -524,7 +568,7 @@ int lang_builtin(const char *name, int *argn)
 
 const char *lang_builtin_names(void)
 {
-	static char names[256];
+	static char names[320];
 	size_t len = 0;
 
 	if (!names[0])

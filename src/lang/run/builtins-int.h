@@ -8,6 +8,10 @@
 
 #include "lang/interp-int.h"
 
+/* printf's widest field and longest precision: printf's own are ints, and
+ * bpftrace sizes its buffer per call from them (%999999999d, 1 GB there,
+ * 22 s of CPU here); no line of output needs more. */
+#define PRINTF_FIELD_MAX 4096
 int check_printf(struct sema *s, struct node *n);
 int check_print(struct sema *s, struct node *n);
 int check_command(struct sema *s, struct node *n);

@@ -50,6 +50,8 @@
 #include <tracefs.h>
 
 #include "ftr.h"
+#include "kernel/abi.h"
+#include "kernel/arch.h"
 #include "kernel/comm.h"
 #include "kernel/flagnames.h"
 #include "kernel/session.h"
@@ -95,7 +97,6 @@ static const struct {
 	  "through pointers at events (kprobe fetchargs read fixed offsets: ftr trace)" },
 	{ "uptr", "marks user memory for a BPF read at the event; ftr reads user strings at "
 	  "syscalls with str(args.F) only" },
-	{ "reg", "reads a register in a BPF program; ftr's kprobes read argN and retval only" },
 	{ "uaddr", "resolves a user symbol's address for a BPF read at the event" },
 	{ "path", "needs bpf_d_path, which only BPF programs can call" },
 	{ "macaddr", "reads memory at the event (a BPF read)" },
@@ -769,6 +770,8 @@ static struct val eval_usym(struct xctx *x, const struct node *n)
 
 	buf[0] = '\0';
 	lprof_note_pid(x->in->prof, pid);
+	if (pid > 0)
+		note_probed_file(x, pid);	/* reg("ip") of a process gone since */
 	if (x->in->prof && pid > 0) {
 		lprof_frame(LPROF_UTAG | (uint32_t)pid, 0, 0, buf, KSYM_TEXT, x->in->prof);
 		if (lprof_frame(addr, 1, 0, buf, KSYM_TEXT, x->in->prof) == 0)
@@ -1033,6 +1036,92 @@ static struct val eval_errno_text(struct xctx *x, const struct node *n)
 	return vstr(n->bind, strlen(n->bind));
 }
 
+/*
+ * reg("name"): a register at the event, as a kprobe or uprobe event's fetch
+ * argument %REG reads it (the kernel's names, arch.h): kprobes the kernel's
+ * registers, uprobes the task's user ones; at a return probe their values
+ * at the return.  The event's field reg_NAME (plan/events.c).
+ */
+static int check_reg(struct sema *s, struct node *n)
+{
+	const char *name = n->args[0]->k == N_STR ? n->args[0]->sval : NULL, *arch = arch_name();
+	char fetch[32];
+	int r;
+
+	if (!name) {
+		lang_errf(s->err, n, "reg() takes a register's name in quotes (reg(\"ip\"))");
+		return -EINVAL;
+	}
+	for (int i = 0; i < s->c->nprobes; i++)
+		if (s->c->probes[i].btf_func) {
+			lang_errf(s->err, n, "reg(\"%s\") at kfunc: its events take the arguments "
+				  "by name; at kprobe: events a fetch argument reads a register", name);
+			return -EINVAL;
+		}
+	if (s->is_kprobe && s->is_uprobe) {
+		lang_errf(s->err, n, "reg(\"%s\") in a clause on kprobes and uprobes both: "
+			  "kprobes read the kernel's registers, uprobes the task's; split the "
+			  "clause", name);
+		return -EINVAL;
+	}
+	if (!s->is_kprobe && !s->is_uprobe) {
+		lang_errf(s->err, n, "reg(\"%s\") reads a register at kprobe, kretprobe, uprobe "
+			  "and uretprobe events (their fetch arguments name registers); this "
+			  "clause's events hold none", name);
+		return -EINVAL;
+	}
+	r = arch_reg_fetch(arch, name, fetch, sizeof(fetch));
+	if (r == -ENOTSUP) {
+		lang_errf(s->err, n, "reg(\"%s\"): ftr has no register names for '%s' (it has "
+			  "x86_64's, arm64's and arm's)", name, arch);
+		return -EINVAL;
+	}
+	if (r) {
+		lang_errf(s->err, n, "reg(\"%s\"): no register of %s by that name%s", name, arch,
+			  !strcmp(arch, "x86_64") ? " (ip, sp, bp, ax, bx, cx, dx, si, di, "
+			  "r8..r15, flags, cs, ss, orig_ax)" : !strcmp(arch, "arm64") ?
+			  " (r0..r30 or x0..x30, sp, pc, pstate)" :
+			  " (r0..r10, fp, ip, sp, lr, pc, cpsr, orig_r0)");
+		return -EINVAL;
+	}
+	snprintf(fetch, sizeof(fetch), "reg_%s", name);
+	free(n->bind);
+	n->bind = strdup(fetch);
+	return n->bind ? 0 : -ENOMEM;
+}
+
+static struct val eval_reg(struct xctx *x, const struct node *n)
+{
+	struct tep_format_field *f = x->rec ? tep_find_field(x->ev->ev, n->bind) : NULL;
+
+	return vint(f ? (int64_t)field_int(f, x->rec) : 0);
+}
+
+/* syscall_name(id): the syscall's name on this machine's architecture
+ * (kernel/abi.h), the number itself where the table has no syscall by it. */
+static int check_syscall_name(struct sema *s, struct node *n)
+{
+	if (!abi_syscall_table(arch_name())) {
+		lang_errf(s->err, n, "syscall_name(): this ftr has no syscall table for this "
+			  "machine's architecture (%s): a build for x86_64, arm64 or arm has its "
+			  "own", arch_name());
+		return -EINVAL;
+	}
+	return check_errno_text(s, n);
+}
+
+static struct val eval_syscall_name(struct xctx *x, const struct node *n)
+{
+	int64_t v = eval(x, n->args[0]).i;
+	const char *t = abi_syscall_name(arch_name(), v);
+
+	if (t)
+		snprintf(n->bind, 128, "%s", t);
+	else
+		snprintf(n->bind, 128, "%lld", (long long)v);
+	return vstr(n->bind, strlen(n->bind));
+}
+
 /* nsecs(), nsecs(monotonic | boot | tai | sw_tai): the event's time on that
  * clock (n->ival: its clockid).  Events carry CLOCK_MONOTONIC times; the
  * other clocks differ from it by an offset, read when the event is handled
@@ -1171,6 +1260,11 @@ static const struct builtin_fn builtins[] = {
 	  .where = BW_ALL, .check = check_errno_text, .eval = eval_errno_text },
 	{ .name = "signal_name", .min = 1, .max = 1, .args = "sig", .ret = VT_STR,
 	  .where = BW_ALL, .check = check_errno_text, .eval = eval_errno_text },
+	{ .name = "reg", .min = 1, .max = 1, .args = "\"name\"", .ret = VT_INT,
+	  .where = BW_KPROBE | BW_UPROBE, .flags = BF_OWN_ARGS, .check = check_reg,
+	  .eval = eval_reg },
+	{ .name = "syscall_name", .min = 1, .max = 1, .args = "id", .ret = VT_STR,
+	  .where = BW_ALL, .check = check_syscall_name, .eval = eval_syscall_name },
 	{ .name = "errorf", .min = 1, .max = 16, .args = "fmt, ...", .ret = VT_NONE,
 	  .where = BW_ALL, .check = check_errorf, .exec = exec_errorf },
 	{ .name = "warnf", .min = 1, .max = 16, .args = "fmt, ...", .ret = VT_NONE,
@@ -1292,8 +1386,12 @@ int check_call(struct sema *s, struct node *n, bool as_map_value)
 	if (!b)
 		return check_unknown(s, n);
 	if (n->nargs < b->min || n->nargs > b->max) {
-		lang_errf(s->err, n, "%s() takes %d%s argument%s", n->sval, b->min,
-			  b->max > b->min ? " or more" : "", b->min == 1 && b->max == 1 ? "" : "s");
+		/* The bound that was passed (print(@,1,1,1) was told "1 or more"). */
+		int want = n->nargs > b->max ? b->max : b->min;
+
+		lang_errf(s->err, n, "%s() takes %s%d argument%s: %s(%s)", n->sval,
+			  b->min == b->max ? "" : n->nargs > b->max ? "at most " : "at least ", want,
+			  want == 1 ? "" : "s", n->sval, b->args ? b->args : "");
 		return -EINVAL;
 	}
 	if ((b->flags & BF_AGG) && !as_map_value) {

@@ -305,6 +305,17 @@ struct val eval(struct xctx *x, const struct node *n)
 		if (n->op == T_STAR) {
 			int64_t v = 0;
 
+			/* read-only data at an event: within its symbol only
+			 * (sema.c, rodata_deref) */
+			if (n->ival && (uint64_t)a.i + sizeof(v) > (uint64_t)n->ival) {
+				if (!x->in->kc_warned)
+					ftr_warn("%d:%d: *0x%llx: past the end of the read-only "
+						 "symbol (0x%llx), whose neighbours may change: not "
+						 "read (0)", n->line, n->col,
+						 (unsigned long long)a.i, (unsigned long long)n->ival);
+				x->in->kc_warned = true;
+				return vint(0);
+			}
 			if (kcore_read(x->in->kc, (uint64_t)a.i, &v, sizeof(v)) < 0 &&
 			    !x->in->kc_warned) {
 				x->in->kc_warned = true;

@@ -8,6 +8,7 @@
  * kept.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -268,9 +269,37 @@ void print_map(struct interp *in, struct mapdef *m, int64_t top, int64_t div, bo
  */
 #define LOOP_TURNS_MAX 1000000
 
+bool run_interrupted(struct interp *in, const struct node *where, bool now)
+{
+	static const struct timespec zero;
+	sigset_t stop;
+	int sig;
+
+	if (!now && (++in->work & 16383))
+		return false;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sig = sigtimedwait(&stop, NULL, &zero);
+	if (sig <= 0)
+		return false;
+	in->interrupted = sig;
+	in->nsignals++;
+	in->exit_req = true;
+	ob_flush(&in->ob);
+	if (where)
+		ftr_err("%s: stopped the clause at %d:%d (the rest of its run is given up)",
+			sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "SIGHUP",
+			where->line, where->col);
+	return true;
+}
+
 /* One turn of a loop's body: false when the loop ends (break, return). */
 static bool loop_turn(struct xctx *x, const struct node *st, uint64_t *turns)
 {
+	if (run_interrupted(x->in, st, false))
+		return false;
 	if (++*turns > LOOP_TURNS_MAX) {
 		ftr_err("%d:%d: error: the loop turned more than %d times: stopped (bpftrace "
 			"refuses a loop it cannot prove ends)", st->line, st->col, LOOP_TURNS_MAX);
@@ -391,6 +420,9 @@ void exec(struct xctx *x, const struct node *st)
 	struct interp *in = x->in;
 
 	for (; st && !in->exit_req && !x->jump; st = st->next) {
+		/* unroll(100) nested is 10^8 statements and no loop. */
+		if (run_interrupted(in, st, false))
+			break;
 		switch (st->k) {
 		case S_FOR: case S_WHILE: case S_UNROLL:
 			exec_loop(x, st);

@@ -27,6 +27,7 @@
 #include "lang/parse/ctypes.h"
 #include "lang/maps/intern.h"
 #include "lang/interp-int.h"
+#include "lang/plan/fntrace.h"
 #include "report/sym.h"
 
 void planf(struct interp *in, const char *fmt, ...)
@@ -41,6 +42,51 @@ void planf(struct interp *in, const char *fmt, ...)
 }
 
 /* ---- running ------------------------------------------------------------------- */
+
+/*
+ * A call the function tracer recorded (plan/fntrace.h): the clauses whose
+ * kprobe names its function run, with `func` and `probe` the function's.
+ * Its ip is the hooked call site, inside the function (past an endbr64 on
+ * x86 with IBT): named by the symbol that holds it.
+ */
+static int on_function(struct xctx *x)
+{
+	struct interp *in = x->in;
+	struct evbind eb = *x->eb;
+	const struct ksyms *ks;
+	unsigned long long ip = 0;
+	const char *name, *mod;
+	uint64_t off;
+
+	if (!in->fn_ip) {
+		in->fn_ip = tep_find_field(x->ev->ev, "ip");
+		if (!in->ks && !in->ks_err)
+			in->ks_err = ksyms_load(NULL, &in->ks);
+	}
+	if (!in->fn_ip || tep_read_number_field(in->fn_ip, x->rec->data, &ip))
+		return 0;
+	ks = kernel_syms(in);
+	name = ks ? ksyms_at(ks, ip, &off, &mod) : NULL;
+	if (!name)
+		return 0;	/* no name, no clause to match */
+	snprintf(eb.func, sizeof(eb.func), "%s", name);
+	x->eb = &eb;
+	for (int i = 0; i < eb.ncl && !in->exit_req; i++) {
+		const struct clause *c = &in->p->cl[eb.clauses[i]];
+
+		for (int j = 0; j < c->nprobes; j++) {
+			if (c->probes[j].pv != PV_KPROBE ||
+			    !fntrace_probe_matches(&c->probes[j], name))
+				continue;
+			/* bpftrace's probe of a wildcard's match: its own kind */
+			snprintf(eb.probe, sizeof(eb.probe), "%s:%s",
+				 c->probes[j].btf_func ? "fentry" : "kprobe", name);
+			run_clause(x, eb.clauses[i], false);
+			break;
+		}
+	}
+	return in->exit_req || in->ob.err;
+}
 
 int on_event(struct engine *e, struct eng_event *v, struct tep_record *rec, void *arg)
 {
@@ -63,6 +109,8 @@ int on_event(struct engine *e, struct eng_event *v, struct tep_record *rec, void
 		if (!tep_read_number_field(ns->pid, rec->data, &pid) && name[0])
 			comm_set(in->e.comms, (int)pid, name);
 	}
+	if (v->ftrace_fn)
+		return on_function(&x);
 	for (int i = 0; i < eb->ncl && !in->exit_req; i++)
 		run_clause(&x, eb->clauses[i], eb->pred_pushed);
 	return in->exit_req || in->ob.err;
@@ -289,6 +337,11 @@ static int probe_count(const struct interp *in)
 				mine = in->eb[k].clauses[c] == i;
 			if (!mine || in->eb[k].hrprof)
 				continue;
+			/* the function tracer's event: a probe per function */
+			if (in->e.ev[k].ftrace_fn) {
+				n += in->e.fn_count;
+				continue;
+			}
 			for (int q = 0; q < k && !seen; q++)
 				for (int c = 0; c < in->eb[q].ncl && !seen; c++)
 					seen = in->eb[q].clauses[c] == i && !in->eb[q].hrprof &&
@@ -405,10 +458,14 @@ static int finish(struct interp *in, uint64_t now)
 			ob_putc(&in->ob, '\n');
 		print_map(in, &in->maps[i], -1, 0, false);
 	}
+	/* A map printed said its drops (print_map); one not printed says
+	 * them here, as what happened (it spoke of lookups the program may
+	 * not make; issue 38). */
 	for (int i = 0; i < in->nmaps; i++)
-		if (in->maps[i].m && in->maps[i].kind == AGG_VALUE && agg_dropped(in->maps[i].m))
-			fprintf(stderr, "ftr: %s: %llu stores dropped: the map holds %u entries "
-				"(some lookups of it found nothing)\n", in->maps[i].name,
+		if (in->maps[i].m && in->maps[i].kind == AGG_VALUE && agg_dropped(in->maps[i].m) &&
+		    (in->p->no_print_maps || !agg_entries(in->maps[i].m)))
+			fprintf(stderr, "ftr: %s: %llu stores of new keys dropped: the map holds %u "
+				"entries\n", in->maps[i].name,
 				(unsigned long long)agg_dropped(in->maps[i].m), agg_size(in->maps[i].m));
 	return ob_flush(&in->ob);
 }
@@ -577,7 +634,7 @@ int lang_run(struct program *p, const struct run_opts *o)
 			(unsigned long long)lprof_samples(in->prof));
 	ret = in->ob.err && in->ob.err != -EPIPE ? FTR_EXIT_FAIL : FTR_EXIT_OK;
 	if (ret == FTR_EXIT_FAIL)	/* (a closed pipe is the reader's choice) */
-		ftr_err("write error on standard output: %s", strerror(-in->ob.err));
+		ftr_err("write error on %s: %s", stdout_name(), strerror(-in->ob.err));
 	else if (in->exit_coded)
 		ret = in->exit_code;
 out:

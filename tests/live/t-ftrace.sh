@@ -1,0 +1,178 @@
+# ftrace's function tracer in ftr's own instance: funccount and functrace,
+# exact counts of a known workload, the filter read back and bounded, every
+# setting restored.  Skipped, with the kernel's answer, where the tracer is
+# absent or refused (the project's 6.18 lists it and answers EPERM).
+. "$LIVE_DIR/lib.sh"
+require_tracing ftrace
+snapshot > "$TMP/before"
+fst() { cat "$T/options/func_stack_trace" 2>/dev/null; }
+fst0=$(fst)
+
+if ! has_tracer function; then
+	if grep -qw function "$T/available_tracers" 2>/dev/null; then
+		# Listed and refused: the command says so, with the kernel's answer.
+		"$FTR" funccount vfs_write -d 1 > "$TMP/o" 2> "$TMP/e"
+		rc=$?
+		[ $rc -eq 1 ] && grep -q 'present but not permitted: .*: ' "$TMP/e" &&
+			ok ftrace-refused || fail ftrace-refused "rc=$rc $(head -c 300 "$TMP/e")"
+		"$FTR" -e 'kprobe:vfs_write { @ = count(); }' -d 1 > "$TMP/o" 2> "$TMP/e2"
+		rc=$?
+		[ $rc -eq 1 ] && grep -q 'function tracer.* is listed but refused here (.*: ' "$TMP/e2" &&
+			ok ftrace-refused-lang || fail ftrace-refused-lang "rc=$rc $(head -c 300 "$TMP/e2")"
+		skip ftrace "the function tracer is listed but not permitted here: $(sed -n \
+			's/.*not permitted: //p' "$TMP/e" | head -1)"
+	else
+		skip ftrace "no function tracer in this kernel"
+	fi
+	same_as_before ftrace-leaves-tracefs "$TMP/before"
+	exit 0
+fi
+if ! command -v writer > /dev/null 2>&1; then
+	skip ftrace "the writer helper is not on PATH (make helpers)"
+	exit 0
+fi
+
+# Exact: writer N makes N write(2) calls, each one vfs_write and one
+# __ARCH_sys_write (ksys_write is inlined in 6.1); set_ftrace_pid follows
+# the command from before its exec.
+"$FTR" funccount vfs_write '__*_sys_write' -- writer 1000 > "$TMP/o" 2> "$TMP/e"
+rc=$?
+n1=$(awk '$1 == "vfs_write" { print $2 }' "$TMP/o" | tr '\n' ' ')
+n2=$(awk '$1 ~ /^__(x64|arm64|arm)_sys_write$/ { print $2 }' "$TMP/o" | tr '\n' ' ')
+[ $rc -eq 0 ] && [ "$n1" = "1000 " ] && [ "$n2" = "1000 " ] && [ "$(grep -c '^FUNC' "$TMP/o")" = 1 ] &&
+	ok funccount-exact ||
+	fail funccount-exact "rc=$rc vfs_write=$n1 sys_write=$n2 $(tr '\n' ' ' < "$TMP/o") $(head -c 300 "$TMP/e")"
+grep -Eq 'Tracing "vfs_write __\*_sys_write" \([2-9] functions\)' "$TMP/e" &&
+	ok funccount-says-how-many || fail funccount-says-how-many "$(head -2 "$TMP/e")"
+
+# A glob, options after it, a duration: the table has its header.
+"$FTR" funccount 'vfs_*' -d 1 > "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^FUNC  *COUNT$' "$TMP/o" && ok funccount-glob-duration ||
+	fail funccount-glob-duration "rc=$rc $(head -c 300 "$TMP/e")"
+
+# -t: only the top N, the most called last (perf-tools' order).
+"$FTR" funccount 'vfs_*' 'ksys_*' -t 1 -- writer 300 > "$TMP/o" 2> "$TMP/e"
+lines=$(awk 'f { n++ } /^FUNC/ { f = 1 } END { print n + 0 }' "$TMP/o")
+[ "$lines" = 1 ] && grep -Eq '^(vfs_write|ksys_write) +300$' "$TMP/o" && ok funccount-top ||
+	fail funccount-top "$(cat "$TMP/o")"
+
+# A pattern that matches nothing is refused: the filter would read back
+# empty, which to the tracer is every function.
+"$FTR" funccount 'ftr_no_such_function_*' -d 1 > "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'no function' "$TMP/e" && ok funccount-no-match ||
+	fail funccount-no-match "rc=$rc $(head -c 300 "$TMP/e")"
+
+# The bound: more functions than allowed is refused with the count.
+"$FTR" funccount 'vfs_*' --max-funcs 2 -d 1 > "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -eq 1 ] && grep -q "'vfs_\*' matches [0-9]* functions (.*), more than 2" "$TMP/e" &&
+	ok funccount-bound || fail funccount-bound "rc=$rc $(head -c 300 "$TMP/e")"
+
+# functrace: one line per call, with its caller.
+"$FTR" functrace vfs_write -- writer 20 > "$TMP/o" 2> "$TMP/e"
+rc=$?
+n=$(grep -c ' vfs_write <-' "$TMP/o")
+[ $rc -eq 0 ] && [ "$n" = 20 ] && ok functrace-exact ||
+	fail functrace-exact "rc=$rc lines=$n $(head -c 300 "$TMP/e")"
+
+# Differential: the function tracer and kprobe events count the same calls.
+if has_kprobes; then
+	"$FTR" -e 'kprobe:vfs_write /comm == "writer"/ { @ = count(); }' -- writer 700 \
+		> "$TMP/k" 2> "$TMP/e"
+	k=$(sed -n 's/^@: //p' "$TMP/k")
+	"$FTR" funccount vfs_write -- writer 700 > "$TMP/o" 2>> "$TMP/e"
+	f=$(awk '$1 == "vfs_write" { print $2 }' "$TMP/o")
+	[ "$k" = 700 ] && [ "$f" = 700 ] && ok ftrace-diff-kprobe ||
+		fail ftrace-diff-kprobe "kprobe=$k function=$f $(head -c 300 "$TMP/e")"
+else
+	skip ftrace-diff-kprobe "no kprobe events to compare with"
+fi
+
+# The language's kprobe clauses on the function tracer: where the kernel
+# has no kprobe events, or chosen (FTR_KPROBE_BACKEND=ftrace) where it has.
+if has_kprobes; then FB=ftrace; else FB=; fi
+lang() { FTR_KPROBE_BACKEND=$FB "$FTR" "$@"; }
+lang -e 'kprobe:vfs_write /comm == "writer"/ { @[comm] = count(); }' -- writer 1000 \
+	> "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -eq 0 ] && grep -q '^@\[writer\]: 1000$' "$TMP/o" && ok lang-fn-comm-count ||
+	fail lang-fn-comm-count "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -5 | tr '\n' '|')"
+lang -e 'kprobe:vfs_w* /comm == "writer"/ { @[func, probe] = count(); }' -- writer 700 \
+	> "$TMP/o" 2> "$TMP/e"
+grep -q '^@\[vfs_write, kprobe:vfs_write\]: 700$' "$TMP/o" && ok lang-fn-func-probe ||
+	fail lang-fn-func-probe "$(cat "$TMP/o" "$TMP/e" | head -5 | tr '\n' '|')"
+lang -e 'kprobe:vfs_write /comm == "writer"/ { @[kstack(4)] = count(); }' -- writer 300 \
+	> "$TMP/o" 2> "$TMP/e"
+n=$(awk -F': ' '/^\]: / { s += $2 } END { print s + 0 }' "$TMP/o")
+[ "$n" = 300 ] && grep -Eq 'sys_write|ksys_write|vfs_write' "$TMP/o" && ok lang-fn-kstack ||
+	fail lang-fn-kstack "sum=$n $(cat "$TMP/o" "$TMP/e" | head -8 | tr '\n' '|')"
+lang -E -e 'kprobe:vfs_write { @ = count(); }' > "$TMP/o" 2>&1
+grep -q 'the function tracer' "$TMP/o" && grep -q 'set_ftrace_filter' "$TMP/o" &&
+	ok lang-fn-explain || fail lang-fn-explain "$(head -c 300 "$TMP/o")"
+lang -e 'kprobe:vfs_write { @ = sum(arg2); }' -d 1 > "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -ne 0 ] && grep -q "1:1: .*'kprobe:vfs_write' reads arg2: .*function tracer" "$TMP/e" &&
+	ok lang-fn-refuses-args || fail lang-fn-refuses-args "rc=$rc $(head -c 300 "$TMP/e")"
+if has_kprobes; then
+	"$FTR" -e 'kprobe:vfs_write, kprobe:vfs_read /comm == "writer"/ { @[func] = count(); }' \
+		-- writer 500 > "$TMP/k" 2> "$TMP/e"
+	lang -e 'kprobe:vfs_write, kprobe:vfs_read /comm == "writer"/ { @[func] = count(); }' \
+		-- writer 500 > "$TMP/f" 2>> "$TMP/e"
+	cmp -s "$TMP/k" "$TMP/f" && grep -q '^@\[vfs_write\]: 500$' "$TMP/f" &&
+		ok lang-fn-diff-kprobe || fail lang-fn-diff-kprobe \
+		"kprobe: $(tr '\n' '|' < "$TMP/k") function: $(tr '\n' '|' < "$TMP/f") $(head -c 200 "$TMP/e")"
+fi
+
+# After SIGKILL, ftr reset clears func_stack_trace (one flag for every
+# instance) that the killed run set for kstack.  Killed once the flag is on
+# (its instance made long before: a kill during the mkdir makes 6.1 WARN).
+if [ "$(fst)" = 0 ]; then
+	# env execs ftr: $! is ftr itself, not a subshell around it
+	env FTR_KPROBE_BACKEND=$FB "$FTR" -e 'kprobe:vfs_write { @[kstack(2)] = count(); }' \
+		> /dev/null 2>&1 &
+	p=$!
+	while [ "$(fst)" != 1 ] && kill -0 $p 2> /dev/null; do sleep 0.1; done
+	kill -9 $p 2> /dev/null
+	wait $p 2> /dev/null
+	"$FTR" reset > "$TMP/o" 2>&1
+	[ "$(fst)" = 0 ] && grep -q 'func_stack_trace' "$TMP/o" && ok ftrace-reset-stack-flag ||
+		fail ftrace-reset-stack-flag "func_stack_trace=$(fst) $(head -c 300 "$TMP/o")"
+fi
+
+# function_graph: in ftr's instance from 6.11; before, the top level's
+# alone, which ftr does not take: refused in words.
+if has_tracer function_graph; then
+	"$FTR" graph -g vfs_write rw_verify_area -- writer 5 > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	o=$(grep -c '|  vfs_write() {$' "$TMP/o") c=$(grep -c '|  } /\* vfs_write \*/$' "$TMP/o")
+	l=$(grep -Ec '[0-9]\.[0-9]{3} us +\|    rw_verify_area\(\);$' "$TMP/o")
+	[ $rc -eq 0 ] && [ "$o" = 5 ] && [ "$c" = 5 ] && [ "$l" = 5 ] && ok graph-tree ||
+		fail graph-tree "rc=$rc open=$o close=$c leaf=$l $(head -c 400 "$TMP/o") $(head -c 200 "$TMP/e")"
+	"$FTR" graph -g vfs_write --max-depth 1 rw_verify_area -- writer 5 > "$TMP/o" 2> "$TMP/e"
+	[ "$(grep -c rw_verify_area "$TMP/o")" = 0 ] && [ "$(grep -c vfs_write "$TMP/o")" = 10 ] &&
+		ok graph-max-depth || fail graph-max-depth "$(head -c 400 "$TMP/o")"
+	"$FTR" funcslower vfs_write 0 -- writer 7 > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	n=$(grep -c ' us |  } /\* vfs_write \*/$' "$TMP/o")
+	[ $rc -eq 0 ] && [ "$n" = 7 ] && ok funcslower-all ||
+		fail funcslower-all "rc=$rc n=$n $(head -c 300 "$TMP/e")"
+	"$FTR" funcslower vfs_write 1000000 -- writer 7 > "$TMP/o" 2> "$TMP/e"
+	[ "$(grep -c vfs_write "$TMP/o")" = 0 ] && ok funcslower-none ||
+		fail funcslower-none "$(head -c 600 "$TMP/o")"
+else
+	"$FTR" graph -g vfs_write -d 1 > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	if grep -qw function_graph "$T/available_tracers"; then
+		want='top level only'
+	else
+		want='no function_graph tracer'
+	fi
+	[ $rc -eq 1 ] && grep -q "$want" "$TMP/e" && ok graph-refused ||
+		fail graph-refused "rc=$rc $(head -c 300 "$TMP/e")"
+	skip graph "function_graph does not run in an instance here ($want)"
+fi
+
+check ftrace-func-stack-trace-restored [ "$(fst)" = "$fst0" ]
+same_as_before ftrace-leaves-tracefs "$TMP/before"

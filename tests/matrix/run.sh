@@ -167,7 +167,7 @@ ROWS=(
 	"4.4|x86_64|4.4||$OLD_TESTS,plans,agg"
 	"4.9|x86_64|4.9||$OLD_TESTS,trace"
 	"4.14|x86_64|4.14||$OLD_TESTS,plans,profile"
-	"4.19|x86_64|4.19||$OLD_TESTS,reset,types"
+	"4.19|x86_64|4.19||$OLD_TESTS,reset,types,profile"
 )
 # Rows run only when named (--rows; `make check-matrix-extra`): each needs
 # a kernel build of its own (about 4 minutes on 2 cores, 7 with debug

@@ -3,10 +3,12 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "ftr.h"
+#include "kernel/engine.h"
 #include "lang/interp.h"
 #include "report/serve.h"
 
@@ -62,6 +64,39 @@ int cmd_pid_opt(const char *cmd, const char *arg, int *pid)
 		ftr_err("no process with pid %d", *pid);
 		return FTR_EXIT_FAIL;
 	}
+	return -1;
+}
+
+int cmd_fn_opt(const char *cmd, int ch, const char *arg, struct engine_opts *o,
+	       size_t *max_funcs)
+{
+	char *end;
+
+	switch (ch) {
+	case 'd':
+		if (parse_duration_ns(arg, &o->duration_ns) < 0 || !o->duration_ns)
+			return cmd_usage_error(cmd, "bad duration '%s'", arg);
+		return -1;
+	case 'p':
+		return cmd_pid_opt(cmd, arg, &o->pid);
+	case 'M':
+		*max_funcs = strtoul(arg, &end, 10);
+		if (!*arg || *end || !*max_funcs)
+			return cmd_usage_error(cmd, "bad --max-funcs '%s': a count", arg);
+		return -1;
+	case 'E':
+		o->explain = true;
+		return -1;
+	default:
+		return FTR_EXIT_USAGE;
+	}
+}
+
+int cmd_fn_pattern(const char *cmd, const char *arg, char *filter, size_t size, size_t *used)
+{
+	if (!*arg || strpbrk(arg, " \t\n") || *used + strlen(arg) + 2 > size)
+		return cmd_usage_error(cmd, "bad pattern '%s'", arg);
+	*used += snprintf(filter + *used, size - *used, "%s%s", *used ? " " : "", arg);
 	return -1;
 }
 

@@ -4,6 +4,7 @@
 #define FTR_CMD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct option;
 
@@ -61,6 +62,17 @@ int cmd_bt_named_params(const char *file, const char *text, char **params, int *
 			char ***cmdv, struct program *prog, char **owned);
 /* The command after the options (and a "--"), or NULL if none is given. */
 char **cmd_command_args(int argc, char **argv);
+
+/* The options and operands ftrace's function-tracer commands share
+ * (funccount, functrace, graph, funcslower): -d TIME, -p PID,
+ * --max-funcs N, -E into o and *max_funcs.  -1 to go on, else the exit
+ * code of the error it reported (an option none of them knows: usage). */
+struct engine_opts;
+int cmd_fn_opt(const char *cmd, int ch, const char *arg, struct engine_opts *o,
+	       size_t *max_funcs);
+/* A PATTERN operand appended to the space-separated filter (*used bytes
+ * of size): -1 to go on, else the usage error it reported. */
+int cmd_fn_pattern(const char *cmd, const char *arg, char *filter, size_t size, size_t *used);
 
 /* --serve ADDR:PORT ('s'), --prom-file FILE ('f'), the file's --interval
  * ('i') into o: 0, or the exit code of the error it reported. */

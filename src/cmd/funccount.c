@@ -205,17 +205,11 @@ static int run(bool trace, int argc, char **argv)
 	while ((ch = cmd_getopt(cmd, argc, argv, trace ? "-d:p:Eh" : "-d:i:t:p:Eh",
 				longopts)) != -1) {
 		if (ch == 1) {
-			if (strpbrk(optarg, " \t\n") || used + strlen(optarg) + 2 > sizeof(filter))
-				return cmd_usage_error(cmd, "bad pattern '%s'", optarg);
-			used += snprintf(filter + used, sizeof(filter) - used, "%s%s",
-					 used ? " " : "", optarg);
+			if ((ret = cmd_fn_pattern(cmd, optarg, filter, sizeof(filter), &used)) >= 0)
+				return ret;
 			continue;
 		}
 		switch (ch) {
-		case 'd':
-			if (parse_duration_ns(optarg, &o.duration_ns) < 0 || !o.duration_ns)
-				return cmd_usage_error(cmd, "bad duration '%s'", optarg);
-			break;
 		case 'i':
 			if (parse_duration_ns(optarg, &c.interval_ns) < 0 || !c.interval_ns)
 				return cmd_usage_error(cmd, "bad interval '%s'", optarg);
@@ -225,26 +219,15 @@ static int run(bool trace, int argc, char **argv)
 			if (*end || !c.top)
 				return cmd_usage_error(cmd, "bad --top '%s': a count", optarg);
 			break;
-		case 'p':
-			if ((ret = cmd_pid_opt(cmd, optarg, &o.pid)) >= 0)
-				return ret;
-			break;
-		case 'M':
-			max = strtoul(optarg, &end, 10);
-			if (*end || !max)
-				return cmd_usage_error(cmd, "bad --max-funcs '%s': a count", optarg);
-			break;
 		case 'L':
 			c.fail_on_lost = true;
-			break;
-		case 'E':
-			o.explain = true;
 			break;
 		case 'h':
 			fputs(trace ? functrace_usage : funccount_usage, stdout);
 			return FTR_EXIT_OK;
 		default:
-			return FTR_EXIT_USAGE;
+			if ((ret = cmd_fn_opt(cmd, ch, optarg, &o, &max)) >= 0)
+				return ret;
 		}
 	}
 	o.cmdv = cmd_command_args(argc, argv);

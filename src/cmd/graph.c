@@ -266,10 +266,8 @@ static int run(bool slower, int argc, char **argv)
 				words[nwords++] = optarg;
 				continue;
 			}
-			if (strpbrk(optarg, " \t\n") || used + strlen(optarg) + 2 > sizeof(filter))
-				return cmd_usage_error(cmd, "bad pattern '%s'", optarg);
-			used += snprintf(filter + used, sizeof(filter) - used, "%s%s",
-					 used ? " " : "", optarg);
+			if ((ret = cmd_fn_pattern(cmd, optarg, filter, sizeof(filter), &used)) >= 0)
+				return ret;
 			break;
 		case 'g':
 			g.root = optarg;
@@ -279,27 +277,12 @@ static int run(bool slower, int argc, char **argv)
 			if (*end || g.max_depth <= 0)
 				return cmd_usage_error(cmd, "bad --max-depth '%s'", optarg);
 			break;
-		case 'd':
-			if (parse_duration_ns(optarg, &o.duration_ns) < 0 || !o.duration_ns)
-				return cmd_usage_error(cmd, "bad duration '%s'", optarg);
-			break;
-		case 'p':
-			if ((ret = cmd_pid_opt(cmd, optarg, &o.pid)) >= 0)
-				return ret;
-			break;
-		case 'M':
-			max = strtoul(optarg, &end, 10);
-			if (*end || !max)
-				return cmd_usage_error(cmd, "bad --max-funcs '%s'", optarg);
-			break;
-		case 'E':
-			o.explain = true;
-			break;
 		case 'h':
 			fputs(slower ? funcslower_usage : graph_usage, stdout);
 			return FTR_EXIT_OK;
 		default:
-			return FTR_EXIT_USAGE;
+			if ((ret = cmd_fn_opt(cmd, ch, optarg, &o, &max)) >= 0)
+				return ret;
 		}
 	}
 	o.cmdv = cmd_command_args(argc, argv);

@@ -25,6 +25,28 @@ for c in doctor list reset; do
 	if [ $rc -eq 0 ] && grep -q "usage: ftr $c" "$TMP/o"; then ok "usage-help-$c"
 	else fail "usage-help-$c" "rc=$rc"; fi
 done
+# ftrace's function-tracer commands: bad operands and options are usage
+# errors (exit 2, the option and value named) before any tracefs work, so
+# they hold on every kernel, with or without a usable function tracer.
+fn_usage() { # NAME EXPECTED-TEXT FTR-ARGS...
+	name=$1 want=$2
+	shift 2
+	"$FTR" "$@" > /dev/null 2> "$TMP/e"; rc=$?
+	[ $rc -eq 2 ] && grep -qF -- "$want" "$TMP/e" && ok "usage-$name" ||
+		fail "usage-$name" "rc=$rc $(head -2 "$TMP/e" | tr '\n' '|')"
+}
+for c in funccount functrace graph; do
+	fn_usage "$c-bad-duration" "bad duration 'x'" $c vfs_read -d x
+	fn_usage "$c-bad-max-funcs" "bad --max-funcs '0': a count" $c vfs_read --max-funcs 0
+	fn_usage "$c-bad-pattern" "bad pattern ''" $c ''
+	fn_usage "$c-pid-and-cmd" "-p and -- CMD exclude each other" $c vfs_read -p 1 -- true
+	fn_usage "$c-unknown-option" "--frob" $c vfs_read --frob
+done
+fn_usage funccount-no-pattern "a PATTERN is needed" funccount -d 1
+fn_usage graph-no-pattern "a PATTERN or -g FUNC is needed" graph -d 1
+fn_usage funcslower-operands "FUNC and USECS are needed" funcslower vfs_read
+fn_usage funcslower-bad-usecs "bad USECS 'x'" funcslower vfs_read x
+fn_usage funcslower-bad-duration "bad duration '0'" funcslower vfs_read 10 -d 0
 "$FTR" --version | grep -q '^ftr [0-9]' && ok usage-version || fail usage-version "no version"
 
 # Not root: says tracing needs root, exits 1, and leaves nothing.

@@ -10,6 +10,17 @@ dir=$(cd "$(dirname "$0")" && pwd)
 : "${FTR:?set FTR to the ftr binary}"
 export FTR LIVE_DIR="$dir"
 
+# Tests compare tracefs before and after (instances, probes, the current
+# tracer): a second suite on the same kernel, or a developer's ftr wrapped in
+# the same lock, would show up as this one's leftovers.  One suite per kernel
+# at a time; busybox guests without flock run alone anyway.
+if [ -z "$FTR_LIVE_LOCKED" ] && command -v flock >/dev/null 2>&1 && [ -d /run ]; then
+	if ! flock -n /run/ftr-live.lock true 2>/dev/null; then
+		echo "# waiting for another live suite on this kernel (/run/ftr-live.lock)"
+	fi
+	FTR_LIVE_LOCKED=1 exec flock /run/ftr-live.lock sh "$0" "$@"
+fi
+
 pass=0 fail=0 skipped=0 failed_list=
 if [ $# -gt 0 ]; then
 	tests=""

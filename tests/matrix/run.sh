@@ -178,7 +178,7 @@ ROWS=(
 EXTRA_ROWS=(
 	"tiny-6.1|x86_64|6.1-tiny||$TINY_TESTS"
 	"bpfless-btf-6.1|x86_64|6.1-bpfless-btf||00-mount,doctor,types|btf"
-	"4.19-btf|x86_64|4.19-btf||00-mount,types|btf"
+	"4.19-btf|x86_64|4.19-btf||00-mount,doctor,types,curtask|btf"
 )
 
 # Arch profile arch_ARCH sets QEMU (array: the command without -kernel,

@@ -273,9 +273,8 @@ build_one() { # KVER
 }
 
 # One kernel, under the lock: another run may have built it meanwhile.
-build_locked() { # KVER
+build_locked() { # KVER (the lock held)
 	local k=$1
-	flock 9
 	# (4.19's and 6.1's kconfig generate their parsers with flex and bison;
 	# objtool links libelf; patch applies the old trees' fixes)
 	ensure_pkgs flex bison bc libelf-dev libssl-dev make gcc xz-utils patch
@@ -330,11 +329,22 @@ main() {
 		if ! is_old "$k"; then
 			for j in "${todo[@]:$((i + 1))}"; do is_old "$j" || MORE_61=1; done
 		fi
-		set +e
-		(set -e; MORE_61=$MORE_61 build_locked "$k")
-		r=$?
-		set -e
-		flock -u 9
+		# Waiting for the lock, which another run may hold for another
+		# kernel for minutes: this one may be cached meanwhile (that run
+		# built it), and is then ready without the lock.
+		r=0
+		until flock -w 10 9; do
+			cached "$k" && { r=hit; break; }
+		done
+		if [ "$r" = hit ]; then
+			r=0
+		else
+			set +e
+			(set -e; MORE_61=$MORE_61 build_locked "$k")
+			r=$?
+			set -e
+			flock -u 9
+		fi
 		if [ $r = 0 ]; then
 			[ -z "$ready" ] || touch "$ready/$k"
 		else

@@ -102,8 +102,10 @@ PC_SLIBS  := $(shell $(PKG_CONFIG) --static --libs $(LIBS_PC) 2>/dev/null) -lzst
 # only in Debian: the dynamic build uses it when installed, the static one
 # never (FTR_NO_TRACECMD: "not in this build"), and records all the same.
 ifneq ($(shell $(PKG_CONFIG) --exists libtracecmd 2>/dev/null && echo y),)
-PC_CFLAGS += $(shell $(PKG_CONFIG) --cflags libtracecmd)
-PC_LIBS   += $(shell $(PKG_CONFIG) --libs libtracecmd)
+# Its version 7 files' sections are zstd or zlib: tdat.c decompresses the
+# CPU data to walk each page's records before libtracecmd does.
+PC_CFLAGS += $(shell $(PKG_CONFIG) --cflags libtracecmd libzstd)
+PC_LIBS   += $(shell $(PKG_CONFIG) --libs libtracecmd libzstd)
 else
 CPPFLAGS += -DFTR_NO_TRACECMD
 endif
@@ -336,10 +338,19 @@ $(B)/sysroot/TRIPLET: $(SYSROOT_PROGS) tests/matrix/sysroot.sh
 
 # Everything is built first, on every core (the tests themselves run one
 # after another: live tests and guests must not compete for the CPU).
+# The matrix's own kernels (tests/matrix/build-kernel.sh: 4-7 minutes each
+# on a fresh machine, then cached) are started first, in the background at
+# the lowest priority (run.sh --build-ahead: nice 19, idle I/O), so that
+# they build while the host's tests run and leave the CPU idle; the matrix
+# then boots each row as its kernel is ready.  A failed phase stops them.
+# (Two recipe lines: `make -n check` runs the second, which calls $(MAKE),
+# and must not start a build.)
 NPROC := $(shell nproc 2>/dev/null || echo 2)
 check:
-	@$(MAKE) --no-print-directory -j$(NPROC) check-build
-	@$(MAKE) --no-print-directory check-layers check-static-size check-deb check-unit check-fuzz check-live \
+	@tests/matrix/run.sh --build-ahead $(B) $(if $(MATRIX_ROWS),--rows $(MATRIX_ROWS))
+	@trap 'tests/matrix/run.sh --build-ahead-stop $(B)' EXIT; trap 'exit 130' INT TERM HUP; \
+	$(MAKE) --no-print-directory -j$(NPROC) check-build && \
+	$(MAKE) --no-print-directory check-layers check-static-size check-deb check-unit check-fuzz check-live \
 		check-bt-runtime check-matrix check-bt-tools
 
 # Cross builds cannot run here: the arm64 binaries are tested by the

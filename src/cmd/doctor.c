@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "kernel/features.h"
@@ -81,13 +82,18 @@ static void print_bpf(const struct features *f)
 		printf("bpf         yes (ftr does not use it)\n");
 		break;
 	}
-	if (f->btf)
+	const char *env = getenv("FTR_VMLINUX_BTF");
+
+	if (env && *env && access(env, R_OK) == 0)
+		printf("btf         %s (FTR_VMLINUX_BTF)%s\n", env,
+		       f->btf ? "" : "; the kernel has none of its own");
+	else if (f->btf)
 		printf("btf         /sys/kernel/btf/vmlinux\n");
 	else
 		printf("btf         none: kfunc probes and kernel struct types need --btf FILE\n"
-		       "            (pahole -J --btf_encode_detached=FILE on this kernel's vmlinux,\n"
-		       "            e.g. the distribution's debug vmlinux; kernels before 5.2 have\n"
-		       "            no BTF of their own)\n");
+		       "            or FTR_VMLINUX_BTF=FILE (pahole -J --btf_encode_detached=FILE\n"
+		       "            on this kernel's vmlinux with debug info, e.g. the distribution's\n"
+		       "            debug vmlinux; kernels before 5.2 have no BTF of their own)\n");
 }
 
 /* Then what an older kernel lacks that ftr's plans lean on, in one place:

@@ -907,6 +907,14 @@ static int follow_setup(struct engine *e, const char *pids)
 	const char *p = pids;
 	char *end;
 
+	/* A script has no ftr reading its stream to do that. */
+	if (e->o.emit_sh) {
+		ftr_err("--emit-sh -p %s: this kernel has no options/event-fork (4.7), so "
+			"set_event_pid would keep these threads' events and none of their "
+			"children's, which ftr follows itself by reading sched_process_fork; "
+			"a script cannot: run ftr without --emit-sh", pids);
+		return -EOPNOTSUPP;
+	}
 	while (*p) {
 		long pid = strtol(p, &end, 10);
 

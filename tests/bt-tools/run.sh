@@ -20,6 +20,9 @@
 #                that times out still reports the parts it finished
 #   --no-shebang drop each tool's "#!" line first: a diagnostic of what
 #                else stops the tools, NOT the acceptance run (unchanged files)
+#   --no-kernel-btf  in a row whose kernel has no BTF but a file of it made
+#                with pahole (4.19-btf), do not give the tools that file
+#                (FTR_VMLINUX_BTF): the same kernel as a user without it has
 #
 # The tools come from Debian 12's bpftrace package (fetch.sh; cached in
 # /var/cache/ftr-bt-tools).  Builds what it needs (make static helpers
@@ -33,7 +36,7 @@
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-HOST=0 ROWS= SECS=2 MINPASS=31 MAXFAIL=0 NOSHEBANG=0 ONLY= PARTS=4
+HOST=0 ROWS= SECS=2 MINPASS=31 MAXFAIL=0 NOSHEBANG=0 ONLY= PARTS=4 KBTF=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--host) HOST=1; shift ;;
@@ -43,6 +46,7 @@ while [ $# -gt 0 ]; do
 	--min-pass) MINPASS=${2:?}; shift 2 ;;
 	--max-fail) MAXFAIL=${2:?}; shift 2 ;;
 	--no-shebang) NOSHEBANG=1; shift ;;
+	--no-kernel-btf) KBTF=0; shift ;;
 	--tools) ONLY=${2:?--tools needs a list}; shift 2 ;;
 	--parts) PARTS=${2:?}; shift 2 ;;
 	-h|--help) sed -n '2,/^set -eu/{/^set -eu/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
@@ -153,7 +157,7 @@ if [ -n "$ROWS" ]; then
 		echo "bt-tools: no mkfs.xfs (package xfsprogs): xfsdist will refuse" >&2
 	fi
 fi
-printf 'BT_SECS=%s\nBT_ONLY=%s\n' "$SECS" "$ONLY" > "$WORK/live/bt/config"
+printf 'BT_SECS=%s\nBT_ONLY=%s\nBT_KERNEL_BTF=%s\n' "$SECS" "$ONLY" "$KBTF" > "$WORK/live/bt/config"
 
 rc=0
 : > "$WORK/all"

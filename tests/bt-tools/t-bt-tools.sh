@@ -18,12 +18,22 @@
 BT=$LIVE_DIR/bt
 BT_SECS=2
 BT_ONLY=
+BT_KERNEL_BTF=1
 [ -f "$BT/config" ] && . "$BT/config"
 if [ ! -d "$BT" ] || [ -z "$(ls "$BT"/*.bt 2>/dev/null)" ]; then
 	skip bt-tools "no tools in $BT (tests/bt-tools/run.sh copies them)"
 	exit 0
 fi
 require_tracing bt-tools
+# A kernel without BTF of its own (before 5.2) whose types were made on the
+# host with pahole -J (the matrix's -btf rows: FTR_KERNEL_BTF): the tools
+# get them as a user of such a kernel gives them, unchanged, through
+# FTR_VMLINUX_BTF.
+# (run.sh --no-kernel-btf: not given, as a user without the file)
+if [ -n "${FTR_KERNEL_BTF:-}" ] && [ ! -e /sys/kernel/btf/vmlinux ] && [ "$BT_KERNEL_BTF" = 1 ]; then
+	export FTR_VMLINUX_BTF="$FTR_KERNEL_BTF"
+	echo "# kernel types from $FTR_KERNEL_BTF (FTR_VMLINUX_BTF)"
+fi
 
 # A guest lacks bash and libc: run.sh brought this machine's (sysroot/);
 # only missing files are added, so a host is left as it is.

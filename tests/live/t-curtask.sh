@@ -42,10 +42,15 @@ check_lines() {
 		      if (bad != "") { print bad; exit 1 } }' "$TMP/o"
 }
 
+# A kernel without BTF whose types were made with pahole -J (the matrix's
+# -btf rows: FTR_KERNEL_BTF): given as a user gives them, FTR_VMLINUX_BTF.
+if [ ! -e /sys/kernel/btf/vmlinux ] && [ -n "${FTR_KERNEL_BTF:-}" ]; then
+	export FTR_VMLINUX_BTF="$FTR_KERNEL_BTF"
+fi
 if ! has_kprobes; then
 	skip curtask-kprobe "no kprobe events on this kernel"
 	skip curtask-eprobe "no kprobe events on this kernel"
-elif [ ! -e /sys/kernel/btf/vmlinux ]; then
+elif [ ! -e /sys/kernel/btf/vmlinux ] && [ -z "${FTR_VMLINUX_BTF:-}" ]; then
 	skip curtask-kprobe "no /sys/kernel/btf/vmlinux for struct task_struct"
 	skip curtask-eprobe "no /sys/kernel/btf/vmlinux for struct task_struct"
 else

@@ -57,6 +57,16 @@ if has_kprobes; then
 	else
 		fail kprobe-fetch-args "want $want into $file: $(grep vfs_write "$TMP/o" "$TMP/sh" | head -3)"
 	fi
+	# --emit-sh -p: before 4.7 (no options/event-fork) ftr follows the
+	# children itself, which a script cannot: refused, saying so.
+	"$FTR" --emit-sh -p $$ -e 'kprobe:vfs_write { @ = count(); }' > "$TMP/sh" 2> "$TMP/e"; rc=$?
+	if [ -e "$T/options/event-fork" ]; then
+		[ $rc -eq 0 ] && grep -q 'event-fork' "$TMP/sh" && grep -q "set_event_pid" "$TMP/sh" &&
+			ok emit-sh-pid-follows || fail emit-sh-pid-follows "rc=$rc $(head -3 "$TMP/e")"
+	else
+		[ $rc -eq 1 ] && grep -q -- "--emit-sh -p $$: this kernel has no options/event-fork (4.7)" "$TMP/e" &&
+			ok emit-sh-pid-refused || fail emit-sh-pid-refused "rc=$rc $(head -3 "$TMP/e")"
+	fi
 	# A line this kernel refuses is explained, error_log or not.
 	"$FTR" trace kprobe:vfs_write 'x=%nosuchreg:u64' > /dev/null 2> "$TMP/e"; rc=$?
 	[ $rc -ne 0 ] && [ "$(wc -l < "$TMP/e")" -ge 2 ] && ok kprobe-refusal-explained ||

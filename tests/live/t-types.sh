@@ -192,7 +192,16 @@ else
 	rc=$?
 	[ $rc -eq 0 ] && grep -qx '@\[ftr-btf-file\]: 23' "$TMP/o" && ok types-kernel-btf-file-struct ||
 		fail types-kernel-btf-file-struct "rc=$rc $(head -3 "$TMP/e") $(head -3 "$TMP/o" | tr '\n' ' ')"
-	rm -f "$TMP/ftr-btf-kfunc" "$TMP/ftr-btf-file"
+	# The same file as the kernel's own for every run (FTR_VMLINUX_BTF,
+	# which doctor names): a program written for BTF runs unchanged.
+	FTR_VMLINUX_BTF=$btff "$FTR" run -e "$PROG" -- dd if=/dev/zero of="$TMP/ftr-btf-env" bs=512 count=19 \
+		> "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	FTR_VMLINUX_BTF=$btff "$FTR" doctor > "$TMP/d" 2>&1
+	[ $rc -eq 0 ] && grep -qx '@\[ftr-btf-env\]: 19' "$TMP/o" &&
+		grep -q "^btf  *$btff (FTR_VMLINUX_BTF)" "$TMP/d" && ok types-kernel-btf-env ||
+		fail types-kernel-btf-env "rc=$rc $(head -3 "$TMP/e") $(head -3 "$TMP/o" | tr '\n' ' ') $(grep '^btf' "$TMP/d")"
+	rm -f "$TMP/ftr-btf-kfunc" "$TMP/ftr-btf-file" "$TMP/ftr-btf-env"
 fi
 
 # The kernel's BTF: struct file at vfs_write, kfunc arguments.

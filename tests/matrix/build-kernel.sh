@@ -1,9 +1,14 @@
 #!/bin/bash
 # build-kernel.sh — build the matrix's own kernels, without BPF, once.
 #
-# Usage: tests/matrix/build-kernel.sh [-j N] KVER...
+# Usage: tests/matrix/build-kernel.sh [-j N] [--ready-dir DIR] KVER...
+#        tests/matrix/build-kernel.sh --kernels
 #        (KVER: 6.1-bpfless, 6.1-tiny, 6.1-bpfless-btf, 4.4, 4.9, 4.14, 4.19,
-#        4.19-btf; default: 6.1-bpfless)
+#        4.19-btf; default: 6.1-bpfless; --kernels prints them)
+#
+#   --ready-dir DIR   touch DIR/KVER as soon as KVER is in the cache (or
+#                     DIR/KVER.failed when its build failed): run.sh boots
+#                     each row as its kernel is ready, while the next builds
 #
 # Every other kernel of the matrix is a Debian distribution kernel, and all
 # of them have BPF and BTF.  ftr is for the kernels that do not: these are
@@ -53,7 +58,9 @@
 # bc, libelf-dev, libssl-dev; dwarves for -btf) with apt-get, unpacks the
 # source under $FTR_CACHE/build (removed at the end: about 1.5 GB with the
 # objects) and builds bzImage with make -jN (default: the number of CPUs).
-# Two runs at once wait for each other (flock on $FTR_CACHE/build-kernel.lock).
+# Two runs at once wait for each other (flock on $FTR_CACHE/build-kernel.lock,
+# taken for one kernel at a time); a failed kernel does not stop the next.
+# Exit status 1 if any kernel was not built.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -142,7 +149,9 @@ ensure_pkgs() { # PKG...
 	done
 	[ ${#missing[@]} = 0 ] && return 0
 	note "installing ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" \
+	# (waiting for dpkg's lock, which another run's apt-get may hold)
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+		-o DPkg::Lock::Timeout=600 "${missing[@]}" \
 		>/dev/null || die "apt-get install ${missing[*]} failed"
 }
 
@@ -263,12 +272,32 @@ build_one() { # KVER
 	rm -rf "$obj"
 }
 
+# One kernel, under the lock: another run may have built it meanwhile.
+build_locked() { # KVER (the lock held)
+	local k=$1
+	# (4.19's and 6.1's kconfig generate their parsers with flex and bison;
+	# objtool links libelf; patch applies the old trees' fixes)
+	ensure_pkgs flex bison bc libelf-dev libssl-dev make gcc xz-utils patch
+	if ! is_old "$k"; then
+		ensure_pkgs "$SRCPKG"
+		[ -f "$TARBALL" ] || die "$TARBALL is missing (package $SRCPKG)"
+	fi
+	# The key names the source version: read again now that it is there.
+	if ! cached "$k"; then
+		if is_old "$k"; then build_old "$k"; else build_one "$k"; fi
+	fi
+	# The 6.1 source stays unpacked for this run's next 6.1 kernel.
+	[ "${MORE_61:-0}" = 1 ] || rm -rf "$CACHE/build"
+}
+
 main() {
-	local kvers=() k todo=()
+	local kvers=() k todo=() rc=0 ready='' i j r
 	while [ $# -gt 0 ]; do
 		case $1 in
 		-j)  JOBS=${2:?-j needs a number}; shift 2 ;;
 		-j*) JOBS=${1#-j}; shift ;;
+		--ready-dir) ready=${2:?--ready-dir needs a directory}; shift 2 ;;
+		--kernels) echo "6.1-bpfless 6.1-tiny 6.1-bpfless-btf 4.4 4.9 4.14 4.19 4.19-btf"; exit 0 ;;
 		-h|--help) sed -n '2,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 		-*)  die "unknown option '$1'" ;;
 		*)   kvers+=("$1"); shift ;;
@@ -276,28 +305,55 @@ main() {
 	done
 	[ ${#kvers[@]} -gt 0 ] || kvers=(6.1-bpfless)
 	for k in "${kvers[@]}"; do fragments_of "$k" >/dev/null; done
+	[ -z "$ready" ] || mkdir -p "$ready"
 	# A hit needs no lock (the image and its key are renamed into place):
 	# a row whose kernel is cached does not wait for another one's build.
-	for k in "${kvers[@]}"; do cached "$k" || todo+=("$k"); done
+	for k in "${kvers[@]}"; do
+		if cached "$k"; then
+			[ -z "$ready" ] || touch "$ready/$k"
+		else
+			todo+=("$k")
+		fi
+	done
 	[ ${#todo[@]} = 0 ] && return 0
 	mkdir -p "$CACHE" || die "cannot create $CACHE (set FTR_CACHE)"
 	exec 9>"$CACHE/build-kernel.lock"
-	flock 9
-	# (4.19's and 6.1's kconfig generate their parsers with flex and bison;
-	# objtool links libelf; patch applies the old trees' fixes)
-	ensure_pkgs flex bison bc libelf-dev libssl-dev make gcc xz-utils patch
-	for k in "${todo[@]}"; do
-		is_old "$k" && continue
-		ensure_pkgs "$SRCPKG"
-		[ -f "$TARBALL" ] || die "$TARBALL is missing (package $SRCPKG)"
-		break
+	# The lock is taken per kernel, not for the whole list: a run that
+	# waits for one kernel (run.sh, booting each row as its kernel is
+	# ready) gets it when that one is built, not when another run's whole
+	# list is.  A failed kernel does not stop the others: each is built in
+	# a subshell, whose die ends it alone.
+	for i in "${!todo[@]}"; do
+		k=${todo[$i]}
+		MORE_61=0
+		if ! is_old "$k"; then
+			for j in "${todo[@]:$((i + 1))}"; do is_old "$j" || MORE_61=1; done
+		fi
+		# Waiting for the lock, which another run may hold for another
+		# kernel for minutes: this one may be cached meanwhile (that run
+		# built it), and is then ready without the lock.
+		r=0
+		until flock -w 10 9; do
+			cached "$k" && { r=hit; break; }
+		done
+		if [ "$r" = hit ]; then
+			r=0
+		else
+			set +e
+			(set -e; MORE_61=$MORE_61 build_locked "$k")
+			r=$?
+			set -e
+			flock -u 9
+		fi
+		if [ $r = 0 ]; then
+			[ -z "$ready" ] || touch "$ready/$k"
+		else
+			rc=1
+			note "$k: not built"
+			[ -z "$ready" ] || touch "$ready/$k.failed"
+		fi
 	done
-	# The key names the source version: read again now that it is there.
-	for k in "${todo[@]}"; do
-		if is_old "$k"; then cached "$k" || build_old "$k"
-		else cached "$k" || build_one "$k"; fi
-	done
-	rm -rf "$CACHE/build"
+	return $rc
 }
 
 main "$@"; exit  # nothing after this line is read, even if the file changes

@@ -71,6 +71,7 @@ TIMEOUT_ARM64=${FTR_MATRIX_TIMEOUT_ARM64:-}
 JOBS=2
 KEEP=0
 SELECT=
+AHEAD='' AHEAD_STOP=''
 # The console watch: what a kernel says when it is hurt.  Any of it on a
 # guest's console, or in its kernel log at the end (the guest's /init sends
 # those lines as "kmsg ..."), fails the row (matrix-kernel): a tracing run
@@ -177,7 +178,7 @@ ROWS=(
 EXTRA_ROWS=(
 	"tiny-6.1|x86_64|6.1-tiny||$TINY_TESTS"
 	"bpfless-btf-6.1|x86_64|6.1-bpfless-btf||00-mount,doctor,types|btf"
-	"4.19-btf|x86_64|4.19-btf||00-mount,types|btf"
+	"4.19-btf|x86_64|4.19-btf||00-mount,doctor,types,curtask|btf"
 )
 
 # Arch profile arch_ARCH sets QEMU (array: the command without -kernel,
@@ -287,6 +288,8 @@ while [ $# -gt 0 ]; do
 	-j*)        JOBS=${1#-j}; shift ;;
 	--timeout)  TIMEOUT=${2:?--timeout needs seconds}; shift 2 ;;
 	-k|--keep)  KEEP=1; shift ;;
+	--build-ahead) AHEAD=${2:?--build-ahead needs a directory}; shift 2 ;;
+	--build-ahead-stop) AHEAD_STOP=${2:?--build-ahead-stop needs a directory}; shift 2 ;;
 	--list)     for r in "${ROWS[@]}" "${EXTRA_ROWS[@]}"; do IFS='|' read -r n a k x t y <<<"$r"
 	                printf '%-32s %-7s vmlinuz-%-10s %s%s%s\n' "$n" "$a" "$k" "$x" \
 	                       "${t:+ (tests: $t)}" "${y:+ +$y}"; done
@@ -314,6 +317,55 @@ if [ -n "$SELECT" ]; then
 	done
 else
 	SEL=("${ROWS[@]}")
+fi
+
+# The rows' kernels: Debian's (fetch-kernels.sh) and those built here
+# (build-kernel.sh, which names them), each once, in matrix order.
+kernels=() built=()
+HERE_BUILT=" $("$HERE/build-kernel.sh" --kernels) "
+for r in "${SEL[@]}"; do
+	IFS='|' read -r _ _ k _ <<<"$r"
+	if [[ $HERE_BUILT == *" $k "* ]]; then
+		[[ " ${built[*]} " == *" $k "* ]] || built+=("$k")
+	else
+		[[ " ${kernels[*]} " == *" $k "* ]] || kernels+=("$k")
+	fi
+done
+
+# --build-ahead DIR: start building, in the background, the kernels the
+# selected rows need and the cache lacks, and return at once.  `make check`
+# does it first, so that the builds (minutes each on a fresh machine) run
+# while the host's own tests do, instead of one after another in front of
+# the matrix.  The build runs in a session of its own, at the lowest CPU
+# and I/O priority (nice 19, ionice idle): it takes what the tests leave
+# of the CPUs, and a test's process, woken, has the CPU back at once.
+# DIR/matrix-build.pid and DIR/matrix-build.log; --build-ahead-stop DIR
+# ends it (make check, when a phase before the matrix fails).  The matrix
+# itself then waits for each kernel (build-kernel.sh's lock) as it needs it.
+if [ -n "$AHEAD_STOP" ]; then
+	pf=$AHEAD_STOP/matrix-build.pid
+	if [ -f "$pf" ]; then
+		p=$(cat "$pf")
+		# (its own session and process group, whose id is that pid)
+		if [[ $p =~ ^[0-9]+$ ]] && kill -0 -- "-$p" 2>/dev/null; then
+			note "stopping the kernel builds started ahead (pid $p)"
+			kill -TERM -- "-$p" 2>/dev/null || true
+		fi
+		rm -f "$pf"
+	fi
+	exit 0
+fi
+if [ -n "$AHEAD" ]; then
+	[ ${#built[@]} -gt 0 ] || exit 0
+	mkdir -p "$AHEAD" "$CACHE" 2>/dev/null && [ -w "$CACHE" ] ||
+		{ note "cannot write $CACHE: no kernel built ahead"; exit 0; }
+	command -v setsid >/dev/null || { note "no setsid: no kernel built ahead"; exit 0; }
+	# (setsid from a non-leader execs in place: $! is the session's id)
+	FTR_CACHE=$CACHE setsid nice -n 19 ionice -c 3 "$HERE/build-kernel.sh" "${built[@]}" \
+		</dev/null >"$AHEAD/matrix-build.log" 2>&1 &
+	echo $! >"$AHEAD/matrix-build.pid"
+	note "kernels ${built[*]}: built ahead in the background where not cached (pid $!, log $AHEAD/matrix-build.log)"
+	exit 0
 fi
 
 # ---------------------------------------------------------------------------
@@ -408,22 +460,9 @@ row_initrd_key() { # ROW-SPEC
 	fi
 }
 
-kernels=() built=()
-for r in "${SEL[@]}"; do
-	IFS='|' read -r _ _ k _ <<<"$r"
-	case $k in
-	*-bpfless|*-tiny|*-btf|4.*) [[ " ${built[*]} " == *" $k "* ]] || built+=("$k") ;;
-	*) [[ " ${kernels[*]} " == *" $k "* ]] || kernels+=("$k") ;;
-	esac
-done
 # Fills the cache and installs missing host tools; a no-op when all is there.
 FTR_CACHE=$CACHE "$HERE/fetch-kernels.sh" "${kernels[@]:---no-kernels}" ||
 	die "kernel cache incomplete (see above)"
-# The kernels built here: minutes on a fresh machine, then a cache hit.
-if [ ${#built[@]} -gt 0 ]; then
-	FTR_CACHE=$CACHE "$HERE/build-kernel.sh" "${built[@]}" ||
-		die "kernel build failed (see above)"
-fi
 for t in cpio gzip timeout; do
 	command -v $t >/dev/null || die "$t is missing"
 done
@@ -440,11 +479,39 @@ cleanup() {
 	for p in "$WORK"/row*/pid; do
 		if [ -f "$p" ]; then kill "$(cat "$p")" 2>/dev/null || true; fi
 	done
+	# nor a kernel build (its own session: make and the compilers too)
+	if [ -n "${BUILDER:-}" ] && kill -0 "$BUILDER" 2>/dev/null; then
+		kill -TERM -- "-$BUILDER" 2>/dev/null || true
+	fi
 	wait 2>/dev/null || true
 	if [ "$KEEP" = 1 ]; then note "work directory kept: $WORK"; else rm -rf "$WORK"; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+# The kernels built here: minutes each on a fresh machine, then a cache
+# hit.  They are built in the background, one after another, while the
+# rows whose kernels are there (Debian's, and those cached) boot: each row
+# boots as soon as build-kernel.sh says its kernel is ready
+# ($WORK/ready/KVER; KVER.failed fails the row).  A build started ahead
+# (--build-ahead, make check) holds build-kernel.sh's lock for the kernel
+# it builds: this one waits for it, then finds the kernel cached.
+READY=$WORK/ready
+mkdir -p "$READY"
+BUILDER=
+if [ ${#built[@]} -gt 0 ]; then
+	FTR_CACHE=$CACHE setsid "$HERE/build-kernel.sh" --ready-dir "$READY" "${built[@]}" </dev/null &
+	BUILDER=$!
+fi
+# A row's kernel: 0 ready, 1 not yet, 2 its build failed.
+kernel_state() { # KVER
+	[[ " ${built[*]} " == *" $1 "* ]] || return 0
+	[ -e "$READY/$1" ] && return 0
+	[ -e "$READY/$1.failed" ] && return 2
+	# the builder ended without a word on it (killed)
+	{ [ -n "$BUILDER" ] && kill -0 "$BUILDER" 2>/dev/null; } || return 2
+	return 1
+}
 
 # ---------------------------------------------------------------------------
 # The guest's /init.  Runs as PID 1 under busybox sh.  busybox ash waits for
@@ -687,7 +754,9 @@ report_row() { # ROW-SPEC ROWDIR
 	KMSG=()
 	[ "$known" -gt 0 ] && printf '[%s] # %s\n' "$name" \
 		"the kernel's WARNING of a SIGKILLed instance creation, $known line(s) (KMSG_KNOWN)"
-	if [ -n "$bad" ]; then
+	if [ -f "$dir/nokernel" ]; then
+		:  # not booted: the row fails below
+	elif [ -n "$bad" ]; then
 		f=$((f + 1))
 		line="not ok matrix-kernel: the kernel complained: $(head -n 1 <<<"$bad")"
 		FAILS+=("[$name] $line")
@@ -713,7 +782,9 @@ report_row() { # ROW-SPEC ROWDIR
 			printf '[%s] %s\n' "$name" "$line"
 		done <"$chk"
 	done
-	if [ -z "$endrc" ]; then
+	if [ -f "$dir/nokernel" ]; then
+		why=$(cat "$dir/nokernel")
+	elif [ -z "$endrc" ]; then
 		if [ "$qrc" = 124 ] || [ "$qrc" = 137 ]; then
 			why="did not report: killed after $(cat "$dir/timeout" 2>/dev/null || echo "$TIMEOUT")s"
 		else
@@ -747,28 +818,69 @@ report_row() { # ROW-SPEC ROWDIR
 # ---------------------------------------------------------------------------
 T0=$(date +%s)
 # Build the initramfs of every arch involved before starting guests (a build
-# error should stop us before any boot).
+# error should stop us before any boot); a row with a kernel's BTF file gets
+# its own when that kernel is built.
 declare -A INITRD
 for r in "${SEL[@]}"; do
 	key=$(row_initrd_key "$r")
+	[[ $key == *-btf-* ]] && continue
 	[ -n "${INITRD[$key]:-}" ] || INITRD[$key]=$(build_initramfs "$key")
 done
 
 # Boot the rows, at most JOBS at a time; each writes only to its own dir.
 # The emulated-arm64 rows are the longest (about 1.5 times the x86 6.1 row):
 # they start first, so that the x86 rows fill the other slot meanwhile
-# instead of the arm64 row running alone at the end.
+# instead of the arm64 row running alone at the end.  A row whose kernel
+# is still being built waits, and the next ready row takes its turn.
 order=()
 for i in "${!SEL[@]}"; do [[ ${SEL[$i]} == *"|aarch64|"* || ${SEL[$i]} == *"|armhf|"* ]] && order+=("$i"); done
 for i in "${!SEL[@]}"; do [[ ${SEL[$i]} == *"|aarch64|"* || ${SEL[$i]} == *"|armhf|"* ]] || order+=("$i"); done
-for i in "${order[@]}"; do
-	r=${SEL[$i]}
-	while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || true; done
-	IFS='|' read -r name arch _ _ <<<"$r"
-	note "booting $name"
-	boot_row "$r" "$WORK/row$i" "${INITRD[$(row_initrd_key "$r")]}" &
+GUESTS=()
+running_guests() { # -> the pids of the guests still running
+	local p
+	for p in "${GUESTS[@]}"; do kill -0 "$p" 2>/dev/null && echo "$p"; done
+	return 0
+}
+waiting=0
+while [ ${#order[@]} -gt 0 ]; do
+	rest=() started=0
+	for i in "${order[@]}"; do
+		r=${SEL[$i]}
+		IFS='|' read -r name arch kernel _ <<<"$r"
+		st=0
+		kernel_state "$kernel" || st=$?
+		if [ $st = 2 ]; then
+			mkdir -p "$WORK/row$i"
+			echo "vmlinuz-$kernel was not built (build-kernel.sh's lines above)" >"$WORK/row$i/nokernel"
+			continue
+		fi
+		if [ $st = 1 ] || [ "$(running_guests | wc -l)" -ge "$JOBS" ]; then
+			rest+=("$i")
+			continue
+		fi
+		key=$(row_initrd_key "$r")
+		[ -n "${INITRD[$key]:-}" ] || INITRD[$key]=$(build_initramfs "$key")
+		note "booting $name"
+		boot_row "$r" "$WORK/row$i" "${INITRD[$key]}" &
+		GUESTS+=($!)
+		started=1
+	done
+	order=("${rest[@]}")
+	[ ${#order[@]} -gt 0 ] || break
+	[ $started = 1 ] && continue
+	mapfile -t live < <(running_guests)
+	if [ ${#live[@]} -ge "$JOBS" ]; then
+		wait -n "${live[@]}" 2>/dev/null || true
+	else
+		# free slots, and the rows left wait for their kernels: poll the
+		# builder's ready files (a kernel takes minutes)
+		[ $waiting = 1 ] || note "waiting for the kernels of: $(for i in "${order[@]}"; do printf '%s ' "${SEL[$i]%%|*}"; done)"
+		waiting=1
+		sleep 2
+	fi
 done
-wait || true
+[ ${#GUESTS[@]} = 0 ] || wait "${GUESTS[@]}" 2>/dev/null || true
+if [ -n "$BUILDER" ]; then wait "$BUILDER" 2>/dev/null || true; fi
 
 # Report in matrix order.
 TP=0 TF=0 TS=0 bad=0 i=0 FAILS=() KMSG=()

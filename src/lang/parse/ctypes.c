@@ -688,7 +688,8 @@ const struct btf *ctypes_btf(struct tenv *t)
 
 bool ctypes_btf_running(struct tenv *t)
 {
-	return t->kernel && !btf_file;
+	/* (FTR_VMLINUX_BTF's file is a --btf too: the kernel reads its own) */
+	return t->kernel && !btf_file && t->source && !strcmp(t->source, VMLINUX);
 }
 
 const char *ctypes_btf_source(struct tenv *t)
@@ -708,9 +709,9 @@ static void load_kernel(struct tenv *t)
 	ret = btf_load_file(t->source, NULL, &t->kernel, why, sizeof(why));
 	if (ret == -ENOENT && !btf_file)
 		snprintf(t->kernel_why, sizeof(t->kernel_why), "this kernel has no BTF (no %s): "
-			 "give the types with --btf FILE (made with pahole "
-			 "--btf_encode_detached from a vmlinux with debug info: before 5.2 no "
-			 "kernel has BTF, the distribution's debug vmlinux has the DWARF) or "
+			 "give the types with --btf FILE or FTR_VMLINUX_BTF=FILE (made with "
+			 "pahole --btf_encode_detached from a vmlinux with debug info: before 5.2 "
+			 "no kernel has BTF, the distribution's debug vmlinux has the DWARF) or "
 			 "define them in the program", t->source);
 	else if (ret)
 		snprintf(t->kernel_why, sizeof(t->kernel_why), "cannot read BTF '%s': %s",

@@ -688,8 +688,11 @@ const struct btf *ctypes_btf(struct tenv *t)
 
 bool ctypes_btf_running(struct tenv *t)
 {
-	/* (FTR_VMLINUX_BTF's file is a --btf too: the kernel reads its own) */
-	return t->kernel && !btf_file && t->source && !strcmp(t->source, VMLINUX);
+	/* FTR_VMLINUX_BTF stands for the running kernel's own BTF (the unit tests'
+	 * kernels, a kernel whose BTF is kept elsewhere): argument names from it
+	 * are used only where the kernel itself takes names (PS_ARGNAME, 6.8+,
+	 * which has BTF of its own).  --btf FILE is another kernel's types. */
+	return t->kernel && !btf_file;
 }
 
 const char *ctypes_btf_source(struct tenv *t)

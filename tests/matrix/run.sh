@@ -874,8 +874,9 @@ while [ ${#order[@]} -gt 0 ]; do
 	else
 		# free slots, and the rows left wait for their kernels: poll the
 		# builder's ready files (a kernel takes minutes)
-		[ $waiting = 1 ] || note "waiting for the kernels of: $(for i in "${order[@]}"; do printf '%s ' "${SEL[$i]%%|*}"; done)"
-		waiting=1
+		# (said once, after a first poll: a cached kernel is ready at once)
+		[ $waiting != 1 ] || note "waiting for the kernels of: $(for i in "${order[@]}"; do printf '%s ' "${SEL[$i]%%|*}"; done)"
+		waiting=$((waiting + 1))
 		sleep 2
 	fi
 done

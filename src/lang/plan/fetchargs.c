@@ -1465,8 +1465,9 @@ sized:
 			if (ctypes_constant(*x->env, n->sval, &val, &eid))
 				return fail(x, n, "unknown name '%s': no enumerator of the program's "
 					    "or the BTF's enums, no #define of the program, "
-					    "no UAPI constant ftr knows on %s (ftr-language(7))",
-					    n->sval, arch_name());
+					    "no UAPI constant ftr knows on %s (ftr-language(7))%s%s",
+					    n->sval, arch_name(), ctypes_why(*x->env)[0] ? "; " : "",
+					    ctypes_why(*x->env));
 			free(n->sval);
 			n->sval = NULL;
 			n->k = N_INT;

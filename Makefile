@@ -102,8 +102,10 @@ PC_SLIBS  := $(shell $(PKG_CONFIG) --static --libs $(LIBS_PC) 2>/dev/null) -lzst
 # only in Debian: the dynamic build uses it when installed, the static one
 # never (FTR_NO_TRACECMD: "not in this build"), and records all the same.
 ifneq ($(shell $(PKG_CONFIG) --exists libtracecmd 2>/dev/null && echo y),)
-PC_CFLAGS += $(shell $(PKG_CONFIG) --cflags libtracecmd)
-PC_LIBS   += $(shell $(PKG_CONFIG) --libs libtracecmd)
+# Its version 7 files' sections are zstd or zlib: tdat.c decompresses the
+# CPU data to walk each page's records before libtracecmd does.
+PC_CFLAGS += $(shell $(PKG_CONFIG) --cflags libtracecmd libzstd)
+PC_LIBS   += $(shell $(PKG_CONFIG) --libs libtracecmd libzstd)
 else
 CPPFLAGS += -DFTR_NO_TRACECMD
 endif

@@ -34,6 +34,7 @@ struct stream {
 	int n;
 	size_t pagesize;	/* of the sub-buffers: what one read returns */
 	bool all;		/* this drain reads every page */
+	bool horizon;		/* this drain delivers up to a horizon */
 	int stats_fd;		/* a CPU's stats, for the buffer's clock; -1 */
 	struct pollfd *pfd;
 };
@@ -307,18 +308,24 @@ static bool load_page(struct stream *st, struct scpu *c, stream_lost_fn lost, vo
 		if (kbuffer_load_subbuffer(c->kb, c->page) < 0)
 			continue;
 		/*
-		 * A page under half full, read right after a full one: the
-		 * kernel copied it because its writer is on it, so the reader
-		 * has caught up.  Reading on would fetch a few events per
-		 * read (those written meanwhile), each read under the buffer's
-		 * lock, at a cost per event several times that of a full page
-		 * (which the kernel swaps out).  This CPU's drain stops here;
-		 * the next poll wakes at the watermark.  A small page after a
-		 * small page may be the rest of a page read in part, with full
-		 * ones behind it: reading goes on.
+		 * A drain with a horizon reads a CPU only while every record
+		 * it holds is older than the horizon (stream_drain loads the
+		 * next page when one is used up): the read after the writer's
+		 * page gets what was written since, later than the horizon,
+		 * or nothing.  A small page proves nothing about the pages
+		 * behind it: the rest of the page the reader had caught up
+		 * with, written after that read, comes back small while the
+		 * writer has filled more pages since; stopping there let the
+		 * other CPUs deliver past records still unread on this one.
+		 *
+		 * Without a horizon (a drain that cannot read the buffer's
+		 * clock), a page under half full read right after a full one
+		 * ends this CPU's drain, most likely the writer's page, copied:
+		 * reading on would fetch a few events per read, each under the
+		 * buffer's lock.  The next poll wakes at the watermark.
 		 */
 		small = (size_t)kbuffer_subbuffer_size(c->kb) < st->pagesize / 2;
-		if (small && !c->small && !st->all)
+		if (small && !c->small && !st->all && !st->horizon)
 			c->eof = true;
 		c->small = small;
 		c->data = kbuffer_read_event(c->kb, &c->ts);
@@ -365,6 +372,7 @@ int stream_drain(struct stream *st, bool all, stream_record_fn fn, stream_lost_f
 	 */
 	st->all = all;
 	horizon = all ? UINT64_MAX : buffer_now(st);
+	st->horizon = horizon != UINT64_MAX;
 	for (int i = 0; i < st->n; i++) {
 		st->c[i].eof = false;
 		if (!st->c[i].data)
@@ -521,8 +529,10 @@ int stream_drain_pages(struct stream *st, bool all, stream_page_fn fn, stream_lo
 			c->st.delivered += n;
 			if ((n || missed) && (ret = fn(c->cpu, c->page, (size_t)r, n, arg)))
 				return ret;
-			/* Under half full: the writer's page, copied; as in
-			 * load_page, reading on would fetch a few records a read. */
+			/* Under half full: most likely the writer's page,
+			 * copied; reading on would fetch a few records a read.
+			 * If it was the rest of a page read in part, the next
+			 * drain reads on (pages need no merge here). */
 			if (!all && size < st->pagesize / 2)
 				break;
 		}

@@ -11,21 +11,27 @@
 
 #include <event-parse.h>
 
+#include "ftr.h"
 #include "report/tdat.h"
 
-/* A cursor over the file: every read is bounds-checked against its size. */
+/* A cursor over the file, or over data decompressed from it (mem, from the
+ * file's offset base): every read is bounds-checked against its size. */
 struct cur {
 	int fd;
 	off_t pos, size;
 	bool swap;
 	char *err;
 	size_t errlen;
+	const unsigned char *mem;
+	off_t base;
 };
 
 static int fail(struct cur *c, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(c->err, c->errlen, "at offset %lld: ", (long long)c->pos);
+	int n = c->mem ? snprintf(c->err, c->errlen, "at offset %lld of the data decompressed "
+				  "from offset %lld: ", (long long)c->pos, (long long)c->base) :
+			 snprintf(c->err, c->errlen, "at offset %lld: ", (long long)c->pos);
 
 	va_start(ap, fmt);
 	if (n >= 0 && (size_t)n < c->errlen)
@@ -37,8 +43,10 @@ static int fail(struct cur *c, const char *fmt, ...)
 static int get(struct cur *c, void *buf, size_t len, const char *what)
 {
 	if (c->pos < 0 || (off_t)len > c->size - c->pos)
-		return fail(c, "the file ends inside %s (truncated?)", what);
-	if (pread(c->fd, buf, len, c->pos) != (ssize_t)len)
+		return fail(c, "the %s ends inside %s (truncated?)", c->mem ? "data" : "file", what);
+	if (c->mem)
+		memcpy(buf, c->mem + c->pos, len);
+	else if (pread(c->fd, buf, len, c->pos) != (ssize_t)len)
 		return -EIO;
 	c->pos += len;
 	return 0;
@@ -201,6 +209,29 @@ static int check_pages(struct cur *c, const struct tdat_head *h, uint32_t cpu, u
 	return e;
 }
 
+/* The header page's text (v bytes): libtraceevent parses it, and the
+ * commit's size (the kernel's long) goes to h->commit_size.  -EINVAL when
+ * damaged. */
+static int header_page(const char *hp, uint64_t v, struct tdat_head *h)
+{
+	struct tep_handle *tep = tep_alloc();
+	bool bad = !tep || tep_parse_header_page(tep, (char *)hp, v, h->long_size) != 0 ||
+		   !memmem(hp, v, "\tfield: u64 timestamp;", 22) ||
+		   !memmem(hp, v, "\tfield: local_t commit;", 23) ||
+		   !memmem(hp, v, "\tfield: char data;", 18);
+
+	if (!bad) {
+		const char *cs = memmem(hp, v, "local_t commit;", 15);
+		const char *sz = cs ? memmem(cs, v - (cs - hp), "size:", 5) : NULL;
+
+		h->commit_size = sz && sz + 6 < hp + v ? atoi(sz + 5) : 0;
+		bad = h->commit_size != 4 && h->commit_size != 8;
+	}
+	if (tep)
+		tep_free(tep);
+	return bad ? -EINVAL : 0;
+}
+
 int tdat_head_parse(int fd, struct tdat_head *h, char *err, size_t errlen)
 {
 	struct cur c = { .fd = fd, .err = err, .errlen = errlen };
@@ -237,8 +268,10 @@ int tdat_head_parse(int fd, struct tdat_head *h, char *err, size_t errlen)
 		return fail(&c, "page size %llu is not a power of two up to 16 MB",
 			    (unsigned long long)v);
 	h->page_size = (uint32_t)v;
-	if (h->version == 7)
-		return 0;	/* sections: libtracecmd's to walk */
+	if (h->version == 7) {
+		h->v7_off = c.pos;	/* sections: tdat_open walks them */
+		return 0;
+	}
 
 	if ((e = expect(&c, "header_page", 12, "header_page")) ||
 	    (e = get_u(&c, 8, &v, "header_page's size")))
@@ -247,23 +280,10 @@ int tdat_head_parse(int fd, struct tdat_head *h, char *err, size_t errlen)
 	 * libtraceevent cannot parse: parse it here first. */
 	if (v > 0 && v < 65536 && (uint64_t)(c.size - c.pos) >= v) {
 		char *hp = malloc(v);
-		struct tep_handle *tep = tep_alloc();
-		bool bad = !hp || !tep || pread(fd, hp, v, c.pos) != (ssize_t)v ||
-			   tep_parse_header_page(tep, hp, v, h->long_size) != 0 ||
-			   !memmem(hp, v, "\tfield: u64 timestamp;", 22) ||
-			   !memmem(hp, v, "\tfield: local_t commit;", 23) ||
-			   !memmem(hp, v, "\tfield: char data;", 18);
+		bool bad = !hp || pread(fd, hp, v, c.pos) != (ssize_t)v ||
+			   header_page(hp, v, h) < 0;
 
-		if (!bad) {
-			const char *cs = memmem(hp, v, "local_t commit;", 15);
-			const char *sz = cs ? memmem(cs, v - (cs - hp), "size:", 5) : NULL;
-
-			h->commit_size = sz && sz + 6 < hp + v ? atoi(sz + 5) : 0;
-			bad = h->commit_size != 4 && h->commit_size != 8;
-		}
 		free(hp);
-		if (tep)
-			tep_free(tep);
 		if (bad)
 			return fail(&c, "the header page cannot be parsed: a damaged file");
 	} else if (v >= 65536) {
@@ -403,6 +423,8 @@ const struct tdat_head *tdat_head(const struct tdat *t)
 #include <signal.h>
 #include <sys/wait.h>
 #include <trace-cmd.h>
+#include <zlib.h>
+#include <zstd.h>
 
 /*
  * libtraceevent's format parser crashes on some damaged print formats
@@ -507,6 +529,335 @@ static int check_formats(int fd, const struct tdat_head *h, const char *path, ch
 	return -EINVAL;
 }
 
+/* ---- version 7: sections, maybe compressed ------------------------------- */
+
+enum { V7_NONE, V7_ZSTD, V7_ZLIB };
+/* What one section or chunk may decompress to: trace-cmd's chunks are some
+ * pages, its metadata sections some megabytes. */
+#define V7_MAX_DATA (64u << 20)
+
+struct v7 {
+	struct tdat_head *h;
+	int alg;
+	uint64_t hinfo;			/* the header info section's offset, or 0 */
+	unsigned char **bufs;		/* the BUFFER options' data */
+	uint32_t *buflen;
+	int nbuf;
+};
+
+static int v7_decompress(struct cur *c, int alg, const void *in, size_t inlen, void *out,
+			 size_t outlen, const char *what)
+{
+	if (alg == V7_ZSTD) {
+		size_t r = ZSTD_decompress(out, outlen, in, inlen);
+
+		if (!ZSTD_isError(r) && r == outlen)
+			return 0;
+	} else {
+		uLongf n = outlen;
+
+		if (uncompress(out, &n, in, inlen) == Z_OK && n == outlen)
+			return 0;
+	}
+	return fail(c, "%s does not decompress to the %zu bytes it says: a damaged file", what,
+		    outlen);
+}
+
+/* A compressed block at c->pos (its compressed and its plain size, then the
+ * data), decompressed into a new buffer. */
+static int v7_block(struct cur *c, int alg, unsigned char **out, uint64_t *outlen,
+		    const char *what)
+{
+	uint64_t csize, usize;
+	off_t at = c->pos;
+	unsigned char *in;
+	int e;
+
+	if ((e = get_u(c, 4, &csize, what)) || (e = get_u(c, 4, &usize, what)))
+		return e;
+	if (csize > (uint64_t)(c->size - c->pos)) {
+		c->pos = at;
+		return fail(c, "%s says %llu compressed bytes, past the end of the file "
+			    "(truncated?)", what, (unsigned long long)csize);
+	}
+	if (usize > V7_MAX_DATA) {
+		c->pos = at;
+		return fail(c, "%s says it holds %llu bytes, more than ftr reads in one (%u)",
+			    what, (unsigned long long)usize, V7_MAX_DATA);
+	}
+	in = malloc(csize ? csize : 1);
+	*out = malloc(usize ? usize : 1);
+	if (!in || !*out) {
+		free(in);
+		free(*out);
+		return -ENOMEM;
+	}
+	if ((e = get(c, in, csize, what)) == 0) {
+		c->pos = at;
+		e = v7_decompress(c, alg, in, csize, *out, usize, what);
+		c->pos = at + 8 + (off_t)csize;
+	}
+	free(in);
+	if (e) {
+		free(*out);
+		*out = NULL;
+		return e;
+	}
+	*outlen = usize;
+	return 0;
+}
+
+/* The section at off, whose id must be id: its data, decompressed. */
+static int v7_section(struct cur *c, struct v7 *v, uint64_t off, unsigned id,
+		      unsigned char **data, uint64_t *len, const char *what)
+{
+	uint64_t sid, flags, strid, size;
+	int e;
+
+	if (off > (uint64_t)c->size) {
+		c->pos = c->size;
+		return fail(c, "%s is said to be at offset %llu, past the end of the file "
+			    "(truncated?)", what, (unsigned long long)off);
+	}
+	c->pos = (off_t)off;
+	if ((e = get_u(c, 2, &sid, what)) || (e = get_u(c, 2, &flags, what)) ||
+	    (e = get_u(c, 4, &strid, what)) || (e = get_u(c, 8, &size, what)))
+		return e;
+	if (sid != id) {
+		c->pos = (off_t)off;
+		return fail(c, "%s has the id %llu, not %u: a damaged file", what,
+			    (unsigned long long)sid, id);
+	}
+	if (flags & 1) {
+		if (v->alg == V7_NONE)
+			return fail(c, "%s is compressed in a file that says it is not: a "
+				    "damaged file", what);
+		return v7_block(c, v->alg, data, len, what);
+	}
+	if (size > (uint64_t)(c->size - c->pos) || size > V7_MAX_DATA)
+		return fail(c, "%s says %llu bytes, past the end of the file (truncated?)", what,
+			    (unsigned long long)size);
+	*data = malloc(size ? size : 1);
+	if (!*data)
+		return -ENOMEM;
+	if ((e = get(c, *data, size, what))) {
+		free(*data);
+		return e;
+	}
+	*len = size;
+	return 0;
+}
+
+/* One options section's options: the next section's offset (0: none) in
+ * *next; where the header info is; a copy of each BUFFER option. */
+static int v7_options(struct cur *fc, struct v7 *v, const unsigned char *d, uint64_t len,
+		      off_t base, uint64_t *next)
+{
+	struct cur c = { .size = (off_t)len, .swap = fc->swap, .err = fc->err,
+			 .errlen = fc->errlen, .mem = d, .base = base };
+	uint64_t id, size;
+	int e;
+
+	*next = 0;
+	for (;;) {
+		if ((e = get_u(&c, 2, &id, "an option's id")) ||
+		    (e = get_u(&c, 4, &size, "an option's size")))
+			return e;
+		if (size > (uint64_t)(c.size - c.pos))
+			return fail(&c, "option %llu says %llu bytes, past its section's end",
+				    (unsigned long long)id, (unsigned long long)size);
+		if (id == 0)
+			return size < 8 ? fail(&c, "the last option is too short") :
+					  get_u(&c, 8, next, "the next options' offset");
+		if (id == 16 && size >= 8) {
+			off_t at = c.pos;
+
+			if ((e = get_u(&c, 8, &v->hinfo, "the header info's offset")))
+				return e;
+			c.pos = at;
+		} else if (id == 3) {
+			unsigned char **b = realloc(v->bufs, (v->nbuf + 1) * sizeof(*b));
+			uint32_t *l = b ? realloc(v->buflen, (v->nbuf + 1) * sizeof(*l)) : NULL;
+
+			if (b)
+				v->bufs = b;
+			if (!l)
+				return -ENOMEM;
+			v->buflen = l;
+			if (!(v->bufs[v->nbuf] = malloc(size ? size : 1)))
+				return -ENOMEM;
+			memcpy(v->bufs[v->nbuf], d + c.pos, size);
+			v->buflen[v->nbuf++] = (uint32_t)size;
+		}
+		c.pos += (off_t)size;
+	}
+}
+
+/* One CPU's data of a buffer: whole pages, walked as in a version 6 file,
+ * after decompression when the file is compressed (its chunks: a count,
+ * then each one's compressed and plain sizes and data). */
+static int v7_cpu(struct cur *c, struct v7 *v, struct tdat_head *h, uint32_t cpu,
+		  uint64_t off, uint64_t size)
+{
+	uint64_t n;
+	int e;
+
+	if (off > (uint64_t)c->size || size > (uint64_t)c->size - off) {
+		c->pos = c->size;
+		return fail(c, "CPU %u's data (%llu bytes at %llu) goes past the end of the "
+			    "file (%lld bytes): truncated", cpu, (unsigned long long)size,
+			    (unsigned long long)off, (long long)c->size);
+	}
+	if (v->alg == V7_NONE) {
+		if (off % h->page_size || size % h->page_size) {
+			c->pos = (off_t)off;
+			return fail(c, "CPU %u's data is not in whole pages", cpu);
+		}
+		return check_pages(c, h, cpu, off, size);
+	}
+	c->pos = (off_t)off;
+	if ((e = get_u(c, 4, &n, "a CPU's count of compressed chunks")))
+		return e;
+	for (uint64_t i = 0; i < n; i++) {
+		struct cur m = { .swap = c->swap, .err = c->err, .errlen = c->errlen,
+				 .base = c->pos };
+		unsigned char *d;
+		uint64_t len;
+
+		if ((e = v7_block(c, v->alg, &d, &len, "a chunk of CPU data")))
+			return e;
+		m.mem = d;
+		m.size = (off_t)len;
+		e = len % h->page_size ? fail(&m, "CPU %u's chunk is not in whole pages", cpu) :
+					 check_pages(&m, h, cpu, 0, len);
+		free(d);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+/* A BUFFER option: the flyrecord section's offset, the instance's name and
+ * clock, its page size, its CPUs (id, offset, size). */
+static int v7_buffer(struct cur *fc, struct v7 *v, const unsigned char *d, uint32_t len)
+{
+	struct cur c = { .size = len, .swap = fc->swap, .err = fc->err, .errlen = fc->errlen,
+			 .mem = d, .base = 0 };
+	struct tdat_head h = *v->h;
+	char name[256];
+	uint64_t x, ncpu;
+	int e;
+
+	if ((e = get_u(&c, 8, &x, "a buffer's section offset")) ||
+	    (e = get_name(&c, name, sizeof(name), "a buffer's name")) ||
+	    (e = get_name(&c, name, sizeof(name), "a buffer's clock")) ||
+	    (e = get_u(&c, 4, &x, "a buffer's page size")))
+		goto bad;
+	if (x < 64 || x > (1u << 24) || (x & (x - 1))) {
+		e = fail(&c, "a buffer's page size %llu is not a power of two up to 16 MB",
+			 (unsigned long long)x);
+		goto bad;
+	}
+	h.page_size = (uint32_t)x;
+	if ((e = get_u(&c, 4, &ncpu, "a buffer's count of CPUs")))
+		goto bad;
+	for (uint64_t i = 0; i < ncpu; i++) {
+		uint64_t cpu, off, size;
+
+		if ((e = get_u(&c, 4, &cpu, "a CPU's id")) ||
+		    (e = get_u(&c, 8, &off, "a CPU's data offset")) ||
+		    (e = get_u(&c, 8, &size, "a CPU's data size")))
+			goto bad;
+		if ((e = v7_cpu(fc, v, &h, (uint32_t)cpu, off, size)))
+			return e;
+	}
+	return 0;
+bad:
+	/* The option's own positions are in a copy: say which option. */
+	if (e == -EINVAL && fc->errlen) {
+		size_t n = strlen(fc->err);
+
+		snprintf(fc->err + n, fc->errlen - n, " (in a BUFFER option)");
+	}
+	return e;
+}
+
+/*
+ * A version 7 file: the compression header, the options sections (a chain,
+ * each maybe compressed), the header info (the page header's commit size)
+ * and every buffer's CPU data, each page's records walked as in a version 6
+ * file (check_pages) before libtracecmd's kbuffer trusts them: a changed
+ * record length made it loop or read past the page.
+ */
+static int v7_walk(int fd, struct tdat_head *h, char *err, size_t errlen)
+{
+	struct cur c = { .fd = fd, .pos = h->v7_off, .size = h->file_size,
+			 .swap = h->big_endian, .err = err, .errlen = errlen };
+	struct v7 v = { .h = h };
+	char alg[256], ver[256];
+	uint64_t next, seen[64];
+	int e, nsect = 0;
+
+	if ((e = get_name(&c, alg, sizeof(alg), "the compression's name")) ||
+	    (e = get_name(&c, ver, sizeof(ver), "the compression's version")) ||
+	    (e = get_u(&c, 8, &next, "the first options' offset")))
+		return e;
+	if (!strcmp(alg, "none"))
+		v.alg = V7_NONE;
+	else if (!strcmp(alg, "zstd"))
+		v.alg = V7_ZSTD;
+	else if (!strcmp(alg, "zlib"))
+		v.alg = V7_ZLIB;
+	else
+		return fail(&c, "compression '%s' is not one ftr reads (none, zstd, zlib)", alg);
+	while (next && !e) {
+		unsigned char *d;
+		uint64_t len, at = next;
+
+		/* The sections are in no order: a chain that comes back to
+		 * one is damaged (and would never end). */
+		for (int i = 0; i < nsect && !e; i++)
+			if (seen[i] == next)
+				e = fail(&c, "the options sections' chain comes back to the one at "
+					 "offset %llu: a damaged file", (unsigned long long)next);
+		if (!e && nsect == (int)ARRAY_SIZE(seen))
+			e = fail(&c, "more than %d options sections", nsect);
+		if (e)
+			break;
+		seen[nsect++] = next;
+		if ((e = v7_section(&c, &v, at, 0, &d, &len, "an options section")))
+			break;
+		e = v7_options(&c, &v, d, len, (off_t)at, &next);
+		free(d);
+	}
+	if (!e && v.hinfo) {
+		unsigned char *d;
+		uint64_t len, sz;
+		struct cur m = { .swap = c.swap, .err = err, .errlen = errlen, .base = v.hinfo };
+
+		if (!(e = v7_section(&c, &v, v.hinfo, 16, &d, &len, "the header info"))) {
+			m.mem = d;
+			m.size = (off_t)len;
+			if (!(e = expect(&m, "header_page", 12, "header_page")) &&
+			    !(e = get_u(&m, 8, &sz, "header_page's size"))) {
+				if (sz > (uint64_t)(m.size - m.pos) ||
+				    header_page((const char *)d + m.pos, sz, h) < 0)
+					e = fail(&m, "the header page cannot be parsed: a damaged file");
+			}
+			free(d);
+		}
+	} else if (!e) {
+		e = fail(&c, "no header info option: a damaged file");
+	}
+	for (int i = 0; i < v.nbuf && !e; i++)
+		e = v7_buffer(&c, &v, v.bufs[i], v.buflen[i]);
+	for (int i = 0; i < v.nbuf; i++)
+		free(v.bufs[i]);
+	free(v.bufs);
+	free(v.buflen);
+	return e;
+}
+
 struct tdat {
 	struct tracecmd_input *in;
 	struct tracecmd_input **all;	/* in, then its instances' buffers */
@@ -544,6 +895,14 @@ struct tdat *tdat_open(const char *path, char *err, size_t errlen)
 			 "FILE' completes a file of ftr's from its FILE.cpuN side files)");
 		e = -EINVAL;
 	}
+	if (e) {
+		close(t->fd);
+		free(t);
+		errno = -e;
+		return NULL;
+	}
+	if (e == 0 && t->h.version == 7)
+		e = v7_walk(t->fd, &t->h, err, errlen);
 	if (e) {
 		close(t->fd);
 		free(t);

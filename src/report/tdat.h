@@ -4,8 +4,11 @@
  * their structure without trusting any of it, and reading their events.
  *
  * tdat_head_parse() walks a version 6 file's header with bounds checks on
- * every length (the writer's recovery and the reader's first look use it);
- * a version 7 file is checked as far as its fixed start.  Reading events
+ * every length (the writer's recovery and the reader's first look use it),
+ * every record's length in every page included; a version 7 file is checked
+ * as far as its fixed start there, and tdat_open() walks its sections (the
+ * options' chain, the header info, each buffer's CPU data, decompressed
+ * when zstd or zlib) and the records of its pages the same way.  Reading events
  * goes through libtracecmd, which the static build does not have
  * (FTR_NO_TRACECMD): there tdat_open() fails with ENOTSUP.
  */
@@ -43,6 +46,7 @@ struct tdat_head {
 	bool unfinished;	/* v6: every CPU's offset is 0 (the recorder did not finish) */
 	bool latency;		/* v6: text, not pages */
 	off_t file_size;
+	off_t v7_off;		/* v7: the compression header after the page size */
 };
 
 /* Walk the header of the file open on fd.  0, or -EINVAL/-EIO with what is

@@ -4,7 +4,10 @@
  * file written by ftr record (tests/fixtures/tdat-writer20.dat: 4 KB
  * pages, one CPU's page of 20 sys_enter_write records, a two-line kallsyms):
  * bad input first (empty, cut anywhere, a length or a page header
- * damaged, an unfinished table), then the good file's layout.
+ * damaged, an unfinished table), then the good file's layout; and
+ * version 7 files converted from it by trace-cmd (tdat-writer20-v7.dat,
+ * zstd; -v7-plain.dat, uncompressed; tdat-back-v7.dat, from a copy whose
+ * first record's length is 0xfffffffc), read and walked by tdat_open.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -145,11 +148,93 @@ static void test_good(void **state)
 	free(b);
 }
 
+#ifndef FTR_NO_TRACECMD
+static int count_rec(struct tep_record *rec, void *arg)
+{
+	(*(int *)arg)++;
+	return 0;
+}
+
+/* Open these bytes as a file with tdat_open; NULL with err when refused. */
+static struct tdat *open_bytes(const void *data, size_t len, char *err, size_t errlen, int *fd)
+{
+	char path[64];
+
+	*fd = memfd_create("tdat7", 0);
+	assert_true(*fd >= 0);
+	assert_int_equal(write(*fd, data, len), (ssize_t)len);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", *fd);
+	return tdat_open(path, err, errlen);
+}
+
+/*
+ * Version 7 (trace-cmd convert of tdat-writer20.dat): zstd-compressed and
+ * plain, read whole; a record length changed in a page (0xfffffffc: kbuffer
+ * went back 8 bytes forever, issue 38), in the plain file and in one
+ * converted from the damaged version 6 file (its chunk decompressed first),
+ * refused with where.
+ */
+static void test_v7(void **state)
+{
+	static const char *const ok[] = { "/tdat-writer20-v7.dat", "/tdat-writer20-v7-plain.dat" };
+	char err[512] = "", path[256], *b;
+	size_t len;
+	struct tdat *t;
+	int n, fd;
+
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++) {
+		snprintf(path, sizeof(path), "%s%s", FIXTURES, ok[i]);
+		t = tdat_open(path, err, sizeof(err));
+		if (!t)
+			fail_msg("%s: %s", ok[i], err);
+		assert_int_equal(tdat_head(t)->version, 7);
+		n = 0;
+		assert_int_equal(tdat_iterate(t, count_rec, NULL, &n), 0);
+		assert_int_equal(n, 20);
+		tdat_close(t);
+	}
+	assert_null(tdat_open(FIXTURES "/tdat-back-v7.dat", err, sizeof(err)));
+	assert_non_null(strstr(err, "a record of CPU 0's page"));
+	assert_non_null(strstr(err, "decompressed from offset"));
+
+	b = read_file(FIXTURES "/tdat-writer20-v7-plain.dat", &len);
+	assert_non_null(b);
+	{
+		uint32_t w, back = 0xfffffffc;
+
+		memcpy(&w, b + 4096 + 16, 4);
+		w &= ~31u;
+		memcpy(b + 4096 + 16, &w, 4);
+		memcpy(b + 4096 + 20, &back, 4);
+	}
+	assert_null(open_bytes(b, len, err, sizeof(err), &fd));
+	close(fd);
+	assert_non_null(strstr(err, "at offset 4112: a record of CPU 0's page"));
+	/* The page header's commit past the page. */
+	free(b);
+	b = read_file(FIXTURES "/tdat-writer20-v7-plain.dat", &len);
+	memset(b + 4096 + 8, 0x7f, 3);
+	assert_null(open_bytes(b, len, err, sizeof(err), &fd));
+	close(fd);
+	assert_non_null(strstr(err, "more than a page"));
+	/* Cut anywhere: refused, never read past. */
+	for (size_t cut = 1; cut < len; cut += cut < 64 ? 1 : 211) {
+		t = open_bytes(b, cut, err, sizeof(err), &fd);
+		assert_null(t);
+		close(fd);
+	}
+	free(b);
+}
+#endif
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_good),
+#ifndef FTR_NO_TRACECMD
+		cmocka_unit_test(test_v7),
+#endif
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

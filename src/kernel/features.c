@@ -181,6 +181,9 @@ void features_parse_readme(const char *readme, unsigned *hist_mods, unsigned *pr
 		*probe_syntax |= PS_ARGNAME;
 	if (strstr(readme, "$current"))
 		*probe_syntax |= PS_CURRENT;
+	/* 6.10's README: "kernel return probes support: $retval, $arg<N>, $comm" */
+	if (strstr(readme, "return probes support: $retval, $arg<N>"))
+		*probe_syntax |= PS_RET_ARGN;
 
 	while (line && *line) {
 		const char *nl = strchr(line, '\n');

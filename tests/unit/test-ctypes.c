@@ -487,6 +487,9 @@ static void test_fetchargs(void **state)
 	      "delete(@p[tid]); } kprobe:f /pid/ { @p[tid] = arg0; }", "x86_64",
 	      PS_ARGN | PS_RET_ARGN, (const char *const[]){ "t0=+0(+48($arg1)):s8",
 	      "t1=+48($arg1):u64", "t2=$arg1:u64", NULL }, NULL);
+	typed(DEFS "kretprobe:f { @[str(((struct r *)@p[tid])->name)] = count(); } "
+	      "kprobe:f { @p[tid] = arg0; }", "x86_64", PS_ARGN | PS_RET_ARGN,
+	      (const char *const[]){ "t0=+0(+32($arg1)):string", "t1=$arg1:u64", NULL }, NULL);
 	typed(DEFS "kretprobe:f { @ = sum(((struct r *)@p[tid])->c); } "
 	      "kprobe:f { @p[tid] = arg1; }", "x86_64", PS_ARGN, NULL,
 	      "fetches no entry argument in a return probe");

@@ -223,6 +223,43 @@ int entryarg_value(struct node *n, struct node *const *maps, const char *fetch, 
 	return 1;
 }
 
+int entryarg_of(const char *fetch, struct node *const *maps)
+{
+	const char *a = strstr(fetch, "($arg");
+	int i, end = 0;
+
+	if (!a || sscanf(a, "($arg%d%n", &i, &end) != 1 || a[end] != ')' || i < 1 ||
+	    i > ENTRYARG_MAX || !maps[i - 1])
+		return -1;
+	return i - 1;
+}
+
+int entryarg_wrap_str(struct node *n, struct node *cond)
+{
+	struct node *in, *empty;
+
+	if (!cond)
+		return -1;
+	in = malloc(sizeof(*in));
+	empty = mk(N_STR, T_EOF, n->line, n->col);
+	if (!in || !empty || !(empty->sval = strdup(""))) {
+		free(in);
+		lang_node_free(empty);
+		lang_node_free(cond);
+		return -1;
+	}
+	*in = *n;
+	in->next = NULL;
+	n->k = N_TERNARY;
+	n->sval = NULL;
+	n->args = NULL;
+	n->nargs = 0;
+	n->a = cond;
+	n->b = in;
+	n->c = empty;
+	return 0;
+}
+
 struct node *entryarg_copy(const struct node *n)
 {
 	struct node *c;

@@ -34,6 +34,15 @@ struct node *entryarg_cond(const struct node *m, const char *f, int line, int co
  * entry argument with a map, -1 when out of memory. */
 int entryarg_value(struct node *n, struct node *const *maps, const char *fetch, int64_t k);
 
+/* The entry argument (0 for $arg1) a fetch reads through whose map is
+ * maps[i], or -1. */
+int entryarg_of(const char *fetch, struct node *const *maps);
+
+/* str() call n of a read through an entry argument becomes
+ * (cond ? n : ""), cond from entryarg_cond() (taken).  0, or -1 when out
+ * of memory. */
+int entryarg_wrap_str(struct node *n, struct node *cond);
+
 /* A deep copy of expression n (NULL when out of memory). */
 struct node *entryarg_copy(const struct node *n);
 

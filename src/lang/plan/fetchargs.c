@@ -405,6 +405,21 @@ static int become_read(struct tctx *x, struct node *n, int idx, int64_t add)
 
 static int materialize(struct tctx *x, struct node *n, struct tv *v);
 
+/* str() through an entry argument at a return: "" where the map does not
+ * hold it (entryarg.c), as bpftrace's read through NULL. */
+static int str_guard(struct tctx *x, struct node *n, int i)
+{
+	char a[16];
+	int idx;
+
+	snprintf(a, sizeof(a), "$arg%d", i + 1);
+	idx = add_field(x, n, a, BTF_PTR_SIZE == 8 ? "u64" : "u32", "an entry argument");
+	if (idx < 0 || entryarg_wrap_str(n, entryarg_cond(x->emap[i], x->out->f[idx].name,
+							  n->line, n->col)))
+		return idx < 0 ? -1 : fail(x, n, "out of memory");
+	return 0;
+}
+
 /* k is an array or a struct or union (a value, not a number). */
 static bool is_aggregate(enum btf_kind k)
 {
@@ -1568,6 +1583,8 @@ sized:
 			for (int i = 1; i < n->nargs; i++)
 				if (plain(x, n->args[i]) < 0)
 					return -1;
+			if (r == 1 && x->ret && entryarg_of(fetch, x->emap) >= 0)
+				return str_guard(x, n, entryarg_of(fetch, x->emap));
 			return 0;
 		}
 		if (!strcmp(n->sval, "buf") && (n->nargs == 1 || n->nargs == 2))

@@ -197,6 +197,8 @@ int stream_open(struct stream **out, struct session *s, struct tep_handle *tep, 
 
 	if (!inst)
 		return -EIO;
+	if (session_top(s))
+		inst = NULL;	/* the top level's tracer: its buffers (libtracefs: NULL) */
 	/* The instance's sub-buffers may be bigger than a page (engine.c
 	 * chooses; 6.8 and later): a read returns one whole sub-buffer. */
 	if (tracefs_file_exists(inst, "buffer_subbuf_size_kb")) {

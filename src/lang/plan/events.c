@@ -111,6 +111,27 @@ static bool is_ustack(const struct node *n)
 	       (n->k == N_CALL && !strcmp(n->sval, "ustack"));
 }
 
+static bool is_retval(const struct node *n)
+{
+	return n->k == N_BUILTIN && n->ival == B_RETVAL;
+}
+
+static bool is_kstack(const struct node *n)
+{
+	return (n->k == N_BUILTIN && n->ival == B_KSTACK) ||
+	       (n->k == N_CALL && !strcmp(n->sval, "kstack"));
+}
+
+static bool is_reg(const struct node *n)
+{
+	return n->k == N_CALL && !strcmp(n->sval, "reg");
+}
+
+static bool clause_uses(const struct clause *c, bool (*is)(const struct node *))
+{
+	return node_find(c->pred, is) || node_find(c->body, is);
+}
+
 static bool uses_ustack(const struct clause *c)
 {
 	return node_find(c->pred, is_ustack) || node_find(c->body, is_ustack);
@@ -309,7 +330,11 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 
 			probe_fields(c->pred, args, sargs, ARRAY_SIZE(args));
 			probe_fields(c->body, args, sargs, ARRAY_SIZE(args));
-			if (pr->pv == PV_KPROBE && !user) {
+			if ((pr->pv == PV_KPROBE || pr->pv == PV_KRETPROBE) && !user) {
+				bool graph = fntrace_graph(in);
+				const char *want = !graph ? "function" :
+						   pr->pv == PV_KPROBE ? "funcgraph_entry" :
+						   "funcgraph_exit";
 				char rd[16] = "";
 
 				for (int a = 0; a < (int)ARRAY_SIZE(args) && !rd[0]; a++)
@@ -319,13 +344,21 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 					snprintf(rd, sizeof(rd), "args");
 				if (!rd[0] && uses_ustack(c))
 					snprintf(rd, sizeof(rd), "ustack");
+				if (!rd[0] && clause_uses(c, is_reg))
+					snprintf(rd, sizeof(rd), "reg()");
+				if (!rd[0] && (sargs[ARRAY_SIZE(args)] || clause_uses(c, is_retval)))
+					snprintf(rd, sizeof(rd), "retval");
+				if (!rd[0] && graph && clause_uses(c, is_kstack))
+					snprintf(rd, sizeof(rd), "kstack");
 				ret = fntrace_add(in, pr, rd[0] ? rd : NULL, err);
 				if (ret < 0)
 					return err->msg[0] ? -EINVAL : ret;
 				if (ret > 0) {
 					for (int k = 0; k < in->e.nev; k++)
-						if (in->e.ev[k].ftrace_fn)
+						if (in->e.ev[k].ftrace_fn &&
+						    !strcmp(in->e.ev[k].name, want))
 							fn_k = k;
+					before = in->e.nev;	/* bound to fn_k alone */
 					goto bind;
 				}
 			}

@@ -667,9 +667,7 @@ int engine_add_graph(struct engine *e, const char *filter, size_t max_funcs,
 		session_use_top(e->s);
 	} else if (e->s && !e->o.explain && !e->fn_graph &&
 		   ftrace_usable(e->s, true, why, sizeof(why))) {
-		ftr_err("%s (see 'ftr doctor'%s)", why, tracefs_tracer_available(
-				session_tracefs(e->s)->path, "function_graph") &&
-			!engine_graph_in_instance(e) ? "; --global-tracer takes the top level's" : "");
+		ftr_err("%s (see 'ftr doctor')", why);
 		return -ENOTSUP;
 	}
 	*entry = add_event(e, "ftrace", "funcgraph_entry", NULL);

@@ -117,7 +117,8 @@ int ftrace_usable(struct session *s, bool graph, char *why, size_t wlen)
 		snprintf(why, wlen, "cannot run %s in ftr's instance: %s", tracer,
 			 !tracefs_tracer_available(session_tracefs(s)->path, tracer) ?
 			 "this kernel has none" : "this kernel runs it at the top level only "
-			 "(instances have it from 6.11), which ftr does not take");
+			 "(instances have it from 6.11), the system's one tracer, which ftr takes "
+			 "only when --global-tracer allows it");
 		return -ENOTSUP;
 	}
 	if (ftrace_try(s, tracer, step, sizeof(step))) {

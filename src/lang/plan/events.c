@@ -358,7 +358,6 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 						if (in->e.ev[k].ftrace_fn &&
 						    !strcmp(in->e.ev[k].name, want))
 							fn_k = k;
-					before = in->e.nev;	/* bound to fn_k alone */
 					goto bind;
 				}
 			}
@@ -467,10 +466,22 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 		if (ret < 0)
 			return ret;
 bind:
+		/* Every new event has its (empty) binding, those of no clause
+		 * yet too (function_graph's exit, added with its entry). */
+		if (in->e.nev > before) {
+			struct evbind *eb = realloc(in->eb, in->e.nev * sizeof(*in->eb));
+
+			if (!eb)
+				return -ENOMEM;
+			in->eb = eb;
+			memset(&in->eb[before], 0, (size_t)(in->e.nev - before) * sizeof(*in->eb));
+		}
 		/* Record which clauses each new (or shared) event feeds. */
 		for (int k = 0; k < in->e.nev; k++) {
 			struct eng_event *v = &in->e.ev[k];
-			bool mine = k >= before || k == fn_k;
+			/* (the tracer's events: fn_k alone, function_graph's
+			 * entry or exit) */
+			bool mine = fn_k >= 0 ? k == fn_k : k >= before;
 
 			if (!mine && pr->pv == PV_TRACEPOINT) {
 				char sys[128], ev[128];
@@ -481,11 +492,6 @@ bind:
 			}
 			if (!mine)
 				continue;
-			in->eb = realloc(in->eb, in->e.nev * sizeof(*in->eb));
-			if (!in->eb)
-				return -ENOMEM;
-			if (k >= before)
-				memset(&in->eb[k], 0, sizeof(in->eb[k]));
 			if (in->eb[k].ncl == 0 || in->eb[k].clauses[in->eb[k].ncl - 1] != ci) {
 				struct evbind *b = &in->eb[k];
 

@@ -1007,17 +1007,8 @@ int engine_prepare(struct engine *e)
 	if (e->o.clock && session_write(e->s, "trace_clock", e->o.clock, NULL) < 0)
 		return -EIO;
 	if (session_top(e->s)) {
-		/* The top level's buffer is read, and only it: every event must
-		 * be the tracer's (ftrace:funcgraph_*), whose clock is set there
-		 * too (put back at close). */
-		for (int i = 0; i < e->nev; i++)
-			if (!e->ev[i].ftrace_fn && !e->ev[i].trigger_only) {
-				ftr_err("'%s:%s' with function_graph at the top level (--global-"
-					"tracer): the run reads the top level's buffer alone, and the "
-					"event is written to ftr's instance", e->ev[i].sys,
-					e->ev[i].name);
-				return -ENOTSUP;
-			}
+		/* The top level's buffer is read beside the instance's
+		 * (stream.c): the same clock in both (put back at close). */
 		if (e->o.clock && session_global_write(e->s, "trace_clock", e->o.clock) < 0)
 			return -EIO;
 	}

@@ -123,6 +123,29 @@ if has_kprobes; then
 	cmp -s "$TMP/k" "$TMP/f" && grep -q '^@\[vfs_write\]: 500$' "$TMP/f" &&
 		ok lang-fn-diff-kprobe || fail lang-fn-diff-kprobe \
 		"kprobe: $(tr '\n' '|' < "$TMP/k") function: $(tr '\n' '|' < "$TMP/f") $(head -c 200 "$TMP/e")"
+	# The same kernel stacks, frame for frame (each backend's stack starts
+	# in the probed function's caller chain).
+	prog='kprobe:vfs_write /comm == "writer"/ { @[kstack(4)] = count(); }'
+	FTR_KPROBE_BACKEND=kprobe "$FTR" -e "$prog" -- writer 200 > "$TMP/k" 2> "$TMP/e"
+	lang -e "$prog" -- writer 200 > "$TMP/f" 2>> "$TMP/e"
+	cmp -s "$TMP/k" "$TMP/f" && grep -q ']: 200$' "$TMP/f" && ok lang-fn-diff-kstack ||
+		fail lang-fn-diff-kstack "kprobe: $(tr '\n' '|' < "$TMP/k") function: $(tr '\n' '|' < "$TMP/f") $(head -c 200 "$TMP/e")"
+	# A wildcard of many functions (bpftrace's vfscount shape): set up in
+	# one batch on the function tracer, against one kprobe event each.
+	for b in ftrace kprobe; do
+		t0=$(date +%s%N)
+		"$FTR" --where $b -B line -e 'kprobe:vfs_* { @[func] = count(); }
+			BEGIN { printf("up\n"); }' -d 4 > "$TMP/o.$b" 2> "$TMP/e.$b" &
+		p=$!
+		while ! grep -q '^up$' "$TMP/o.$b" && kill -0 $p 2> /dev/null; do sleep 0.05; done
+		t1=$(date +%s%N)
+		wait $p
+		rc=$?
+		t2=$(date +%s%N)
+		echo "# vfs_* on $b: set up in $(((t1 - t0) / 1000000)) ms, exited after $(((t2 - t0) / 1000000)) ms (-d 4)"
+		[ $rc -eq 0 ] && grep -q '^@\[vfs_' "$TMP/o.$b" && ok "lang-vfs-glob-$b" ||
+			fail "lang-vfs-glob-$b" "rc=$rc $(head -c 300 "$TMP/e.$b")"
+	done
 fi
 
 # After SIGKILL, ftr reset clears func_stack_trace (one flag for every
@@ -212,7 +235,7 @@ kretprobe:vfs_write /@s[tid]/ { @n = count(); @neg = sum(nsecs < @s[tid]);
 	@ns = hist(nsecs - @s[tid]); delete(@s[tid]); }'
 	glang -e "$idiom" -- writer 500 > "$TMP/o" 2> "$TMP/e"
 	rc=$?
-	hn=$(awk '/^@ns:/ { f = 1; next } f && /\|/ { sub(/.*\]/, ""); s += $1 } END { print s + 0 }' "$TMP/o")
+	hn=$(awk '/^@ns:/ { f = 1; next } f && /\|/ { sub(/^[^)]*\)/, ""); s += $1 } END { print s + 0 }' "$TMP/o")
 	[ $rc -eq 0 ] && grep -q '^@n: 500$' "$TMP/o" && grep -q '^@neg: 0$' "$TMP/o" && [ "$hn" = 500 ] &&
 		ok lang-graph-idiom || fail lang-graph-idiom "rc=$rc hist=$hn $(cat "$TMP/o" "$TMP/e" | head -12 | tr '\n' '|')"
 	glang -E -e "$idiom" > "$TMP/o" 2>&1

@@ -57,8 +57,9 @@ const char *features_instead(const struct features *f, enum feat_id id)
 		return f->f[F_FUNCTION].yes ?
 			"kprobe: probes fail with an explanation naming a tracepoint that carries "
 			"the same data where one exists (syscalls:sys_enter_write's count for "
-			"vfs_write's); 'ftr funccount' and 'ftr functrace' hook functions with "
-			"the function tracer" :
+			"vfs_write's); kprobe clauses that read no argument run on the function "
+			"tracer (as do 'ftr funccount' and 'ftr functrace'), kretprobe clauses "
+			"on function_graph where it runs (--global-tracer before 6.11)" :
 			f->func_err ?
 			"kprobe: probes fail with an explanation naming a tracepoint that carries "
 			"the same data where one exists (syscalls:sys_enter_write's count for "

@@ -128,6 +128,7 @@ static int on_function(struct xctx *x)
 	}
 	if (!f || tep_read_number_field(f, x->rec->data, &ip))
 		return 0;
+	in->fn_hook = ip;
 	if (entry || exit) {
 		uint64_t depth = fg_num(in->fg_depth[exit], x->rec);
 		struct fg_task *t = fg_task(in, tep_data_pid(in->e.tep, x->rec));

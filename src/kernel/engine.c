@@ -1024,6 +1024,12 @@ int engine_prepare(struct engine *e)
 		set_subbuf_size(e);
 		if (session_write(e->s, "buffer_size_kb", e->o.bufsz, NULL) < 0)
 			return -EIO;
+		/* The top level's tracer writes to the top level's buffer, as
+		 * small as 7 KB a CPU (the 6.1 guest's): sized as the
+		 * instance's, put back at close. */
+		if (session_top(e->s) &&
+		    session_global_write(e->s, "buffer_size_kb", e->o.bufsz) < 0)
+			return -EIO;
 	}
 	if (e->o.cpus) {
 		char mask[512];

@@ -1119,6 +1119,9 @@ int session_global_write(struct session *s, const char *file, const char *val)
 	 * all functions enabled ####", "no pid"): empty is written back. */
 	if (orig[0] == '#' || !strcmp(orig, "no pid"))
 		orig[0] = '\0';
+	/* buffer_size_kb of a buffer never used: "7 (expanded: 1408)" */
+	if (strstr(orig, " (expanded"))
+		*strstr(orig, " (expanded") = '\0';
 	/* trace_clock lists the clocks with the one in use in brackets */
 	char *lb = strchr(orig, '['), *rb = lb ? strchr(lb, ']') : NULL;
 

@@ -67,7 +67,7 @@ char *read_file_head(const char *path, size_t max, size_t *len);
 /* What to do when /proc/kallsyms reads as zeros, for a message, after
  * kernel.kptr_restrict's value (-1: unknown): at 2 root is refused too. */
 const char *kptr_remedy(int kptr_restrict);
-int write_file(const char *path, const char *s);	/* 0 / -errno */
+int write_file(const char *path, const char *s);	/* 0 / -errno; "": O_TRUNC */
 bool path_exists(const char *path);
 bool str_has_prefix(const char *s, const char *prefix);
 bool str_has_suffix(const char *s, const char *suffix);

@@ -149,10 +149,12 @@ int write_file(const char *path, const char *s)
 	ssize_t r;
 	int fd, err = 0;
 
-	fd = open(path, O_WRONLY | O_CLOEXEC);
+	/* Empty: a list emptied (set_ftrace_filter, set_ftrace_pid take
+	 * O_TRUNC as "clear"; a write of nothing clears nothing). */
+	fd = open(path, O_WRONLY | O_CLOEXEC | (len ? 0 : O_TRUNC));
 	if (fd < 0)
 		return -errno;
-	r = write(fd, s, len);
+	r = len ? write(fd, s, len) : 0;
 	if (r < 0)
 		err = -errno;
 	else if ((size_t)r != len)

@@ -87,6 +87,9 @@ int cmd_fn_opt(const char *cmd, int ch, const char *arg, struct engine_opts *o,
 	case 'E':
 		o->explain = true;
 		return -1;
+	case 'G':
+		o->global_tracer = true;
+		return -1;
 	default:
 		return FTR_EXIT_USAGE;
 	}

@@ -54,7 +54,8 @@ int cmd_bt_option(int c, const char *arg);
 /* --probe-filter REGEX on a parsed program: 0, or -1 (printed) for a bad
  * regex or when no probe is left but begin/end. */
 int cmd_bt_probe_filter(struct program *prog, const char *regex);
-/* BPFTRACE_* variables that would change an answer, which ftr refuses */
+/* BPFTRACE_* variables that would change an answer: 0, or -1 (said) for one
+ * ftr cannot honour */
 int cmd_bt_env_check(void);
 /* getopt()'s named parameters after "--" (run-bt.c): the program parsed again
  * with them, *cmdv emptied; 0, or <0 with the error said (prog freed). */

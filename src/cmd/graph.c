@@ -32,13 +32,16 @@ static const char graph_usage[] =
 	"The call tree of the hooked functions with durations, from function_graph in\n"
 	"ftr's instance, 6.11+ (trace-cmd -p function_graph, funcgraph; man ftr-graph).\n\n"
 	"  -g FUNC  only under FUNC   -m N  --max-depth N   -d TIME   -p PID\n"
-	"  --max-funcs N (1000)  -E  -h\n";
+	"  --max-funcs N (1000)  -E  -h\n"
+	"  --global-tracer  before 6.11, the top level's function_graph (the system's one\n"
+	"                   tracer), taken when idle and put back as found\n";
 
 static const char funcslower_usage[] =
 	"usage: ftr funcslower [options] FUNC USECS [-- CMD]\n\n"
 	"Calls of FUNC that took USECS or more, from function_graph in ftr's instance,\n"
 	"6.11+ (perf-tools' funcslower; man ftr-funcslower).\n\n"
-	"  -d TIME  -p PID  -E  -h\n";
+	"  -d TIME  -p PID  -E  -h\n"
+	"  --global-tracer  before 6.11, the top level's function_graph, taken when idle\n";
 
 struct held {
 	bool on;
@@ -244,6 +247,7 @@ static int run(bool slower, int argc, char **argv)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "max-funcs", required_argument, NULL, 'M' },
 		{ "explain", no_argument, NULL, 'E' },
+		{ "global-tracer", no_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};

@@ -16,8 +16,10 @@ static const char reset_usage[] =
 	"SIGKILL (or crashed) left behind: those named ftr_<pid> (ftr_<pid>_<pidns>)\n"
 	"whose run's lock in /run/ftr is free.  Nothing that ftr did not create, and\n"
 	"nothing of a running ftr or of an --emit-sh script (ftr_sh_<pid>), is touched.\n"
-	"Global settings a killed `ftr latency` changed (osnoise/*, tracing_thresh,\n"
-	"hwlat_detector/*) are put back to the values it noted in /run/ftr.\n\n"
+	"Global settings a killed run changed (osnoise/*, tracing_thresh,\n"
+	"hwlat_detector/*, the top level's function_graph of --global-tracer: its\n"
+	"current_tracer, set_ftrace_filter, set_ftrace_pid, trace_clock, tracing_on)\n"
+	"are put back to the values it noted in /run/ftr.\n\n"
 	"  -n, --dry-run   say what would be removed, remove nothing\n"
 	"  -h, --help      this help\n";
 

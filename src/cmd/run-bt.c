@@ -164,23 +164,20 @@ int cmd_bt_named_params(const char *file, const char *text, char **params, int *
 }
 
 /*
- * bpftrace's environment variables that change a program's answer and that
- * ftr does not honour yet: refused, never ignored (a string cut at
- * BPFTRACE_MAX_STRLEN printed whole would be a wrong answer).
+ * bpftrace's environment variables that change a program's answer: a
+ * BPFTRACE_MAX_STRLEN that str() honours (builtins.c, max_strlen: up to
+ * 1,024 bytes), else refused, never ignored (a string cut at bpftrace's
+ * length printed whole would be a wrong answer).
  */
 int cmd_bt_env_check(void)
 {
-	static const char *const unsupported[] = { "BPFTRACE_MAX_STRLEN",
-						   "BPFTRACE_STR_TRUNC_TRAILER" };
+	const char *v = getenv("BPFTRACE_MAX_STRLEN");
+	char *end = NULL;
+	long n = v && *v ? strtol(v, &end, 10) : 1;
 
-	for (size_t i = 0; i < sizeof(unsupported) / sizeof(unsupported[0]); i++) {
-		const char *v = getenv(unsupported[i]);
-
-		if (v && *v) {
-			ftr_err("%s=%s: not in ftr yet (ftr's strings are not cut at bpftrace's "
-				"length); unset it", unsupported[i], v);
-			return -EINVAL;
-		}
+	if (n < 1 || n > 1024 || (end && *end)) {
+		ftr_err("BPFTRACE_MAX_STRLEN=%s: ftr cuts str() at 1 to 1024 bytes; unset it", v);
+		return -EINVAL;
 	}
 	return 0;
 }

@@ -62,7 +62,12 @@ static const char run_usage[] =
 	"  -s, --sort KEYS     the maps' print order: count, value, key or keyN (from 1),\n"
 	"                      each .asc (the default) or .desc; comma-separated\n"
 	"  -w, --where W       aggregate in the kernel when it can (auto), always\n"
-	"                      (kernel: fail when it cannot) or never (user)\n"
+	"                      (kernel: fail when it cannot) or never (user); kprobe\n"
+	"                      and kretprobe clauses on ftrace's function tracer and\n"
+	"                      function_graph (ftrace) or on kprobe events (kprobe)\n"
+	"      --global-tracer function_graph at the top level where instances have\n"
+	"                      none (before 6.11): the system's one tracer, taken when\n"
+	"                      idle and put back as found\n"
 	"      --btf FILE      C types from this BTF file instead of the kernel's\n"
 	"                      (pahole --btf_encode_detached; see ftr-language(7))\n"
 	"      --force         no runaway guard for printf on hot probes\n"
@@ -178,7 +183,7 @@ int cmd_run(int argc, char **argv)
 {
 	enum { OPT_FORCE = 1000, OPT_EMIT_SH, OPT_SERVE, OPT_PROM_FILE, OPT_INTERVAL, OPT_UNSAFE,
 	       OPT_USDT_FILE, OPT_DRY_RUN, OPT_BTF, OPT_CALL_GRAPH, OPT_HIST_SUMMARY,
-	       OPT_NO_HIST_SUMMARY };
+	       OPT_NO_HIST_SUMMARY, OPT_GLOBAL_TRACER };
 	static const struct option longopts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "cmd", required_argument, NULL, 'c' },
@@ -211,6 +216,7 @@ int cmd_run(int argc, char **argv)
 		{ "traceable-functions", required_argument, NULL, CMD_BT_TRACEABLE },
 		{ "probe-filter", required_argument, NULL, CMD_BT_PROBE_FILTER },
 		{ "no-hist-summary", no_argument, NULL, OPT_NO_HIST_SUMMARY },
+		{ "global-tracer", no_argument, NULL, OPT_GLOBAL_TRACER },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -248,6 +254,8 @@ int cmd_run(int argc, char **argv)
 				o.where = WHERE_KERNEL;
 			else if (!strcmp(optarg, "user"))
 				o.where = WHERE_USER;
+			else if (!strcmp(optarg, "ftrace") || !strcmp(optarg, "kprobe"))
+				o.kbackend = optarg;
 			else
 				goto usage_where;
 			break;
@@ -345,6 +353,9 @@ int cmd_run(int argc, char **argv)
 			pfilter = optarg;
 			break;
 		case OPT_HIST_SUMMARY:
+		case OPT_GLOBAL_TRACER:
+			o.eng.global_tracer = true;
+			break;
 		case OPT_NO_HIST_SUMMARY:
 			hist_summary = c == OPT_HIST_SUMMARY;
 			break;
@@ -491,5 +502,7 @@ out:
 	return ret;
 usage_where:
 	free(params);
-	return cmd_usage_error("run", "--where takes auto, kernel or user");
+	return cmd_usage_error("run", "--where takes auto, kernel or user (where maps are "
+			       "aggregated), ftrace or kprobe (what serves kprobe clauses), not '%s'",
+			       optarg);
 }

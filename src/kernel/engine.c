@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -634,23 +635,58 @@ int engine_add_function(struct engine *e, const char *filter, size_t max_funcs,
 	return 0;
 }
 
+/* Does function_graph run in an instance here (6.11)?  Under --explain,
+ * which makes none, told by the kernel's version. */
+bool engine_graph_in_instance(struct engine *e)
+{
+	struct utsname u;
+	int maj = 0, min = 0;
+
+	if (!e->o.explain)
+		return ftrace_instance_has(e->s, "function_graph");
+	if (uname(&u) < 0 || sscanf(u.release, "%d.%d", &maj, &min) != 2)
+		return false;
+	return maj > 6 || (maj == 6 && min >= 11);
+}
+
 int engine_add_graph(struct engine *e, const char *filter, size_t max_funcs,
 		     struct eng_event **entry, struct eng_event **exit)
 {
 	char why[320];
-	int idx;
+	int idx, err;
 
-	if (e->s && !e->o.explain && ftrace_usable(e->s, true, why, sizeof(why))) {
+	if (e->fn_filter && !e->fn_graph)
+		return -EINVAL;
+	if (e->s && !e->fn_graph && !engine_graph_in_instance(e) && e->o.global_tracer) {
+		/* Before 6.11: the top level's, taken as the user allowed. */
+		err = e->o.explain ? 0 : ftrace_top_usable(e->s, why, sizeof(why));
+		if (err) {
+			ftr_err("%s", why);
+			return err;
+		}
+		session_use_top(e->s);
+	} else if (e->s && !e->o.explain && !e->fn_graph &&
+		   ftrace_usable(e->s, true, why, sizeof(why))) {
 		ftr_err("%s (see 'ftr doctor')", why);
 		return -ENOTSUP;
 	}
-	if (e->fn_filter)
-		return -EINVAL;
 	*entry = add_event(e, "ftrace", "funcgraph_entry", NULL);
 	idx = *entry ? (*entry)->idx : -1;
 	*exit = add_event(e, "ftrace", "funcgraph_exit", NULL);	/* may move e->ev */
-	e->fn_filter = strdup(filter);
-	if (idx < 0 || !*exit || !e->fn_filter)
+	if (idx < 0 || !*exit)
+		return -ENOMEM;
+	if (e->fn_filter) {
+		/* Another clause's functions: one filter, the same events. */
+		char *more;
+
+		if (asprintf(&more, "%s %s", e->fn_filter, filter) < 0)
+			return -ENOMEM;
+		free(e->fn_filter);
+		e->fn_filter = more;
+	} else {
+		e->fn_filter = strdup(filter);
+	}
+	if (!e->fn_filter)
 		return -ENOMEM;
 	*entry = &e->ev[idx];
 	(*entry)->ftrace_fn = (*exit)->ftrace_fn = true;
@@ -978,6 +1014,12 @@ int engine_prepare(struct engine *e)
 	/* Instance settings first: a clock change resets the buffer. */
 	if (e->o.clock && session_write(e->s, "trace_clock", e->o.clock, NULL) < 0)
 		return -EIO;
+	if (session_top(e->s)) {
+		/* The top level's buffer is read beside the instance's
+		 * (stream.c): the same clock in both (put back at close). */
+		if (e->o.clock && session_global_write(e->s, "trace_clock", e->o.clock) < 0)
+			return -EIO;
+	}
 	/* Events that only feed hist triggers or perf counters write nothing
 	 * to the buffer: it keeps the size mkdir gave it, unless asked. */
 	for (int i = 0; i < e->nev; i++)
@@ -989,6 +1031,12 @@ int engine_prepare(struct engine *e)
 	if (e->o.bufsz) {
 		set_subbuf_size(e);
 		if (session_write(e->s, "buffer_size_kb", e->o.bufsz, NULL) < 0)
+			return -EIO;
+		/* The top level's tracer writes to the top level's buffer, as
+		 * small as 7 KB a CPU (the 6.1 guest's): sized as the
+		 * instance's, put back at close. */
+		if (session_top(e->s) &&
+		    session_global_write(e->s, "buffer_size_kb", e->o.bufsz) < 0)
 			return -EIO;
 	}
 	if (e->o.cpus) {

@@ -74,6 +74,9 @@ struct engine_opts {
 	const char *clock;		/* the instance's trace_clock, NULL: the kernel's */
 	struct tep_handle *file_tep;	/* offline over a recording: its formats and
 					 * cmdlines (the caller's; see engine_open_offline) */
+	/* function_graph may take the top level's tracer where instances
+	 * have none (before 6.11): the user allowed it (--global-tracer). */
+	bool global_tracer;
 	bool no_tracefs;		/* no events at all (a program of profile, interval,
 					 * BEGIN, END): no session, no instance, so that
 					 * it runs where lockdown empties tracefs */
@@ -180,10 +183,16 @@ int engine_add_probe(struct engine *e, const struct probe_spec *p, const char *f
  * adds its patterns to the same filter and event.  0 / -errno (printed). */
 int engine_add_function(struct engine *e, const char *filter, size_t max_funcs,
 			struct eng_event **out);
-/* The same with function_graph (in an instance: 6.11 and later): the
- * events ftrace:funcgraph_entry (*entry) and ftrace:funcgraph_exit (*exit). */
+/* The same with function_graph (in an instance: 6.11 and later; before,
+ * the top level's, when o.global_tracer allows it and it is idle: the
+ * session then reads the top level's buffers): the events
+ * ftrace:funcgraph_entry (*entry) and ftrace:funcgraph_exit (*exit).  A
+ * second call adds its patterns to the same filter and events. */
 int engine_add_graph(struct engine *e, const char *filter, size_t max_funcs,
 		     struct eng_event **entry, struct eng_event **exit);
+/* Does function_graph run in ftr's instance here (6.11+)?  Under --explain
+ * told by the kernel's version. */
+bool engine_graph_in_instance(struct engine *e);
 /* An eprobe on tracepoint sys:ev with these fetchargs; *out is its event.
  * 0 / -errno (printed). */
 int engine_add_eprobe(struct engine *e, const char *sys, const char *ev, const char *fetchargs,

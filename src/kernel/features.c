@@ -57,8 +57,9 @@ const char *features_instead(const struct features *f, enum feat_id id)
 		return f->f[F_FUNCTION].yes ?
 			"kprobe: probes fail with an explanation naming a tracepoint that carries "
 			"the same data where one exists (syscalls:sys_enter_write's count for "
-			"vfs_write's); 'ftr funccount' and 'ftr functrace' hook functions with "
-			"the function tracer" :
+			"vfs_write's); kprobe clauses that read no argument run on the function "
+			"tracer (as do 'ftr funccount' and 'ftr functrace'), kretprobe clauses "
+			"on function_graph where it runs (--global-tracer before 6.11)" :
 			f->func_err ?
 			"kprobe: probes fail with an explanation naming a tracepoint that carries "
 			"the same data where one exists (syscalls:sys_enter_write's count for "
@@ -181,6 +182,9 @@ void features_parse_readme(const char *readme, unsigned *hist_mods, unsigned *pr
 		*probe_syntax |= PS_ARGNAME;
 	if (strstr(readme, "$current"))
 		*probe_syntax |= PS_CURRENT;
+	/* 6.10's README: "kernel return probes support: $retval, $arg<N>, $comm" */
+	if (strstr(readme, "return probes support: $retval, $arg<N>"))
+		*probe_syntax |= PS_RET_ARGN;
 
 	while (line && *line) {
 		const char *nl = strchr(line, '\n');

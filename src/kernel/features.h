@@ -60,6 +60,7 @@ enum {
 	PS_EPROBE_LINE = 1 << 7,	/* "e[:[<group>/][<event>]]" — not proof (docs/libraries.md) */
 	PS_CURRENT = 1 << 8,	/* $current, the task_struct (tracing/probes, July 2026) */
 	PS_ARGNAME = 1 << 9,	/* <argname>: by BTF name (6.8, CONFIG_PROBE_EVENTS_BTF_ARGS) */
+	PS_RET_ARGN = 1 << 10,	/* $arg<N> in a return probe, kept at the entry (6.10) */
 };
 
 struct feature {

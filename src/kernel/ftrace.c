@@ -117,7 +117,8 @@ int ftrace_usable(struct session *s, bool graph, char *why, size_t wlen)
 		snprintf(why, wlen, "cannot run %s in ftr's instance: %s", tracer,
 			 !tracefs_tracer_available(session_tracefs(s)->path, tracer) ?
 			 "this kernel has none" : "this kernel runs it at the top level only "
-			 "(instances have it from 6.11), which ftr does not take");
+			 "(instances have it from 6.11), the system's one tracer, which ftr takes "
+			 "only when --global-tracer allows it");
 		return -ENOTSUP;
 	}
 	if (ftrace_try(s, tracer, step, sizeof(step))) {
@@ -135,6 +136,49 @@ int ftrace_usable(struct session *s, bool graph, char *why, size_t wlen)
 	if (t) {
 		snprintf(why, wlen, "tracing_thresh is %ld (global, someone else's): function_graph "
 			 "would write no entry records", t);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/* A top-level file's first line, trimmed ("" when unreadable). */
+static void top_line(const char *file, char *buf, size_t len)
+{
+	char *text = tracefs_instance_file_read(NULL, file, NULL);
+
+	snprintf(buf, len, "%s", text ? text : "");
+	buf[strcspn(buf, "\n")] = '\0';
+	free(text);
+}
+
+int ftrace_top_usable(struct session *s, char *why, size_t wlen)
+{
+	static const struct { const char *file, *idle; } idle[] = {
+		{ "current_tracer", "nop" },
+		{ "set_ftrace_filter", "#" },
+		{ "set_ftrace_notrace", "" },
+		{ "set_graph_function", "#" },
+		{ "set_graph_notrace", "#" },
+		{ "set_ftrace_pid", "no pid" },
+		{ "tracing_thresh", "0" },
+		{ "max_graph_depth", "0" },
+	};
+	char v[256];
+
+	if (!tracefs_tracer_available(session_tracefs(s)->path, "function_graph")) {
+		snprintf(why, wlen, "cannot run function_graph: this kernel has none");
+		return -ENOTSUP;
+	}
+	/* Someone else's tracer or its settings: refused, never changed
+	 * (the top level's tracer is the system's one). */
+	for (size_t i = 0; i < ARRAY_SIZE(idle); i++) {
+		top_line(idle[i].file, v, sizeof(v));
+		if (!strcmp(v, idle[i].idle) ||
+		    (!strcmp(idle[i].idle, "#") && (v[0] == '#' || !v[0])) ||
+		    (!idle[i].idle[0] && (v[0] == '#' || !v[0])))
+			continue;
+		snprintf(why, wlen, "cannot take the top level's tracer: %s is '%s' (someone "
+			 "else's; ftr takes it only from its idle state)", idle[i].file, v);
 		return -EBUSY;
 	}
 	return 0;
@@ -188,8 +232,12 @@ static int write_patterns(struct session *s, const char *filter, char *why, size
 		return -ENOMEM;
 	for (char *w = strtok_r(copy, " \t\n", &save); w && !err;
 	     w = strtok_r(NULL, " \t\n", &save), n++) {
-		err = n ? session_append(s, "set_ftrace_filter", w) :
-			  session_write(s, "set_ftrace_filter", w, "");
+		if (session_top(s))
+			err = n ? session_global_append(s, "set_ftrace_filter", w) :
+				  session_global_write(s, "set_ftrace_filter", w);
+		else
+			err = n ? session_append(s, "set_ftrace_filter", w) :
+				  session_write(s, "set_ftrace_filter", w, "");
 		if (err)
 			snprintf(why, wlen, "cannot write '%s' to set_ftrace_filter: %s%s", w,
 				 strerror(-err), err == -EINVAL ? " (no function matches it)" : "");
@@ -214,7 +262,7 @@ int ftrace_arm(struct session *s, const struct ftrace_opts *o, size_t *nfuncs, c
 		snprintf(why, wlen, "no instance: %s", strerror(-err));
 		return err;
 	}
-	inst = session_instance(s);
+	inst = session_top(s) ? NULL : session_instance(s);
 	/* Restored last (the log runs backwards): the tracer is off by then,
 	 * and an empty filter is every function only to a running tracer. */
 	err = write_patterns(s, o->filter, why, wlen);
@@ -246,6 +294,15 @@ int ftrace_arm(struct session *s, const struct ftrace_opts *o, size_t *nfuncs, c
 			return -E2BIG;
 		}
 		free(back);
+	}
+	if (session_top(s)) {
+		/* The top level's (function_graph before 6.11): each file's
+		 * value found noted for `ftr reset`, put back at close. */
+		if ((o->pids && (session_global_write(s, "set_ftrace_pid", o->pids) ||
+				 session_global_write(s, "options/function-fork", "1"))) ||
+		    session_global_write(s, "current_tracer", tracer))
+			goto refused;
+		return 0;
 	}
 	/* session_write has said what failed, with the kernel's answer */
 	if (o->pids && (session_write(s, "set_ftrace_pid", o->pids, "") ||

@@ -53,6 +53,13 @@ bool ftrace_refused(const char *tdir, char *why, size_t wlen);
  * -errno with why, a whole sentence. */
 int ftrace_usable(struct session *s, bool graph, char *why, size_t wlen);
 
+/* Can a run take the top level's function_graph (before 6.11, where
+ * instances have none; only when the user allows it): listed, and the top
+ * level idle: current_tracer nop, no function filter, graph filter or pid
+ * list, tracing_thresh and max_graph_depth 0.  Someone else's settings
+ * are refused, never changed.  0, or -errno with why. */
+int ftrace_top_usable(struct session *s, char *why, size_t wlen);
+
 /* Is tracer in the instance's available_tracers (instances refuse
  * function_graph before 6.11, where the top level lists it)? */
 bool ftrace_instance_has(struct session *s, const char *tracer);

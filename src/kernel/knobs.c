@@ -86,7 +86,7 @@ static int restore_file(const char *file, bool dry_run, FILE *report)
 		if (!tab)
 			continue;
 		*tab = '\0';
-		fprintf(report, "%s %s to '%s' (a killed run's latency tracer setting)\n",
+		fprintf(report, "%s %s to '%s' (a killed run's global tracing setting)\n",
 			dry_run ? "would restore" : "restored", lines[n], tab + 1);
 		int err = dry_run ? 0 : write_file(lines[n], tab + 1);
 

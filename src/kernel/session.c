@@ -394,6 +394,8 @@ struct session {
 	bool closed;
 	bool quiet;		/* probing: failures are answers, not errors */
 	bool knobs_noted;	/* global knobs noted for ftr reset (knobs.c) */
+	bool top;		/* tracing_on and the buffers read: the top level's
+				 * (session_use_top) */
 };
 
 static struct session *live_session;
@@ -1068,6 +1070,29 @@ int session_append(struct session *s, const char *file, const char *val)
 	return 0;
 }
 
+int session_global_append(struct session *s, const char *file, const char *val)
+{
+	char path[PATH_MAX + 256];
+
+	snprintf(path, sizeof(path), "%s/%s", s->tfs.path, file);
+	explain_write(s, path, val, true, false);
+	if (s->flags & SESSION_DRY_RUN)
+		return 0;
+	if (tracefs_instance_file_append(NULL, file, val) < 0)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+void session_use_top(struct session *s)
+{
+	s->top = true;
+}
+
+bool session_top(const struct session *s)
+{
+	return s->top;
+}
+
 static void knobs_done(void *arg)
 {
 	knobs_forget(arg);
@@ -1090,6 +1115,20 @@ int session_global_write(struct session *s, const char *file, const char *val)
 		return err;
 	}
 	str_trim(orig);
+	/* An empty function filter or pid list reads as a comment ("####
+	 * all functions enabled ####", "no pid"): empty is written back. */
+	if (orig[0] == '#' || !strcmp(orig, "no pid"))
+		orig[0] = '\0';
+	/* buffer_size_kb of a buffer never used: "7 (expanded: 1408)" */
+	if (strstr(orig, " (expanded"))
+		*strstr(orig, " (expanded") = '\0';
+	/* trace_clock lists the clocks with the one in use in brackets */
+	char *lb = strchr(orig, '['), *rb = lb ? strchr(lb, ']') : NULL;
+
+	if (rb) {
+		memmove(orig, lb + 1, (size_t)(rb - lb - 1));
+		orig[rb - lb - 1] = '\0';
+	}
 	if (!s->knobs_noted) {
 		/* pushed first, so replayed last: after every knob is back */
 		err = session_on_close(s, knobs_done, s->name);
@@ -1399,7 +1438,12 @@ int session_on_close(struct session *s, void (*fn)(void *), void *arg)
 
 int session_start(struct session *s)
 {
-	return session_write(s, "tracing_on", "1", "0");
+	int err = session_write(s, "tracing_on", "1", "0");
+
+	/* The top level's tracer writes to the top level's buffer. */
+	if (!err && s->top)
+		err = session_global_write(s, "tracing_on", "1");
+	return err;
 }
 
 void session_running(struct session *s)
@@ -1416,6 +1460,7 @@ int session_stop(struct session *s)
 {
 	if (s->flags & SESSION_DRY_RUN || !s->inst)
 		return 0;
+	/* (the top level's tracing_on goes back to what it was at close) */
 	return tracefs_trace_off(s->inst) < 0 ? -errno : 0;
 }
 

@@ -158,6 +158,19 @@ int session_event_write(struct session *s, const char *sys, const char *ev,
  * before the change.  Errors printed.  0 / -errno.
  */
 int session_global_write(struct session *s, const char *file, const char *val);
+/* Append val to FILE at tracefs's top (set_ftrace_filter's later
+ * patterns: the first, truncating write went through
+ * session_global_write).  0 / -errno. */
+int session_global_append(struct session *s, const char *file, const char *val);
+/*
+ * The top level's tracer (function_graph before 6.11, which instances do
+ * not have), taken when the user allows it: from here the session's
+ * tracing_on is also the top level's (turned on at start, put back at
+ * close) and its buffers (stream_open) are the top level's.  The tracer's
+ * files are written by session_global_write (noted for `ftr reset`).
+ */
+void session_use_top(struct session *s);
+bool session_top(const struct session *s);
 /* Append a trigger; its removal ("!spec") is recorded. */
 /*
  * Expedited RCU grace periods (src/kernel/expedite.c) while the run adds,

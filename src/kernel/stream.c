@@ -24,6 +24,7 @@ struct scpu {
 	unsigned long long ts;
 	bool eof;		/* nothing more to read in this drain */
 	bool small;		/* the last page read was under half full */
+	bool top;		/* the top level's buffer (session_use_top) */
 	struct stream_cpu_stats st;
 };
 
@@ -186,6 +187,37 @@ int stream_open_fds(struct stream **out, struct tep_handle *tep, const int *cpus
 	return 0;
 }
 
+/* Each CPU's trace_pipe_raw of inst (NULL: the top level's) into st. */
+static int open_cpus(struct stream *st, struct session *s, struct tracefs_instance *inst,
+		     long nconf, const bool *cpus, int ncpus_mask)
+{
+	char file[64];
+	int err;
+
+	for (int cpu = 0; cpu < nconf; cpu++) {
+		int fd;
+
+		if (cpus && (cpu >= ncpus_mask || !cpus[cpu]))
+			continue;
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+		if (!tracefs_file_exists(inst, file))
+			continue;	/* possible but not present CPU */
+		fd = tracefs_instance_file_open(inst, file, O_RDONLY | O_NONBLOCK);
+		if (fd < 0) {
+			err = -errno;
+			ftr_err("cannot open '%s' of %s '%s': %s", file, inst ? "instance" : "the top level",
+				inst ? session_name(s) : session_tracefs(s)->path, strerror(errno));
+			return err;
+		}
+		session_track_fd(s, fd);
+		err = add_cpu(st, cpu, fd);
+		if (err)
+			return err;
+		st->c[st->n - 1].top = !inst;
+	}
+	return 0;
+}
+
 int stream_open(struct stream **out, struct session *s, struct tep_handle *tep, const bool *cpus,
 		int ncpus_mask)
 {
@@ -208,30 +240,18 @@ int stream_open(struct stream **out, struct session *s, struct tep_handle *tep, 
 		if (kb > 0 && (size_t)kb * 1024 > subbuf)
 			subbuf = (size_t)kb * 1024;
 	}
-	st = stream_new(tep, nconf, subbuf);
+	/* The top level's tracer (function_graph before 6.11) writes to the
+	 * top level's buffers, read beside the instance's (its events that
+	 * name and follow tasks), on the same clock (engine.c sets both). */
+	st = stream_new(tep, session_top(s) ? 2 * nconf : nconf, subbuf);
 	if (!st)
 		return -ENOMEM;
 	st->s = s;
-	for (int cpu = 0; cpu < nconf; cpu++) {
-		int fd;
-
-		if (cpus && (cpu >= ncpus_mask || !cpus[cpu]))
-			continue;
-		snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
-		if (!tracefs_file_exists(inst, file))
-			continue;	/* possible but not present CPU */
-		fd = tracefs_instance_file_open(inst, file, O_RDONLY | O_NONBLOCK);
-		if (fd < 0) {
-			err = -errno;
-			ftr_err("cannot open '%s' of instance '%s': %s", file, session_name(s),
-				strerror(errno));
-			goto fail;
-		}
-		session_track_fd(s, fd);
-		err = add_cpu(st, cpu, fd);
-		if (err)
-			goto fail;
-	}
+	err = open_cpus(st, s, inst, nconf, cpus, ncpus_mask);
+	if (!err && session_top(s))
+		err = open_cpus(st, s, NULL, nconf, cpus, ncpus_mask);
+	if (err)
+		goto fail;
 	if (st->n == 0) {
 		ftr_err("no CPU buffer to read in instance '%s'", session_name(s));
 		err = -ENOENT;
@@ -565,7 +585,7 @@ int stream_read_stats(struct stream *st)
 		char file[64], *text;
 
 		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", st->c[i].cpu);
-		text = tracefs_instance_file_read(inst, file, NULL);
+		text = tracefs_instance_file_read(st->c[i].top ? NULL : inst, file, NULL);
 		if (!text)
 			return -errno;
 		stream_parse_stats(text, &st->c[i].st.overrun, &st->c[i].st.dropped);

@@ -216,6 +216,13 @@ struct interp {
 	bool exit_at_event;		/* an event clause calls exit() */
 	struct ksyms *ks;		/* for ksym(), loaded when a program uses it */
 	struct tep_format_field *fn_ip;	/* ftrace:function's ip (run/runloop.c) */
+	int fn_graph;			/* fntrace_graph: 0 not decided, 1 no, 2 yes */
+	/* the function tracer's record: its hook address, and its kstack
+	 * as a kprobe's at that address reads (builtin-vars.c) */
+	uint64_t fn_hook, fn_kstk[EVENT_KSTACK_MAX];
+	/* function_graph's fields and each task's open calls (runloop.c) */
+	struct tep_format_field *fg_func[2], *fg_depth[2], *fg_call, *fg_ret;
+	struct fg_task *fg_tasks;
 	bool want_exits;		/* uid or gid at events: the kernel's exit records */
 	int ks_err;
 	bool ks_warned;

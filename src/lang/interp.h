@@ -25,6 +25,10 @@ enum run_buffering { RUN_BUF_FULL, RUN_BUF_LINE, RUN_BUF_NONE };
 
 struct run_opts {
 	enum where where;	/* aggregate in the kernel when it can (auto) */
+	/* kprobe clauses on "ftrace" (the function tracer, function_graph) or
+	 * "kprobe" events: --where ftrace|kprobe; NULL: chosen (or
+	 * FTR_KPROBE_BACKEND) */
+	const char *kbackend;
 	struct engine_opts eng;	/* pid, cmdv, duration, explain */
 	enum out_mode mode;	/* maps as bpftrace text or JSON */
 	bool force;		/* no runaway guard */

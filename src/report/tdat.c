@@ -702,6 +702,8 @@ static int v7_cpu(struct cur *c, struct v7 *v, struct tdat_head *h, uint32_t cpu
 	uint64_t n;
 	int e;
 
+	if (size == 0)
+		return 0;	/* no data (its offset may be anything) */
 	if (off > (uint64_t)c->size || size > (uint64_t)c->size - off) {
 		c->pos = c->size;
 		return fail(c, "CPU %u's data (%llu bytes at %llu) goes past the end of the "

@@ -182,7 +182,8 @@ refusal() {
 	grep -Eq "not a probeable|no kprobe events|no uprobe events|cannot find '|no function '|\
 no probeable|does not exist|not a probeable function|this kernel has no|no such (event|file|tracepoint)|not found|\
 no event (for|matches)|lockdown|not a function of the running kernel|cannot read '.*available_filter|kernel .*lacks|not in this \
-kernel|module .* not loaded|is not loaded|ENOENT|No such file|does not export|no such symbol|only a BPF program" "$1"
+kernel|module .* not loaded|is not loaded|ENOENT|No such file|does not export|no such symbol|only a BPF program|\
+no event '|is not in the BTF|has no member|nothing on this kernel can fetch" "$1"
 }
 
 npass=0 nref=0 nwrong=0 nfail=0 ntools=0

@@ -93,6 +93,32 @@ else
 	skip realprog-map-pointer-refused "no uprobe events on this kernel"
 fi
 
+# The same at a kprobe and its kretprobe: the map holds vfs_open's entry
+# argument (struct file *), which a kernel from 6.10 fetches in the return
+# probe itself ($argN there); the dentry name is read at the return, as
+# bpftrace reads it, through the stored pointer.  Older kernels: refused,
+# naming the kernel feature.
+prog='kprobe:vfs_open /comm == "opener"/ { @file[tid] = arg1; }
+	kretprobe:vfs_open /@file[tid]/ { $file = (struct file *)@file[tid];
+	@[str($file->f_path.dentry->d_name.name), $file == @file[tid]] = count();
+	delete(@file[tid]); }'
+if has_kprobes && [ -e /sys/kernel/btf/vmlinux ] && grep -q ' vfs_open$' /proc/kallsyms; then
+	: > "$TMP/ftr-entry-arg"
+	"$FTR" -e "$prog" -- opener 7 "$TMP/ftr-entry-arg" > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	if grep -q 'return probes support: $retval, $arg<N>' "$T/README"; then
+		[ $rc = 0 ] && grep -qx '@\[ftr-entry-arg, true\]: 7' "$TMP/o" &&
+			ok realprog-entry-arg-at-return ||
+			fail realprog-entry-arg-at-return "$(cat "$TMP/o" "$TMP/e" | head -5)"
+	else
+		[ $rc = 1 ] && grep -q 'fetches no entry argument in a return probe' "$TMP/e" &&
+			ok realprog-entry-arg-refused ||
+			fail realprog-entry-arg-refused "$(cat "$TMP/o" "$TMP/e" | head -5)"
+	fi
+else
+	skip realprog-entry-arg-at-return "no kprobe events, BTF or vfs_open on this kernel"
+fi
+
 # Kernel globals at events: read-only data (.rodata) is the same at the
 # event and when ftr reads it from /proc/kcore.  linux_banner starts
 # "Linux ve" (0x65762078756e694c, little-endian); sys_call_table's entry
@@ -126,5 +152,16 @@ else
 		ok realprog-rodata-refused || fail realprog-rodata-refused "$(head -3 "$TMP/e")"
 	skip realprog-rodata-at-event "no linux_banner in /proc/kallsyms or no /proc/kcore"
 fi
+
+# rawtracepoint: the tracepoint's trace event where the clause reads none
+# of its raw arguments; one that does is refused, naming why.
+"$FTR" -e 'rt:sched_process_exec /comm == "opener"/ { @[probe] = count(); }' -- opener 1 \
+	> "$TMP/o" 2> "$TMP/e"
+grep -qx '@\[rawtracepoint:vmlinux:sched_process_exec\]: 1' "$TMP/o" && ok realprog-rawtracepoint ||
+	fail realprog-rawtracepoint "$(cat "$TMP/o" "$TMP/e" | head -5)"
+"$FTR" -e 'rawtracepoint:sched_switch { @[arg0] = count(); }' > "$TMP/o" 2> "$TMP/e"
+[ $? = 1 ] && grep -q "a raw tracepoint's arguments are its TP_PROTO arguments" "$TMP/e" &&
+	ok realprog-rawtracepoint-args-refused ||
+	fail realprog-rawtracepoint-args-refused "$(head -3 "$TMP/e")"
 
 same_as_before realprog-leaves-tracefs "$TMP/before"

@@ -27,8 +27,8 @@ fi
 FTR_EVENTS=$EV
 export FTR_EVENTS
 
-RECIPES="biolatency biosnoop cachestat cpudist errors execsnoop killsnoop offcpu oncpu opensnoop pidpersec
-readsize runqlat signals syscount vfscount writesize"
+RECIPES="biolatency biosnoop cachestat cpudist errors execsnoop funccount killsnoop offcpu oncpu opensnoop
+pidpersec readsize runqlat signals syscount vfscount writesize"
 has_syscalls() { [ -d "$T/events/syscalls/sys_enter_openat" ]; }
 
 # Every recipe is there, headed by "// NAME: what it answers" and a
@@ -50,7 +50,7 @@ done
 # plan and the tracefs writes, nothing enabled).
 bad=""
 for r in $RECIPES; do
-	case $r in vfscount|cachestat) continue ;; esac
+	case $r in vfscount|cachestat|funccount) continue ;; esac
 	"$FTR" run "$r" -E > "$TMP/o" 2> "$TMP/e"
 	rc=$?
 	case "$r" in
@@ -73,6 +73,15 @@ if has_kprobes; then
 else
 	[ $rc -eq 1 ] && grep -q 'no kprobe events' "$TMP/e" && ok recipes-plan-no-kprobes ||
 		fail recipes-plan-no-kprobes "rc=$rc $(head -2 "$TMP/e")"
+fi
+
+# funccount: `ftr funccount PATTERN` as a program, on kprobe events or the
+# function tracer (16 functions or more, or no kprobe events); exact.
+if has_kprobes || has_tracer function; then
+	"$FTR" run funccount 'vfs_*' -- writer 100 > "$TMP/o" 2> "$TMP/e"
+	rc=$?
+	[ $rc -eq 0 ] && grep -q '^@\[vfs_write\]: 100$' "$TMP/o" && ok recipes-funccount ||
+		fail recipes-funccount "rc=$rc $(cat "$TMP/o" "$TMP/e" | head -5 | tr '\n' '|')"
 fi
 
 # cachestat: kprobes on the page-cache functions this kernel names (its

@@ -233,12 +233,23 @@ if has_tracer function; then
 else
 	skip survive-ftrace "no usable function tracer on this kernel"
 fi
-if has_tracer function_graph; then
-	"$FTR" graph 'mutex_*' 'kfree' '_raw_spin_lock' -d "${SECS}s" > /dev/null 2> "$TMP/e.fg"
+# function_graph in ftr's instance (6.11+), or before that the top level's
+# (--global-tracer, taken when idle and put back): the call tree, then the
+# latency idiom's kprobe and kretprobe clauses on it.
+GT=
+has_tracer function_graph || GT=--global-tracer
+if has_tracer function_graph || { has_tracer function &&
+	grep -qw function_graph "$T/available_tracers" 2>/dev/null; }; then
+	"$FTR" graph $GT 'mutex_*' 'kfree' '_raw_spin_lock' -d "${SECS}s" > /dev/null 2> "$TMP/e.fg"
 	rc=$?
 	[ $rc = 0 ] && ok survive-fgraph || fail survive-fgraph "rc=$rc $(head -n 2 "$TMP/e.fg")"
+	"$FTR" --where ftrace $GT -d "${SECS}s" -e 'kprobe:mutex_lock, kprobe:kfree { @s[tid] = nsecs; }
+		kretprobe:mutex_lock, kretprobe:kfree /@s[tid]/ {
+		@[probe] = hist(nsecs - @s[tid]); delete(@s[tid]); }' > /dev/null 2> "$TMP/e.fgl"
+	rc=$?
+	[ $rc = 0 ] && ok survive-fgraph-lang || fail survive-fgraph-lang "rc=$rc $(head -n 2 "$TMP/e.fgl")"
 else
-	skip survive-fgraph "function_graph does not run in an instance on this kernel"
+	skip survive-fgraph "no function_graph on this kernel"
 fi
 stop_churn
 

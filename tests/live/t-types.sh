@@ -13,6 +13,20 @@ rc=$?
 	grep -q -- '--btf FILE' "$TMP/e" && grep -q '^ftr: error: 1:[0-9]*:' "$TMP/e" &&
 	ok types-no-btf-refused || fail types-no-btf-refused "rc=$rc $(head -2 "$TMP/e")"
 
+# A program's struct around a kernel one (bpftrace's tools without BTF:
+# runqlen's load_weight, dcsnoop's path) and a kernel enumerator
+# (tcplife's TCP_FIN_WAIT1): refused, naming the missing BTF and --btf.
+FTR_VMLINUX_BTF=/nonexistent "$FTR" -e 'struct path; struct nd { struct path path; int x; };
+kprobe:vfs_write { @[((struct nd *)arg0)->x, TCP_FIN_WAIT1] = count(); }' > "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -eq 1 ] && grep -q "member 'path' has an incomplete type: this kernel has no BTF" "$TMP/e" &&
+	grep -q -- '--btf FILE' "$TMP/e" && ok types-no-btf-member-refused ||
+	fail types-no-btf-member-refused "rc=$rc $(head -2 "$TMP/e")"
+FTR_VMLINUX_BTF=/nonexistent "$FTR" -e 'kprobe:vfs_write { @[TCP_FIN_WAIT1] = count(); }' > "$TMP/o" 2> "$TMP/e"
+rc=$?
+[ $rc -eq 1 ] && grep -q "unknown name 'TCP_FIN_WAIT1': .*; this kernel has no BTF" "$TMP/e" &&
+	ok types-no-btf-enum-refused || fail types-no-btf-enum-refused "rc=$rc $(head -2 "$TMP/e")"
+
 # Integer casts truncate as C does; sizeof of a program's struct.
 "$FTR" -e 'enum e { E_A = 5, E_B }; struct s { int a; char b[3]; }; BEGIN { printf("%d %d %d %d %d %d %d\n", (uint8)300, (int8)255, (u16)-1, sizeof(struct s), sizeof(u32), E_B, AF_INET6); exit(); }' \
 	> "$TMP/o" 2> "$TMP/e"

@@ -98,10 +98,15 @@ printf 'BEGIN { printf("from stdin\\n"); exit(); }\n' | "$FTR" - > "$TMP/o" 2>&1
 	i:ms:200 { printf("hit\n"); exit(); } END { printf("end\n"); }' > "$TMP/o" 2>&1; rc=$?
 [ $rc -eq 0 ] && [ "$(grep -c -e '^hit$' -e '^end$' "$TMP/o")" = 2 ] && ! grep -q bad "$TMP/o" &&
 	ok usage-bt-probe-filter || fail usage-bt-probe-filter "rc=$rc $(head -3 "$TMP/o")"
-# bpftrace's string length, which ftr does not honour yet: refused, not ignored
-BPFTRACE_MAX_STRLEN=5 "$FTR" -e 'BEGIN { printf("%s\n", "abcdefgh"); exit(); }' > "$TMP/o" 2>&1; rc=$?
-[ $rc -eq 1 ] && ! grep -q abcdefgh "$TMP/o" && grep -q 'BPFTRACE_MAX_STRLEN=5: not in ftr yet' "$TMP/o" &&
+# bpftrace's string length: str() cut at N - 1 bytes and the trailer; an
+# explicit length cuts with none; a length ftr cannot honour is refused
+BPFTRACE_MAX_STRLEN=5 BPFTRACE_STR_TRUNC_TRAILER=_x "$FTR" -e 'BEGIN { printf("%s|%s|%s\n",
+	str("abcdefgh"), str("abcd"), str("abcdefgh", 3)); exit(); }' > "$TMP/o" 2>&1; rc=$?
+[ $rc -eq 0 ] && grep -qx 'abcd_x|abcd|ab' "$TMP/o" &&
 	ok usage-bt-max-strlen || fail usage-bt-max-strlen "rc=$rc $(head -2 "$TMP/o")"
+BPFTRACE_MAX_STRLEN=9999 "$FTR" -e 'BEGIN { printf("%s\n", "abcdefgh"); exit(); }' > "$TMP/o" 2>&1; rc=$?
+[ $rc -eq 1 ] && ! grep -q abcdefgh "$TMP/o" && grep -q 'BPFTRACE_MAX_STRLEN=9999: ftr cuts str() at 1 to 1024 bytes' "$TMP/o" &&
+	ok usage-bt-max-strlen-refused || fail usage-bt-max-strlen-refused "rc=$rc $(head -2 "$TMP/o")"
 # named parameters: the words after '--' are the program's when it calls getopt()
 "$FTR" -e 'BEGIN { print((getopt("aa", 1), getopt("bb"), $1)); exit(); }' -- --aa=-7 --bb p1 > "$TMP/o" 2>&1; rc=$?
 [ $rc -eq 0 ] && grep -qx '(-7, true, p1)' "$TMP/o" &&

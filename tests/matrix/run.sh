@@ -143,12 +143,13 @@ TINY_TESTS=$BUILT_TESTS,ftrace
 # kernel changes everywhere (00-mount, doctor, probe: arguments by register
 # below 4.20, kprobe_events without dynamic_events, no error_log); then the
 # files whose outcome that version's own gap changes: 4.4 (no hist triggers)
-# the user-space plans (plans, agg), 4.9 the event stream (trace), 4.14 the
-# plans on hist triggers of 2 keys (plans) and the seed's S2 with
-# ORC-unwound kernel stacks (profile: 4.4 and 4.9 walk kernel stacks by
-# frame pointer only, which these configs leave out), 4.19 (the last without $argN, the one
-# with synthetic events) overlapping runs and cleanup (reset) and the BTF
-# refusal (types).  About two minutes each.
+# the user-space plans (plans, agg) and the seed's S2 with kernel stacks
+# walked by frame pointer (profile: FRAME_POINTER in old-4.4.config), 4.9
+# the event stream (trace; its config has FRAME_POINTER too, but its
+# profile was not run yet), 4.14 the plans on hist triggers of 2 keys
+# (plans) and S2 with ORC-unwound kernel stacks (profile), 4.19 (the last
+# without $argN, the one with synthetic events) overlapping runs and
+# cleanup (reset), the BTF refusal (types) and S2.  About two minutes each.
 OLD_TESTS=00-mount,doctor,probe,stat,lang
 # Debian's PREEMPT_RT kernel (bookworm's rt-amd64): the only Debian kernel
 # with the osnoise, timerlat and hwlat tracers.  It runs what PREEMPT_RT or
@@ -165,7 +166,7 @@ ROWS=(
 	"armhf-6.1|armhf|6.1-armhf||$ARMHF_TESTS"
 	"bpfless-6.1|x86_64|6.1-bpfless||$BUILT_TESTS,latency"
 	"rt-6.1|x86_64|6.1-rt||$RT_TESTS"
-	"4.4|x86_64|4.4||$OLD_TESTS,plans,agg"
+	"4.4|x86_64|4.4||$OLD_TESTS,plans,agg,profile"
 	"4.9|x86_64|4.9||$OLD_TESTS,trace"
 	"4.14|x86_64|4.14||$OLD_TESTS,plans,profile"
 	"4.19|x86_64|4.19||$OLD_TESTS,reset,types,profile"
@@ -874,8 +875,9 @@ while [ ${#order[@]} -gt 0 ]; do
 	else
 		# free slots, and the rows left wait for their kernels: poll the
 		# builder's ready files (a kernel takes minutes)
-		[ $waiting = 1 ] || note "waiting for the kernels of: $(for i in "${order[@]}"; do printf '%s ' "${SEL[$i]%%|*}"; done)"
-		waiting=1
+		# (said once, after a first poll: a cached kernel is ready at once)
+		[ $waiting != 1 ] || note "waiting for the kernels of: $(for i in "${order[@]}"; do printf '%s ' "${SEL[$i]%%|*}"; done)"
+		waiting=$((waiting + 1))
 		sleep 2
 	fi
 done

@@ -477,6 +477,31 @@ static void test_fetchargs(void **state)
 	      "the arguments are gone");
 	typed(DEFS "kprobe:f { @ = sum(((struct r *)arg0)->nope); }", "x86_64", 0, NULL,
 	      "struct r has no member 'nope'");
+	/* A pointer stored at f's entry, read through at its return: the
+	 * entry's argument fetched in the return probe (6.10), guarded by the
+	 * map; refused where that is not provable or the kernel lacks it. */
+	typed(DEFS "kretprobe:f { @ = sum(((struct r *)@p[tid])->in.l); } "
+	      "kprobe:f { @p[tid] = arg1; }", "x86_64", PS_ARGN | PS_RET_ARGN,
+	      (const char *const[]){ "t0=+16($arg2):s64", "t1=$arg2:u64", NULL }, NULL);
+	typed(DEFS "kretprobe:f { $r = (struct r *)@p[tid]; @[$r] = sum($r->next->c); "
+	      "delete(@p[tid]); } kprobe:f /pid/ { @p[tid] = arg0; }", "x86_64",
+	      PS_ARGN | PS_RET_ARGN, (const char *const[]){ "t0=+0(+48($arg1)):s8",
+	      "t1=+48($arg1):u64", "t2=$arg1:u64", NULL }, NULL);
+	typed(DEFS "kretprobe:f { @[str(((struct r *)@p[tid])->name)] = count(); } "
+	      "kprobe:f { @p[tid] = arg0; }", "x86_64", PS_ARGN | PS_RET_ARGN,
+	      (const char *const[]){ "t0=+0(+32($arg1)):string", "t1=$arg1:u64", NULL }, NULL);
+	typed(DEFS "kretprobe:f { @ = sum(((struct r *)@p[tid])->c); } "
+	      "kprobe:f { @p[tid] = arg1; }", "x86_64", PS_ARGN, NULL,
+	      "fetches no entry argument in a return probe");
+	typed(DEFS "kretprobe:f { @ = sum(((struct r *)@p[tid])->c); } "
+	      "kprobe:f { @p[tid] = arg1; } kprobe:g { @p[tid] = arg1; }", "x86_64",
+	      PS_ARGN | PS_RET_ARGN, NULL, "other than at kprobe:F's entry alone");
+	typed(DEFS "kretprobe:f { @ = sum(((struct r *)@p[tid])->c); } "
+	      "kprobe:f { @p[tid] = arg1 + 8; }", "x86_64", PS_ARGN | PS_RET_ARGN, NULL,
+	      "other than as [tid] = argN");
+	typed(DEFS "kretprobe:f { @ = sum(((struct r *)@p[pid])->c); } "
+	      "kprobe:f { @p[pid] = arg1; }", "x86_64", PS_ARGN | PS_RET_ARGN, NULL,
+	      "keyed by other than tid alone");
 	/* A struct or array as a value: each member read, into a tuple. */
 	typed(DEFS "kprobe:f { @ = ((struct r *)arg0)->in; }", "x86_64", 0,
 	      (const char *const[]){ "t0=+8(%di):s16", "t1=%di:u64", "t2=+16(%di):s64", NULL },

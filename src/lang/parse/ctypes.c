@@ -1230,7 +1230,12 @@ static bool place(struct cparse *c, bool is_union, uint32_t ty, bool fnptr, bool
 	unsigned al = c->packed ? 1 : fnptr ? 8 : ctypes_align(top(c->t), ty);
 
 	if (sz < 0 || (bf && !sz)) {
-		cfail(c, "member '%s' has an incomplete type", name);
+		/* Declared, not defined: a kernel type where there is no BTF
+		 * (bpftrace's tools define their own structs around the
+		 * kernel's, from kernel headers ftr does not read). */
+		const char *why = ctypes_why(c->t);
+
+		cfail(c, "member '%s' has an incomplete type%s%s", name, why[0] ? ": " : "", why);
 		return false;
 	}
 	/* An unnamed bitfield does not align the struct (zero-width ones

@@ -111,6 +111,27 @@ static bool is_ustack(const struct node *n)
 	       (n->k == N_CALL && !strcmp(n->sval, "ustack"));
 }
 
+static bool is_retval(const struct node *n)
+{
+	return n->k == N_BUILTIN && n->ival == B_RETVAL;
+}
+
+static bool is_kstack(const struct node *n)
+{
+	return (n->k == N_BUILTIN && n->ival == B_KSTACK) ||
+	       (n->k == N_CALL && !strcmp(n->sval, "kstack"));
+}
+
+static bool is_reg(const struct node *n)
+{
+	return n->k == N_CALL && !strcmp(n->sval, "reg");
+}
+
+static bool clause_uses(const struct clause *c, bool (*is)(const struct node *))
+{
+	return node_find(c->pred, is) || node_find(c->body, is);
+}
+
 static bool uses_ustack(const struct clause *c)
 {
 	return node_find(c->pred, is_ustack) || node_find(c->body, is_ustack);
@@ -251,6 +272,82 @@ static void missing_probe(struct interp *in, const struct lang_probe *pr)
 	ftr_err("%d:%d: WARNING: No matches for %s %s. Skipping.", pr->line, pr->col, kind, what);
 }
 
+/* The systems of the kernel's tracepoints' events: not ftrace's own, nor
+ * its syscall events (made on raw_syscalls), nor dynamic events'. */
+static bool raw_system(const char *sys)
+{
+	static const char *const other[] = { "ftrace", "syscalls", "kprobes", "uprobes",
+					     "eprobes", "fprobes", "tracepoints", "synthetic" };
+
+	if (str_has_prefix(sys, FTR_NAME_PREFIX))
+		return false;
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++)
+		if (!strcmp(sys, other[i]))
+			return false;
+	return true;
+}
+
+static bool is_arg(const struct node *n)
+{
+	return n->k == N_FIELD || (n->k == N_BUILTIN && n->ival == B_ARG);
+}
+
+/*
+ * rawtracepoint:NAME: a BPF program on the tracepoint itself, fired where
+ * its trace event is; a clause that reads none of its raw arguments
+ * (TP_PROTO's, which only BPF reads) sees the same hits on the event of
+ * that name, in whichever system it is (sys_exit is raw_syscalls').
+ */
+static int raw_tp_add(struct interp *in, const struct clause *c, const struct lang_probe *pr,
+		      struct lang_err *err)
+{
+	const struct node *f = node_find(c->pred, is_arg);
+	const char *name = pr->target + 2, *tdir;
+	char spec[300], why[512];
+	char **systems;
+	int n = 0, ret = 0;
+
+	if (!f)
+		f = node_find(c->body, is_arg);
+	if (f) {
+		lang_errf(err, f, "'%s': a raw tracepoint's arguments are its TP_PROTO "
+			  "arguments, which only a BPF program reads; tracepoint:SYSTEM:%s has "
+			  "its event's fields as args", pr->text, name);
+		return -EINVAL;
+	}
+	if (!in->e.s) {
+		err->line = pr->line;
+		err->col = pr->col;
+		snprintf(err->msg, sizeof(err->msg), "'%s': a live kernel's only (a recording "
+			 "names its tracepoint events: tracepoint:SYSTEM:%s)", pr->text, name);
+		return -EINVAL;
+	}
+	tdir = session_tracefs(in->e.s)->path;
+	systems = tracefs_event_systems(tdir);
+	for (int i = 0; systems && systems[i] && ret >= 0; i++) {
+		struct evlist l = { 0 };
+
+		if (!raw_system(systems[i]))
+			continue;
+		snprintf(spec, sizeof(spec), "%s:%s", systems[i], name);
+		if (evsel_resolve(tdir, spec, &l, why, sizeof(why)) > 0) {
+			ret = engine_add_spec(&in->e, spec, NULL);
+			n++;
+		}
+		evlist_free(&l);
+	}
+	tracefs_list_free(systems);
+	if (ret >= 0 && !n) {
+		err->line = pr->line;
+		err->col = pr->col;
+		snprintf(err->msg, sizeof(err->msg), "'%s': ERROR: Probe has no valid attach "
+			 "points: no tracepoint event named '%s' (a tracepoint without a trace "
+			 "event, which BPF attaches to, has nothing ftr reads)", pr->text, name);
+		return -ENOENT;
+	}
+	return ret;
+}
+
 static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 {
 	struct clause *c = &in->p->cl[ci];
@@ -276,7 +373,9 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 			missing_probe(in, pr);
 			continue;
 		}
-		if (pr->pv == PV_TRACEPOINT) {
+		if (pr->pv == PV_TRACEPOINT && pr->raw_tp) {
+			ret = raw_tp_add(in, c, pr, err);
+		} else if (pr->pv == PV_TRACEPOINT) {
 			struct strfetch sf;
 
 			/* A profile clause on its eprobe: the sampler still arms
@@ -309,7 +408,11 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 
 			probe_fields(c->pred, args, sargs, ARRAY_SIZE(args));
 			probe_fields(c->body, args, sargs, ARRAY_SIZE(args));
-			if (pr->pv == PV_KPROBE && !user) {
+			if ((pr->pv == PV_KPROBE || pr->pv == PV_KRETPROBE) && !user) {
+				bool graph = fntrace_graph(in);
+				const char *want = !graph ? "function" :
+						   pr->pv == PV_KPROBE ? "funcgraph_entry" :
+						   "funcgraph_exit";
 				char rd[16] = "";
 
 				for (int a = 0; a < (int)ARRAY_SIZE(args) && !rd[0]; a++)
@@ -319,12 +422,19 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 					snprintf(rd, sizeof(rd), "args");
 				if (!rd[0] && uses_ustack(c))
 					snprintf(rd, sizeof(rd), "ustack");
+				if (!rd[0] && clause_uses(c, is_reg))
+					snprintf(rd, sizeof(rd), "reg()");
+				if (!rd[0] && (sargs[ARRAY_SIZE(args)] || clause_uses(c, is_retval)))
+					snprintf(rd, sizeof(rd), "retval");
+				if (!rd[0] && graph && clause_uses(c, is_kstack))
+					snprintf(rd, sizeof(rd), "kstack");
 				ret = fntrace_add(in, pr, rd[0] ? rd : NULL, err);
 				if (ret < 0)
 					return err->msg[0] ? -EINVAL : ret;
 				if (ret > 0) {
 					for (int k = 0; k < in->e.nev; k++)
-						if (in->e.ev[k].ftrace_fn)
+						if (in->e.ev[k].ftrace_fn &&
+						    !strcmp(in->e.ev[k].name, want))
 							fn_k = k;
 					goto bind;
 				}
@@ -434,25 +544,33 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 		if (ret < 0)
 			return ret;
 bind:
+		/* Every new event has its (empty) binding, those of no clause
+		 * yet too (function_graph's exit, added with its entry). */
+		if (in->e.nev > before) {
+			struct evbind *eb = realloc(in->eb, in->e.nev * sizeof(*in->eb));
+
+			if (!eb)
+				return -ENOMEM;
+			in->eb = eb;
+			memset(&in->eb[before], 0, (size_t)(in->e.nev - before) * sizeof(*in->eb));
+		}
 		/* Record which clauses each new (or shared) event feeds. */
 		for (int k = 0; k < in->e.nev; k++) {
 			struct eng_event *v = &in->e.ev[k];
-			bool mine = k >= before || k == fn_k;
+			/* (the tracer's events: fn_k alone, function_graph's
+			 * entry or exit) */
+			bool mine = fn_k >= 0 ? k == fn_k : k >= before;
 
 			if (!mine && pr->pv == PV_TRACEPOINT) {
 				char sys[128], ev[128];
 
 				evsel_split(pr->target, sys, sizeof(sys), ev, sizeof(ev));
 				mine = !fnmatch(sys, v->sys, 0) && !fnmatch(ev, v->name, 0) &&
-				       !replaced_since(&in->e, before, v);
+				       !replaced_since(&in->e, before, v) &&
+				       (!pr->raw_tp || raw_system(v->sys));
 			}
 			if (!mine)
 				continue;
-			in->eb = realloc(in->eb, in->e.nev * sizeof(*in->eb));
-			if (!in->eb)
-				return -ENOMEM;
-			if (k >= before)
-				memset(&in->eb[k], 0, sizeof(in->eb[k]));
 			if (in->eb[k].ncl == 0 || in->eb[k].clauses[in->eb[k].ncl - 1] != ci) {
 				struct evbind *b = &in->eb[k];
 
@@ -474,6 +592,9 @@ bind:
 			} else if (pr->pv == PV_TRACEPOINT && v->replaces) {
 				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "tracepoint:%s",
 					 v->replaces);
+			} else if (pr->pv == PV_TRACEPOINT && pr->raw_tp) {
+				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe),
+					 "rawtracepoint:vmlinux:%s", v->name);
 			} else if (pr->pv == PV_TRACEPOINT) {
 				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "tracepoint:%s:%s",
 					 v->sys, v->name);

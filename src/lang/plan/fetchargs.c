@@ -24,6 +24,8 @@
 #include "lang/parse/ctypes.h"
 #include "lang/lang.h"
 #include "lang/maps/tuple.h"
+#include "lang/plan/entryarg.h"
+#include "lang/plan/percpu.h"
 #include "lang/plan/fetchargs.h"
 
 #define MAX_TVARS 32
@@ -61,6 +63,7 @@ struct tctx {
 	struct lang_err *err;
 	bool mem, ret, user, btf_func;
 	bool prof;		/* a profile clause: an eprobe on the sampler's hrtimer */
+	struct node *emap[ENTRYARG_MAX];	/* map reads that are $argN at the return */
 	uint32_t proto;
 	int ifdepth;
 	struct {
@@ -359,19 +362,25 @@ static int guard(struct tctx *x, struct node *n, const char *fetch)
 			if (idx < 0)
 				return -1;
 		}
-		g = calloc(1, sizeof(*g));
+		if (x->ret && idx >= 0 && !strncmp(ptrs[i], "$arg", 4) &&
+		    x->emap[atoi(ptrs[i] + 4) - 1])	/* (only entryarg's $argN at a return) */
+			g = entryarg_cond(x->emap[atoi(ptrs[i] + 4) - 1], x->out->f[idx].name,
+					  n->line, n->col);
+		else
+			g = calloc(1, sizeof(*g));
 		in = calloc(1, sizeof(*in));
 		zero = calloc(1, sizeof(*zero));
-		if (!g || !in || !zero || !(g->sval = strdup(idx < 0 ? ptrs[i] + 1 :
-							      x->out->f[idx].name))) {
-			free(g);
+		if (!g || !in || !zero || (g->k != N_BINOP && !(g->sval = strdup(idx < 0 ?
+						ptrs[i] + 1 : x->out->f[idx].name)))) {
+			lang_node_free(g);
 			free(in);
 			free(zero);
 			return fail(x, n, "out of memory");
 		}
 		*in = *n;
 		in->next = NULL;
-		g->k = N_FIELD;
+		if (g->k != N_BINOP)
+			g->k = N_FIELD;
 		zero->k = N_INT;
 		g->line = zero->line = n->line;
 		g->col = zero->col = n->col;
@@ -395,6 +404,21 @@ static int become_read(struct tctx *x, struct node *n, int idx, int64_t add)
 }
 
 static int materialize(struct tctx *x, struct node *n, struct tv *v);
+
+/* str() through an entry argument at a return: "" where the map does not
+ * hold it (entryarg.c), as bpftrace's read through NULL. */
+static int str_guard(struct tctx *x, struct node *n, int i)
+{
+	char a[16];
+	int idx;
+
+	snprintf(a, sizeof(a), "$arg%d", i + 1);
+	idx = add_field(x, n, a, BTF_PTR_SIZE == 8 ? "u64" : "u32", "an entry argument");
+	if (idx < 0 || entryarg_wrap_str(n, entryarg_cond(x->emap[i], x->out->f[idx].name,
+							  n->line, n->col)))
+		return idx < 0 ? -1 : fail(x, n, "out of memory");
+	return 0;
+}
 
 /* k is an array or a struct or union (a value, not a number). */
 static bool is_aggregate(enum btf_kind k)
@@ -508,6 +532,7 @@ static int aggregate(struct tctx *x, struct node *n, struct tv *v)
 static int materialize(struct tctx *x, struct node *n, struct tv *v)
 {
 	char type[24], fetch[256];
+	int r;
 
 	if (v->lv && v->bits) {
 		uint64_t p = (uint64_t)v->k * 8 + v->pbit;
@@ -575,6 +600,8 @@ static int materialize(struct tctx *x, struct node *n, struct tv *v)
 		n->sval = name;
 		return 0;
 	}
+	if (x->ret && (r = entryarg_value(n, x->emap, v->f, v->k)) != 0)
+		return r < 0 ? fail(x, n, "out of memory") : 0;
 	return become_read(x, n, add_field(x, n, v->f, type, v->src), v->k);
 }
 
@@ -942,6 +969,15 @@ static int cast(struct tctx *x, struct node *n, struct tv *v)
 				    strerror(-e));
 		v->k = (int64_t)addr;
 		v->kconst = true;
+	} else if (n->a->k == N_MAP && x->ret && !x->user) {
+		char ewhy[512];
+		int i = entryarg_find(x->p, x->c, n->a, x->ps, ewhy, sizeof(ewhy));
+
+		if (i < 0)
+			return fail(x, n->a, "a pointer from a map, stored at another event: %s", ewhy);
+		if (!x->emap[i] && !(x->emap[i] = entryarg_copy(n->a)))
+			return fail(x, n, "out of memory");
+		snprintf(v->f, sizeof(v->f), "$arg%d", i + 1);
 	} else {
 		return fail(x, n->a, "a pointer from %s: ftr reads memory through a probe's "
 			    "arguments (argN, retval, args->NAME at kfunc), which the kernel fetches "
@@ -1465,8 +1501,9 @@ sized:
 			if (ctypes_constant(*x->env, n->sval, &val, &eid))
 				return fail(x, n, "unknown name '%s': no enumerator of the program's "
 					    "or the BTF's enums, no #define of the program, "
-					    "no UAPI constant ftr knows on %s (ftr-language(7))",
-					    n->sval, arch_name());
+					    "no UAPI constant ftr knows on %s (ftr-language(7))%s%s",
+					    n->sval, arch_name(), ctypes_why(*x->env)[0] ? "; " : "",
+					    ctypes_why(*x->env));
 			free(n->sval);
 			n->sval = NULL;
 			n->k = N_INT;
@@ -1547,6 +1584,8 @@ sized:
 			for (int i = 1; i < n->nargs; i++)
 				if (plain(x, n->args[i]) < 0)
 					return -1;
+			if (r == 1 && x->ret && entryarg_of(fetch, x->emap) >= 0)
+				return str_guard(x, n, entryarg_of(fetch, x->emap));
 			return 0;
 		}
 		if (!strcmp(n->sval, "buf") && (n->nargs == 1 || n->nargs == 2))
@@ -1747,83 +1786,6 @@ static int stmts(struct tctx *x, struct node *st)
 	return 0;
 }
 
-/* A new node at n's position. */
-static struct node *node_at(const struct node *n, enum nk k)
-{
-	struct node *m = calloc(1, sizeof(*m));
-
-	if (m) {
-		m->k = k;
-		m->line = n->line;
-		m->col = n->col;
-	}
-	return m;
-}
-
-/*
- * n, a read of field name, becomes the read of its copy for the event's CPU:
- * (cpu == c0 ? name_c0 : (cpu == c1 ? name_c1 : ... name_cN)).
- */
-static int choose_cpu(struct node *n, const char *name, const int *cpus, int ncpu)
-{
-	char copy[32];
-
-	free(n->sval);
-	n->sval = NULL;
-	if (ncpu == 1) {
-		snprintf(copy, sizeof(copy), "%s_%d", name, cpus[0]);
-		n->sval = strdup(copy);
-		return n->sval ? 0 : -ENOMEM;
-	}
-	n->k = N_TERNARY;
-	n->a = node_at(n, N_BINOP);
-	n->b = node_at(n, N_FIELD);
-	n->c = node_at(n, N_FIELD);
-	if (!n->a || !n->b || !n->c)
-		return -ENOMEM;
-	n->a->op = T_EQ;
-	n->a->a = node_at(n, N_BUILTIN);
-	n->a->b = node_at(n, N_INT);
-	if (!n->a->a || !n->a->b || !(n->a->a->sval = strdup("cpu")))
-		return -ENOMEM;
-	n->a->a->ival = B_CPU;
-	n->a->b->ival = cpus[0];
-	snprintf(copy, sizeof(copy), "%s_%d", name, cpus[0]);
-	n->b->sval = strdup(copy);
-	if (!n->b->sval)
-		return -ENOMEM;
-	return choose_cpu(n->c, name, cpus + 1, ncpu - 1);
-}
-
-/* Every read in n (and the statements after it) of a field of per[], the
- * fields read per CPU, chooses its event's CPU. */
-static int rewrite_reads(struct node *n, char (*per)[16], int nper, const int *cpus, int ncpu)
-{
-	for (; n; n = n->next) {
-		bool done = false;
-
-		for (int i = 0; n->k == N_FIELD && n->sval && !done && i < nper; i++)
-			if (!strcmp(n->sval, per[i])) {
-				char name[16];
-
-				memcpy(name, per[i], sizeof(name));
-				if (choose_cpu(n, name, cpus, ncpu))
-					return -ENOMEM;
-				done = true;
-			}
-		if (done)
-			continue;
-		if ((n->a && rewrite_reads(n->a, per, nper, cpus, ncpu)) ||
-		    (n->b && rewrite_reads(n->b, per, nper, cpus, ncpu)) ||
-		    (n->c && rewrite_reads(n->c, per, nper, cpus, ncpu)))
-			return -ENOMEM;
-		for (int i = 0; i < n->nargs; i++)
-			if (rewrite_reads(n->args[i], per, nper, cpus, ncpu))
-				return -ENOMEM;
-	}
-	return 0;
-}
-
 /*
  * curtask without $current (fetchargs.h): each field whose fetch reads through
  * the placeholder becomes one field per possible CPU, $current replaced by
@@ -1911,8 +1873,8 @@ static int per_cpu(struct tctx *x)
 		}
 	}
 	free(old);
-	if ((x->c->pred && rewrite_reads(x->c->pred, per, nper, l->cpus, l->ncpu)) ||
-	    rewrite_reads(x->c->body, per, nper, l->cpus, l->ncpu)) {
+	if ((x->c->pred && percpu_rewrite(x->c->pred, per, nper, l->cpus, l->ncpu)) ||
+	    percpu_rewrite(x->c->body, per, nper, l->cpus, l->ncpu)) {
 		free(per);
 		return fail(x, &x->cur_at, "out of memory");
 	}
@@ -1984,7 +1946,11 @@ int typed_compile(struct tenv **env, struct program *p, int ci, const char *arch
 			 * when nothing is typed (checked below). */
 			x.mem = false;
 		}
-	if ((c->pred && plain(&x, c->pred) < 0) || stmts(&x, c->body))
+	int r = (c->pred && plain(&x, c->pred) < 0) || stmts(&x, c->body);
+
+	for (int i = 0; i < ENTRYARG_MAX; i++)
+		lang_node_free(x.emap[i]);
+	if (r)
 		return -EINVAL;
 	for (int i = 0; i < out->nnames; i++) {
 		size_t el = strlen(out->explain);

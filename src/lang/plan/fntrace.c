@@ -57,23 +57,96 @@ static bool tracer_usable(struct interp *in)
 	return usable > 0;
 }
 
+/* The backend asked for: --where ftrace|kprobe, else FTR_KPROBE_BACKEND. */
+static const char *asked(const struct interp *in)
+{
+	return in->o && in->o->kbackend ? in->o->kbackend : getenv("FTR_KPROBE_BACKEND");
+}
+
+/* A kretprobe clause on a function (not an offset, not a uretprobe)? */
+static bool kernel_return(const struct lang_probe *pr)
+{
+	return pr->pv == PV_KRETPROBE && !pr->usdt && fn_glob(pr);
+}
+
+/* Does function_graph's exit record carry the return value (6.5+ with
+ * CONFIG_FUNCTION_GRAPH_RETVAL: its format has the field)? */
+static bool graph_retval(struct interp *in)
+{
+	char path[4200], *text;
+	bool has;
+
+	snprintf(path, sizeof(path), "%s/events/ftrace/funcgraph_exit/format",
+		 session_tracefs(in->e.s)->path);
+	text = read_file(path, NULL);
+	has = text && strstr(text, " retval;");
+	free(text);
+	return has;
+}
+
+bool fntrace_graph(struct interp *in)
+{
+	const char *env = asked(in);
+	bool forced = env && !strcmp(env, "ftrace"), kp = in->e.feat.f[F_KPROBE].yes, ret = false;
+
+	if (in->fn_graph)
+		return in->fn_graph == 2;
+	in->fn_graph = 1;
+	if (!in->e.s || (env && !strcmp(env, "kprobe")) || (kp && !forced) || !tracer_usable(in))
+		return false;
+	for (int i = 0; i < in->p->ncl && !ret; i++)
+		for (int j = 0; j < in->p->cl[i].nprobes; j++)
+			ret |= kernel_return(&in->p->cl[i].probes[j]);
+	if (!ret)
+		return false;
+	/* In ftr's instance from 6.11; before, the top level's, taken only
+	 * when the user allows it (--global-tracer). */
+	ret = engine_graph_in_instance(&in->e) ||
+	      (in->e.o.global_tracer &&
+	       tracefs_tracer_available(session_tracefs(in->e.s)->path, "function_graph"));
+	in->fn_graph = ret ? 2 : 1;
+	return ret;
+}
+
 int fntrace_add(struct interp *in, const struct lang_probe *pr, const char *reads,
 		struct lang_err *err)
 {
-	const char *env = getenv("FTR_KPROBE_BACKEND"), *g = fn_glob(pr), *t;
+	const char *env = asked(in), *g = fn_glob(pr), *t;
 	bool forced = env && !strcmp(env, "ftrace"), kp = in->e.feat.f[F_KPROBE].yes;
+	bool graph = fntrace_graph(in), ret_probe = pr->pv == PV_KRETPROBE;
 	char mod[128] = "", why[400], *filter = NULL;
 	struct pglob pg = { 0 };
-	struct eng_event *v;
+	struct eng_event *v, *ex;
 	size_t used = 0;
 	int ret;
 
-	if (pr->pv != PV_KPROBE || pr->usdt || !in->e.s || (env && !strcmp(env, "kprobe")))
+	if ((pr->pv != PV_KPROBE && pr->pv != PV_KRETPROBE) || pr->usdt || !in->e.s ||
+	    (env && !strcmp(env, "kprobe")))
 		return 0;
 	/* Absent or refused (listed, EPERM): kprobe's own refusal, which
 	 * names the tracepoint to use. */
 	if (!tracer_usable(in))
 		return 0;
+	if (ret_probe && !graph) {
+		bool top = tracefs_tracer_available(session_tracefs(in->e.s)->path,
+						    "function_graph");
+
+		if (kp && !forced)
+			return 0;
+		snprintf(err->msg, sizeof(err->msg), "cannot probe '%s' %s: return probes need "
+			 "kprobe events or function_graph, %s", pr->text,
+			 forced ? "on ftrace's tracers (as asked)" : "(this kernel has no kprobe "
+			 "events)", !top ? "which this kernel has neither" :
+			 "which runs in an instance from 6.11 only: here it is the top level's, "
+			 "the system's one tracer, which --global-tracer allows ftr to take");
+		err->line = pr->line;
+		err->col = pr->col;
+		return -ENOTSUP;
+	}
+	/* function_graph: a retval its exit record carries (6.5+,
+	 * FUNCTION_GRAPH_RETVAL) is read as any field. */
+	if (graph && reads && !strcmp(reads, "retval") && ret_probe && graph_retval(in))
+		reads = NULL;
 	if (!g && (!kp || forced)) {
 		snprintf(err->msg, sizeof(err->msg), "cannot probe '%s' on the function tracer (this "
 			 "kernel has no kprobe events): it hooks functions at their entry only",
@@ -115,12 +188,16 @@ int fntrace_add(struct interp *in, const struct lang_probe *pr, const char *read
 	}
 	if (reads) {
 		pglob_free(&pg);
-		snprintf(err->msg, sizeof(err->msg), "'%s' reads %s: %s, and the function tracer "
-			 "that stands in for kprobe events records the "
-			 "function, its caller, the task, CPU, time and kernel stack, no %s; a "
-			 "tracepoint that carries it works ('ftr list')", pr->text, reads,
-			 forced ? "FTR_KPROBE_BACKEND=ftrace" : "this kernel has no kprobe events",
-			 !strcmp(reads, "retval") ? "return value" : "argument");
+		snprintf(err->msg, sizeof(err->msg), "'%s' reads %s: %s, and the %s that stands in "
+			 "for kprobe events records the function, %s the task, CPU and time%s, "
+			 "no %s; a tracepoint that carries it works ('ftr list')", pr->text, reads,
+			 !kp ? "this kernel has no kprobe events" : "ftrace's tracers as asked",
+			 graph ? "function_graph" : "function tracer",
+			 graph ? "its depth and durations," : "its caller,",
+			 graph ? "" : " and kernel stack",
+			 !strcmp(reads, "retval") ? "return value (function_graph has it from 6.5 "
+			 "with CONFIG_FUNCTION_GRAPH_RETVAL)" : !strcmp(reads, "kstack") ?
+			 "kernel stack" : "argument");
 		err->line = pr->line;
 		err->col = pr->col;
 		return -ENOTSUP;
@@ -145,21 +222,31 @@ int fntrace_add(struct interp *in, const struct lang_probe *pr, const char *read
 		filter = more;
 		used += snprintf(filter + used, l + 1, "%s%s", i ? " " : "", pg.names[i]);
 	}
-	ret = engine_add_function(&in->e, filter ? filter : g, 0, &v);
+	ret = graph ? engine_add_graph(&in->e, filter ? filter : g, 0, &v, &ex) :
+		      engine_add_function(&in->e, filter ? filter : g, 0, &v);
 	free(filter);
 	if (ret < 0) {
 		pglob_free(&pg);
 		err->msg[0] = '\0';	/* printed */
 		return -EIO;
 	}
-	planf(in, "%s: the function tracer, %s: one ftrace:function event for every such clause, "
-	      "set_ftrace_filter read back before it runs\n", pr->text,
-	      forced ? "as FTR_KPROBE_BACKEND=ftrace asks" :
-	      !kp ? "as this kernel has no kprobe events" :
-	      "cheaper than a kprobe event per function");
+	if (graph)
+		planf(in, "%s: function_graph%s, %s: ftrace:funcgraph_%s, %s\n", pr->text,
+		      session_top(in->e.s) ? " at the top level (--global-tracer: before 6.11 "
+		      "instances have none; put back as found at exit)" : " in ftr's instance",
+		      !kp ? "as this kernel has no kprobe events" : "as --where ftrace asks",
+		      ret_probe ? "exit: nsecs there is the entry's plus the exit record's own "
+		      "rettime - calltime, exact under nesting" : "entry",
+		      "set_ftrace_filter read back before it runs");
+	else
+		planf(in, "%s: the function tracer, %s: one ftrace:function event for every such "
+		      "clause, set_ftrace_filter read back before it runs\n", pr->text,
+		      forced ? "as --where ftrace (FTR_KPROBE_BACKEND=ftrace) asks" :
+		      !kp ? "as this kernel has no kprobe events" :
+		      "cheaper than a kprobe event per function");
 	if (kp && !forced)
 		planf(in, "%s: %zu functions armed in one batch instead of %zu kprobe events "
-		      "(FTR_KPROBE_BACKEND=kprobe keeps kprobes)\n", pr->text, pg.n, pg.n);
+		      "(--where kprobe keeps kprobes)\n", pr->text, pg.n, pg.n);
 	pglob_free(&pg);
 	return 1;
 }

@@ -35,6 +35,14 @@ struct interp;
 #define FNTRACE_MANY 16
 int fntrace_add(struct interp *in, const struct lang_probe *pr, const char *reads,
 		struct lang_err *err);
+/*
+ * Are the program's kprobe and kretprobe clauses served by function_graph
+ * (its entry and exit records)?  Where kprobe events are absent or ftrace is
+ * asked for (--where ftrace), when a clause is a kretprobe on a function and
+ * function_graph runs in ftr's instance (6.11+) or the user allows the top
+ * level's (--global-tracer).  Decided once a run.
+ */
+bool fntrace_graph(struct interp *in);
 /* Is func one of the functions probe pr names (its glob, module aside)? */
 bool fntrace_probe_matches(const struct lang_probe *pr, const char *func);
 

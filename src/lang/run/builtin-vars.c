@@ -416,6 +416,27 @@ static struct val eval_kstack(struct xctx *x, const struct node *n)
 		ips += skip;
 		n_ips -= skip;
 	}
+	/* The function tracer's stack starts in its trampoline (6.12: a
+	 * marker, INT_MAX), then the traced function at its fentry call's
+	 * return: from the function on, at the hook's address as a kprobe
+	 * there reads it (x86: past its int3, hook + 1), so that both
+	 * backends key the same frames. */
+	if (x->ev && x->ev->ftrace_fn && !strcmp(x->ev->name, "function") && in->fn_hook) {
+		int i = 0;
+
+		while (i < n_ips && i < 4 && !(ips[i] > in->fn_hook && ips[i] <= in->fn_hook + 16))
+			i++;
+		if (i < n_ips && i < 4) {
+			ips += i;
+			n_ips -= i;
+			if (n_ips > EVENT_KSTACK_MAX)
+				n_ips = EVENT_KSTACK_MAX;
+			memcpy(in->fn_kstk, ips, (size_t)n_ips * sizeof(*ips));
+			if (!strcmp(arch_name(), "x86_64"))
+				in->fn_kstk[0] = in->fn_hook + 1;
+			ips = in->fn_kstk;
+		}
+	}
 	if (n_ips > EVENT_KSTACK_MAX)
 		n_ips = EVENT_KSTACK_MAX;
 	if (n->idx && n_ips > n->idx)

@@ -784,9 +784,44 @@ static struct val eval_usym(struct xctx *x, const struct node *n)
 	return vstr(buf, strlen(buf));
 }
 
+/*
+ * BPFTRACE_MAX_STRLEN=N: bpftrace reads at most N bytes, its NUL included;
+ * a string cut there ends in BPFTRACE_STR_TRUNC_TRAILER (".." unless set).
+ * An explicit str(x, len) cuts with no trailer.  The cut string lives in a
+ * ring of buffers, for the event's evaluation, as a record's bytes do.
+ */
+static struct val max_strlen(struct val a)
+{
+	static char ring[8][1024];
+	static unsigned next;
+	static long max = -1;
+	static const char *trailer;
+	char *b;
+
+	if (max < 0) {
+		const char *e = getenv("BPFTRACE_MAX_STRLEN");
+
+		max = e && *e ? strtol(e, NULL, 10) : 0;
+		trailer = getenv("BPFTRACE_STR_TRUNC_TRAILER");
+		if (!trailer)
+			trailer = "..";
+	}
+	if (max <= 0 || a.t != VT_STR || a.len < (size_t)max)
+		return a;
+	b = ring[next++ % 8];
+	a.len = snprintf(b, sizeof(ring[0]), "%.*s%s", (int)max - 1, a.s, trailer);
+	if (a.len >= sizeof(ring[0]))
+		a.len = sizeof(ring[0]) - 1;
+	a.s = b;
+	return a;
+}
+
 static struct val eval_str(struct xctx *x, const struct node *n)
 {
 	struct val a = eval(x, n->args[0]);
+
+	if (n->nargs == 1)
+		return max_strlen(a);
 
 	if (n->nargs > 1) {
 		/* bpftrace's length is the read's, its NUL included: at

@@ -44,10 +44,58 @@ void planf(struct interp *in, const char *fmt, ...)
 /* ---- running ------------------------------------------------------------------- */
 
 /*
- * A call the function tracer recorded (plan/fntrace.h): the clauses whose
- * kprobe names its function run, with `func` and `probe` the function's.
- * Its ip is the hooked call site, inside the function (past an endbr64 on
- * x86 with IBT): named by the symbol that holds it.
+ * function_graph's open calls per task (its entry records' times, by
+ * depth): an exit's nsecs is its entry's time plus the exit record's own
+ * rettime - calltime, so that `nsecs - @s[tid]` stored at the entry is the
+ * kernel's own duration of that call, whatever ran in between.
+ */
+#define FG_DEPTH 32
+#define FG_TASKS 1024
+
+struct fg_task {
+	int tid;
+	uint64_t ts[FG_DEPTH], func[FG_DEPTH];
+};
+
+static struct fg_task *fg_task(struct interp *in, int tid)
+{
+	struct fg_task *t;
+
+	if (!in->fg_tasks) {
+		in->fg_tasks = calloc(FG_TASKS, sizeof(*in->fg_tasks));
+		if (!in->fg_tasks)
+			return NULL;
+	}
+	for (int i = 0; i < FG_TASKS; i++) {
+		t = &in->fg_tasks[((unsigned)tid + (unsigned)i) % FG_TASKS];
+		if (t->tid == tid || !t->tid) {
+			t->tid = tid;
+			return t;
+		}
+	}
+	/* full: a task's slot taken over (its open calls' exits then
+	 * have the exit record's own time) */
+	t = &in->fg_tasks[(unsigned)tid % FG_TASKS];
+	memset(t, 0, sizeof(*t));
+	t->tid = tid;
+	return t;
+}
+
+static uint64_t fg_num(struct tep_format_field *f, struct tep_record *rec)
+{
+	unsigned long long v = 0;
+
+	if (f)
+		tep_read_number_field(f, rec->data, &v);
+	return v;
+}
+
+/*
+ * A call the function tracer recorded (plan/fntrace.h), or function_graph's
+ * entry or exit: the clauses whose kprobe (kretprobe at an exit) names its
+ * function run, with `func` and `probe` the function's.  Its address is the
+ * hooked call site, inside the function (past an endbr64 on x86 with IBT):
+ * named by the symbol that holds it.
  */
 static int on_function(struct xctx *x)
 {
@@ -56,15 +104,44 @@ static int on_function(struct xctx *x)
 	const struct ksyms *ks;
 	unsigned long long ip = 0;
 	const char *name, *mod;
+	bool entry = !strcmp(x->ev->name, "funcgraph_entry");
+	bool exit = !strcmp(x->ev->name, "funcgraph_exit");
+	struct tep_format_field *f;
 	uint64_t off;
 
-	if (!in->fn_ip) {
-		in->fn_ip = tep_find_field(x->ev->ev, "ip");
-		if (!in->ks && !in->ks_err)
-			in->ks_err = ksyms_load(NULL, &in->ks);
+	if (!in->ks && !in->ks_err)
+		in->ks_err = ksyms_load(NULL, &in->ks);
+	if (entry || exit) {
+		if (!in->fg_func[exit]) {
+			in->fg_func[exit] = tep_find_field(x->ev->ev, "func");
+			in->fg_depth[exit] = tep_find_field(x->ev->ev, "depth");
+			if (exit) {
+				in->fg_call = tep_find_field(x->ev->ev, "calltime");
+				in->fg_ret = tep_find_field(x->ev->ev, "rettime");
+			}
+		}
+		f = in->fg_func[exit];
+	} else {
+		if (!in->fn_ip)
+			in->fn_ip = tep_find_field(x->ev->ev, "ip");
+		f = in->fn_ip;
 	}
-	if (!in->fn_ip || tep_read_number_field(in->fn_ip, x->rec->data, &ip))
+	if (!f || tep_read_number_field(f, x->rec->data, &ip))
 		return 0;
+	in->fn_hook = ip;
+	if (entry || exit) {
+		uint64_t depth = fg_num(in->fg_depth[exit], x->rec);
+		struct fg_task *t = fg_task(in, tep_data_pid(in->e.tep, x->rec));
+
+		if (t && depth < FG_DEPTH && entry) {
+			t->ts[depth] = x->rec->ts;
+			t->func[depth] = ip;
+		} else if (t && depth < FG_DEPTH && t->func[depth] == ip && t->ts[depth]) {
+			x->now = t->ts[depth] + fg_num(in->fg_ret, x->rec) -
+				 fg_num(in->fg_call, x->rec);
+			t->ts[depth] = 0;
+		}
+	}
 	ks = kernel_syms(in);
 	name = ks ? ksyms_at(ks, ip, &off, &mod) : NULL;
 	if (!name)
@@ -75,12 +152,15 @@ static int on_function(struct xctx *x)
 		const struct clause *c = &in->p->cl[eb.clauses[i]];
 
 		for (int j = 0; j < c->nprobes; j++) {
-			if (c->probes[j].pv != PV_KPROBE ||
-			    !fntrace_probe_matches(&c->probes[j], name))
+			const struct lang_probe *pr = &c->probes[j];
+
+			if (pr->pv != (exit ? PV_KRETPROBE : PV_KPROBE) ||
+			    !fntrace_probe_matches(pr, name))
 				continue;
 			/* bpftrace's probe of a wildcard's match: its own kind */
 			snprintf(eb.probe, sizeof(eb.probe), "%s:%s",
-				 c->probes[j].btf_func ? "fentry" : "kprobe", name);
+				 exit ? (pr->btf_func ? "fexit" : "kretprobe") :
+				 pr->btf_func ? "fentry" : "kprobe", name);
 			run_clause(x, eb.clauses[i], false);
 			break;
 		}
@@ -503,6 +583,7 @@ static void release(struct interp *in)
 	for (int i = 0; i < in->nmaps; i++)
 		free(in->maps[i].vtsig);
 	free(in->eb);
+	free(in->fg_tasks);
 	free(in->next_fire);
 	for (int c = 0; c < 256; c++)
 		free(in->fetch_why[c]);

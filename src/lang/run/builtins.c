@@ -787,7 +787,7 @@ static struct val eval_usym(struct xctx *x, const struct node *n)
 /*
  * BPFTRACE_MAX_STRLEN=N: bpftrace keeps at most N bytes of str(); a longer
  * string is cut there and ends in BPFTRACE_STR_TRUNC_TRAILER (".." unless
- * set): its suite's str_truncated prints "/tmp/.." for N = 5.
+ * set), as its suite's str_truncated wants.
  * An explicit str(x, len) cuts with no trailer.  The cut string lives in a
  * ring of buffers, for the event's evaluation, as a record's bytes do.
  */

@@ -138,6 +138,10 @@ struct lang_probe {
 	uint64_t hz;		/* profile */
 	bool btf_func;		/* kfunc/fentry/kretfunc/fexit: target is "FUNC" */
 	bool usdt;		/* usdt:PATH[:PROVIDER]:NAME, a uprobe per site (pv PV_UPROBE) */
+	/* rawtracepoint:[vmlinux:]NAME, rt:NAME: the trace event of tracepoint
+	 * NAME (pv PV_TRACEPOINT, target "*:NAME"), for clauses that read none
+	 * of its raw arguments (events.c) */
+	bool raw_tp;
 	/* software:EVENT[:PERIOD], hardware:EVENT[:PERIOD]: a sampler like
 	 * profile's (pv PV_PROFILE) on another perf event; period 0: profile */
 	uint32_t perf_type;

@@ -153,4 +153,15 @@ else
 	skip realprog-rodata-at-event "no linux_banner in /proc/kallsyms or no /proc/kcore"
 fi
 
+# rawtracepoint: the tracepoint's trace event where the clause reads none
+# of its raw arguments; one that does is refused, naming why.
+"$FTR" -e 'rt:sched_process_exec /comm == "opener"/ { @[probe] = count(); }' -- opener 1 \
+	> "$TMP/o" 2> "$TMP/e"
+grep -qx '@\[rawtracepoint:vmlinux:sched_process_exec\]: 1' "$TMP/o" && ok realprog-rawtracepoint ||
+	fail realprog-rawtracepoint "$(cat "$TMP/o" "$TMP/e" | head -5)"
+"$FTR" -e 'rawtracepoint:sched_switch { @[arg0] = count(); }' > "$TMP/o" 2> "$TMP/e"
+[ $? = 1 ] && grep -q "a raw tracepoint's arguments are its TP_PROTO arguments" "$TMP/e" &&
+	ok realprog-rawtracepoint-args-refused ||
+	fail realprog-rawtracepoint-args-refused "$(head -3 "$TMP/e")"
+
 same_as_before realprog-leaves-tracefs "$TMP/before"

@@ -13,6 +13,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1645,6 +1646,26 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 	} else if (str_has_prefix(t, "tracepoint:") || str_has_prefix(t, "t:")) {
 		p->pv = PV_TRACEPOINT;
 		p->target = strdup(colon + 1);
+	} else if (str_has_prefix(t, "rawtracepoint:") || str_has_prefix(t, "rt:")) {
+		/* The kernel's own tracepoints (module vmlinux): their trace
+		 * events, in whichever system (events.c). */
+		const char *fn = strchr(colon + 1, ':');
+
+		p->pv = PV_TRACEPOINT;
+		p->raw_tp = true;
+		if (fn && (size_t)(fn - colon - 1) < 64) {
+			char mod[64];
+
+			snprintf(mod, sizeof(mod), "%.*s", (int)(fn - colon - 1), colon + 1);
+			if (fnmatch(mod, "vmlinux", 0)) {
+				lerr(l, p->line, p->col, "'%s': ERROR: No matches for rawtracepoint "
+				     "%s: ftr takes the kernel's own tracepoints (vmlinux)", t,
+				     colon + 1);
+				return false;
+			}
+		}
+		if (asprintf(&p->target, "*:%s", fn ? fn + 1 : colon + 1) < 0)
+			p->target = NULL;
 	} else if (str_has_prefix(t, "kfunc:") || str_has_prefix(t, "fentry:") ||
 		   str_has_prefix(t, "kretfunc:") || str_has_prefix(t, "fexit:")) {
 		p->pv = str_has_prefix(t, "kretfunc:") || str_has_prefix(t, "fexit:") ? PV_KRETPROBE :
@@ -1729,7 +1750,7 @@ static bool parse_probe(struct lexer *l, struct lang_probe *p)
 		if (prof && !p->hz)
 			p->hz = 1000000000ull / p->period_ns;
 	} else {
-		lerr(l, p->line, p->col, "unknown probe '%s' (tracepoint:, kprobe:, kretprobe:, "
+		lerr(l, p->line, p->col, "unknown probe '%s' (tracepoint:, rawtracepoint:, kprobe:, kretprobe:, "
 		     "kfunc:, kretfunc:, uprobe:, uretprobe:, usdt:, interval:, profile:, software:, "
 		     "hardware:, begin, end)", t);
 		return false;

@@ -7,11 +7,13 @@
  * events read for the names tasks take (comm), and profile clauses that read
  * kernel memory moved onto an eprobe (hrprof_clause).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <tracefs.h>
 
@@ -251,6 +253,98 @@ static void missing_probe(struct interp *in, const struct lang_probe *pr)
 	ftr_err("%d:%d: WARNING: No matches for %s %s. Skipping.", pr->line, pr->col, kind, what);
 }
 
+/* The systems of the kernel's tracepoints' events: not ftrace's own, nor
+ * its syscall events (made on raw_syscalls), nor dynamic events'. */
+static bool raw_system(const char *sys)
+{
+	static const char *const other[] = { "ftrace", "syscalls", "kprobes", "uprobes",
+					     "eprobes", "fprobes", "tracepoints", "synthetic" };
+
+	if (str_has_prefix(sys, FTR_NAME_PREFIX))
+		return false;
+	for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++)
+		if (!strcmp(sys, other[i]))
+			return false;
+	return true;
+}
+
+/* Whether directory dir holds an event whose name matches glob name. */
+static bool raw_has(const char *dir, const char *name)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	bool found = false;
+
+	while (d && !found && (de = readdir(d)))
+		found = de->d_name[0] != '.' && !fnmatch(name, de->d_name, 0) &&
+			strcmp(de->d_name, "enable") && strcmp(de->d_name, "filter");
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static bool is_arg(const struct node *n)
+{
+	return n->k == N_FIELD || (n->k == N_BUILTIN && n->ival == B_ARG);
+}
+
+/*
+ * rawtracepoint:NAME: a BPF program on the tracepoint itself, fired where
+ * its trace event is; a clause that reads none of its raw arguments
+ * (TP_PROTO's, which only BPF reads) sees the same hits on the event of
+ * that name, in whichever system it is (sys_exit is raw_syscalls').
+ */
+static int raw_tp_add(struct interp *in, const struct clause *c, const struct lang_probe *pr,
+		      struct lang_err *err)
+{
+	const struct node *f = node_find(c->pred, is_arg);
+	const char *name = pr->target + 2, *tdir;
+	char spec[300], path[PATH_MAX + 300];
+	char **systems;
+	int n = 0, ret = 0;
+
+	if (!f)
+		f = node_find(c->body, is_arg);
+	if (f) {
+		lang_errf(err, f, "'%s': a raw tracepoint's arguments are its TP_PROTO "
+			  "arguments, which only a BPF program reads; tracepoint:SYSTEM:%s has "
+			  "its event's fields as args", pr->text, name);
+		return -EINVAL;
+	}
+	if (!in->e.s) {
+		err->line = pr->line;
+		err->col = pr->col;
+		snprintf(err->msg, sizeof(err->msg), "'%s': a live kernel's only (a recording "
+			 "names its tracepoint events: tracepoint:SYSTEM:%s)", pr->text, name);
+		return -EINVAL;
+	}
+	tdir = session_tracefs(in->e.s)->path;
+	systems = tracefs_event_systems(tdir);
+	for (int i = 0; systems && systems[i] && ret >= 0; i++) {
+		if (!raw_system(systems[i]))
+			continue;
+		snprintf(spec, sizeof(spec), "%s:%s", systems[i], name);
+		/* Looked up in the system's directory alone: evsel_resolve lists
+		 * every system to suggest names where one has no match, which
+		 * for each of a hundred systems took seconds in a guest. */
+		snprintf(path, sizeof(path), "%s/events/%s", tdir, systems[i]);
+		if (raw_has(path, name)) {
+			ret = engine_add_spec(&in->e, spec, NULL);
+			n++;
+		}
+	}
+	tracefs_list_free(systems);
+	if (ret >= 0 && !n) {
+		err->line = pr->line;
+		err->col = pr->col;
+		snprintf(err->msg, sizeof(err->msg), "'%s': ERROR: Probe has no valid attach "
+			 "points: no tracepoint event named '%s' (a tracepoint without a trace "
+			 "event, which BPF attaches to, has nothing ftr reads)", pr->text, name);
+		return -ENOENT;
+	}
+	return ret;
+}
+
 static int add_clause_events(struct interp *in, int ci, struct lang_err *err)
 {
 	struct clause *c = &in->p->cl[ci];
@@ -276,7 +370,9 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 			missing_probe(in, pr);
 			continue;
 		}
-		if (pr->pv == PV_TRACEPOINT) {
+		if (pr->pv == PV_TRACEPOINT && pr->raw_tp) {
+			ret = raw_tp_add(in, c, pr, err);
+		} else if (pr->pv == PV_TRACEPOINT) {
 			struct strfetch sf;
 
 			/* A profile clause on its eprobe: the sampler still arms
@@ -444,7 +540,8 @@ bind:
 
 				evsel_split(pr->target, sys, sizeof(sys), ev, sizeof(ev));
 				mine = !fnmatch(sys, v->sys, 0) && !fnmatch(ev, v->name, 0) &&
-				       !replaced_since(&in->e, before, v);
+				       !replaced_since(&in->e, before, v) &&
+				       (!pr->raw_tp || raw_system(v->sys));
 			}
 			if (!mine)
 				continue;
@@ -474,6 +571,9 @@ bind:
 			} else if (pr->pv == PV_TRACEPOINT && v->replaces) {
 				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "tracepoint:%s",
 					 v->replaces);
+			} else if (pr->pv == PV_TRACEPOINT && pr->raw_tp) {
+				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe),
+					 "rawtracepoint:vmlinux:%s", v->name);
 			} else if (pr->pv == PV_TRACEPOINT) {
 				snprintf(in->eb[k].probe, sizeof(in->eb[k].probe), "tracepoint:%s:%s",
 					 v->sys, v->name);

@@ -249,7 +249,7 @@ static const char *const BUILTINS_HINT = " (builtins: pid tid comm cpu nsecs ela
 	"retval func probe kstack ustack argN cpid gid ncpus rand usermode numaid username probetype "
 	"ppid pcomm leader_comm; "
 	"fields are args.NAME)";
-static const char *const PROBES_HINT = " (tracepoint:, kprobe:, kretprobe:, kfunc:, kretfunc:, "
+static const char *const PROBES_HINT = " (tracepoint:, rawtracepoint:, kprobe:, kretprobe:, kfunc:, kretfunc:, "
 	"uprobe:, uretprobe:, usdt:, interval:, profile:, software:, hardware:, begin, end)";
 
 static const struct {

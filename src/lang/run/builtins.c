@@ -785,8 +785,9 @@ static struct val eval_usym(struct xctx *x, const struct node *n)
 }
 
 /*
- * BPFTRACE_MAX_STRLEN=N: bpftrace reads at most N bytes, its NUL included;
- * a string cut there ends in BPFTRACE_STR_TRUNC_TRAILER (".." unless set).
+ * BPFTRACE_MAX_STRLEN=N: bpftrace keeps at most N bytes of str(); a longer
+ * string is cut there and ends in BPFTRACE_STR_TRUNC_TRAILER (".." unless
+ * set), as its suite's str_truncated wants.
  * An explicit str(x, len) cuts with no trailer.  The cut string lives in a
  * ring of buffers, for the event's evaluation, as a record's bytes do.
  */
@@ -806,10 +807,10 @@ static struct val max_strlen(struct val a)
 		if (!trailer)
 			trailer = "..";
 	}
-	if (max <= 0 || a.t != VT_STR || a.len < (size_t)max)
+	if (max <= 0 || a.t != VT_STR || a.len <= (size_t)max)
 		return a;
 	b = ring[next++ % 8];
-	a.len = snprintf(b, sizeof(ring[0]), "%.*s%s", (int)max - 1, a.s, trailer);
+	a.len = snprintf(b, sizeof(ring[0]), "%.*s%s", (int)max, a.s, trailer);
 	if (a.len >= sizeof(ring[0]))
 		a.len = sizeof(ring[0]) - 1;
 	a.s = b;

@@ -145,8 +145,7 @@ TINY_TESTS=$BUILT_TESTS,ftrace
 # files whose outcome that version's own gap changes: 4.4 (no hist triggers)
 # the user-space plans (plans, agg) and the seed's S2 with kernel stacks
 # walked by frame pointer (profile: FRAME_POINTER in old-4.4.config), 4.9
-# the event stream (trace; its config has FRAME_POINTER too, but its
-# profile was not run yet), 4.14 the plans on hist triggers of 2 keys
+# the event stream (trace) and S2 by frame pointer too (profile), 4.14 the plans on hist triggers of 2 keys
 # (plans) and S2 with ORC-unwound kernel stacks (profile), 4.19 (the last
 # without $argN, the one with synthetic events) overlapping runs and
 # cleanup (reset), the BTF refusal (types) and S2.  About two minutes each.
@@ -167,7 +166,7 @@ ROWS=(
 	"bpfless-6.1|x86_64|6.1-bpfless||$BUILT_TESTS,latency"
 	"rt-6.1|x86_64|6.1-rt||$RT_TESTS"
 	"4.4|x86_64|4.4||$OLD_TESTS,plans,agg,profile"
-	"4.9|x86_64|4.9||$OLD_TESTS,trace"
+	"4.9|x86_64|4.9||$OLD_TESTS,trace,profile"
 	"4.14|x86_64|4.14||$OLD_TESTS,plans,profile"
 	"4.19|x86_64|4.19||$OLD_TESTS,reset,types,profile"
 )

@@ -3,7 +3,7 @@
 #   make            dynamic build: build/ftr
 #   make static     one stripped static binary: build/ftr-static
 #   make check      unit tests, live tests on this kernel, the qemu kernel matrix
-#   make check-matrix-extra  the matrix rows run only when named (tiny-6.1, bpfless-btf-6.1, 4.19-btf)
+#   make check-matrix-extra  the matrix rows run only when named (tiny-full-6.1, bpfless-btf-6.1, 4.19-btf)
 #   make check-sanitize  unit and live tests of an ASan+UBSan build (build/san)
 #   make fuzz       libFuzzer on every parser of outside data (check-fuzz: bounded)
 #   make soak       memory under load, and the kernel-survival test, for minutes
@@ -519,11 +519,12 @@ check-matrix: $(B)/ftr-static $(B)/ftr $(HELPERS_STATIC) $(B)/sysroot/TRIPLET
 	 tests/matrix/run.sh $(if $(MATRIX_ROWS),--rows $(MATRIX_ROWS))
 
 # The matrix's rows that only run when named (tests/matrix/run.sh's
-# EXTRA_ROWS): the kernels built here without kprobes and hist triggers
-# (tiny-6.1) and with a BTF file from pahole (bpfless-btf-6.1).  Each needs
+# EXTRA_ROWS): the kernel built here without kprobes and hist triggers with
+# all the files its absences change (tiny-full-6.1; make check runs tiny-6.1,
+# its t-ftrace) and with a BTF file from pahole (bpfless-btf-6.1).  Each needs
 # a kernel build of its own (tests/matrix/build-kernel.sh: minutes, then
 # cached), which CI's 45 minutes have no room for.
-MATRIX_EXTRA_ROWS = tiny-6.1,bpfless-btf-6.1,4.19-btf
+MATRIX_EXTRA_ROWS = tiny-full-6.1,bpfless-btf-6.1,4.19-btf
 check-matrix-extra:
 	@$(MAKE) --no-print-directory check-matrix MATRIX_ROWS=$(MATRIX_EXTRA_ROWS)
 

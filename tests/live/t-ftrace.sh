@@ -183,10 +183,14 @@ if has_tracer function_graph || [ -n "$G" ]; then
 	rc=$?
 	o=$(grep -c '|  vfs_write() {$' "$TMP/o") c=$(grep -c '|  } /\* vfs_write \*/$' "$TMP/o")
 	l=$(grep -Ec '[0-9]\.[0-9]{3} us +\|    rw_verify_area\(\);$' "$TMP/o")
-	[ $rc -eq 0 ] && [ "$o" = 5 ] && [ "$c" = 5 ] && [ "$l" = 5 ] && ok graph-tree ||
+	# (a kernel that inlines rw_verify_area into vfs_write, the tiny
+	# row's 6.1.192: vfs_write is then a leaf, 5 times)
+	v=$(grep -Ec '[0-9]\.[0-9]{3} us +\|  vfs_write\(\);$' "$TMP/o")
+	inl=0; [ "$o$c$l" = 000 ] && [ "$v" = 5 ] && inl=1
+	[ $rc -eq 0 ] && { [ $inl = 1 ] || { [ "$o" = 5 ] && [ "$c" = 5 ] && [ "$l" = 5 ]; }; } && ok graph-tree ||
 		fail graph-tree "rc=$rc open=$o close=$c leaf=$l $(head -c 400 "$TMP/o") $(head -c 200 "$TMP/e")"
 	"$FTR" graph $G -g vfs_write --max-depth 1 rw_verify_area -- writer 5 > "$TMP/o" 2> "$TMP/e"
-	[ "$(grep -c rw_verify_area "$TMP/o")" = 0 ] && [ "$(grep -c vfs_write "$TMP/o")" = 10 ] &&
+	[ "$(grep -c rw_verify_area "$TMP/o")" = 0 ] && [ "$(grep -c vfs_write "$TMP/o")" = $((10 - 5 * inl)) ] &&
 		ok graph-max-depth || fail graph-max-depth "$(head -c 400 "$TMP/o")"
 	"$FTR" funcslower $G vfs_write 0 -- writer 7 > "$TMP/o" 2> "$TMP/e"
 	rc=$?

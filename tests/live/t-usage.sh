@@ -47,6 +47,9 @@ fn_usage graph-no-pattern "a PATTERN or -g FUNC is needed" graph -d 1
 fn_usage funcslower-operands "FUNC and USECS are needed" funcslower vfs_read
 fn_usage funcslower-bad-usecs "bad USECS 'x'" funcslower vfs_read x
 fn_usage funcslower-bad-duration "bad duration '0'" funcslower vfs_read 10 -d 0
+# --where: auto, kernel or user (the maps), ftrace or kprobe (the backend)
+fn_usage run-bad-where "ftrace or kprobe (what serves kprobe clauses), not 'bogus'" \
+	run --where bogus -e 'BEGIN { exit(); }'
 "$FTR" --version | grep -q '^ftr [0-9]' && ok usage-version || fail usage-version "no version"
 
 # Not root: says tracing needs root, exits 1, and leaves nothing.

@@ -104,9 +104,9 @@ ensure_host_pkg() { # COMMAND-PATH PACKAGE
 	[ "$(id -u)" = 0 ] || die "$1 is missing: install package $2 (needs root)"
 	note "installing $2 (for $1)"
 	# A fresh machine may never have run apt-get update: retry after one.
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$2" >&2 ||
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends "$2" >&2 ||
 		{ apt-get update -q >&2 &&
-		  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "$2" >&2; } ||
+		  DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=600 --no-install-recommends "$2" >&2; } ||
 		die "could not install $2: is the network up?"
 	[ -e "$1" ] || die "$2 is installed but $1 is still missing"
 }
@@ -172,7 +172,7 @@ ensure_keyring() { # SUITE
 	note "the system keyring has no key for $1: upgrading debian-archive-keyring"
 	[ "$(id -u)" = 0 ] || die "debian-archive-keyring lacks the $1 key; upgrade it (needs root)"
 	{ apt-get update -q >&2 &&
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q debian-archive-keyring >&2; } ||
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=600 debian-archive-keyring >&2; } ||
 		die "could not upgrade debian-archive-keyring: is the network up?"
 	[ -e "/usr/share/keyrings/debian-archive-$1-automatic.gpg" ] ||
 		die "debian-archive-keyring still has no key for $1"
@@ -325,9 +325,9 @@ fetch_busybox() {
 	if ! dpkg-query -W -f '${Status}' busybox-static 2>/dev/null | grep -q 'ok installed'; then
 		[ "$(id -u)" = 0 ] || die "package busybox-static is not installed (needs root)"
 		note "installing busybox-static"
-		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -q busybox-static >&2 ||
+		{ DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=600 busybox-static >&2 ||
 		  { apt-get update -q >&2 &&
-		    DEBIAN_FRONTEND=noninteractive apt-get install -y -q busybox-static >&2; }; } ||
+		    DEBIAN_FRONTEND=noninteractive apt-get install -y -q -o DPkg::Lock::Timeout=600 busybox-static >&2; }; } ||
 			die "could not install busybox-static: is the network up?"
 	fi
 	is_static_elf "$bb" || die "$bb is not a static binary"

@@ -133,10 +133,15 @@ ARMHF_TESTS=00-mount,doctor,trace,agg,lang,probe,stat,plans,prom,curtask,strfetc
 # latency tracers, which Debian's kernels lack (rt-6.1 has all but irqsoff
 # and preemptoff).
 BUILT_TESTS=00-mount,doctor,types,trace,agg,probe,stat,plans,usdt
-# 6.1-tiny is the row without kprobe events but with the function tracer:
-# kprobe clauses that read no argument run on it there (t-ftrace, issue
-# #34), as do funccount and functrace.
-TINY_TESTS=$BUILT_TESTS,ftrace
+# 6.1-tiny is the row without kprobe events but with the function tracer
+# and function_graph (top level only in 6.1): kprobe clauses that read no
+# argument run on the function tracer there, kretprobe clauses and the
+# latency idiom on function_graph (--global-tracer), as do funccount,
+# functrace, graph and funcslower (t-ftrace, issue #34).  In make check
+# with that file alone (its kernel build is CI's cost); tiny-full-6.1, the
+# same kernel, runs the files its absences change too.
+TINY_TESTS=00-mount,doctor,ftrace
+TINY_FULL_TESTS=$BUILT_TESTS,ftrace
 # The old kernels (build-kernel.sh, from the trimmed stable trees of
 # ../shared/kernels): what older-kernel users run, where bpftrace cannot
 # follow.  Each runs the seed's S1 (stat), S3 and S4 (lang) and what an old
@@ -145,8 +150,7 @@ TINY_TESTS=$BUILT_TESTS,ftrace
 # files whose outcome that version's own gap changes: 4.4 (no hist triggers)
 # the user-space plans (plans, agg) and the seed's S2 with kernel stacks
 # walked by frame pointer (profile: FRAME_POINTER in old-4.4.config), 4.9
-# the event stream (trace; its config has FRAME_POINTER too, but its
-# profile was not run yet), 4.14 the plans on hist triggers of 2 keys
+# the event stream (trace) and S2 by frame pointer too (profile), 4.14 the plans on hist triggers of 2 keys
 # (plans) and S2 with ORC-unwound kernel stacks (profile), 4.19 (the last
 # without $argN, the one with synthetic events) overlapping runs and
 # cleanup (reset), the BTF refusal (types) and S2.  About two minutes each.
@@ -167,9 +171,10 @@ ROWS=(
 	"bpfless-6.1|x86_64|6.1-bpfless||$BUILT_TESTS,latency"
 	"rt-6.1|x86_64|6.1-rt||$RT_TESTS"
 	"4.4|x86_64|4.4||$OLD_TESTS,plans,agg,profile"
-	"4.9|x86_64|4.9||$OLD_TESTS,trace"
+	"4.9|x86_64|4.9||$OLD_TESTS,trace,profile"
 	"4.14|x86_64|4.14||$OLD_TESTS,plans,profile"
 	"4.19|x86_64|4.19||$OLD_TESTS,reset,types,profile"
+	"tiny-6.1|x86_64|6.1-tiny||$TINY_TESTS"
 )
 # Rows run only when named (--rows; `make check-matrix-extra`): each needs
 # a kernel build of its own (about 4 minutes on 2 cores, 7 with debug
@@ -177,7 +182,7 @@ ROWS=(
 # guest also gets the BTF file `pahole -J` made from the kernel's vmlinux
 # (build-kernel.sh), as /tests/kernel.btf, and FTR_KERNEL_BTF names it.
 EXTRA_ROWS=(
-	"tiny-6.1|x86_64|6.1-tiny||$TINY_TESTS"
+	"tiny-full-6.1|x86_64|6.1-tiny||$TINY_FULL_TESTS"
 	"bpfless-btf-6.1|x86_64|6.1-bpfless-btf||00-mount,doctor,types|btf"
 	"4.19-btf|x86_64|4.19-btf||00-mount,doctor,types,curtask|btf"
 )

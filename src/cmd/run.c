@@ -352,10 +352,10 @@ int cmd_run(int argc, char **argv)
 		case CMD_BT_PROBE_FILTER:
 			pfilter = optarg;
 			break;
-		case OPT_HIST_SUMMARY:
 		case OPT_GLOBAL_TRACER:
 			o.eng.global_tracer = true;
 			break;
+		case OPT_HIST_SUMMARY:
 		case OPT_NO_HIST_SUMMARY:
 			hist_summary = c == OPT_HIST_SUMMARY;
 			break;

@@ -602,6 +602,23 @@ int engine_load_formats(struct engine *e)
 	return e->comms ? 0 : -ENOMEM;
 }
 
+/* Another clause's functions join the one set_ftrace_filter the tracer has:
+ * one filter, the same events. */
+static int fn_filter_add(struct engine *e, const char *filter)
+{
+	char *more;
+
+	if (!e->fn_filter) {
+		e->fn_filter = strdup(filter);
+		return e->fn_filter ? 0 : -ENOMEM;
+	}
+	if (asprintf(&more, "%s %s", e->fn_filter, filter) < 0)
+		return -ENOMEM;
+	free(e->fn_filter);
+	e->fn_filter = more;
+	return 0;
+}
+
 int engine_add_function(struct engine *e, const char *filter, size_t max_funcs,
 			struct eng_event **out)
 {
@@ -615,18 +632,7 @@ int engine_add_function(struct engine *e, const char *filter, size_t max_funcs,
 	if (e->fn_graph)
 		return -EINVAL;
 	v = add_event(e, "ftrace", "function", NULL);
-	if (e->fn_filter) {
-		/* Another clause's functions: one filter, one event. */
-		char *more;
-
-		if (asprintf(&more, "%s %s", e->fn_filter, filter) < 0)
-			return -ENOMEM;
-		free(e->fn_filter);
-		e->fn_filter = more;
-	} else {
-		e->fn_filter = strdup(filter);
-	}
-	if (!v || !e->fn_filter)
+	if (fn_filter_add(e, filter) < 0 || !v)
 		return -ENOMEM;
 	v->ftrace_fn = true;
 	e->fn_max = max_funcs;
@@ -675,18 +681,7 @@ int engine_add_graph(struct engine *e, const char *filter, size_t max_funcs,
 	*exit = add_event(e, "ftrace", "funcgraph_exit", NULL);	/* may move e->ev */
 	if (idx < 0 || !*exit)
 		return -ENOMEM;
-	if (e->fn_filter) {
-		/* Another clause's functions: one filter, the same events. */
-		char *more;
-
-		if (asprintf(&more, "%s %s", e->fn_filter, filter) < 0)
-			return -ENOMEM;
-		free(e->fn_filter);
-		e->fn_filter = more;
-	} else {
-		e->fn_filter = strdup(filter);
-	}
-	if (!e->fn_filter)
+	if (fn_filter_add(e, filter) < 0)
 		return -ENOMEM;
 	*entry = &e->ev[idx];
 	(*entry)->ftrace_fn = (*exit)->ftrace_fn = true;

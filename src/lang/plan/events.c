@@ -444,7 +444,8 @@ static int add_clause_probes(struct interp *in, int ci, struct clause *c, char *
 					snprintf(rd, sizeof(rd), "reg()");
 				if (!rd[0] && (sargs[ARRAY_SIZE(args)] || clause_uses(c, is_retval)))
 					snprintf(rd, sizeof(rd), "retval");
-				if (!rd[0] && graph && clause_uses(c, is_kstack))
+				if (!rd[0] && (graph || !FNTRACE_KSTACK_AS_KPROBE) &&
+				    clause_uses(c, is_kstack))
 					snprintf(rd, sizeof(rd), "kstack");
 				ret = fntrace_add(in, pr, rd[0] ? rd : NULL, err);
 				if (ret < 0)

@@ -147,6 +147,13 @@ int fntrace_add(struct interp *in, const struct lang_probe *pr, const char *read
 	 * FUNCTION_GRAPH_RETVAL) is read as any field. */
 	if (graph && reads && !strcmp(reads, "retval") && ret_probe && graph_retval(in))
 		reads = NULL;
+	/* The function tracer's own frames (fntrace.h): kprobes' where they
+	 * exist and are not refused by --where ftrace. */
+	if (!graph && reads && !strcmp(reads, "kstack")) {
+		if (kp && !forced)
+			return 0;
+		reads = NULL;
+	}
 	if (!g && (!kp || forced)) {
 		snprintf(err->msg, sizeof(err->msg), "cannot probe '%s' on the function tracer (this "
 			 "kernel has no kprobe events): it hooks functions at their entry only",

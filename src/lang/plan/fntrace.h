@@ -33,6 +33,18 @@ struct interp;
  * kprobe wildcard's own (pglob), so both backends hook the same ones.
  */
 #define FNTRACE_MANY 16
+
+/* Does the function tracer's kstack show a kprobe's frames?  On x86 ftr
+ * drops the trampoline and starts at the hook as a kprobe reads it.
+ * Elsewhere (arm64) a kprobe at a function's first instruction misses the
+ * caller that no frame record holds yet, and the tracer, after the
+ * prologue, shows it: where kprobes exist, a clause reading kstack stays on
+ * them unless --where ftrace asks. */
+#if defined(__x86_64__) || defined(__i386__)
+#define FNTRACE_KSTACK_AS_KPROBE 1
+#else
+#define FNTRACE_KSTACK_AS_KPROBE 0
+#endif
 int fntrace_add(struct interp *in, const struct lang_probe *pr, const char *reads,
 		struct lang_err *err);
 /*

@@ -776,8 +776,15 @@ void session_close(struct session *s)
 		close(s->lock_fd);
 		sweep_left(s->name);
 	}
-	if (s->sigfd >= 0)
+	if (s->sigfd >= 0) {
+		/* A stop signal that came after the run had stopped reading them
+		 * (a second SIGTERM just after the drain) was meant for this run,
+		 * which is over: read, not left pending for the restored mask to
+		 * deliver, which would kill ftr with 128+SIG after a clean end. */
+		while (session_pending_signal(s))
+			;
 		close(s->sigfd);
+	}
 	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
 	if (live_session == s)
 		live_session = NULL;
